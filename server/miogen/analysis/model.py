@@ -1,0 +1,119 @@
+"""The static model of a module under test: its units, signatures, constants and targets."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from miogen.analysis.typespec import TypeSpec
+
+
+class _NoDefault:
+    def __repr__(self) -> str:
+        return "NO_DEFAULT"
+
+
+NO_DEFAULT: Any = _NoDefault()
+
+
+@dataclass(frozen=True, slots=True)
+class Parameter:
+    name: str
+    type: TypeSpec
+    default: Any = NO_DEFAULT  # a literal value, or NO_DEFAULT (also for non-literal defaults)
+    has_default: bool = False
+    keyword_only: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Signature:
+    """A callable of a unit: a function, a method, a property or a constructor."""
+
+    name: str
+    params: tuple[Parameter, ...]
+    returns: TypeSpec
+    line: int
+    kind: str = "function"  # function | method | static | classmethod | property | constructor
+
+
+@dataclass(frozen=True, slots=True)
+class ClassModel:
+    name: str
+    line: int
+    end_line: int
+    constructor: Signature | None  # None: cannot be built (enum, protocol, abstract)
+    methods: tuple[Signature, ...]
+    enum_members: tuple[str, ...] = ()
+    is_dataclass: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """A coverage goal: one of coverage.py's branch arcs, or a line of code that has no branches."""
+
+    id: int
+    unit: str
+    kind: str  # "branch" | "line"
+    line: int
+    arc: tuple[int, int] | None
+    description: str  # coverage.py's English cause, fits a diagnostic as it is
+    positive: bool = True  # branch taken when the condition is true / the loop is entered
+    condition: str = ""  # source text of the condition, for messages
+
+    @property
+    def short(self) -> str:
+        """Like "`x > 10` never true", for diagnostics."""
+        if self.kind == "line":
+            return f"line {self.line} never executed"
+        if self.condition.startswith("for "):
+            verdict = "never entered" if self.positive else "never ran to completion"
+            return f"loop `{self.condition}` {verdict}"
+        if self.condition:
+            verdict = "never true" if self.positive else "never false"
+            return f"`{self.condition}` {verdict}"
+        return self.description
+
+
+@dataclass(frozen=True, slots=True)
+class Unit:
+    """A public class or top-level function: what a user asks tests for."""
+
+    name: str
+    kind: str  # "class" | "function"
+    line: int  # first line, decorators included
+    end_line: int
+    ast_hash: str
+    targets: tuple[Target, ...] = ()
+    # The unit's own lines plus those of the private module-level helpers it calls.
+    ranges: tuple[tuple[int, int], ...] = ()
+
+    def contains(self, line: int) -> bool:
+        return any(start <= line <= end for start, end in self.ranges)
+
+
+@dataclass(frozen=True, slots=True)
+class ConstantPool:
+    ints: tuple[int, ...] = ()
+    floats: tuple[float, ...] = ()
+    strings: tuple[str, ...] = ()
+    bytes_: tuple[bytes, ...] = ()
+
+
+@dataclass
+class ModuleModel:
+    path: str
+    module_name: str
+    source: str
+    units: list[Unit]
+    classes: dict[str, ClassModel]
+    functions: dict[str, Signature]
+    constants: ConstantPool
+    lines_of_code: dict[str, set[int]] = field(default_factory=dict)  # unit -> statement lines
+
+    def unit(self, name: str) -> Unit:
+        for unit in self.units:
+            if unit.name == name:
+                return unit
+        from miogen.errors import UnknownUnitError
+
+        raise UnknownUnitError(name, [u.name for u in self.units])

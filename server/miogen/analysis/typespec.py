@@ -1,0 +1,143 @@
+"""Static reading of type hints into small TypeSpec trees that the sampler understands."""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+
+PRIMITIVES = frozenset({"int", "float", "str", "bool", "bytes", "complex", "none"})
+_ALIASES = {
+    "List": "list",
+    "Sequence": "list",
+    "MutableSequence": "list",
+    "Iterable": "list",
+    "Collection": "list",
+    "Iterator": "list",
+    "Dict": "dict",
+    "Mapping": "dict",
+    "MutableMapping": "dict",
+    "Set": "set",
+    "FrozenSet": "set",
+    "frozenset": "set",
+    "AbstractSet": "set",
+    "MutableSet": "set",
+    "Tuple": "tuple",
+    "Text": "str",
+    "bytearray": "bytes",
+    "Any": "any",
+    "object": "any",
+    "None": "none",
+    "NoneType": "none",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class TypeSpec:
+    """A type as the sampler sees it: a kind, arguments, and a name for user classes.
+
+    kinds: int float str bool bytes complex none any list set dict tuple union class literal.
+    ``tuple`` with ``variadic=True`` is ``tuple[X, ...]``; ``literal`` keeps its values in ``values``.
+    """
+
+    kind: str
+    args: tuple[TypeSpec, ...] = ()
+    name: str = ""
+    variadic: bool = False
+    values: tuple = ()
+
+    def __str__(self) -> str:
+        if self.kind == "class":
+            return self.name
+        if self.kind == "literal":
+            return f"Literal{list(self.values)}"
+        if self.args:
+            inner = ", ".join(map(str, self.args)) + (", ..." if self.variadic else "")
+            return f"{self.kind}[{inner}]"
+        return self.kind
+
+
+ANY = TypeSpec("any")
+
+
+def _name_of(node: ast.expr) -> str | None:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):  # typing.List, t.Optional
+        return node.attr
+    if isinstance(node, ast.Constant) and node.value is None:
+        return "None"
+    return None
+
+
+def union(options: list[TypeSpec]) -> TypeSpec:
+    """A union of the given options, flattened and without duplicates."""
+    flat: list[TypeSpec] = []
+    for option in options:
+        for member in option.args if option.kind == "union" else (option,):
+            if member not in flat:
+                flat.append(member)
+    return flat[0] if len(flat) == 1 else TypeSpec("union", tuple(flat))
+
+
+class TypeReader:
+    """Turns annotation ASTs into TypeSpecs, resolving module-level aliases and user classes."""
+
+    def __init__(self, classes: set[str], aliases: dict[str, ast.expr]) -> None:
+        self.classes = classes
+        self.aliases = aliases
+        self._resolving: set[str] = set()
+
+    def read(self, node: ast.expr | None) -> TypeSpec:
+        if node is None:
+            return ANY
+        try:
+            return self._read(node)
+        except (SyntaxError, RecursionError, ValueError):
+            return ANY
+
+    def _read(self, node: ast.expr) -> TypeSpec:
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            return self._read(ast.parse(node.value, mode="eval").body)  # "Stack" forward refs
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+            return union([self._read(node.left), self._read(node.right)])
+        if isinstance(node, ast.Subscript):
+            return self._read_generic(node)
+        name = _name_of(node)
+        if name is None:
+            return ANY
+        return self._read_name(name)
+
+    def _read_name(self, name: str) -> TypeSpec:
+        if name in self.aliases and name not in self._resolving:
+            self._resolving.add(name)
+            try:
+                return self._read(self.aliases[name])
+            finally:
+                self._resolving.discard(name)
+        name = _ALIASES.get(name, name)
+        if name in PRIMITIVES or name in ("any", "list", "set", "dict", "tuple"):
+            return TypeSpec(name)
+        if name in self.classes:
+            return TypeSpec("class", name=name)
+        return ANY
+
+    def _read_generic(self, node: ast.Subscript) -> TypeSpec:
+        base = _name_of(node.value) or ""
+        items = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        if base == "Optional":
+            return union([self._read(items[0]), TypeSpec("none")])
+        if base == "Union":
+            return union([self._read(item) for item in items])
+        if base == "Literal":
+            values = tuple(i.value for i in items if isinstance(i, ast.Constant))
+            return TypeSpec("literal", values=values) if values else ANY
+        if base in ("Annotated", "Final", "ClassVar", "Required", "NotRequired"):
+            return self._read(items[0])
+        kind = _ALIASES.get(base, base)
+        if kind == "tuple":
+            variadic = len(items) == 2 and isinstance(items[1], ast.Constant) and items[1].value is ...
+            args = (self._read(items[0]),) if variadic else tuple(self._read(i) for i in items)
+            return TypeSpec("tuple", args, variadic=variadic)
+        if kind in ("list", "set", "dict"):
+            return TypeSpec(kind, tuple(self._read(i) for i in items))
+        return self._read_name(base)

@@ -1,0 +1,96 @@
+"""Regression observations from clean re-runs: only what two runs agree on becomes an assertion."""
+
+from __future__ import annotations
+
+import enum
+import math
+
+from miogen.emit.render import Observation, literal
+from miogen.execution.executor import Execution, Executor
+from miogen.testcase.model import CALLS, TestCase
+
+MAX_ATTRIBUTES = 3
+BUILTIN_MODULES = ("builtins",)
+
+
+def observe(executor: Executor, test: TestCase, module_name: str) -> tuple[TestCase, list[Observation]]:
+    """Run ``test`` twice without tracing; keep observations that are equal in both runs.
+
+    Returns the test as executed (truncated at a raising statement) and its observations.
+    A test whose outcome differs between the runs gets no assertion for what differed.
+    """
+    first = executor.run(test, trace=False)
+    second = executor.run(first.test, trace=False)
+    if first.timed_out or second.timed_out:
+        return first.test, []
+    observed_first = _observations(first, module_name)
+    observed_second = set(_observations(second, module_name))
+    return first.test, [o for o in observed_first if o in observed_second]
+
+
+def _observations(execution: Execution, module_name: str) -> list[Observation]:
+    found: list[Observation] = []
+    test = execution.test
+    for index, statement in enumerate(test):
+        if statement.kind not in CALLS:
+            continue
+        if execution.exception and execution.exception[0] == index:
+            found.append(_raises(execution, module_name))
+            break
+        if index >= len(execution.values):
+            break
+        value = execution.values[index]
+        if statement.kind == "construct":
+            found += _state(index, value)
+            continue
+        observation = _value(index, value, module_name)
+        if observation is not None:
+            found.append(observation)
+    return found
+
+
+def _raises(execution: Execution, module_name: str) -> Observation:
+    index, type_name, _ = execution.exception
+    if execution.exception_module in BUILTIN_MODULES or execution.exception_module == module_name:
+        expression = type_name
+    else:
+        expression = "Exception"
+    detail = execution.exception_module if execution.exception_module == module_name else ""
+    return Observation(index, "raises", expression, detail)
+
+
+def _value(index: int, value: object, module_name: str) -> Observation | None:
+    if value is None:
+        return Observation(index, "is_none")
+    if isinstance(value, enum.Enum) and type(value).__module__ == module_name:
+        return Observation(index, "equals", f"{type(value).__name__}.{value.name}", type(value).__name__)
+    if isinstance(value, float):
+        if math.isnan(value):
+            return Observation(index, "nan")
+        if math.isinf(value):
+            return Observation(index, "equals", literal(value) or "")
+        return Observation(index, "approx", repr(value))
+    text = literal(value)
+    if text is None:
+        return None
+    if "nan" in text:  # a container with nan never equals itself
+        return None
+    return Observation(index, "equals", text)
+
+
+def _state(index: int, value: object) -> list[Observation]:
+    """Public attributes of a freshly built object that have a literal form."""
+    try:
+        attributes = vars(value)
+    except TypeError:
+        return []
+    found = []
+    for name, attribute in list(attributes.items()):
+        if name.startswith("_") or len(found) >= MAX_ATTRIBUTES:
+            continue
+        if isinstance(attribute, float) and not math.isnan(attribute) and not math.isinf(attribute):
+            continue  # approx attributes read badly; return values carry floats
+        text = literal(attribute)
+        if text is not None and "nan" not in text:
+            found.append(Observation(index, "attribute", text, name))
+    return found

@@ -1,0 +1,242 @@
+"""The generation pipeline for one unit, run inside a worker process: one named phase per line."""
+
+from __future__ import annotations
+
+import random
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from miogen.analysis.model import ModuleModel, Target, Unit
+from miogen.analysis.module import analyze_file
+from miogen.analysis.targets import CodeMap, parse_code
+from miogen.assertions.observe import observe
+from miogen.emit.names import test_name
+from miogen.emit.render import render_test
+from miogen.execution.executor import Executor
+from miogen.execution.problem import UnitProblem
+from miogen.execution.tracer import ArcTracer
+from miogen.instrument.loader import load_instrumented
+from miogen.minimize.reduce import CoverageCache, remove_statements_pass, set_cover
+from miogen.search import Archive, Budget, Evaluated, MioConfig, run_mio, run_random
+from miogen.testcase.model import TestCase, canonical_key, from_json, to_json
+from miogen.testcase.sampling import TestFactory
+
+Emit = Callable[[dict], None]
+
+
+@dataclass
+class Phases:
+    """Seconds spent per phase, for the summary."""
+
+    seconds: dict[str, float] = field(default_factory=dict)
+
+    def timed(self, name: str, function, *args, **kwargs):
+        start = time.monotonic()
+        try:
+            return function(*args, **kwargs)
+        finally:
+            self.seconds[name] = self.seconds.get(name, 0.0) + time.monotonic() - start
+
+
+def generate(spec, emit: Emit, heartbeat=None) -> dict:
+    """Analyse, instrument, search, reduce, observe and render tests for ``spec.unit``."""
+    phases = Phases()
+    model = phases.timed("analyse", analyze_file, spec.path, spec.module_name)
+    unit = model.unit(spec.unit)
+    module = phases.timed("import", _load, spec)
+    problem = phases.timed("prepare", _problem, spec, model, unit, module, heartbeat)
+    archive = phases.timed("seed", _replay_seeds, problem, spec)
+    archive = phases.timed("search", _search, problem, archive, spec, emit)
+    post_deadline = time.monotonic() + spec.post_allowance()
+    suite = phases.timed("reduce", _reduce, problem, archive, post_deadline)
+    tests = phases.timed("render", _render, problem, suite, spec, post_deadline)
+    return _result(spec, unit, problem, archive, tests, phases)
+
+
+def _load(spec):
+    if spec.import_root not in sys.path:
+        sys.path.insert(0, spec.import_root)
+    return load_instrumented(spec.path, spec.module_name)
+
+
+def _problem(spec, model: ModuleModel, unit: Unit, module, heartbeat) -> UnitProblem:
+    code: CodeMap = parse_code(model.source)
+    executor = Executor(module, ArcTracer(module.__file__), timeout=spec.test_timeout)
+    if heartbeat is not None:
+        executor.before_test, executor.after_test = heartbeat.begin, heartbeat.end
+    problem = UnitProblem(TestFactory(model, unit), executor, unit, code)
+    problem.blocked = {canonical_key(from_json(t)) for t in spec.blocked}
+    return problem
+
+
+def _replay_seeds(problem: UnitProblem, spec) -> Archive:
+    """Earlier tests go into the archive first (CTG's previous suite, MIO's counterpart)."""
+    archive: Archive = Archive(random.Random(spec.seed), feedback_directed=spec.algorithm != "mio-nofds")
+    problem.replayed = 0
+    for data in spec.seeds:
+        try:
+            test = from_json(data)
+        except (TypeError, ValueError):
+            continue
+        if _still_valid(problem, test):
+            archive.offer(problem.evaluate(test))
+            problem.replayed += 1
+    return archive
+
+
+def _still_valid(problem: UnitProblem, test: TestCase) -> bool:
+    """A stored test still applies when every callable and parameter it uses still exists."""
+    factory = problem.factory
+    for statement in test:
+        if statement.kind in ("construct", "call", "method", "property"):
+            signature = factory.signature(statement)
+            if signature is None and statement.kind == "call" and "." in statement.name:
+                cls_name, _, method = statement.name.partition(".")
+                cls = factory.model.classes.get(cls_name)
+                signature = next((m for m in cls.methods if m.name == method), None) if cls else None
+            if signature is None:
+                return False
+            names = {p.name for p in signature.params}
+            if any(name not in names for name, _ in statement.args):
+                return False
+            required = {p.name for p in signature.params if not p.has_default}
+            if statement.kind != "property" and not required <= {n for n, _ in statement.args}:
+                return False
+        if statement.kind == "enum":
+            cls_name, _, member = statement.name.partition(".")
+            cls = factory.model.classes.get(cls_name)
+            if cls is None or member not in cls.enum_members:
+                return False
+    return True
+
+
+def _search(problem: UnitProblem, archive: Archive, spec, emit: Emit) -> Archive:
+    budget = Budget(seconds=None if spec.evaluations else spec.budget_seconds, evaluations=spec.evaluations)
+    if spec.replay_only:
+        return archive
+    rng = random.Random(spec.seed)
+    progress = _Progress(problem, archive, budget, emit, spec.progress_interval)
+    total = len(problem.by_id)
+    common = dict(archive=archive, on_evaluation=progress, should_stop=lambda: False)
+    if total == 0:
+        return archive
+    if spec.algorithm == "random":
+        archive = run_random(problem, budget, rng, **common)
+    else:
+        config = MioConfig(focus_point=spec.focus_point, feedback_directed=spec.algorithm != "mio-nofds")
+        archive = run_mio(problem, budget, rng, config, **common)
+    progress.flush()
+    problem.search_evaluations = budget.evaluations_used
+    problem.search_seconds = budget.elapsed
+    return archive
+
+
+class _Progress:
+    """Streams what the search has, throttled: covered targets and the tests that cover them."""
+
+    def __init__(self, problem: UnitProblem, archive: Archive, budget: Budget, emit: Emit, interval: float):
+        self.problem, self.archive, self.budget, self.emit = problem, archive, budget, emit
+        self.interval = interval
+        self.next_time = time.monotonic() + interval
+        self.sent: set = set()
+
+    def __call__(self, evaluated: Evaluated, improved: bool) -> None:
+        if time.monotonic() >= self.next_time:
+            self.flush()
+
+    def flush(self) -> None:
+        self.next_time = time.monotonic() + self.interval
+        solution = self.archive.solution()
+        new_tests = []
+        for target, evaluated in solution.items():
+            if target not in self.sent:
+                self.sent.add(target)
+                new_tests.append({"targets": [target], "test": to_json(evaluated.individual)})
+        elapsed = self.budget.elapsed
+        self.emit(
+            {
+                "event": "progress",
+                "evaluations": self.budget.evaluations_used,
+                "elapsed": elapsed,
+                "fraction": self.budget.fraction_used(),
+                "covered": sorted(solution),
+                "total": len(self.problem.by_id),
+                "rate": self.budget.evaluations_used / elapsed if elapsed > 0 else 0.0,
+                "new_tests": new_tests,
+            }
+        )
+
+
+def _reduce(problem: UnitProblem, archive: Archive, deadline: float):
+    def run(test: TestCase) -> tuple[TestCase, frozenset[int]]:
+        evaluated = problem.evaluate(test)
+        return evaluated.individual, frozenset(t for t, h in evaluated.h.items() if h >= 1.0)
+
+    cache = CoverageCache(run)
+    candidates = [e.individual for e in archive.solution().values()]
+    suite = set_cover(candidates, cache)
+    return [remove_statements_pass(reduced, cache, deadline) for reduced in suite]
+
+
+def _render(problem: UnitProblem, suite, spec, deadline: float) -> list[dict]:
+    classes = set(problem.factory.model.classes)
+    taken: set[str] = set()
+    rendered = []
+    for reduced in suite:
+        test, observations = observe(problem.executor, reduced.test, spec.module_name)
+        name = test_name(test, observations, taken)
+        output = render_test(test, observations, name, classes)
+        rendered.append(
+            {
+                "name": name,
+                "source": output.source,
+                "imports": sorted(output.imports),
+                "extra_imports": sorted(output.extra_imports),
+                "targets": sorted(reduced.targets),
+                "test": to_json(test),
+            }
+        )
+    return rendered
+
+
+def _closest(problem: UnitProblem, archive: Archive, target: Target) -> str:
+    best = archive.best(target.id)
+    if best is None:
+        return ""
+    from miogen.emit.render import render_test as _render_test
+
+    source = _render_test(best.individual, [], "closest", set()).source
+    calls = [line.strip() for line in source.splitlines()[1:]]
+    return "; ".join(calls[-2:])
+
+
+def _result(spec, unit: Unit, problem: UnitProblem, archive: Archive, tests, phases: Phases) -> dict:
+    covered = sorted(t for t in archive.covered() if t in problem.by_id)
+    uncovered = [
+        {
+            "id": target.id,
+            "closest": _closest(problem, archive, target),
+            "h": archive.best_h(target.id),
+        }
+        for target in unit.targets
+        if target.id not in archive.covered()
+    ]
+    evaluations = getattr(problem, "search_evaluations", 0)
+    seconds = getattr(problem, "search_seconds", 0.0)
+    return {
+        "event": "result",
+        "unit": unit.name,
+        "total": len(unit.targets),
+        "covered": covered,
+        "tests": tests,
+        "uncovered": uncovered,
+        "evaluations": evaluations,
+        "executions": problem.executor.executions,
+        "search_seconds": seconds,
+        "rate": evaluations / seconds if seconds else 0.0,
+        "phases": phases.seconds,
+        "replayed": getattr(problem, "replayed", 0),
+        "refusals": problem.refusals,
+    }

@@ -1,0 +1,52 @@
+"""A shared page where the worker notes the test it is running, so a dead worker names its killer."""
+
+from __future__ import annotations
+
+import mmap
+import os
+import marshal
+import struct
+import time
+
+from miogen.testcase.model import Statement
+
+SIZE = 1 << 16
+HEADER = struct.Struct("<dI")  # started (monotonic seconds, 0 = idle), length of the pickled test
+
+
+class Heartbeat:
+    def __init__(self, path: str, create: bool = False) -> None:
+        if create:
+            with open(path, "wb") as handle:
+                handle.write(b"\0" * SIZE)
+        self._fd = os.open(path, os.O_RDWR)
+        self._map = mmap.mmap(self._fd, SIZE)
+
+    def begin(self, test: tuple) -> None:
+        # marshal, not pickle: the server reads this page, and loading it must never run code.
+        data = marshal.dumps(tuple((s.kind, s.name, s.args, s.value, s.receiver) for s in test))
+        if len(data) > SIZE - HEADER.size:
+            data = b""
+        self._map[HEADER.size : HEADER.size + len(data)] = data
+        HEADER.pack_into(self._map, 0, time.monotonic(), len(data))
+
+    def end(self) -> None:
+        HEADER.pack_into(self._map, 0, 0.0, 0)
+
+    def running_since(self) -> float:
+        """Monotonic time the current test started, 0 when idle."""
+        return HEADER.unpack_from(self._map, 0)[0]
+
+    def current_test(self) -> tuple | None:
+        started, length = HEADER.unpack_from(self._map, 0)
+        if not started or not length:
+            return None
+        try:
+            rows = marshal.loads(self._map[HEADER.size : HEADER.size + length])
+            return tuple(Statement(*row) for row in rows)
+        except Exception:  # noqa: BLE001 - torn write by a dying worker
+            return None
+
+    def close(self) -> None:
+        self._map.close()
+        os.close(self._fd)

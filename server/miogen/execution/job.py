@@ -1,0 +1,41 @@
+"""What a worker is asked to do, and what it answers: plain JSON-able records."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+
+
+@dataclass
+class JobSpec:
+    """One unit's generation job: a pure function of this record (and its seeds)."""
+
+    path: str  # the module file
+    module_name: str  # dotted name the emitted tests import
+    import_root: str  # put on sys.path so that `import module_name` works
+    unit: str
+    budget_seconds: float = 5.0
+    evaluations: int | None = None  # budget in fitness evaluations instead of seconds
+    seed: int = 0
+    algorithm: str = "mio"  # mio | random | wts | mio-nofds
+    test_timeout: float = 1.0
+    post_seconds: float | None = None  # post-processing allowance; default max(1, 0.2 * budget)
+    focus_point: float = 0.5
+    seeds: list = field(default_factory=list)  # tests (testcase.model.to_json) replayed first
+    blocked: list = field(default_factory=list)  # tests that killed a worker: never run again
+    progress_interval: float = 0.2
+    scratch: str = ""  # working directory of the worker
+    memory_limit_mb: int = 2048
+    replay_only: bool = False  # no search: replay seeds and post-process (after repeated crashes)
+
+    def post_allowance(self) -> float:
+        if self.post_seconds is not None:
+            return self.post_seconds
+        return max(1.0, 0.2 * self.budget_seconds)
+
+    def dumps(self) -> str:
+        return json.dumps(asdict(self))
+
+    @classmethod
+    def loads(cls, text: str) -> JobSpec:
+        return cls(**json.loads(text))

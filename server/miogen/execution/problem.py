@@ -1,0 +1,86 @@
+"""The search problem for one unit: tests are sampled, mutated and executed; h comes from the trace."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Collection
+
+from miogen.analysis.model import Target, Unit
+from miogen.analysis.targets import CodeMap
+from miogen.execution.executor import Execution, Executor
+from miogen.search import Evaluated
+from miogen.testcase.model import TestCase, canonical_key, size
+from miogen.testcase.mutation import mutate
+from miogen.testcase.sampling import TestFactory
+
+REACHED = 0.01  # h of a branch whose line ran but whose distance is unknown (loop exits, match)
+
+
+def branch_h(distance: float) -> float:
+    """h = 1/(1+d), halved so that a reached-but-missed branch stays below covered (1)."""
+    return 0.5 / (1.0 + distance)
+
+
+class UnitProblem:
+    """Implements the search's Problem protocol for one unit (see search/problem.py)."""
+
+    def __init__(self, factory: TestFactory, executor: Executor, unit: Unit, code: CodeMap) -> None:
+        self.factory = factory
+        self.executor = executor
+        self.unit = unit
+        self.code = code
+        self.by_id: dict[int, Target] = {t.id: t for t in unit.targets}
+        self._first_line: dict[int, int] = {}
+        self.last_execution: Execution | None = None
+        self.refusals: dict[str, int] = {}
+        self.blocked: set[tuple] = set()  # canonical keys of tests that killed a worker
+
+    def targets(self) -> Collection[int]:
+        return self.by_id.keys()
+
+    def sample(self, rng: random.Random) -> TestCase:
+        return self.factory.sample(rng)
+
+    def mutate(self, individual: TestCase, rng: random.Random) -> TestCase:
+        return mutate(self.factory, individual, rng)
+
+    def evaluate(self, individual: TestCase) -> Evaluated[TestCase]:
+        if self.blocked and canonical_key(individual) in self.blocked:
+            return Evaluated(individual, {}, size(individual))
+        execution = self.executor.run(individual)
+        self.last_execution = execution
+        if execution.refused:
+            self.refusals[execution.refused] = self.refusals.get(execution.refused, 0) + 1
+        return Evaluated(execution.test, self.heuristics(execution), size(execution.test))
+
+    def heuristics(self, execution: Execution) -> dict[int, float]:
+        arcs = self.translate(execution.arcs)
+        lines = {a for a, _ in arcs} | {b for _, b in arcs}
+        h: dict[int, float] = {}
+        for target in self.unit.targets:
+            if target.kind == "line":
+                if target.line in lines:
+                    h[target.id] = 1.0
+            elif target.arc in arcs:
+                h[target.id] = 1.0
+            elif target.line in execution.distances:
+                to_true, to_false = execution.distances[target.line]
+                h[target.id] = branch_h(to_true if target.positive else to_false)
+            elif target.line in lines:
+                h[target.id] = REACHED
+        return h
+
+    def translate(self, arcs: set[tuple[int, int]]) -> set[tuple[int, int]]:
+        """Map raw lines to the first line of their statement, as coverage.py reports arcs."""
+        first = self._first_line
+        translated = set()
+        for a, b in arcs:
+            fa = first.get(a)
+            if fa is None:
+                fa = first[a] = self.code.first_line(a)
+            fb = first.get(b)
+            if fb is None:
+                fb = first[b] = self.code.first_line(b)
+            if fa != fb or a == b:
+                translated.add((fa, fb))
+        return translated

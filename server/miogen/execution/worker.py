@@ -1,0 +1,79 @@
+"""The worker process: reads a JobSpec on stdin, runs the engine, answers JSON lines on its stdout.
+
+User code runs only here. Before any of it runs, the worker keeps a private copy of its stdout for
+the protocol and points file descriptors 0, 1 and 2 elsewhere, so that user prints (even
+``os.write(1, ...)``) can never reach the protocol stream.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import traceback
+
+from miogen.errors import MiogenError, ModuleImportError, SourceSyntaxError, UnknownUnitError
+from miogen.execution.heartbeat import Heartbeat
+from miogen.execution.job import JobSpec
+from miogen.execution.sandbox import enter_sandbox
+
+
+class Channel:
+    """JSON lines on a private file descriptor."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+
+    def send(self, message: dict) -> None:
+        data = (json.dumps(message, default=repr) + "\n").encode()
+        view = memoryview(data)
+        while view:
+            written = os.write(self.fd, view)
+            view = view[written:]
+
+
+def isolate_stdio(scratch: str) -> Channel:
+    protocol = os.dup(1)
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    output = os.open(os.path.join(scratch, "output.log"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    os.dup2(output, 1)
+    os.dup2(output, 2)
+    for fd in (null, output):
+        os.close(fd)
+    sys.stdin = open(os.devnull)  # noqa: SIM115 - lives as long as the process
+    return Channel(protocol)
+
+
+def _error_kind(error: MiogenError) -> str:
+    if isinstance(error, SourceSyntaxError):
+        return "syntax"
+    if isinstance(error, ModuleImportError):
+        return "import"
+    if isinstance(error, UnknownUnitError):
+        return "unknown-unit"
+    return "error"
+
+
+def main() -> None:
+    spec = JobSpec.loads(sys.stdin.read())
+    channel = isolate_stdio(spec.scratch)
+    heartbeat = Heartbeat(os.path.join(spec.scratch, "heartbeat"))
+    try:
+        enter_sandbox(spec)
+        from miogen import engine  # after the sandbox: nothing of the user's has run yet
+
+        channel.send(engine.generate(spec, channel.send, heartbeat))
+    except MiogenError as error:
+        channel.send(
+            {"event": "error", "kind": _error_kind(error), "message": str(error), "line": getattr(error, "line", None)}
+        )
+    except BaseException:  # noqa: BLE001 - report anything, then leave
+        channel.send({"event": "error", "kind": "internal", "message": traceback.format_exc()})
+    finally:
+        # os._exit: skip user atexit handlers and non-daemon threads that could hang the exit.
+        os._exit(0)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,141 @@
+"""AST rewrite: conditions inside functions become probe calls that record branch distances."""
+
+from __future__ import annotations
+
+import ast
+
+PROBE = "__miogen_probe__"  # the runtime module, bound in the instrumented module's globals
+_UNSAFE_IN_THUNK = (ast.NamedExpr, ast.Yield, ast.YieldFrom, ast.Await)
+
+
+def instrument_tree(tree: ast.Module) -> ast.Module:
+    """Rewrite the conditions of every function in the module; line numbers are kept."""
+    rewritten = _FunctionConditions().visit(tree)
+    return ast.fix_missing_locations(rewritten)
+
+
+def _probe(name: str, node: ast.AST, *args: ast.expr) -> ast.Call:
+    func = ast.Attribute(ast.Name(PROBE, ast.Load()), name, ast.Load())
+    return ast.copy_location(ast.Call(func, list(args), []), node)
+
+
+def _thunk(node: ast.expr) -> ast.Lambda:
+    arguments = ast.arguments([], [], None, [], [], None, [])
+    return ast.copy_location(ast.Lambda(arguments, node), node)
+
+
+def _thunk_safe(node: ast.expr) -> bool:
+    """Operands that may be deferred into a lambda without changing what they mean."""
+    for inner in ast.walk(node):
+        if isinstance(inner, _UNSAFE_IN_THUNK):
+            return False
+        if isinstance(inner, ast.Name) and inner.id in ("super", "locals", "vars"):
+            return False
+    return True
+
+
+def distance_expr(node: ast.expr) -> ast.expr:
+    """An expression that evaluates ``node`` and yields (value, distance to true, to false)."""
+    if isinstance(node, ast.BoolOp):
+        if not _thunk_safe(node):
+            return _probe("truth", node, node)
+        combine = "and_" if isinstance(node.op, ast.And) else "or_"
+        result = distance_expr(node.values[0])
+        for operand in node.values[1:]:
+            result = _probe(combine, node, result, _thunk(distance_expr(operand)))
+        return result
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+        return _probe("not_", node, distance_expr(node.operand))
+    if isinstance(node, ast.Compare):
+        return _compare(node)
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "isinstance"
+        and len(node.args) == 2
+        and not node.keywords
+    ):
+        # Only the builtin: a module that rebinds `isinstance` keeps its own.
+        return _probe("truth", node, node)
+    return _probe("truth", node, node)
+
+
+def _compare(node: ast.Compare) -> ast.expr:
+    ops = [_OPERATOR_TEXT[type(op)] for op in node.ops]
+    if len(ops) == 1:
+        return _probe("compare", node, ast.Constant(ops[0]), node.left, node.comparators[0])
+    if not _thunk_safe(node):
+        return _probe("truth", node, node)
+    thunks = [_thunk(c) for c in node.comparators]
+    names = ast.Tuple([ast.Constant(op) for op in ops], ast.Load())
+    return _probe("chain", node, names, node.left, *thunks)
+
+
+_OPERATOR_TEXT = {
+    ast.Eq: "==",
+    ast.NotEq: "!=",
+    ast.Lt: "<",
+    ast.LtE: "<=",
+    ast.Gt: ">",
+    ast.GtE: ">=",
+    ast.In: "in",
+    ast.NotIn: "not in",
+    ast.Is: "is",
+    ast.IsNot: "is not",
+}
+
+
+def _branch(test: ast.expr) -> ast.Call:
+    return _probe("branch", test, ast.Constant(test.lineno), distance_expr(test))
+
+
+class _FunctionConditions(ast.NodeTransformer):
+    """Rewrites conditions only inside function bodies: module and class bodies run once, at import."""
+
+    def __init__(self) -> None:
+        self.depth = 0
+
+    def _function(self, node):
+        self.depth += 1
+        node.body = [self.visit(stmt) for stmt in node.body]
+        self.depth -= 1
+        return node
+
+    visit_FunctionDef = _function
+    visit_AsyncFunctionDef = _function
+
+    def visit_If(self, node: ast.If):
+        self.generic_visit(node)
+        if self.depth:
+            node.test = _branch(node.test)
+        return node
+
+    def visit_While(self, node: ast.While):
+        self.generic_visit(node)
+        if self.depth:
+            node.test = _branch(node.test)
+        return node
+
+    def visit_IfExp(self, node: ast.IfExp):
+        self.generic_visit(node)
+        if self.depth:
+            node.test = _branch(node.test)
+        return node
+
+    def visit_Assert(self, node: ast.Assert):
+        self.generic_visit(node)
+        if self.depth:
+            node.test = _branch(node.test)
+        return node
+
+    def visit_comprehension(self, node: ast.comprehension):
+        self.generic_visit(node)
+        if self.depth and not node.is_async:
+            node.ifs = [_branch(condition) for condition in node.ifs]
+        return node
+
+    def visit_For(self, node: ast.For):
+        self.generic_visit(node)
+        if self.depth:
+            node.iter = _probe("loop", node.iter, ast.Constant(node.lineno), node.iter)
+        return node

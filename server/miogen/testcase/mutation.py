@@ -1,0 +1,155 @@
+"""Mutation of test cases: change values, replace an argument, insert a call, delete a statement."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from miogen.analysis.typespec import ANY, TypeSpec
+from miogen.testcase.model import CALLS, Statement, TestCase, drop_unused_values, remove_statements
+from miogen.testcase.sampling import PRINTABLE, TestFactory
+
+Builder = Callable[[list[Statement]], int | None]
+
+
+def mutate(factory: TestFactory, test: TestCase, rng: random.Random) -> TestCase:
+    """A mutated copy of ``test``, never larger than the size bound."""
+    operators = [(_change_value, 0.5), (_replace_argument, 0.15), (_insert_call, 0.2), (_delete, 0.15)]
+    for _ in range(4):  # an operator may not apply (nothing to delete): try another
+        operator = rng.choices([o for o, _ in operators], [w for _, w in operators])[0]
+        mutated = operator(factory, test, rng)
+        if mutated is not None and mutated != test:
+            mutated = drop_unused_values(mutated)
+            return mutated[: factory.config.max_statements]
+    return factory.sample(rng) if not test else test
+
+
+def splice(test: TestCase, at: int, build: Builder) -> tuple[TestCase, int | None, int]:
+    """Insert what ``build`` appends to the prefix before position ``at``; renumber the rest."""
+    prefix = list(test[:at])
+    built = build(prefix)
+    added = len(prefix) - at
+    mapping = {i: i for i in range(at)} | {i: i + added for i in range(at, len(test))}
+    suffix = [s.renumbered(mapping) for s in test[at:]]
+    return tuple(prefix + suffix), built, added
+
+
+def _change_value(factory: TestFactory, test: TestCase, rng: random.Random) -> TestCase | None:
+    candidates = [i for i, s in enumerate(test) if s.kind in ("value", "enum", "list", "set", "dict")]
+    if not candidates:
+        return None
+    index = rng.choice(candidates)
+    statement = test[index]
+    if statement.kind == "value":
+        new = Statement("value", value=change_primitive(factory, statement.value, rng))
+    elif statement.kind == "enum":
+        cls_name = statement.name.rpartition(".")[0]
+        members = factory.model.classes[cls_name].enum_members
+        new = Statement("enum", f"{cls_name}.{rng.choice(members)}")
+    else:
+        new = _change_collection(statement, index, rng)
+    return test[:index] + (new,) + test[index + 1 :]
+
+
+def _change_collection(statement: Statement, index: int, rng: random.Random) -> Statement:
+    args = list(statement.args)
+    step = 2 if statement.kind == "dict" else 1
+    if args and rng.random() < 0.5:
+        start = rng.randrange(0, len(args), step)
+        del args[start : start + step]
+    elif args:
+        start = rng.randrange(0, len(args), step)
+        args[start:start] = args[start : start + step]  # duplicate an element
+    return Statement(statement.kind, statement.name, tuple(args), statement.value, statement.receiver)
+
+
+def change_primitive(factory: TestFactory, value: object, rng: random.Random) -> object:
+    pool = factory.pool
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, int):
+        if rng.random() < 0.1 and pool.ints:
+            return rng.choice(pool.ints)
+        return value + rng.choice((-1, 1)) * 2 ** rng.randint(0, 10)
+    if isinstance(value, float):
+        roll = rng.random()
+        if roll < 0.1 and (pool.floats or pool.ints):
+            return float(rng.choice(pool.floats or pool.ints))
+        if roll < 0.2:
+            return float(round(value))
+        if value != value or value in (float("inf"), float("-inf")):
+            return factory.primitive("float", rng)
+        return value + rng.choice((-1, 1)) * 2.0 ** rng.randint(-8, 10)
+    if isinstance(value, str):
+        if rng.random() < 0.1 and pool.strings:
+            return rng.choice(pool.strings)
+        return _edit_string(value, rng)
+    if isinstance(value, bytes):
+        return _edit_string(value.decode("latin-1"), rng).encode("latin-1", "replace")
+    if value is None:
+        return factory.primitive(rng.choice(("int", "str", "float", "bool")), rng)
+    return value
+
+
+def _edit_string(text: str, rng: random.Random) -> str:
+    position = rng.randint(0, len(text))
+    roll = rng.random()
+    if roll < 0.34 or not text:
+        return text[:position] + rng.choice(PRINTABLE) + text[position:]
+    position = min(position, len(text) - 1)
+    if roll < 0.67:
+        return text[:position] + text[position + 1 :]
+    shifted = chr(max(32, min(126, ord(text[position]) + rng.choice((-1, 1)))))
+    return text[:position] + shifted + text[position + 1 :]
+
+
+def _replace_argument(factory: TestFactory, test: TestCase, rng: random.Random) -> TestCase | None:
+    calls = [i for i, s in enumerate(test) if s.kind in CALLS and factory.signature(s)]
+    calls = [i for i in calls if factory.signature(test[i]).params]
+    if not calls:
+        return None
+    index = rng.choice(calls)
+    statement = test[index]
+    param = rng.choice(factory.signature(statement).params)
+    spec: TypeSpec = param.type if param.type is not None else ANY
+
+    def build(prefix: list[Statement]) -> int | None:
+        return factory.value(prefix, spec, rng, depth=1, param=param)
+
+    spliced, built, added = splice(test, index, build)
+    call = spliced[index + added]
+    args = [(n, i) for n, i in call.args if n != param.name]
+    order = [p.name for p in factory.signature(statement).params]
+    args.append((param.name, built))
+    args.sort(key=lambda pair: order.index(pair[0]))
+    new_call = Statement(call.kind, call.name, tuple(args), call.value, call.receiver)
+    return spliced[: index + added] + (new_call,) + spliced[index + added + 1 :]
+
+
+def _insert_call(factory: TestFactory, test: TestCase, rng: random.Random) -> TestCase | None:
+    if len(test) >= factory.config.max_statements:
+        return None
+    calls = [i for i, s in enumerate(test) if s.kind in CALLS]
+    at = rng.randint(calls[0] + 1 if calls else 0, len(test)) if calls else len(test)
+    spliced, built, _ = splice(test, at, lambda prefix: factory.append_call(prefix, rng))
+    return spliced if built is not None else None
+
+
+def _delete(factory: TestFactory, test: TestCase, rng: random.Random) -> TestCase | None:
+    calls = [i for i, s in enumerate(test) if s.kind in CALLS]
+    if len(calls) <= 1:
+        return None
+    index = rng.choice(calls)
+    users = [j for j, s in enumerate(test) if index in s.references()]
+    if users:
+        same = [
+            j
+            for j in range(index)
+            if test[j].kind == test[index].kind and test[j].name == test[index].name
+        ]
+        if not same:
+            return None
+        replacement = rng.choice(same)
+        mapping = {i: i for i in range(len(test))} | {index: replacement}
+        test = tuple(s.renumbered(mapping) if j > index else s for j, s in enumerate(test))
+    return remove_statements(test, {index})

@@ -1,0 +1,233 @@
+"""Random test cases for one unit, built from type hints first, then the constant pool, then a mix."""
+
+from __future__ import annotations
+
+import random
+import string
+from dataclasses import dataclass
+
+from miogen.analysis.model import ClassModel, ModuleModel, Parameter, Signature, Unit
+from miogen.analysis.typespec import ANY, TypeSpec
+from miogen.testcase.model import Statement, TestCase
+
+PRINTABLE = string.ascii_letters + string.digits + " _-.,:/@#"
+ANY_CHOICES = ("int", "str", "float", "bool", "none", "list")
+
+
+@dataclass(frozen=True)
+class SamplingConfig:
+    max_statements: int = 40  # the size bound of a test
+    max_calls: int = 6  # calls in a freshly sampled test
+    max_depth: int = 3  # nesting of constructors built for arguments
+    pool_probability: float = 0.35  # take a literal from the module's constant pool
+    reuse_probability: float = 0.5  # pass an existing variable of the right class
+    omit_default_probability: float = 0.3
+    max_collection: int = 4
+
+
+class TestFactory:
+    """Builds statements for the unit's callables; shared by sampling and mutation."""
+
+    def __init__(self, model: ModuleModel, unit: Unit, config: SamplingConfig = SamplingConfig()):
+        self.model = model
+        self.unit = unit
+        self.config = config
+        self.pool = model.constants
+        self.cls: ClassModel | None = model.classes.get(unit.name) if unit.kind == "class" else None
+
+    # -- callables ---------------------------------------------------------------------------
+    def signature(self, statement: Statement) -> Signature | None:
+        """The signature a call statement was made for (None for literals and collections)."""
+        if statement.kind == "construct":
+            cls = self.model.classes.get(statement.name)
+            return cls.constructor if cls else None
+        if statement.kind == "call":
+            return self.model.functions.get(statement.name)
+        if statement.kind in ("method", "property") and self.cls:
+            return next((m for m in self.cls.methods if m.name == statement.name), None)
+        return None
+
+    def unit_calls(self) -> list[Signature]:
+        if self.cls is None:
+            return [self.model.functions[self.unit.name]]
+        return list(self.cls.methods)
+
+    # -- sampling ----------------------------------------------------------------------------
+    def sample(self, rng: random.Random) -> TestCase:
+        statements: list[Statement] = []
+        calls = rng.randint(1, self.config.max_calls)
+        if self.cls is None:
+            for _ in range(calls):
+                self.append_call(statements, rng)
+            return tuple(statements)
+        if self.cls.constructor is None:
+            return tuple(statements)
+        self.construct(statements, self.cls.name, rng, depth=0)
+        for _ in range(calls):
+            if len(statements) >= self.config.max_statements:
+                break
+            self.append_call(statements, rng)
+        return tuple(statements)
+
+    def append_call(self, statements: list[Statement], rng: random.Random) -> int | None:
+        """Append a call of one of the unit's callables (building a receiver if needed)."""
+        candidates = self.unit_calls()
+        if not candidates:
+            return None
+        signature = rng.choice(candidates)
+        if self.cls is None:
+            args = self.arguments(statements, signature, rng, depth=0)
+            statements.append(Statement("call", signature.name, args))
+            return len(statements) - 1
+        receivers = [i for i, s in enumerate(statements) if self._is_instance(s, self.cls.name)]
+        if signature.kind in ("static", "classmethod"):
+            args = self.arguments(statements, signature, rng, depth=0)
+            statements.append(Statement("call", f"{self.cls.name}.{signature.name}", args))
+            return len(statements) - 1
+        if not receivers:
+            receiver = self.construct(statements, self.cls.name, rng, depth=0)
+            if receiver is None:
+                return None
+            receivers = [receiver]
+        receiver = rng.choice(receivers)
+        kind = "property" if signature.kind == "property" else "method"
+        args = () if kind == "property" else self.arguments(statements, signature, rng, depth=0)
+        statements.append(Statement(kind, signature.name, args, receiver=receiver))
+        return len(statements) - 1
+
+    def construct(self, statements: list[Statement], name: str, rng: random.Random, depth: int):
+        cls = self.model.classes.get(name)
+        if cls is None or cls.constructor is None:
+            return None
+        args = self.arguments(statements, cls.constructor, rng, depth + 1)
+        statements.append(Statement("construct", name, args))
+        return len(statements) - 1
+
+    def arguments(
+        self, statements: list[Statement], signature: Signature, rng: random.Random, depth: int
+    ) -> tuple[tuple[str, int], ...]:
+        args = []
+        for param in signature.params:
+            if param.has_default and rng.random() < self.config.omit_default_probability:
+                continue
+            args.append((param.name, self.value(statements, param.type, rng, depth, param)))
+        return tuple(args)
+
+    def value(
+        self,
+        statements: list[Statement],
+        spec: TypeSpec,
+        rng: random.Random,
+        depth: int,
+        param: Parameter | None = None,
+    ) -> int:
+        """Append statements that build a value of ``spec``; return the index of the value."""
+        kind = spec.kind
+        if kind == "union":
+            return self.value(statements, rng.choice(spec.args), rng, depth)
+        if kind == "any":
+            if param is not None and param.has_default and param.default is not None:
+                guess = type(param.default).__name__
+                if guess in ("int", "float", "str", "bool", "bytes") and rng.random() < 0.7:
+                    return self.value(statements, TypeSpec(guess), rng, depth)
+            existing = [i for i, s in enumerate(statements) if s.kind == "construct"]
+            if existing and rng.random() < 0.2:
+                return rng.choice(existing)
+            choice = rng.choice(ANY_CHOICES)
+            inner = (TypeSpec("int"),) if choice == "list" else ()
+            return self.value(statements, TypeSpec(choice, inner), rng, depth)
+        if kind == "class":
+            return self._instance(statements, spec.name, rng, depth)
+        if kind == "literal":
+            return self._literal(statements, rng.choice(spec.values))
+        if kind in ("list", "set", "tuple", "dict"):
+            return self._collection(statements, spec, rng, depth)
+        return self._literal(statements, self.primitive(kind, rng))
+
+    def _instance(self, statements: list[Statement], name: str, rng: random.Random, depth: int):
+        cls = self.model.classes[name]
+        if cls.enum_members:
+            member = rng.choice(cls.enum_members)
+            statements.append(Statement("enum", f"{name}.{member}"))
+            return len(statements) - 1
+        existing = [i for i, s in enumerate(statements) if self._is_instance(s, name)]
+        if existing and (rng.random() < self.config.reuse_probability or depth >= self.config.max_depth):
+            return rng.choice(existing)
+        if depth < self.config.max_depth:
+            built = self.construct(statements, name, rng, depth)
+            if built is not None:
+                return built
+        return self._literal(statements, None)
+
+    def _collection(self, statements: list[Statement], spec: TypeSpec, rng: random.Random, depth):
+        kind = spec.kind
+        if kind == "tuple" and spec.args and not spec.variadic:
+            elements = [self.value(statements, a, rng, depth) for a in spec.args]
+            statements.append(Statement("tuple", args=tuple(("", e) for e in elements)))
+            return len(statements) - 1
+        count = rng.randint(0, self.config.max_collection)
+        if kind == "dict":
+            key_spec = spec.args[0] if spec.args else TypeSpec("str")
+            value_spec = spec.args[1] if len(spec.args) > 1 else ANY
+            elements = []
+            for _ in range(count):
+                elements.append(self.value(statements, key_spec, rng, depth))
+                elements.append(self.value(statements, value_spec, rng, depth))
+        else:
+            element_spec = spec.args[0] if spec.args else ANY
+            elements = [self.value(statements, element_spec, rng, depth) for _ in range(count)]
+        statements.append(Statement(kind, args=tuple(("", e) for e in elements)))
+        return len(statements) - 1
+
+    def _literal(self, statements: list[Statement], value: object) -> int:
+        statements.append(Statement("value", value=value))
+        return len(statements) - 1
+
+    def _is_instance(self, statement: Statement, name: str) -> bool:
+        return statement.kind == "construct" and statement.name == name
+
+    # -- primitives --------------------------------------------------------------------------
+    def primitive(self, kind: str, rng: random.Random) -> object:
+        pool = self.pool
+        use_pool = rng.random() < self.config.pool_probability
+        if kind == "int":
+            if use_pool and pool.ints:
+                return rng.choice(pool.ints)
+            return _random_int(rng)
+        if kind == "float":
+            if use_pool and (pool.floats or pool.ints):
+                return float(rng.choice(pool.floats or pool.ints))
+            return _random_float(rng)
+        if kind == "str":
+            if use_pool and pool.strings:
+                return rng.choice(pool.strings)
+            return "".join(rng.choice(PRINTABLE) for _ in range(rng.randint(0, 8)))
+        if kind == "bytes":
+            if use_pool and pool.bytes_:
+                return rng.choice(pool.bytes_)
+            return bytes(rng.randrange(256) for _ in range(rng.randint(0, 6)))
+        if kind == "bool":
+            return rng.random() < 0.5
+        if kind == "complex":
+            return complex(_random_float(rng), _random_float(rng))
+        return None
+
+
+def _random_int(rng: random.Random) -> int:
+    roll = rng.random()
+    if roll < 0.5:
+        return rng.randint(-10, 10)
+    if roll < 0.9:
+        return rng.randint(-1000, 1000)
+    return rng.randint(-(2**31), 2**31)
+
+
+def _random_float(rng: random.Random) -> float:
+    roll = rng.random()
+    if roll < 0.05:
+        return rng.choice((0.0, 1.0, -1.0, 0.5))
+    if roll < 0.5:
+        return round(rng.uniform(-10, 10), 3)
+    if roll < 0.9:
+        return round(rng.uniform(-1000, 1000), 2)
+    return rng.uniform(-1e6, 1e6)

@@ -1,0 +1,72 @@
+"""Toy problems for the search tests: small, deterministic, nothing mocked."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from miogen.search import Evaluated
+
+
+class Counters:
+    """OneMax with a staircase: ``length`` counters in [0, top]; counter i done at ``top``.
+
+    Target ``"c{i}"`` scores ``x_i / top`` (0 = not reached). Random tests start low
+    (each counter in [0, 3]), so random search practically never covers anything while
+    hill climbing covers everything; a mutation moves one counter by 1..4 either way.
+    """
+
+    def __init__(self, length: int = 8, top: int = 40) -> None:
+        self.length = length
+        self.top = top
+        self._targets = tuple(f"c{i}" for i in range(length))
+        self.calls: Counter[str] = Counter()
+
+    def sample(self, rng: random.Random) -> tuple[int, ...]:
+        self.calls["sample"] += 1
+        return tuple(rng.randint(0, 3) for _ in range(self.length))
+
+    def mutate(self, individual: tuple[int, ...], rng: random.Random) -> tuple[int, ...]:
+        self.calls["mutate"] += 1
+        index = rng.randrange(self.length)
+        step = rng.choice((-1, 1)) * rng.randint(1, 4)
+        values = list(individual)
+        values[index] = min(max(values[index] + step, 0), self.top)
+        return tuple(values)
+
+    def evaluate(self, individual: tuple[int, ...]) -> Evaluated[tuple[int, ...]]:
+        self.calls["evaluate"] += 1
+        h = {name: x / self.top for name, x in zip(self._targets, individual, strict=True) if x}
+        return Evaluated(individual, h, self.length)
+
+    def targets(self) -> tuple[str, ...]:
+        return self._targets
+
+
+class Growing(Counters):
+    """Counters whose targets are discovered as they are first reached, like new branches."""
+
+    def __init__(self, length: int = 8, top: int = 40) -> None:
+        super().__init__(length, top)
+        self.seen: dict[str, None] = {}
+
+    def evaluate(self, individual: tuple[int, ...]) -> Evaluated[tuple[int, ...]]:
+        evaluated = super().evaluate(individual)
+        self.seen.update(dict.fromkeys(evaluated.h))
+        return evaluated
+
+    def targets(self) -> tuple[str, ...]:
+        return tuple(self.seen)
+
+
+def snapshot(archive) -> dict:
+    """Everything observable in an archive, for equality checks."""
+    return {
+        "populations": {
+            target: [(e.individual, dict(e.h), e.size) for e in tests]
+            for target, tests in archive.populations().items()
+        },
+        "covered": sorted(archive.covered(), key=str),
+        "counters": {target: archive.counter(target) for target in archive.populations()},
+        "n": archive.population_size,
+    }

@@ -1,0 +1,74 @@
+/** TypeScript shapes of the miogen-specific messages in docs/lsp-protocol.md (0-based lines, camelCase keys). */
+
+export interface Position {
+  line: number;
+  character: number;
+}
+
+export interface Range {
+  start: Position;
+  end: Position;
+}
+
+export type UnitKind = "class" | "function";
+
+/** One item of the `miogen/units` answer. */
+export interface UnitInfo {
+  name: string;
+  kind: UnitKind;
+  range: Range;
+}
+
+export type UnitState = "none" | "queued" | "running" | "done" | "stale" | "failed";
+
+export interface CoverageUnit extends UnitInfo {
+  covered: number;
+  total: number;
+  state: UnitState;
+}
+
+export interface MissingBranch {
+  line: number;
+  description: string;
+  closestMiss?: string | null;
+}
+
+/** `miogen/coverage` notification. Lines of `stale` units are left out of `lines`. */
+export interface CoverageParams {
+  uri: string;
+  version?: number | null;
+  lines: { covered: number[]; partial: number[]; uncovered: number[] };
+  missing: MissingBranch[];
+  units: CoverageUnit[];
+}
+
+export type JobState = "queued" | "running" | "done" | "cancelled" | "failed";
+
+/** `miogen/jobStatus` notification. */
+export interface JobStatusParams {
+  uri: string;
+  unit: string;
+  state: JobState;
+  percent?: number;
+  covered?: number;
+  total?: number;
+  message?: string;
+}
+
+/** Argument of the server commands `miogen.generateTests`, `miogen.insertTests` and `miogen.cancel`. */
+export interface UnitRef {
+  uri: string;
+  unit: string;
+}
+
+/** Result of `miogen.generateTests` / `miogen.insertTests`. */
+export interface GenerateResult {
+  uri: string;
+  unit: string;
+  tests: number;
+  covered: number;
+  total: number;
+  testFile: string;
+  testUri: string;
+  applied: boolean;
+}

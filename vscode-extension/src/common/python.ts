@@ -1,0 +1,152 @@
+/** Which Python runs the server, and whether it can: the interpreter order and the probe of its version. */
+
+import { execFile } from "node:child_process";
+import { MIN_PYTHON } from "./constants";
+
+export type InterpreterSource = "setting" | "pythonExtension" | "default";
+
+export interface InterpreterChoice {
+  /** Executable path or name (resolved on PATH by the OS). */
+  path: string;
+  source: InterpreterSource;
+}
+
+export const DEFAULT_INTERPRETER = "python3";
+
+/**
+ * The setting `miogen.interpreter` wins, then the Python extension's active environment (when that
+ * optional extension is installed and has one), then `python3` from PATH.
+ */
+export function chooseInterpreter(candidates: { setting?: string; pythonExtension?: string }): InterpreterChoice {
+  const setting = candidates.setting?.trim();
+  if (setting) {
+    return { path: setting, source: "setting" };
+  }
+  const fromExtension = candidates.pythonExtension?.trim();
+  if (fromExtension) {
+    return { path: fromExtension, source: "pythonExtension" };
+  }
+  return { path: DEFAULT_INTERPRETER, source: "default" };
+}
+
+/** Printed by the probe; written to run (and fail politely) even on Python 2. */
+export const PROBE_SCRIPT = [
+  "import sys, json",
+  "try:",
+  "    import importlib.util as u",
+  "    has = u.find_spec('miogen') is not None",
+  "    serve = has and u.find_spec('miogen.__main__') is not None",
+  "except Exception:",
+  "    has = serve = False",
+  "print(json.dumps({'version': list(sys.version_info[:3]), 'executable': sys.executable, 'miogen': has, 'serve': serve}))",
+].join("\n");
+
+export type ProblemKind = "notFound" | "failed" | "tooOld" | "noMiogen" | "noServer";
+
+export type Verdict =
+  | { ok: true; executable: string; version: string }
+  | { ok: false; problem: ProblemKind; message: string };
+
+/** What running the probe gave: an error (spawn or exit code) and/or its stdout. */
+export interface ProbeOutput {
+  error?: { code?: string | number; message: string };
+  stdout: string;
+  stderr?: string;
+}
+
+const SOURCE_LABEL: Record<InterpreterSource, string> = {
+  setting: "from the setting miogen.interpreter",
+  pythonExtension: "the Python extension's active environment",
+  default: "the default, python3 on PATH",
+};
+
+/** Turns the probe's output into one clear verdict (the message is what the user sees). */
+export function judgeProbe(choice: InterpreterChoice, output: ProbeOutput): Verdict {
+  const where = `${choice.path} (${SOURCE_LABEL[choice.source]})`;
+  if (output.error?.code === "ENOENT" || output.error?.code === "EACCES") {
+    return {
+      ok: false,
+      problem: "notFound",
+      message: `miogen: cannot run the Python interpreter ${where}. Set "miogen.interpreter" to a Python 3.11+ with miogen installed.`,
+    };
+  }
+  const info = parseProbe(output.stdout);
+  if (!info) {
+    const detail = (output.stderr ?? output.error?.message ?? "").trim().split("\n").pop() ?? "";
+    return {
+      ok: false,
+      problem: "failed",
+      message: `miogen: the Python interpreter ${where} did not start${detail ? `: ${detail}` : ""}. Set "miogen.interpreter" to a Python 3.11+ with miogen installed.`,
+    };
+  }
+  const version = info.version.join(".");
+  if (!isAtLeast(info.version, MIN_PYTHON)) {
+    return {
+      ok: false,
+      problem: "tooOld",
+      message: `miogen needs Python ${MIN_PYTHON.join(".")} or newer, but ${where} is Python ${version}. Set "miogen.interpreter" to a newer interpreter.`,
+    };
+  }
+  if (!info.miogen) {
+    return {
+      ok: false,
+      problem: "noMiogen",
+      message: `miogen is not installed in ${where} (Python ${version}). Run "${info.executable || choice.path} -m pip install miogen", or set "miogen.interpreter" to an environment that has it.`,
+    };
+  }
+  if (info.serve === false) {
+    return {
+      ok: false,
+      problem: "noServer",
+      message: `The miogen installed in ${where} (Python ${version}) has no language server ("python -m miogen serve"). Upgrade it ("${info.executable || choice.path} -m pip install -U miogen"), or set "miogen.interpreter" to an environment with a current miogen.`,
+    };
+  }
+  return { ok: true, executable: info.executable || choice.path, version };
+}
+
+export function isAtLeast(version: readonly number[], minimum: readonly number[]): boolean {
+  for (let i = 0; i < minimum.length; i++) {
+    const v = version[i] ?? 0;
+    if (v !== minimum[i]) return v > minimum[i];
+  }
+  return true;
+}
+
+function parseProbe(
+  stdout: string,
+): { version: number[]; executable: string; miogen: boolean; serve?: boolean } | undefined {
+  const line = stdout.trim().split("\n").pop();
+  if (!line) return undefined;
+  try {
+    const data = JSON.parse(line);
+    if (!Array.isArray(data.version) || !data.version.every((n: unknown) => typeof n === "number")) return undefined;
+    return {
+      version: data.version,
+      executable: String(data.executable ?? ""),
+      miogen: data.miogen === true,
+      serve: typeof data.serve === "boolean" ? data.serve : undefined,
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+export type ProbeRunner = (file: string, args: string[]) => Promise<ProbeOutput>;
+
+/** Runs a program with a timeout and collects its output; never rejects. */
+export const execFileRunner: ProbeRunner = (file, args) =>
+  new Promise((resolve) => {
+    execFile(file, args, { timeout: 15_000, windowsHide: true }, (error, stdout, stderr) => {
+      const err = error as (NodeJS.ErrnoException & { code?: string | number }) | null;
+      resolve({
+        error: err ? { code: err.code, message: err.message } : undefined,
+        stdout: String(stdout ?? ""),
+        stderr: String(stderr ?? ""),
+      });
+    });
+  });
+
+/** Checks that `choice` is a Python >= 3.11 with miogen importable. */
+export async function probeInterpreter(choice: InterpreterChoice, run: ProbeRunner = execFileRunner): Promise<Verdict> {
+  return judgeProbe(choice, await run(choice.path, ["-c", PROBE_SCRIPT]));
+}

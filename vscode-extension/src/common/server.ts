@@ -1,0 +1,289 @@
+/**
+ * Starts, restarts and stops `python -m miogen serve` through vscode-languageclient, and relays the
+ * server's custom notifications to the features. Restarts are debounced and serialized.
+ */
+
+import { CancellationToken, Disposable, EventEmitter, LogLevel, LogOutputChannel, Uri, window } from "vscode";
+import {
+  CloseAction,
+  DidChangeConfigurationNotification,
+  ErrorAction,
+  ErrorHandler,
+  ExecuteCommandRequest,
+  LanguageClient,
+  LanguageClientOptions,
+  RevealOutputChannelOn,
+  ServerOptions,
+  State,
+  Trace,
+} from "vscode-languageclient/node";
+import { createInterface } from "node:readline";
+import type { Readable } from "node:stream";
+import { Debouncer, Serializer } from "./debounce";
+import { CONFIG_SECTION, Methods, RESTART_DELAY_MS, SERVER_ID, SERVER_NAME } from "./constants";
+import { traceError, traceInfo } from "./log/logging";
+import type { CoverageParams, JobStatusParams, UnitInfo } from "./protocol";
+import { chooseInterpreter, probeInterpreter, Verdict } from "./python";
+import { pythonExtensionInterpreter } from "./pythonEnvironment";
+import { MiogenSettings, ServerSettings, toServerSettings } from "./settings";
+import type { ServerState } from "./status";
+import { getSettings, openSetting, primaryWorkspaceFolder } from "./vscodeapi";
+
+export const SERVER_ARGS = ["-m", "miogen", "serve"];
+
+export class MiogenServer implements Disposable {
+  private client: LanguageClient | undefined;
+  private readonly restartDebouncer = new Debouncer(() => void this.restartNow(), RESTART_DELAY_MS);
+  private readonly serializer = new Serializer();
+  private readonly disposables: Disposable[] = [];
+  /** Handlers tied to the current client, dropped with it. */
+  private clientDisposables: Disposable[] = [];
+  private lastShownProblem: string | undefined;
+  /** The server's last stderr lines, to say why it did not start. */
+  private stderrTail: string[] = [];
+
+  private readonly coverageEmitter = new EventEmitter<CoverageParams>();
+  private readonly jobStatusEmitter = new EventEmitter<JobStatusParams>();
+  private readonly stateEmitter = new EventEmitter<ServerState>();
+  readonly onCoverage = this.coverageEmitter.event;
+  readonly onJobStatus = this.jobStatusEmitter.event;
+  readonly onStateChange = this.stateEmitter.event;
+
+  state: ServerState = "stopped";
+  /** Why the server is not running, in words for the user. */
+  problem: string | undefined;
+
+  constructor(private readonly log: LogOutputChannel) {
+    this.disposables.push(
+      this.coverageEmitter,
+      this.jobStatusEmitter,
+      this.stateEmitter,
+      log.onDidChangeLogLevel((level) => void this.client?.setTrace(traceFor(level))),
+    );
+  }
+
+  get running(): boolean {
+    return this.state === "running" && this.client !== undefined;
+  }
+
+  /**
+   * Handles some server commands in the client instead (code lenses call `miogen.generateTests`
+   * directly; the extension wraps it with progress and a summary). Undefined passes the command on.
+   */
+  interceptCommand: ((command: string, args: unknown[]) => Promise<unknown> | undefined) | undefined;
+
+  /** Asks for a restart; several asks within RESTART_DELAY_MS give one restart. */
+  restart(options: { showProblemAgain?: boolean } = {}): void {
+    if (options.showProblemAgain) this.lastShownProblem = undefined;
+    this.restartDebouncer.trigger();
+  }
+
+  /** Stops the server (if any) and starts a new one; an explicit restart shows a known problem again. */
+  restartNow(options: { showProblemAgain?: boolean } = {}): Promise<void> {
+    this.restartDebouncer.cancel();
+    if (options.showProblemAgain) this.lastShownProblem = undefined;
+    return this.serializer.run(async () => {
+      await this.stopClient();
+      await this.startClient();
+    });
+  }
+
+  stop(): Promise<void> {
+    this.restartDebouncer.cancel();
+    return this.serializer.run(() => this.stopClient());
+  }
+
+  /** Pushes the server settings with workspace/didChangeConfiguration (section `miogen`). */
+  async notifyConfigurationChanged(): Promise<void> {
+    if (!this.running) return;
+    const settings = { [CONFIG_SECTION]: toServerSettings(getSettings()) };
+    await this.client!.sendNotification(DidChangeConfigurationNotification.type, { settings });
+  }
+
+  async units(uri: string, token?: CancellationToken): Promise<UnitInfo[]> {
+    const result = await this.requireClient().sendRequest<UnitInfo[] | null>(Methods.units, { uri }, token);
+    return result ?? [];
+  }
+
+  executeCommand<T>(command: string, args: unknown[], token?: CancellationToken): Promise<T> {
+    return this.requireClient().sendRequest(ExecuteCommandRequest.type, { command, arguments: args }, token) as Promise<T>;
+  }
+
+  /** Shows why the server is not running, with a button to fix the interpreter setting. */
+  async showProblem(): Promise<void> {
+    const message = this.problem ?? "miogen: the server is not running.";
+    const choice = await window.showErrorMessage(message, "Open setting", "Show log");
+    if (choice === "Open setting") await openSetting(`${CONFIG_SECTION}.interpreter`);
+    if (choice === "Show log") this.log.show();
+  }
+
+  dispose(): void {
+    this.restartDebouncer.cancel();
+    void this.stop();
+    this.disposables.forEach((d) => d.dispose());
+  }
+
+  private requireClient(): LanguageClient {
+    if (!this.client || this.state !== "running") {
+      throw new ServerNotRunningError(this.problem ?? "miogen: the server is not running.");
+    }
+    return this.client;
+  }
+
+  private setState(state: ServerState, problem?: string): void {
+    this.state = state;
+    this.problem = problem;
+    this.stateEmitter.fire(state);
+  }
+
+  private async startClient(): Promise<void> {
+    this.setState("starting");
+    const folder = primaryWorkspaceFolder(window.activeTextEditor?.document.uri);
+    const settings = getSettings(folder?.uri);
+    const choice = chooseInterpreter({
+      setting: settings.interpreter,
+      pythonExtension: settings.interpreter ? undefined : await pythonExtensionInterpreter(folder?.uri),
+    });
+    traceInfo(`Interpreter: ${choice.path} (${choice.source})`);
+    const verdict: Verdict = await probeInterpreter(choice);
+    if (!verdict.ok) {
+      this.fail(verdict.message);
+      return;
+    }
+    traceInfo(`Python ${verdict.version} at ${verdict.executable}; starting: ${choice.path} ${SERVER_ARGS.join(" ")}`);
+    this.stderrTail = [];
+    const client = this.createClient(choice.path, folder?.uri.fsPath, settings);
+    this.client = client;
+    try {
+      await client.start();
+      this.setTrace(client);
+    } catch (error) {
+      this.client = undefined;
+      this.clientDisposables.forEach((d) => d.dispose());
+      this.clientDisposables = [];
+      traceError("The server did not start:", error);
+      await client.dispose().catch(() => undefined);
+      const cause = this.stderrTail.filter((line) => line.trim()).pop() ?? messageOf(error);
+      this.fail(`miogen: the server did not start ("${choice.path} ${SERVER_ARGS.join(" ")}"): ${cause}`);
+      return;
+    }
+    this.lastShownProblem = undefined;
+    this.setState("running");
+  }
+
+  private fail(message: string): void {
+    traceError(message);
+    this.setState("failed", message);
+    if (message !== this.lastShownProblem) {
+      this.lastShownProblem = message;
+      void this.showProblem();
+    }
+  }
+
+  private createClient(python: string, cwd: string | undefined, settings: MiogenSettings): LanguageClient {
+    const serverOptions: ServerOptions = {
+      command: python,
+      args: SERVER_ARGS,
+      options: { cwd, env: { ...process.env, PYTHONUNBUFFERED: "1" } },
+    };
+    const clientOptions: LanguageClientOptions = {
+      documentSelector: [{ scheme: "file", language: "python" }],
+      outputChannel: this.log,
+      traceOutputChannel: this.log,
+      revealOutputChannelOn: RevealOutputChannelOn.Never,
+      stdioOptions: {
+        stdout: (input, channel) => lines(input, (line) => channel.info(line)),
+        stderr: (input, channel) =>
+          lines(input, (line) => {
+            this.stderrTail = [...this.stderrTail.slice(-19), line];
+            channel.info(`[server] ${line}`);
+          }),
+      },
+      // A server that dies while starting is reported once by startClient; later crashes get the
+      // client's usual restarts (and its messages).
+      initializationFailedHandler: (error) => {
+        traceError("Server initialization failed:", error);
+        return false;
+      },
+      errorHandler: {
+        error: (error, message, count) => this.defaultErrorHandler().error(error, message, count),
+        closed: () =>
+          this.state === "starting"
+            ? { action: CloseAction.DoNotRestart, handled: true }
+            : this.defaultErrorHandler().closed(),
+      },
+      initializationOptions: toServerSettings(settings),
+      middleware: {
+        executeCommand: (command, args, next) => this.interceptCommand?.(command, args) ?? next(command, args),
+        workspace: {
+          configuration: async (params, token, next) => {
+            const answers = params.items.map((item) => configurationFor(item.section, item.scopeUri));
+            if (answers.every((a) => a !== undefined)) return answers;
+            const fallback = await next(params, token);
+            return Array.isArray(fallback) ? answers.map((a, i) => (a === undefined ? fallback[i] : a)) : fallback;
+          },
+        },
+      },
+    };
+    const client = new LanguageClient(SERVER_ID, SERVER_NAME, serverOptions, clientOptions);
+    this.errorHandler = client.createDefaultErrorHandler();
+    this.clientDisposables.push(
+      client.onNotification(Methods.coverage, (params: CoverageParams) => this.coverageEmitter.fire(params)),
+      client.onNotification(Methods.jobStatus, (params: JobStatusParams) => this.jobStatusEmitter.fire(params)),
+      client.onDidChangeState((event) => {
+        if (client !== this.client) return;
+        if (event.newState === State.Stopped && this.state === "running") this.setState("stopped");
+        if (event.newState === State.Running && this.state === "stopped") this.setState("running");
+      }),
+    );
+    return client;
+  }
+
+  private errorHandler: ErrorHandler | undefined;
+
+  private defaultErrorHandler(): ErrorHandler {
+    return this.errorHandler ?? { error: () => ({ action: ErrorAction.Continue }), closed: () => ({ action: CloseAction.DoNotRestart }) };
+  }
+
+  private setTrace(client: LanguageClient): void {
+    void client.setTrace(traceFor(this.log.logLevel));
+  }
+
+  private async stopClient(): Promise<void> {
+    const client = this.client;
+    this.client = undefined;
+    this.clientDisposables.forEach((d) => d.dispose());
+    this.clientDisposables = [];
+    if (!client) return;
+    traceInfo("Stopping the server");
+    try {
+      await client.stop(5000);
+    } catch (error) {
+      traceError("Stopping the server failed:", error);
+    }
+    await client.dispose().catch(() => undefined);
+    this.setState("stopped");
+  }
+}
+
+export class ServerNotRunningError extends Error {}
+
+function traceFor(level: LogLevel): Trace {
+  return level === LogLevel.Trace ? Trace.Verbose : level === LogLevel.Debug ? Trace.Messages : Trace.Off;
+}
+
+/** The answer to a workspace/configuration item in our section; undefined leaves it to VS Code. */
+function configurationFor(section: string | undefined, scopeUri: string | undefined): unknown {
+  if (section !== CONFIG_SECTION && !section?.startsWith(`${CONFIG_SECTION}.`)) return undefined;
+  const settings: ServerSettings = toServerSettings(getSettings(scopeUri ? Uri.parse(scopeUri) : undefined));
+  if (section === CONFIG_SECTION) return settings;
+  return (settings as unknown as Record<string, unknown>)[section.slice(CONFIG_SECTION.length + 1)] ?? null;
+}
+
+function lines(input: Readable, onLine: (line: string) => void): void {
+  createInterface({ input, crlfDelay: Infinity, terminal: false, historySize: 0 }).on("line", onLine);
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,143 @@
+/** The extension's settings: defaults, validation, what reaches the server and what a change implies. */
+
+export type DiagnosticSeverityName = "error" | "warning" | "information" | "hint";
+export type GutterStyle = "gutter" | "line";
+
+/** Settings the server reads (initializationOptions, workspace/configuration `miogen`, didChangeConfiguration). */
+export interface ServerSettings {
+  onSave: boolean;
+  budgetSeconds: number;
+  testsDirectory: string;
+  testFilePattern: string;
+  diagnosticSeverity: DiagnosticSeverityName;
+  showCoveredBranches: boolean;
+  maxParallelJobs: number;
+}
+
+/** Every `miogen.*` setting; `interpreter`, `gutterStyle` and `showGutter` stay in the client. */
+export interface MiogenSettings extends ServerSettings {
+  interpreter: string;
+  gutterStyle: GutterStyle;
+  showGutter: boolean;
+}
+
+export const DEFAULT_SETTINGS: Readonly<MiogenSettings> = Object.freeze({
+  interpreter: "",
+  onSave: true,
+  budgetSeconds: 5,
+  testsDirectory: "tests",
+  testFilePattern: "test_{module}.py",
+  diagnosticSeverity: "information",
+  showCoveredBranches: true,
+  maxParallelJobs: 1,
+  gutterStyle: "gutter",
+  showGutter: true,
+});
+
+export const SERVER_KEYS: readonly (keyof ServerSettings)[] = [
+  "onSave",
+  "budgetSeconds",
+  "testsDirectory",
+  "testFilePattern",
+  "diagnosticSeverity",
+  "showCoveredBranches",
+  "maxParallelJobs",
+];
+
+const SEVERITIES: readonly DiagnosticSeverityName[] = ["error", "warning", "information", "hint"];
+const GUTTER_STYLES: readonly GutterStyle[] = ["gutter", "line"];
+
+/**
+ * Reads every setting through `get` (e.g. `(k) => workspace.getConfiguration("miogen").get(k)`), keeping a
+ * default wherever the user's value has the wrong type or is out of range, so the server never sees junk.
+ */
+export function readSettings(get: (key: string) => unknown): MiogenSettings {
+  const d = DEFAULT_SETTINGS;
+  return {
+    interpreter: stringOr(get("interpreter"), d.interpreter).trim(),
+    onSave: boolOr(get("onSave"), d.onSave),
+    budgetSeconds: numberOr(get("budgetSeconds"), d.budgetSeconds, (n) => n > 0),
+    testsDirectory: nonEmptyOr(get("testsDirectory"), d.testsDirectory),
+    testFilePattern: patternOr(get("testFilePattern"), d.testFilePattern),
+    diagnosticSeverity: oneOf(lower(get("diagnosticSeverity")), SEVERITIES, d.diagnosticSeverity),
+    showCoveredBranches: boolOr(get("showCoveredBranches"), d.showCoveredBranches),
+    maxParallelJobs: numberOr(get("maxParallelJobs"), d.maxParallelJobs, (n) => Number.isInteger(n) && n >= 1),
+    gutterStyle: oneOf(lower(get("gutterStyle")), GUTTER_STYLES, d.gutterStyle),
+    showGutter: boolOr(get("showGutter"), d.showGutter),
+  };
+}
+
+/** The part of the settings the server gets, with the protocol's camelCase keys. */
+export function toServerSettings(settings: MiogenSettings): ServerSettings {
+  const out = {} as Record<keyof ServerSettings, unknown>;
+  for (const key of SERVER_KEYS) {
+    out[key] = settings[key];
+  }
+  return out as unknown as ServerSettings;
+}
+
+export type ChangeEffect = "restart" | "notifyServer" | "repaint";
+
+/**
+ * What a configuration change calls for, given `affects(key)` (from `ConfigurationChangeEvent`):
+ * a new interpreter needs a new server process; server settings are pushed with didChangeConfiguration,
+ * so running jobs and coverage survive; the gutter settings only repaint.
+ */
+export function effectsOfChange(affects: (fullKey: string) => boolean): Set<ChangeEffect> {
+  const effects = new Set<ChangeEffect>();
+  if (affects("miogen.interpreter")) {
+    effects.add("restart");
+  }
+  if (SERVER_KEYS.some((key) => affects(`miogen.${key}`))) {
+    effects.add("notifyServer");
+  }
+  if (affects("miogen.gutterStyle") || affects("miogen.showGutter")) {
+    effects.add("repaint");
+  }
+  return effects;
+}
+
+/** Expands `~` and `${workspaceFolder}` / `${userHome}` / `${env:NAME}` in the interpreter setting. */
+export function expandPath(
+  raw: string,
+  vars: { workspaceFolder?: string; home?: string; env?: Record<string, string | undefined> },
+): string {
+  let out = raw.trim();
+  if (vars.home && (out === "~" || out.startsWith("~/"))) {
+    out = vars.home + out.slice(1);
+  }
+  return out.replace(/\$\{(workspaceFolder|userHome|env:([A-Za-z_][A-Za-z0-9_]*))\}/g, (match, name, envName) => {
+    if (name === "workspaceFolder") return vars.workspaceFolder ?? match;
+    if (name === "userHome") return vars.home ?? match;
+    return vars.env?.[envName] ?? "";
+  });
+}
+
+function stringOr(value: unknown, fallback: string): string {
+  return typeof value === "string" ? value : fallback;
+}
+
+function nonEmptyOr(value: unknown, fallback: string): string {
+  return typeof value === "string" && value.trim() !== "" ? value.trim() : fallback;
+}
+
+function patternOr(value: unknown, fallback: string): string {
+  const s = nonEmptyOr(value, fallback);
+  return s.endsWith(".py") ? s : fallback;
+}
+
+function boolOr(value: unknown, fallback: boolean): boolean {
+  return typeof value === "boolean" ? value : fallback;
+}
+
+function numberOr(value: unknown, fallback: number, valid: (n: number) => boolean): number {
+  return typeof value === "number" && Number.isFinite(value) && valid(value) ? value : fallback;
+}
+
+function lower(value: unknown): unknown {
+  return typeof value === "string" ? value.trim().toLowerCase() : value;
+}
+
+function oneOf<T extends string>(value: unknown, allowed: readonly T[], fallback: T): T {
+  return allowed.includes(value as T) ? (value as T) : fallback;
+}

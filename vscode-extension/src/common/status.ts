@@ -1,0 +1,90 @@
+/** Status-bar text, job tracking and the summary shown after "Generate tests for class". */
+
+import type { CoverageSummary } from "./coverage";
+import type { GenerateResult, JobStatusParams } from "./protocol";
+
+const ACTIVE_STATES = new Set(["queued", "running"]);
+
+/** The jobs the server reports through `miogen/jobStatus`, keyed by file and unit. */
+export class JobTracker {
+  private readonly jobs = new Map<string, JobStatusParams>();
+
+  /** Returns true if the set of active jobs or their progress changed. */
+  update(status: JobStatusParams): boolean {
+    const key = `${status.uri}#${status.unit}`;
+    if (ACTIVE_STATES.has(status.state)) {
+      this.jobs.set(key, status);
+      return true;
+    }
+    return this.jobs.delete(key);
+  }
+
+  active(): JobStatusParams[] {
+    return [...this.jobs.values()];
+  }
+
+  get(uri: string, unit: string): JobStatusParams | undefined {
+    return this.jobs.get(`${uri}#${unit}`);
+  }
+
+  clear(): void {
+    this.jobs.clear();
+  }
+}
+
+export type ServerState = "starting" | "running" | "stopped" | "failed";
+
+export interface StatusInput {
+  serverState: ServerState;
+  /** Why the server is not running, when it failed. */
+  problem?: string;
+  /** Coverage of the active editor's file. */
+  summary?: CoverageSummary;
+  jobs: readonly JobStatusParams[];
+}
+
+export interface StatusContent {
+  text: string;
+  tooltip: string;
+}
+
+const CLICK = "Click to open the miogen log.";
+
+export function statusBarContent(input: StatusInput): StatusContent {
+  if (input.serverState === "failed") {
+    return { text: "$(warning) miogen", tooltip: `${input.problem ?? "The miogen server is not running."}\n${CLICK}` };
+  }
+  const running = input.jobs.filter((job) => job.state === "running");
+  if (input.jobs.length > 0) {
+    const job = running[0] ?? input.jobs[0];
+    const percent = job.state === "running" && typeof job.percent === "number" ? ` ${Math.round(job.percent)}%` : "";
+    const more = input.jobs.length > 1 ? ` (+${input.jobs.length - 1})` : "";
+    const lines = input.jobs.map((j) => `${j.unit}: ${j.state}${j.message ? ` — ${j.message}` : ""}`);
+    return { text: `$(sync~spin) ${job.unit}${percent}${more}`, tooltip: `miogen jobs:\n${lines.join("\n")}\n${CLICK}` };
+  }
+  if (input.serverState === "starting") {
+    return { text: "$(sync~spin) miogen", tooltip: `miogen: starting the server…\n${CLICK}` };
+  }
+  if (input.summary) {
+    const { covered, total, units, stale } = input.summary;
+    const staleNote = stale > 0 ? `; ${stale} out of date since an edit` : "";
+    return {
+      text: `$(beaker) ${covered}/${total}`,
+      tooltip: `miogen: generated tests cover ${covered} of ${total} branches in this file (${units} ${plural(units, "unit")}${staleNote}).\n${CLICK}`,
+    };
+  }
+  const stopped = input.serverState === "stopped" ? " (server stopped)" : "";
+  return { text: "$(beaker) miogen", tooltip: `miogen: no generated tests for this file yet${stopped}.\n${CLICK}` };
+}
+
+/** "Stack: 12 tests, 16/16 branches → tests/test_shapes.py". */
+export function summaryMessage(result: GenerateResult, testPath: string): string {
+  if (!result.applied) {
+    return `miogen: the tests for ${result.unit} were not written (${testPath}): the edit was not applied.`;
+  }
+  return `miogen: ${result.unit}: ${result.tests} ${plural(result.tests, "test")}, ${result.covered}/${result.total} branches → ${testPath}`;
+}
+
+export function plural(n: number, word: string): string {
+  return n === 1 ? word : `${word}s`;
+}

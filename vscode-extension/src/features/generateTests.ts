@@ -1,0 +1,156 @@
+/**
+ * "Generate tests for class": finds the unit (cursor, or a quick pick from `miogen/units`), runs the server
+ * command `miogen.generateTests` under a cancellable progress (cancel -> `miogen.cancel`), then opens the
+ * test file beside the editor and shows a summary. Code lenses that call the server command directly get
+ * the same treatment through `MiogenServer.interceptCommand`.
+ */
+
+import { CancellationToken, ProgressLocation, TextDocument, Uri, ViewColumn, window, workspace } from "vscode";
+import { ServerCommands } from "../common/constants";
+import { traceError, traceInfo } from "../common/log/logging";
+import type { GenerateResult, JobStatusParams, UnitRef } from "../common/protocol";
+import { MiogenServer } from "../common/server";
+import { summaryMessage } from "../common/status";
+import { chooseUnit } from "../common/units";
+import { uriKey } from "./coverageDecorations";
+
+/** How long to wait for the server to answer after the user cancelled. */
+const CANCEL_GRACE_MS = 5000;
+
+export class TestGenerator {
+  constructor(private readonly server: MiogenServer) {}
+
+  /** The command palette / context menu entry. `arg` is a Uri (context menu) or a UnitRef (programmatic). */
+  async generateForClass(arg?: unknown): Promise<GenerateResult | undefined> {
+    if (!this.server.running) {
+      await this.server.showProblem();
+      return undefined;
+    }
+    const ref = isUnitRef(arg) ? arg : await this.pickUnit(arg instanceof Uri ? arg : undefined);
+    return ref ? this.run(ref) : undefined;
+  }
+
+  /** For `miogen.generateTests` invoked by a code lens: same flow, same result shape. */
+  runFromServerCommand(args: unknown[]): Promise<GenerateResult | undefined> | undefined {
+    return isUnitRef(args[0]) ? this.run(args[0]) : undefined;
+  }
+
+  private async pickUnit(resource: Uri | undefined): Promise<UnitRef | undefined> {
+    const editor = window.activeTextEditor;
+    let document: TextDocument | undefined = editor?.document;
+    if (resource && (!document || uriKey(document.uri) !== uriKey(resource))) {
+      document = await workspace.openTextDocument(resource);
+    }
+    if (!document || document.languageId !== "python") {
+      void window.showWarningMessage("miogen: open a Python file to generate tests for one of its classes.");
+      return undefined;
+    }
+    const uri = document.uri.toString();
+    const units = await this.server.units(uri);
+    const cursor = editor && editor.document === document ? editor.selection.active : undefined;
+    const choice = chooseUnit(units, cursor);
+    switch (choice.kind) {
+      case "none":
+        void window.showWarningMessage(
+          `miogen: no class or function found in ${workspace.asRelativePath(document.uri)} (a syntax error hides them).`,
+        );
+        return undefined;
+      case "atCursor":
+      case "only":
+        return { uri, unit: choice.unit.name };
+      case "pick": {
+        const picked = await window.showQuickPick(choice.items, {
+          title: "miogen: generate tests for…",
+          placeHolder: "The cursor is not inside a class or function: pick one",
+        });
+        return picked ? { uri, unit: picked.unit.name } : undefined;
+      }
+    }
+  }
+
+  private async run(ref: UnitRef): Promise<GenerateResult | undefined> {
+    let result: GenerateResult | undefined;
+    let cancelled = false;
+    try {
+      result = await window.withProgress(
+        { location: ProgressLocation.Notification, title: `miogen: generating tests for ${ref.unit}`, cancellable: true },
+        (progress, token) => {
+          let reported = 0;
+          const subscription = this.server.onJobStatus((status: JobStatusParams) => {
+            if (status.unit !== ref.unit || uriKey(status.uri) !== uriKey(ref.uri)) return;
+            const percent = Math.max(0, Math.min(100, status.percent ?? reported));
+            const branches = status.total ? `${status.covered ?? 0}/${status.total} branches` : "";
+            progress.report({ message: status.message || branches || status.state, increment: percent - reported });
+            reported = percent;
+          });
+          const request = this.server.executeCommand<GenerateResult>(ServerCommands.generateTests, [ref]);
+          return untilCancelled(request, token, () => {
+            cancelled = true;
+            void this.cancel(ref);
+          }).finally(() => subscription.dispose());
+        },
+      );
+    } catch (error) {
+      if (cancelled) return undefined;
+      traceError(`miogen.generateTests ${ref.unit} failed:`, error);
+      void window.showErrorMessage(`miogen: generating tests for ${ref.unit} failed: ${messageOf(error)}`);
+      return undefined;
+    }
+    if (cancelled || !result) {
+      void window.showInformationMessage(`miogen: cancelled the generation for ${ref.unit}.`);
+      return undefined;
+    }
+    await this.showResult(result);
+    return result;
+  }
+
+  private async cancel(ref: UnitRef): Promise<void> {
+    try {
+      await this.server.executeCommand(ServerCommands.cancel, [ref]);
+    } catch (error) {
+      traceError("miogen.cancel failed:", error);
+    }
+  }
+
+  private async showResult(result: GenerateResult): Promise<void> {
+    const testUri = result.testUri ? Uri.parse(result.testUri) : Uri.file(result.testFile);
+    const message = summaryMessage(result, workspace.asRelativePath(testUri));
+    traceInfo(message);
+    if (!result.applied) {
+      void window.showWarningMessage(message);
+      return;
+    }
+    const document = await workspace.openTextDocument(testUri);
+    if (document.isDirty) await document.save(); // the edit came through workspace/applyEdit; keep it on disk
+    await window.showTextDocument(document, { viewColumn: ViewColumn.Beside, preview: false, preserveFocus: true });
+    void window.showInformationMessage(message);
+  }
+}
+
+function isUnitRef(value: unknown): value is UnitRef {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    typeof (value as UnitRef).uri === "string" &&
+    typeof (value as UnitRef).unit === "string"
+  );
+}
+
+/** The request's result; after a cancel, that result if it comes within the grace period, else undefined. */
+function untilCancelled<T>(request: Promise<T>, token: CancellationToken, onCancel: () => void): Promise<T | undefined> {
+  return new Promise<T | undefined>((resolve, reject) => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const listener = token.onCancellationRequested(() => {
+      onCancel();
+      timer = setTimeout(() => resolve(undefined), CANCEL_GRACE_MS);
+    });
+    request.then(resolve, reject).finally(() => {
+      listener.dispose();
+      if (timer) clearTimeout(timer);
+    });
+  });
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,54 @@
+/** The status-bar item: the active file's branch coverage, a spinner while jobs run; click opens the log. */
+
+import { Disposable, window } from "vscode";
+import { Commands } from "../common/constants";
+import type { MiogenServer } from "../common/server";
+import { JobTracker, statusBarContent } from "../common/status";
+import { createStatusBarItem } from "../common/vscodeapi";
+import type { CoverageDecorations } from "./coverageDecorations";
+
+export class MiogenStatusBar implements Disposable {
+  private readonly item = createStatusBarItem("miogen.status", "miogen");
+  private readonly jobs = new JobTracker();
+  private readonly disposables: Disposable[] = [];
+
+  constructor(
+    private readonly server: MiogenServer,
+    private readonly coverage: CoverageDecorations,
+  ) {
+    this.item.command = Commands.showLog;
+    this.disposables.push(
+      this.item,
+      server.onJobStatus((status) => {
+        if (this.jobs.update(status)) this.render();
+      }),
+      server.onStateChange((state) => {
+        if (state !== "running") this.jobs.clear();
+        this.render();
+      }),
+      coverage.onDidChange(() => this.render()),
+      window.onDidChangeActiveTextEditor(() => this.render()),
+    );
+    this.render();
+  }
+
+  render(): void {
+    const editor = window.activeTextEditor;
+    const content = statusBarContent({
+      serverState: this.server.state,
+      problem: this.server.problem,
+      summary: editor ? this.coverage.summaryFor(editor.document.uri) : undefined,
+      jobs: this.jobs.active(),
+    });
+    this.item.text = content.text;
+    this.item.tooltip = content.tooltip;
+    const relevant =
+      editor?.document.languageId === "python" || this.jobs.active().length > 0 || this.server.state === "failed";
+    if (relevant) this.item.show();
+    else this.item.hide();
+  }
+
+  dispose(): void {
+    this.disposables.forEach((d) => d.dispose());
+  }
+}

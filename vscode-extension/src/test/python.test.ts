@@ -1,0 +1,117 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import {
+  chooseInterpreter,
+  execFileRunner,
+  isAtLeast,
+  judgeProbe,
+  probeInterpreter,
+  PROBE_SCRIPT,
+  ProbeOutput,
+} from "../common/python";
+
+const probe = (version: number[], miogen = true, executable = "/venv/bin/python"): ProbeOutput => ({
+  stdout: `${JSON.stringify({ version, executable, miogen })}\n`,
+});
+
+describe("chooseInterpreter", () => {
+  it("prefers the setting", () => {
+    assert.deepEqual(chooseInterpreter({ setting: "/a/python", pythonExtension: "/b/python" }), {
+      path: "/a/python",
+      source: "setting",
+    });
+  });
+
+  it("then the Python extension's active environment", () => {
+    assert.deepEqual(chooseInterpreter({ setting: "  ", pythonExtension: "/b/python" }), {
+      path: "/b/python",
+      source: "pythonExtension",
+    });
+  });
+
+  it("then python3", () => {
+    assert.deepEqual(chooseInterpreter({}), { path: "python3", source: "default" });
+  });
+});
+
+describe("judgeProbe", () => {
+  const setting = { path: "/venv/bin/python", source: "setting" as const };
+
+  it("accepts Python 3.11+ with miogen", () => {
+    assert.deepEqual(judgeProbe(setting, probe([3, 11, 7])), { ok: true, executable: "/venv/bin/python", version: "3.11.7" });
+    assert.equal(judgeProbe(setting, probe([3, 13, 0])).ok, true);
+  });
+
+  it("rejects an older Python with one clear message", () => {
+    const verdict = judgeProbe(setting, probe([3, 10, 12]));
+    assert.equal(verdict.ok, false);
+    if (verdict.ok) return;
+    assert.equal(verdict.problem, "tooOld");
+    assert.equal(
+      verdict.message,
+      'miogen needs Python 3.11 or newer, but /venv/bin/python (from the setting miogen.interpreter) is Python 3.10.12. Set "miogen.interpreter" to a newer interpreter.',
+    );
+  });
+
+  it("says how to install miogen when it is missing", () => {
+    const verdict = judgeProbe({ path: "python3", source: "default" }, probe([3, 12, 1], false, "/usr/bin/python3"));
+    assert.equal(verdict.ok, false);
+    if (verdict.ok) return;
+    assert.equal(verdict.problem, "noMiogen");
+    assert.match(verdict.message, /miogen is not installed in python3 \(the default, python3 on PATH\) \(Python 3\.12\.1\)/);
+    assert.match(verdict.message, /\/usr\/bin\/python3 -m pip install miogen/);
+  });
+
+  it("reports a miogen without the server module", () => {
+    const verdict = judgeProbe(setting, { stdout: JSON.stringify({ version: [3, 11, 7], executable: "/venv/bin/python", miogen: true, serve: false }) });
+    assert.equal(verdict.ok, false);
+    if (verdict.ok) return;
+    assert.equal(verdict.problem, "noServer");
+    assert.match(verdict.message, /has no language server \("python -m miogen serve"\)/);
+  });
+
+  it("reports an interpreter that cannot be run", () => {
+    const verdict = judgeProbe(setting, { error: { code: "ENOENT", message: "spawn ENOENT" }, stdout: "" });
+    assert.equal(verdict.ok, false);
+    if (!verdict.ok) assert.equal(verdict.problem, "notFound");
+  });
+
+  it("reports an interpreter whose probe fails, with its last error line", () => {
+    const verdict = judgeProbe(setting, { error: { code: 1, message: "exit 1" }, stdout: "", stderr: "Traceback\nSyntaxError: bad" });
+    assert.equal(verdict.ok, false);
+    if (verdict.ok) return;
+    assert.equal(verdict.problem, "failed");
+    assert.match(verdict.message, /did not start: SyntaxError: bad/);
+  });
+
+  it("uses the last line of stdout (site packages may print before)", () => {
+    assert.equal(judgeProbe(setting, { stdout: `hello\n${probe([3, 11, 0]).stdout}` }).ok, true);
+  });
+});
+
+describe("isAtLeast", () => {
+  it("compares versions component-wise", () => {
+    assert.equal(isAtLeast([3, 11, 0], [3, 11]), true);
+    assert.equal(isAtLeast([3, 9, 18], [3, 11]), false);
+    assert.equal(isAtLeast([4, 0], [3, 11]), true);
+    assert.equal(isAtLeast([2, 7, 18], [3, 11]), false);
+  });
+});
+
+describe("probeInterpreter", () => {
+  it("runs the probe script with the chosen interpreter", async () => {
+    const calls: string[][] = [];
+    const verdict = await probeInterpreter({ path: "/p/python", source: "setting" }, async (file, args) => {
+      calls.push([file, ...args]);
+      return probe([3, 11, 9]);
+    });
+    assert.deepEqual(calls, [["/p/python", "-c", PROBE_SCRIPT]]);
+    assert.equal(verdict.ok, true);
+  });
+
+  it("reports a missing executable for real", async () => {
+    const verdict = await probeInterpreter({ path: "/nonexistent/bin/python", source: "setting" }, execFileRunner);
+    assert.equal(verdict.ok, false);
+    if (!verdict.ok) assert.equal(verdict.problem, "notFound");
+  });
+});

@@ -1,0 +1,78 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import type { GenerateResult, JobStatusParams } from "../common/protocol";
+import { JobTracker, statusBarContent, summaryMessage } from "../common/status";
+
+const job = (unit: string, state: JobStatusParams["state"], percent?: number): JobStatusParams => ({
+  uri: "file:///ws/shapes.py",
+  unit,
+  state,
+  percent,
+});
+
+describe("statusBarContent", () => {
+  it("shows the active file's branch coverage", () => {
+    const content = statusBarContent({ serverState: "running", summary: { covered: 14, total: 16, units: 2, stale: 0 }, jobs: [] });
+    assert.equal(content.text, "$(beaker) 14/16");
+    assert.match(content.tooltip, /14 of 16 branches/);
+  });
+
+  it("spins while a job runs", () => {
+    const content = statusBarContent({
+      serverState: "running",
+      summary: { covered: 14, total: 16, units: 1, stale: 0 },
+      jobs: [job("Queue", "queued"), job("Stack", "running", 41.6)],
+    });
+    assert.equal(content.text, "$(sync~spin) Stack 42% (+1)");
+    assert.match(content.tooltip, /Queue: queued/);
+  });
+
+  it("warns when the server failed", () => {
+    const content = statusBarContent({ serverState: "failed", problem: "miogen needs Python 3.11", jobs: [] });
+    assert.equal(content.text, "$(warning) miogen");
+    assert.match(content.tooltip, /^miogen needs Python 3.11/);
+  });
+
+  it("says so when there is nothing yet", () => {
+    assert.equal(statusBarContent({ serverState: "running", jobs: [] }).text, "$(beaker) miogen");
+    assert.equal(statusBarContent({ serverState: "starting", jobs: [] }).text, "$(sync~spin) miogen");
+  });
+});
+
+describe("JobTracker", () => {
+  it("keeps queued and running jobs, drops finished ones", () => {
+    const jobs = new JobTracker();
+    assert.equal(jobs.update(job("Stack", "queued")), true);
+    assert.equal(jobs.update(job("Stack", "running", 10)), true);
+    assert.equal(jobs.update(job("Queue", "running", 50)), true);
+    assert.deepEqual(jobs.active().map((j) => [j.unit, j.state]), [["Stack", "running"], ["Queue", "running"]]);
+    assert.equal(jobs.update(job("Stack", "done")), true);
+    assert.equal(jobs.update(job("Stack", "cancelled")), false);
+    assert.deepEqual(jobs.active().map((j) => j.unit), ["Queue"]);
+    assert.equal(jobs.get("file:///ws/shapes.py", "Queue")?.percent, 50);
+    jobs.clear();
+    assert.deepEqual(jobs.active(), []);
+  });
+});
+
+describe("summaryMessage", () => {
+  const result: GenerateResult = {
+    uri: "file:///ws/shapes.py",
+    unit: "Stack",
+    tests: 12,
+    covered: 16,
+    total: 16,
+    testFile: "/ws/tests/test_shapes.py",
+    testUri: "file:///ws/tests/test_shapes.py",
+    applied: true,
+  };
+
+  it("reads like '12 tests, 16/16 branches'", () => {
+    assert.equal(summaryMessage(result, "tests/test_shapes.py"), "miogen: Stack: 12 tests, 16/16 branches → tests/test_shapes.py");
+    assert.equal(summaryMessage({ ...result, tests: 1 }, "t.py"), "miogen: Stack: 1 test, 16/16 branches → t.py");
+  });
+
+  it("says when the edit was not applied", () => {
+    assert.match(summaryMessage({ ...result, applied: false }, "tests/test_shapes.py"), /were not written/);
+  });
+});
