@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from miogen.analysis.model import ModuleModel, Target, Unit
-from miogen.analysis.module import analyze_file
+from miogen.analysis.module import analyze_file, parse_module
 from miogen.analysis.targets import CodeMap, parse_code
 from miogen.assertions.observe import observe
 from miogen.emit.names import test_name
@@ -18,7 +18,13 @@ from miogen.execution.executor import Executor
 from miogen.execution.problem import UnitProblem
 from miogen.execution.tracer import ArcTracer
 from miogen.instrument.loader import load_instrumented
-from miogen.minimize.reduce import CoverageCache, remove_statements_pass, set_cover
+from miogen.instrument.rewrite import probed_lines
+from miogen.minimize.reduce import (
+    CoverageCache,
+    remove_statements_pass,
+    set_cover,
+    split_independent,
+)
 from miogen.search import Archive, Budget, Evaluated, MioConfig, run_mio, run_random
 from miogen.testcase.model import TestCase, canonical_key, from_json, to_json
 from miogen.testcase.sampling import TestFactory
@@ -63,7 +69,10 @@ def _load(spec):
 
 def _problem(spec, model: ModuleModel, unit: Unit, module, heartbeat) -> UnitProblem:
     code: CodeMap = parse_code(model.source)
-    executor = Executor(module, ArcTracer(module.__file__), timeout=spec.test_timeout)
+    probed = probed_lines(parse_module(model.source, spec.path))
+    exact = all(t.line in probed for t in unit.targets if t.kind == "branch")
+    tracer = None if exact and not spec.trace else ArcTracer(module.__file__)
+    executor = Executor(module, tracer, timeout=spec.test_timeout)
     if heartbeat is not None:
         executor.before_test, executor.after_test = heartbeat.begin, heartbeat.end
     problem = UnitProblem(TestFactory(model, unit), executor, unit, code)
@@ -73,7 +82,9 @@ def _problem(spec, model: ModuleModel, unit: Unit, module, heartbeat) -> UnitPro
 
 def _replay_seeds(problem: UnitProblem, spec) -> Archive:
     """Earlier tests go into the archive first (CTG's previous suite, MIO's counterpart)."""
-    archive: Archive = Archive(random.Random(spec.seed), feedback_directed=spec.algorithm != "mio-nofds")
+    archive: Archive = Archive(
+        random.Random(spec.seed), feedback_directed=spec.algorithm != "mio-nofds"
+    )
     problem.replayed = 0
     for data in spec.seeds:
         try:
@@ -95,7 +106,9 @@ def _still_valid(problem: UnitProblem, test: TestCase) -> bool:
             if signature is None and statement.kind == "call" and "." in statement.name:
                 cls_name, _, method = statement.name.partition(".")
                 cls = factory.model.classes.get(cls_name)
-                signature = next((m for m in cls.methods if m.name == method), None) if cls else None
+                signature = (
+                    next((m for m in cls.methods if m.name == method), None) if cls else None
+                )
             if signature is None:
                 return False
             names = {p.name for p in signature.params}
@@ -113,7 +126,9 @@ def _still_valid(problem: UnitProblem, test: TestCase) -> bool:
 
 
 def _search(problem: UnitProblem, archive: Archive, spec, emit: Emit) -> Archive:
-    budget = Budget(seconds=None if spec.evaluations else spec.budget_seconds, evaluations=spec.evaluations)
+    budget = Budget(
+        seconds=None if spec.evaluations else spec.budget_seconds, evaluations=spec.evaluations
+    )
     if spec.replay_only:
         return archive
     rng = random.Random(spec.seed)
@@ -125,7 +140,9 @@ def _search(problem: UnitProblem, archive: Archive, spec, emit: Emit) -> Archive
     if spec.algorithm == "random":
         archive = run_random(problem, budget, rng, **common)
     else:
-        config = MioConfig(focus_point=spec.focus_point, feedback_directed=spec.algorithm != "mio-nofds")
+        config = MioConfig(
+            focus_point=spec.focus_point, feedback_directed=spec.algorithm != "mio-nofds"
+        )
         archive = run_mio(problem, budget, rng, config, **common)
     progress.flush()
     problem.search_evaluations = budget.evaluations_used
@@ -136,7 +153,9 @@ def _search(problem: UnitProblem, archive: Archive, spec, emit: Emit) -> Archive
 class _Progress:
     """Streams what the search has, throttled: covered targets and the tests that cover them."""
 
-    def __init__(self, problem: UnitProblem, archive: Archive, budget: Budget, emit: Emit, interval: float):
+    def __init__(
+        self, problem: UnitProblem, archive: Archive, budget: Budget, emit: Emit, interval: float
+    ):
         self.problem, self.archive, self.budget, self.emit = problem, archive, budget, emit
         self.interval = interval
         self.next_time = time.monotonic() + interval
@@ -175,7 +194,9 @@ def _reduce(problem: UnitProblem, archive: Archive, deadline: float):
         return evaluated.individual, frozenset(t for t, h in evaluated.h.items() if h >= 1.0)
 
     cache = CoverageCache(run)
-    candidates = [e.individual for e in archive.solution().values()]
+    candidates = [
+        piece for e in archive.solution().values() for piece in split_independent(e.individual)
+    ]
     suite = set_cover(candidates, cache)
     return [remove_statements_pass(reduced, cache, deadline) for reduced in suite]
 
@@ -212,7 +233,9 @@ def _closest(problem: UnitProblem, archive: Archive, target: Target) -> str:
     return "; ".join(calls[-2:])
 
 
-def _result(spec, unit: Unit, problem: UnitProblem, archive: Archive, tests, phases: Phases) -> dict:
+def _result(
+    spec, unit: Unit, problem: UnitProblem, archive: Archive, tests, phases: Phases
+) -> dict:
     covered = sorted(t for t in archive.covered() if t in problem.by_id)
     uncovered = [
         {

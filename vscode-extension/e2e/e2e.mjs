@@ -4,9 +4,10 @@
 //
 // Steps, each with a screenshot in e2e/artifacts/:
 //   1. open the workspace and the sample class (shapes.py)
-//   2. save the file -> gutter marks and Problems entries from the miogen server
+//   2. save the file -> gutter marks from the miogen server
 //   3. hover a partially covered line -> the missing branch
-//   4. "miogen: Generate tests for class" -> the test file on disk, and its tests pass under pytest
+//   4. the Problems panel lists the uncovered branch (source miogen)
+//   5. "miogen: Generate tests for class" -> the test file on disk, and its tests pass under pytest
 //
 // Environment: MIOGEN_PYTHON (default <repo>/.venv/bin/python, where `pip install -e .` provides
 // `python -m miogen serve`), MIOGEN_E2E_CODE_SERVER / _NODE24 / _CHROMIUM (from setup.sh's env.sh),
@@ -210,9 +211,9 @@ async function runCommand(page, title) {
 function countGutterMarks(page) {
   return page.evaluate(() => {
     const counts = { covered: 0, partial: 0, uncovered: 0, stale: 0 };
-    for (const el of document.querySelectorAll(".monaco-editor .margin-view-overlays *, .monaco-editor .glyph-margin-widgets *")) {
-      const image = getComputedStyle(el).backgroundImage || "";
-      for (const kind of Object.keys(counts)) if (image.includes(`/${kind}.svg`)) counts[kind]++;
+    for (const el of document.querySelectorAll(".monaco-editor .margin *")) {
+      const image = decodeURIComponent(getComputedStyle(el).backgroundImage || "");
+      for (const kind of Object.keys(counts)) if (image.includes(`/media/${kind}.svg`)) counts[kind]++;
     }
     return counts;
   });
@@ -312,6 +313,20 @@ async function main() {
     }, { interval: 1000 });
     log(`gutter marks: ${JSON.stringify(marks)}`);
 
+    await screenshot(page, "02-gutter.png");
+
+    // Step 3: hover a partially covered line -> the missing branch.
+    await clickLine(page, 'sys.platform == "win32"');
+    const line = page.locator(".monaco-editor .view-line", { hasText: 'sys.platform == "win32"' }).first();
+    const box = await line.boundingBox();
+    await page.mouse.move(box.x + 60, box.y + box.height / 2);
+    const hover = page.locator(".monaco-hover", { hasText: "branch not covered" }).first();
+    await waitFor("the hover naming the missing branch", async () => (await hover.isVisible()) && (await hover.innerText()), { timeout: 20_000 });
+    log(`hover: ${(await hover.innerText()).replace(/\s+/g, " ").slice(0, 200)}`);
+    await screenshot(page, "03-hover.png");
+    await page.keyboard.press("Escape");
+
+    // Step 4: Problems lists the uncovered branch with source miogen.: the uncovered branch is listed with source miogen.
     await runCommand(page, "View: Focus Problems");
     const problemRows = page.locator(".markers-panel .monaco-list-row", { hasText: "miogen" });
     await waitFor("Problems entries from miogen", async () => (await problemRows.count()) > 0, { timeout: 60_000 });
@@ -320,20 +335,10 @@ async function main() {
     const status = (await statusBarTexts(page)).find((t) => /\d+\/\d+/.test(t));
     log(`status bar: ${status ?? "(no coverage figure)"}`);
     if (!status) fail("the status bar shows no coverage figure (\"14/16\") for shapes.py");
-    await screenshot(page, "02-gutter-and-problems.png");
+    await screenshot(page, "04-problems.png");
+    await runCommand(page, "View: Close Panel");
 
-    // Step 3: hover a partially covered line -> the missing branch.
-    await clickLine(page, 'sys.platform == "win32"');
-    const line = page.locator(".monaco-editor .view-line", { hasText: 'sys.platform == "win32"' }).first();
-    const box = await line.boundingBox();
-    await page.mouse.move(box.x + 60, box.y + box.height / 2);
-    const hover = page.locator(".monaco-hover", { hasText: "miogen" }).first();
-    await waitFor("the hover naming the missing branch", async () => (await hover.isVisible()) && (await hover.innerText()), { timeout: 20_000 });
-    log(`hover: ${(await hover.innerText()).replace(/\s+/g, " ").slice(0, 200)}`);
-    await screenshot(page, "03-hover.png");
-    await page.keyboard.press("Escape");
-
-    // Step 4: "Generate tests for class" with the cursor inside Stack.
+    // Step 5: "Generate tests for class" with the cursor inside Stack.
     await clickLine(page, "def push(self, item):");
     await runCommand(page, "miogen: Generate tests for class");
     log("ran miogen: Generate tests for class");
@@ -346,7 +351,7 @@ async function main() {
       existsSync(testFile) && /def test_/.test(readFileSync(testFile, "utf8")), { timeout: 30_000 });
     await page.locator(".monaco-editor .view-line", { hasText: "def test_" }).first().waitFor({ timeout: 30_000 });
     await page.waitForTimeout(1000);
-    await screenshot(page, "04-generated-tests.png");
+    await screenshot(page, "05-generated-tests.png");
 
     const pytest = spawnSync(python, ["-m", "pytest", "-q", "-p", "no:cacheprovider", path.relative(dirs.ws, testFile)], {
       cwd: dirs.ws,
@@ -361,7 +366,7 @@ async function main() {
     }
     log(`pytest: ${pytestTail.split("\n").pop()}`);
 
-    for (const [from, to] of [["02-gutter-and-problems.png", "gutter.png"], ["04-generated-tests.png", "generated-tests.png"]]) {
+    for (const [from, to] of [["03-hover.png", "gutter.png"], ["05-generated-tests.png", "generated-tests.png"]]) {
       mkdirSync(path.join(repo, "docs", "images"), { recursive: true });
       copyFileSync(path.join(artifacts, from), path.join(repo, "docs", "images", to));
     }

@@ -61,6 +61,11 @@ class Target:
     condition: str = ""  # source text of the condition, for messages
 
     @property
+    def outcome(self) -> bool | None:
+        """The probe outcome that covers this target: True/False for branches, None for lines."""
+        return None if self.kind == "line" else self.positive
+
+    @property
     def short(self) -> str:
         """Like "`x > 10` never true", for diagnostics."""
         if self.kind == "line":

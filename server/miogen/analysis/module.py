@@ -202,7 +202,9 @@ def _constructor(
         if isinstance(item, ast.FunctionDef) and item.name == "__init__":
             return _read_signature(item, reader, "constructor")
     if "dataclass" in _decorator_names(node) or _base_names(node) & {"BaseModel"}:
-        return Signature("__init__", _dataclass_fields(node, reader), TypeSpec("none"), 0, "constructor")
+        return Signature(
+            "__init__", _dataclass_fields(node, reader), TypeSpec("none"), 0, "constructor"
+        )
     seen.add(node.name)
     for base in _base_names(node):
         if base in class_nodes and base not in seen:
@@ -224,7 +226,9 @@ def _dataclass_fields(node: ast.ClassDef, reader: TypeReader) -> tuple[Parameter
                 if keyword.arg == "init" and getattr(keyword.value, "value", True) is False:
                     break
             else:
-                params.append(Parameter(item.target.id, reader.read(item.annotation), default, has_default))
+                params.append(
+                    Parameter(item.target.id, reader.read(item.annotation), default, has_default)
+                )
             continue
         params.append(Parameter(item.target.id, reader.read(item.annotation), default, has_default))
     return tuple(params)

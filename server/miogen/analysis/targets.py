@@ -89,7 +89,9 @@ def _functions_of(tree: ast.Module, unit: Unit) -> list[ast.FunctionDef | ast.As
         if not unit.contains(node.lineno):
             continue
         if isinstance(node, ast.ClassDef):
-            functions += [n for n in node.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)]
+            functions += [
+                n for n in node.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)
+            ]
         elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
             functions.append(node)
     return functions

@@ -135,7 +135,9 @@ class TypeReader:
             return self._read(items[0])
         kind = _ALIASES.get(base, base)
         if kind == "tuple":
-            variadic = len(items) == 2 and isinstance(items[1], ast.Constant) and items[1].value is ...
+            variadic = (
+                len(items) == 2 and isinstance(items[1], ast.Constant) and items[1].value is ...
+            )
             args = (self._read(items[0]),) if variadic else tuple(self._read(i) for i in items)
             return TypeSpec("tuple", args, variadic=variadic)
         if kind in ("list", "set", "dict"):

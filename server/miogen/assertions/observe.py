@@ -13,7 +13,9 @@ MAX_ATTRIBUTES = 3
 BUILTIN_MODULES = ("builtins",)
 
 
-def observe(executor: Executor, test: TestCase, module_name: str) -> tuple[TestCase, list[Observation]]:
+def observe(
+    executor: Executor, test: TestCase, module_name: str
+) -> tuple[TestCase, list[Observation]]:
     """Run ``test`` twice without tracing; keep observations that are equal in both runs.
 
     Returns the test as executed (truncated at a raising statement) and its observations.
@@ -63,7 +65,9 @@ def _value(index: int, value: object, module_name: str) -> Observation | None:
     if value is None:
         return Observation(index, "is_none")
     if isinstance(value, enum.Enum) and type(value).__module__ == module_name:
-        return Observation(index, "equals", f"{type(value).__name__}.{value.name}", type(value).__name__)
+        return Observation(
+            index, "equals", f"{type(value).__name__}.{value.name}", type(value).__name__
+        )
     if isinstance(value, float):
         if math.isnan(value):
             return Observation(index, "nan")

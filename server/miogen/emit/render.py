@@ -44,7 +44,10 @@ def literal(value: object) -> str | None:
     elif isinstance(value, complex):
         text = repr(value)
     elif type(value) in (list, tuple, set, frozenset) and len(value) <= 20:
-        items = [literal(v) for v in (sorted(value, key=repr) if isinstance(value, set | frozenset) else value)]
+        items = [
+            literal(v)
+            for v in (sorted(value, key=repr) if isinstance(value, set | frozenset) else value)
+        ]
         if any(i is None for i in items):
             return None
         if type(value) is tuple:
@@ -137,7 +140,10 @@ def _variable_name(statement: Statement, taken: set[str]) -> str:
         base = "result"
     candidate, counter = base, 2
     while candidate in taken:
-        candidate, counter = f"{base}{counter}" if base.endswith("_") else f"{base}_{counter}", counter + 1
+        candidate, counter = (
+            f"{base}{counter}" if base.endswith("_") else f"{base}_{counter}",
+            counter + 1,
+        )
     taken.add(candidate)
     return candidate
 
@@ -158,7 +164,11 @@ def _expression(statement: Statement, names: dict[int, str], rendered: RenderedT
         return "{" + ", ".join(items) + "}" if items else "set()"
     if kind == "dict":
         items = [names[i] for _, i in statement.args]
-        return "{" + ", ".join(f"{k}: {v}" for k, v in zip(items[::2], items[1::2], strict=False)) + "}"
+        return (
+            "{"
+            + ", ".join(f"{k}: {v}" for k, v in zip(items[::2], items[1::2], strict=False))
+            + "}"
+        )
     if kind == "enum":
         return statement.name
     if kind == "property":

@@ -19,8 +19,9 @@ class Execution:
     """What one run of a test showed."""
 
     test: TestCase  # truncated after the statement that raised
-    arcs: set[tuple[int, int]]
+    arcs: set[tuple[int, int]]  # only when a tracer runs (units the probes cannot see fully)
     distances: dict[int, list[float]]
+    hits: set[tuple[int, bool]]
     values: list[object] = field(default_factory=list)
     exception: tuple[int, str, str] | None = None  # (statement index, type name, message)
     exception_module: str = ""
@@ -43,7 +44,7 @@ class Executor:
 
     def run(self, test: TestCase, trace: bool = True) -> Execution:
         self.executions += 1
-        runtime.DISTANCES.clear()
+        runtime.reset()
         values: list[object] = []
         exception = None
         exception_module = ""
@@ -51,6 +52,7 @@ class Executor:
         executed = len(test)
         if self.before_test is not None:
             self.before_test(test)
+        trace = trace and self.tracer is not None
         if trace:
             self.tracer.start()
         signal.setitimer(signal.ITIMER_REAL, self.timeout)
@@ -75,8 +77,9 @@ class Executor:
             if self.after_test is not None:
                 self.after_test()
         distances = {line: list(d) for line, d in runtime.DISTANCES.items()}
+        hits = set(runtime.HITS)
         return Execution(
-            test[:executed], arcs, distances, values, exception, exception_module, timed_out
+            test[:executed], arcs, distances, hits, values, exception, exception_module, timed_out
         )
 
     def _execute(self, statement: Statement, values: list[object]) -> object:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+import marshal
 import mmap
 import os
-import marshal
 import struct
 import time
 

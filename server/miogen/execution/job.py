@@ -26,6 +26,7 @@ class JobSpec:
     progress_interval: float = 0.2
     scratch: str = ""  # working directory of the worker
     memory_limit_mb: int = 2048
+    trace: bool = False  # measure arcs with the tracer even where the probes suffice (checks)
     replay_only: bool = False  # no search: replay seeds and post-process (after repeated crashes)
 
     def post_allowance(self) -> float:

@@ -54,15 +54,28 @@ class UnitProblem:
         return Evaluated(execution.test, self.heuristics(execution), size(execution.test))
 
     def heuristics(self, execution: Execution) -> dict[int, float]:
-        arcs = self.translate(execution.arcs)
-        lines = {a for a, _ in arcs} | {b for _, b in arcs}
+        """h per target: 1 when covered, else the branch distance, else a little for reaching it.
+
+        Coverage comes from the probes' hits (if/while/for outcomes and function entries), which
+        name exactly coverage.py's arcs; units with other branching statements (match) run under
+        the arc tracer instead.
+        """
+        hits = execution.hits
+        if self.executor.tracer is not None:
+            arcs = self.translate(execution.arcs)
+            lines = {a for a, _ in arcs} | {b for _, b in arcs}
+            covered = {
+                t.id for t in self.unit.targets if (t.arc in arcs if t.arc else t.line in lines)
+            }
+        else:
+            lines = {line for line, _ in hits} | {line for line in execution.distances}
+            covered = {t.id for t in self.unit.targets if (t.line, t.outcome) in hits}
         h: dict[int, float] = {}
         for target in self.unit.targets:
-            if target.kind == "line":
-                if target.line in lines:
-                    h[target.id] = 1.0
-            elif target.arc in arcs:
+            if target.id in covered:
                 h[target.id] = 1.0
+            elif target.kind == "line":
+                continue
             elif target.line in execution.distances:
                 to_true, to_false = execution.distances[target.line]
                 h[target.id] = branch_h(to_true if target.positive else to_false)

@@ -159,10 +159,16 @@ def _supervise(spec: JobSpec, on_event: OnEvent, should_cancel: Callable[[], boo
             blocked.append(verdict.result)
         if replay_only:
             break
-    return JobOutcome("failed", crashes=crashes, message=f"worker crashed {len(crashes)} times: " + crashes[-1]["reason"])
+    return JobOutcome(
+        "failed",
+        crashes=crashes,
+        message=f"worker crashed {len(crashes)} times: " + crashes[-1]["reason"],
+    )
 
 
-def _watch(attempt: _Attempt, spec: JobSpec, on_event, should_cancel, seeds: list, seen: set) -> JobOutcome:
+def _watch(
+    attempt: _Attempt, spec: JobSpec, on_event, should_cancel, seeds: list, seen: set
+) -> JobOutcome:
     search = 0.0 if spec.replay_only else (spec.budget_seconds if not spec.evaluations else 60.0)
     deadline = time.monotonic() + STARTUP_ALLOWANCE + search + spec.post_allowance() * 2 + 5.0
     while True:
@@ -200,7 +206,9 @@ def _crashed(attempt: _Attempt) -> JobOutcome:
     except subprocess.TimeoutExpired:
         attempt.kill()
     killer = attempt.heartbeat.current_test()
-    return JobOutcome("crashed", result=to_json(killer) if killer else None, message=attempt.death_reason())
+    return JobOutcome(
+        "crashed", result=to_json(killer) if killer else None, message=attempt.death_reason()
+    )
 
 
 __all__ = ["JobOutcome", "run_job", "canonical_key", "from_json"]

@@ -36,7 +36,9 @@ def isolate_stdio(scratch: str) -> Channel:
     protocol = os.dup(1)
     null = os.open(os.devnull, os.O_RDONLY)
     os.dup2(null, 0)
-    output = os.open(os.path.join(scratch, "output.log"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    output = os.open(
+        os.path.join(scratch, "output.log"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600
+    )
     os.dup2(output, 1)
     os.dup2(output, 2)
     for fd in (null, output):
@@ -66,7 +68,12 @@ def main() -> None:
         channel.send(engine.generate(spec, channel.send, heartbeat))
     except MiogenError as error:
         channel.send(
-            {"event": "error", "kind": _error_kind(error), "message": str(error), "line": getattr(error, "line", None)}
+            {
+                "event": "error",
+                "kind": _error_kind(error),
+                "message": str(error),
+                "line": getattr(error, "line", None),
+            }
         )
     except BaseException:  # noqa: BLE001 - report anything, then leave
         channel.send({"event": "error", "kind": "internal", "message": traceback.format_exc()})

@@ -18,7 +18,9 @@ def compile_instrumented(source: str, path: str) -> types.CodeType:
     return compile(tree, path, "exec", dont_inherit=True)
 
 
-def load_instrumented(path: str | Path, module_name: str, instrument: bool = True) -> types.ModuleType:
+def load_instrumented(
+    path: str | Path, module_name: str, instrument: bool = True
+) -> types.ModuleType:
     """Execute the module's (instrumented) code in a fresh module registered as ``module_name``.
 
     Raises ModuleImportError naming the exception when the module's own code raises.

@@ -14,6 +14,20 @@ def instrument_tree(tree: ast.Module) -> ast.Module:
     return ast.fix_missing_locations(rewritten)
 
 
+def _hit(line: int, outcome: bool | None, node: ast.AST) -> ast.Expr:
+    call = _probe("hit", node, ast.Constant(line), ast.Constant(outcome))
+    return ast.copy_location(ast.Expr(call), node)
+
+
+def probed_lines(tree: ast.Module) -> set[int]:
+    """Lines whose branch outcomes the probes report exactly (if, while and for statements)."""
+    return {
+        n.lineno
+        for n in ast.walk(tree)
+        if isinstance(n, ast.If | ast.While | ast.For | ast.AsyncFor)
+    }
+
+
 def _probe(name: str, node: ast.AST, *args: ast.expr) -> ast.Call:
     func = ast.Attribute(ast.Name(PROBE, ast.Load()), name, ast.Load())
     return ast.copy_location(ast.Call(func, list(args), []), node)
@@ -97,8 +111,13 @@ class _FunctionConditions(ast.NodeTransformer):
 
     def _function(self, node):
         self.depth += 1
-        node.body = [self.visit(stmt) for stmt in node.body]
+        body = [self.visit(stmt) for stmt in node.body]
         self.depth -= 1
+        start = 1 if _is_docstring(body[0]) else 0
+        anchor = body[min(start, len(body) - 1)]
+        # Function entry, as the line of its first statement: the goal of branchless functions.
+        body.insert(start, _hit(anchor.lineno, None, anchor))
+        node.body = body
         return node
 
     visit_FunctionDef = _function
@@ -138,4 +157,18 @@ class _FunctionConditions(ast.NodeTransformer):
         self.generic_visit(node)
         if self.depth:
             node.iter = _probe("loop", node.iter, ast.Constant(node.lineno), node.iter)
+            # entered: the body starts; ran to completion: the else clause runs (no break).
+            node.body.insert(0, _hit(node.lineno, True, node.body[0]))
+            anchor = node.orelse[0] if node.orelse else node
+            node.orelse.insert(0, _hit(node.lineno, False, anchor))
         return node
+
+    visit_AsyncFor = visit_For
+
+
+def _is_docstring(statement: ast.stmt) -> bool:
+    return (
+        isinstance(statement, ast.Expr)
+        and isinstance(statement.value, ast.Constant)
+        and isinstance(statement.value.value, str)
+    )

@@ -19,6 +19,18 @@ MAX_SCAN = 256  # elements looked at for the distance of `x in container`
 
 # line -> [best distance to true, best distance to false] for the current execution
 DISTANCES: dict[int, list[float]] = {}
+# (line, outcome) of every branch taken in the current execution; (line, None) for function entries
+HITS: set[tuple[int, bool | None]] = set()
+
+
+def reset() -> None:
+    DISTANCES.clear()
+    HITS.clear()
+
+
+def hit(line: int, outcome: bool | None) -> None:
+    HITS.add((line, outcome))
+
 
 OPERATORS = {
     "==": operator.eq,
@@ -36,6 +48,7 @@ OPERATORS = {
 
 def branch(line: int, probe: tuple) -> bool:
     value, to_true, to_false = probe
+    HITS.add((line, value))
     best = DISTANCES.get(line)
     if best is None:
         DISTANCES[line] = [to_true, to_false]
@@ -51,8 +64,17 @@ def loop(line: int, iterable):
     """The iterable of a for loop, unchanged; records whether the loop can be entered."""
     if type(iterable) in SIZED:
         size = len(iterable)
-        branch(line, (size > 0, 0.0 if size else K, K))
+        _record(line, 0.0 if size else K, K)
     return iterable
+
+
+def _record(line: int, to_true: float, to_false: float) -> None:
+    best = DISTANCES.get(line)
+    if best is None:
+        DISTANCES[line] = [to_true, to_false]
+    else:
+        best[0] = min(best[0], to_true)
+        best[1] = min(best[1], to_false)
 
 
 def truth(value) -> tuple:

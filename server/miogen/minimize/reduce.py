@@ -6,7 +6,13 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from miogen.testcase.model import CALLS, TestCase, canonical_key, drop_unused_values, remove_statements
+from miogen.testcase.model import (
+    CALLS,
+    TestCase,
+    canonical_key,
+    drop_unused_values,
+    remove_statements,
+)
 
 Covers = Callable[[TestCase], frozenset[int]]
 
@@ -72,3 +78,41 @@ def remove_statements_pass(
                     test = candidate
         index = min(index - 1, len(test) - 1)
     return ReducedTest(test, reduced.targets)
+
+
+def split_independent(test: TestCase) -> list[TestCase]:
+    """The test's calls that share no object, each as a test of its own (with what it needs).
+
+    A test that calls ``classify`` three times reads better as three tests; calls on the same
+    object stay together because the later ones depend on the state the earlier ones left.
+    """
+    groups: list[set[int]] = []
+    for index, statement in enumerate(test):
+        if statement.kind not in CALLS:
+            continue
+        needed = _closure(test, index)
+        objects = {i for i in needed if test[i].kind in CALLS and i != index}
+        for group in groups:
+            if group & objects or any(index in test[j].references() for j in group):
+                group |= needed
+                break
+        else:
+            groups.append(needed)
+    if len(groups) <= 1:
+        return [test]
+    pieces = []
+    for group in groups:
+        piece = remove_statements(test, set(range(len(test))) - group)
+        if piece:
+            pieces.append(piece)
+    return pieces
+
+
+def _closure(test: TestCase, index: int) -> set[int]:
+    needed, pending = set(), [index]
+    while pending:
+        current = pending.pop()
+        if current not in needed:
+            needed.add(current)
+            pending.extend(test[current].references())
+    return needed

@@ -46,9 +46,7 @@ def size(test: TestCase) -> int:
 
 def canonical_key(test: TestCase) -> tuple:
     """A hashable key that tells apart 0 and 0.0, True and 1, nan and nan."""
-    return tuple(
-        (s.kind, s.name, s.args, _value_key(s.value), s.receiver) for s in test
-    )
+    return tuple((s.kind, s.name, s.args, _value_key(s.value), s.receiver) for s in test)
 
 
 def _value_key(value: object) -> object:
@@ -75,9 +73,7 @@ def drop_unused_values(test: TestCase) -> TestCase:
     """Remove literal and collection statements that nothing refers to."""
     while True:
         used = {ref for statement in test for ref in statement.references()}
-        unused = {
-            i for i, s in enumerate(test) if i not in used and s.kind not in CALLS
-        }
+        unused = {i for i, s in enumerate(test) if i not in used and s.kind not in CALLS}
         if not unused:
             return test
         reduced = remove_statements(test, unused)

@@ -14,7 +14,12 @@ Builder = Callable[[list[Statement]], int | None]
 
 def mutate(factory: TestFactory, test: TestCase, rng: random.Random) -> TestCase:
     """A mutated copy of ``test``, never larger than the size bound."""
-    operators = [(_change_value, 0.5), (_replace_argument, 0.15), (_insert_call, 0.2), (_delete, 0.15)]
+    operators = [
+        (_change_value, 0.5),
+        (_replace_argument, 0.15),
+        (_insert_call, 0.2),
+        (_delete, 0.15),
+    ]
     for _ in range(4):  # an operator may not apply (nothing to delete): try another
         operator = rng.choices([o for o, _ in operators], [w for _, w in operators])[0]
         mutated = operator(factory, test, rng)
@@ -35,7 +40,9 @@ def splice(test: TestCase, at: int, build: Builder) -> tuple[TestCase, int | Non
 
 
 def _change_value(factory: TestFactory, test: TestCase, rng: random.Random) -> TestCase | None:
-    candidates = [i for i, s in enumerate(test) if s.kind in ("value", "enum", "list", "set", "dict")]
+    candidates = [
+        i for i, s in enumerate(test) if s.kind in ("value", "enum", "list", "set", "dict")
+    ]
     if not candidates:
         return None
     index = rng.choice(candidates)
@@ -60,7 +67,9 @@ def _change_collection(statement: Statement, index: int, rng: random.Random) -> 
     elif args:
         start = rng.randrange(0, len(args), step)
         args[start:start] = args[start : start + step]  # duplicate an element
-    return Statement(statement.kind, statement.name, tuple(args), statement.value, statement.receiver)
+    return Statement(
+        statement.kind, statement.name, tuple(args), statement.value, statement.receiver
+    )
 
 
 def change_primitive(factory: TestFactory, value: object, rng: random.Random) -> object:

@@ -151,7 +151,9 @@ class TestFactory:
             statements.append(Statement("enum", f"{name}.{member}"))
             return len(statements) - 1
         existing = [i for i, s in enumerate(statements) if self._is_instance(s, name)]
-        if existing and (rng.random() < self.config.reuse_probability or depth >= self.config.max_depth):
+        if existing and (
+            rng.random() < self.config.reuse_probability or depth >= self.config.max_depth
+        ):
             return rng.choice(existing)
         if depth < self.config.max_depth:
             built = self.construct(statements, name, rng, depth)

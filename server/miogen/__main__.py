@@ -1,0 +1,7 @@
+"""`python -m miogen`."""
+
+import sys
+
+from miogen.cli import main
+
+sys.exit(main())

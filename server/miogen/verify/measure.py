@@ -1,0 +1,114 @@
+"""Runs an emitted test file under pytest + coverage.py (branch=True) in a fresh process.
+
+The verdict about coverage comes from here, not from the search: what the editor is told is what
+coverage.py measures (invariant 2).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+import xml.etree.ElementTree as ElementTree
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from coverage import CoverageData
+
+from miogen.analysis.model import Unit
+from miogen.analysis.targets import parse_code
+
+
+@dataclass
+class Measurement:
+    passed: int = 0
+    failed: int = 0
+    errors: int = 0
+    exit_code: int = 0
+    covered: dict[str, list[int]] = field(default_factory=dict)  # unit -> covered target ids
+    executed_lines: list[int] = field(default_factory=list)
+    arcs: list[tuple[int, int]] = field(default_factory=list)
+    failures: list[str] = field(default_factory=list)  # names of failing tests
+    output: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return self.exit_code == 0 and not self.failed and not self.errors
+
+
+def measure(
+    test_file: Path,
+    module_path: Path,
+    units: list[Unit],
+    source: str,
+    import_root: Path,
+    cwd: Path,
+    timeout: float = 120.0,
+    extra_args: tuple[str, ...] = (),
+    env: dict[str, str] | None = None,
+) -> Measurement:
+    """Run ``test_file`` with coverage measuring ``module_path``; map the arcs to unit targets."""
+    with tempfile.TemporaryDirectory(prefix="miogen-verify-") as scratch:
+        data_file = os.path.join(scratch, "coverage.dat")
+        junit = os.path.join(scratch, "junit.xml")
+        command = [
+            sys.executable, "-m", "coverage", "run", "--branch", f"--data-file={data_file}",
+            f"--include={module_path}", "-m", "pytest", "-q", "-p", "no:cacheprovider",
+            "-p", "no:randomly", f"--junit-xml={junit}", "--rootdir", str(cwd), str(test_file),
+            *extra_args,
+        ]  # fmt: skip
+        environment = dict(env or os.environ)
+        environment["PYTHONPATH"] = os.pathsep.join(
+            [str(import_root)]
+            + ([environment["PYTHONPATH"]] if environment.get("PYTHONPATH") else [])
+        )
+        environment["PYTHONDONTWRITEBYTECODE"] = "1"
+        try:
+            completed = subprocess.run(
+                command, cwd=cwd, env=environment, capture_output=True, text=True, timeout=timeout,
+                stdin=subprocess.DEVNULL,
+            )  # fmt: skip
+        except subprocess.TimeoutExpired:
+            return Measurement(exit_code=-1, output="pytest did not finish in time")
+        result = _read_junit(junit)
+        result.exit_code = completed.returncode
+        result.output = (completed.stdout + completed.stderr)[-4000:]
+        _read_coverage(result, data_file, module_path, units, source)
+        return result
+
+
+def _read_junit(path: str) -> Measurement:
+    result = Measurement()
+    if not os.path.exists(path):
+        return result
+    root = ElementTree.parse(path).getroot()
+    for case in root.iter("testcase"):
+        if case.find("failure") is not None:
+            result.failed += 1
+            result.failures.append(case.get("name", ""))
+        elif case.find("error") is not None:
+            result.errors += 1
+            result.failures.append(case.get("name", ""))
+        elif case.find("skipped") is None:
+            result.passed += 1
+    return result
+
+
+def _read_coverage(
+    result: Measurement, data_file: str, module_path: Path, units, source: str
+) -> None:
+    if not os.path.exists(data_file):
+        return
+    data = CoverageData(data_file)
+    data.read()
+    raw = data.arcs(str(module_path.resolve())) or []
+    code = parse_code(source)
+    arcs = set(code.parser.translate_arcs(raw))
+    lines = {a for a, _ in arcs if a > 0} | {b for _, b in arcs if b > 0}
+    result.arcs = sorted(arcs)
+    result.executed_lines = sorted(lines & code.statements)
+    for unit in units:
+        result.covered[unit.name] = [
+            t.id for t in unit.targets if (t.arc in arcs if t.kind == "branch" else t.line in lines)
+        ]
