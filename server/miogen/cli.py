@@ -8,6 +8,7 @@ import sys
 import time
 from pathlib import Path
 
+from miogen.ctg.cli import add_parser as _add_ctg_parser
 from miogen.errors import MiogenError
 from miogen.generate import GenerationReport, UnitReport, generate_module
 from miogen.project import default_test_path, locate
@@ -41,7 +42,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     generate.add_argument("--json", action="store_true", help="print one machine-readable summary")
     generate.add_argument("--seed", type=int, default=0)
-    generate.add_argument("--algorithm", choices=("mio", "random", "mio-nofds"), default="mio")
+    generate.add_argument("--algorithm", choices=("mio", "random", "wts", "mio-nofds"), default="mio")
     generate.add_argument("--project-root", help="how imports in the emitted tests are written")
     generate.add_argument(
         "--test-timeout", type=float, default=1.0, help="seconds per test execution"
@@ -52,6 +53,7 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=2087)
     serve.set_defaults(run=run_serve)
+    _add_ctg_parser(commands)
     return parser
 
 
@@ -160,7 +162,8 @@ def summarize(report: GenerationReport) -> dict:
     total = sum(u["targets_total"] for u in units)
     measured = sum(u["measured_covered"] for u in units)
     verification = report.verification
-    failed = [u for u in units if u["status"] != "ok"]
+    # A unit whose worker kept dying and that produced nothing counts as failed.
+    failed = [u for u in units if u["status"] != "ok" or (u["crashes"] and not u["tests"])]
     input_error = any(
         r.outcome.error and r.outcome.error.get("kind") in ("import", "syntax")
         for r in report.units

@@ -25,7 +25,7 @@ from miogen.minimize.reduce import (
     set_cover,
     split_independent,
 )
-from miogen.search import Archive, Budget, Evaluated, MioConfig, run_mio, run_random
+from miogen.search import Archive, Budget, Evaluated, MioConfig, run_mio, run_random, run_wts
 from miogen.testcase.model import TestCase, canonical_key, from_json, to_json
 from miogen.testcase.sampling import TestFactory
 
@@ -75,6 +75,7 @@ def _problem(spec, model: ModuleModel, unit: Unit, module, heartbeat) -> UnitPro
     executor = Executor(module, tracer, timeout=spec.test_timeout)
     if heartbeat is not None:
         executor.before_test, executor.after_test = heartbeat.begin, heartbeat.end
+        executor.before_statement = heartbeat.statement
     problem = UnitProblem(TestFactory(model, unit), executor, unit, code)
     problem.blocked = {canonical_key(from_json(t)) for t in spec.blocked}
     return problem
@@ -139,6 +140,9 @@ def _search(problem: UnitProblem, archive: Archive, spec, emit: Emit) -> Archive
         return archive
     if spec.algorithm == "random":
         archive = run_random(problem, budget, rng, **common)
+    elif spec.algorithm == "wts":  # the whole-suite GA baseline keeps its own archive
+        archive = run_wts(problem, budget, rng, on_evaluation=progress)
+        progress.archive = archive
     else:
         config = MioConfig(
             focus_point=spec.focus_point, feedback_directed=spec.algorithm != "mio-nofds"
@@ -162,7 +166,8 @@ class _Progress:
         self.sent: set = set()
 
     def __call__(self, evaluated: Evaluated, improved: bool) -> None:
-        if time.monotonic() >= self.next_time:
+        # New coverage goes out at once (a worker that dies next keeps it); the rest is throttled.
+        if time.monotonic() >= self.next_time or (improved and self.archive.covered_count > len(self.sent)):
             self.flush()
 
     def flush(self) -> None:

@@ -8,6 +8,7 @@
 //   3. hover a partially covered line -> the missing branch
 //   4. the Problems panel lists the uncovered branch (source miogen)
 //   5. "miogen: Generate tests for class" -> the test file on disk, and its tests pass under pytest
+//   6. an edit inside the class greys its marks; "miogen: Toggle coverage marks" hides them
 //
 // Environment: MIOGEN_PYTHON (default <repo>/.venv/bin/python, where `pip install -e .` provides
 // `python -m miogen serve`), MIOGEN_E2E_CODE_SERVER / _NODE24 / _CHROMIUM (from setup.sh's env.sh),
@@ -207,11 +208,13 @@ async function runCommand(page, title) {
   await page.keyboard.press("Enter");
 }
 
-/** Gutter icons of miogen's decoration types, counted by their SVG (media/<kind>.svg). */
+/** Gutter icons of miogen's decoration types in the editor of shapes.py, counted by their SVG (media/<kind>.svg). */
 function countGutterMarks(page) {
   return page.evaluate(() => {
     const counts = { covered: 0, partial: 0, uncovered: 0, stale: 0 };
-    for (const el of document.querySelectorAll(".monaco-editor .margin *")) {
+    const editor = [...document.querySelectorAll(".monaco-editor")].find((e) =>
+      e.querySelector(".view-lines")?.textContent.includes("class Stack"));
+    for (const el of editor?.querySelectorAll(".margin *") ?? []) {
       const image = decodeURIComponent(getComputedStyle(el).backgroundImage || "");
       for (const kind of Object.keys(counts)) if (image.includes(`/media/${kind}.svg`)) counts[kind]++;
     }
@@ -336,7 +339,7 @@ async function main() {
     log(`status bar: ${status ?? "(no coverage figure)"}`);
     if (!status) fail("the status bar shows no coverage figure (\"14/16\") for shapes.py");
     await screenshot(page, "04-problems.png");
-    await runCommand(page, "View: Close Panel");
+    await runCommand(page, "View: Toggle Panel Visibility");
 
     // Step 5: "Generate tests for class" with the cursor inside Stack.
     await clickLine(page, "def push(self, item):");
@@ -364,7 +367,22 @@ async function main() {
     if (pytest.status !== 0 || !/\d+ passed/.test(pytest.stdout)) {
       fail(`pytest on the generated tests failed (exit ${pytest.status}):\n${pytestTail}`);
     }
-    log(`pytest: ${pytestTail.split("\n").pop()}`);
+    log(`pytest: ${pytest.stdout.trim().split("\n").filter((l) => /passed/.test(l)).pop()}`);
+
+    // Step 6: an edit inside the class greys its marks at once; "Toggle coverage marks" hides them all.
+    await clickLine(page, 'return "a short stack"');
+    await page.keyboard.press("End");
+    await page.keyboard.type("  # edited");
+    const stale = await waitFor("the edited class's marks to turn stale", async () => {
+      const counts = await countGutterMarks(page);
+      return counts.stale > 0 && counts.covered + counts.partial + counts.uncovered === 0 ? counts : undefined;
+    }, { timeout: 20_000 });
+    log(`after an edit inside Stack: ${JSON.stringify(stale)}`);
+    await screenshot(page, "06-stale-after-edit.png");
+    await runCommand(page, "miogen: Toggle coverage marks");
+    await waitFor("the marks to disappear after miogen: Toggle coverage marks", async () =>
+      Object.values(await countGutterMarks(page)).every((n) => n === 0), { timeout: 10_000 });
+    log("miogen: Toggle coverage marks hid the marks");
 
     for (const [from, to] of [["03-hover.png", "gutter.png"], ["05-generated-tests.png", "generated-tests.png"]]) {
       mkdirSync(path.join(repo, "docs", "images"), { recursive: true });

@@ -38,6 +38,7 @@ class Executor:
         self.timeout = timeout
         self.executions = 0
         self.before_test = None  # e.g. the heartbeat: note the test before user code runs
+        self.before_statement = None
         self.after_test = None
         self._globals = dict(module.__dict__)
         self._previous_alarm = signal.signal(signal.SIGALRM, _raise_timeout)
@@ -57,7 +58,10 @@ class Executor:
             self.tracer.start()
         signal.setitimer(signal.ITIMER_REAL, self.timeout)
         try:
+            before_statement = self.before_statement
             for index, statement in enumerate(test):
+                if before_statement is not None:
+                    before_statement(index)
                 try:
                     values.append(self._execute(statement, values))
                 except TestTimeout:

@@ -11,7 +11,8 @@ import time
 from miogen.testcase.model import Statement
 
 SIZE = 1 << 16
-HEADER = struct.Struct("<dI")  # started (monotonic seconds, 0 = idle), length of the pickled test
+STATEMENT = struct.Struct("<I")
+HEADER = struct.Struct("<dII")  # started (monotonic, 0 = idle), statement index, length of the test
 
 
 class Heartbeat:
@@ -28,17 +29,24 @@ class Heartbeat:
         if len(data) > SIZE - HEADER.size:
             data = b""
         self._map[HEADER.size : HEADER.size + len(data)] = data
-        HEADER.pack_into(self._map, 0, time.monotonic(), len(data))
+        HEADER.pack_into(self._map, 0, time.monotonic(), 0, len(data))
+
+    def statement(self, index: int) -> None:
+        """Note the statement about to run, so that a crash names it (and its prefix is safe)."""
+        STATEMENT.pack_into(self._map, 8, index)
 
     def end(self) -> None:
-        HEADER.pack_into(self._map, 0, 0.0, 0)
+        HEADER.pack_into(self._map, 0, 0.0, 0, 0)
 
     def running_since(self) -> float:
         """Monotonic time the current test started, 0 when idle."""
         return HEADER.unpack_from(self._map, 0)[0]
 
+    def current_statement(self) -> int:
+        return HEADER.unpack_from(self._map, 0)[1]
+
     def current_test(self) -> tuple | None:
-        started, length = HEADER.unpack_from(self._map, 0)
+        started, _, length = HEADER.unpack_from(self._map, 0)
         if not started or not length:
             return None
         try:

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 from miogen.execution.heartbeat import Heartbeat
 from miogen.execution.job import JobSpec
-from miogen.testcase.model import canonical_key, from_json, to_json
+from miogen.testcase.model import CALLS, drop_unused_values, from_json, to_json
 
 MAX_RESTARTS = 3
 STARTUP_ALLOWANCE = 10.0  # seconds for interpreter start, analysis and import
@@ -41,6 +41,7 @@ class JobOutcome:
     crashes: list[dict] = field(default_factory=list)  # {"reason", "test"} per killed worker
     message: str = ""
     wall_seconds: float = 0.0
+    statement: int = 0  # for a crash: the statement that was running
 
 
 class _Attempt:
@@ -157,6 +158,10 @@ def _supervise(spec: JobSpec, on_event: OnEvent, should_cancel: Callable[[], boo
         on_event({"event": "crash", "reason": verdict.message})
         if verdict.result is not None:
             blocked.append(verdict.result)
+            prefix = _safe_prefix(verdict.result, verdict.statement)
+            if prefix and json.dumps(prefix) not in seen_seeds:
+                seen_seeds.add(json.dumps(prefix))
+                seeds.append(prefix)
         if replay_only:
             break
     return JobOutcome(
@@ -206,9 +211,14 @@ def _crashed(attempt: _Attempt) -> JobOutcome:
     except subprocess.TimeoutExpired:
         attempt.kill()
     killer = attempt.heartbeat.current_test()
-    return JobOutcome(
+    outcome = JobOutcome(
         "crashed", result=to_json(killer) if killer else None, message=attempt.death_reason()
     )
+    outcome.statement = attempt.heartbeat.current_statement()
+    return outcome
 
 
-__all__ = ["JobOutcome", "run_job", "canonical_key", "from_json"]
+def _safe_prefix(test_json: list, statement: int) -> list | None:
+    """The statements that ran before the one that killed the worker: they are safe to replay."""
+    test = drop_unused_values(from_json(test_json)[:statement])
+    return to_json(test) if any(s.kind in CALLS for s in test) else None

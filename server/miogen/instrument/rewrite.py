@@ -16,7 +16,22 @@ def instrument_tree(tree: ast.Module) -> ast.Module:
 
 def _hit(line: int, outcome: bool | None, node: ast.AST) -> ast.Expr:
     call = _probe("hit", node, ast.Constant(line), ast.Constant(outcome))
-    return ast.copy_location(ast.Expr(call), node)
+    return _on_line(ast.Expr(call), node.lineno)
+
+
+def _on_line(node: ast.AST, line: int, originals: tuple[ast.AST, ...] = ()) -> ast.AST:
+    """Put the new nodes on one line (the statement's first), so they add no line events.
+
+    CPython 3.11 attributes method loads and calls to the end line of a node: a probe that
+    inherited a multi-line statement's end line would make the tracer see lines run twice.
+    """
+    keep = {id(n) for original in originals for n in ast.walk(original)}
+    for inner in ast.walk(node):
+        if id(inner) in keep:
+            continue
+        inner.lineno = inner.end_lineno = line
+        inner.col_offset = inner.end_col_offset = 0
+    return node
 
 
 def probed_lines(tree: ast.Module) -> set[int]:
@@ -30,12 +45,21 @@ def probed_lines(tree: ast.Module) -> set[int]:
 
 def _probe(name: str, node: ast.AST, *args: ast.expr) -> ast.Call:
     func = ast.Attribute(ast.Name(PROBE, ast.Load()), name, ast.Load())
-    return ast.copy_location(ast.Call(func, list(args), []), node)
+    call = ast.Call(func, list(args), [])
+    originals = tuple(a for a in args if hasattr(a, "lineno") and not _is_new(a))
+    return _on_line(call, node.lineno, originals)
+
+
+def _is_new(node: ast.AST) -> bool:
+    return getattr(node, "_miogen_new", False)
 
 
 def _thunk(node: ast.expr) -> ast.Lambda:
     arguments = ast.arguments([], [], None, [], [], None, [])
-    return ast.copy_location(ast.Lambda(arguments, node), node)
+    thunk = ast.Lambda(arguments, node)
+    thunk.lineno = thunk.end_lineno = node.lineno
+    thunk.col_offset = thunk.end_col_offset = 0
+    return thunk
 
 
 def _thunk_safe(node: ast.expr) -> bool:

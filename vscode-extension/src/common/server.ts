@@ -11,6 +11,7 @@ import {
   ErrorHandler,
   ExecuteCommandRequest,
   LanguageClient,
+  RequestType,
   LanguageClientOptions,
   RevealOutputChannelOn,
   ServerOptions,
@@ -30,6 +31,8 @@ import type { ServerState } from "./status";
 import { getSettings, openSetting, primaryWorkspaceFolder } from "./vscodeapi";
 
 export const SERVER_ARGS = ["-m", "miogen", "serve"];
+
+const UnitsRequest = new RequestType<{ uri: string }, UnitInfo[] | null, void>(Methods.units);
 
 export class MiogenServer implements Disposable {
   private client: LanguageClient | undefined;
@@ -101,7 +104,8 @@ export class MiogenServer implements Disposable {
   }
 
   async units(uri: string, token?: CancellationToken): Promise<UnitInfo[]> {
-    const result = await this.requireClient().sendRequest<UnitInfo[] | null>(Methods.units, { uri }, token);
+    // A typed request: with a plain method string, an undefined token would turn the params into an array.
+    const result = await this.requireClient().sendRequest(UnitsRequest, { uri }, token);
     return result ?? [];
   }
 

@@ -26,7 +26,14 @@ export class TestGenerator {
       await this.server.showProblem();
       return undefined;
     }
-    const ref = isUnitRef(arg) ? arg : await this.pickUnit(arg instanceof Uri ? arg : undefined);
+    let ref: UnitRef | undefined;
+    try {
+      ref = isUnitRef(arg) ? arg : await this.pickUnit(arg instanceof Uri ? arg : undefined);
+    } catch (error) {
+      traceError("miogen/units failed:", error);
+      void window.showErrorMessage(`miogen: could not list the classes of this file: ${messageOf(error)}`);
+      return undefined;
+    }
     return ref ? this.run(ref) : undefined;
   }
 

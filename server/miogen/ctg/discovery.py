@@ -1,0 +1,96 @@
+"""Finds the modules under the given paths and reads each one statically (never imports it)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from miogen.analysis.model import ModuleModel, Unit
+from miogen.analysis.module import analyze_file
+from miogen.ctg.history import content_hash
+from miogen.errors import MiogenError
+from miogen.project import ModuleLocation, default_test_path, find_project_root, locate
+
+SKIPPED_FOLDERS = frozenset(
+    {"tests", "test", "testing", "docs", "build", "dist", "node_modules", "site-packages",
+     "venv", "env", "__pycache__"}
+)  # fmt: skip
+SKIPPED_FILES = frozenset({"setup.py", "conftest.py", "noxfile.py", "__main__.py"})
+
+
+@dataclass
+class Module:
+    """One module of the project: where it is, its tests, and its static model (or why not)."""
+
+    location: ModuleLocation
+    relative: str  # path from the project root, with "/": the history's key
+    test_path: Path
+    source_hash: str
+    model: ModuleModel | None = None
+    error: str = ""
+
+    def key(self, unit: Unit) -> str:
+        return f"{self.relative}::{unit.name}"
+
+    @property
+    def units(self) -> list[Unit]:
+        return list(self.model.units) if self.model else []
+
+
+def project_root(paths: list[Path], given: str | Path | None = None) -> Path:
+    if given:
+        return Path(given).resolve()
+    return find_project_root(paths[0].resolve() if paths else Path.cwd())
+
+
+def module_files(paths: list[Path]) -> list[Path]:
+    """The .py files named, and those under the folders named (tests, venvs, hidden skipped)."""
+    found: list[Path] = []
+    for path in paths:
+        if path.is_file():
+            found.append(path.resolve())
+        elif path.is_dir():
+            found.extend(_walk(path.resolve()))
+        else:
+            raise MiogenError(f"no such file or folder: {path}")
+    return sorted(dict.fromkeys(found))
+
+
+def _walk(folder: Path) -> list[Path]:
+    files = []
+    for current, folders, names in os.walk(folder):
+        folders[:] = sorted(
+            f for f in folders if not f.startswith(".") and f not in SKIPPED_FOLDERS
+        )
+        files.extend(Path(current) / name for name in names if _is_module(name))
+    return files
+
+
+def _is_module(name: str) -> bool:
+    return (
+        name.endswith(".py")
+        and name not in SKIPPED_FILES
+        and not name.startswith("test_")
+        and not name.endswith("_test.py")
+    )
+
+
+def discover(paths: list[Path], root: Path) -> list[Module]:
+    """Every module under ``paths``, analysed; a module that does not parse carries its error."""
+    modules = []
+    for path in module_files(paths):
+        location = locate(path, root)
+        try:
+            relative = path.relative_to(root).as_posix()
+        except ValueError:
+            relative = path.as_posix()
+        module = Module(location, relative, default_test_path(location), content_hash(path))
+        try:
+            module.model = analyze_file(path, location.module_name)
+        except MiogenError as error:
+            module.error = str(error)
+        except (OSError, UnicodeDecodeError, RecursionError, ValueError) as error:
+            module.error = f"{path}: cannot be read: {error}"
+        modules.append(module)
+    return modules

@@ -1,0 +1,131 @@
+"""Runs independent unit jobs in parallel: on this machine, or on a dask.distributed cluster.
+
+A job is a pure function of its JobSpec (seed tests included) to a JobOutcome, so any executor
+with the ``concurrent.futures`` interface can run it; a dask ``Client.get_executor()`` is one.
+
+On this machine the pool is a thread pool of ``--jobs`` threads, each of which supervises one
+worker *process* (``execution.supervisor.run_job``): the search and the user's code already run
+in a separate process per job, so ``--jobs`` threads means ``--jobs`` processes doing the work.
+A process pool on top would only add a second process per job and pickling; threads also let a
+Ctrl-C reach every supervisor (``cancel``), which then kills its worker.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import threading
+from collections.abc import Callable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, ThreadPoolExecutor, wait
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+
+from miogen.errors import MiogenError
+from miogen.execution.job import JobSpec
+from miogen.execution.supervisor import JobOutcome, run_job
+
+
+def execute(spec_text: str, cancel: threading.Event | None = None) -> dict:
+    """Run one job; JSON text in, a plain dict out, so that it travels to and from dask workers."""
+    outcome = run_job(JobSpec.loads(spec_text), should_cancel=cancel.is_set if cancel else None)
+    return dataclasses.asdict(outcome)
+
+
+def outcome_of(data: dict) -> JobOutcome:
+    return JobOutcome(**data)
+
+
+@dataclass
+class Pool:
+    """An executor, how many jobs it runs at once, and a cancel flag for local jobs."""
+
+    executor: Executor
+    parallel: int
+    cancel: threading.Event | None = None
+    name: str = "local"
+
+    def submit(self, spec: JobSpec) -> Future:
+        if self.cancel is not None:
+            return self.executor.submit(execute, spec.dumps(), self.cancel)
+        return self.executor.submit(execute, spec.dumps())
+
+
+@contextmanager
+def local_pool(jobs: int) -> Iterator[Pool]:
+    cancel = threading.Event()
+    executor = ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="miogen-ctg")
+    try:
+        yield Pool(executor, jobs, cancel)
+    except BaseException:
+        cancel.set()  # Ctrl-C or an error: every supervisor kills its worker and returns
+        raise
+    finally:
+        executor.shutdown(wait=True)
+
+
+@contextmanager
+def dask_pool(scheduler: str | None, jobs: int) -> Iterator[Pool]:
+    """A dask.distributed executor: the cluster at ``scheduler``, or a LocalCluster of ``jobs``."""
+    try:
+        from distributed import Client, LocalCluster
+    except ImportError:
+        raise MiogenError(
+            "--executor dask needs dask.distributed: pip install 'miogen[dask]'"
+        ) from None
+    cluster = None
+    if scheduler:
+        client = Client(scheduler)
+    else:
+        cluster = LocalCluster(
+            n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=None
+        )
+        client = Client(cluster)
+    try:
+        yield Pool(client.get_executor(pure=False), jobs, name=f"dask ({client.scheduler.address})")
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+@dataclass
+class Job:
+    key: str
+    seconds: float  # for the order: longest first packs k cores best
+    build: Callable[[dict[str, JobOutcome]], JobSpec]  # called at submission, with finished jobs
+    after: set[str] = field(default_factory=set)  # keys to finish first (dependency order)
+
+
+def dispatch(
+    jobs: list[Job], pool: Pool, on_done: Callable[[Job, JobOutcome], None]
+) -> dict[str, JobOutcome]:
+    """Run every job, at most ``pool.parallel`` at once, a job after the jobs it depends on.
+
+    As in the paper, a job waits for a dependency only when another job can run meanwhile;
+    when nothing else can (a cycle, or every remaining job waiting), the first one goes anyway.
+    """
+    pending = sorted(jobs, key=lambda job: (-job.seconds, job.key))
+    running: dict[Future, Job] = {}
+    finished: dict[str, JobOutcome] = {}
+    while pending or running:
+        while pending and len(running) < pool.parallel:
+            unfinished = {j.key for j in pending} | {j.key for j in running.values()}
+            ready = [job for job in pending if not job.after & unfinished]
+            if not ready and running:
+                break
+            job = (ready or pending)[0]
+            pending.remove(job)
+            running[pool.submit(job.build(finished))] = job
+        done, _ = wait(list(running), return_when=FIRST_COMPLETED)
+        for future in done:
+            job = running.pop(future)
+            outcome = _outcome(future)
+            finished[job.key] = outcome
+            on_done(job, outcome)
+    return finished
+
+
+def _outcome(future: Future) -> JobOutcome:
+    try:
+        return outcome_of(future.result())
+    except Exception as error:  # noqa: BLE001 - a lost dask worker, a pickling error: report it
+        return JobOutcome("failed", message=f"the executor could not run the job: {error!r}")

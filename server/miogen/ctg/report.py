@@ -1,0 +1,106 @@
+"""What a CTG run tells: a table per unit, the pooled coverage mu(P), and a JSON report for CI."""
+
+from __future__ import annotations
+
+from miogen.ctg.runner import CtgReport, UnitState
+
+
+def unit_entry(state: UnitState) -> dict:
+    allocation = state.allocation
+    outcome = state.outcome
+    entry = {
+        "unit": state.key,
+        "kind": state.unit.kind,
+        "status": state.status,
+        "reason": allocation.reason if allocation else "",
+        "changed": state.changed,
+        "budget_seconds": round(allocation.seconds, 3) if allocation else 0.0,
+        "targets": state.total,
+        "covered_before": len(state.before),
+        "covered_after": len(state.after),
+        "tests_added": state.added,
+        "seconds": round(outcome.wall_seconds, 3) if outcome else 0.0,
+        "seeds_replayed": (outcome.result or {}).get("replayed", 0) if outcome else 0,
+        "seeds_dropped": state.seeds_dropped,
+    }
+    if outcome is not None and outcome.status != "ok":
+        entry["message"] = outcome.message
+    return entry
+
+
+def to_json(report: CtgReport, fail_under: float | None = None) -> dict:
+    return {
+        "root": str(report.root),
+        "strategy": report.config.strategy,
+        "budget_per_job_slot": report.config.budget,
+        "jobs": report.config.jobs,
+        "executor": report.executor,
+        "history": str(report.history) if report.history else None,
+        "units": [unit_entry(s) for s in report.units],
+        "module_errors": report.module_errors,
+        "warnings": report.warnings,
+        "pooled": {
+            "tool": "coverage.py (branch=True) on the test files",
+            "covered": report.covered,
+            "total": report.branches,
+            "percent": round(report.pooled, 2),
+        },
+        "budget_allocated_seconds": round(
+            sum(s.allocation.seconds for s in report.units if s.allocation), 3
+        ),
+        "generation_seconds": round(report.generation_seconds, 3),
+        "wall_seconds": round(report.wall_seconds, 3),
+        "written": [str(p) for p in report.written],
+        "fail_under": fail_under,
+        "exit_code": exit_code(report, fail_under),
+    }
+
+
+def exit_code(report: CtgReport, fail_under: float | None) -> int:
+    """0 unless something failed to run, or the pooled coverage is under the gate."""
+    if report.failed:
+        return 1
+    if fail_under is not None and report.pooled + 1e-9 < fail_under:
+        return 1
+    return 0
+
+
+def _fraction(covered: int, total: int) -> str:
+    percent = 100.0 * covered / total if total else 100.0
+    return f"{covered}/{total} {percent:3.0f}%"
+
+
+def table(report: CtgReport) -> list[str]:
+    """One line per unit: budget (or why it did not run), coverage before/after, tests, time."""
+    width = max([len(s.key) for s in report.units] + [4])
+    lines = [
+        f"{'unit':<{width}}  {'budget':>7}  {'before':>12}  {'after':>12}  {'tests':>5}  {'time':>6}"
+    ]
+    for state in report.units:
+        entry = unit_entry(state)
+        if state.status in ("ran", "failed"):
+            budget = f"{entry['budget_seconds']:6.1f}s"
+            time_taken = f"{entry['seconds']:5.1f}s"
+        else:
+            budget, time_taken = f"{'-':>7}", f"{'-':>6}"
+        line = (
+            f"{state.key:<{width}}  {budget}  {_fraction(len(state.before), state.total):>12}  "
+            f"{_fraction(len(state.after), state.total):>12}  {state.added:>5}  {time_taken}"
+        )
+        note = entry["message"] if state.status == "failed" else entry["reason"]
+        if state.changed and state.status != "failed":
+            note = "changed" + (f"; {note}" if note else "")
+        lines.append(line + (f"  {note}" if note else ""))
+    for relative, message in report.module_errors.items():
+        lines.append(f"{relative:<{width}}  not analysed: {message}")
+    return lines
+
+
+def summary(report: CtgReport) -> list[str]:
+    ran = [s for s in report.units if s.outcome is not None]
+    return [
+        f"pooled coverage mu(P): {_fraction(report.covered, report.branches)} of the branches "
+        f"(coverage.py on the test files; {report.pooled:.1f}%)",
+        f"{len(ran)} of {len(report.units)} units ran; generation {report.generation_seconds:.1f} s "
+        f"on {report.config.jobs} job slot(s), wall {report.wall_seconds:.1f} s",
+    ]

@@ -1,0 +1,445 @@
+"""One continuous-test-generation run over a project: one named phase per line (``run_ctg``).
+
+discover -> measure before -> allocate -> run jobs (seeded, dependency order) -> verify with
+coverage.py -> merge into the test files -> record the history. Every coverage figure it reports
+is coverage.py's measurement of test files (invariant 2), never the search's claim: "before" is
+the module's existing test file, "after" adds what coverage.py measures for the tests that were
+generated, verified and merged in this run (the union of the two measurements, which is what the
+merged file covers as long as tests do not depend on each other).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import ExitStack
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from miogen.analysis.model import Unit
+from miogen.ctg.allocation import (
+    CHANGED_WEIGHT,
+    PATIENCE,
+    Allocation,
+    AllocationConfig,
+    Candidate,
+    Plan,
+    RunRecord,
+    allocate,
+    allocate_simple,
+)
+from miogen.ctg.discovery import Module, discover, project_root
+from miogen.ctg.history import DEFAULT_PATH, HistoryStore, RunRow, StoredUnit, content_hash
+from miogen.ctg.jobs import Job, Pool, dispatch, local_pool
+from miogen.ctg.seeding import dependencies, pool_objects, pool_seeds, still_valid_seeds
+from miogen.emit.merge import UnmergeableFile, write_merged
+from miogen.execution.job import JobSpec
+from miogen.execution.supervisor import JobOutcome
+from miogen.generate import (
+    HEADER,
+    GenerationReport,
+    UnitReport,
+    module_text,
+    verify_and_keep_passing,
+)
+from miogen.verify.measure import measure
+
+Log = Callable[[str], None]
+
+
+@dataclass(frozen=True)
+class CtgConfig:
+    budget: float  # b: search seconds per core; the run shares k*b among the units
+    jobs: int = 1  # k: jobs at once
+    strategy: str = "ctg"  # ctg (allocation + history + seeding) | simple (equal split, no history)
+    minimum: float = 1.0  # seconds every unit that runs gets at least
+    h: float = CHANGED_WEIGHT
+    patience: int = PATIENCE
+    input_seeding: float = 0.0  # probability of an object-pool input; 0 = off, at most 0.5
+    seed: int = 0
+    test_timeout: float = 1.0
+    job_options: dict = field(default_factory=dict)  # more JobSpec fields, e.g. evaluations
+
+    @property
+    def total(self) -> float:
+        return self.budget * self.jobs
+
+
+@dataclass
+class UnitState:
+    """Everything the run learns about one unit, phase by phase."""
+
+    module: Module
+    unit: Unit
+    key: str
+    stored: StoredUnit | None = None
+    seeds: list = field(default_factory=list)  # stored tests that still fit the unit
+    seeds_dropped: int = 0
+    runs: tuple[RunRecord, ...] = ()  # earlier runs at the current AST hash, oldest first
+    before: list[int] = field(default_factory=list)  # covered target ids, coverage.py
+    allocation: Allocation | None = None
+    outcome: JobOutcome | None = None
+    tests: list[dict] = field(default_factory=list)  # generated tests that passed verification
+    measured: list[int] = field(default_factory=list)  # what coverage.py measured for them
+    added: int = 0  # tests merged into the file (not already there)
+
+    @property
+    def total(self) -> int:
+        return len(self.unit.targets)
+
+    @property
+    def changed(self) -> bool:
+        return self.stored is None or self.stored.ast_hash != self.unit.ast_hash
+
+    @property
+    def after(self) -> list[int]:
+        return sorted(set(self.before) | set(self.measured))
+
+    @property
+    def status(self) -> str:
+        if self.outcome is not None:
+            return "ran" if self.outcome.status == "ok" else "failed"
+        if self.allocation is not None and self.allocation.reason.startswith("waits"):
+            return "waits"
+        return "skipped"
+
+
+@dataclass
+class CtgReport:
+    root: Path
+    config: CtgConfig
+    units: list[UnitState] = field(default_factory=list)
+    module_errors: dict[str, str] = field(default_factory=dict)  # relative path -> message
+    warnings: list[str] = field(default_factory=list)
+    written: list[Path] = field(default_factory=list)
+    history: Path | None = None
+    executor: str = "local"
+    wall_seconds: float = 0.0
+
+    @property
+    def covered(self) -> int:
+        return sum(len(u.after) for u in self.units)
+
+    @property
+    def branches(self) -> int:
+        return sum(u.total for u in self.units)
+
+    @property
+    def pooled(self) -> float:
+        """The paper's mu(P): covered targets over all targets of the project, in percent."""
+        return 100.0 * self.covered / self.branches if self.branches else 100.0
+
+    @property
+    def generation_seconds(self) -> float:
+        return sum(u.outcome.wall_seconds for u in self.units if u.outcome)
+
+    @property
+    def failed(self) -> bool:
+        return bool(self.module_errors) or any(u.status == "failed" for u in self.units)
+
+
+def run_ctg(
+    paths: list[str | Path],
+    config: CtgConfig,
+    root: str | Path | None = None,
+    history: str | Path | None = None,
+    pool: Pool | None = None,
+    log: Log | None = None,
+) -> CtgReport:
+    """Discover units, allocate ``config.total`` seconds, run, verify, merge and record."""
+    started = time.monotonic()
+    log = log or (lambda _: None)
+    paths = [Path(p) for p in paths] or [Path.cwd()]
+    report = CtgReport(project_root(paths, root), config)
+    with ExitStack() as stack:
+        store = _open_history(report, history) if config.strategy == "ctg" else None
+        if store is not None:
+            stack.callback(store.close)
+        pool = pool or stack.enter_context(local_pool(config.jobs))
+        report.executor = pool.name
+        threads = stack.enter_context(ThreadPoolExecutor(max(1, config.jobs)))
+        modules = _discover(report, paths)
+        states = _load_history(modules, store)
+        _measure_before(report, modules, states, store, threads)
+        plan = _allocate(states, config)
+        _run_jobs(states, plan, config, pool, log)
+        _verify(states, threads)
+        _merge(report, modules, states)
+        _record(store, modules, states)
+        report.units = states
+    report.wall_seconds = time.monotonic() - started
+    return report
+
+
+def _open_history(report: CtgReport, history: str | Path | None) -> HistoryStore:
+    path = Path(history) if history else report.root / DEFAULT_PATH
+    store = HistoryStore.open(path)
+    report.history = path
+    report.warnings += store.warnings
+    return store
+
+
+def _discover(report: CtgReport, paths: list[Path]) -> list[Module]:
+    modules = discover(paths, report.root)
+    for module in modules:
+        if module.error:
+            report.module_errors[module.relative] = module.error
+    return [m for m in modules if m.model is not None]
+
+
+def _load_history(modules: list[Module], store: HistoryStore | None) -> list[UnitState]:
+    """Each unit with its stored suite, whose tests are re-validated against the current code."""
+    states = []
+    for module in modules:
+        for unit in module.units:
+            state = UnitState(module, unit, module.key(unit))
+            if store is not None:
+                state.stored = store.unit(state.key)
+                state.runs = store.runs(state.key, unit.ast_hash)
+            if state.stored is not None:
+                state.seeds, state.seeds_dropped = still_valid_seeds(
+                    module.model, unit, state.stored.seeds
+                )
+            states.append(state)
+    return states
+
+
+def _measure_before(
+    report: CtgReport,
+    modules: list[Module],
+    states: list[UnitState],
+    store: HistoryStore | None,
+    threads: ThreadPoolExecutor,
+) -> None:
+    """coverage.py on each module's existing test file (reused while neither file changed)."""
+    coverage, futures = {}, {}
+    for module in modules:
+        test_hash = content_hash(module.test_path)
+        cached = (
+            store.module_coverage(module.relative, module.source_hash, test_hash)
+            if (store is not None and test_hash)
+            else None
+        )
+        if not test_hash or cached is not None:
+            coverage[module.relative] = cached or {}
+        else:
+            futures[module.relative] = threads.submit(_coverage_before, module)
+    for relative, future in futures.items():
+        coverage[relative], warning = future.result()
+        if warning:
+            report.warnings.append(warning)
+    for state in states:
+        known = coverage[state.module.relative].get(state.unit.name, [])
+        targets = {t.id for t in state.unit.targets}
+        state.before = sorted(t for t in known if t in targets)
+
+
+def _coverage_before(module: Module) -> tuple[dict, str]:
+    location = module.location
+    measurement = measure(
+        module.test_path, location.path, module.units, module.model.source,
+        location.import_root, location.project_root,
+    )  # fmt: skip
+    warning = ""
+    if measurement.exit_code == -1:
+        warning = f"{module.test_path}: pytest did not finish; its coverage counts as 0"
+    elif measurement.failures:
+        warning = (
+            f"{module.test_path}: {len(measurement.failures)} existing tests fail on the current "
+            f"version of {module.relative} ({', '.join(measurement.failures[:3])}...)"
+        )
+    return measurement.covered, warning
+
+
+def _allocate(states: list[UnitState], config: CtgConfig) -> Plan:
+    candidates = [Candidate(s.key, s.total, s.changed, len(s.before), s.runs) for s in states]
+    if config.strategy == "simple":
+        plan = allocate_simple(candidates, config.total, config.budget)
+    else:
+        settings = AllocationConfig(
+            config.total, config.budget, config.minimum, config.h, config.patience
+        )
+        plan = allocate(candidates, settings)
+    allocations = plan.by_key()
+    for state in states:
+        state.allocation = allocations[state.key]
+    return plan
+
+
+def _run_jobs(states: list[UnitState], plan: Plan, config: CtgConfig, pool: Pool, log: Log) -> None:
+    by_key = {s.key: s for s in states}
+    seeding = config.strategy == "ctg" and config.input_seeding > 0
+    order = {
+        m.relative: dependencies(m.model) for m in {id(s.module): s.module for s in states}.values()
+    }
+    jobs = []
+    for allocation in plan.running():
+        state = by_key[allocation.key]
+        after = set()
+        if seeding:
+            names = order[state.module.relative].get(state.unit.name, set())
+            after = {state.module.key(u) for u in state.module.units if u.name in names}
+        jobs.append(
+            Job(state.key, allocation.seconds, _builder(state, allocation, by_key, config), after)
+        )
+
+    def finished(job: Job, outcome: JobOutcome) -> None:
+        state = by_key[job.key]
+        state.outcome = outcome
+        covered = len((outcome.result or {}).get("covered", []))
+        log(f"{job.key}: {outcome.status} in {outcome.wall_seconds:.1f} s "
+            f"(search claims {covered}/{state.total})")  # fmt: skip
+
+    dispatch(jobs, pool, finished)
+
+
+def _builder(state: UnitState, allocation: Allocation, by_key: dict, config: CtgConfig):
+    """The JobSpec of a unit, made when the job starts (the pool needs its dependencies' tests)."""
+
+    def build(finished: dict[str, JobOutcome]) -> JobSpec:
+        seeds = list(state.seeds) if config.strategy == "ctg" else []
+        if config.strategy == "ctg" and config.input_seeding > 0:
+            seeds += _pool_seeds(state, by_key, finished, config)
+        location = state.module.location
+        return JobSpec(
+            path=str(location.path),
+            module_name=location.module_name,
+            import_root=str(location.import_root),
+            unit=state.unit.name,
+            budget_seconds=allocation.seconds,
+            seed=config.seed,
+            test_timeout=config.test_timeout,
+            seeds=seeds,
+            **config.job_options,
+        )
+
+    return build
+
+
+def _pool_seeds(
+    state: UnitState, by_key: dict[str, UnitState], finished: dict, config: CtgConfig
+) -> list:
+    model = state.module.model
+    pool = {}
+    for name in dependencies(model).get(state.unit.name, set()):
+        other = by_key.get(state.module.key(model.unit(name)))
+        if other is None:
+            continue
+        outcome = finished.get(other.key)
+        tests = (
+            [t["test"] for t in outcome.result["tests"]]
+            if outcome is not None and outcome.result
+            else other.seeds
+        )
+        objects = pool_objects(model, name, tests)
+        if objects:
+            pool[name] = objects
+    rng = random.Random(f"{config.seed}:{state.key}")
+    return pool_seeds(model, state.unit, pool, rng, config.input_seeding)
+
+
+def _verify(states: list[UnitState], threads: ThreadPoolExecutor) -> None:
+    """coverage.py runs each module's new tests in a fresh pytest; failing tests are dropped."""
+    by_module: dict[str, list[UnitState]] = {}
+    for state in states:
+        if state.outcome is not None and state.outcome.result:
+            by_module.setdefault(state.module.relative, []).append(state)
+    futures = [threads.submit(_verify_module, group) for group in by_module.values()]
+    for future in futures:
+        future.result()
+
+
+def _verify_module(group: list[UnitState]) -> None:
+    module = group[0].module
+    _unique_names(group)
+    reports = [UnitReport(s.unit, s.outcome, list(s.tests)) for s in group]
+    report = GenerationReport(module.location, module.model, reports)
+    verify_and_keep_passing(report)
+    for state, unit_report in zip(group, reports, strict=True):
+        state.tests = unit_report.tests
+        state.measured = sorted(unit_report.measured or [])
+
+
+def _unique_names(group: list[UnitState]) -> None:
+    """Tests of different units of a module may get the same name (``test_area_returns_2``)."""
+    taken: set[str] = set()
+    for state in group:
+        state.tests = []
+        for test in state.outcome.result["tests"]:
+            name, counter = test["name"], 2
+            while name in taken:
+                name, counter = f"{test['name']}_{counter}", counter + 1
+            taken.add(name)
+            if name != test["name"]:
+                pattern = rf"^(\s*(?:async\s+)?def\s+){re.escape(test['name'])}\b"
+                source = re.sub(pattern, rf"\g<1>{name}", test["source"], count=1, flags=re.M)
+                test = {**test, "name": name, "source": source}
+            state.tests.append(test)
+
+
+def _merge(report: CtgReport, modules: list[Module], states: list[UnitState]) -> None:
+    """The safe merge: insert-only, atomic; tests whose body the file already holds are skipped."""
+    for module in modules:
+        group = [s for s in states if s.module is module and s.tests]
+        if not group:
+            continue
+        imports, generated = module_text(
+            [t for s in group for t in s.tests], module.location.module_name
+        )
+        try:
+            path, merged = write_merged(module.test_path, imports, generated, header=HEADER)
+        except (UnmergeableFile, OSError) as error:
+            report.warnings.append(f"{module.test_path}: tests not written: {error}")
+            continue
+        report.written.append(path)
+        skipped = set(merged.skipped)
+        for state in group:
+            state.added = sum(1 for t in state.tests if t["name"] not in skipped)
+        if path != module.test_path:
+            report.warnings.append(f"{module.test_path} could not be merged into; wrote {path}")
+
+
+def _record(store: HistoryStore | None, modules: list[Module], states: list[UnitState]) -> None:
+    """One transaction: the runs, the best suites, and the coverage now known per module."""
+    if store is None:
+        return
+    runs, suites = [], {}
+    for state in states:
+        if state.outcome is None:
+            continue
+        ok = state.outcome.status == "ok"
+        runs.append(
+            RunRow(
+                state.key, state.unit.ast_hash, state.allocation.seconds,
+                state.outcome.wall_seconds, "ok" if ok else "failed", state.total,
+                len(state.before), len(state.after), state.added,
+            )
+        )  # fmt: skip
+        if ok and _is_better(state):
+            suites[state.key] = (
+                state.unit.ast_hash,
+                [t["test"] for t in state.tests],
+                len(state.measured),
+            )
+    coverage = {
+        m.relative: (
+            m.source_hash,
+            content_hash(m.test_path),
+            {s.unit.name: s.after for s in states if s.module is m},
+        )
+        for m in modules
+    }
+    present = {s.key for s in states}
+    analysed = {m.relative for m in modules}
+    forget = [
+        key for key in store.keys() if key.rpartition("::")[0] in analysed and key not in present
+    ]
+    store.record(runs, suites, coverage, forget)
+
+
+def _is_better(state: UnitState) -> bool:
+    """A new suite replaces the stored one unless the unit is unchanged and it covers less."""
+    return state.changed or len(state.measured) >= state.stored.seeds_covered

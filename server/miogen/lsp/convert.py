@@ -1,0 +1,248 @@
+"""Conversions from miogen's records to LSP types and the protocol's JSON (docs/lsp-protocol.md).
+
+Lines inside miogen are 1-based and characters are str indices; LSP positions are 0-based lines
+and characters in the client's encoding (UTF-16 unless negotiated), converted here only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from lsprotocol import types
+from pygls.workspace.position_codec import PositionCodec
+
+from miogen.analysis.model import Target
+from miogen.emit.merge import TextEdit as MergeEdit
+from miogen.lsp.settings import Settings
+from miogen.lsp.snapshot import Snapshot, Span, UnitShape
+from miogen.lsp.views import Branch
+
+SOURCE = "miogen"
+SEVERITY = {
+    "error": types.DiagnosticSeverity.Error,
+    "warning": types.DiagnosticSeverity.Warning,
+    "information": types.DiagnosticSeverity.Information,
+    "hint": types.DiagnosticSeverity.Hint,
+}
+GENERATE = "miogen.generateTests"
+INSERT = "miogen.insertTests"
+CANCEL = "miogen.cancel"
+
+
+# --- positions ------------------------------------------------------------------------------
+
+
+def position(lines: Sequence[str], line: int, character: int, codec: PositionCodec) -> types.Position:
+    """A 0-based line and str index as a client position."""
+    return codec.position_to_client_units(lines, types.Position(line=line, character=character))
+
+
+def span_range(lines: Sequence[str], span: Span, codec: PositionCodec) -> types.Range:
+    start_line, start, end_line, end = span
+    return types.Range(
+        start=position(lines, start_line, start, codec), end=position(lines, end_line, end, codec)
+    )
+
+
+def unit_range(snapshot: Snapshot, shape: UnitShape, codec: PositionCodec) -> types.Range:
+    """From the unit's first line (decorators included) to the end of its last line."""
+    last = snapshot.lines[shape.unit.end_line - 1] if snapshot.lines else ""
+    span = (shape.unit.line - 1, 0, shape.unit.end_line - 1, len(last.rstrip("\r\n")))
+    return span_range(snapshot.lines, span, codec)
+
+
+def header_range(snapshot: Snapshot, shape: UnitShape, codec: PositionCodec) -> types.Range:
+    """The unit's first line: where lenses and unit-wide diagnostics go."""
+    return span_range(snapshot.lines, snapshot.statement_span(shape.unit.line), codec)
+
+
+def range_json(value: types.Range) -> dict:
+    return {
+        "start": {"line": value.start.line, "character": value.start.character},
+        "end": {"line": value.end.line, "character": value.end.character},
+    }
+
+
+# --- diagnostics ----------------------------------------------------------------------------
+
+
+def covered_label(target: Target) -> str:
+    """Like "`x > 10` true" or "loop `for x in xs` entered": the taken side of a branch."""
+    if target.kind == "line":
+        return f"line {target.line}"
+    if target.condition.startswith("for "):
+        return f"loop `{target.condition}` " + ("entered" if target.positive else "completed")
+    if target.condition:
+        return f"`{target.condition}` " + ("true" if target.positive else "false")
+    return target.description
+
+
+def branch_diagnostic(
+    branch: Branch, unit: str, snapshot: Snapshot, settings: Settings, codec: PositionCodec
+) -> types.Diagnostic | None:
+    """Uncovered targets at the configured severity; covered ones as Hints (if shown)."""
+    target = branch.target
+    data: dict = {"unit": unit, "line": target.line - 1}
+    if target.arc:
+        data["arc"] = list(target.arc)
+    span = snapshot.span_of(target.line) if target.arc else snapshot.statement_span(target.line)
+    text_range = span_range(snapshot.lines, span, codec)
+    if not branch.covered:
+        closest = f" — closest: {branch.closest}" if branch.closest else ""
+        return types.Diagnostic(
+            range=text_range,
+            message=f"{target.short}{closest}",
+            severity=SEVERITY[settings.diagnostic_severity],
+            source=SOURCE,
+            code="uncovered-branch",
+            data=data,
+        )
+    if not settings.show_covered_branches:
+        return None
+    test = f"covered by {branch.test}" if branch.test else "covered (the search is still running)"
+    return types.Diagnostic(
+        range=text_range,
+        message=f"{covered_label(target)}: {test}",
+        severity=types.DiagnosticSeverity.Hint,
+        source=SOURCE,
+        code="covered-branch",
+        data=data,
+    )
+
+
+def import_error_diagnostic(message: str, snapshot: Snapshot | None, codec) -> types.Diagnostic:
+    lines = snapshot.lines if snapshot else []
+    first = lines[0].rstrip("\r\n") if lines else ""
+    return types.Diagnostic(
+        range=span_range(lines, (0, 0, 0, len(first)), codec),
+        message=f"miogen cannot import this module: {message}",
+        severity=types.DiagnosticSeverity.Error,
+        source=SOURCE,
+        code="import-error",
+    )
+
+
+def worker_failed_diagnostic(
+    shape: UnitShape, snapshot: Snapshot, message: str, codec
+) -> types.Diagnostic:
+    return types.Diagnostic(
+        range=header_range(snapshot, shape, codec),
+        message=message,
+        severity=types.DiagnosticSeverity.Warning,
+        source=SOURCE,
+        code="worker-failed",
+        data={"unit": shape.name},
+    )
+
+
+# --- custom notifications and commands ------------------------------------------------------
+
+
+def unit_json(snapshot: Snapshot, shape: UnitShape, codec: PositionCodec) -> dict:
+    return {
+        "name": shape.name,
+        "kind": shape.unit.kind,
+        "range": range_json(unit_range(snapshot, shape, codec)),
+    }
+
+
+def counts_label(covered: int, total: int) -> str:
+    return f"{covered}/{total} branches"
+
+
+def job_status(uri: str, unit: str, state: str, percent: float, covered: int, total: int, message: str) -> dict:
+    return {
+        "uri": uri,
+        "unit": unit,
+        "state": state,
+        "percent": round(percent, 1),
+        "covered": covered,
+        "total": total,
+        "message": message,
+    }
+
+
+def unit_ref(uri: str, unit: str) -> dict:
+    """The commands' single argument."""
+    return {"uri": uri, "unit": unit}
+
+
+def code_lens(
+    snapshot: Snapshot, shape: UnitShape, uri: str, counts: tuple[int, int] | None, codec
+) -> types.CodeLens:
+    title = "miogen: Generate tests"
+    if counts is not None:
+        title = f"miogen: {counts_label(*counts)} · Generate tests"
+    return types.CodeLens(
+        range=header_range(snapshot, shape, codec),
+        command=types.Command(title=title, command=GENERATE, arguments=[unit_ref(uri, shape.name)]),
+    )
+
+
+def generate_action(uri: str, unit: str, kind: str) -> types.CodeAction:
+    title = f"Generate tests for {unit}"
+    return types.CodeAction(
+        title=title,
+        kind=kind,
+        command=types.Command(title=title, command=GENERATE, arguments=[unit_ref(uri, unit)]),
+    )
+
+
+def insert_action(
+    title: str, kind: str, edit: types.WorkspaceEdit, diagnostic: types.Diagnostic | None = None
+) -> types.CodeAction:
+    return types.CodeAction(
+        title=title,
+        kind=kind,
+        edit=edit,
+        diagnostics=[diagnostic] if diagnostic else None,
+        is_preferred=True if diagnostic else None,
+    )
+
+
+def wanted(kind: str, only: Sequence[str] | None) -> bool:
+    """``context.only`` asks for kinds and their sub-kinds ("source" covers "source.x")."""
+    if not only:
+        return True
+    return any(kind == item or kind.startswith(f"{item}.") for item in only)
+
+
+# --- edits ----------------------------------------------------------------------------------
+
+
+def text_edits(edits: Sequence[MergeEdit], existing: str, codec: PositionCodec) -> list[types.TextEdit]:
+    lines = existing.splitlines(keepends=True)
+    return [
+        types.TextEdit(
+            range=span_range(
+                lines, (e.start_line, e.start_character, e.end_line, e.end_character), codec
+            ),
+            new_text=e.new_text,
+        )
+        for e in edits
+    ]
+
+
+def workspace_edit(
+    uri: str,
+    edits: list[types.TextEdit],
+    *,
+    create: bool,
+    version: int | None,
+    document_changes: bool,
+) -> types.WorkspaceEdit:
+    """Creates the file only when it does not exist, then inserts; ``changes`` for old clients."""
+    if not document_changes:
+        return types.WorkspaceEdit(changes={uri: edits})
+    operations: list = []
+    if create:
+        operations.append(
+            types.CreateFile(uri=uri, options=types.CreateFileOptions(ignore_if_exists=True))
+        )
+    operations.append(
+        types.TextDocumentEdit(
+            text_document=types.OptionalVersionedTextDocumentIdentifier(uri=uri, version=version),
+            edits=edits,
+        )
+    )
+    return types.WorkspaceEdit(document_changes=operations)

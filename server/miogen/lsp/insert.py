@@ -1,0 +1,80 @@
+"""Where generated tests go and the WorkspaceEdit that puts them there (insert-only, invariant 3)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from lsprotocol import types
+from pygls.uris import from_fs_path
+from pygls.workspace.position_codec import PositionCodec
+
+from miogen.emit.merge import MergeResult, UnmergeableFile, fallback_path, merge_tests
+from miogen.generate import HEADER, module_text
+from miogen.lsp import convert
+from miogen.lsp.settings import Settings
+from miogen.project import ModuleLocation, default_test_path
+
+OpenFiles = dict[Path, tuple[str, int | None]]  # open documents: path -> (text, version)
+
+
+@dataclass(frozen=True)
+class Insertion:
+    path: Path
+    uri: str
+    shown_path: str  # relative to the project, for titles
+    merge: MergeResult
+    edit: types.WorkspaceEdit
+
+    @property
+    def count(self) -> int:
+        return len(self.merge.added)
+
+
+def test_path(location: ModuleLocation, settings: Settings) -> Path:
+    return default_test_path(location, settings.tests_directory, settings.test_file_pattern)
+
+
+def plan(
+    tests: list[dict],
+    location: ModuleLocation,
+    settings: Settings,
+    open_files: OpenFiles,
+    codec: PositionCodec,
+    document_changes: bool,
+) -> Insertion:
+    """Merge ``tests`` into the test file as the editor (or else the disk) has it.
+
+    A test file that does not parse is never touched: the tests go to its fallback
+    (``test_x_miogen.py``). Reads files, so call it off the event loop.
+    """
+    imports, generated = module_text(tests, location.module_name)
+    path = test_path(location, settings)
+    text, version, exists = _current(path, open_files)
+    try:
+        merge = merge_tests(text, imports, generated, HEADER)
+    except UnmergeableFile:
+        path = fallback_path(path)
+        text, version, exists = _current(path, open_files)
+        merge = merge_tests(text, imports, generated, HEADER)
+    uri = from_fs_path(str(path)) or path.as_uri()
+    edits = convert.text_edits(merge.edits, text or "", codec)
+    edit = convert.workspace_edit(
+        uri, edits, create=not exists, version=version, document_changes=document_changes
+    )
+    shown = os.path.relpath(path, location.project_root)
+    return Insertion(path, uri, shown, merge, edit)
+
+
+def _current(path: Path, open_files: OpenFiles) -> tuple[str | None, int | None, bool]:
+    """(text, version of the open document, whether the file exists)."""
+    if path in open_files:
+        text, version = open_files[path]
+        return text, version, True
+    try:
+        return path.read_text(encoding="utf-8"), None, True
+    except FileNotFoundError:
+        return None, None, False
+    except (OSError, UnicodeDecodeError):
+        return "\0", None, True  # unreadable: merge_tests refuses it and the fallback is used

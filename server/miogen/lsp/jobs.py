@@ -1,0 +1,309 @@
+"""Generation jobs: a queue with a parallel limit, a worker process per job, throttled progress.
+
+The event loop never waits on user code: ``run_job`` (which runs the unit's code only in a worker
+process, invariant 1) and the coverage.py verification run in threads, and their events are
+handed back to the loop. Cancelling sets a flag that ``run_job`` polls every 50 ms and then kills
+the worker; a job cancelled while its tests are being verified gives up its slot at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import shutil
+import tempfile
+import threading
+import traceback
+from collections.abc import Awaitable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from miogen.emit.merge import merge_tests
+from miogen.execution.job import JobSpec
+from miogen.execution.supervisor import JobOutcome, run_job
+from miogen.generate import HEADER, module_text
+from miogen.lsp.settings import Settings
+from miogen.lsp.snapshot import Snapshot, UnitShape
+from miogen.project import ModuleLocation
+from miogen.verify.measure import Measurement, measure
+
+logger = logging.getLogger(__name__)
+
+THROTTLE_SECONDS = 0.25  # at most about four progress updates a second reach the client
+PYTEST_USAGE_ERRORS = (3, 4)  # internal error, usage error (e.g. addopts naming a plugin)
+
+
+class JobHooks(Protocol):
+    """What the session does when a job changes state; all calls happen on the event loop."""
+
+    def job_changed(self, job: Job) -> None: ...  # queued, or started running
+
+    def job_progress(self, job: Job) -> None: ...  # throttled: the search found more
+
+    def job_finished(self, job: Job) -> None: ...  # done, failed or cancelled
+
+
+@dataclass(eq=False)
+class Job:
+    """One unit's generation, from the version of the file that was saved."""
+
+    uri: str
+    shape: UnitShape
+    snapshot: Snapshot  # the source the worker reads (the saved file)
+    location: ModuleLocation
+    settings: Settings
+    seeds: list = field(default_factory=list)  # earlier tests (testcase json) replayed first
+    state: str = "queued"  # queued | running | done | failed | cancelled
+    cancel_reason: str = ""  # user | superseded | closed | broken | shutdown
+    progress: dict | None = None  # the latest progress event of the search
+    streamed: list = field(default_factory=list)  # tests the search streamed (testcase json)
+    crashes: list[str] = field(default_factory=list)
+    outcome: JobOutcome | None = None
+    tests: list[dict] = field(default_factory=list)  # verified tests (state done)
+    measurement: Measurement | None = None
+    message: str = ""  # why it failed, for diagnostics and logs
+    token: str | None = None  # work-done progress token, when the client shows progress
+    _stop: threading.Event = field(default_factory=threading.Event)
+    _stopped: asyncio.Event = field(default_factory=asyncio.Event)
+    _finished: asyncio.Future | None = None
+    _flush: asyncio.TimerHandle | None = None
+    _last_flush: float = float("-inf")
+
+    @property
+    def unit(self) -> str:
+        return self.shape.name
+
+    @property
+    def key(self) -> tuple[str, str]:
+        return self.uri, self.unit
+
+    @property
+    def active(self) -> bool:
+        return self.state in ("queued", "running") and not self._stop.is_set()
+
+    @property
+    def fraction(self) -> float:
+        return float(self.progress.get("fraction", 0.0)) if self.progress else 0.0
+
+    @property
+    def covered_ids(self) -> list[int]:
+        return list(self.progress.get("covered", [])) if self.progress else []
+
+    def finished(self) -> Awaitable[Job]:
+        """Resolves with the job once it is done, failed or cancelled."""
+        if self._finished is None:
+            self._finished = asyncio.get_running_loop().create_future()
+            if self.state in ("done", "failed", "cancelled"):
+                self._finished.set_result(self)
+        return asyncio.shield(self._finished)
+
+    def _resolve(self) -> None:
+        if self._finished is not None and not self._finished.done():
+            self._finished.set_result(self)
+
+
+class Scheduler:
+    """Queued and running jobs, at most one per (document, unit)."""
+
+    def __init__(self, hooks: JobHooks, throttle: float = THROTTLE_SECONDS) -> None:
+        self.hooks = hooks
+        self.throttle = throttle
+        self.queue: list[Job] = []
+        self.running: set[Job] = set()
+        self.latest: dict[tuple[str, str], Job] = {}
+        self.threads = ThreadPoolExecutor(max_workers=32, thread_name_prefix="miogen-job")
+        self._tasks: set[asyncio.Task] = set()
+
+    def submit(self, job: Job) -> Job:
+        """Queue ``job``; an older job for the same unit is cancelled (the newer one wins)."""
+        old = self.latest.get(job.key)
+        if old is not None:
+            self.cancel(old, "superseded")
+        self.latest[job.key] = job
+        self.queue.append(job)
+        self.hooks.job_changed(job)
+        self._pump()
+        return job
+
+    def job(self, uri: str, unit: str) -> Job | None:
+        job = self.latest.get((uri, unit))
+        return job if job is not None and job.active else None
+
+    def cancel(self, job: Job, reason: str) -> bool:
+        """Stop ``job``; False when it had already ended."""
+        if not job.active:
+            return False
+        job.cancel_reason = reason
+        job._stop.set()
+        job._stopped.set()
+        if job.state == "queued":
+            self.queue.remove(job)
+            job.state = "cancelled"
+            self._end(job)
+        return True
+
+    def cancel_where(self, predicate, reason: str) -> int:
+        jobs = [job for job in self.latest.values() if job.active and predicate(job)]
+        return sum(self.cancel(job, reason) for job in jobs)
+
+    def close(self, wait_seconds: float = 3.0) -> bool:
+        """Cancel everything; True when every job thread ended within ``wait_seconds``."""
+        for job in list(self.latest.values()):
+            job.cancel_reason = job.cancel_reason or "shutdown"
+            job._stop.set()
+        self.threads.shutdown(wait=False, cancel_futures=True)
+        done = threading.Event()
+        threading.Thread(target=lambda: (self.threads.shutdown(wait=True), done.set())).start()
+        return done.wait(wait_seconds)
+
+    # --- running ---------------------------------------------------------------------------
+
+    def _pump(self) -> None:
+        while self.queue and len(self.running) < self.queue[0].settings.max_parallel_jobs:
+            job = self.queue.pop(0)
+            job.state = "running"
+            self.running.add(job)
+            task = asyncio.get_running_loop().create_task(self._run(job))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    async def _run(self, job: Job) -> None:
+        self.hooks.job_changed(job)
+        try:
+            await self._execute(job)
+        except asyncio.CancelledError:
+            job._stop.set()
+            job.state = "cancelled"
+            raise
+        except Exception:  # noqa: BLE001 - a bug here must not end the session
+            logger.exception("job %s failed", job.key)
+            job.state, job.message = "failed", "internal error: " + traceback.format_exc(limit=3)
+        finally:
+            self.running.discard(job)
+            if job._flush is not None:
+                job._flush.cancel()
+            self._end(job)
+            if asyncio.get_running_loop().is_running():
+                self._pump()
+
+    async def _execute(self, job: Job) -> None:
+        loop = asyncio.get_running_loop()
+        spec = JobSpec(
+            path=str(job.location.path),
+            module_name=job.location.module_name,
+            import_root=str(job.location.import_root),
+            unit=job.unit,
+            budget_seconds=job.settings.budget_seconds,
+            seeds=list(job.seeds),
+        )
+
+        def on_event(message: dict) -> None:  # called on the job's thread
+            loop.call_soon_threadsafe(self._on_event, job, message)
+
+        outcome = await loop.run_in_executor(
+            self.threads, run_job, spec, on_event, job._stop.is_set
+        )
+        job.outcome = outcome
+        if job._stop.is_set() or outcome.status == "cancelled":
+            job.state = "cancelled"
+            return
+        job.crashes = [crash["reason"] for crash in outcome.crashes]
+        if outcome.status != "ok":
+            job.state, job.message = "failed", _failure_message(outcome)
+            return
+        tests = list(outcome.result.get("tests", []))
+        verifying = loop.run_in_executor(self.threads, verify, job.location, job.snapshot, job.shape, tests)
+        verified = await _unless_stopped(job, verifying)
+        if verified is None:
+            job.state = "cancelled"
+            return
+        job.tests, job.measurement = verified
+        job.state = "done"
+
+    def _on_event(self, job: Job, message: dict) -> None:
+        if job.state != "running" or job._stop.is_set():
+            return
+        if message.get("event") == "progress":
+            job.progress = message
+            job.streamed += [entry["test"] for entry in message.get("new_tests", [])]
+        elif message.get("event") == "crash":
+            job.crashes.append(message.get("reason", "worker crashed"))
+        if job._flush is None:
+            loop = asyncio.get_running_loop()
+            delay = max(0.0, job._last_flush + self.throttle - loop.time())
+            job._flush = loop.call_later(delay, self._flush_progress, job)
+
+    def _flush_progress(self, job: Job) -> None:
+        job._flush = None
+        job._last_flush = asyncio.get_running_loop().time()
+        if job.state == "running" and not job._stop.is_set():
+            self.hooks.job_progress(job)
+
+    def _end(self, job: Job) -> None:
+        job._resolve()
+        self.hooks.job_finished(job)
+
+
+async def _unless_stopped(job: Job, work: asyncio.Future) -> Any:
+    """``work``'s result, or None as soon as the job is cancelled (the thread finishes alone)."""
+    stopped = asyncio.ensure_future(job._stopped.wait())
+    try:
+        done, _ = await asyncio.wait({work, stopped}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        stopped.cancel()
+    if work in done and not job._stop.is_set():
+        return work.result()
+    work.add_done_callback(lambda f: f.exception())  # consumed: no "never retrieved" warning
+    return None
+
+
+def _failure_message(outcome: JobOutcome) -> str:
+    if outcome.error:
+        return outcome.error.get("message") or outcome.message
+    return outcome.message or "the worker failed"
+
+
+# --- verification ---------------------------------------------------------------------------
+
+
+def verify(
+    location: ModuleLocation, snapshot: Snapshot, shape: UnitShape, tests: list[dict], attempts=3
+) -> tuple[list[dict], Measurement | None]:
+    """Run the tests under pytest + coverage.py in a fresh process; drop the failing ones.
+
+    Returns the tests that pass and the last measurement (invariant 2: the editor is told what
+    coverage.py measures). Plugins are not autoloaded, which saves seconds a run; a project whose
+    pytest options need a plugin gets a second run with them.
+    """
+    scratch = Path(tempfile.mkdtemp(prefix="miogen-lsp-"))
+    try:
+        measurement = None
+        for _ in range(attempts):
+            if not tests:
+                return tests, measurement
+            candidate = scratch / f"test_{location.module_name.replace('.', '_')}_miogen.py"
+            imports, generated = module_text(tests, location.module_name)
+            candidate.write_text(merge_tests(None, imports, generated, HEADER).text, "utf-8")
+            measurement = _measure(candidate, location, snapshot, shape)
+            failing = set(measurement.failures)
+            if measurement.ok or not failing:
+                return tests, measurement
+            tests = [test for test in tests if test["name"] not in failing]
+        return tests, measurement
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _measure(
+    candidate: Path, location: ModuleLocation, snapshot: Snapshot, shape: UnitShape
+) -> Measurement:
+    args = (candidate, location.path, [shape.unit], snapshot.source)
+    roots = (location.import_root, location.project_root)
+    quick = dict(os.environ, PYTEST_DISABLE_PLUGIN_AUTOLOAD="1")
+    measurement = measure(*args, *roots, env=quick)
+    if measurement.exit_code in PYTEST_USAGE_ERRORS and "PYTEST_DISABLE_PLUGIN_AUTOLOAD" not in os.environ:
+        measurement = measure(*args, *roots)
+    return measurement

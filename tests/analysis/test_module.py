@@ -1,0 +1,159 @@
+from __future__ import annotations
+
+import pytest
+from coverage.parser import PythonParser
+
+from miogen.analysis.module import analyze_source
+from miogen.errors import SourceSyntaxError, UnknownUnitError
+
+SHAPES = '''
+from dataclasses import dataclass
+from enum import Enum
+from typing import Optional, Union
+
+Vector = list[float]
+
+
+class Color(Enum):
+    RED = 1
+    BLUE = 2
+
+
+@dataclass
+class Point:
+    x: int
+    y: int = 0
+
+
+class Shape:
+    """A shape."""
+
+    def __init__(self, name: str, sides: Optional[int] = None) -> None:
+        self.name = name
+        self.sides = sides
+
+    def scale(self, factor: Union[int, float], origin: Point, color: Color = Color.RED) -> float:
+        if factor > 10:
+            return factor * 2
+        return 0.0
+
+    def tags(self, items: dict[str, set[int]], pair: tuple[int, str], path: Vector) -> int:
+        total = 0
+        for key in items:
+            total += len(key)
+        return total
+
+    @property
+    def label(self) -> str:
+        return self.name
+
+    def _private(self):
+        return 1
+
+
+def area(width: float, height: float = 2.0) -> float:
+    """Area of a rectangle."""
+    return width * height
+
+
+def _helper(x):
+    if x:
+        return 1
+    return 2
+
+
+def uses_helper(x: int) -> int:
+    return _helper(x)
+
+
+class ShapeError(ValueError):
+    pass
+'''
+
+
+def test_units_are_public_classes_and_functions_with_code():
+    # Point (a dataclass with no code of its own), Color (an enum), ShapeError and _helper are not units.
+    model = analyze_source(SHAPES, "shapes.py", "shapes")
+    assert [(u.name, u.kind) for u in model.units] == [
+        ("Shape", "class"),
+        ("area", "function"),
+        ("uses_helper", "function"),
+    ]
+
+
+def test_signatures_read_type_hints_and_defaults():
+    model = analyze_source(SHAPES, "shapes.py", "shapes")
+    shape = model.classes["Shape"]
+    assert [(p.name, str(p.type), p.has_default) for p in shape.constructor.params] == [
+        ("name", "str", False),
+        ("sides", "union[int, none]", True),
+    ]
+    scale = next(m for m in shape.methods if m.name == "scale")
+    assert [str(p.type) for p in scale.params] == ["union[int, float]", "Point", "Color"]
+    tags = next(m for m in shape.methods if m.name == "tags")
+    assert [str(p.type) for p in tags.params] == ["dict[str, set[int]]", "tuple[int, str]", "list[float]"]
+    assert {m.name: m.kind for m in shape.methods} == {"scale": "method", "tags": "method", "label": "property"}
+
+
+def test_dataclass_fields_and_enum_members():
+    model = analyze_source(SHAPES, "shapes.py", "shapes")
+    point = model.classes["Point"]
+    assert [(p.name, p.has_default, p.default) for p in point.constructor.params] == [
+        ("x", False, point.constructor.params[0].default),
+        ("y", True, 0),
+    ]
+    assert model.classes["Color"].enum_members == ("RED", "BLUE")
+    assert model.classes["Color"].constructor is None
+
+
+def test_constant_pool_skips_docstrings():
+    model = analyze_source(SHAPES, "shapes.py", "shapes")
+    assert 10 in model.constants.ints and 9 in model.constants.ints
+    assert 2.0 in model.constants.floats
+    assert "Area of a rectangle." not in model.constants.strings
+
+
+def test_targets_are_exactly_coverage_branch_arcs_plus_lines_for_branchless_code():
+    model = analyze_source(SHAPES, "shapes.py", "shapes")
+    parser = PythonParser(text=SHAPES)
+    parser.parse_source()
+    exits = parser.exit_counts()
+    branch_arcs = {a for a in parser.arcs() if exits.get(a[0], 0) > 1}
+    ours = {t.arc for u in model.units for t in u.targets if t.kind == "branch"}
+    assert ours == branch_arcs
+    area = model.unit("area")
+    assert [(t.kind, t.line) for t in area.targets] == [("line", SHAPES.splitlines().index("    return width * height") + 1)]
+
+
+def test_private_helpers_belong_to_the_units_that_call_them():
+    model = analyze_source(SHAPES, "shapes.py", "shapes")
+    unit = model.unit("uses_helper")
+    assert len(unit.ranges) == 2
+    assert sum(t.kind == "branch" for t in unit.targets) == 2
+
+
+def test_target_descriptions_name_the_condition():
+    model = analyze_source(SHAPES, "shapes.py", "shapes")
+    shorts = {t.short for t in model.unit("Shape").targets}
+    assert "`factor > 10` never true" in shorts
+    assert "`factor > 10` never false" in shorts
+    assert "loop `for key in items` never entered" in shorts
+
+
+def test_ast_hash_ignores_formatting_and_comments_but_not_code():
+    base = analyze_source("def f(x):\n    return x + 1\n").unit("f").ast_hash
+    reformatted = analyze_source("def f( x ):\n    # comment\n    return (x+1)\n").unit("f").ast_hash
+    changed = analyze_source("def f(x):\n    return x + 2\n").unit("f").ast_hash
+    assert base == reformatted != changed
+
+
+def test_syntax_error_names_the_line():
+    with pytest.raises(SourceSyntaxError) as info:
+        analyze_source("def f(:\n    pass\n", "bad.py")
+    assert info.value.line == 1 and "bad.py:1" in str(info.value)
+
+
+def test_unknown_unit_lists_the_available_ones():
+    model = analyze_source(SHAPES, "shapes.py", "shapes")
+    with pytest.raises(UnknownUnitError, match="available units: Shape, area, uses_helper"):
+        model.unit("Nope")

@@ -1,0 +1,95 @@
+"""`miogen generate` end to end: real worker processes, pytest and coverage.py, as a user runs it."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+
+def miogen(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "miogen", *args], capture_output=True, text=True, cwd=cwd, timeout=300
+    )
+
+
+def run_pytest(test_file: Path, import_root: Path) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(test_file)],
+        capture_output=True, text=True, cwd=test_file.parent, env={"PYTHONPATH": str(import_root), "PATH": "/usr/bin:/bin"},
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize(("subject", "minimum"), [("triangle", 100.0), ("expint", 90.0), ("gammq", 90.0)])
+def test_classic_subjects_reach_the_coverage_aims(classic, tmp_path, subject, minimum):
+    work = tmp_path / "classic"
+    shutil.copytree(classic, work)
+    output = tmp_path / "tests" / f"test_{subject}.py"
+    done = miogen("generate", str(work / f"{subject}.py"), "--budget", "5", "--output", str(output), "--json")
+    assert done.returncode == 0, done.stderr
+    summary = json.loads(done.stdout)
+    assert summary["measured"]["percent"] >= minimum, summary
+    assert summary["measured"]["tests_failed"] == 0
+    for unit in summary["units"]:
+        assert "mismatch" not in unit, unit  # what we claim is what coverage.py measures
+        assert unit["measured_covered"] == unit["targets_covered"]
+    assert run_pytest(output, work).returncode == 0
+
+
+def test_one_unit_human_summary_and_rerun_adds_nothing_twice(classic, tmp_path):
+    work = tmp_path / "classic"
+    shutil.copytree(classic, work)
+    output = tmp_path / "test_tri.py"
+    target = f"{work / 'triangle.py'}::classify"
+    first = miogen("generate", target, "--budget", "2", "--output", str(output), "--seed", "1")
+    assert first.returncode == 0, first.stderr
+    assert "classify: 12/12 targets (coverage.py)" in first.stdout
+    text = output.read_text()
+    second = miogen("generate", target, "--budget", "2", "--output", str(output), "--seed", "1")
+    assert second.returncode == 0
+    assert output.read_text().startswith(text), "existing content is kept byte for byte"
+    assert "wrote 0 tests" in second.stdout, "the same tests are not added twice"
+
+
+def test_syntax_error_reports_the_line_and_exits_2(tmp_path):
+    bad = tmp_path / "bad.py"
+    bad.write_text("def f(x):\n    return x\n\ndef g(:\n    pass\n")
+    done = miogen("generate", str(bad), "--budget", "1", "--output", str(tmp_path / "t.py"))
+    assert done.returncode == 2
+    assert "bad.py:4: syntax error" in done.stderr
+    assert not (tmp_path / "t.py").exists()
+
+
+def test_import_failure_names_the_exception(tmp_path):
+    broken = tmp_path / "broken.py"
+    broken.write_text("import nonexistent_module_xyz\n\ndef f(x: int) -> int:\n    return x\n")
+    done = miogen("generate", str(broken), "--budget", "1", "--output", str(tmp_path / "t.py"), "--json")
+    assert done.returncode == 2
+    unit = json.loads(done.stdout)["units"][0]
+    assert "ModuleNotFoundError" in unit["message"] and "nonexistent_module_xyz" in unit["message"]
+
+
+def test_unknown_unit_lists_the_available_units(classic):
+    done = miogen("generate", f"{classic / 'triangle.py'}::Nope", "--budget", "1")
+    assert done.returncode == 2
+    assert "available units: classify, classify_name" in done.stderr
+
+
+def test_a_unit_that_kills_its_worker_is_reported_and_the_others_still_generated(tmp_path):
+    module = tmp_path / "mixed.py"
+    module.write_text(
+        "import os\n\n\ndef dies(x: int) -> int:\n    os._exit(9)\n\n\n"
+        "def fine(x: int) -> int:\n    if x > 3:\n        return 1\n    return 0\n"
+    )
+    output = tmp_path / "test_mixed.py"
+    done = miogen("generate", str(module), "--budget", "1", "--output", str(output), "--json")
+    summary = json.loads(done.stdout)
+    units = {u["name"]: u for u in summary["units"]}
+    assert units["dies"]["crashes"], units["dies"]
+    assert units["fine"]["measured_covered"] == units["fine"]["targets_total"] == 2
+    assert "def test_fine" in output.read_text()
+    assert done.returncode == 1  # something failed to generate, and the user is told
