@@ -5,7 +5,6 @@ from __future__ import annotations
 import doctest
 
 import pytest
-
 from miogen.ctg import allocation
 from miogen.ctg.allocation import (
     AllocationConfig,
@@ -128,7 +127,10 @@ def test_a_change_brings_a_retired_unit_back():
 
 
 def test_retired_units_shares_are_time_saved_not_given_to_others():
-    units = [unchanged("retired", 50, covered=50), unchanged("open", 50, runs=[RunRecord(1, 2, 50)])]
+    units = [
+        unchanged("retired", 50, covered=50),
+        unchanged("open", 50, runs=[RunRecord(1, 2, 50)]),
+    ]
     plan = allocate(units, AllocationConfig(total=10.0, cap=10.0, minimum=1.0))
     assert seconds(plan) == {"retired": 0.0, "open": 5.0}
 

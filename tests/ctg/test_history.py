@@ -6,7 +6,6 @@ import doctest
 import sqlite3
 
 import pytest
-
 from miogen.ctg import history
 from miogen.ctg.allocation import RunRecord
 from miogen.ctg.history import HistoryStore, RunRow, content_hash

@@ -83,7 +83,7 @@ def _value(index: int, value: object, module_name: str) -> Observation | None:
 
 
 def _state(index: int, value: object) -> list[Observation]:
-    """Public attributes of a freshly built object that have a literal form."""
+    """Public attributes (with a literal form) of an object, as the test leaves it."""
     try:
         attributes = vars(value)
     except TypeError:

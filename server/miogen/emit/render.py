@@ -33,7 +33,9 @@ class RenderedTest:
 
 def literal(value: object) -> str | None:
     """A Python expression that rebuilds ``value``, or None when there is no stable literal form."""
-    if value is None or isinstance(value, bool | int | str | bytes):
+    if isinstance(value, str | bytes):
+        text = _quoted(value)
+    elif value is None or isinstance(value, bool | int):
         text = repr(value)
     elif isinstance(value, float):
         if math.isnan(value):
@@ -67,6 +69,17 @@ def literal(value: object) -> str | None:
     else:
         return None
     return text if len(text) <= MAX_LITERAL else None
+
+
+def _quoted(value: str | bytes) -> str:
+    """repr() with double quotes where that needs no escaping, as ruff format writes strings."""
+    text = repr(value)
+    prefix = "b" if isinstance(value, bytes) else ""
+    body = text[len(prefix) + 1 : -1]
+    quote = '"' if isinstance(value, str) else b'"'
+    if text[len(prefix)] == "'" and quote not in value:
+        return f'{prefix}"{body.replace(chr(92) + chr(39), chr(39))}"'
+    return text
 
 
 def snake(name: str) -> str:
@@ -106,17 +119,22 @@ def render_test(
             lines.append(f"    {expression}")
             rendered.extra_imports.add("import pytest")
             continue
-        needs_name = uses.get(index, 0) > 0 or any(o.kind != "raises" for o in observed)
+        at_once = [o for o in observed if o.kind != "attribute"]
+        needs_name = uses.get(index, 0) > 0 or bool(observed)
         if needs_name:
             variable = _variable_name(statement, taken)
             names[index] = variable
             lines.append(f"{variable} = {expression}")
-            for observation in observed:
+            for observation in at_once:
                 if observation.kind == "equals" and observation.detail:
                     rendered.imports.add(observation.detail)
                 lines.append(_assertion(variable, observation, rendered))
         else:
             lines.append(expression)
+    # The state of objects is observed when the test ends, so it is asserted there.
+    for observation in observations:
+        if observation.kind == "attribute" and observation.index in names:
+            lines.append(_assertion(names[observation.index], observation, rendered))
     body = "\n".join(f"    {line}" for line in lines) or "    pass"
     rendered.source = f"def {name}():\n{body}\n"
     rendered.imports |= _module_names(test)

@@ -74,6 +74,7 @@ class Document:
     import_error: str | None = None  # the module could not be imported (Error at line 1)
     units: dict[str, UnitRecord] = field(default_factory=dict)
     published: object = None  # the last payload sent, to skip identical updates
+    baselined: bool = False  # the units' references were taken from the first text that parsed
     analysis: int = 0  # counts analyses so that a slower, older one cannot win
     save_timer: asyncio.TimerHandle | None = None
     change_timer: asyncio.TimerHandle | None = None
@@ -85,7 +86,13 @@ class Document:
         return list(self.snapshot.units.values()) if self.snapshot and not self.broken else []
 
     def remember_baseline(self, snapshot: Snapshot) -> None:
-        """Units seen for the first time take their current code as the reference."""
+        """The first text that parses is the reference of the units it has.
+
+        Units added later have no reference, so the next save generates tests for them.
+        """
+        if self.baselined:
+            return
+        self.baselined = True
         for name, shape in snapshot.units.items():
             record = self.record(name)
             if record.reference is None and record.final is None:

@@ -1,0 +1,1 @@
+"""LSP handlers, one module per feature; each has ``register(server)`` and stays thin glue."""

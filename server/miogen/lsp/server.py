@@ -1,0 +1,74 @@
+"""Creates the language server, registers its features, and serves it over stdio or TCP."""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+from typing import BinaryIO
+
+from pygls.lsp.server import LanguageServer
+
+from miogen.lsp.session import Session
+
+NAME = "miogen"
+VERSION = "0.1.0"
+
+
+class MiogenServer(LanguageServer):
+    """The pygls server; the state lives in ``session``."""
+
+    def __init__(self) -> None:
+        super().__init__(NAME, VERSION)
+        self.session = Session(self)
+
+    def report_server_error(self, error: Exception, source) -> None:
+        """Errors outside requests go to the log, not to pop-ups in the editor."""
+        logging.getLogger(__name__).error("%s: %s", getattr(source, "__name__", source), error)
+
+
+def create_server() -> MiogenServer:
+    from miogen.lsp.features import actions, commands, documents, lenses, requests
+
+    server = MiogenServer()
+    for feature in (documents, lenses, actions, commands, requests):
+        feature.register(server)
+    return server
+
+
+def serve(tcp: bool = False, host: str = "127.0.0.1", port: int = 2087) -> int:
+    """Run until the client says exit or goes away; 0 after a clean shutdown."""
+    logging.basicConfig(
+        stream=sys.stderr,
+        level=os.environ.get("MIOGEN_LOG_LEVEL", "WARNING").upper(),
+        format="miogen-lsp %(levelname)s %(name)s: %(message)s",
+    )
+    server = create_server()
+    if tcp:
+        server.start_tcp(host, port)
+    else:
+        stdin, stdout = _private_stdio()
+        server.start_io(stdin, stdout)
+    finished = server.session.scheduler.close()
+    code = 0 if server.protocol._shutdown else 1
+    if not finished:  # a verification subprocess is still running: do not wait for it
+        sys.stderr.flush()
+        os._exit(code)
+    return code
+
+
+def _private_stdio() -> tuple[BinaryIO, BinaryIO]:
+    """The protocol gets private copies of fds 0 and 1; the numbers themselves point elsewhere.
+
+    Nothing in this process or its children (which inherit 0, 1 and 2) can then read the client's
+    messages or write into the protocol stream by accident: fd 1 goes to stderr, fd 0 to /dev/null.
+    """
+    protocol_in = os.fdopen(os.dup(0), "rb")
+    protocol_out = os.fdopen(os.dup(1), "wb")
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.close(null)
+    os.dup2(2, 1)
+    sys.stdin = open(os.devnull)  # noqa: SIM115 - lives as long as the process
+    sys.stdout = sys.stderr
+    return protocol_in, protocol_out

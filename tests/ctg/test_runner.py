@@ -1,0 +1,111 @@
+"""A CTG run end to end: jobs, coverage.py, the merge, the history, the CLI's table and exit code."""
+
+from __future__ import annotations
+
+import json
+
+from ctg_projects import BANK, make_project
+
+from miogen.analysis.module import analyze_file
+from miogen.cli import main
+from miogen.ctg.history import HistoryStore, RunRow
+from miogen.ctg.runner import CtgConfig, run_ctg
+
+
+def by_name(report) -> dict:
+    return {state.unit.name: state for state in report.units}
+
+
+def evaluations(count: int, **settings) -> CtgConfig:
+    """Deterministic jobs: an evaluation budget (the seconds still decide the allocation)."""
+    return CtgConfig(budget=1.0, jobs=2, job_options={"evaluations": count}, **settings)
+
+
+def test_second_run_on_an_unchanged_unit_starts_where_the_first_ended(tmp_path):
+    root = make_project(tmp_path / "project", {"bank.py": BANK})
+    first = by_name(run_ctg([root], evaluations(300)))
+    account = first["Account"]
+    assert account.status == "ran" and account.changed
+    assert len(account.after) == account.total - 1  # all but the infeasible branch
+    assert (root / "tests" / "test_bank.py").is_file() and account.added > 0
+    assert first["classify"].after and len(first["classify"].after) == first["classify"].total
+
+    # One evaluation: what the second run covers comes from the replayed suite.
+    second = by_name(run_ctg([root], evaluations(1)))
+    account2 = second["Account"]
+    assert not account2.changed and account2.status == "ran"
+    assert account2.before == account.after  # reused from the history: no pytest run needed
+    result = account2.outcome.result
+    assert result["replayed"] == len(account.tests)
+    seeded = {target for test in account.tests for target in test["targets"]}
+    assert set(result["covered"]) >= seeded
+    assert account2.after == account.after
+    assert account2.added == 0  # the same tests are already in the file
+    assert second["classify"].status == "skipped"
+    assert second["classify"].allocation.reason == "100% covered"
+
+    # The same single evaluation without history covers less.
+    fresh = by_name(run_ctg([root], evaluations(1, strategy="simple")))["Account"]
+    assert len(fresh.outcome.result["covered"]) < len(result["covered"])
+
+
+def test_a_unit_without_improvement_in_three_runs_is_skipped_until_it_changes(tmp_path):
+    root = make_project(tmp_path / "project", {"bank.py": BANK})
+    model = analyze_file(root / "bank.py", "bank")
+    account = model.unit("Account")
+    store = HistoryStore.open(root / ".miogen" / "history.sqlite")
+    flat = RunRow("bank.py::Account", account.ast_hash, 1.0, 1.0, "ok", 7, 0, 0, 0)
+    store.record([flat] * 3, {"bank.py::Account": (account.ast_hash, [], 0)}, {})
+    store.close()
+    report = run_ctg([root / "bank.py"], evaluations(50))
+    state = by_name(report)["Account"]
+    assert state.status == "skipped"
+    assert state.allocation.reason == "no improvement in its last 3 runs"
+    assert by_name(report)["classify"].status == "ran"
+
+    (root / "bank.py").write_text(BANK.replace("amount <= 0", "amount < 1"), encoding="utf-8")
+    state = by_name(run_ctg([root / "bank.py"], evaluations(50)))["Account"]
+    assert state.changed and state.status == "ran"
+
+
+def test_cli_prints_the_table_writes_the_report_and_gates_on_coverage(tmp_path, capsys):
+    root = make_project(
+        tmp_path / "project",
+        {"bank.py": BANK, "broken.py": "def oops(:\n", "tests/test_keep.py": "def test_x(): pass\n"},
+    )
+    report_path = tmp_path / "report.json"
+    code = main(
+        ["ctg", str(root), "--budget", "0.5", "--jobs", "2", "--report", str(report_path),
+         "--fail-under", "100", "--quiet"]
+    )  # fmt: skip
+    out = capsys.readouterr().out
+    assert "bank.py::Account" in out and "pooled coverage mu(P)" in out
+    assert "broken.py  not analysed" in out
+    data = json.loads(report_path.read_text())
+    assert code == data["exit_code"] == 1  # broken.py failed to analyse (and < 100%)
+    units = {u["unit"]: u for u in data["units"]}
+    assert set(units) == {"bank.py::Account", "bank.py::classify"}  # tests/ is not searched
+    assert data["pooled"]["total"] == sum(u["targets"] for u in units.values())
+    assert data["pooled"]["covered"] == sum(u["covered_after"] for u in units.values())
+    assert 0 < data["budget_allocated_seconds"] <= 0.5 * 2 + 1e-6
+    assert data["module_errors"].keys() == {"broken.py"}
+    assert (root / "tests" / "test_keep.py").read_text() == "def test_x(): pass\n"
+
+    (root / "broken.py").unlink()
+    code = main(["ctg", str(root), "--budget", "0.5", "--fail-under", "10", "--quiet"])
+    assert code == 0  # nothing failed, and the pooled coverage is above 10%
+    code = main(["ctg", str(root), "--budget", "0.5", "--fail-under", "100", "--quiet"])
+    assert code == 1  # Account's infeasible branch keeps it under 100%
+    assert "under --fail-under 100%" in capsys.readouterr().err
+
+
+def test_a_damaged_history_is_reported_and_the_run_goes_on(tmp_path, capsys):
+    root = make_project(tmp_path / "project", {"calc.py": BANK.split("class Account")[0]})
+    (root / ".miogen").mkdir()
+    (root / ".miogen" / "history.sqlite").write_bytes(b"\x00garbage" * 64)
+    (root / "calc.py").write_text("def sign(x: int) -> int:\n    return 1 if x > 0 else -1\n")
+    code = main(["ctg", str(root), "--budget", "0.5", "--quiet"])
+    captured = capsys.readouterr()
+    assert code == 0
+    assert "warning: the history" in captured.err and "damaged-" in captured.err
+    assert len(list((root / ".miogen").glob("history.sqlite.damaged-*"))) == 1
