@@ -42,7 +42,9 @@ def _parser() -> argparse.ArgumentParser:
     )
     generate.add_argument("--json", action="store_true", help="print one machine-readable summary")
     generate.add_argument("--seed", type=int, default=0)
-    generate.add_argument("--algorithm", choices=("mio", "random", "wts", "mio-nofds"), default="mio")
+    generate.add_argument(
+        "--algorithm", choices=("mio", "random", "wts", "mio-nofds"), default="mio"
+    )
     generate.add_argument("--project-root", help="how imports in the emitted tests are written")
     generate.add_argument(
         "--test-timeout", type=float, default=1.0, help="seconds per test execution"
@@ -182,6 +184,8 @@ def summarize(report: GenerationReport) -> dict:
             "tests_failed": verification.failed + verification.errors if verification else 0,
         },
         "dropped_failing_tests": report.dropped_failing,
+        "dropped_unstable_tests": report.dropped_unstable,
+        "stability_runs": 1 + report.stability_runs,
         "added": report.merge.added if report.merge else [],
         "exit_code": 2 if input_error else (1 if failed else 0),
     }
@@ -209,6 +213,8 @@ def _print_summary(summary: dict) -> None:
     )
     if summary["dropped_failing_tests"]:
         print(f"dropped failing tests: {', '.join(summary['dropped_failing_tests'])}")
+    if summary["dropped_unstable_tests"]:
+        print(f"dropped unstable tests: {', '.join(summary['dropped_unstable_tests'])}")
     if summary["output"]:
         print(f"wrote {len(summary['added'])} tests to {summary['output']}")
 

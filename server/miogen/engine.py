@@ -12,6 +12,7 @@ from miogen.analysis.model import ModuleModel, Target, Unit
 from miogen.analysis.module import analyze_file, parse_module
 from miogen.analysis.targets import CodeMap, parse_code
 from miogen.assertions.observe import observe
+from miogen.assertions.select import MutationAnalysis
 from miogen.emit.names import test_name
 from miogen.emit.render import render_test
 from miogen.execution.executor import Executor
@@ -19,12 +20,8 @@ from miogen.execution.problem import UnitProblem
 from miogen.execution.tracer import ArcTracer
 from miogen.instrument.loader import load_instrumented
 from miogen.instrument.rewrite import probed_lines
-from miogen.minimize.reduce import (
-    CoverageCache,
-    remove_statements_pass,
-    set_cover,
-    split_independent,
-)
+from miogen.minimize.reduce import CoverageCache, set_cover, split_independent
+from miogen.minimize.shrink import Shrinker
 from miogen.search import Archive, Budget, Evaluated, MioConfig, run_mio, run_random, run_wts
 from miogen.testcase.model import TestCase, canonical_key, from_json, to_json
 from miogen.testcase.sampling import TestFactory
@@ -56,7 +53,7 @@ def generate(spec, emit: Emit, heartbeat=None) -> dict:
     archive = phases.timed("seed", _replay_seeds, problem, spec)
     archive = phases.timed("search", _search, problem, archive, spec, emit)
     post_deadline = time.monotonic() + spec.post_allowance()
-    suite = phases.timed("reduce", _reduce, problem, archive, post_deadline)
+    suite = phases.timed("reduce", _reduce, problem, archive, post_deadline, spec.careful)
     tests = phases.timed("render", _render, problem, suite, spec, post_deadline)
     return _result(spec, unit, problem, archive, tests, phases)
 
@@ -72,7 +69,9 @@ def _problem(spec, model: ModuleModel, unit: Unit, module, heartbeat) -> UnitPro
     probed = probed_lines(parse_module(model.source, spec.path))
     exact = all(t.line in probed for t in unit.targets if t.kind == "branch")
     tracer = None if exact and not spec.trace else ArcTracer(module.__file__)
-    executor = Executor(module, tracer, timeout=spec.test_timeout)
+    executor = Executor(
+        module, tracer, timeout=spec.test_timeout, fresh_containers=model.has_module_state
+    )
     if heartbeat is not None:
         executor.before_test, executor.after_test = heartbeat.begin, heartbeat.end
         executor.before_statement = heartbeat.statement
@@ -167,7 +166,9 @@ class _Progress:
 
     def __call__(self, evaluated: Evaluated, improved: bool) -> None:
         # New coverage goes out at once (a worker that dies next keeps it); the rest is throttled.
-        if time.monotonic() >= self.next_time or (improved and self.archive.covered_count > len(self.sent)):
+        if time.monotonic() >= self.next_time or (
+            improved and self.archive.covered_count > len(self.sent)
+        ):
             self.flush()
 
     def flush(self) -> None:
@@ -193,25 +194,48 @@ class _Progress:
         )
 
 
-def _reduce(problem: UnitProblem, archive: Archive, deadline: float):
+def _reduce(problem: UnitProblem, archive: Archive, deadline: float, careful: bool = False):
+    """Set cover over the archive's tests, then each test shrunk (half the post-processing time)."""
+
     def run(test: TestCase) -> tuple[TestCase, frozenset[int]]:
         evaluated = problem.evaluate(test)
         return evaluated.individual, frozenset(t for t, h in evaluated.h.items() if h >= 1.0)
 
     cache = CoverageCache(run)
-    candidates = [
-        piece for e in archive.solution().values() for piece in split_independent(e.individual)
-    ]
-    suite = set_cover(candidates, cache)
-    return [remove_statements_pass(reduced, cache, deadline) for reduced in suite]
+    # Single-purpose pieces first (they read best); whole tests only for what needs them, such as
+    # a call that sees what an earlier call left in module-level state.
+    originals = [e.individual for e in archive.solution().values()]
+    suite = set_cover([p for test in originals for p in split_independent(test)], cache)
+    covered = frozenset().union(*(r.targets for r in suite)) if suite else frozenset()
+    suite += set_cover(originals, cache, already=covered)
+    now = time.monotonic()
+    shrinker = Shrinker(cache, now if careful else now + (deadline - now) / 2)
+    shrunk = [shrinker.shrink(reduced) for reduced in suite]
+    problem.shrink_stats = {
+        "cache_hits": cache.hits,
+        "executions": cache.misses,
+        **vars(shrinker.stats),
+    }
+    return shrunk
 
 
 def _render(problem: UnitProblem, suite, spec, deadline: float) -> list[dict]:
     classes = set(problem.factory.model.classes)
     taken: set[str] = set()
     rendered = []
+    analysis = MutationAnalysis(
+        problem.factory.model.source, spec.path, problem.unit, spec.module_name,
+        timeout=min(spec.test_timeout, 0.25), enabled=not spec.careful,
+    )  # fmt: skip
     for reduced in suite:
+        refused_before = problem.executor.refused_runs
         test, observations = observe(problem.executor, reduced.test, spec.module_name)
+        if problem.executor.refused_runs != refused_before:
+            continue  # refused or hung when re-run (it varies): never emitted
+        observations = analysis.select(test, observations, deadline)
+        if not observations:
+            problem.without_assertion = getattr(problem, "without_assertion", 0) + 1
+            continue  # nothing stable to check: a test without an assertion is not worth keeping
         name = test_name(test, observations, taken)
         output = render_test(test, observations, name, classes)
         rendered.append(
@@ -224,6 +248,7 @@ def _render(problem: UnitProblem, suite, spec, deadline: float) -> list[dict]:
                 "test": to_json(test),
             }
         )
+    problem.mutation_report = analysis.report
     return rendered
 
 
@@ -267,4 +292,17 @@ def _result(
         "phases": phases.seconds,
         "replayed": getattr(problem, "replayed", 0),
         "refusals": problem.refusals,
+        "mutation": _mutation_summary(getattr(problem, "mutation_report", None)),
+        "shrinking": getattr(problem, "shrink_stats", {}),
+        "dropped_without_assertion": getattr(problem, "without_assertion", 0),
+    }
+
+
+def _mutation_summary(report) -> dict:
+    if report is None:
+        return {}
+    return {
+        "mutants": report.mutants,
+        "killed": len(report.killed),
+        "score": round(report.score, 3),
     }

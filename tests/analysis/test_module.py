@@ -2,7 +2,6 @@ from __future__ import annotations
 
 import pytest
 from coverage.parser import PythonParser
-
 from miogen.analysis.module import analyze_source
 from miogen.errors import SourceSyntaxError, UnknownUnitError
 
@@ -91,8 +90,16 @@ def test_signatures_read_type_hints_and_defaults():
     scale = next(m for m in shape.methods if m.name == "scale")
     assert [str(p.type) for p in scale.params] == ["union[int, float]", "Point", "Color"]
     tags = next(m for m in shape.methods if m.name == "tags")
-    assert [str(p.type) for p in tags.params] == ["dict[str, set[int]]", "tuple[int, str]", "list[float]"]
-    assert {m.name: m.kind for m in shape.methods} == {"scale": "method", "tags": "method", "label": "property"}
+    assert [str(p.type) for p in tags.params] == [
+        "dict[str, set[int]]",
+        "tuple[int, str]",
+        "list[float]",
+    ]
+    assert {m.name: m.kind for m in shape.methods} == {
+        "scale": "method",
+        "tags": "method",
+        "label": "property",
+    }
 
 
 def test_dataclass_fields_and_enum_members():
@@ -122,7 +129,9 @@ def test_targets_are_exactly_coverage_branch_arcs_plus_lines_for_branchless_code
     ours = {t.arc for u in model.units for t in u.targets if t.kind == "branch"}
     assert ours == branch_arcs
     area = model.unit("area")
-    assert [(t.kind, t.line) for t in area.targets] == [("line", SHAPES.splitlines().index("    return width * height") + 1)]
+    assert [(t.kind, t.line) for t in area.targets] == [
+        ("line", SHAPES.splitlines().index("    return width * height") + 1)
+    ]
 
 
 def test_private_helpers_belong_to_the_units_that_call_them():
@@ -142,7 +151,9 @@ def test_target_descriptions_name_the_condition():
 
 def test_ast_hash_ignores_formatting_and_comments_but_not_code():
     base = analyze_source("def f(x):\n    return x + 1\n").unit("f").ast_hash
-    reformatted = analyze_source("def f( x ):\n    # comment\n    return (x+1)\n").unit("f").ast_hash
+    reformatted = (
+        analyze_source("def f( x ):\n    # comment\n    return (x+1)\n").unit("f").ast_hash
+    )
     changed = analyze_source("def f(x):\n    return x + 2\n").unit("f").ast_hash
     assert base == reformatted != changed
 

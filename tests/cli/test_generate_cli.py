@@ -13,7 +13,11 @@ import pytest
 
 def miogen(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "miogen", *args], capture_output=True, text=True, cwd=cwd, timeout=300
+        [sys.executable, "-m", "miogen", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        timeout=300,
     )
 
 
@@ -24,12 +28,16 @@ def run_pytest(test_file: Path, import_root: Path) -> subprocess.CompletedProces
     )  # fmt: skip
 
 
-@pytest.mark.parametrize(("subject", "minimum"), [("triangle", 100.0), ("expint", 90.0), ("gammq", 90.0)])
+@pytest.mark.parametrize(
+    ("subject", "minimum"), [("triangle", 100.0), ("expint", 90.0), ("gammq", 90.0)]
+)
 def test_classic_subjects_reach_the_coverage_aims(classic, tmp_path, subject, minimum):
     work = tmp_path / "classic"
     shutil.copytree(classic, work)
     output = tmp_path / "tests" / f"test_{subject}.py"
-    done = miogen("generate", str(work / f"{subject}.py"), "--budget", "5", "--output", str(output), "--json")
+    done = miogen(
+        "generate", str(work / f"{subject}.py"), "--budget", "5", "--output", str(output), "--json"
+    )
     assert done.returncode == 0, done.stderr
     summary = json.loads(done.stdout)
     assert summary["measured"]["percent"] >= minimum, summary
@@ -67,7 +75,9 @@ def test_syntax_error_reports_the_line_and_exits_2(tmp_path):
 def test_import_failure_names_the_exception(tmp_path):
     broken = tmp_path / "broken.py"
     broken.write_text("import nonexistent_module_xyz\n\ndef f(x: int) -> int:\n    return x\n")
-    done = miogen("generate", str(broken), "--budget", "1", "--output", str(tmp_path / "t.py"), "--json")
+    done = miogen(
+        "generate", str(broken), "--budget", "1", "--output", str(tmp_path / "t.py"), "--json"
+    )
     assert done.returncode == 2
     unit = json.loads(done.stdout)["units"][0]
     assert "ModuleNotFoundError" in unit["message"] and "nonexistent_module_xyz" in unit["message"]

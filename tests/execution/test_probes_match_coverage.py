@@ -5,7 +5,6 @@ from __future__ import annotations
 import random
 
 import pytest
-
 from execution.helpers import problem_for
 
 LOOPS = '''
@@ -63,7 +62,9 @@ def test_probe_coverage_equals_traced_coverage(write_module, unit):
         assert covered_fast == covered_traced, test
 
 
-@pytest.mark.parametrize(("module", "unit"), [("triangle", "classify"), ("expint", "expint"), ("gammq", "gcf")])
+@pytest.mark.parametrize(
+    ("module", "unit"), [("triangle", "classify"), ("expint", "expint"), ("gammq", "gcf")]
+)
 def test_probe_coverage_equals_traced_coverage_on_the_classics(classic, module, unit):
     fast = problem_for(classic / f"{module}.py", unit)
     traced = problem_for(classic / f"{module}.py", unit, trace=True)
@@ -78,14 +79,14 @@ def test_probe_coverage_equals_traced_coverage_on_the_classics(classic, module, 
 def test_match_statements_fall_back_to_the_tracer(write_module):
     path = write_module(
         "matching",
-        '''
+        """
         def kind(x: int) -> str:
             match x:
                 case 1:
                     return "one"
                 case _:
                     return "other"
-        ''',
+        """,
     )
     problem = problem_for(path, "kind")
     assert problem.executor.tracer is not None

@@ -9,11 +9,15 @@ from miogen.execution.supervisor import run_job
 def spec_for(path, unit, **options) -> JobSpec:
     defaults = dict(budget_seconds=1.0, test_timeout=0.3)
     defaults.update(options)
-    return JobSpec(path=str(path), module_name=path.stem, import_root=str(path.parent), unit=unit, **defaults)
+    return JobSpec(
+        path=str(path), module_name=path.stem, import_root=str(path.parent), unit=unit, **defaults
+    )
 
 
 def test_a_good_unit_is_generated_and_streams_progress(write_module):
-    path = write_module("good", "def sign(x: int) -> int:\n    if x > 0:\n        return 1\n    return 0\n")
+    path = write_module(
+        "good", "def sign(x: int) -> int:\n    if x > 0:\n        return 1\n    return 0\n"
+    )
     events = []
     outcome = run_job(spec_for(path, "sign"), on_event=events.append)
     assert outcome.status == "ok"
@@ -77,14 +81,18 @@ def test_a_worker_that_exits_is_restarted_and_the_killer_recorded(write_module):
 
 
 def test_sys_exit_is_an_ordinary_outcome(write_module):
-    path = write_module("quits", "import sys\n\ndef quit_now(code: int) -> None:\n    sys.exit(code)\n")
+    path = write_module(
+        "quits", "import sys\n\ndef quit_now(code: int) -> None:\n    sys.exit(code)\n"
+    )
     outcome = run_job(spec_for(path, "quit_now"))
     assert outcome.status == "ok" and not outcome.crashes
     assert "SystemExit" in outcome.result["tests"][0]["source"]
 
 
 def test_import_error_is_named(write_module):
-    path = write_module("broken", "import os\nraise RuntimeError('no database')\n\ndef f(x):\n    return x\n")
+    path = write_module(
+        "broken", "import os\nraise RuntimeError('no database')\n\ndef f(x):\n    return x\n"
+    )
     outcome = run_job(spec_for(path, "f"))
     assert outcome.status == "failed"
     assert outcome.error["kind"] == "import"
@@ -110,10 +118,15 @@ def test_prints_and_fd_writes_never_reach_the_protocol(write_module):
 
 
 def test_cancellation_is_prompt(write_module):
-    path = write_module("slowsearch", "def f(x: int) -> int:\n    if x == 1 and x == 2:\n        return 1\n    return 0\n")
+    path = write_module(
+        "slowsearch",
+        "def f(x: int) -> int:\n    if x == 1 and x == 2:\n        return 1\n    return 0\n",
+    )
     import time
 
     start = time.monotonic()
-    outcome = run_job(spec_for(path, "f", budget_seconds=30), should_cancel=lambda: time.monotonic() - start > 1.0)
+    outcome = run_job(
+        spec_for(path, "f", budget_seconds=30), should_cancel=lambda: time.monotonic() - start > 1.0
+    )
     assert outcome.status == "cancelled"
     assert outcome.wall_seconds < 3.0

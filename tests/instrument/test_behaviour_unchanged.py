@@ -7,7 +7,6 @@ import textwrap
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
 from miogen.instrument import runtime
 from miogen.instrument.loader import compile_instrumented
 
@@ -21,7 +20,9 @@ OPERATORS = ["==", "!=", "<", "<=", ">", ">=", "in", "not in", "is", "is not"]
 
 
 def atoms() -> st.SearchStrategy[str]:
-    tagged = st.builds(lambda tag, name: f"f({tag}, {name})", st.integers(0, 9), st.sampled_from("ab"))
+    tagged = st.builds(
+        lambda tag, name: f"f({tag}, {name})", st.integers(0, 9), st.sampled_from("ab")
+    )
     literal = st.sampled_from(["0", "1", "'x'", "[1, 2]", "None", "2.5", "''", "()"])
     return st.one_of(st.sampled_from(["a", "b"]), tagged, literal)
 

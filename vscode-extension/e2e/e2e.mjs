@@ -213,7 +213,7 @@ function countGutterMarks(page) {
   return page.evaluate(() => {
     const counts = { covered: 0, partial: 0, uncovered: 0, stale: 0 };
     const editor = [...document.querySelectorAll(".monaco-editor")].find((e) =>
-      e.querySelector(".view-lines")?.textContent.includes("class Stack"));
+      /class\sStack/.test(e.querySelector(".view-lines")?.textContent ?? ""));
     for (const el of editor?.querySelectorAll(".margin *") ?? []) {
       const image = decodeURIComponent(getComputedStyle(el).backgroundImage || "");
       for (const kind of Object.keys(counts)) if (image.includes(`/media/${kind}.svg`)) counts[kind]++;

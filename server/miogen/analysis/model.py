@@ -114,6 +114,9 @@ class ModuleModel:
     functions: dict[str, Signature]
     constants: ConstantPool
     lines_of_code: dict[str, set[int]] = field(default_factory=dict)  # unit -> statement lines
+    # Module-level state that code may change (global statements, module-level containers):
+    # tests then need a fresh module state each, in the worker and in the emitted file.
+    has_module_state: bool = False
 
     def unit(self, name: str) -> Unit:
         for unit in self.units:

@@ -53,7 +53,27 @@ def analyze_source(source: str, path: str = "<string>", module_name: str = "modu
     units = _with_helper_ranges(tree, units)
     targets = find_targets(source, tree, units)
     units = [Unit(**{**_fields(u), "targets": tuple(targets.get(u.name, ()))}) for u in units]
-    return ModuleModel(path, module_name, source, units, classes, functions, _constants(tree))
+    model = ModuleModel(path, module_name, source, units, classes, functions, _constants(tree))
+    model.has_module_state = _has_module_state(tree)
+    return model
+
+
+_CONTAINER_CALLS = {"list", "dict", "set", "defaultdict", "deque", "Counter", "OrderedDict"}
+
+
+def _has_module_state(tree: ast.Module) -> bool:
+    if any(isinstance(n, ast.Global) for n in ast.walk(tree)):
+        return True
+    for node in tree.body:
+        value = node.value if isinstance(node, ast.Assign | ast.AnnAssign) else None
+        if isinstance(value, ast.List | ast.Dict | ast.Set):
+            return True
+        if (
+            isinstance(value, ast.Call)
+            and getattr(value.func, "id", getattr(value.func, "attr", "")) in _CONTAINER_CALLS
+        ):
+            return True
+    return False
 
 
 def _fields(unit: Unit) -> dict:

@@ -25,12 +25,13 @@ def observe(
     second = executor.run(first.test, trace=False)
     if first.timed_out or second.timed_out:
         return first.test, []
-    observed_first = _observations(first, module_name)
-    observed_second = set(_observations(second, module_name))
+    observed_first = observations_of(first, module_name)
+    observed_second = set(observations_of(second, module_name))
     return first.test, [o for o in observed_first if o in observed_second]
 
 
-def _observations(execution: Execution, module_name: str) -> list[Observation]:
+def observations_of(execution: Execution, module_name: str) -> list[Observation]:
+    """Everything one run showed that could become an assertion."""
     found: list[Observation] = []
     test = execution.test
     for index, statement in enumerate(test):
@@ -75,11 +76,19 @@ def _value(index: int, value: object, module_name: str) -> Observation | None:
             return Observation(index, "equals", literal(value) or "")
         return Observation(index, "approx", repr(value))
     text = literal(value)
-    if text is None:
-        return None
-    if "nan" in text:  # a container with nan never equals itself
-        return None
+    if text is None or "nan" in text:  # no literal form; a container with nan never equals itself
+        return _type_of(index, value, module_name)
     return Observation(index, "equals", text)
+
+
+def _type_of(index: int, value: object, module_name: str) -> Observation | None:
+    """At least the type, for values with no literal form (from the module or builtins only)."""
+    kind = type(value)
+    if kind.__module__ == module_name:
+        return Observation(index, "isinstance", kind.__name__, kind.__name__)
+    if kind.__module__ == "builtins" and kind.__name__.isidentifier():
+        return Observation(index, "isinstance", kind.__name__)
+    return None
 
 
 def _state(index: int, value: object) -> list[Observation]:

@@ -85,12 +85,21 @@ def discover(paths: list[Path], root: Path) -> list[Module]:
             relative = path.relative_to(root).as_posix()
         except ValueError:
             relative = path.as_posix()
+        if _is_empty(path):
+            continue  # an empty __init__.py has nothing to test (and coverage.py's parser refuses it)
         module = Module(location, relative, default_test_path(location), content_hash(path))
         try:
             module.model = analyze_file(path, location.module_name)
         except MiogenError as error:
             module.error = str(error)
-        except (OSError, UnicodeDecodeError, RecursionError, ValueError) as error:
-            module.error = f"{path}: cannot be read: {error}"
+        except Exception as error:  # noqa: BLE001 - one unreadable module must not stop the run
+            module.error = f"{path}: cannot be analysed: {type(error).__name__}: {error}"
         modules.append(module)
     return modules
+
+
+def _is_empty(path: Path) -> bool:
+    try:
+        return not path.read_bytes().strip()
+    except OSError:
+        return False

@@ -115,6 +115,7 @@ class CtgReport:
     module_errors: dict[str, str] = field(default_factory=dict)  # relative path -> message
     warnings: list[str] = field(default_factory=list)
     written: list[Path] = field(default_factory=list)
+    failing: dict[str, list[str]] = field(default_factory=dict)  # test file -> tests failing before
     history: Path | None = None
     executor: str = "local"
     wall_seconds: float = 0.0
@@ -227,17 +228,20 @@ def _measure_before(
             coverage[module.relative] = cached or {}
         else:
             futures[module.relative] = threads.submit(_coverage_before, module)
-    for relative, future in futures.items():
-        coverage[relative], warning = future.result()
-        if warning:
-            report.warnings.append(warning)
+    for module in modules:
+        if module.relative in futures:
+            coverage[module.relative], failures, warning = futures[module.relative].result()
+            if failures:
+                report.failing[str(module.test_path)] = failures
+            if warning:
+                report.warnings.append(warning)
     for state in states:
         known = coverage[state.module.relative].get(state.unit.name, [])
         targets = {t.id for t in state.unit.targets}
         state.before = sorted(t for t in known if t in targets)
 
 
-def _coverage_before(module: Module) -> tuple[dict, str]:
+def _coverage_before(module: Module) -> tuple[dict, list[str], str]:
     location = module.location
     measurement = measure(
         module.test_path, location.path, module.units, module.model.source,
@@ -251,7 +255,7 @@ def _coverage_before(module: Module) -> tuple[dict, str]:
             f"{module.test_path}: {len(measurement.failures)} existing tests fail on the current "
             f"version of {module.relative} ({', '.join(measurement.failures[:3])}...)"
         )
-    return measurement.covered, warning
+    return measurement.covered, measurement.failures, warning
 
 
 def _allocate(states: list[UnitState], config: CtgConfig) -> Plan:

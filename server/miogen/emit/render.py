@@ -18,7 +18,7 @@ class Observation:
     """What a clean run of the test showed for one statement."""
 
     index: int
-    kind: str  # "equals" | "approx" | "nan" | "raises" | "is_none" | "attribute" | "length"
+    kind: str  # equals | approx | nan | raises | is_none | attribute | isinstance
     value: str = ""  # rendered Python expression
     detail: str = ""  # attribute name, or exception type name
 
@@ -204,6 +204,10 @@ def _assertion(variable: str, observation: Observation, rendered: RenderedTest) 
     if observation.kind == "nan":
         rendered.extra_imports.add("import math")
         return f"assert math.isnan({variable})"
+    if observation.kind == "isinstance":
+        if observation.detail:
+            rendered.imports.add(observation.detail)
+        return f"assert isinstance({variable}, {observation.value})"
     if observation.kind == "is_none":
         return f"assert {variable} is None"
     if observation.kind == "attribute":

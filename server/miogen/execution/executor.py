@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import copy
 import signal
 import types
 from dataclasses import dataclass, field
 
+from miogen.execution import sandbox
 from miogen.instrument import runtime
 from miogen.testcase.model import Statement, TestCase
 
@@ -26,13 +28,15 @@ class Execution:
     exception: tuple[int, str, str] | None = None  # (statement index, type name, message)
     exception_module: str = ""
     timed_out: bool = False
-    refused: str = ""  # what the sandbox refused, if anything
+    refused: str = ""  # what the sandbox refused (or "run longer than 1 s"): never emitted
 
 
 class Executor:
     """Executes statements directly (no exec of source): fast, and free of rendering bugs."""
 
-    def __init__(self, module: types.ModuleType, tracer, timeout: float = 1.0) -> None:
+    def __init__(
+        self, module: types.ModuleType, tracer, timeout: float = 1.0, fresh_containers: bool = False
+    ) -> None:
         self.module = module
         self.tracer = tracer
         self.timeout = timeout
@@ -40,7 +44,16 @@ class Executor:
         self.before_test = None  # e.g. the heartbeat: note the test before user code runs
         self.before_statement = None
         self.after_test = None
+        self.refused_runs = 0  # executions the sandbox refused something in, or that timed out
         self._globals = dict(module.__dict__)
+        sandbox.take_refusal()  # what the module's import was refused is not a test's doing
+        # Module-level lists, dicts and sets are copied back after each test (when the module
+        # has such state), so that no test sees another's leftovers.
+        self._containers = (
+            {k: copy.deepcopy(v) for k, v in self._globals.items() if type(v) in (list, dict, set)}
+            if fresh_containers
+            else {}
+        )
         self._previous_alarm = signal.signal(signal.SIGALRM, _raise_timeout)
 
     def run(self, test: TestCase, trace: bool = True) -> Execution:
@@ -78,13 +91,18 @@ class Executor:
             signal.setitimer(signal.ITIMER_REAL, 0)
             arcs = self.tracer.stop() if trace else set()
             self._restore_globals()
+            refused = sandbox.after_test()  # stops threads the test left running, too
             if self.after_test is not None:
                 self.after_test()
+        if timed_out and not refused:
+            refused = f"run longer than {self.timeout:g} s"
+        self.refused_runs += bool(refused)
         distances = {line: list(d) for line, d in runtime.DISTANCES.items()}
         hits = set(runtime.HITS)
         return Execution(
-            test[:executed], arcs, distances, hits, values, exception, exception_module, timed_out
-        )
+            test[:executed], arcs, distances, hits, values, exception, exception_module, timed_out,
+            refused,
+        )  # fmt: skip
 
     def _execute(self, statement: Statement, values: list[object]) -> object:
         kind = statement.kind
@@ -122,6 +140,9 @@ class Executor:
         if len(namespace) != len(saved) or any(namespace.get(k) is not v for k, v in saved.items()):
             namespace.clear()
             namespace.update(saved)
+        for name, snapshot in self._containers.items():
+            if namespace[name] != snapshot:
+                namespace[name] = saved[name] = copy.deepcopy(snapshot)
 
 
 def _raise_timeout(signum, frame):

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, dataclass, field
 
+STARTUP_SECONDS = 10.0  # interpreter start, analysis and import, on a loaded machine
+
 
 @dataclass
 class JobSpec:
@@ -27,7 +29,17 @@ class JobSpec:
     scratch: str = ""  # working directory of the worker
     memory_limit_mb: int = 2048
     trace: bool = False  # measure arcs with the tracer even where the probes suffice (checks)
-    replay_only: bool = False  # no search: replay seeds and post-process (after repeated crashes)
+    replay_only: bool = False
+    # After a worker crash: no shrinking and no mutants, whose new inputs could kill it again.
+    careful: bool = False  # no search: replay seeds and post-process (after repeated crashes)
+
+    def attempt_seconds(self) -> float:
+        """Wall seconds one worker may take for this spec: start-up, search, post-processing, slack.
+
+        The supervisor's deadline and the worker's CPU-time limit both derive from it.
+        """
+        search = 0.0 if self.replay_only else (60.0 if self.evaluations else self.budget_seconds)
+        return STARTUP_SECONDS + search + 2 * self.post_allowance() + 5.0
 
     def post_allowance(self) -> float:
         if self.post_seconds is not None:

@@ -50,7 +50,9 @@ class UnitProblem:
         execution = self.executor.run(individual)
         self.last_execution = execution
         if execution.refused:
+            # A dead end: it covers nothing, so it never enters the archive and is never emitted.
             self.refusals[execution.refused] = self.refusals.get(execution.refused, 0) + 1
+            return Evaluated(execution.test, {}, size(execution.test))
         return Evaluated(execution.test, self.heuristics(execution), size(execution.test))
 
     def heuristics(self, execution: Execution) -> dict[int, float]:

@@ -4,7 +4,8 @@ The caller (CLI or language server) never waits on a worker without a deadline. 
 past its timeout (even inside C code, where the worker's own alarm cannot fire) gets the worker
 killed; a worker that dies names the test it was running (the heartbeat page), and the job restarts
 with that test blocked and the tests found so far as seeds. After MAX_RESTARTS the job replays what
-it has and ends with a report.
+it has and ends with a report. However often workers die, the whole job ends within one attempt's
+allowance (``JobSpec.attempt_seconds``: start-up, budget, post-processing, slack) of its start.
 """
 
 from __future__ import annotations
@@ -27,7 +28,6 @@ from miogen.execution.job import JobSpec
 from miogen.testcase.model import CALLS, drop_unused_values, from_json, to_json
 
 MAX_RESTARTS = 3
-STARTUP_ALLOWANCE = 10.0  # seconds for interpreter start, analysis and import
 HARD_KILL_GRACE = 1.0  # past the per-test timeout before the worker is killed
 
 OnEvent = Callable[[dict], None]
@@ -52,17 +52,24 @@ class _Attempt:
         self.heartbeat_path = os.path.join(spec.scratch, "heartbeat")
         self.heartbeat = Heartbeat(self.heartbeat_path, create=True)
         env = dict(os.environ, PYTHONHASHSEED="0", PYTHONDONTWRITEBYTECODE="1")
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "miogen.execution.worker"],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            cwd=spec.scratch,
-            env=env,
-            start_new_session=True,  # a kill takes the user's child processes along
-        )
-        self.process.stdin.write(spec.dumps().encode())
-        self.process.stdin.close()
+        try:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "miogen.execution.worker"],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                cwd=spec.scratch,
+                env=env,
+                start_new_session=True,  # a kill takes the user's child processes along
+            )
+        except OSError:
+            self.heartbeat.close()
+            raise
+        try:
+            self.process.stdin.write(spec.dumps().encode())
+            self.process.stdin.close()
+        except OSError:  # the worker died at start: the watch sees the end of its stream
+            pass
         self.selector = selectors.DefaultSelector()
         self.selector.register(self.process.stdout, selectors.EVENT_READ)
         self.buffer = b""
@@ -134,6 +141,7 @@ def _supervise(spec: JobSpec, on_event: OnEvent, should_cancel: Callable[[], boo
     seen_seeds = {json.dumps(s) for s in seeds}
     blocked = list(spec.blocked)
     job_start = time.monotonic()
+    job_deadline = job_start + spec.attempt_seconds()
     for attempt_number in range(MAX_RESTARTS + 2):
         elapsed = time.monotonic() - job_start
         remaining = spec.budget_seconds - elapsed
@@ -144,10 +152,17 @@ def _supervise(spec: JobSpec, on_event: OnEvent, should_cancel: Callable[[], boo
             blocked=blocked,
             budget_seconds=max(remaining, 0.1) if attempt_number else spec.budget_seconds,
             replay_only=replay_only or spec.replay_only,
+            careful=spec.careful or attempt_number > 0,
         )
-        attempt = _Attempt(current)
         try:
-            verdict = _watch(attempt, current, on_event, should_cancel, seeds, seen_seeds)
+            attempt = _Attempt(current)
+        except OSError as error:  # e.g. no processes or memory left for a new worker
+            return JobOutcome(
+                "failed", crashes=crashes, message=f"could not start a worker: {error}"
+            )
+        try:
+            deadline = min(time.monotonic() + current.attempt_seconds(), job_deadline)
+            verdict = _watch(attempt, current, deadline, on_event, should_cancel, seeds, seen_seeds)
         finally:
             attempt.kill()
             attempt.close()
@@ -172,10 +187,14 @@ def _supervise(spec: JobSpec, on_event: OnEvent, should_cancel: Callable[[], boo
 
 
 def _watch(
-    attempt: _Attempt, spec: JobSpec, on_event, should_cancel, seeds: list, seen: set
+    attempt: _Attempt,
+    spec: JobSpec,
+    deadline: float,
+    on_event: OnEvent,
+    should_cancel: Callable[[], bool],
+    seeds: list,
+    seen: set,
 ) -> JobOutcome:
-    search = 0.0 if spec.replay_only else (spec.budget_seconds if not spec.evaluations else 60.0)
-    deadline = time.monotonic() + STARTUP_ALLOWANCE + search + spec.post_allowance() * 2 + 5.0
     while True:
         if should_cancel():
             return JobOutcome("cancelled", message="cancelled")

@@ -32,7 +32,9 @@ CANCEL = "miogen.cancel"
 # --- positions ------------------------------------------------------------------------------
 
 
-def position(lines: Sequence[str], line: int, character: int, codec: PositionCodec) -> types.Position:
+def position(
+    lines: Sequence[str], line: int, character: int, codec: PositionCodec
+) -> types.Position:
     """A 0-based line and str index as a client position."""
     return codec.position_to_client_units(lines, types.Position(line=line, character=character))
 
@@ -150,7 +152,9 @@ def counts_label(covered: int, total: int) -> str:
     return f"{covered}/{total} branches"
 
 
-def job_status(uri: str, unit: str, state: str, percent: float, covered: int, total: int, message: str) -> dict:
+def job_status(
+    uri: str, unit: str, state: str, percent: float, covered: int, total: int, message: str
+) -> dict:
     return {
         "uri": uri,
         "unit": unit,
@@ -210,7 +214,9 @@ def wanted(kind: str, only: Sequence[str] | None) -> bool:
 # --- edits ----------------------------------------------------------------------------------
 
 
-def text_edits(edits: Sequence[MergeEdit], existing: str, codec: PositionCodec) -> list[types.TextEdit]:
+def text_edits(
+    edits: Sequence[MergeEdit], existing: str, codec: PositionCodec
+) -> list[types.TextEdit]:
     lines = existing.splitlines(keepends=True)
     return [
         types.TextEdit(

@@ -215,7 +215,9 @@ class Scheduler:
             job.state, job.message = "failed", _failure_message(outcome)
             return
         tests = list(outcome.result.get("tests", []))
-        verifying = loop.run_in_executor(self.threads, verify, job.location, job.snapshot, job.shape, tests)
+        verifying = loop.run_in_executor(
+            self.threads, verify, job.location, job.snapshot, job.shape, tests
+        )
         verified = await _unless_stopped(job, verifying)
         if verified is None:
             job.state = "cancelled"
@@ -304,6 +306,9 @@ def _measure(
     roots = (location.import_root, location.project_root)
     quick = dict(os.environ, PYTEST_DISABLE_PLUGIN_AUTOLOAD="1")
     measurement = measure(*args, *roots, env=quick)
-    if measurement.exit_code in PYTEST_USAGE_ERRORS and "PYTEST_DISABLE_PLUGIN_AUTOLOAD" not in os.environ:
+    if (
+        measurement.exit_code in PYTEST_USAGE_ERRORS
+        and "PYTEST_DISABLE_PLUGIN_AUTOLOAD" not in os.environ
+    ):
         measurement = measure(*args, *roots)
     return measurement

@@ -22,7 +22,7 @@ from miogen.lsp import convert, insert
 from miogen.lsp.documents import Document
 from miogen.lsp.jobs import Job, Scheduler
 from miogen.lsp.present import present
-from miogen.lsp.settings import ProjectSettings, Settings, read_layer, resolve, section
+from miogen.lsp.settings import ProjectSettings, Settings, plain, read_layer, resolve, section
 from miogen.lsp.snapshot import Snapshot, UnitShape, take
 from miogen.lsp.views import final_view, streamed_view
 from miogen.project import ModuleLocation, find_project_root, locate
@@ -51,6 +51,7 @@ class Session:
         self.config_layer: dict = {}
         self.projects = ProjectSettings()
         self._tasks: set[asyncio.Task] = set()
+        self._insertions: dict[tuple, tuple[list, insert.Insertion]] = {}
 
     # --- messages and background tasks -------------------------------------------------------
 
@@ -197,6 +198,70 @@ class Session:
             return None if doc.broken else doc.snapshot
         return await self._refresh(doc)
 
+    def last_good(self, uri: str) -> Snapshot | None:
+        """The last analysed text that parsed (while the user is mid-edit), unless a save broke it."""
+        doc = self.documents.get(uri)
+        return doc.snapshot if doc is not None and not doc.broken else None
+
+    def counts(self, uri: str, shape: UnitShape) -> tuple[int, int] | None:
+        """(covered, total) of the unit's current result; None before the first or when stale."""
+        doc = self.documents.get(uri)
+        view = doc.record(shape.name).view if doc is not None else None
+        if view is None or view.fingerprint != shape.fingerprint:
+            return None
+        return len(view.covered), view.total
+
+    async def units(self, uri: str) -> list[dict]:
+        """The ``miogen/units`` answer: from the editor's text, or from disk for a closed file."""
+        if uri in self.open:
+            snapshot = await self.current(uri)
+        else:
+            try:
+                doc = self.document(uri)
+                snapshot = await self.analyse(doc, await asyncio.to_thread(_read, doc.path))
+            except (CommandError, OSError, SourceSyntaxError):
+                snapshot = None
+        if snapshot is None:
+            return []
+        codec = self.ls.workspace.position_codec
+        return [convert.unit_json(snapshot, shape, codec) for shape in snapshot.units.values()]
+
+    async def code_actions(
+        self, uri: str, lines: tuple[int, int], diagnostics: list, only: list[str]
+    ) -> list[types.CodeAction]:
+        """Per unit under the cursor (or named by a diagnostic): insert its tests, or generate."""
+        snapshot = await self.current(uri)
+        if snapshot is None:
+            return []
+        doc = self.documents[uri]
+        actions: list[types.CodeAction] = []
+        for shape in snapshot.units.values():
+            own = [d for d in diagnostics if _uncovered_in(d, shape.name)]
+            touched = shape.unit.line - 1 <= lines[1] and lines[0] <= shape.unit.end_line - 1
+            if touched or own:
+                actions += await self._unit_actions(doc, shape, own, only)
+        return actions
+
+    async def _unit_actions(
+        self, doc: Document, shape: UnitShape, own: list, only: list[str]
+    ) -> list[types.CodeAction]:
+        final = doc.record(shape.name).final
+        insertion = None
+        if final is not None and final.tests and final.fingerprint == shape.fingerprint:
+            insertion = await self.plan_insertion(doc, final.tests)
+        source, quickfix = types.CodeActionKind.Source, types.CodeActionKind.QuickFix
+        if insertion is None or insertion.count == 0:
+            wanted = convert.wanted(source, only)
+            return [convert.generate_action(doc.uri, shape.name, source)] if wanted else []
+        title = (
+            f"Insert {insertion.count} generated tests for {shape.name} into {insertion.shown_path}"
+        )
+        actions = [convert.insert_action(title, source, insertion.edit)]
+        actions = actions if convert.wanted(source, only) else []
+        if convert.wanted(quickfix, only):
+            actions += [convert.insert_action(title, quickfix, insertion.edit, d) for d in own]
+        return actions
+
     def saved(self, uri: str) -> None:
         doc = self.documents.get(uri)
         if doc is not None:
@@ -291,7 +356,9 @@ class Session:
     def job_changed(self, job: Job) -> None:
         if job.state == "running":
             if job.seeds:
-                self.log(f"miogen: {job.unit}: the search starts from {len(job.seeds)} earlier tests")
+                self.log(
+                    f"miogen: {job.unit}: the search starts from {len(job.seeds)} earlier tests"
+                )
             self.spawn(self._begin_progress(job))
         started = f"started from {len(job.seeds)} earlier tests" if job.seeds else "searching"
         self._status(job, job.state, started if job.state == "running" else "queued")
@@ -354,7 +421,10 @@ class Session:
         record = doc.record(job.unit)
         if kind == "import":
             doc.import_error = job.message
-            record.failure = (job.shape.fingerprint, f"miogen cannot import the module: {job.message}")
+            record.failure = (
+                job.shape.fingerprint,
+                f"miogen cannot import the module: {job.message}",
+            )
         else:
             reasons = "; ".join(dict.fromkeys(job.crashes)) or job.message
             message = f"miogen: the worker failed for {job.unit}: {reasons}"
@@ -422,11 +492,15 @@ class Session:
         """Run a job for ``unit`` now (whatever onSave says), then insert its tests."""
         doc = self.document(uri)
         if self.folder_of(doc.path) is None:
-            raise CommandError(f"miogen: not running {doc.path}: it is outside the workspace folders")
+            raise CommandError(
+                f"miogen: not running {doc.path}: it is outside the workspace folders"
+            )
         try:
             snapshot = await self.analyse(doc, await asyncio.to_thread(_read, doc.path))
         except SourceSyntaxError as error:
-            raise CommandError(f"miogen: {doc.path.name} does not parse (line {error.line})") from None
+            raise CommandError(
+                f"miogen: {doc.path.name} does not parse (line {error.line})"
+            ) from None
         shape = snapshot.units.get(unit)
         if shape is None:
             raise CommandError(f"miogen: {doc.path.name} has no class or function named {unit!r}")
@@ -449,17 +523,32 @@ class Session:
         applied = False
         if self._supports("workspace.apply_edit"):
             answer = await self.ls.workspace_apply_edit_async(
-                types.ApplyWorkspaceEditParams(edit=insertion.edit, label=f"miogen: tests for {unit}")
+                types.ApplyWorkspaceEditParams(
+                    edit=insertion.edit, label=f"miogen: tests for {unit}"
+                )
             )
             applied = bool(answer.applied)
         return self._result(doc, unit, insertion, applied=applied, message="")
 
     async def plan_insertion(self, doc: Document, tests: list[dict]) -> insert.Insertion:
+        """The insertion of ``tests`` into the unit's test file as it is now (cached until it changes)."""
         open_files = {
             Path(d.path).resolve(): (d.source, d.version)
             for d in self.ls.workspace.text_documents.values()
             if d.path and d.uri in self.open
         }
+        target = self._test_path(doc)
+        key = (doc.uri, id(tests), target, open_files.get(target, (None, None))[1], _stamp(target))
+        cached = self._insertions.get(key)
+        if cached is not None and cached[0] is tests:
+            return cached[1]
+        insertion = await self._plan(doc, tests, open_files)
+        if len(self._insertions) > 64:
+            self._insertions.clear()
+        self._insertions[key] = (tests, insertion)
+        return insertion
+
+    async def _plan(self, doc: Document, tests: list[dict], open_files) -> insert.Insertion:
         return await asyncio.to_thread(
             insert.plan,
             tests,
@@ -524,6 +613,23 @@ class Session:
             types.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics, version=version)
         )
         self.ls.protocol.notify(COVERAGE, coverage)
+
+
+def _uncovered_in(diagnostic: types.Diagnostic, unit: str) -> bool:
+    data = plain(diagnostic.data)
+    return (
+        diagnostic.source == convert.SOURCE
+        and diagnostic.code == "uncovered-branch"
+        and isinstance(data, dict)
+        and data.get("unit") == unit
+    )
+
+
+def _stamp(path: Path) -> float | None:
+    try:
+        return path.stat().st_mtime_ns
+    except OSError:
+        return None
 
 
 def _read(path: Path) -> str:

@@ -43,15 +43,20 @@ class ReducedTest:
     targets: frozenset[int]  # what the test is in the suite for
 
 
-def set_cover(candidates: Iterable[TestCase], coverage: CoverageCache) -> list[ReducedTest]:
-    """Greedy set cover: the test that covers most still-uncovered targets first, shorter on ties."""
+def set_cover(
+    candidates: Iterable[TestCase], coverage: CoverageCache, already: frozenset[int] = frozenset()
+) -> list[ReducedTest]:
+    """Greedy set cover: the test that covers most still-uncovered targets first, shorter on ties.
+
+    Targets in ``already`` are covered by tests chosen before and are not covered again.
+    """
     pool = []
     for test in candidates:
         executed, covered = coverage(test)
         if covered:
             pool.append((executed, covered))
     chosen: list[ReducedTest] = []
-    remaining = frozenset().union(*(c for _, c in pool)) if pool else frozenset()
+    remaining = (frozenset().union(*(c for _, c in pool)) if pool else frozenset()) - already
     while remaining:
         best = max(pool, key=lambda item: (len(item[1] & remaining), -len(item[0])))
         gain = best[1] & remaining

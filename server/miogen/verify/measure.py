@@ -78,6 +78,34 @@ def measure(
         return result
 
 
+def run_shuffled(
+    test_file: Path, import_root: Path, cwd: Path, seed: int, timeout: float = 120.0
+) -> Measurement:
+    """One more run without coverage: shuffled order, another PYTHONHASHSEED, a fresh process."""
+    with tempfile.TemporaryDirectory(prefix="miogen-stability-") as scratch:
+        junit = os.path.join(scratch, "junit.xml")
+        environment = dict(os.environ, MIOGEN_SHUFFLE_SEED=str(seed), PYTHONHASHSEED=str(seed))
+        environment["PYTHONPATH"] = os.pathsep.join(
+            [str(import_root)]
+            + ([environment["PYTHONPATH"]] if environment.get("PYTHONPATH") else [])
+        )
+        command = [
+            sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "miogen.verify.shuffle",
+            f"--junit-xml={junit}", "--rootdir", str(cwd), str(test_file),
+        ]  # fmt: skip
+        try:
+            completed = subprocess.run(
+                command, cwd=cwd, env=environment, capture_output=True, text=True, timeout=timeout,
+                stdin=subprocess.DEVNULL,
+            )  # fmt: skip
+        except subprocess.TimeoutExpired:
+            return Measurement(exit_code=-1, output="pytest did not finish in time")
+        result = _read_junit(junit)
+        result.exit_code = completed.returncode
+        result.output = (completed.stdout + completed.stderr)[-4000:]
+        return result
+
+
 def _read_junit(path: str) -> Measurement:
     result = Measurement()
     if not os.path.exists(path):

@@ -1,0 +1,108 @@
+"""Keeps the assertions that matter: the few that kill the mutants the test can kill (EvoSuite)."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from miogen.assertions.mutants import Mutant, list_mutants, load_mutant, sample_mutants
+from miogen.assertions.observe import observations_of
+from miogen.emit.render import Observation
+from miogen.execution.executor import Executor
+from miogen.testcase.model import TestCase
+
+MAX_MUTANTS = 120
+
+
+@dataclass
+class MutationReport:
+    mutants: int = 0  # mutants tried
+    killed: set[int] = field(
+        default_factory=set
+    )  # by the kept assertions or by a different exception
+    failed_to_load: int = 0
+
+    @property
+    def score(self) -> float:
+        return len(self.killed) / self.mutants if self.mutants else 0.0
+
+
+class MutationAnalysis:
+    """Runs each test against each mutant of the unit once; selects assertions by what they kill."""
+
+    def __init__(
+        self, source: str, path: str, unit, module_name: str, timeout: float, enabled: bool = True
+    ) -> None:
+        self.executors: list[tuple[Mutant, Executor]] = []
+        self.report = MutationReport()
+        mutants = list_mutants(source, unit) if enabled else []
+        for mutant in sample_mutants(mutants, MAX_MUTANTS):
+            try:
+                module = load_mutant(source, path, unit, mutant.index, module_name)
+            except BaseException:  # noqa: BLE001 - a mutant that breaks the import is not useful
+                self.report.failed_to_load += 1
+                continue
+            self.executors.append((mutant, Executor(module, None, timeout=timeout)))
+        self.report.mutants = len(self.executors)
+        self.module_name = module_name
+
+    def select(
+        self, test: TestCase, observed: list[Observation], deadline: float
+    ) -> list[Observation]:
+        """A small subset of ``observed`` that kills every mutant that any observation kills."""
+        if not self.executors:
+            return _fallback(observed)
+        kills: dict[Observation, set[int]] = {o: set() for o in observed}
+        for mutant, executor in self.executors:
+            if time.monotonic() >= deadline:
+                return _fallback(observed)
+            execution = executor.run(test, trace=False)
+            mutated = set(observations_of(execution, self.module_name))
+            if _fails_without_assertions(execution, test, observed):
+                self.report.killed.add(mutant.index)
+            for observation in observed:
+                if observation not in mutated:
+                    kills[observation].add(mutant.index)
+        chosen = _greedy_cover(kills)
+        for observation in chosen:
+            self.report.killed |= kills[observation]
+        structural = [o for o in observed if o.kind == "raises"]
+        kept = structural + [o for o in chosen if o.kind != "raises"]
+        return kept if kept else _fallback(observed)
+
+
+def _fails_without_assertions(execution, test: TestCase, observed: list[Observation]) -> bool:
+    """Under the mutant the test raises where it did not (or not what pytest.raises expects)."""
+    expected = next((o for o in observed if o.kind == "raises"), None)
+    if execution.exception is None:
+        return expected is not None
+    index, type_name, _ = execution.exception
+    return (
+        expected is None
+        or expected.index != index
+        or expected.value not in (type_name, "Exception")
+    )
+
+
+def _greedy_cover(kills: dict[Observation, set[int]]) -> list[Observation]:
+    remaining = set().union(*kills.values()) if kills else set()
+    chosen = []
+    while remaining:
+        best = max(kills, key=lambda o: (len(kills[o] & remaining), o.kind == "equals", o.index))
+        gain = kills[best] & remaining
+        if not gain:
+            break
+        chosen.append(best)
+        remaining -= gain
+    return sorted(chosen, key=lambda o: (o.index, o.kind))
+
+
+def _fallback(observed: list[Observation]) -> list[Observation]:
+    """No mutant told them apart: keep the raise, else the last call's value, else the last state."""
+    raises = [o for o in observed if o.kind == "raises"]
+    if raises:
+        return raises
+    values = [o for o in observed if o.kind != "attribute"]
+    if values:
+        return [max(values, key=lambda o: o.index)]
+    return observed[-1:]

@@ -1,0 +1,37 @@
+"""The server's commands: ``miogen.generateTests``, ``miogen.insertTests``, ``miogen.cancel``.
+
+Arguments are structured from camelCase JSON by type annotation (pygls 2), hence the attrs class.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import attrs
+
+from miogen.lsp import convert
+
+if TYPE_CHECKING:
+    from miogen.lsp.server import MiogenServer
+
+
+@attrs.define
+class UnitRef:
+    """``{"uri": ..., "unit": "Stack"}``"""
+
+    uri: str
+    unit: str
+
+
+def register(server: MiogenServer) -> None:
+    @server.command(convert.GENERATE)
+    async def generate_tests(ls: MiogenServer, ref: UnitRef) -> dict:
+        return await ls.session.generate(ref.uri, ref.unit)
+
+    @server.command(convert.INSERT)
+    async def insert_tests(ls: MiogenServer, ref: UnitRef) -> dict:
+        return await ls.session.insert(ref.uri, ref.unit)
+
+    @server.command(convert.CANCEL)
+    def cancel(ls: MiogenServer, ref: UnitRef) -> dict:
+        return {"cancelled": ls.session.cancel(ref.uri, ref.unit)}

@@ -1,0 +1,156 @@
+"""Shrinking a test under a stated simplicity order, with deterministic passes (Hypothesis-style).
+
+Simplicity order: fewer call statements first, then fewer statements, then simpler values (numbers
+closer to 0 and of smaller magnitude, fewer decimals, shorter strings and collections). Every step
+is kept only if the test still covers the targets it is in the suite for, and still runs as far as
+it did (a test that started raising earlier would test something else). Executions go through the
+CoverageCache, so no candidate runs twice; the whole phase stops at a deadline.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from miogen.minimize.reduce import CoverageCache, ReducedTest, remove_statements_pass
+from miogen.testcase.model import CALLS, Statement, TestCase, drop_unused_values
+
+
+def value_cost(value: object) -> float:
+    if isinstance(value, bool) or value is None:
+        return 0.0
+    if isinstance(value, int):
+        return math.log2(abs(value) + 1)
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            return 64.0
+        digits = len(repr(value).rstrip("0").split(".")[-1]) if "." in repr(value) else 0
+        return math.log2(abs(value) + 1) + digits + (0 if value.is_integer() else 1)
+    if isinstance(value, str | bytes):
+        return float(len(value))
+    return 8.0
+
+
+def simplicity(test: TestCase) -> tuple[int, int, float]:
+    """The order shrinking moves down: (calls, statements, value cost)."""
+    calls = sum(1 for s in test if s.kind in CALLS)
+    collection_items = sum(len(s.args) for s in test if s.kind in ("list", "tuple", "set", "dict"))
+    values = sum(value_cost(s.value) for s in test if s.kind == "value") + collection_items
+    return calls, len(test), values
+
+
+@dataclass
+class ShrinkStats:
+    attempts: dict[str, int] = field(default_factory=dict)
+    successes: dict[str, int] = field(default_factory=dict)
+
+    def record(self, name: str, success: bool) -> None:
+        self.attempts[name] = self.attempts.get(name, 0) + 1
+        if success:
+            self.successes[name] = self.successes.get(name, 0) + 1
+
+
+class Shrinker:
+    """Runs the passes in order until none makes progress or the deadline passes."""
+
+    def __init__(self, coverage: CoverageCache, deadline: float) -> None:
+        self.coverage = coverage
+        self.deadline = deadline
+        self.stats = ShrinkStats()
+
+    def shrink(self, reduced: ReducedTest) -> ReducedTest:
+        reduced = remove_statements_pass(reduced, self.coverage, self.deadline)
+        test = reduced.test
+        progress = True
+        while progress and time.monotonic() < self.deadline:
+            progress = False
+            for name, candidates in (
+                ("arguments", self._arguments),
+                ("numbers", self._numbers),
+                ("strings", self._strings),
+                ("collections", self._collections),
+            ):
+                improved = self._first_accepted(name, test, reduced.targets, candidates(test))
+                if improved is not None:
+                    test, progress = improved, True
+        return ReducedTest(test, reduced.targets)
+
+    def _first_accepted(self, name: str, test: TestCase, targets, candidates: Iterator[TestCase]):
+        for candidate in candidates:
+            if time.monotonic() >= self.deadline:
+                return None
+            if simplicity(candidate) >= simplicity(test):
+                continue
+            executed, covered = self.coverage(candidate)
+            accepted = targets <= covered and len(executed) == len(candidate)
+            self.stats.record(name, accepted)
+            if accepted:
+                return candidate
+        return None
+
+    def _arguments(self, test: TestCase) -> Iterator[TestCase]:
+        """Leave out an argument (one with a default: without it the call raises TypeError)."""
+        for index, statement in enumerate(test):
+            if statement.kind not in ("construct", "call", "method"):
+                continue
+            for position in range(len(statement.args)):
+                args = statement.args[:position] + statement.args[position + 1 :]
+                fewer = Statement(
+                    statement.kind, statement.name, args, statement.value, statement.receiver
+                )
+                yield drop_unused_values(_replace(test, index, fewer))
+
+    def _numbers(self, test: TestCase) -> Iterator[TestCase]:
+        for index, statement in enumerate(test):
+            value = statement.value
+            if statement.kind != "value" or isinstance(value, bool):
+                continue
+            if isinstance(value, int | float):
+                for simpler in _simpler_numbers(value):
+                    yield _replace(test, index, Statement("value", value=simpler))
+
+    def _strings(self, test: TestCase) -> Iterator[TestCase]:
+        for index, statement in enumerate(test):
+            value = statement.value
+            if statement.kind != "value" or not isinstance(value, str | bytes) or not value:
+                continue
+            for simpler in (
+                value[:0],
+                value[: len(value) // 2],
+                *(value[:i] + value[i + 1 :] for i in range(min(len(value), 12))),
+            ):
+                yield _replace(test, index, Statement("value", value=simpler))
+
+    def _collections(self, test: TestCase) -> Iterator[TestCase]:
+        for index, statement in enumerate(test):
+            if statement.kind not in ("list", "tuple", "set", "dict") or not statement.args:
+                continue
+            step = 2 if statement.kind == "dict" else 1
+            for start in range(0, len(statement.args), step):
+                args = statement.args[:start] + statement.args[start + step :]
+                shorter = Statement(
+                    statement.kind, statement.name, args, statement.value, statement.receiver
+                )
+                yield drop_unused_values(_replace(test, index, shorter))
+
+
+def _replace(test: TestCase, index: int, statement: Statement) -> TestCase:
+    return test[:index] + (statement,) + test[index + 1 :]
+
+
+def _simpler_numbers(value: int | float) -> list[int | float]:
+    """Candidates from simplest: 0, small magnitudes, halves, rounded, one step closer to 0."""
+    kind = type(value)
+    candidates: list[int | float] = [kind(0), kind(1), kind(-1)]
+    if isinstance(value, float):
+        if math.isfinite(value):
+            candidates += [float(round(value)), round(value, 1), round(value, 2)]
+        else:
+            candidates += [1e300, -1e300]
+    if isinstance(value, int) or math.isfinite(value):
+        half = value // 2 if isinstance(value, int) else value / 2
+        step = kind(math.copysign(1, value))
+        candidates += [half, value - step if value else kind(0)]
+    return [c for c in dict.fromkeys(candidates) if c != value or type(c) is not type(value)]

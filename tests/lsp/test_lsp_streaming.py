@@ -1,0 +1,58 @@
+"""On save: changed units are generated in the background and their results stream to the editor."""
+
+from __future__ import annotations
+
+from lsp_support import SHAPES, edited_sign, line_of
+from lsprotocol import types
+
+pytestmark = __import__("pytest").mark.filterwarnings(
+    "error::pytest_lsp.checks.LspSpecificationWarning"
+)
+
+
+async def test_a_save_streams_progress_diagnostics_coverage_and_lenses(editor):
+    await editor.start({"budgetSeconds": 1})
+    path = editor.root / "shapes.py"
+    editor.open(path)
+    editor.save(path, edited_sign("return 2"))
+
+    done = await editor.wait_job("sign")
+    states = [s["state"] for s in editor.jobs("sign")]
+    assert states[0] == "queued" and "running" in states and states[-1] == "done"
+    assert done["total"] == 6 and done["covered"] == 5 and done["percent"] == 100
+    assert not editor.jobs("Stack"), "Stack did not change: nothing to do"
+
+    [reports] = editor.progress("miogen: sign")
+    assert isinstance(reports[0], types.WorkDoneProgressBegin) and reports[0].cancellable
+    assert isinstance(reports[-1], types.WorkDoneProgressEnd)
+    assert "5/6 branches" in reports[-1].message
+    middle = [r for r in reports if isinstance(r, types.WorkDoneProgressReport)]
+    assert all(r.message.endswith("/6 branches") for r in middle)
+
+    condition = line_of(SHAPES, "x * x == -1")
+    uncovered = await editor.wait(
+        lambda: editor.diagnostics(path, "uncovered-branch"), "uncovered-branch diagnostics"
+    )
+    [miss] = uncovered
+    assert miss.source == "miogen" and miss.severity == types.DiagnosticSeverity.Information
+    assert miss.message.startswith("`x * x == -1` never true")
+    assert miss.range.start == types.Position(line=condition, character=7)
+    assert miss.range.end == types.Position(line=condition, character=18)
+    covered = editor.diagnostics(path, "covered-branch")
+    assert len(covered) == 5
+    assert all(d.severity == types.DiagnosticSeverity.Hint for d in covered)
+    assert all("covered by test_" in d.message for d in covered)
+
+    coverage = editor.last_coverage(path)
+    units = {u["name"]: u for u in coverage["units"]}
+    assert units["sign"]["state"] == "done" and (units["sign"]["covered"], units["sign"]["total"]) == (5, 6)
+    assert units["Stack"]["state"] == "none"
+    assert condition in coverage["lines"]["partial"]
+    assert line_of(SHAPES, "return -1") in coverage["lines"]["covered"]
+    assert line_of(SHAPES, "return 99") in coverage["lines"]["uncovered"]
+    assert [m["line"] for m in coverage["missing"]] == [condition]
+    streamed = [c for c in editor.coverage if any(u["state"] == "running" for u in c["units"])]
+    assert streamed, "results stream while the job runs"
+
+    lenses = {lens.command.title for lens in await editor.lenses(path)}
+    assert lenses == {"miogen: 5/6 branches · Generate tests", "miogen: Generate tests"}
