@@ -33,7 +33,8 @@ COLUMNS = [
     "wall_seconds", "search_seconds", "executions", "executions_per_second", "claimed_percent",
     "branches_covered", "branches_total", "branch_percent", "statements_covered",
     "statements_total", "coveragepy_percent", "raw_covered", "targets_covered", "targets_total",
-    "targets_percent", "tests", "statements", "tests_passed", "tests_failed", "test_file",
+    "targets_percent", "tests", "statements", "tests_passed", "tests_failed", "load_average",
+    "test_file",
 ]  # fmt: skip
 
 
@@ -48,6 +49,7 @@ class Plan:
     baseline_budgets: tuple[int, ...]  # seconds, random / WTS / MIO without FDS
     pynguin_budgets: tuple[int, ...]  # seconds, Pynguin MIO and DynaMOSA
     table1_seeds: int
+    table1_tools: tuple[str, ...] = tuple(OURS)
     table1_evaluations: int = 5000
     mutation_suites: tuple[str, ...] = ("miogen",)
     artificial_runs: int = 0  # 0: keep bench/results/artificial as it is
@@ -71,7 +73,7 @@ class Plan:
             for seed in range(self.table1_seeds):
                 jobs += [
                     Job(subject, tool, "evaluations", self.table1_evaluations, seed)
-                    for tool in OURS
+                    for tool in self.table1_tools
                 ]
         return jobs
 
@@ -80,17 +82,18 @@ QUICK = Plan(
     name="quick",
     subjects=tuple(SUBJECTS),
     seeds=1,
-    budgets=(1, 5),
-    baseline_budgets=(1,),
-    pynguin_budgets=(1,),
+    budgets=(2,),
+    baseline_budgets=(),
+    pynguin_budgets=(2,),
     table1_seeds=1,
+    table1_tools=("mio", "random"),
 )
 FULL = Plan(
     name="full",
     subjects=tuple(SUBJECTS),
     seeds=2,
     budgets=(1, 5, 30),
-    baseline_budgets=(1, 5),
+    baseline_budgets=(5,),
     pynguin_budgets=(1, 5, 30),
     table1_seeds=3,
     mutation_suites=("miogen", "reference", "pynguin-mio", "pynguin-dynamosa"),
@@ -133,10 +136,13 @@ def run_job(job: Job, folder: Path) -> tuple[dict, list]:
     folder.mkdir(parents=True)
     subject = SUBJECTS[job.subject]
     module_path = subject.install(folder / "proj")
+    load = os.getloadavg()[0]
     runner = run_ours if job.tool in OURS else run_peer
     outcome = runner(job, subject, module_path, folder)
     measured = measure_suite(outcome.test_file, module_path)
-    return make_row(job, outcome, measured, folder), outcome.timeline
+    row = make_row(job, outcome, measured, folder)
+    row["load_average"] = round(load, 2)
+    return row, outcome.timeline
 
 
 def run_ours(job: Job, subject: Subject, module_path: Path, folder: Path) -> Outcome:

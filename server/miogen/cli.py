@@ -49,6 +49,9 @@ def _parser() -> argparse.ArgumentParser:
     generate.add_argument(
         "--test-timeout", type=float, default=1.0, help="seconds per test execution"
     )
+    generate.add_argument(
+        "--raw", action="store_true", help="no shrinking and no mutation-based assertion selection"
+    )
     generate.set_defaults(run=run_generate)
     serve = commands.add_parser("serve", help="run the language server (stdio by default)")
     serve.add_argument("--tcp", action="store_true")
@@ -84,6 +87,7 @@ def run_generate(args: argparse.Namespace) -> int:
         algorithm=args.algorithm,
         evaluations=args.evaluations,
         test_timeout=args.test_timeout,
+        careful=args.raw,
     )
     progress.done()
     summary = summarize(report)

@@ -21,10 +21,12 @@ def miogen(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
     )
 
 
-def run_pytest(test_file: Path, import_root: Path) -> subprocess.CompletedProcess:
+def run_pytest(test_file: Path, import_root: Path, seed: int = 0) -> subprocess.CompletedProcess:
+    env = {"PYTHONPATH": str(import_root), "PATH": "/usr/bin:/bin", "PYTHONHASHSEED": str(seed),
+           "MIOGEN_SHUFFLE_SEED": str(seed)}  # fmt: skip
     return subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(test_file)],
-        capture_output=True, text=True, cwd=test_file.parent, env={"PYTHONPATH": str(import_root), "PATH": "/usr/bin:/bin"},
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "miogen.verify.shuffle", str(test_file)],
+        capture_output=True, text=True, cwd=test_file.parent, env=env,
     )  # fmt: skip
 
 
@@ -45,7 +47,28 @@ def test_classic_subjects_reach_the_coverage_aims(classic, tmp_path, subject, mi
     for unit in summary["units"]:
         assert "mismatch" not in unit, unit  # what we claim is what coverage.py measures
         assert unit["measured_covered"] == unit["targets_covered"]
-    assert run_pytest(output, work).returncode == 0
+    for seed in range(10):  # random order and hash seed: every test passes every time
+        assert run_pytest(output, work, seed).returncode == 0
+
+
+@pytest.mark.parametrize("subject", ["triangle", "gammq"])
+def test_shrinking_and_assertion_selection_keep_measured_coverage(classic, tmp_path, subject):
+    work = tmp_path / "classic"
+    shutil.copytree(classic, work)
+    measured = {}
+    for mode in ("raw", "kept"):
+        output = tmp_path / mode / f"test_{subject}.py"
+        flags = ["--raw"] if mode == "raw" else []
+        done = miogen(
+            "generate", str(work / f"{subject}.py"), "--evaluations", "3000", "--seed", "4",
+            "--output", str(output), "--json", *flags,
+        )  # fmt: skip
+        summary = json.loads(done.stdout)
+        measured[mode] = {u["name"]: u["measured_covered"] for u in summary["units"]}
+        statements = output.read_text().count("\n    ")
+        measured[mode + "_lines"] = statements
+    assert measured["raw"] == measured["kept"]
+    assert measured["kept_lines"] <= measured["raw_lines"]
 
 
 def test_one_unit_human_summary_and_rerun_adds_nothing_twice(classic, tmp_path):

@@ -93,9 +93,9 @@ class Editor:
         self.coverage: list[dict] = []
         self.statuses: list[dict] = []
         self.applied: list[types.ApplyWorkspaceEditParams] = []
-        client.feature("miogen/coverage")(lambda params: self.coverage.append(plain(params)))
-        client.feature("miogen/jobStatus")(lambda params: self.statuses.append(plain(params)))
-        client.feature(types.WORKSPACE_APPLY_EDIT)(self._apply_edit)
+        client.feature("miogen/coverage")(lambda params: self.coverage.append(_stamped(params)))
+        client.feature("miogen/jobStatus")(lambda params: self.statuses.append(_stamped(params)))
+        client.feature(types.WORKSPACE_APPLY_EDIT)(lambda params: self._apply_edit(params))
 
     @property
     def profile(self) -> str:
@@ -290,6 +290,11 @@ def apply_workspace_edit(edit: types.WorkspaceEdit) -> None:
                 for e in operation.edits
             ]
             path.write_text(apply_edits(text, edits), "utf-8")
+
+
+def _stamped(params) -> dict:
+    """The notification as a dict, with the (monotonic) time it arrived under "_at"."""
+    return {**plain(params), "_at": time.monotonic()}
 
 
 def _path(uri: str) -> Path:

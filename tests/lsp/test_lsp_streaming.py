@@ -19,15 +19,15 @@ async def test_a_save_streams_progress_diagnostics_coverage_and_lenses(editor):
     done = await editor.wait_job("sign")
     states = [s["state"] for s in editor.jobs("sign")]
     assert states[0] == "queued" and "running" in states and states[-1] == "done"
-    assert done["total"] == 6 and done["covered"] == 5 and done["percent"] == 100
+    assert done["total"] == 4 and done["covered"] == 3 and done["percent"] == 100
     assert not editor.jobs("Stack"), "Stack did not change: nothing to do"
 
     [reports] = editor.progress("miogen: sign")
     assert isinstance(reports[0], types.WorkDoneProgressBegin) and reports[0].cancellable
     assert isinstance(reports[-1], types.WorkDoneProgressEnd)
-    assert "5/6 branches" in reports[-1].message
+    assert "3/4 branches" in reports[-1].message
     middle = [r for r in reports if isinstance(r, types.WorkDoneProgressReport)]
-    assert all(r.message.endswith("/6 branches") for r in middle)
+    assert all(r.message.endswith("/4 branches") for r in middle)
 
     condition = line_of(SHAPES, "x * x == -1")
     uncovered = await editor.wait(
@@ -39,13 +39,13 @@ async def test_a_save_streams_progress_diagnostics_coverage_and_lenses(editor):
     assert miss.range.start == types.Position(line=condition, character=7)
     assert miss.range.end == types.Position(line=condition, character=18)
     covered = editor.diagnostics(path, "covered-branch")
-    assert len(covered) == 5
+    assert len(covered) == 3
     assert all(d.severity == types.DiagnosticSeverity.Hint for d in covered)
     assert all("covered by test_" in d.message for d in covered)
 
     coverage = editor.last_coverage(path)
     units = {u["name"]: u for u in coverage["units"]}
-    assert units["sign"]["state"] == "done" and (units["sign"]["covered"], units["sign"]["total"]) == (5, 6)
+    assert units["sign"]["state"] == "done" and (units["sign"]["covered"], units["sign"]["total"]) == (3, 4)
     assert units["Stack"]["state"] == "none"
     assert condition in coverage["lines"]["partial"]
     assert line_of(SHAPES, "return -1") in coverage["lines"]["covered"]
@@ -55,4 +55,4 @@ async def test_a_save_streams_progress_diagnostics_coverage_and_lenses(editor):
     assert streamed, "results stream while the job runs"
 
     lenses = {lens.command.title for lens in await editor.lenses(path)}
-    assert lenses == {"miogen: 5/6 branches · Generate tests", "miogen: Generate tests"}
+    assert lenses == {"miogen: 3/4 branches · Generate tests", "miogen: Generate tests"}

@@ -409,6 +409,14 @@ try {
   console.log("e2e: 1 passed, 0 failed");
 } catch (error) {
   console.error(`\nE2E FAILED: ${error instanceof E2EFailure ? error.message : error.stack}`);
+  const extensionLog = path.join(artifacts, "miogen.log");
+  if (existsSync(extensionLog)) {
+    const errors = readFileSync(extensionLog, "utf8").split("\n").filter((l) => /\[error\]|ERROR|Traceback|Error:/.test(l));
+    if (errors.length) {
+      console.error(`\nErrors in the extension's log (${path.relative(repo, extensionLog)}), last ${Math.min(8, errors.length)}:`);
+      for (const line of errors.slice(-8)) console.error(`  ${line.slice(0, 400)}`);
+    }
+  }
   console.log("e2e: 0 passed, 1 failed");
   process.exitCode = 1;
 }

@@ -46,7 +46,7 @@ CS_BIN="$CS_DIR/node_modules/.bin/code-server"
 if [ ! -f "$CS_DIR/.installed" ] || [ ! -x "$CS_BIN" ]; then
   log "npm install code-server@$CODE_SERVER_VERSION (compiles native modules: ~6 min on 2 cores)"
   rm -rf "$CS_DIR"; mkdir -p "$CS_DIR"
-  echo '{"name":"miogen-e2e-code-server","private":true}' >"$CS_DIR/package.json"
+  echo '{"name":"miogen-e2e-code-server","private":true,"allowScripts":{"code-server":true}}' >"$CS_DIR/package.json"
   (
     cd "$CS_DIR"
     export PATH="$NODE24_HOME/bin:$PATH"
@@ -55,6 +55,10 @@ if [ ! -f "$CS_DIR/.installed" ] || [ ! -x "$CS_BIN" ]; then
       "code-server@$CODE_SERVER_VERSION" >"$CS_DIR/install.log" 2>&1 \
       || { tail -40 "$CS_DIR/install.log" >&2; exit 1; }
   )
+  # code-server's postinstall compiles VS Code's native modules; an npm that skipped install scripts
+  # would leave a code-server that starts but cannot run extensions.
+  native="$CS_DIR/node_modules/code-server/lib/vscode/node_modules/@vscode/spdlog/build/Release/spdlog.node"
+  [ -f "$native" ] || { echo "code-server's native modules were not built ($native missing); see $CS_DIR/install.log" >&2; exit 1; }
   touch "$CS_DIR/.installed"
 fi
 

@@ -49,6 +49,9 @@ def observations_of(execution: Execution, module_name: str) -> list[Observation]
         observation = _value(index, value, module_name)
         if observation is not None:
             found.append(observation)
+        if observation is None or observation.kind == "equals":
+            # The type too: it survives when the value itself differs between runs.
+            found += [o for o in [_type_of(index, value, module_name)] if o is not None]
     return found
 
 
@@ -77,7 +80,7 @@ def _value(index: int, value: object, module_name: str) -> Observation | None:
         return Observation(index, "approx", repr(value))
     text = literal(value)
     if text is None or "nan" in text:  # no literal form; a container with nan never equals itself
-        return _type_of(index, value, module_name)
+        return None
     return Observation(index, "equals", text)
 
 

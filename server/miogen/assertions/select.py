@@ -104,5 +104,5 @@ def _fallback(observed: list[Observation]) -> list[Observation]:
         return raises
     values = [o for o in observed if o.kind != "attribute"]
     if values:
-        return [max(values, key=lambda o: o.index)]
+        return [max(values, key=lambda o: (o.index, o.kind != "isinstance"))]
     return observed[-1:]

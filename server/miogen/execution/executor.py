@@ -87,6 +87,10 @@ class Executor:
                     exception_module = type(error).__module__
                     executed = index + 1
                     break
+        except TestTimeout:  # the alarm went off between statements
+            timed_out = True
+            exception = (len(values), "TimeoutError", "the test took too long")
+            executed = min(len(values) + 1, len(test))
         finally:
             signal.setitimer(signal.ITIMER_REAL, 0)
             arcs = self.tracer.stop() if trace else set()
@@ -96,6 +100,9 @@ class Executor:
                 self.after_test()
         if timed_out and not refused:
             refused = f"run longer than {self.timeout:g} s"
+        elif exception is not None and exception[1] == "MemoryError" and not refused:
+            # Only the worker's memory limit stopped it: outside, as a test, it would not stop.
+            refused = "exhaust memory"
         self.refused_runs += bool(refused)
         distances = {line: list(d) for line, d in runtime.DISTANCES.items()}
         hits = set(runtime.HITS)

@@ -1,27 +1,31 @@
-"""The worker's sandbox: resource limits, a scratch directory, and an audit hook that refuses harm.
+"""The worker's sandbox: resource limits, a scratch folder, and an audit hook that refuses harm.
 
 ``enter_sandbox`` runs once in the worker process, before any of the user's code is imported. It
-points the working directory, HOME and TMPDIR at the job's scratch directory, lowers resource
-limits (address space, CPU seconds, file size, core dumps, number of processes) and installs a
-``sys.addaudithook`` guard. The guard refuses, by raising ``SandboxRefusal`` inside the code under
-test, what could hurt the user's machine:
+moves the working directory, HOME and TMPDIR into the job's scratch folder (``work/``, ``home/``,
+``tmp/``), lowers resource limits (address space, CPU seconds, file size, core dumps, number of
+processes; hard limits too, so the code cannot lift them) and installs a ``sys.addaudithook``
+guard. The guard refuses, by raising ``SandboxRefusal`` inside the code under test:
 
-- writing, truncating, renaming, linking or deleting files outside scratch (reading stays allowed);
+- writing, truncating, renaming, linking or deleting files outside scratch (reading is allowed);
 - starting processes (subprocess, os.system, os.exec*, os.posix_spawn, os.spawn*, fork, forkpty)
-  and signalling processes other than the worker;
+  and signalling any process but the worker itself;
 - network connections: connect, bind, sendto and sendmsg on any socket, except Unix sockets whose
-  path lies inside scratch (a Unix socket can reach local daemons such as Docker's, so the rest
-  are refused too);
-- raising resource limits again, and sqlite databases outside scratch.
+  path lies inside scratch (a Unix socket reaches local daemons such as Docker's, so the rest are
+  refused like TCP);
+- changing resource limits, and sqlite databases outside scratch.
 
-Each refusal is remembered; ``after_test`` hands the first one of a test to the executor (which
-records it on the execution, so that the search treats the test as a dead end) and also stops
-threads the test left running: they get an exception raised into them and every guarded action
-they try afterwards is refused.
+Inside scratch, the temporary folder is free. Writing elsewhere in scratch (a relative path, or
+under HOME) is allowed but noted: run as an emitted test, the same call would write into the
+user's project or home folder, so such a test must not be emitted.
 
-This is a guard against accidents in code being written, not a security boundary: code in C
-(ctypes, extension modules) never passes through the audit hook. The resource limits and the
-supervisor's process-group kill are what bound that.
+Each refusal or note is remembered; ``after_test`` hands the first of a test to the executor
+(which records it on the execution, and the search then treats the test as a dead end) and stops
+threads the test left running: they get ``ThreadStopped`` raised into them, and whatever guarded
+action they try afterwards is refused.
+
+This guards against accidents in code being written, not against malice: code in C (ctypes,
+extension modules) never passes through the audit hook. The resource limits and the supervisor's
+process-group kill are what bound that.
 """
 
 from __future__ import annotations
@@ -41,7 +45,6 @@ PROCESS_MARGIN = 128  # processes/threads the worker may add to those its user a
 CPU_MARGIN = 10  # CPU seconds beyond the attempt's wall allowance (threads can use several cores)
 THREAD_GRACE = 0.02  # seconds a test's threads get to finish after the test before being stopped
 WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
-ALLOWED_OUTSIDE = frozenset({os.devnull})
 
 
 class SandboxRefusal(PermissionError):
@@ -49,27 +52,36 @@ class SandboxRefusal(PermissionError):
 
 
 class ThreadStopped(BaseException):
-    """Raised into a thread that a test left running (a BaseException: ``except Exception`` can't eat it)."""
+    """Raised into a thread that a test left running (``except Exception`` does not catch it)."""
+
+
+class Noted(str):
+    """A verdict that allows the action but keeps the test that did it from being emitted."""
 
 
 def enter_sandbox(spec) -> None:
-    """Scratch working directory, HOME/TMPDIR in scratch, resource limits, and the audit guard."""
-    os.chdir(spec.scratch)
-    for name in ("HOME", "TMPDIR", "TMP", "TEMP"):
-        os.environ[name] = spec.scratch
-    if "tempfile" in sys.modules:  # forget a temporary directory chosen before the sandbox
+    """Working directory, HOME and TMPDIR in scratch; resource limits; the audit guard."""
+    folders = {name: os.path.join(spec.scratch, name) for name in ("work", "home", "tmp")}
+    for folder in folders.values():
+        os.makedirs(folder, exist_ok=True)
+    os.chdir(folders["work"])
+    os.environ["HOME"] = folders["home"]
+    for name in ("TMPDIR", "TMP", "TEMP"):
+        os.environ[name] = folders["tmp"]
+    if "tempfile" in sys.modules:  # forget a temporary folder chosen before the sandbox
         sys.modules["tempfile"].tempdir = None
     sys.dont_write_bytecode = True
-    limit_resources(spec)
-    install_guard(spec.scratch)
+    limit_resources(spec.memory_limit_mb, spec.attempt_seconds())
+    install_guard(Guard(free=[folders["tmp"], os.devnull], noted=spec.scratch))
 
 
-def limit_resources(spec) -> None:
-    _limit(resource.RLIMIT_AS, spec.memory_limit_mb * 1024 * 1024)
+def limit_resources(memory_mb: int, seconds: float) -> None:
+    """Soft and hard limits both (the hard ones so that the code under test cannot lift them)."""
+    _limit(resource.RLIMIT_AS, memory_mb * 1024 * 1024)
     _limit(resource.RLIMIT_FSIZE, FILE_SIZE_LIMIT)
     _limit(resource.RLIMIT_CORE, 0)
-    cpu = math.ceil(spec.attempt_seconds()) + CPU_MARGIN
-    _limit(resource.RLIMIT_CPU, cpu, hard=cpu + 5)  # SIGXCPU at the soft limit, SIGKILL at the hard
+    cpu = math.ceil(seconds) + CPU_MARGIN
+    _limit(resource.RLIMIT_CPU, cpu, cpu + 5)  # SIGXCPU at the soft limit, SIGKILL at the hard one
     tasks = _user_tasks()
     if tasks is not None:  # not enforced for root, but a bound for everyone else
         _limit(resource.RLIMIT_NPROC, tasks + PROCESS_MARGIN)
@@ -77,17 +89,16 @@ def limit_resources(spec) -> None:
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
 
 
-def _limit(which: int, value: int, hard: int | None = None) -> None:
+def _limit(which: int, soft: int, hard: int | None = None) -> None:
+    """Lower ``which`` to ``soft`` (and ``hard``, by default the same); never raise a limit."""
+    hard = soft if hard is None else hard
     current_soft, current_hard = resource.getrlimit(which)
     if current_hard != resource.RLIM_INFINITY:
-        value = min(value, current_hard)
-        hard = current_hard if hard is None else min(hard, current_hard)
-    elif hard is None:
-        hard = current_hard
+        soft, hard = min(soft, current_hard), min(hard, current_hard)
     if current_soft != resource.RLIM_INFINITY:
-        value = min(value, current_soft)
+        soft = min(soft, current_soft)
     try:
-        resource.setrlimit(which, (value, hard))
+        resource.setrlimit(which, (soft, hard))
     except (ValueError, OSError):
         pass
 
@@ -112,73 +123,79 @@ def _user_tasks() -> int | None:
 
 
 class Guard:
-    """The audit hook: decides per event; remembers what it refused since the last test ended.
+    """The audit hook: a verdict per event; remembers the first refusal since the last test.
 
-    ``verdict(event, args)`` is pure (no raising, no recording) so that it can be tested without
-    installing the hook, which can never be removed from a process.
+    Files under ``free`` may be written; under ``noted`` (if given) too, with a ``Noted`` verdict;
+    anywhere else they are refused. ``verdict(event, args)`` neither raises nor records, so it can
+    be tested without installing the hook (which can never be removed from a process).
     """
 
-    def __init__(self, scratch: str) -> None:
-        self.scratch = os.path.realpath(scratch)
-        self.refused = ""  # the first refusal since ``take_refusal``
+    def __init__(self, free: list[str], noted: str | None = None) -> None:
+        self.free = [os.path.realpath(path) for path in free]
+        self.noted = os.path.realpath(noted) if noted else None
+        self.refused = ""  # the first refusal (or note) since ``take_refusal``
         self.stale: set[int] = set()  # threads a finished test left running
         self.main_thread = _thread.get_ident()
         self.checks = {
             "open": self._open,
-            "os.remove": self._path_dir_fd,
-            "os.rmdir": self._path_dir_fd,
-            "os.mkdir": lambda args: self._inside(args[0], "create a directory", args[2]),
-            "os.rename": self._rename,
-            "os.link": self._rename,
-            "os.symlink": lambda args: self._inside(args[1], "create a link", args[2]),
-            "os.truncate": lambda args: self._inside(args[0], "truncate"),
-            "os.chmod": lambda args: self._inside(args[0], "change the mode of", args[2]),
-            "os.chown": lambda args: self._inside(args[0], "change the owner of", args[3]),
-            "os.utime": lambda args: self._inside(args[0], "change the times of", args[3]),
-            "os.mkfifo": lambda args: self._inside(args[0], "create a fifo", args[2]),
-            "os.mknod": lambda args: self._inside(args[0], "create a node", args[3]),
-            "os.setxattr": lambda args: self._inside(args[0], "set attributes of"),
-            "os.removexattr": lambda args: self._inside(args[0], "remove attributes of"),
-            "shutil.rmtree": lambda args: self._inside(args[0], "delete"),
-            "shutil.copyfile": lambda args: self._inside(args[1], "copy to"),
-            "shutil.copytree": lambda args: self._inside(args[1], "copy to"),
+            "os.remove": lambda a: self._inside(a[0], "delete", a[1]),
+            "os.rmdir": lambda a: self._inside(a[0], "delete", a[1]),
+            "os.mkdir": lambda a: self._inside(a[0], "create a folder", a[2]),
+            "os.rename": lambda a: (
+                self._inside(a[0], "move", a[2]) or self._inside(a[1], "move to", a[3])
+            ),  # noqa: E501
+            "os.link": lambda a: (
+                self._inside(a[0], "link", a[2]) or self._inside(a[1], "link to", a[3])
+            ),  # noqa: E501
+            "os.symlink": lambda a: self._inside(a[1], "create a link", a[2]),
+            "os.truncate": lambda a: self._inside(a[0], "truncate"),
+            "os.chmod": lambda a: self._inside(a[0], "change the mode of", a[2]),
+            "os.chown": lambda a: self._inside(a[0], "change the owner of", a[3]),
+            "os.utime": lambda a: self._inside(a[0], "change the times of", a[3]),
+            "os.mkfifo": lambda a: self._inside(a[0], "create a fifo", a[2]),
+            "os.mknod": lambda a: self._inside(a[0], "create a node", a[3]),
+            "os.setxattr": lambda a: self._inside(a[0], "set attributes of"),
+            "os.removexattr": lambda a: self._inside(a[0], "remove attributes of"),
+            "shutil.rmtree": lambda a: self._inside(a[0], "delete"),
+            "shutil.copyfile": lambda a: self._inside(a[1], "copy to"),
+            "shutil.copytree": lambda a: self._inside(a[1], "copy to"),
             "sqlite3.connect": self._sqlite,
-            "subprocess.Popen": lambda args: f"start a process ({_command(args[1])})",
-            "os.system": lambda args: f"start a process ({_command(args[0])})",
-            "os.exec": lambda args: f"replace the worker with {_command(args[1])}",
-            "os.posix_spawn": lambda args: f"start a process ({_command(args[1])})",
-            "os.spawn": lambda args: f"start a process ({_command(args[2])})",
-            "os.fork": lambda args: "fork the worker",
-            "os.forkpty": lambda args: "fork the worker",
-            "os.kill": lambda args: self._signal(args[0], args[1]),
-            "os.killpg": lambda args: self._signal(-args[0], args[1]),
-            "resource.setrlimit": lambda args: "change resource limits",
-            "resource.prlimit": lambda args: "change resource limits",
-            "socket.connect": lambda args: self._network(args[0], args[1], "connect to"),
-            "socket.bind": lambda args: self._network(args[0], args[1], "bind"),
-            "socket.sendto": lambda args: self._network(args[0], args[1], "send to"),
-            "socket.sendmsg": lambda args: self._network(args[0], args[1], "send to"),
+            "subprocess.Popen": lambda a: f"start a process ({_command(a[1])})",
+            "os.system": lambda a: f"start a process ({_command(a[0])})",
+            "os.exec": lambda a: f"replace the process with {_command(a[1])}",
+            "os.posix_spawn": lambda a: f"start a process ({_command(a[1])})",
+            "os.spawn": lambda a: f"start a process ({_command(a[2])})",
+            "os.fork": lambda a: "fork the process",
+            "os.forkpty": lambda a: "fork the process",
+            "os.kill": lambda a: self._signal(a[0], a[1]),
+            "os.killpg": lambda a: self._signal(-a[0], a[1]),
+            "resource.setrlimit": lambda a: "change resource limits",
+            "resource.prlimit": lambda a: "change resource limits",
+            "socket.connect": lambda a: self._network(a[0], a[1], "connect to"),
+            "socket.bind": lambda a: self._network(a[0], a[1], "bind"),
+            "socket.sendto": lambda a: self._network(a[0], a[1], "send to"),
+            "socket.sendmsg": lambda a: self._network(a[0], a[1], "send to"),
         }
 
     def __call__(self, event: str, args: tuple) -> None:
-        check = self.checks.get(event)
-        if check is None:
+        if event not in self.checks:
             return
         reason = self.verdict(event, args)
         if not reason:
             return
         if _thread.get_ident() not in self.stale and not self.refused:
             self.refused = reason
-        raise SandboxRefusal(f"miogen sandbox: refused to {reason}")
+        if not isinstance(reason, Noted):
+            raise SandboxRefusal(f"miogen sandbox: refused to {reason}")
 
     def verdict(self, event: str, args: tuple) -> str:
-        """Why ``event`` is refused, or "" when it is allowed."""
+        """Why ``event`` is refused ("" when allowed; a ``Noted`` reason when allowed but noted)."""
         check = self.checks.get(event)
         if check is None:
             return ""
         reason = check(args)
-        if not reason and self.stale and _thread.get_ident() in self.stale:
-            reason = f"{event} from a thread a finished test left running"
+        if self.stale and _thread.get_ident() in self.stale and (reason or not _reads(event, args)):
+            return f"{event} from a thread a finished test left running"
         return reason
 
     def take_refusal(self) -> str:
@@ -191,35 +208,28 @@ class Guard:
             return ""  # an already-open descriptor, or reading
         return self._inside(path, "write")
 
-    def _path_dir_fd(self, args: tuple) -> str:
-        return self._inside(args[0], "delete", args[1])
-
-    def _rename(self, args: tuple) -> str:
-        return self._inside(args[0], "move", args[2]) or self._inside(args[1], "move to", args[3])
-
     def _sqlite(self, args: tuple) -> str:
-        database = os.fsdecode(args[0]) if not isinstance(args[0], str) else args[0]
-        if database == ":memory:" or database == "" or database.startswith("file::memory:"):
+        database = args[0] if isinstance(args[0], str) else os.fsdecode(args[0])
+        if database in (":memory:", "") or database.startswith("file::memory:"):
             return ""
         if database.startswith("file:"):
             database = database[5:].partition("?")[0]
         return self._inside(database, "open a database")
 
     def _signal(self, pid: int, signum: int) -> str:
-        own = os.getpid()
-        if pid in (0, own) or pid == -os.getpgrp() or signum == 0:
+        if pid in (0, os.getpid(), -os.getpgrp()) or signum == 0:
             return ""
         return f"send signal {signum} to process {pid}"
 
     def _network(self, sock, address, action: str) -> str:
         if getattr(sock, "family", None) == socket.AF_UNIX and isinstance(address, (str, bytes)):
             name = os.fsdecode(address)
-            if name and not name.startswith("\0") and not self._inside(name, action):
-                return ""
+            if name and not name.startswith("\0"):
+                return self._inside(name, action)
         return f"{action} {address!r} (network)"
 
     def _inside(self, path, action: str, dir_fd: int | None = None) -> str:
-        """ "" when ``path`` resolves inside scratch (or to /dev/null), else the refusal reason."""
+        """ "" under a free folder, a ``Noted`` reason under the noted one, else the refusal."""
         if isinstance(path, int):
             return ""  # an already-open descriptor
         try:
@@ -228,12 +238,21 @@ class Guard:
                 name = os.path.join(os.readlink(f"/proc/self/fd/{dir_fd}"), name)
             resolved = os.path.realpath(name)
         except (OSError, TypeError, ValueError):
-            return f"{action} {path!r} (could not resolve it inside scratch)"
-        if resolved in ALLOWED_OUTSIDE:
+            return f"{action} {path!r} (it does not resolve to a path)"
+        if any(_within(resolved, root) for root in self.free):
             return ""
-        if resolved == self.scratch or resolved.startswith(self.scratch + os.sep):
-            return ""
-        return f"{action} {resolved} outside the scratch directory"
+        if self.noted and _within(resolved, self.noted):
+            relative = os.path.relpath(resolved, self.noted)
+            return Noted(f"{action} {relative} outside the temporary folder (as a test, in yours)")
+        return f"{action} {resolved} outside the scratch folder"
+
+
+def _reads(event: str, args: tuple) -> bool:
+    return event == "open" and (isinstance(args[0], int) or not args[2] & WRITE_FLAGS)
+
+
+def _within(path: str, root: str) -> bool:
+    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
 
 
 def _command(argv) -> str:
@@ -250,12 +269,12 @@ def _command(argv) -> str:
 _guard: Guard | None = None
 
 
-def install_guard(scratch: str) -> Guard:
+def install_guard(guard: Guard) -> Guard:
     """Install the audit hook (once per process: it can never be removed)."""
     global _guard
     if _guard is None:
-        _guard = Guard(scratch)
-        sys.addaudithook(_guard)
+        _guard = guard
+        sys.addaudithook(guard)
     return _guard
 
 
@@ -265,9 +284,9 @@ def take_refusal() -> str:
 
 
 def after_test() -> str:
-    """Settle what a test left behind; return what was refused during it ("" if nothing).
+    """Settle what a test left behind; return what was refused (or noted) during it, or "".
 
-    Cheap when the test left nothing: called after each of thousands of executions a second.
+    Cheap when the test left nothing: it runs after each of thousands of executions a second.
     """
     if _guard is None:
         return ""
@@ -279,15 +298,16 @@ def after_test() -> str:
 
 def _stop_leftover_threads(guard: Guard) -> int:
     """Threads started during the test and still alive get ThreadStopped and become stale."""
-    if _thread._count() <= len(guard.stale):
+    if not _thread._count():  # the common case: no thread besides the main one
+        guard.stale.clear()
         return 0
+    guard.stale &= set(sys._current_frames())  # an ended thread's ident may be reused
     deadline = time.monotonic() + THREAD_GRACE
     while True:
         alive = set(sys._current_frames()) - guard.stale - {guard.main_thread}
         if not alive or time.monotonic() >= deadline:
             break
         time.sleep(0.001)
-    guard.stale &= set(sys._current_frames())  # forget stale threads that have ended
     for ident in alive:
         _raise_in_thread(ident, ThreadStopped)
         guard.stale.add(ident)
@@ -301,7 +321,7 @@ def _raise_in_thread(ident: int, exception: type[BaseException]) -> None:
 
 
 def _cap_output() -> None:
-    """Empty output.log (fds 1 and 2) when a test took it past OUTPUT_LIMIT: flooding costs nothing."""
+    """Empty output.log (fds 1 and 2) when a test took it past OUTPUT_LIMIT: a flood costs nothing."""
     try:
         if os.lseek(1, 0, os.SEEK_CUR) > OUTPUT_LIMIT:
             os.ftruncate(1, 0)

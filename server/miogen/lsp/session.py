@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import uuid
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from pathlib import Path
 
 from lsprotocol import types
@@ -174,7 +174,9 @@ class Session:
     def changed(self, uri: str) -> None:
         doc = self.documents.get(uri)
         if doc is not None:
-            doc.change_timer = self._debounce(doc.change_timer, CHANGE_DEBOUNCE, self._refresh(doc))
+            doc.change_timer = self._debounce(
+                doc.change_timer, CHANGE_DEBOUNCE, lambda: self._refresh(doc)
+            )
 
     async def _refresh(self, doc: Document) -> Snapshot | None:
         """Re-analyse the editor's text; a unit whose code changed goes stale at once."""
@@ -265,17 +267,13 @@ class Session:
     def saved(self, uri: str) -> None:
         doc = self.documents.get(uri)
         if doc is not None:
-            doc.save_timer = self._debounce(doc.save_timer, SAVE_DEBOUNCE, self._saved(doc))
+            doc.save_timer = self._debounce(doc.save_timer, SAVE_DEBOUNCE, lambda: self._saved(doc))
 
-    def _debounce(self, timer, delay: float, work: Coroutine) -> asyncio.TimerHandle:
-        if timer is not None and not timer.cancelled():
+    def _debounce(self, timer, delay: float, work: Callable[[], Coroutine]) -> asyncio.TimerHandle:
+        """Run ``work()`` after ``delay`` unless called again first (the older call is dropped)."""
+        if timer is not None:
             timer.cancel()
-            previous = getattr(timer, "miogen_work", None)
-            if previous is not None:
-                previous.close()
-        handle = asyncio.get_running_loop().call_later(delay, self.spawn, work)
-        handle.miogen_work = work
-        return handle
+        return asyncio.get_running_loop().call_later(delay, lambda: self.spawn(work()))
 
     async def _saved(self, doc: Document) -> None:
         doc.save_timer = None

@@ -57,7 +57,7 @@ export function readSettings(get: (key: string) => unknown): MiogenSettings {
     interpreter: stringOr(get("interpreter"), d.interpreter).trim(),
     onSave: boolOr(get("onSave"), d.onSave),
     budgetSeconds: numberOr(get("budgetSeconds"), d.budgetSeconds, (n) => n > 0),
-    testsDirectory: nonEmptyOr(get("testsDirectory"), d.testsDirectory),
+    testsDirectory: relativeFolderOr(get("testsDirectory"), d.testsDirectory),
     testFilePattern: patternOr(get("testFilePattern"), d.testFilePattern),
     diagnosticSeverity: oneOf(lower(get("diagnosticSeverity")), SEVERITIES, d.diagnosticSeverity),
     showCoveredBranches: boolOr(get("showCoveredBranches"), d.showCoveredBranches),
@@ -121,9 +121,16 @@ function nonEmptyOr(value: unknown, fallback: string): string {
   return typeof value === "string" && value.trim() !== "" ? value.trim() : fallback;
 }
 
+/** A folder relative to the project (the server refuses absolute ones). */
+function relativeFolderOr(value: unknown, fallback: string): string {
+  const s = nonEmptyOr(value, fallback);
+  return s.startsWith("/") || s.startsWith("\\") || /^[A-Za-z]:[\\/]/.test(s) ? fallback : s;
+}
+
+/** A file name with `{module}` that ends in .py, as the server requires. */
 function patternOr(value: unknown, fallback: string): string {
   const s = nonEmptyOr(value, fallback);
-  return s.endsWith(".py") ? s : fallback;
+  return s.includes("{module}") && s.endsWith(".py") && !/[\\/]/.test(s) ? s : fallback;
 }
 
 function boolOr(value: unknown, fallback: boolean): boolean {

@@ -57,6 +57,11 @@ export class CoverageDecorations implements Disposable {
       this.changeEmitter,
       server.onCoverage((params) => this.onCoverage(params)),
       workspace.onDidChangeTextDocument((event) => this.onEdit(event)),
+      // A reopened document starts again at version 1: forget the old one, the server re-sends on open.
+      workspace.onDidCloseTextDocument((document) => {
+        const key = uriKey(document.uri);
+        if (this.documents.delete(key)) this.changeEmitter.fire(key);
+      }),
       window.onDidChangeVisibleTextEditors(() => this.paintAll()),
     );
   }

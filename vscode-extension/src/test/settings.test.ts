@@ -47,6 +47,16 @@ describe("readSettings", () => {
     });
     assert.deepEqual(s, DEFAULT_SETTINGS);
   });
+
+  it("refuses what the server would refuse: absolute test folders, patterns without {module} or with a path", () => {
+    for (const testsDirectory of ["/abs/tests", "C:\\tests", "\\\\share\\tests"]) {
+      assert.equal(from({ testsDirectory }).testsDirectory, "tests", testsDirectory);
+    }
+    for (const testFilePattern of ["test_all.py", "sub/test_{module}.py", "sub\\test_{module}.py"]) {
+      assert.equal(from({ testFilePattern }).testFilePattern, "test_{module}.py", testFilePattern);
+    }
+    assert.equal(from({ testsDirectory: "src/tests" }).testsDirectory, "src/tests");
+  });
 });
 
 describe("toServerSettings", () => {

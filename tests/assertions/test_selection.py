@@ -1,0 +1,104 @@
+"""Assertions are chosen by the mutants they kill; every test keeps at least one."""
+
+from __future__ import annotations
+
+import time
+
+from execution.helpers import problem_for
+from miogen.assertions.mutants import list_mutants
+from miogen.assertions.observe import observe
+from miogen.assertions.select import MutationAnalysis
+from miogen.testcase.model import Statement
+
+STACK = """
+class Stack:
+    def __init__(self, capacity: int = 2) -> None:
+        self.capacity = capacity
+        self.items: list[int] = []
+        self.label = "stack"
+
+    def push(self, item: int) -> int:
+        if len(self.items) >= self.capacity:
+            raise OverflowError("full")
+        self.items.append(item)
+        return len(self.items)
+
+    def peek(self) -> int:
+        return self.items[-1] * 1
+"""
+
+
+def stack_test():
+    return (
+        Statement("construct", "Stack"),
+        Statement("value", value=7),
+        Statement("method", "push", (("item", 1),), receiver=0),
+        Statement("method", "peek", receiver=0),
+    )
+
+
+def analysis_for(path, problem):
+    unit = problem.unit
+    return MutationAnalysis(problem.factory.model.source, str(path), unit, "stackmod", timeout=0.2)
+
+
+def test_mutants_cover_the_operators():
+    from miogen.analysis.module import analyze_source
+
+    unit = analyze_source(STACK, "stackmod.py", "stackmod").unit("Stack")
+    operators = {m.operator for m in list_mutants(STACK, unit)}
+    assert {"ROR", "CRP", "COND", "AOR"} <= operators
+
+
+def test_selected_assertions_kill_what_all_observations_kill(write_module):
+    path = write_module("stackmod", STACK)
+    problem = problem_for(path, "Stack")
+    test, observed = observe(problem.executor, stack_test(), "stackmod")
+    kinds = {(o.kind, o.detail) for o in observed}
+    assert ("attribute", "capacity") in kinds and ("attribute", "label") in kinds
+    analysis = analysis_for(path, problem)
+    kept = analysis.select(test, observed, time.monotonic() + 10)
+    assert 1 <= len(kept) < len(observed)
+    assert ("attribute", "label") not in {(o.kind, o.detail) for o in kept}  # no mutant changes it
+    assert analysis.report.mutants > 0 and analysis.report.killed
+
+
+def test_a_raising_test_keeps_its_pytest_raises(write_module):
+    path = write_module("stackmod", STACK)
+    problem = problem_for(path, "Stack")
+    full = (
+        Statement("value", value=0),
+        Statement("construct", "Stack", (("capacity", 0),)),
+        Statement("value", value=1),
+        Statement("method", "push", (("item", 2),), receiver=1),
+    )
+    test, observed = observe(problem.executor, full, "stackmod")
+    kept = analysis_for(path, problem).select(test, observed, time.monotonic() + 10)
+    assert any(o.kind == "raises" and o.value == "OverflowError" for o in kept)
+
+
+def test_without_time_the_fallback_keeps_one_assertion(write_module):
+    path = write_module("stackmod", STACK)
+    problem = problem_for(path, "Stack")
+    test, observed = observe(problem.executor, stack_test(), "stackmod")
+    kept = analysis_for(path, problem).select(test, observed, time.monotonic() - 1)
+    assert len(kept) == 1 and kept[0].index == 3  # the last call's value
+
+
+def test_values_that_differ_between_runs_are_not_asserted(write_module):
+    path = write_module(
+        "clock",
+        """
+        import random
+
+        def roll(sides: int) -> int:
+            if sides < 1:
+                raise ValueError("no sides")
+            return random.randint(1, 10**9)
+        """,
+    )
+    problem = problem_for(path, "roll")
+    test = (Statement("value", value=6), Statement("call", "roll", (("sides", 0),)))
+    _, observed = observe(problem.executor, test, "clock")
+    assert not [o for o in observed if o.kind == "equals"]
+    assert [o.kind for o in observed] == ["isinstance"]

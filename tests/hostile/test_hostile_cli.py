@@ -1,0 +1,98 @@
+"""Hostile code through `miogen generate`: the CLI survives, nothing outside scratch changes, the job
+ends within its budget plus a bounded margin, and what it emits passes every time.
+
+One corpus module per test (tests/hostile/corpus/); each does one bad thing past a branch. The
+expectation names where the summary must say what happened (refusals, crashes, or the emitted file).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+
+import pytest
+from hostile_world import UNITS
+
+BUDGET = 1.0
+# One job (start-up, 1 s search, post-processing, at most a few restarts after crashes) plus the
+# CLI's verification (coverage.py and shuffled pytest runs) on a loaded two-core machine.
+MARGIN_SECONDS = 30.0
+HASH_SEEDS = (1, 2)  # the emitted file runs once per hash seed, each in a fresh process
+
+
+def refused(text: str):
+    return lambda unit, emitted: any(text in reason for reason in unit["refusals"])
+
+
+def crashed(text: str):
+    return lambda unit, emitted: any(text in reason for reason in unit["crashes"])
+
+
+def emitted_contains(text: str):
+    return lambda unit, emitted: text in emitted
+
+
+def anything(unit, emitted) -> bool:
+    return True
+
+
+EXPECTED = {
+    "spin_python": refused("run longer than 1 s"),
+    "sleep_forever": refused("run longer than 1 s"),
+    "hash_in_c": crashed("a test ran longer than 1 s and was killed"),
+    "catastrophic_regex": refused("run longer than 1 s"),
+    "sys_exit": emitted_contains("pytest.raises(SystemExit)"),
+    "os_exit": crashed("worker exited with status 3"),
+    "segfault": crashed("worker killed by signal SIGSEGV"),
+    "memory_bomb": refused("exhaust memory"),
+    "deep_recursion": emitted_contains("pytest.raises(RecursionError)"),
+    "fork_child": refused("fork the process"),
+    "run_subprocess": refused("start a process (touch "),
+    "write_outside": refused("written.txt outside the scratch folder"),
+    "delete_outside": refused("keep.txt outside the scratch folder"),
+    "network": refused("(network)"),
+    "flood_output": emitted_contains("shout("),
+    "read_stdin": anything,  # EOFError in the worker; pytest's capture differs: kept or dropped
+    "leftover_thread": refused("leave 1 thread(s) running"),
+    "module_state": emitted_contains("record("),
+    "nondeterminism": emitted_contains("roll("),
+    "kill_parent": refused("send signal 9 to process"),
+    "raise_limits": refused("change resource limits"),
+}
+
+
+def generate(world, module: str) -> tuple[subprocess.CompletedProcess, float]:
+    target = f"{world.project / (module + '.py')}::{UNITS[module]}"
+    output = world.output / f"test_{module}.py"
+    start = time.monotonic()
+    done = subprocess.run(
+        [sys.executable, "-m", "miogen", "generate", target, "--budget", str(BUDGET),
+         "--output", str(output), "--json"],
+        cwd=world.project, env=world.env(), capture_output=True, text=True,
+        timeout=BUDGET + MARGIN_SECONDS + 30, stdin=subprocess.DEVNULL,
+    )  # fmt: skip
+    return done, time.monotonic() - start
+
+
+@pytest.mark.parametrize("module", sorted(EXPECTED))
+def test_hostile_unit_through_the_cli(world, module):
+    done, seconds = generate(world, module)
+    assert done.returncode in (0, 1), f"the CLI itself failed ({done.returncode}): {done.stderr}"
+    summary = json.loads(done.stdout)
+    [unit] = summary["units"]
+    assert seconds <= BUDGET + MARGIN_SECONDS, f"took {seconds:.1f} s"
+    assert world.damage() == []
+
+    output = world.output / f"test_{module}.py"
+    emitted = output.read_text() if output.exists() else ""
+    assert EXPECTED[module](unit, emitted), f"the summary does not say what happened: {unit}"
+    if emitted:
+        for seed in HASH_SEEDS:
+            run = world.run_emitted(output, seed)
+            assert run.returncode == 0, f"unstable with PYTHONHASHSEED={seed}:\n{run.stdout[-3000:]}"
+        assert world.damage() == [], "running the emitted tests did harm"
+    else:
+        said = unit["refusals"] or unit["crashes"] or summary["dropped_failing_tests"]
+        assert said or unit["tests"] == 0, unit

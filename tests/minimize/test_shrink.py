@@ -1,0 +1,93 @@
+"""Shrinking moves down the simplicity order and keeps exactly the targets a test is kept for."""
+
+from __future__ import annotations
+
+import random
+import time
+
+from execution.helpers import problem_for
+from miogen.minimize.reduce import CoverageCache, ReducedTest, set_cover, split_independent
+from miogen.minimize.shrink import Shrinker, simplicity
+from miogen.testcase.model import Statement
+
+SUBJECT = """
+def grade(score: int, bonus: int = 0, name: str = "") -> str:
+    if score + bonus >= 90:
+        return "A"
+    if score >= 50:
+        return "B"
+    if name.startswith("x"):
+        return "X"
+    return "C"
+"""
+
+
+def cache_for(problem):
+    def run(test):
+        evaluated = problem.evaluate(test)
+        return evaluated.individual, frozenset(t for t, h in evaluated.h.items() if h >= 1.0)
+
+    return CoverageCache(run)
+
+
+def call(score, *extra):
+    statements = [Statement("value", value=score)]
+    args = [("score", 0)]
+    for name, value in extra:
+        statements.append(Statement("value", value=value))
+        args.append((name, len(statements) - 1))
+    statements.append(Statement("call", "grade", tuple(args)))
+    return tuple(statements)
+
+
+def test_values_shrink_toward_simple_ones_and_keep_coverage(write_module):
+    problem = problem_for(write_module("grades", SUBJECT), "grade")
+    cache = cache_for(problem)
+    test = call(731, ("bonus", -12), ("name", "qwerty"))
+    _, covered = cache(test)
+    shrunk = Shrinker(cache, time.monotonic() + 5).shrink(ReducedTest(test, covered))
+    assert simplicity(shrunk.test) < simplicity(test)
+    assert shrunk.targets == covered and covered <= cache(shrunk.test)[1]
+    values = [s.value for s in shrunk.test if s.kind == "value"]
+    assert values == [90], shrunk.test  # bonus and name dropped; the smallest A score
+
+
+def test_boundary_values_are_found(write_module):
+    problem = problem_for(write_module("grades", SUBJECT), "grade")
+    cache = cache_for(problem)
+    test = call(77)  # covers "score >= 50" true
+    _, covered = cache(test)
+    shrunk = Shrinker(cache, time.monotonic() + 5).shrink(ReducedTest(test, covered))
+    assert [s.value for s in shrunk.test if s.kind == "value"] == [50]
+
+
+def test_no_identical_test_runs_twice(write_module):
+    problem = problem_for(write_module("grades", SUBJECT), "grade")
+    cache = cache_for(problem)
+    test = call(731, ("name", "xyz"))
+    cache(test)
+    before = problem.executor.executions
+    cache(test)
+    assert problem.executor.executions == before and cache.hits == 1
+
+
+def test_the_deadline_is_honoured(write_module):
+    problem = problem_for(write_module("grades", SUBJECT), "grade")
+    cache = cache_for(problem)
+    test = call(731, ("bonus", -12), ("name", "qwerty"))
+    _, covered = cache(test)
+    shrunk = Shrinker(cache, time.monotonic() - 1).shrink(ReducedTest(test, covered))
+    assert shrunk.test == test
+
+
+def test_set_cover_keeps_coverage_with_fewer_tests(write_module):
+    problem = problem_for(write_module("grades", SUBJECT), "grade")
+    cache = cache_for(problem)
+    rng = random.Random(5)
+    tests = [problem.sample(rng) for _ in range(60)]
+    union = frozenset().union(*(cache(t)[1] for t in tests))
+    pieces = [p for t in tests for p in split_independent(t)]
+    chosen = set_cover(pieces, cache)
+    assert frozenset().union(*(r.targets for r in chosen)) == union
+    assert len(chosen) <= len(union)
+    assert all(sum(s.kind == "call" for s in r.test) == 1 for r in chosen)
