@@ -1,15 +1,17 @@
 """Helpers for the end-to-end tests: a real LSP client (pytest-lsp) driving ``miogen serve``.
 
-``editor`` wraps the client with what an editor does (open, type, save, run commands, apply
-edits) and records what the server sends, so that a test reads as a session plus expectations.
-Waiting is always for an event with a generous timeout, never for a fixed time.
+One server per client profile is shared by most tests (starting one costs seconds on a busy
+machine); each test works in its own project folder inside the workspace, with its own
+pyproject.toml (``[tool.miogen]`` gives it its own settings), and sees only what concerns its
+files. ``Editor`` does what an editor does (open, type, save, run commands, apply edits) and
+reads what the server sent, so that a test reads as a session plus expectations. Waiting is
+always for an event with a generous timeout, never for a fixed time.
 """
 
 from __future__ import annotations
 
 import asyncio
 import sys
-import textwrap
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -20,6 +22,7 @@ from miogen.emit.merge import TextEdit as MergeEdit
 from miogen.emit.merge import apply_edits
 from miogen.lsp.settings import plain
 from pygls.protocol import default_converter
+from pygls.uris import to_fs_path
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 from pytest_lsp.client import register_lsp_features
 
@@ -55,6 +58,24 @@ def sign(x: int) -> int:
 '''
 
 
+def edited_sign(body: str = "return 1", text: str = SHAPES) -> str:
+    """``text`` with the last line of ``sign`` replaced: a code change of that unit only."""
+    return text.replace("    return 1\n", f"    {body}\n")
+
+
+def edited_stack(text: str = SHAPES) -> str:
+    """``text`` with a code change in ``Stack`` only."""
+    return text.replace('raise IndexError("empty")', 'raise IndexError("nothing to pop")')
+
+
+def line_of(text: str, needle: str) -> int:
+    """0-based line of the first line containing ``needle``."""
+    return next(i for i, line in enumerate(text.splitlines()) if needle in line)
+
+
+# --- the client -----------------------------------------------------------------------------
+
+
 def _converter():
     """pygls' converter with lsprotocol 2025.0.0's client-side CodeAction hook fixed.
 
@@ -72,24 +93,22 @@ def _converter():
     return converter
 
 
-def _make_client() -> LanguageClient:
+def make_client() -> LanguageClient:
     client = LanguageClient(converter_factory=_converter)
     register_lsp_features(client)
+    Recorder.attach(client)
     return client
 
 
 SERVER = ClientServerConfig(
-    server_command=[sys.executable, "-m", "miogen", "serve"], client_factory=_make_client
+    server_command=[sys.executable, "-m", "miogen", "serve"], client_factory=make_client
 )
 
 
-class Editor:
-    """What an editor does with the server, and what it has received."""
+class Recorder:
+    """The client's record of miogen's notifications and of the edits it applied."""
 
-    def __init__(self, client: LanguageClient, root: Path) -> None:
-        self.client = client
-        self.root = root
-        self.versions: dict[str, int] = {}
+    def __init__(self, client: LanguageClient) -> None:
         self.coverage: list[dict] = []
         self.statuses: list[dict] = []
         self.applied: list[types.ApplyWorkspaceEditParams] = []
@@ -97,33 +116,65 @@ class Editor:
         client.feature("miogen/jobStatus")(lambda params: self.statuses.append(_stamped(params)))
         client.feature(types.WORKSPACE_APPLY_EDIT)(lambda params: self._apply_edit(params))
 
+    @classmethod
+    def attach(cls, client: LanguageClient) -> None:
+        client.recorder = cls(client)
+
+    def _apply_edit(self, params: types.ApplyWorkspaceEditParams) -> types.ApplyWorkspaceEditResult:
+        self.applied.append(params)
+        apply_workspace_edit(params.edit)
+        return types.ApplyWorkspaceEditResult(applied=True)
+
+
+async def start(
+    client: LanguageClient, profile: str, folders: list[Path], options: dict | None = None
+) -> None:
+    client.profile = profile
+    await client.initialize_session(
+        types.InitializeParams(
+            capabilities=client_capabilities(profile),
+            root_uri=folders[0].as_uri(),
+            workspace_folders=[types.WorkspaceFolder(uri=f.as_uri(), name=f.name) for f in folders],
+            initialization_options=options,
+        )
+    )
+
+
+class Editor:
+    """One test's files in one project folder, and what the server said about them."""
+
+    def __init__(self, client: LanguageClient, project: Path) -> None:
+        self.client = client
+        self.recorder: Recorder = client.recorder
+        self.project = project
+        self.versions: dict[str, int] = {}
+        self._logs_from = len(client.log_messages)
+        self._statuses_from = len(self.recorder.statuses)
+        self._coverage_from = len(self.recorder.coverage)
+        project.mkdir(parents=True, exist_ok=True)
+        self.configure()
+
     @property
     def profile(self) -> str:
         return self.client.profile
 
-    # --- session ------------------------------------------------------------------------------
+    def configure(self, **settings: Any) -> None:
+        """Write the project's pyproject.toml with these ``[tool.miogen]`` settings."""
+        lines = ['[project]\nname = "subject"\nversion = "0"\n\n[tool.miogen]']
+        settings = {"budgetSeconds": 1, **settings}
+        lines += [f"{key} = {_toml(value)}" for key, value in settings.items()]
+        (self.project / "pyproject.toml").write_text("\n".join(lines) + "\n", "utf-8")
 
-    async def start(self, options: dict | None = None, folders: list[Path] | None = None) -> None:
-        folders = folders or [self.root]
-        await self.client.initialize_session(
-            types.InitializeParams(
-                capabilities=client_capabilities(self.profile),
-                root_uri=folders[0].as_uri(),
-                workspace_folders=[
-                    types.WorkspaceFolder(uri=f.as_uri(), name=f.name) for f in folders
-                ],
-                initialization_options=options,
-            )
-        )
-
-    def write(self, name: str, text: str) -> Path:
-        path = self.root / name
+    def write(self, name: str, text: str = SHAPES) -> Path:
+        path = self.project / name
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(text) if text.startswith("\n") else text, "utf-8")
+        path.write_text(text, "utf-8")
         return path
 
     def uri(self, path: Path) -> str:
         return path.as_uri()
+
+    # --- what an editor sends ----------------------------------------------------------------
 
     def open(self, path: Path) -> str:
         uri = self.uri(path)
@@ -162,11 +213,16 @@ class Editor:
         )
 
     def close(self, path: Path) -> None:
+        self.versions.pop(self.uri(path), None)
         self.client.text_document_did_close(
             types.DidCloseTextDocumentParams(
                 text_document=types.TextDocumentIdentifier(uri=self.uri(path))
             )
         )
+
+    def close_all(self) -> None:
+        for uri in list(self.versions):
+            self.close(Path(to_fs_path(uri)))
 
     async def command(self, name: str, path: Path, unit: str) -> Any:
         return await self.client.workspace_execute_command_async(
@@ -205,12 +261,31 @@ class Editor:
 
     # --- what arrived -----------------------------------------------------------------------
 
+    def mine(self, uri: str) -> bool:
+        return uri.startswith(self.project.as_uri() + "/")
+
+    @property
+    def statuses(self) -> list[dict]:
+        found = self.recorder.statuses[self._statuses_from :]
+        return [s for s in found if self.mine(s["uri"])]
+
+    @property
+    def coverage(self) -> list[dict]:
+        found = self.recorder.coverage[self._coverage_from :]
+        return [c for c in found if self.mine(c["uri"])]
+
     def diagnostics(self, path: Path, code: str | None = None) -> list[types.Diagnostic]:
         found = self.client.diagnostics.get(self.uri(path), [])
         return [d for d in found if code is None or d.code == code]
 
-    def jobs(self, unit: str, state: str | None = None) -> list[dict]:
-        return [s for s in self.statuses if s["unit"] == unit and state in (None, s["state"])]
+    def jobs(self, unit: str, state: str | None = None, path: Path | None = None) -> list[dict]:
+        return [
+            s
+            for s in self.statuses
+            if s["unit"] == unit
+            and state in (None, s["state"])
+            and (path is None or s["uri"] == self.uri(path))
+        ]
 
     def last_coverage(self, path: Path) -> dict | None:
         found = [c for c in self.coverage if c["uri"] == self.uri(path)]
@@ -222,14 +297,17 @@ class Editor:
         return units[unit]["state"] if unit in units else None
 
     def logs(self, text: str) -> list[str]:
-        return [m.message for m in self.client.log_messages if text in m.message]
+        found = self.client.log_messages[self._logs_from :]
+        return [m.message for m in found if text in m.message]
 
     def progress(self, title: str) -> list[list]:
-        """The progress reports of each work-done progress whose begin has ``title``."""
+        """The reports of each work-done progress begun (during this test) with ``title``."""
         return [
             reports
-            for reports in self.client.progress_reports.values()
-            if reports and getattr(reports[0], "title", None) == title
+            for token, reports in self.client.progress_reports.items()
+            if reports
+            and getattr(reports[0], "title", None) == title
+            and token not in self._old_tokens
         ]
 
     async def wait(self, condition: Callable[[], Any], what: str, timeout: float = WAIT) -> Any:
@@ -242,22 +320,22 @@ class Editor:
             if self.client.error is not None:
                 raise AssertionError(f"client error while waiting for {what}: {self.client.error}")
             await asyncio.sleep(0.05)
-        log = "\n".join(m.message for m in self.client.log_messages[-30:])
+        log = "\n".join(m.message for m in self.client.log_messages[self._logs_from :][-30:])
         raise AssertionError(f"timed out waiting for {what}\nserver log:\n{log}")
 
-    async def wait_job(self, unit: str, state: str = "done", count: int = 1) -> dict:
+    async def wait_job(self, unit: str, state: str = "done", count: int = 1, path=None) -> dict:
         found = await self.wait(
-            lambda: len(self.jobs(unit, state)) >= count and self.jobs(unit, state),
+            lambda: len(self.jobs(unit, state, path)) >= count and self.jobs(unit, state, path),
             f"{count} {unit} job(s) {state}",
         )
         return found[count - 1]
 
-    # --- the client's side of workspace/applyEdit --------------------------------------------
+    async def idle(self, path: Path) -> None:
+        """Wait until the server has handled everything sent so far (a request round trip)."""
+        await self.units(path)
 
-    def _apply_edit(self, params: types.ApplyWorkspaceEditParams) -> types.ApplyWorkspaceEditResult:
-        self.applied.append(params)
-        apply_workspace_edit(params.edit)
-        return types.ApplyWorkspaceEditResult(applied=True)
+
+Editor._old_tokens = frozenset()
 
 
 def apply_workspace_edit(edit: types.WorkspaceEdit) -> None:
@@ -272,12 +350,12 @@ def apply_workspace_edit(edit: types.WorkspaceEdit) -> None:
     ]
     for operation in operations:
         if isinstance(operation, types.CreateFile):
-            path = _path(operation.uri)
+            path = Path(to_fs_path(operation.uri))
             path.parent.mkdir(parents=True, exist_ok=True)
             if not path.exists():
                 path.write_text("", "utf-8")
         elif isinstance(operation, types.TextDocumentEdit):
-            path = _path(operation.text_document.uri)
+            path = Path(to_fs_path(operation.text_document.uri))
             text = path.read_text("utf-8") if path.exists() else ""
             edits = [
                 MergeEdit(
@@ -297,17 +375,9 @@ def _stamped(params) -> dict:
     return {**plain(params), "_at": time.monotonic()}
 
 
-def _path(uri: str) -> Path:
-    from pygls.uris import to_fs_path
-
-    return Path(to_fs_path(uri))
-
-
-def edited_sign(body: str = "return 1") -> str:
-    """SHAPES with the last line of ``sign`` replaced: a code change of that unit only."""
-    return SHAPES.replace("    return 1\n", f"    {body}\n")
-
-
-def line_of(text: str, needle: str) -> int:
-    """0-based line of the first line containing ``needle``."""
-    return next(i for i, line in enumerate(text.splitlines()) if needle in line)
+def _toml(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return f'"{value}"'
+    return repr(value)

@@ -15,6 +15,8 @@ from miogen.testcase.model import Statement, TestCase
 class TestTimeout(BaseException):
     """Raised inside user code by the per-test alarm (a BaseException so `except Exception` can't eat it)."""
 
+    __test__ = False
+
 
 @dataclass
 class Execution:

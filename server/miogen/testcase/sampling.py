@@ -28,6 +28,8 @@ class SamplingConfig:
 class TestFactory:
     """Builds statements for the unit's callables; shared by sampling and mutation."""
 
+    __test__ = False  # not a pytest test class
+
     def __init__(self, model: ModuleModel, unit: Unit, config: SamplingConfig = SamplingConfig()):
         self.model = model
         self.unit = unit

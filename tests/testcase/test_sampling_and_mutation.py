@@ -1,0 +1,97 @@
+"""Sampling follows type hints first; mutation keeps every reference valid and the size bounded."""
+
+from __future__ import annotations
+
+import random
+
+from miogen.analysis.module import analyze_source
+from miogen.testcase.model import CALLS, from_json, to_json
+from miogen.testcase.mutation import mutate
+from miogen.testcase.sampling import SamplingConfig, TestFactory
+
+MODULE = """
+from enum import Enum
+from typing import Optional
+
+
+class Color(Enum):
+    RED = 1
+    GREEN = 2
+
+
+class Point:
+    def __init__(self, x: int, y: int) -> None:
+        self.x, self.y = x, y
+
+
+class Canvas:
+    def __init__(self, width: int, title: str = "untitled") -> None:
+        self.width = width
+
+    def draw(self, at: Point, color: Color, tags: list[str], scale: Optional[float] = None) -> int:
+        return 1
+
+    def lookup(self, table: dict[str, int], pair: tuple[int, bool]) -> int:
+        return 2
+"""
+
+
+def factory(config: SamplingConfig = SamplingConfig()) -> TestFactory:
+    model = analyze_source(MODULE, "canvas.py", "canvas")
+    return TestFactory(model, model.unit("Canvas"), config)
+
+
+def values_for(test, call_name: str, parameter: str):
+    for statement in test:
+        if statement.name == call_name:
+            for name, index in statement.args:
+                if name == parameter:
+                    yield test[index]
+
+
+def assert_well_formed(test) -> None:
+    for index, statement in enumerate(test):
+        assert all(ref < index for ref in statement.references()), test
+    assert test[0].kind in ("value", "construct", "list", "tuple", "set", "dict", "enum")
+
+
+def test_arguments_follow_type_hints():
+    f = factory()
+    rng = random.Random(1)
+    kinds: dict[str, set] = {
+        "at": set(),
+        "color": set(),
+        "tags": set(),
+        "width": set(),
+        "scale": set(),
+    }
+    for _ in range(300):
+        test = f.sample(rng)
+        assert_well_formed(test)
+        for parameter in ("at", "color", "tags", "scale"):
+            kinds[parameter] |= {(s.kind, s.name) for s in values_for(test, "draw", parameter)}
+        kinds["width"] |= {type(s.value).__name__ for s in values_for(test, "Canvas", "width")}
+    assert kinds["at"] == {("construct", "Point")}
+    assert kinds["color"] == {("enum", "Color.RED"), ("enum", "Color.GREEN")}
+    assert kinds["tags"] == {("list", "")}
+    assert kinds["width"] == {"int"}
+    assert ("value", "") in kinds["scale"]  # float or None
+
+
+def test_mutation_keeps_references_valid_and_respects_the_size_bound():
+    f = factory(SamplingConfig(max_statements=12))
+    rng = random.Random(2)
+    test = f.sample(rng)
+    for _ in range(2000):
+        test = mutate(f, test, rng)
+        assert_well_formed(test)
+        assert len(test) <= 12
+        assert any(s.kind in CALLS for s in test)
+
+
+def test_tests_survive_a_json_round_trip():
+    f = factory()
+    rng = random.Random(3)
+    for _ in range(100):
+        test = f.sample(rng)
+        assert from_json(to_json(test)) == test
