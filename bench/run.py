@@ -21,9 +21,13 @@ from pathlib import Path
 
 from bench import mutation, pynguin
 from bench.measure import SuiteMeasure, measure_suite
+from bench.process import run_group
 from bench.subjects import CLASSIC_SUBJECTS, REPO, SUBJECTS, Subject
 
 OURS = ["mio", "random", "wts", "mio-nofds"]
+# Diagnostic variant: MIO with pytest's plugin autoload off in miogen's verification runs, to
+# show what the dev venv's plugins cost in wall time (same search, same emitted tests).
+LEAN = "mio-lean"
 PEERS = list(pynguin.ALGORITHMS)
 TOOLS = OURS + PEERS
 REFERENCE = Path(__file__).resolve().parent / "reference" / "triangle_reference.py"
@@ -44,13 +48,18 @@ class Plan:
 
     name: str
     subjects: tuple[str, ...]
-    seeds: int
+    seeds: int  # MIO (ours)
+    pynguin_seeds: int
+    baseline_seeds: int
     budgets: tuple[int, ...]  # seconds, MIO (ours)
     baseline_budgets: tuple[int, ...]  # seconds, random / WTS / MIO without FDS
     pynguin_budgets: tuple[int, ...]  # seconds, Pynguin MIO and DynaMOSA
+    pynguin_subjects: tuple[str, ...] | None
     table1_seeds: int
+    peers: tuple[str, ...] = tuple(PEERS)
     table1_tools: tuple[str, ...] = tuple(OURS)
     table1_evaluations: int = 5000
+    lean_budgets: tuple[int, ...] = ()  # seconds, the LEAN diagnostic (seed 0 only)
     mutation_suites: tuple[str, ...] = ("miogen",)
     artificial_runs: int = 0  # 0: keep bench/results/artificial as it is
 
@@ -59,15 +68,20 @@ class Plan:
         for subject in self.subjects:
             for seed in range(self.seeds):
                 jobs += [Job(subject, "mio", "seconds", b, seed) for b in self.budgets]
+                if seed == 0:
+                    jobs += [Job(subject, LEAN, "seconds", b, seed) for b in self.lean_budgets]
                 jobs += [
                     Job(subject, tool, "seconds", b, seed)
                     for tool in OURS[1:]
                     for b in self.baseline_budgets
+                    if seed < self.baseline_seeds
                 ]
                 jobs += [
                     Job(subject, tool, "seconds", b, seed)
-                    for tool in PEERS
+                    for tool in self.peers
                     for b in self.pynguin_budgets
+                    if seed < self.pynguin_seeds
+                    and (self.pynguin_subjects is None or subject in self.pynguin_subjects)
                 ]
         for subject in (s for s in CLASSIC_SUBJECTS if s in self.subjects):
             for seed in range(self.table1_seeds):
@@ -75,16 +89,20 @@ class Plan:
                     Job(subject, tool, "evaluations", self.table1_evaluations, seed)
                     for tool in self.table1_tools
                 ]
-        return jobs
+        return sorted(jobs, key=priority)
 
 
 QUICK = Plan(
     name="quick",
     subjects=tuple(SUBJECTS),
     seeds=1,
+    pynguin_seeds=1,
+    baseline_seeds=0,
     budgets=(2,),
     baseline_budgets=(),
     pynguin_budgets=(2,),
+    pynguin_subjects=tuple(CLASSIC_SUBJECTS),
+    peers=("pynguin-mio",),
     table1_seeds=1,
     table1_tools=("mio", "random"),
 )
@@ -92,13 +110,30 @@ FULL = Plan(
     name="full",
     subjects=tuple(SUBJECTS),
     seeds=2,
+    pynguin_seeds=1,
+    baseline_seeds=1,
     budgets=(1, 5, 30),
     baseline_budgets=(5,),
-    pynguin_budgets=(1, 5, 30),
-    table1_seeds=3,
+    pynguin_budgets=(5, 30),
+    pynguin_subjects=None,
+    lean_budgets=(5,),
+    table1_seeds=1,
     mutation_suites=("miogen", "reference", "pynguin-mio", "pynguin-dynamosa"),
-    artificial_runs=30,
+    artificial_runs=0,
 )
+
+
+def priority(job: Job) -> int:
+    """Headline jobs first, so that a run cut short still answers the main questions."""
+    if job.budget_kind == "evaluations":
+        return 3
+    if job.seed > 0:
+        return 4
+    if (job.tool == "mio" and job.budget == 5) or (job.tool in PEERS and job.budget == 30):
+        return 0
+    if job.tool == "mio" or job.tool in PEERS:
+        return 1
+    return 2
 
 
 @dataclass(frozen=True)
@@ -137,7 +172,7 @@ def run_job(job: Job, folder: Path) -> tuple[dict, list]:
     subject = SUBJECTS[job.subject]
     module_path = subject.install(folder / "proj")
     load = os.getloadavg()[0]
-    runner = run_ours if job.tool in OURS else run_peer
+    runner = run_ours if job.tool in (*OURS, LEAN) else run_peer
     outcome = runner(job, subject, module_path, folder)
     measured = measure_suite(outcome.test_file, module_path)
     row = make_row(job, outcome, measured, folder)
@@ -153,20 +188,23 @@ def run_ours(job: Job, subject: Subject, module_path: Path, folder: Path) -> Out
         amount = ["--evaluations", str(job.budget)]
     command = [
         sys.executable, "-m", "bench.ours", str(module_path), *amount, "--seed", str(job.seed),
-        "--algorithm", job.tool, "--output", str(output), "--summary", str(summary_path),
+        "--algorithm", "mio" if job.tool == LEAN else job.tool, "--output", str(output),
+        "--summary", str(summary_path),
     ]  # fmt: skip
+    environment = dict(os.environ)
+    if job.tool == LEAN:
+        environment["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
     limit = 10 * job.budget + 600 if job.budget_kind == "seconds" else 900
-    start = time.monotonic()
-    try:
-        completed = subprocess.run(
-            command, cwd=REPO, capture_output=True, text=True, timeout=limit,
+    log = folder / "miogen.log"
+    with log.open("w") as sink:
+        code, wall = run_group(
+            command, limit, cwd=REPO, env=environment, stdout=sink, stderr=subprocess.STDOUT,
             stdin=subprocess.DEVNULL,
         )  # fmt: skip
-    except subprocess.TimeoutExpired:
-        return Outcome("timeout", f"killed after {limit} s", time.monotonic() - start)
-    wall = time.monotonic() - start
-    if completed.returncode != 0 or not summary_path.exists():
-        tail = (completed.stderr or completed.stdout).strip().splitlines()[-3:]
+    if code is None:
+        return Outcome("timeout", f"killed after {limit} s", wall)
+    if code != 0 or not summary_path.exists():
+        tail = log.read_text(errors="replace").strip().splitlines()[-3:]
         return Outcome("failed", " | ".join(tail)[-400:], wall)
     return ours_outcome(json.loads(summary_path.read_text()), wall, output)
 

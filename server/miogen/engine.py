@@ -253,12 +253,11 @@ def _render(problem: UnitProblem, suite, spec, deadline: float) -> list[dict]:
 
 
 def _closest(problem: UnitProblem, archive: Archive, target: Target) -> str:
+    """The calls of the test that came closest to the target, for "closest: f(x=9)" messages."""
     best = archive.best(target.id)
     if best is None:
         return ""
-    from miogen.emit.render import render_test as _render_test
-
-    source = _render_test(best.individual, [], "closest", set()).source
+    source = render_test(best.individual, [], "closest", set()).source
     calls = [line.strip() for line in source.splitlines()[1:]]
     return "; ".join(calls[-2:])
 

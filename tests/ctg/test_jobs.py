@@ -73,7 +73,7 @@ def test_dask_local_cluster_with_two_workers_runs_the_jobs(tmp_path):
             "(pip install -e '.[dask]' or pip install 'dask[distributed]')"
         )
     root = make_project(tmp_path / "project", {"bank.py": BANK})
-    config = CtgConfig(budget=1.0, jobs=2, job_options={"evaluations": 200})
+    config = CtgConfig(budget=1.0, jobs=2, verify_runs=1, job_options={"evaluations": 200})
     with LocalCluster(
         n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
     ) as cluster:

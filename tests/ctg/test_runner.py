@@ -10,6 +10,8 @@ from miogen.analysis.module import analyze_file
 from miogen.cli import main
 from miogen.ctg.history import HistoryStore, RunRow
 from miogen.ctg.runner import CtgConfig, run_ctg
+from miogen.execution.job import JobSpec
+from miogen.execution.supervisor import run_job
 
 
 def by_name(report) -> dict:
@@ -18,7 +20,9 @@ def by_name(report) -> dict:
 
 def evaluations(count: int, **settings) -> CtgConfig:
     """Deterministic jobs: an evaluation budget (the seconds still decide the allocation)."""
-    return CtgConfig(budget=1.0, jobs=2, job_options={"evaluations": count}, **settings)
+    return CtgConfig(
+        budget=1.0, jobs=2, verify_runs=1, job_options={"evaluations": count}, **settings
+    )
 
 
 def test_second_run_on_an_unchanged_unit_starts_where_the_first_ended(tmp_path):
@@ -44,28 +48,34 @@ def test_second_run_on_an_unchanged_unit_starts_where_the_first_ended(tmp_path):
     assert second["classify"].status == "skipped"
     assert second["classify"].allocation.reason == "100% covered"
 
-    # The same single evaluation without history covers less.
-    fresh = by_name(run_ctg([root], evaluations(1, strategy="simple")))["Account"]
-    assert len(fresh.outcome.result["covered"]) < len(result["covered"])
+    # The same single evaluation without the history covers less.
+    location = account.module.location
+    fresh = run_job(
+        JobSpec(str(location.path), "bank", str(location.import_root), "Account", evaluations=1)
+    ).result
+    assert len(fresh["covered"]) < len(result["covered"])
 
 
 def test_a_unit_without_improvement_in_three_runs_is_skipped_until_it_changes(tmp_path):
     root = make_project(tmp_path / "project", {"bank.py": BANK})
     model = analyze_file(root / "bank.py", "bank")
-    account = model.unit("Account")
     store = HistoryStore.open(root / ".miogen" / "history.sqlite")
-    flat = RunRow("bank.py::Account", account.ast_hash, 1.0, 1.0, "ok", 7, 0, 0, 0)
-    store.record([flat] * 3, {"bank.py::Account": (account.ast_hash, [], 0)}, {})
+    for unit in model.units:
+        key = f"bank.py::{unit.name}"
+        flat = RunRow(key, unit.ast_hash, 1.0, 1.0, "ok", len(unit.targets), 0, 0, 0)
+        store.record([flat] * 3, {key: (unit.ast_hash, [], 0)}, {})
     store.close()
-    report = run_ctg([root / "bank.py"], evaluations(50))
-    state = by_name(report)["Account"]
-    assert state.status == "skipped"
-    assert state.allocation.reason == "no improvement in its last 3 runs"
-    assert by_name(report)["classify"].status == "ran"
+    report = by_name(run_ctg([root / "bank.py"], evaluations(50)))
+    assert {name: (s.status, s.allocation.reason) for name, s in report.items()} == {
+        "Account": ("skipped", "no improvement in its last 3 runs"),
+        "classify": ("skipped", "no improvement in its last 3 runs"),
+    }
+    assert not (root / "tests").exists()  # nothing ran, nothing was written
 
     (root / "bank.py").write_text(BANK.replace("amount <= 0", "amount < 1"), encoding="utf-8")
-    state = by_name(run_ctg([root / "bank.py"], evaluations(50)))["Account"]
-    assert state.changed and state.status == "ran"
+    report = by_name(run_ctg([root / "bank.py"], evaluations(50)))
+    assert report["Account"].changed and report["Account"].status == "ran"
+    assert report["classify"].status == "skipped"
 
 
 def test_cli_prints_the_table_writes_the_report_and_gates_on_coverage(tmp_path, capsys):
@@ -78,15 +88,13 @@ def test_cli_prints_the_table_writes_the_report_and_gates_on_coverage(tmp_path, 
         },
     )
     report_path = tmp_path / "report.json"
-    code = main(
-        ["ctg", str(root), "--budget", "0.5", "--jobs", "2", "--report", str(report_path),
-         "--fail-under", "100", "--quiet"]
-    )  # fmt: skip
+    arguments = ["ctg", str(root), "--budget", "0.5", "--jobs", "2", "--verify-runs", "1", "-q"]
+    code = main([*arguments, "--report", str(report_path)])
     out = capsys.readouterr().out
     assert "bank.py::Account" in out and "pooled coverage mu(P)" in out
     assert re.search(r"broken\.py +not analysed: .*syntax error", out)
     data = json.loads(report_path.read_text())
-    assert code == data["exit_code"] == 1  # broken.py failed to analyse (and < 100%)
+    assert code == data["exit_code"] == 1  # broken.py failed to analyse
     units = {u["unit"]: u for u in data["units"]}
     assert set(units) == {"bank.py::Account", "bank.py::classify"}  # tests/ is not searched
     assert data["pooled"]["total"] == sum(u["targets"] for u in units.values())
@@ -96,18 +104,29 @@ def test_cli_prints_the_table_writes_the_report_and_gates_on_coverage(tmp_path, 
     assert (root / "tests" / "test_keep.py").read_text() == "def test_x(): pass\n"
 
     (root / "broken.py").unlink()
-    code = main(["ctg", str(root), "--budget", "0.5", "--fail-under", "10", "--quiet"])
-    assert code == 0  # nothing failed, and the pooled coverage is above 10%
-    code = main(["ctg", str(root), "--budget", "0.5", "--fail-under", "100", "--quiet"])
-    assert code == 1  # Account's infeasible branch keeps it under 100%
+    code = main([*arguments, "--fail-under", "100", "--report", str(report_path)])
+    assert code == 1  # nothing failed, but Account's infeasible branch keeps mu(P) under 100%
     assert "under --fail-under 100%" in capsys.readouterr().err
+    data = json.loads(report_path.read_text())
+    assert exit_code_for(data, fail_under=10) == 0
+
+
+def exit_code_for(data: dict, fail_under: float) -> int:
+    """What the same run would exit with under another gate."""
+    from miogen.ctg.report import exit_code
+
+    class Ran:
+        failed = False
+        pooled = data["pooled"]["percent"]
+
+    return exit_code(Ran, fail_under)
 
 
 def test_a_damaged_history_is_reported_and_the_run_goes_on(tmp_path, capsys):
-    root = make_project(tmp_path / "project", {"calc.py": BANK.split("class Account")[0]})
+    # A module with no public unit: the run has nothing to generate, but it reads the history.
+    root = make_project(tmp_path / "project", {"calc.py": "def _sign(x):\n    return x > 0\n"})
     (root / ".miogen").mkdir()
     (root / ".miogen" / "history.sqlite").write_bytes(b"\x00garbage" * 64)
-    (root / "calc.py").write_text("def sign(x: int) -> int:\n    return 1 if x > 0 else -1\n")
     code = main(["ctg", str(root), "--budget", "0.5", "--quiet"])
     captured = capsys.readouterr()
     assert code == 0
@@ -140,7 +159,9 @@ class Transfer:
 def test_input_seeding_runs_dependencies_first_and_replays_their_objects(tmp_path):
     root = make_project(tmp_path / "project", {"transfers.py": TRANSFERS})
     order: list[str] = []
-    config = CtgConfig(budget=2.0, jobs=1, input_seeding=0.5, job_options={"evaluations": 20})
+    config = CtgConfig(
+        budget=2.0, jobs=1, input_seeding=0.5, verify_runs=1, job_options={"evaluations": 20}
+    )
     report = run_ctg([root], config, log=order.append)
     assert [line.split(": ")[0] for line in order] == [
         "transfers.py::Account", "transfers.py::Transfer"

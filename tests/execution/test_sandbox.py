@@ -15,7 +15,6 @@ import textwrap
 from pathlib import Path
 
 import pytest
-
 from miogen.execution.sandbox import Guard, Noted
 
 OUT = "/var/miogen-outside"  # never touched: the guard only judges paths

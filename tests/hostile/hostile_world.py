@@ -103,17 +103,24 @@ class World:
     def watched(self) -> dict[str, dict[str, str]]:
         return {"canary": tree(self.canary), "home": tree(self.home), "project": tree(self.project)}
 
-    def damage(self) -> list[str]:
-        """What changed in the watched folders since the start, and connections that arrived."""
+    def damage(self, ignore: str = "") -> list[str]:
+        """What changed in the watched folders since the start, and connections that arrived.
+
+        ``ignore``: a prefix of changes that are expected (e.g. "project: created tests").
+        """
         found = []
         for name, now in self.watched().items():
             was = self.before[name]
             found += [f"{name}: created {p}" for p in sorted(set(now) - set(was))]
             found += [f"{name}: deleted {p}" for p in sorted(set(was) - set(now))]
-            found += [f"{name}: changed {p}" for p in sorted(set(now) & set(was)) if now[p] != was[p]]
+            found += [
+                f"{name}: changed {p}" for p in sorted(set(now) & set(was)) if now[p] != was[p]
+            ]
         if self.listener.connections:
-            found.append(f"{self.listener.connections} connection(s) reached port {self.listener.port}")
-        return found
+            found.append(
+                f"{self.listener.connections} connection(s) reached port {self.listener.port}"
+            )
+        return [change for change in found if not (ignore and change.startswith(ignore))]
 
     def run_emitted(self, test_file: Path, seed: int) -> subprocess.CompletedProcess:
         """The emitted file under pytest in a fresh process, with its own hash seed."""

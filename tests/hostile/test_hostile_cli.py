@@ -91,7 +91,9 @@ def test_hostile_unit_through_the_cli(world, module):
     if emitted:
         for seed in HASH_SEEDS:
             run = world.run_emitted(output, seed)
-            assert run.returncode == 0, f"unstable with PYTHONHASHSEED={seed}:\n{run.stdout[-3000:]}"
+            assert run.returncode == 0, (
+                f"unstable with PYTHONHASHSEED={seed}:\n{run.stdout[-3000:]}"
+            )
         assert world.damage() == [], "running the emitted tests did harm"
     else:
         said = unit["refusals"] or unit["crashes"] or summary["dropped_failing_tests"]

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Union
 
+import pytest
 from lsprotocol import types
 from miogen.emit.merge import TextEdit as MergeEdit
 from miogen.emit.merge import apply_edits
@@ -27,6 +28,12 @@ from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 from pytest_lsp.client import register_lsp_features
 
 PROFILES = ["visual-studio-code", "neovim@v0.7.0"]
+# Every end-to-end test: one event loop for the session (the shared servers live in it), and a
+# server message that breaks the client's declared capabilities fails the test.
+E2E = [
+    pytest.mark.asyncio(loop_scope="session"),
+    pytest.mark.filterwarnings("error::pytest_lsp.checks.LspSpecificationWarning"),
+]
 WAIT = 90.0  # seconds: generous, for a loaded two-core machine
 
 SHAPES = '''\
@@ -151,6 +158,7 @@ class Editor:
         self._logs_from = len(client.log_messages)
         self._statuses_from = len(self.recorder.statuses)
         self._coverage_from = len(self.recorder.coverage)
+        self._old_tokens = frozenset(client.progress_reports)
         project.mkdir(parents=True, exist_ok=True)
         self.configure()
 
@@ -161,7 +169,7 @@ class Editor:
     def configure(self, **settings: Any) -> None:
         """Write the project's pyproject.toml with these ``[tool.miogen]`` settings."""
         lines = ['[project]\nname = "subject"\nversion = "0"\n\n[tool.miogen]']
-        settings = {"budgetSeconds": 1, **settings}
+        settings = {"budgetSeconds": 0.5, **settings}
         lines += [f"{key} = {_toml(value)}" for key, value in settings.items()]
         (self.project / "pyproject.toml").write_text("\n".join(lines) + "\n", "utf-8")
 
@@ -333,9 +341,6 @@ class Editor:
     async def idle(self, path: Path) -> None:
         """Wait until the server has handled everything sent so far (a request round trip)."""
         await self.units(path)
-
-
-Editor._old_tokens = frozenset()
 
 
 def apply_workspace_edit(edit: types.WorkspaceEdit) -> None:

@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-from lsp_support import SHAPES, edited_sign, line_of
+from lsp_support import E2E, SHAPES, edited_sign, line_of
 from lsprotocol import types
 
-pytestmark = __import__("pytest").mark.filterwarnings(
-    "error::pytest_lsp.checks.LspSpecificationWarning"
-)
+pytestmark = E2E
 
 
 async def test_a_save_streams_progress_diagnostics_coverage_and_lenses(editor):
-    await editor.start({"budgetSeconds": 1})
-    path = editor.root / "shapes.py"
+    path = editor.write("shapes.py")
     editor.open(path)
     editor.save(path, edited_sign("return 2"))
 
@@ -45,7 +42,10 @@ async def test_a_save_streams_progress_diagnostics_coverage_and_lenses(editor):
 
     coverage = editor.last_coverage(path)
     units = {u["name"]: u for u in coverage["units"]}
-    assert units["sign"]["state"] == "done" and (units["sign"]["covered"], units["sign"]["total"]) == (3, 4)
+    assert units["sign"]["state"] == "done" and (
+        units["sign"]["covered"],
+        units["sign"]["total"],
+    ) == (3, 4)
     assert units["Stack"]["state"] == "none"
     assert condition in coverage["lines"]["partial"]
     assert line_of(SHAPES, "return -1") in coverage["lines"]["covered"]
@@ -56,3 +56,54 @@ async def test_a_save_streams_progress_diagnostics_coverage_and_lenses(editor):
 
     lenses = {lens.command.title for lens in await editor.lenses(path)}
     assert lenses == {"miogen: 3/4 branches · Generate tests", "miogen: Generate tests"}
+
+
+async def test_formatting_and_comment_edits_schedule_nothing(editor):
+    path = editor.write("shapes.py")
+    editor.open(path)
+    cosmetic = SHAPES.replace("    if x < 0:\n", "    # negative numbers\n\n    if (x < 0):\n")
+    cosmetic = cosmetic.replace("self.capacity = capacity", "self.capacity = capacity  # max")
+    editor.save(path, cosmetic)
+    await editor.wait(lambda: editor.logs("saved; generating nothing"), "the save to be handled")
+    editor.save(path, edited_sign("return 2", cosmetic))
+    await editor.wait_job("sign")
+    assert not editor.jobs("Stack")
+    assert [s["state"] for s in editor.jobs("sign")].count("queued") == 1
+
+
+async def test_saves_in_a_row_are_debounced_into_one_job(editor):
+    path = editor.write("shapes.py")
+    editor.open(path)
+    for body in ("return 2", "return 3", "return 4"):
+        editor.save(path, edited_sign(body))
+    await editor.wait_job("sign")
+    await editor.idle(path)
+    assert len(editor.jobs("sign", "queued")) == 1
+    assert len(editor.logs("saved; generating sign")) == 1
+
+
+async def test_edits_make_results_stale_and_a_broken_save_clears_them(editor):
+    path = editor.write("shapes.py")
+    editor.open(path)
+    text = edited_sign("return 2")
+    editor.save(path, text)
+    await editor.wait_job("sign")
+    await editor.wait(lambda: editor.diagnostics(path, "uncovered-branch"), "results")
+
+    editor.type(path, edited_sign("return 3"))  # unsaved edit of sign: its results go stale
+    await editor.wait(lambda: editor.unit_state(path, "sign") == "stale", "sign to go stale")
+    assert editor.diagnostics(path) == []
+    assert editor.last_coverage(path)["lines"] == {"covered": [], "partial": [], "uncovered": []}
+
+    shifted = "import math\n\n" + text  # back to the generated code, two lines lower
+    editor.type(path, shifted)
+    await editor.wait(lambda: editor.unit_state(path, "sign") == "done", "sign to be fresh again")
+    [miss] = editor.diagnostics(path, "uncovered-branch")
+    assert miss.range.start.line == line_of(shifted, "x * x == -1")
+
+    editor.save(path, shifted.replace("def sign(x: int) -> int:", "def sign(x: int) -> int"))
+    await editor.wait(lambda: editor.last_coverage(path)["units"] == [], "results cleared")
+    await editor.wait(lambda: editor.diagnostics(path) == [], "diagnostics cleared")
+    await editor.idle(path)
+    assert len(editor.logs("does not parse")) == 1
+    assert await editor.units(path) == []

@@ -4,15 +4,17 @@
 //
 // Steps, each with a screenshot in e2e/artifacts/:
 //   1. open the workspace and the sample class (shapes.py)
-//   2. save the file -> gutter marks from the miogen server
+//   2. edit the class and save the file -> gutter marks from the miogen server
 //   3. hover a partially covered line -> the missing branch
 //   4. the Problems panel lists the uncovered branch (source miogen)
 //   5. "miogen: Generate tests for class" -> the test file on disk, and its tests pass under pytest
 //   6. an edit inside the class greys its marks; "miogen: Toggle coverage marks" hides them
+//   7. a second generation is cancelled from its progress notification
 //
 // Environment: MIOGEN_PYTHON (default <repo>/.venv/bin/python, where `pip install -e .` provides
 // `python -m miogen serve`), MIOGEN_E2E_CODE_SERVER / _NODE24 / _CHROMIUM (from setup.sh's env.sh),
-// MIOGEN_E2E_WORK (scratch folder, default $TMPDIR/miogen-e2e), MIOGEN_E2E_TIMEOUT_S (default 180).
+// MIOGEN_E2E_WORK (scratch folder, default $TMPDIR/miogen-e2e), MIOGEN_E2E_TIMEOUT_S (default 180),
+// MIOGEN_E2E_UPDATE_DOCS=1 (copy the hover and generated-tests screenshots to docs/images/ for the README).
 
 import { spawn, spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync, copyFileSync } from "node:fs";
@@ -222,10 +224,6 @@ function countGutterMarks(page) {
   });
 }
 
-async function statusBarTexts(page) {
-  return page.locator(".statusbar-item").allInnerTexts();
-}
-
 /** The editor line (1-based) whose text contains `text`, via the rendered view lines. */
 async function clickLine(page, text) {
   const line = page.locator(".monaco-editor .view-line", { hasText: text }).first();
@@ -298,17 +296,23 @@ async function main() {
     }
 
     // Step 2: edit and save -> background generation -> gutter marks and Problems entries.
-    await waitFor("the extension to start the server (status bar)", async () => {
-      const texts = await statusBarTexts(page);
-      return texts.some((t) => /miogen|\d+\/\d+/.test(t) && !/sync/.test(t)) ? texts : undefined;
-    }, { timeout: 60_000 }).catch(() => undefined);
-    await clickLine(page, "class Stack");
-    await page.keyboard.press("Control+Home");
-    await page.keyboard.type("# Edited and saved by the end-to-end test.");
-    await page.keyboard.press("Enter");
+    // The status bar shows the beaker once the server runs (a spinner while starting, a warning if it failed).
+    const ready = page.locator(".statusbar-item:has(.codicon-beaker), .statusbar-item:has(.codicon-warning)", { hasText: /miogen|\d+\/\d+/ }).first();
+    await waitFor("the extension to start the server (status bar)", async () => ready.isVisible(), { timeout: 120_000 });
+    if ((await ready.locator(".codicon-warning").count()) > 0) {
+      fail(`the extension could not start the server: ${await ready.getAttribute("aria-label")}`);
+    }
+    log("server running (status bar)");
+    // The server generates on save for the units whose code changed, so change the class: capacity=4 -> 3.
+    await clickLine(page, "def __init__(self, capacity=4):");
+    await page.keyboard.press("End");
+    await page.keyboard.press("ArrowLeft");
+    await page.keyboard.press("ArrowLeft");
+    await page.keyboard.press("Backspace");
+    await page.keyboard.type("3");
     await page.keyboard.press("Control+S");
-    await waitFor("the file to be saved", async () => readFileSync(path.join(dirs.ws, "shapes.py"), "utf8").startsWith("# Edited"), { timeout: 15_000 });
-    log("saved shapes.py");
+    await waitFor("the file to be saved", async () => readFileSync(path.join(dirs.ws, "shapes.py"), "utf8").includes("capacity=3):"), { timeout: 15_000 });
+    log("edited Stack.__init__ and saved shapes.py");
 
     const marks = await waitFor("gutter marks (covered and partial/uncovered lines) after saving", async () => {
       const counts = await countGutterMarks(page);
@@ -335,9 +339,11 @@ async function main() {
     await waitFor("Problems entries from miogen", async () => (await problemRows.count()) > 0, { timeout: 60_000 });
     const problemTexts = await problemRows.allInnerTexts();
     log(`Problems: ${problemTexts.length} miogen entr${problemTexts.length === 1 ? "y" : "ies"}: ${problemTexts[0].replace(/\s+/g, " ")}`);
-    const status = (await statusBarTexts(page)).find((t) => /\d+\/\d+/.test(t));
-    log(`status bar: ${status ?? "(no coverage figure)"}`);
-    if (!status) fail("the status bar shows no coverage figure (\"14/16\") for shapes.py");
+    const status = await waitFor("the status bar's coverage figure (\"14/16\") for shapes.py", async () => {
+      const text = (await ready.innerText()).trim();
+      return /^\d+\/\d+$/.test(text) ? text : undefined;
+    }, { timeout: 30_000 });
+    log(`status bar: $(beaker) ${status}`);
     await screenshot(page, "04-problems.png");
     await runCommand(page, "View: Toggle Panel Visibility");
 
@@ -370,9 +376,12 @@ async function main() {
     log(`pytest: ${pytest.stdout.trim().split("\n").filter((l) => /passed/.test(l)).pop()}`);
 
     // Step 6: an edit inside the class greys its marks at once; "Toggle coverage marks" hides them all.
-    await clickLine(page, 'return "a short stack"');
+    // A code change (a comment would not count: the server keeps results whose code is unchanged).
+    await clickLine(page, "if len(self.items) > 2:");
     await page.keyboard.press("End");
-    await page.keyboard.type("  # edited");
+    await page.keyboard.press("ArrowLeft");
+    await page.keyboard.press("Backspace");
+    await page.keyboard.type("3");
     const stale = await waitFor("the edited class's marks to turn stale", async () => {
       const counts = await countGutterMarks(page);
       return counts.stale > 0 && counts.covered + counts.partial + counts.uncovered === 0 ? counts : undefined;
@@ -384,11 +393,23 @@ async function main() {
       Object.values(await countGutterMarks(page)).every((n) => n === 0), { timeout: 10_000 });
     log("miogen: Toggle coverage marks hid the marks");
 
-    for (const [from, to] of [["03-hover.png", "gutter.png"], ["05-generated-tests.png", "generated-tests.png"]]) {
-      mkdirSync(path.join(repo, "docs", "images"), { recursive: true });
-      copyFileSync(path.join(artifacts, from), path.join(repo, "docs", "images", to));
+    // Step 7: a second generation, cancelled from its progress notification -> miogen.cancel.
+    await runCommand(page, "miogen: Generate tests for class");
+    const progressToast = page.locator(".notification-toast", { hasText: "generating tests for Stack" }).first();
+    await progressToast.waitFor({ state: "visible", timeout: 30_000 });
+    await progressToast.locator(".monaco-button", { hasText: "Cancel" }).first().click();
+    const cancelled = page.locator(".notification-toast", { hasText: "cancelled the generation for Stack" }).first();
+    await waitFor("the generation to stop after Cancel", async () => cancelled.isVisible(), { timeout: 60_000 });
+    await screenshot(page, "07-cancelled.png");
+    log("cancelled a running generation");
+
+    if (process.env.MIOGEN_E2E_UPDATE_DOCS === "1") {
+      for (const [from, to] of [["03-hover.png", "gutter.png"], ["05-generated-tests.png", "generated-tests.png"]]) {
+        mkdirSync(path.join(repo, "docs", "images"), { recursive: true });
+        copyFileSync(path.join(artifacts, from), path.join(repo, "docs", "images", to));
+      }
+      log("copied the README screenshots to docs/images/ (MIOGEN_E2E_UPDATE_DOCS=1)");
     }
-    log("copied the README screenshots to docs/images/");
   } catch (error) {
     try {
       const pages = browser?.contexts().flatMap((c) => c.pages()) ?? [];

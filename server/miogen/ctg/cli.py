@@ -48,6 +48,11 @@ def add_parser(commands) -> None:
     )  # fmt: skip
     ctg.add_argument("--seed", type=int, default=0)
     ctg.add_argument("--test-timeout", type=float, default=1.0, help="seconds per test execution")
+    ctg.add_argument(
+        "--verify-runs", type=int, default=3, metavar="N",
+        help="pytest runs of the new tests before they are merged, the later ones shuffled; "
+        "a test that fails in any run is dropped (default 3)",
+    )  # fmt: skip
     ctg.add_argument("--quiet", "-q", action="store_true", help="no per-job lines on stderr")
     ctg.set_defaults(run=run)
 
@@ -61,6 +66,7 @@ def run(args: argparse.Namespace) -> int:
     config = CtgConfig(
         budget=args.budget, jobs=args.jobs, strategy=args.strategy, minimum=args.minimum,
         input_seeding=args.input_seeding, seed=args.seed, test_timeout=args.test_timeout,
+        verify_runs=args.verify_runs,
     )  # fmt: skip
     log = None if args.quiet else (lambda line: print(line, file=sys.stderr, flush=True))
     with ExitStack() as stack:
@@ -88,6 +94,8 @@ def run(args: argparse.Namespace) -> int:
 def _check(args: argparse.Namespace) -> None:
     if args.budget <= 0:
         raise MiogenError("--budget must be positive")
+    if args.verify_runs < 1:
+        raise MiogenError("--verify-runs must be at least 1")
     if args.jobs < 1:
         raise MiogenError("--jobs must be at least 1")
     if not 0.0 <= args.input_seeding <= 0.5:

@@ -61,6 +61,7 @@ class CtgConfig:
     input_seeding: float = 0.0  # probability of an object-pool input; 0 = off, at most 0.5
     seed: int = 0
     test_timeout: float = 1.0
+    verify_runs: int = 3  # pytest runs of the new tests (the later ones shuffled): flaky ones go
     job_options: dict = field(default_factory=dict)  # more JobSpec fields, e.g. evaluations
 
     @property
@@ -167,7 +168,7 @@ def run_ctg(
         _measure_before(report, modules, states, store, threads)
         plan = _allocate(states, config)
         _run_jobs(states, plan, config, pool, log)
-        _verify(states, threads)
+        _verify(states, threads, config.verify_runs)
         _merge(report, modules, states)
         _record(store, modules, states)
         report.units = states
@@ -345,23 +346,23 @@ def _pool_seeds(
     return pool_seeds(model, state.unit, pool, rng, config.input_seeding)
 
 
-def _verify(states: list[UnitState], threads: ThreadPoolExecutor) -> None:
+def _verify(states: list[UnitState], threads: ThreadPoolExecutor, runs: int) -> None:
     """coverage.py runs each module's new tests in a fresh pytest; failing tests are dropped."""
     by_module: dict[str, list[UnitState]] = {}
     for state in states:
         if state.outcome is not None and state.outcome.result:
             by_module.setdefault(state.module.relative, []).append(state)
-    futures = [threads.submit(_verify_module, group) for group in by_module.values()]
+    futures = [threads.submit(_verify_module, group, runs) for group in by_module.values()]
     for future in futures:
         future.result()
 
 
-def _verify_module(group: list[UnitState]) -> None:
+def _verify_module(group: list[UnitState], runs: int) -> None:
     module = group[0].module
     _unique_names(group)
     reports = [UnitReport(s.unit, s.outcome, list(s.tests)) for s in group]
     report = GenerationReport(module.location, module.model, reports)
-    verify_and_keep_passing(report)
+    verify_and_keep_passing(report, runs=runs)
     for state, unit_report in zip(group, reports, strict=True):
         state.tests = unit_report.tests
         state.measured = sorted(unit_report.measured or [])
@@ -391,7 +392,9 @@ def _merge(report: CtgReport, modules: list[Module], states: list[UnitState]) ->
         if not group:
             continue
         imports, generated = module_text(
-            [t for s in group for t in s.tests], module.location.module_name
+            [t for s in group for t in s.tests],
+            module.location.module_name,
+            module.model.has_module_state,
         )
         try:
             path, merged = write_merged(module.test_path, imports, generated, header=HEADER)

@@ -66,6 +66,7 @@ class Job:
     measurement: Measurement | None = None
     message: str = ""  # why it failed, for diagnostics and logs
     token: str | None = None  # work-done progress token, when the client shows progress
+    verify_seconds: float = 0.0  # coverage.py's run of the emitted tests
     _stop: threading.Event = field(default_factory=threading.Event)
     _stopped: asyncio.Event = field(default_factory=asyncio.Event)
     _finished: asyncio.Future | None = None
@@ -218,7 +219,9 @@ class Scheduler:
         verifying = loop.run_in_executor(
             self.threads, verify, job.location, job.snapshot, job.shape, tests
         )
+        verify_started = loop.time()
         verified = await _unless_stopped(job, verifying)
+        job.verify_seconds = loop.time() - verify_started
         if verified is None:
             job.state = "cancelled"
             return

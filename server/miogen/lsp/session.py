@@ -52,11 +52,17 @@ class Session:
         self.projects = ProjectSettings()
         self._tasks: set[asyncio.Task] = set()
         self._insertions: dict[tuple, tuple[list, insert.Insertion]] = {}
+        self.stopped = False  # after shutdown: jobs still ending must not write to the client
 
     # --- messages and background tasks -------------------------------------------------------
 
     def log(self, message: str, kind: types.MessageType = types.MessageType.Info) -> None:
-        self.ls.window_log_message(types.LogMessageParams(type=kind, message=message))
+        if not self.stopped:
+            self.ls.window_log_message(types.LogMessageParams(type=kind, message=message))
+
+    def notify(self, method: str, payload: dict) -> None:
+        if not self.stopped:
+            self.ls.protocol.notify(method, payload)
 
     def warn(self, message: str) -> None:
         self.log(message, types.MessageType.Warning)
@@ -287,7 +293,9 @@ class Session:
             return
         doc.broken = False
         settings = self.settings_for(doc.path)
-        if settings.on_save and self._allowed(doc.path):
+        if not settings.on_save:
+            self.log(f"miogen: {doc.path.name} saved; onSave is off", types.MessageType.Log)
+        elif self._allowed(doc.path):
             self._schedule_changed(doc, snapshot, settings)
         self.publish(doc.uri)
 
@@ -308,9 +316,11 @@ class Session:
 
     def _schedule_changed(self, doc: Document, snapshot: Snapshot, settings: Settings) -> None:
         location = self.location(doc.path)
-        for name, shape in snapshot.units.items():
-            if doc.record(name).needs_job(shape.fingerprint):
-                self.start_job(doc, shape, snapshot, location, settings)
+        changed = [s for n, s in snapshot.units.items() if doc.record(n).needs_job(s.fingerprint)]
+        for shape in changed:
+            self.start_job(doc, shape, snapshot, location, settings)
+        names = ", ".join(shape.name for shape in changed) or "nothing (no unit changed)"
+        self.log(f"miogen: {doc.path.name} saved; generating {names}", types.MessageType.Log)
         gone = set(doc.units) - set(snapshot.units)
         self.scheduler.cancel_where(lambda job: job.uri == doc.uri and job.unit in gone, "removed")
 
@@ -329,6 +339,7 @@ class Session:
         )
 
     def shutdown(self) -> None:
+        self.stopped = True
         self.scheduler.cancel_where(lambda job: True, "shutdown")
 
     # --- jobs ---------------------------------------------------------------------------------
@@ -352,6 +363,8 @@ class Session:
         return self.scheduler.submit(job)
 
     def job_changed(self, job: Job) -> None:
+        if self.stopped:
+            return
         if job.state == "running":
             if job.seeds:
                 self.log(
@@ -363,6 +376,8 @@ class Session:
         self.publish(job.uri)
 
     def job_progress(self, job: Job) -> None:
+        if self.stopped:
+            return
         record = self.documents[job.uri].record(job.unit)
         if record.job is job:
             record.live = streamed_view(job.shape, job.snapshot, job.covered_ids)
@@ -377,6 +392,8 @@ class Session:
         self.publish(job.uri)
 
     def job_finished(self, job: Job) -> None:
+        if self.stopped:
+            return
         doc = self.documents[job.uri]
         record = doc.record(job.unit)
         record.add_seeds(job.streamed)
@@ -408,7 +425,12 @@ class Session:
         record.seeds = []
         record.add_seeds([test["test"] for test in job.tests] + job.streamed)
         doc.import_error = None
-        self.log(f"miogen: {job.unit}: {self._summary(job)}")
+        result = job.outcome.result or {}
+        timing = (
+            f"worker {job.outcome.wall_seconds:.1f} s (search {result.get('search_seconds', 0):.1f} s"
+            f", {result.get('executions', 0)} executions), verification {job.verify_seconds:.1f} s"
+        )
+        self.log(f"miogen: {job.unit}: {self._summary(job)}; {timing}")
 
     def _failed(self, doc: Document, job: Job) -> None:
         error = (job.outcome.error if job.outcome else None) or {}
@@ -453,7 +475,7 @@ class Session:
         payload = convert.job_status(
             job.uri, job.unit, state, percent, covered, len(job.shape.targets), message
         )
-        self.ls.protocol.notify(JOB_STATUS, payload)
+        self.notify(JOB_STATUS, payload)
 
     async def _begin_progress(self, job: Job) -> None:
         if not self._supports("window.work_done_progress"):
@@ -597,7 +619,7 @@ class Session:
     def publish(self, uri: str) -> None:
         """Send diagnostics and the coverage notification when what they show has changed."""
         doc = self.documents.get(uri)
-        if doc is None or uri not in self.open:
+        if doc is None or uri not in self.open or self.stopped:
             return
         version = self.ls.workspace.get_text_document(uri).version
         diagnostics, coverage = present(
@@ -610,7 +632,7 @@ class Session:
         self.ls.text_document_publish_diagnostics(
             types.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics, version=version)
         )
-        self.ls.protocol.notify(COVERAGE, coverage)
+        self.notify(COVERAGE, coverage)
 
 
 def _uncovered_in(diagnostic: types.Diagnostic, unit: str) -> bool:

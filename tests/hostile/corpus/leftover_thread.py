@@ -8,6 +8,7 @@ TICKS = []
 
 def start(x: int) -> int:
     if x > 10:
+
         def tick() -> None:
             while True:
                 TICKS.append(1)

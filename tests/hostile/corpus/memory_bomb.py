@@ -1,9 +1,12 @@
-"""Allocating without end."""
+"""Allocating without end: one impossible block, or blocks that double until memory runs out."""
 
 
 def hoard(x: int) -> int:
     if x > 10:
-        blocks = []
+        return len(bytearray(1 << 40))
+    if x < -10:
+        blocks, size = [], 1 << 20
         while True:
-            blocks.append(bytearray(50 * 1024 * 1024))
+            blocks.append(bytearray(size))
+            size *= 2
     return x

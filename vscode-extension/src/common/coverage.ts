@@ -51,9 +51,11 @@ export interface UnitView {
 }
 
 export interface CoverageSummary {
+  /** Over the units with a current result. */
   covered: number;
   total: number;
   units: number;
+  /** Units edited since their last result. */
   stale: number;
 }
 
@@ -130,15 +132,20 @@ export class CoverageDocument {
     };
   }
 
-  /** Branches covered / total over the units that have a result; undefined when none has. */
+  /**
+   * Branches covered / total over the units with a current result; units out of date since an edit are
+   * counted apart (`stale`), since their figures no longer describe the code. Undefined when no unit has
+   * a result.
+   */
   summary(): CoverageSummary | undefined {
-    const withResult = this.view.units.filter((unit) => unit.total > 0 && unit.state !== "none");
-    if (withResult.length === 0) return undefined;
+    const stale = this.view.units.filter(isStale).length;
+    const fresh = this.view.units.filter((unit) => !isStale(unit) && unit.total > 0 && unit.state !== "none");
+    if (fresh.length === 0 && stale === 0) return undefined;
     return {
-      covered: withResult.reduce((sum, unit) => sum + unit.covered, 0),
-      total: withResult.reduce((sum, unit) => sum + unit.total, 0),
-      units: withResult.length,
-      stale: withResult.filter(isStale).length,
+      covered: fresh.reduce((sum, unit) => sum + unit.covered, 0),
+      total: fresh.reduce((sum, unit) => sum + unit.total, 0),
+      units: fresh.length,
+      stale,
     };
   }
 }

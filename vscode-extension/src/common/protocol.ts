@@ -71,4 +71,6 @@ export interface GenerateResult {
   testFile: string;
   testUri: string;
   applied: boolean;
+  /** Why nothing was applied ("already inserted", "no generated tests yet", a failed job's summary). */
+  message?: string;
 }

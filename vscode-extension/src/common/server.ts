@@ -3,6 +3,8 @@
  * server's custom notifications to the features. Restarts are debounced and serialized.
  */
 
+import { createInterface } from "node:readline";
+import type { Readable } from "node:stream";
 import { CancellationToken, Disposable, EventEmitter, LogLevel, LogOutputChannel, Uri, window } from "vscode";
 import {
   CloseAction,
@@ -11,15 +13,13 @@ import {
   ErrorHandler,
   ExecuteCommandRequest,
   LanguageClient,
-  RequestType,
   LanguageClientOptions,
+  RequestType,
   RevealOutputChannelOn,
   ServerOptions,
   State,
   Trace,
 } from "vscode-languageclient/node";
-import { createInterface } from "node:readline";
-import type { Readable } from "node:stream";
 import { Debouncer, Serializer } from "./debounce";
 import { CONFIG_SECTION, Methods, RESTART_DELAY_MS, SERVER_ID, SERVER_NAME } from "./constants";
 import { traceError, traceInfo } from "./log/logging";
@@ -44,6 +44,8 @@ export class MiogenServer implements Disposable {
   private lastShownProblem: string | undefined;
   /** The server's last stderr lines, to say why it did not start. */
   private stderrTail: string[] = [];
+  /** The current client's own handler (restarts after a crash), used once the server runs. */
+  private errorHandler: ErrorHandler | undefined;
 
   private readonly coverageEmitter = new EventEmitter<CoverageParams>();
   private readonly jobStatusEmitter = new EventEmitter<JobStatusParams>();
@@ -242,8 +244,6 @@ export class MiogenServer implements Disposable {
     );
     return client;
   }
-
-  private errorHandler: ErrorHandler | undefined;
 
   private defaultErrorHandler(): ErrorHandler {
     return this.errorHandler ?? { error: () => ({ action: ErrorAction.Continue }), closed: () => ({ action: CloseAction.DoNotRestart }) };

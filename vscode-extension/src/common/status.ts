@@ -67,10 +67,13 @@ export function statusBarContent(input: StatusInput): StatusContent {
   }
   if (input.summary) {
     const { covered, total, units, stale } = input.summary;
-    const staleNote = stale > 0 ? `; ${stale} out of date since an edit` : "";
+    const staleNote = stale > 0 ? `${stale} ${plural(stale, "unit")} changed since the last result, not counted` : "";
+    if (units === 0) {
+      return { text: "$(beaker) stale", tooltip: `miogen: ${staleNote}; save to generate again.\n${CLICK}` };
+    }
     return {
-      text: `$(beaker) ${covered}/${total}`,
-      tooltip: `miogen: generated tests cover ${covered} of ${total} branches in this file (${units} ${plural(units, "unit")}${staleNote}).\n${CLICK}`,
+      text: `$(beaker) ${covered}/${total}${stale > 0 ? "*" : ""}`,
+      tooltip: `miogen: generated tests cover ${covered} of ${total} branches in this file (${units} ${plural(units, "unit")}${staleNote ? `; ${staleNote}` : ""}).\n${CLICK}`,
     };
   }
   const stopped = input.serverState === "stopped" ? " (server stopped)" : "";
@@ -80,7 +83,8 @@ export function statusBarContent(input: StatusInput): StatusContent {
 /** "Stack: 12 tests, 16/16 branches → tests/test_shapes.py". */
 export function summaryMessage(result: GenerateResult, testPath: string): string {
   if (!result.applied) {
-    return `miogen: the tests for ${result.unit} were not written (${testPath}): the edit was not applied.`;
+    const why = result.message?.trim() || "the edit was not applied";
+    return `miogen: no tests written for ${result.unit} to ${testPath}: ${why}.`;
   }
   return `miogen: ${result.unit}: ${result.tests} ${plural(result.tests, "test")}, ${result.covered}/${result.total} branches → ${testPath}`;
 }

@@ -98,10 +98,11 @@ export class TestGenerator {
         },
       );
     } catch (error) {
-      if (cancelled) return undefined;
-      traceError(`miogen.generateTests ${ref.unit} failed:`, error);
-      void window.showErrorMessage(`miogen: generating tests for ${ref.unit} failed: ${messageOf(error)}`);
-      return undefined;
+      if (!cancelled) {
+        traceError(`miogen.generateTests ${ref.unit} failed:`, error);
+        void window.showErrorMessage(`miogen: generating tests for ${ref.unit} failed: ${messageOf(error)}`);
+        return undefined;
+      }
     }
     if (cancelled || !result) {
       void window.showInformationMessage(`miogen: cancelled the generation for ${ref.unit}.`);
@@ -124,13 +125,23 @@ export class TestGenerator {
     const message = summaryMessage(result, workspace.asRelativePath(testUri));
     traceInfo(message);
     if (!result.applied) {
-      void window.showWarningMessage(message);
+      const exists = await workspace.fs.stat(testUri).then(
+        () => true,
+        () => false,
+      );
+      const choice = await window.showWarningMessage(message, ...(exists ? ["Open test file"] : []));
+      if (choice) await this.open(testUri);
       return;
     }
-    const document = await workspace.openTextDocument(testUri);
+    const document = await this.open(testUri);
     if (document.isDirty) await document.save(); // the edit came through workspace/applyEdit; keep it on disk
-    await window.showTextDocument(document, { viewColumn: ViewColumn.Beside, preview: false, preserveFocus: true });
     void window.showInformationMessage(message);
+  }
+
+  private async open(testUri: Uri): Promise<TextDocument> {
+    const document = await workspace.openTextDocument(testUri);
+    await window.showTextDocument(document, { viewColumn: ViewColumn.Beside, preview: false, preserveFocus: true });
+    return document;
   }
 }
 

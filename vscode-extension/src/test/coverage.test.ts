@@ -172,6 +172,14 @@ describe("CoverageDocument.summary", () => {
     assert.deepEqual(docWith(params).summary(), { covered: 17, total: 20, units: 2, stale: 0 });
   });
 
+  it("counts stale units apart, locally edited or reported stale", () => {
+    const params = example({ units: [unit("Stack", 2, 10), unit("Queue", 11, 20, { covered: 3, total: 4, state: "stale" })] });
+    const doc = docWith(params);
+    assert.deepEqual(doc.summary(), { covered: 14, total: 16, units: 1, stale: 1 });
+    doc.edit(4, [{ startLine: 3, endLine: 3, newLineCount: 0 }]);
+    assert.deepEqual(doc.summary(), { covered: 0, total: 0, units: 0, stale: 2 });
+  });
+
   it("is undefined before any result", () => {
     assert.equal(docWith(example({ units: [unit("Stack", 2, 10, { state: "none", total: 0, covered: 0 })] })).summary(), undefined);
   });

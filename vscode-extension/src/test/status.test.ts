@@ -17,6 +17,14 @@ describe("statusBarContent", () => {
     assert.match(content.tooltip, /14 of 16 branches/);
   });
 
+  it("marks a figure that leaves out stale units, and says when all are stale", () => {
+    const some = statusBarContent({ serverState: "running", summary: { covered: 5, total: 6, units: 1, stale: 1 }, jobs: [] });
+    assert.equal(some.text, "$(beaker) 5/6*");
+    assert.match(some.tooltip, /1 unit changed since the last result, not counted/);
+    const all = statusBarContent({ serverState: "running", summary: { covered: 0, total: 0, units: 0, stale: 2 }, jobs: [] });
+    assert.equal(all.text, "$(beaker) stale");
+  });
+
   it("spins while a job runs", () => {
     const content = statusBarContent({
       serverState: "running",
@@ -72,7 +80,14 @@ describe("summaryMessage", () => {
     assert.equal(summaryMessage({ ...result, tests: 1 }, "t.py"), "miogen: Stack: 1 test, 16/16 branches → t.py");
   });
 
-  it("says when the edit was not applied", () => {
-    assert.match(summaryMessage({ ...result, applied: false }, "tests/test_shapes.py"), /were not written/);
+  it("says why nothing was written", () => {
+    assert.equal(
+      summaryMessage({ ...result, applied: false }, "tests/test_shapes.py"),
+      "miogen: no tests written for Stack to tests/test_shapes.py: the edit was not applied.",
+    );
+    assert.equal(
+      summaryMessage({ ...result, applied: false, message: "already inserted" }, "tests/test_shapes.py"),
+      "miogen: no tests written for Stack to tests/test_shapes.py: already inserted.",
+    );
   });
 });

@@ -5,14 +5,10 @@ Arguments are structured from camelCase JSON by type annotation (pygls 2), hence
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import attrs
 
 from miogen.lsp import convert
-
-if TYPE_CHECKING:
-    from miogen.lsp.server import MiogenServer
+from miogen.lsp.server import MiogenServer  # resolved at run time: pygls reads the annotations
 
 
 @attrs.define

@@ -1,0 +1,99 @@
+"""Writes that never leave a half-written file, and files set aside rather than trusted or deleted.
+
+For history files and caches (the CTG history, the language server's caches): a reader sees the
+old content or the new, never a mixture, even if the writer is killed at any instruction or the
+machine loses power after ``write_atomically`` returned.
+
+    >>> import tempfile, pathlib
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "history.json"
+    >>> write_atomically(path, '{"runs": 1}')
+    >>> path.read_text()
+    '{"runs": 1}'
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import secrets
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import TypeVar
+
+logger = logging.getLogger(__name__)
+
+CHUNK = 1 << 16
+T = TypeVar("T")
+
+
+def write_atomically(path: str | Path, data: bytes | str, encoding: str = "utf-8") -> None:
+    """Replace ``path`` with ``data``: temporary file beside it, fsync, rename, fsync the folder.
+
+    A file that already exists keeps its permission bits. On any error the temporary file is
+    removed and ``path`` is as it was.
+    """
+    path = Path(path)
+    payload = data.encode(encoding) if isinstance(data, str) else data
+    temporary = path.with_name(f".{path.name}.{secrets.token_hex(6)}.tmp")
+    descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    try:
+        try:
+            view = memoryview(payload)
+            while view:
+                view = view[os.write(descriptor, view[:CHUNK]) :]
+            if path.exists():
+                os.fchmod(descriptor, path.stat().st_mode & 0o7777)
+            os.fsync(descriptor)
+        finally:
+            os.close(descriptor)
+        os.replace(temporary, path)
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
+    sync_folder(path.parent)
+
+
+def set_aside(path: str | Path, reason: str = "") -> Path:
+    """Rename an untrusted file to ``<name>.corrupt-<timestamp>`` (never deleted); warn; return it."""
+    path = Path(path)
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    aside = path.with_name(f"{path.name}.corrupt-{stamp}")
+    counter = 1
+    while aside.exists():  # never replace an earlier one
+        counter += 1
+        aside = path.with_name(f"{path.name}.corrupt-{stamp}-{counter}")
+    os.rename(path, aside)
+    sync_folder(path.parent)
+    logger.warning(
+        "miogen: %s %s; it was set aside as %s", path, reason or "cannot be trusted", aside.name
+    )
+    return aside
+
+
+def read_or_set_aside(path: str | Path, parse: Callable[[bytes], T]) -> T | None:
+    """``parse`` of the file's bytes; None if it does not exist, or (set aside) if parse fails."""
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return None
+    try:
+        return parse(data)
+    except Exception as error:  # noqa: BLE001 - whatever parse rejects is not ours to trust
+        set_aside(path, f"could not be read ({type(error).__name__}: {error})")
+        return None
+
+
+def sync_folder(folder: Path) -> None:
+    """Make a rename in ``folder`` durable where the platform can sync a folder."""
+    try:
+        descriptor = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(descriptor)
+    except OSError:
+        pass
+    finally:
+        os.close(descriptor)

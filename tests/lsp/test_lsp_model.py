@@ -1,0 +1,195 @@
+"""The server's pure parts, without a client: settings, fingerprints, views, conversions."""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+import pytest
+from lsprotocol import types
+from miogen.emit.merge import TextEdit as MergeEdit
+from miogen.lsp import convert
+from miogen.lsp.settings import ProjectSettings, Settings, plain, read_layer, resolve, section
+from miogen.lsp.snapshot import take
+from miogen.lsp.views import final_view, infer_executed, render, streamed_view
+from pygls.workspace.position_codec import PositionCodec
+
+SOURCE = """\
+def _helper(x):
+    return x + 1
+
+
+def sign(x: int) -> int:
+    if x * x == -1:
+        return 99
+    if x < 0:
+        return -1
+    return _helper(0)
+
+
+class Box:
+    def get(self) -> int:
+        return 1
+"""
+
+
+def snap(source: str = SOURCE):
+    return take(source, "m.py", "m")
+
+
+# --- settings -----------------------------------------------------------------------------
+
+
+def test_setting_names_may_be_camel_snake_or_kebab_case():
+    values, problems = read_layer(
+        {"budgetSeconds": 2, "max_parallel_jobs": 3, "diagnostic-severity": "Warning"}, "test"
+    )
+    assert problems == []
+    assert resolve(values) == Settings(
+        budget_seconds=2.0, max_parallel_jobs=3, diagnostic_severity="warning"
+    )
+
+
+@pytest.mark.parametrize(
+    "key, value",
+    [
+        ("budgetSeconds", 0),
+        ("budgetSeconds", "5"),
+        ("budgetSeconds", float("inf")),
+        ("onSave", "yes"),
+        ("maxParallelJobs", 1.5),
+        ("maxParallelJobs", True),
+        ("testsDirectory", "/abs/tests"),
+        ("testFilePattern", "tests.py"),
+        ("testFilePattern", "sub/test_{module}.py"),
+        ("testFilePattern", "test_{modul}.py"),
+        ("diagnosticSeverity", "loud"),
+        ("showCoveredBranches", 1),
+    ],
+)
+def test_a_bad_value_is_reported_and_left_out(key, value):
+    values, [problem] = read_layer({key: value}, "initializationOptions")
+    assert values == {} and key in problem and "initializationOptions" in problem
+
+
+def test_stronger_layers_win_key_by_key():
+    init, _ = read_layer({"budgetSeconds": 2, "onSave": False}, "init")
+    config, _ = read_layer({"budgetSeconds": 3}, "config")
+    project, _ = read_layer({"tests-directory": "checks"}, "pyproject")
+    settings = resolve(init, config, project)
+    assert (settings.budget_seconds, settings.on_save, settings.tests_directory) == (
+        3.0,
+        False,
+        "checks",
+    )
+
+
+def test_settings_arrive_as_namedtuples_or_inside_a_miogen_section():
+    Pushed = namedtuple("Object", ["miogen"])
+    Inner = namedtuple("Object", ["onSave"])
+    assert section(Pushed(Inner(False))) == {"onSave": False}
+    assert plain([Inner(True)]) == [{"onSave": True}]
+    assert read_layer(["not", "an", "object"], "x")[1]
+
+
+def test_a_broken_pyproject_is_reported_once_and_ignored(tmp_path):
+    (tmp_path / "pyproject.toml").write_text("[tool.miogen\nbudget = 1\n")
+    messages: list[str] = []
+    projects = ProjectSettings()
+    assert projects.read(tmp_path, messages.append) == {}
+    assert projects.read(tmp_path, messages.append) == {}
+    assert len(messages) == 1 and "cannot read" in messages[0]
+
+
+# --- snapshots: fingerprints and spans -----------------------------------------------------
+
+
+def test_comments_and_formatting_keep_the_fingerprint_code_changes_do_not():
+    before = snap().units
+    cosmetic = SOURCE.replace("if x < 0:", "if (x<0):  # negative").replace("\n\n\ndef", "\n\ndef")
+    after = snap(cosmetic).units
+    assert after["sign"].fingerprint == before["sign"].fingerprint
+    changed = snap(SOURCE.replace("return -1", "return -2")).units
+    assert changed["sign"].fingerprint != before["sign"].fingerprint
+    assert changed["Box"].fingerprint == before["Box"].fingerprint
+
+
+def test_a_private_helper_belongs_to_the_units_that_call_it():
+    helper_changed = snap(SOURCE.replace("return x + 1", "return x + 2")).units
+    assert helper_changed["sign"].fingerprint != snap().units["sign"].fingerprint
+    assert helper_changed["Box"].fingerprint == snap().units["Box"].fingerprint
+
+
+def test_condition_spans_count_characters_not_bytes():
+    source = 'def f(s: str) -> int:\n    if s == "é😀" and s:\n        return 1\n    return 0\n'
+    assert snap(source).conditions[2] == (1, 7, 1, 7 + len('s == "é😀" and s'))
+
+
+# --- views: what a result shows on the current text ----------------------------------------
+
+
+def _ids(shape, covered_lines):
+    return [t.id for t in shape.targets if t.arc and t.arc in covered_lines]
+
+
+def test_lines_are_covered_partial_or_uncovered_by_their_branches():
+    snapshot = snap()
+    shape = snapshot.units["sign"]
+    arcs = {(6, 8), (8, 9), (8, 10)}  # x*x == -1 never true; both sides of x < 0
+    executed = {1, 2, 5, 6, 8, 9, 10}  # the helper's lines count as sign's
+    view = final_view(shape, _ids(shape, arcs), executed, [], [])
+    rendered = render(view, shape)
+    assert rendered.partial == {6}
+    assert rendered.covered == {1, 2, 5, 8, 9, 10}
+    assert rendered.uncovered == {7}
+
+
+def test_a_view_follows_its_unit_down_the_file_and_goes_stale_when_it_changes():
+    snapshot = snap()
+    shape = snapshot.units["sign"]
+    executed = {1, 2, 5, 6, 8, 9, 10}
+    view = final_view(shape, _ids(shape, {(6, 8), (8, 9), (8, 10)}), executed, [], [])
+    moved = snap("import os\n\n" + SOURCE).units["sign"]
+    rendered = render(view, moved)
+    assert rendered.partial == {8} and rendered.uncovered == {9}
+    assert [b.target.arc for b in rendered.branches if not b.covered and b.target.arc] == [(8, 9)]
+    assert render(view, snap(SOURCE.replace("return 99", "return 98")).units["sign"]) is None
+
+
+def test_streamed_views_infer_the_lines_that_must_have_run():
+    snapshot = snap()
+    shape = snapshot.units["sign"]
+    covered = frozenset(_ids(shape, {(8, 9)}))
+    assert infer_executed(shape, snapshot, covered) >= {8, 9}
+    view = streamed_view(shape, snapshot, covered)
+    rendered = render(view, shape)
+    assert 9 in rendered.covered and 8 in rendered.partial
+    assert 7 in rendered.uncovered
+
+
+# --- conversions ----------------------------------------------------------------------------
+
+
+def test_context_only_selects_kinds_and_their_sub_kinds():
+    assert convert.wanted("source", None) and convert.wanted("source", [])
+    assert convert.wanted("source.fixAll", ["source"])
+    assert not convert.wanted("source", ["quickfix"])
+    assert not convert.wanted("sourcery", ["source"])
+
+
+def test_merge_edits_become_client_positions():
+    existing = 'x = "😀"\n'
+    edit = MergeEdit(0, len('x = "😀"'), 0, len('x = "😀"'), " # ok")
+    [utf16] = convert.text_edits([edit], existing, PositionCodec(types.PositionEncodingKind.Utf16))
+    [utf8] = convert.text_edits([edit], existing, PositionCodec(types.PositionEncodingKind.Utf8))
+    assert utf16.range.start.character == 8 and utf8.range.start.character == 10
+
+
+def test_workspace_edits_create_the_file_only_when_asked():
+    edits = [types.TextEdit(range=types.Range(start=types.Position(line=0, character=0), end=types.Position(line=0, character=0)), new_text="x")]  # fmt: skip
+    created = convert.workspace_edit("file:///t.py", edits, create=True, version=None, document_changes=True)  # fmt: skip
+    assert isinstance(created.document_changes[0], types.CreateFile)
+    existing = convert.workspace_edit("file:///t.py", edits, create=False, version=4, document_changes=True)  # fmt: skip
+    [change] = existing.document_changes
+    assert change.text_document.version == 4
+    plain_edit = convert.workspace_edit("file:///t.py", edits, create=False, version=None, document_changes=False)  # fmt: skip
+    assert plain_edit.changes == {"file:///t.py": edits}
