@@ -30,7 +30,8 @@ class CodeMap:
 
 def parse_code(source: str) -> CodeMap:
     """Parse the way coverage.py does, with its default exclusions (``# pragma: no cover``)."""
-    parser = PythonParser(text=source, exclude=join_regex(DEFAULT_EXCLUDE))
+    # coverage.py's parser takes "" for "no text given": an empty file is one empty line to it.
+    parser = PythonParser(text=source or "\n", exclude=join_regex(DEFAULT_EXCLUDE))
     parser.parse_source()
     exits = parser.exit_counts()
     arcs = tuple(sorted(a for a in parser.arcs() if exits.get(a[0], 0) > 1 and a[0] > 0))

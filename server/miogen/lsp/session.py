@@ -8,23 +8,22 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import uuid
 from collections.abc import Callable, Coroutine
 from pathlib import Path
 
 from lsprotocol import types
-from pygls.exceptions import JsonRpcException
 from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
 from miogen.errors import SourceSyntaxError
-from miogen.lsp import convert, insert
+from miogen.lsp import convert
+from miogen.lsp.commands import CommandError, Commands
 from miogen.lsp.documents import Document
 from miogen.lsp.jobs import Job, Scheduler
 from miogen.lsp.present import present
-from miogen.lsp.settings import ProjectSettings, Settings, plain, read_layer, resolve, section
+from miogen.lsp.reporting import JobReporter
+from miogen.lsp.settings import ProjectSettings, Settings, read_layer, resolve, section
 from miogen.lsp.snapshot import Snapshot, UnitShape, take
-from miogen.lsp.views import final_view, streamed_view
 from miogen.project import ModuleLocation, find_project_root, locate
 
 logger = logging.getLogger(__name__)
@@ -32,13 +31,6 @@ logger = logging.getLogger(__name__)
 SAVE_DEBOUNCE = 0.25  # saves closer together than this start one round of jobs
 CHANGE_DEBOUNCE = 0.15  # typing re-analyses the buffer at most this often
 COVERAGE = "miogen/coverage"
-JOB_STATUS = "miogen/jobStatus"
-
-
-class CommandError(JsonRpcException):
-    """A command that cannot run; the message goes back to the editor as the request's error."""
-
-    CODE = -32803  # LSP RequestFailed
 
 
 class Session:
@@ -46,12 +38,13 @@ class Session:
         self.ls = ls
         self.documents: dict[str, Document] = {}
         self.open: set[str] = set()
-        self.scheduler = Scheduler(self)
+        self.reporter = JobReporter(self)
+        self.commands = Commands(self)
+        self.scheduler = Scheduler(self.reporter)
         self.init_layer: dict = {}
         self.config_layer: dict = {}
         self.projects = ProjectSettings()
         self._tasks: set[asyncio.Task] = set()
-        self._insertions: dict[tuple, tuple[list, insert.Insertion]] = {}
         self.stopped = False  # after shutdown: jobs still ending must not write to the client
 
     # --- messages and background tasks -------------------------------------------------------
@@ -79,7 +72,7 @@ class Session:
             logger.error("background task failed", exc_info=task.exception())
             self.log(f"miogen: internal error: {task.exception()!r}", types.MessageType.Error)
 
-    def _supports(self, dotted: str) -> bool:
+    def supports(self, dotted: str) -> bool:
         value = self.ls.client_capabilities
         for part in dotted.split("."):
             value = getattr(value, part, None)
@@ -101,7 +94,7 @@ class Session:
         self.scheduler._pump()
 
     async def pull_configuration(self) -> None:
-        if not self._supports("workspace.configuration"):
+        if not self.supports("workspace.configuration"):
             return
         item = types.ConfigurationItem(section="miogen")
         try:
@@ -234,42 +227,6 @@ class Session:
         codec = self.ls.workspace.position_codec
         return [convert.unit_json(snapshot, shape, codec) for shape in snapshot.units.values()]
 
-    async def code_actions(
-        self, uri: str, lines: tuple[int, int], diagnostics: list, only: list[str]
-    ) -> list[types.CodeAction]:
-        """Per unit under the cursor (or named by a diagnostic): insert its tests, or generate."""
-        snapshot = await self.current(uri)
-        if snapshot is None:
-            return []
-        doc = self.documents[uri]
-        actions: list[types.CodeAction] = []
-        for shape in snapshot.units.values():
-            own = [d for d in diagnostics if _uncovered_in(d, shape.name)]
-            touched = shape.unit.line - 1 <= lines[1] and lines[0] <= shape.unit.end_line - 1
-            if touched or own:
-                actions += await self._unit_actions(doc, shape, own, only)
-        return actions
-
-    async def _unit_actions(
-        self, doc: Document, shape: UnitShape, own: list, only: list[str]
-    ) -> list[types.CodeAction]:
-        final = doc.record(shape.name).final
-        insertion = None
-        if final is not None and final.tests and final.fingerprint == shape.fingerprint:
-            insertion = await self.plan_insertion(doc, final.tests)
-        source, quickfix = types.CodeActionKind.Source, types.CodeActionKind.QuickFix
-        if insertion is None or insertion.count == 0:
-            wanted = convert.wanted(source, only)
-            return [convert.generate_action(doc.uri, shape.name, source)] if wanted else []
-        title = (
-            f"Insert {insertion.count} generated tests for {shape.name} into {insertion.shown_path}"
-        )
-        actions = [convert.insert_action(title, source, insertion.edit)]
-        actions = actions if convert.wanted(source, only) else []
-        if convert.wanted(quickfix, only):
-            actions += [convert.insert_action(title, quickfix, insertion.edit, d) for d in own]
-        return actions
-
     def saved(self, uri: str) -> None:
         doc = self.documents.get(uri)
         if doc is not None:
@@ -362,258 +319,6 @@ class Session:
         record.job = job
         return self.scheduler.submit(job)
 
-    def job_changed(self, job: Job) -> None:
-        if self.stopped:
-            return
-        if job.state == "running":
-            if job.seeds:
-                self.log(
-                    f"miogen: {job.unit}: the search starts from {len(job.seeds)} earlier tests"
-                )
-            self.spawn(self._begin_progress(job))
-        started = f"started from {len(job.seeds)} earlier tests" if job.seeds else "searching"
-        self._status(job, job.state, started if job.state == "running" else "queued")
-        self.publish(job.uri)
-
-    def job_progress(self, job: Job) -> None:
-        if self.stopped:
-            return
-        record = self.documents[job.uri].record(job.unit)
-        if record.job is job:
-            record.live = streamed_view(job.shape, job.snapshot, job.covered_ids)
-        covered, total = len(job.covered_ids), len(job.shape.targets)
-        label = convert.counts_label(covered, total)
-        if job.token is not None:
-            self.ls.work_done_progress.report(
-                job.token,
-                types.WorkDoneProgressReport(percentage=_percent(job), message=label),
-            )
-        self._status(job, "running", label)
-        self.publish(job.uri)
-
-    def job_finished(self, job: Job) -> None:
-        if self.stopped:
-            return
-        doc = self.documents[job.uri]
-        record = doc.record(job.unit)
-        record.add_seeds(job.streamed)
-        if record.job is job:
-            record.live = None
-            {"done": self._succeeded, "failed": self._failed}.get(job.state, self._cancelled)(
-                doc, job
-            )
-        message = self._summary(job)
-        if job.token is not None:
-            self.ls.work_done_progress.end(job.token, types.WorkDoneProgressEnd(message=message))
-            self.ls.work_done_progress.tokens.pop(job.token, None)
-            job.token = None
-        self._status(job, job.state, message)
-        self.publish(job.uri)
-
-    def _succeeded(self, doc: Document, job: Job) -> None:
-        record = doc.record(job.unit)
-        measurement = job.measurement
-        covered = measurement.covered.get(job.unit, []) if measurement else []
-        executed = measurement.executed_lines if measurement else []
-        uncovered = (job.outcome.result or {}).get("uncovered", [])
-        record.final = final_view(job.shape, covered, executed, job.tests, uncovered)
-        record.reference, record.failure = job.shape.fingerprint, None
-        crashes = tuple(job.crashes)
-        if measurement is not None and not measurement.ok and not job.tests:
-            crashes += ("the generated tests did not run under pytest",)
-        record.warnings = (job.shape.fingerprint, crashes) if crashes else None
-        record.seeds = []
-        record.add_seeds([test["test"] for test in job.tests] + job.streamed)
-        doc.import_error = None
-        result = job.outcome.result or {}
-        timing = (
-            f"worker {job.outcome.wall_seconds:.1f} s (search {result.get('search_seconds', 0):.1f} s"
-            f", {result.get('executions', 0)} executions), verification {job.verify_seconds:.1f} s"
-        )
-        self.log(f"miogen: {job.unit}: {self._summary(job)}; {timing}")
-
-    def _failed(self, doc: Document, job: Job) -> None:
-        error = (job.outcome.error if job.outcome else None) or {}
-        kind = error.get("kind")
-        if kind in ("syntax", "unknown-unit"):  # the file changed under the job: a save follows
-            self.log(f"miogen: {job.unit}: the file changed while the job started ({job.message})")
-            return
-        record = doc.record(job.unit)
-        if kind == "import":
-            doc.import_error = job.message
-            record.failure = (
-                job.shape.fingerprint,
-                f"miogen cannot import the module: {job.message}",
-            )
-        else:
-            reasons = "; ".join(dict.fromkeys(job.crashes)) or job.message
-            message = f"miogen: the worker failed for {job.unit}: {reasons}"
-            record.failure = (job.shape.fingerprint, message)
-        self.warn(f"miogen: {job.unit}: {job.message}")
-
-    def _cancelled(self, doc: Document, job: Job) -> None:
-        if job.cancel_reason == "user":
-            doc.record(job.unit).reference = job.shape.fingerprint
-        self.log(f"miogen: {job.unit}: cancelled ({job.cancel_reason or 'stopped'})")
-
-    def _summary(self, job: Job) -> str:
-        if job.state == "done":
-            record = self.documents[job.uri].record(job.unit)
-            view = record.final if record.job is job else None
-            covered = len(view.covered) if view else len(job.covered_ids)
-            label = convert.counts_label(covered, len(job.shape.targets))
-            return f"{label} covered by {len(job.tests)} tests (coverage.py)"
-        if job.state == "failed":
-            return f"failed: {job.message}"
-        return f"cancelled ({job.cancel_reason})" if job.cancel_reason else "cancelled"
-
-    def _status(self, job: Job, state: str, message: str) -> None:
-        covered = len(job.covered_ids)
-        if job.state == "done":
-            covered = len(job.measurement.covered.get(job.unit, [])) if job.measurement else 0
-        percent = 100.0 if job.state == "done" else _percent(job)
-        payload = convert.job_status(
-            job.uri, job.unit, state, percent, covered, len(job.shape.targets), message
-        )
-        self.notify(JOB_STATUS, payload)
-
-    async def _begin_progress(self, job: Job) -> None:
-        if not self._supports("window.work_done_progress"):
-            return
-        token = f"miogen-{uuid.uuid4().hex}"
-        try:
-            await self.ls.work_done_progress.create_async(token)
-        except Exception as error:  # noqa: BLE001 - no progress bar, the job goes on
-            logger.info("work done progress refused: %s", error)
-            return
-        if not job.active or job.state != "running":
-            self.ls.work_done_progress.tokens.pop(token, None)
-            return
-        job.token = token
-        progress = self.ls.work_done_progress
-        progress.begin(
-            token,
-            types.WorkDoneProgressBegin(
-                title=f"miogen: {job.unit}", cancellable=True, percentage=_percent(job),
-                message=convert.counts_label(len(job.covered_ids), len(job.shape.targets)),
-            ),
-        )  # fmt: skip
-        loop = asyncio.get_running_loop()
-        progress.tokens[token].add_done_callback(
-            lambda future: future.cancelled() and loop.call_soon_threadsafe(self._cancel_job, job)
-        )
-
-    def _cancel_job(self, job: Job) -> None:
-        self.scheduler.cancel(job, "user")
-
-    # --- commands -----------------------------------------------------------------------------
-
-    async def generate(self, uri: str, unit: str) -> dict:
-        """Run a job for ``unit`` now (whatever onSave says), then insert its tests."""
-        doc = self.document(uri)
-        if self.folder_of(doc.path) is None:
-            raise CommandError(
-                f"miogen: not running {doc.path}: it is outside the workspace folders"
-            )
-        try:
-            snapshot = await self.analyse(doc, await asyncio.to_thread(_read, doc.path))
-        except SourceSyntaxError as error:
-            raise CommandError(
-                f"miogen: {doc.path.name} does not parse (line {error.line})"
-            ) from None
-        shape = snapshot.units.get(unit)
-        if shape is None:
-            raise CommandError(f"miogen: {doc.path.name} has no class or function named {unit!r}")
-        settings = self.settings_for(doc.path)
-        job = self.start_job(doc, shape, snapshot, self.location(doc.path), settings)
-        await job.finished()
-        if job.state != "done":
-            return self._result(doc, unit, None, applied=False, message=self._summary(job))
-        return await self.insert(uri, unit)
-
-    async def insert(self, uri: str, unit: str) -> dict:
-        """Insert the last result's tests through workspace/applyEdit."""
-        doc = self.document(uri)
-        final = doc.record(unit).final
-        if final is None or not final.tests:
-            return self._result(doc, unit, None, applied=False, message="no generated tests yet")
-        insertion = await self.plan_insertion(doc, final.tests)
-        if insertion.count == 0:
-            return self._result(doc, unit, insertion, applied=False, message="already inserted")
-        applied = False
-        if self._supports("workspace.apply_edit"):
-            answer = await self.ls.workspace_apply_edit_async(
-                types.ApplyWorkspaceEditParams(
-                    edit=insertion.edit, label=f"miogen: tests for {unit}"
-                )
-            )
-            applied = bool(answer.applied)
-        return self._result(doc, unit, insertion, applied=applied, message="")
-
-    async def plan_insertion(self, doc: Document, tests: list[dict]) -> insert.Insertion:
-        """The insertion of ``tests`` into the unit's test file as it is now (cached until it changes)."""
-        open_files = {
-            Path(d.path).resolve(): (d.source, d.version)
-            for d in self.ls.workspace.text_documents.values()
-            if d.path and d.uri in self.open
-        }
-        target = self._test_path(doc)
-        key = (doc.uri, id(tests), target, open_files.get(target, (None, None))[1], _stamp(target))
-        cached = self._insertions.get(key)
-        if cached is not None and cached[0] is tests:
-            return cached[1]
-        insertion = await self._plan(doc, tests, open_files)
-        if len(self._insertions) > 64:
-            self._insertions.clear()
-        self._insertions[key] = (tests, insertion)
-        return insertion
-
-    async def _plan(self, doc: Document, tests: list[dict], open_files) -> insert.Insertion:
-        return await asyncio.to_thread(
-            insert.plan,
-            tests,
-            self.location(doc.path),
-            self.settings_for(doc.path),
-            open_files,
-            self.ls.workspace.position_codec,
-            self._document_changes(),
-        )
-
-    def _document_changes(self) -> bool:
-        """documentChanges (needed to create a file) when the client says so, or says "create".
-
-        Neovim announces resourceOperations without documentChanges and applies them all the same.
-        """
-        edit = getattr(self.ls.client_capabilities.workspace, "workspace_edit", None)
-        if edit is None:
-            return False
-        return bool(edit.document_changes) or "create" in (edit.resource_operations or [])
-
-    def _result(self, doc: Document, unit: str, insertion, *, applied: bool, message: str) -> dict:
-        record = doc.record(unit)
-        final = record.final
-        shape = doc.snapshot.units.get(unit) if doc.snapshot else None
-        total = final.total if final else (len(shape.targets) if shape else 0)
-        path = insertion.path if insertion else self._test_path(doc)
-        return {
-            "uri": doc.uri,
-            "unit": unit,
-            "tests": insertion.count if insertion else 0,
-            "covered": len(final.covered) if final else 0,
-            "total": total,
-            "testFile": str(path),
-            "testUri": insertion.uri if insertion else path.as_uri(),
-            "applied": applied,
-            "message": message,
-        }
-
-    def _test_path(self, doc: Document) -> Path:
-        return insert.test_path(self.location(doc.path), self.settings_for(doc.path))
-
-    def cancel(self, uri: str, unit: str) -> bool:
-        job = self.scheduler.job(uri, unit)
-        return job is not None and self.scheduler.cancel(job, "user")
-
     # --- publishing ---------------------------------------------------------------------------
 
     def publish(self, uri: str) -> None:
@@ -635,26 +340,5 @@ class Session:
         self.notify(COVERAGE, coverage)
 
 
-def _uncovered_in(diagnostic: types.Diagnostic, unit: str) -> bool:
-    data = plain(diagnostic.data)
-    return (
-        diagnostic.source == convert.SOURCE
-        and diagnostic.code == "uncovered-branch"
-        and isinstance(data, dict)
-        and data.get("unit") == unit
-    )
-
-
-def _stamp(path: Path) -> float | None:
-    try:
-        return path.stat().st_mtime_ns
-    except OSError:
-        return None
-
-
 def _read(path: Path) -> str:
     return path.read_text(encoding="utf-8")
-
-
-def _percent(job: Job) -> int:
-    return max(0, min(100, int(job.fraction * 100)))

@@ -20,7 +20,7 @@ def register(server: MiogenServer) -> None:
         ls: MiogenServer, params: types.CodeActionParams
     ) -> list[types.CodeAction]:
         context = params.context
-        return await ls.session.code_actions(
+        return await ls.session.commands.code_actions(
             params.text_document.uri,
             (params.range.start.line, params.range.end.line),
             list(context.diagnostics or []),

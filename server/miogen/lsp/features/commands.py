@@ -22,12 +22,12 @@ class UnitRef:
 def register(server: MiogenServer) -> None:
     @server.command(convert.GENERATE)
     async def generate_tests(ls: MiogenServer, ref: UnitRef) -> dict:
-        return await ls.session.generate(ref.uri, ref.unit)
+        return await ls.session.commands.generate(ref.uri, ref.unit)
 
     @server.command(convert.INSERT)
     async def insert_tests(ls: MiogenServer, ref: UnitRef) -> dict:
-        return await ls.session.insert(ref.uri, ref.unit)
+        return await ls.session.commands.insert(ref.uri, ref.unit)
 
     @server.command(convert.CANCEL)
     def cancel(ls: MiogenServer, ref: UnitRef) -> dict:
-        return {"cancelled": ls.session.cancel(ref.uri, ref.unit)}
+        return {"cancelled": ls.session.commands.cancel(ref.uri, ref.unit)}
