@@ -55,19 +55,28 @@ def main(argv: list[str] | None = None) -> int:
 
 
 class Timeline:
-    """Targets the search claims over wall time, summed over units (each unit's last count)."""
+    """Targets the search claims against seconds of search, units laid end to end.
+
+    Each progress event carries the unit's own search seconds; a unit's clock starts where the
+    previous units' clocks stopped, so the curve is in the same unit as Pynguin's timeline.
+    """
 
     def __init__(self, start: float, total: int) -> None:
         self.start, self.total = start, total
         self.latest: dict[str, int] = {}
+        self.elapsed: dict[str, float] = {}
+        self.offsets: dict[str, float] = {}
         self.points: list[tuple[float, int]] = []
 
     def __call__(self, unit: str, message: dict) -> None:
         if message.get("event") != "progress":
             return
+        if unit not in self.offsets:
+            self.offsets[unit] = sum(self.elapsed.values())
+        self.elapsed[unit] = message["elapsed"]
         self.latest[unit] = len(message["covered"])
-        covered = sum(self.latest.values())
-        self.points.append((round(time.monotonic() - self.start, 3), covered))
+        seconds = self.offsets[unit] + message["elapsed"]
+        self.points.append((round(seconds, 3), sum(self.latest.values())))
 
 
 if __name__ == "__main__":

@@ -66,11 +66,11 @@ def aggregate(rows: list[dict]) -> dict[tuple, dict]:
     return result
 
 
-def rate(rows: list[dict], subject: str, tools: list[str]) -> float:
-    """Executions per second of search: all executions over all search seconds (seconds budgets)."""
+def rate(rows: list[dict], subject: str, tools: list[str], kinds=("seconds",)) -> float:
+    """Executions per second of search: all executions over all search seconds."""
     chosen = [
         r for r in rows
-        if r["subject"] == subject and r["tool"] in tools and r["budget_kind"] == "seconds"
+        if r["subject"] == subject and r["tool"] in tools and r["budget_kind"] in kinds
     ]  # fmt: skip
     seconds = sum(float(r["search_seconds"] or 0) for r in chosen)
     return sum(float(r["executions"] or 0) for r in chosen) / seconds if seconds else 0.0
@@ -123,7 +123,7 @@ def headline(rows: list[dict], cells: dict, wanted: int = 5) -> tuple[str, list[
         our_rate, peer_rate = rate(rows, subject, ["mio"]), rate(rows, subject, PEERS)
         ratio = our_rate / peer_rate if peer_rate else float("nan")
         peer_cov = best[1]["branch_percent"] if best else float("nan")
-        covered_ok = best is None or ours["branch_percent"] >= peer_cov - 1e-9
+        covered_ok = best is not None and ours["branch_percent"] >= peer_cov - 1e-9
         wall_ok = ours["wall_max"] <= ours_budget + AIM_WALL_SLACK
         if best and not covered_ok:
             missed.append(
@@ -144,7 +144,7 @@ def headline(rows: list[dict], cells: dict, wanted: int = 5) -> tuple[str, list[
                 subject,
                 f"{fmt(ours['branch_percent'])} ({fmt(ours['branch_min'], 0)}–{fmt(ours['branch_max'], 0)})",
                 f"{fmt(peer_cov)} ({LABELS[best[0]].split()[1]})" if best else "not run",
-                "yes" if covered_ok else "**no**",
+                ("yes" if covered_ok else "**no**") if best else "–",
                 fmt(our_rate, 0),
                 fmt(peer_rate, 0) if peer_rate else "–",
                 f"{ratio:.0f}x" if peer_rate else "–",
@@ -246,7 +246,7 @@ def mutation_table(out: Path) -> tuple[str, list[str]]:
             ]
         )  # fmt: skip
         if row["suite"] == "miogen":
-            if float(row["score"]) < 80:
+            if row["score"] and float(row["score"]) < 80:
                 missed.append(f"triangle mutation score {row['score']} % (aim ≥ 80 %)")
             if tests_ratio and float(tests_ratio) > 1.5:
                 missed.append(
@@ -287,12 +287,18 @@ def rate_table(rows: list[dict]) -> tuple[str, list[str]]:
     body, missed = [], []
     for subject in subjects:
         rates = [rate(rows, subject, [tool]) for tool in LABELS]
-        body.append([subject, *(fmt(r, 0) if r else "–" for r in rates)])
-        if subject in CLASSIC_SUBJECTS and rates[0] and rates[0] < AIM_RATE:
+        by_evaluations = rate(rows, subject, ["mio"], ("evaluations",))
+        overall = rate(rows, subject, ["mio"], ("seconds", "evaluations"))
+        cells = [fmt(r, 0) if r else "–" for r in (*rates, by_evaluations, overall)]
+        body.append([subject, *cells])
+        if subject in CLASSIC_SUBJECTS and overall and overall < AIM_RATE:
             missed.append(
-                f"{subject}: {fmt(rates[0], 0)} executions/s with MIO (issue #2 aim ≥ {AIM_RATE:g})"
+                f"{subject}: {fmt(overall, 0)} executions/s with MIO over all its runs "
+                f"(issue #2 aim ≥ {AIM_RATE:g} per worker)"
             )
-    return table(["subject", *LABELS.values()], body), missed
+    header = ["subject", *(f"{label} (time budgets)" for label in LABELS.values())]
+    header += ["miogen MIO (5,000 evaluations)", "miogen MIO, all runs"]
+    return table(header, body), missed
 
 
 def read_plain(path: Path) -> list[dict]:
@@ -341,7 +347,7 @@ def plot_curves(cells: dict, timelines: dict, out: Path) -> list[Path]:
                 axis.step(xs, ys, where="post", linestyle=":", color=COLOURS[tool], alpha=0.8,
                           label=f"{LABELS[tool]}: own claim during search")  # fmt: skip
         axis.set_xscale("log")
-        axis.set_xlabel("budget (s, log scale); dotted: seconds into the run")
+        axis.set_xlabel("budget (s, log scale); dotted: seconds of search")
         axis.set_ylabel("branch coverage %")
         axis.set_ylim(0, 102)
         axis.set_title(f"{subject}: coverage.py-measured branch coverage of the emitted tests")
@@ -356,7 +362,7 @@ def plot_curves(cells: dict, timelines: dict, out: Path) -> list[Path]:
 
 
 def _longest_timeline(timelines: dict, subject: str, tool: str) -> list:
-    """The seed-0 timeline of the largest seconds budget (ours: wall, Pynguin: search seconds)."""
+    """The seed-0 timeline of the largest seconds budget, in seconds of search."""
     best, best_budget = [], -1
     for key, points in timelines.items():
         subject_part, _, rest = key.partition("/")

@@ -295,7 +295,7 @@ def execute(plan: Plan, out: Path, resume: bool = False, log=print) -> None:
             f"(coverage.py), {row['tests']} tests, wall {row['wall_seconds']}s, "
             f"{row['executions_per_second']} exec/s"
         )
-    if plan.mutation_suites and "triangle" in plan.subjects:
+    if "triangle" in plan.subjects:
         score_mutants(plan, out, rows, log)
     if plan.artificial_runs:
         log(f"artificial problems, {plan.artificial_runs} runs per point")
@@ -323,11 +323,10 @@ def score_mutants(plan: Plan, out: Path, rows: list[dict], log=print) -> None:
             suites[tool] = (out / row["test_file"], row)
     unit_names = {u.name for u in _units(module_path)}
     results = []
-    for name in plan.mutation_suites:
-        if name not in suites:
-            log(f"mutation: no {name} suite for triangle in this run")
+    for name, (test_file, size) in suites.items():
+        if name not in plan.mutation_suites:
+            results.append(mutation_row(name, test_file, size, None, out))
             continue
-        test_file, size = suites[name]
         score = mutation.mutation_score(
             module_path, test_file, unit_names, out / "runs" / "triangle" / f"mutants-{name}"
         )
@@ -347,6 +346,15 @@ MUTATION_COLUMNS = (
 
 def mutation_row(name: str, test_file: Path, size, score, out: Path) -> dict:
     sized = size.row() if isinstance(size, SuiteMeasure) else size
+    sizes = {
+        "suite": name,
+        "test_file": os.path.relpath(test_file, out),
+        "tests": sized["tests"],
+        "statements": sized["statements"],
+        "branch_percent": sized["branch_percent"],
+    }
+    if score is None:  # sized only: cosmic-ray not run for this suite
+        return {column: sizes.get(column, "") for column in MUTATION_COLUMNS}
     return {
         "suite": name,
         "test_file": os.path.relpath(test_file, out),

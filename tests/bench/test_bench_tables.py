@@ -77,3 +77,23 @@ def test_build_writes_plots_and_report(tmp_path: Path):
     assert "## Where we are behind" in text and "![curve-triangle](curve-triangle.png)" in text
     assert (tmp_path / "curve-triangle.png").stat().st_size > 1000
     assert (tmp_path / "speed-and-wall.png").exists()
+
+
+def test_rate_table_checks_issue_2_over_all_mio_runs():
+    text, missed = report.rate_table(ROWS)
+    assert text.splitlines()[2].startswith("| triangle | 3000 |")
+    assert missed == []  # 6000 executions over 2 search seconds
+    slow = [dict(ROWS[0], executions="100")]
+    assert "issue #2 aim" in report.rate_table(slow)[1][0]
+
+
+def test_mutation_table_compares_with_the_reference(tmp_path: Path):
+    (tmp_path / "mutation.csv").write_text(
+        "suite,test_file,tests,statements,branch_percent,mutants,killed,survived,incompetent,"
+        "score,unit_score,seconds\n"
+        "reference,r.py,7,7,100.0,,,,,,,\n"
+        "miogen,m.py,8,16,100.0,186,140,46,0,75.3,75.3,120\n"
+    )
+    text, missed = report.mutation_table(tmp_path)
+    assert "| miogen | 8 | 1.14 | 16 | 2.29 |" in text
+    assert any("75.3 %" in m for m in missed) and any("2.29x" in m for m in missed)

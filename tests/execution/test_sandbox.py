@@ -199,6 +199,10 @@ sandbox.after_test()
 time.sleep(0.6)
 report["after_stale_write"] = sandbox.after_test()
 
+os.chdir("/")
+sandbox.after_test()
+report["cwd_after_chdir"] = os.getcwd()
+
 os.write(1, b"x" * (sandbox.OUTPUT_LIMIT + 10))
 sandbox.after_test()
 report["output_offset"] = os.lseek(1, 0, os.SEEK_CUR)
@@ -237,4 +241,5 @@ def test_a_sandboxed_process_is_refused_records_it_and_stops_leftover_threads(tm
     assert report["thread_stopped"], "the leftover thread was stopped"
     assert report["late_write"] == "SandboxRefusal", "a stale thread cannot write, even in scratch"
     assert report["after_stale_write"] == "", "nor is its refusal blamed on a later test"
+    assert report["cwd_after_chdir"] == report["cwd"], "each test starts in the same folder"
     assert report["output_offset"] == 0 and output.stat().st_size == 0, "a flood is thrown away"

@@ -136,6 +136,8 @@ class Guard:
         self.refused = ""  # the first refusal (or note) since ``take_refusal``
         self.stale: set[int] = set()  # threads a finished test left running
         self.main_thread = _thread.get_ident()
+        self.cwd = os.getcwd()  # restored after a test that changed it
+        self.moved = False  # a test changed the working directory
         self.checks = {
             "open": self._open,
             "os.remove": lambda a: self._inside(a[0], "delete", a[1]),
@@ -143,10 +145,10 @@ class Guard:
             "os.mkdir": lambda a: self._inside(a[0], "create a folder", a[2]),
             "os.rename": lambda a: (
                 self._inside(a[0], "move", a[2]) or self._inside(a[1], "move to", a[3])
-            ),  # noqa: E501
+            ),
             "os.link": lambda a: (
                 self._inside(a[0], "link", a[2]) or self._inside(a[1], "link to", a[3])
-            ),  # noqa: E501
+            ),
             "os.symlink": lambda a: self._inside(a[1], "create a link", a[2]),
             "os.truncate": lambda a: self._inside(a[0], "truncate"),
             "os.chmod": lambda a: self._inside(a[0], "change the mode of", a[2]),
@@ -179,6 +181,8 @@ class Guard:
 
     def __call__(self, event: str, args: tuple) -> None:
         if event not in self.checks:
+            if event == "os.chdir":
+                self.moved = True
             return
         reason = self.verdict(event, args)
         if not reason:
@@ -292,6 +296,9 @@ def after_test() -> str:
         return ""
     leftover = _stop_leftover_threads(_guard)
     _cap_output()
+    if _guard.moved:  # the next test starts where every test starts
+        _guard.moved = False
+        os.chdir(_guard.cwd)
     refused = _guard.take_refusal()
     return refused or (f"leave {leftover} thread(s) running" if leftover else "")
 

@@ -126,7 +126,7 @@ class Scheduler:
         self.latest[job.key] = job
         self.queue.append(job)
         self.hooks.job_changed(job)
-        self._pump()
+        self.pump()
         return job
 
     def job(self, uri: str, unit: str) -> Job | None:
@@ -157,12 +157,16 @@ class Scheduler:
             job._stop.set()
         self.threads.shutdown(wait=False, cancel_futures=True)
         done = threading.Event()
-        threading.Thread(target=lambda: (self.threads.shutdown(wait=True), done.set())).start()
+        waiter = threading.Thread(
+            target=lambda: (self.threads.shutdown(wait=True), done.set()), daemon=True
+        )
+        waiter.start()
         return done.wait(wait_seconds)
 
     # --- running ---------------------------------------------------------------------------
 
-    def _pump(self) -> None:
+    def pump(self) -> None:
+        """Start queued jobs while the parallel limit (of the job next in line) allows."""
         while self.queue and len(self.running) < self.queue[0].settings.max_parallel_jobs:
             job = self.queue.pop(0)
             job.state = "running"
@@ -175,9 +179,10 @@ class Scheduler:
         self.hooks.job_changed(job)
         try:
             await self._execute(job)
-        except asyncio.CancelledError:
+        except asyncio.CancelledError:  # the event loop is going away: start nothing more
             job._stop.set()
             job.state = "cancelled"
+            self.queue.clear()
             raise
         except Exception:  # noqa: BLE001 - a bug here must not end the session
             logger.exception("job %s failed", job.key)
@@ -187,8 +192,7 @@ class Scheduler:
             if job._flush is not None:
                 job._flush.cancel()
             self._end(job)
-            if asyncio.get_running_loop().is_running():
-                self._pump()
+            self.pump()
 
     async def _execute(self, job: Job) -> None:
         loop = asyncio.get_running_loop()

@@ -40,9 +40,9 @@ class JobReporter:
                     f"miogen: {job.unit}: the search starts from {len(job.seeds)} earlier tests"
                 )
             self.session.spawn(self._begin_progress(job))
+        self.session.publish(job.uri)
         started = f"started from {len(job.seeds)} earlier tests" if job.seeds else "searching"
         self._status(job, job.state, started if job.state == "running" else "queued")
-        self.session.publish(job.uri)
 
     def job_progress(self, job: Job) -> None:
         if self.session.stopped:
@@ -50,15 +50,14 @@ class JobReporter:
         record = self.session.documents[job.uri].record(job.unit)
         if record.job is job:
             record.live = streamed_view(job.shape, job.snapshot, job.covered_ids)
-        covered, total = len(job.covered_ids), len(job.shape.targets)
-        label = convert.counts_label(covered, total)
+        self.session.publish(job.uri)
+        label = convert.counts_label(len(job.covered_ids), len(job.shape.targets))
         if job.token is not None:
             self.session.ls.work_done_progress.report(
                 job.token,
                 types.WorkDoneProgressReport(percentage=percent(job), message=label),
             )
         self._status(job, "running", label)
-        self.session.publish(job.uri)
 
     def job_finished(self, job: Job) -> None:
         if self.session.stopped:
@@ -101,6 +100,11 @@ class JobReporter:
             f"worker {job.outcome.wall_seconds:.1f} s (search {result.get('search_seconds', 0):.1f} s"
             f", {result.get('executions', 0)} executions), verification {job.verify_seconds:.1f} s"
         )
+        claimed = len(result.get("covered", []))
+        if claimed != len(record.final.covered):
+            timing += (
+                f"; the search claimed {claimed}, coverage.py measured {len(record.final.covered)}"
+            )
         self.session.log(f"miogen: {job.unit}: {self.summary(job)}; {timing}")
 
     def _failed(self, doc: Document, job: Job) -> None:

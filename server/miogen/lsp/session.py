@@ -34,6 +34,16 @@ COVERAGE = "miogen/coverage"
 
 
 class Session:
+    """Everything the server knows and does between the editor and the jobs.
+
+    Documents hold per-unit records (views, failures, seeds, the running job). A save is
+    debounced, the saved text analysed off the loop, and each unit whose fingerprint differs from
+    its reference gets a job; the scheduler runs it, and ``JobReporter`` turns what it streams
+    into records; ``publish`` renders a document's records on its current text and sends
+    diagnostics plus ``miogen/coverage`` when they changed. Typing re-renders too, so a unit
+    whose code is edited goes stale at once. ``Commands`` serves code actions and commands.
+    """
+
     def __init__(self, ls: LanguageServer) -> None:
         self.ls = ls
         self.documents: dict[str, Document] = {}
@@ -91,7 +101,7 @@ class Session:
         self.log(f"miogen: settings: {resolve(self.init_layer, self.config_layer).describe()}")
         for uri in self.open:
             self.publish(uri)
-        self.scheduler._pump()
+        self.scheduler.pump()
 
     async def pull_configuration(self) -> None:
         if not self.supports("workspace.configuration"):
