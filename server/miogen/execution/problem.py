@@ -13,6 +13,7 @@ from miogen.testcase.model import TestCase, canonical_key, size
 from miogen.testcase.mutation import mutate
 from miogen.testcase.sampling import TestFactory
 
+MAX_REFUSAL_KINDS = 20  # distinct reasons kept for the summary; the rest are counted together
 REACHED = 0.01  # h of a branch whose line ran but whose distance is unknown (loop exits, match)
 
 
@@ -51,7 +52,10 @@ class UnitProblem:
         self.last_execution = execution
         if execution.refused:
             # A dead end: it covers nothing, so it never enters the archive and is never emitted.
-            self.refusals[execution.refused] = self.refusals.get(execution.refused, 0) + 1
+            reason = execution.refused
+            if reason not in self.refusals and len(self.refusals) >= MAX_REFUSAL_KINDS:
+                reason = "other refusals"  # e.g. writes to ever new file names
+            self.refusals[reason] = self.refusals.get(reason, 0) + 1
             return Evaluated(execution.test, {}, size(execution.test))
         return Evaluated(execution.test, self.heuristics(execution), size(execution.test))
 

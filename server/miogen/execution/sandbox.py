@@ -180,9 +180,8 @@ class Guard:
         }
 
     def __call__(self, event: str, args: tuple) -> None:
-        if event not in self.checks:
-            if event == "os.chdir":
-                self.moved = True
+        if event == "os.chdir":
+            self.moved = True
             return
         reason = self.verdict(event, args)
         if not reason:
@@ -274,11 +273,22 @@ _guard: Guard | None = None
 
 
 def install_guard(guard: Guard) -> Guard:
-    """Install the audit hook (once per process: it can never be removed)."""
+    """Install the audit hook (once per process: it can never be removed).
+
+    The hook runs on every audited event, hundreds per test (``id()`` is one, and ``deepcopy``
+    calls it often), so it is a plain function that only looks the event up: a bound ``__call__``
+    costs twice as much.
+    """
     global _guard
     if _guard is None:
         _guard = guard
-        sys.addaudithook(guard)
+        watched = frozenset(guard.checks) | {"os.chdir"}
+
+        def hook(event: str, args: tuple) -> None:
+            if event in watched:
+                guard(event, args)
+
+        sys.addaudithook(hook)
     return _guard
 
 
