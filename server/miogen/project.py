@@ -59,6 +59,12 @@ def _import_root(path: Path, root: Path) -> Path:
     return base
 
 
+def is_test_file(path: Path) -> bool:
+    """pytest's default test-file names, and conftest.py: files whose code is tests, not units."""
+    name = Path(path).name
+    return name == "conftest.py" or name.startswith("test_") or name.endswith("_test.py")
+
+
 def default_test_path(
     location: ModuleLocation, tests_directory: str = "tests", pattern: str = "test_{module}.py"
 ) -> Path:

@@ -104,6 +104,9 @@ async def test_generate_command_runs_a_job_and_applies_its_tests(editor):
     assert isinstance(reports[-1], types.WorkDoneProgressEnd)
     lens = {lens.command.title for lens in await editor.lenses(path)}
     assert f"miogen: {result['covered']}/{result['total']} branches · Generate tests" in lens
+    test_file = editor.project / "tests" / "test_shapes.py"
+    editor.open(test_file)
+    assert not await editor.lenses(test_file)  # tests are not units to generate tests for
 
     with pytest.raises(JsonRpcException, match="no class or function named 'Queue'"):
         await editor.command("miogen.generateTests", path, "Queue")

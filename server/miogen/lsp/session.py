@@ -24,7 +24,7 @@ from miogen.lsp.present import present
 from miogen.lsp.reporting import JobReporter
 from miogen.lsp.settings import ProjectSettings, Settings, read_layer, resolve, section
 from miogen.lsp.snapshot import Snapshot, UnitShape, take
-from miogen.project import ModuleLocation, find_project_root, locate
+from miogen.project import ModuleLocation, find_project_root, is_test_file, locate
 
 logger = logging.getLogger(__name__)
 
@@ -262,6 +262,11 @@ class Session:
         settings = self.settings_for(doc.path)
         if not settings.on_save:
             self.log(f"miogen: {doc.path.name} saved; onSave is off", types.MessageType.Log)
+        elif is_test_file(doc.path):
+            self.log(
+                f"miogen: {doc.path.name} is a test file; nothing to generate",
+                types.MessageType.Log,
+            )
         elif self._allowed(doc.path):
             self._schedule_changed(doc, snapshot, settings)
         self.publish(doc.uri)

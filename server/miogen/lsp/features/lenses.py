@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
 from miogen.lsp import convert
+from miogen.project import is_test_file
 
 if TYPE_CHECKING:
     from miogen.lsp.server import MiogenServer
@@ -16,6 +18,8 @@ def register(server: MiogenServer) -> None:
     @server.feature(types.TEXT_DOCUMENT_CODE_LENS)
     async def code_lens(ls: MiogenServer, params: types.CodeLensParams) -> list[types.CodeLens]:
         uri = params.text_document.uri
+        if is_test_file(Path(uri)):
+            return []  # a test file's functions are tests, not units to generate tests for
         snapshot = await ls.session.current(uri) or ls.session.last_good(uri)
         if snapshot is None:
             return []
