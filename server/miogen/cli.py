@@ -190,7 +190,7 @@ def summarize(report: GenerationReport) -> dict:
         "dropped_failing_tests": report.dropped_failing,
         "dropped_unstable_tests": report.dropped_unstable,
         "stability_runs": 1 + report.stability_runs,
-        "added": report.merge.added if report.merge else [],
+        "added": [n for n in report.merge.added if n.startswith("test")] if report.merge else [],
         "exit_code": 2 if input_error else (1 if failed else 0),
     }
 

@@ -168,3 +168,16 @@ def test_unknown_unit_lists_the_available_ones():
     model = analyze_source(SHAPES, "shapes.py", "shapes")
     with pytest.raises(UnknownUnitError, match="available units: Shape, area, uses_helper"):
         model.unit("Nope")
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        ("NAMES = {1: 'a'}\n\ndef f(x):\n    return NAMES[x]\n", False),
+        ("SEEN = []\n\ndef f(x):\n    SEEN.append(x)\n", True),
+        ("CACHE = {}\n\ndef f(x):\n    CACHE[x] = 1\n", True),
+        ("count = 0\n\ndef f():\n    global count\n    count += 1\n", True),
+    ],
+)
+def test_module_state_is_code_that_changes_module_level_data(source, expected):
+    assert analyze_source(source).has_module_state is expected

@@ -59,20 +59,38 @@ def analyze_source(source: str, path: str = "<string>", module_name: str = "modu
 
 
 _CONTAINER_CALLS = {"list", "dict", "set", "defaultdict", "deque", "Counter", "OrderedDict"}
+_MUTATORS = {
+    "append", "extend", "insert", "remove", "pop", "popitem", "clear", "add", "discard",
+    "update", "setdefault", "appendleft", "extendleft", "sort", "reverse",
+}  # fmt: skip
 
 
 def _has_module_state(tree: ast.Module) -> bool:
+    """Whether functions rebind globals or change module-level containers (a constant table is fine)."""
     if any(isinstance(n, ast.Global) for n in ast.walk(tree)):
         return True
+    containers = set()
     for node in tree.body:
         value = node.value if isinstance(node, ast.Assign | ast.AnnAssign) else None
-        if isinstance(value, ast.List | ast.Dict | ast.Set):
-            return True
-        if (
+        targets = node.targets if isinstance(node, ast.Assign) else [getattr(node, "target", None)]
+        is_container = isinstance(value, ast.List | ast.Dict | ast.Set) or (
             isinstance(value, ast.Call)
             and getattr(value.func, "id", getattr(value.func, "attr", "")) in _CONTAINER_CALLS
-        ):
-            return True
+        )
+        if is_container:
+            containers |= {t.id for t in targets if isinstance(t, ast.Name)}
+    functions = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)]
+    return any(_changes(node, containers) for f in functions for node in ast.walk(f))
+
+
+def _changes(node: ast.AST, containers: set[str]) -> bool:
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        owner = node.func.value
+        return (
+            isinstance(owner, ast.Name) and owner.id in containers and node.func.attr in _MUTATORS
+        )
+    if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store | ast.Del):
+        return isinstance(node.value, ast.Name) and node.value.id in containers
     return False
 
 
