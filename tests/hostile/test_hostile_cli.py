@@ -97,4 +97,6 @@ def test_hostile_unit_through_the_cli(world, module):
         assert world.damage() == [], "running the emitted tests did harm"
     else:
         said = unit["refusals"] or unit["crashes"] or summary["dropped_failing_tests"]
-        assert said or unit["tests"] == 0, unit
+        assert said, f"nothing emitted and the summary does not say why: {unit}"
+    # The bad input cost its tests, not the job: the harmless branch was still covered and verified.
+    assert unit["measured_covered"] >= 1, unit
