@@ -91,13 +91,13 @@ def _replay_seeds(problem: UnitProblem, spec) -> Archive:
             test = from_json(data)
         except (TypeError, ValueError):
             continue
-        if _still_valid(problem, test):
+        if still_valid(problem, test):
             archive.offer(problem.evaluate(test))
             problem.replayed += 1
     return archive
 
 
-def _still_valid(problem: UnitProblem, test: TestCase) -> bool:
+def still_valid(problem: UnitProblem, test: TestCase) -> bool:
     """A stored test still applies when every callable and parameter it uses still exists."""
     factory = problem.factory
     for statement in test:

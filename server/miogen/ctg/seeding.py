@@ -6,7 +6,7 @@ one individual of the first population. The history is a cache, so its tests are
 when they are loaded: a test that calls a method that no longer exists, passes a parameter that
 is gone or omits one that became required, or names a removed enum member, is dropped here
 (statically, from the module's AST: user code never runs in this process). The worker checks
-the same rules again (``engine._still_valid``) against the version it imports.
+the same rules again (``engine.still_valid``) against the version it imports.
 
 Input seeding (CTG sec. 3.2), off by default: when a unit A takes a B, the objects that B's
 stored tests build serve as A's inputs with probability p <= 0.5; units run in dependency order
@@ -25,7 +25,7 @@ from types import SimpleNamespace
 
 from miogen.analysis.model import ModuleModel, Signature, Unit
 from miogen.analysis.typespec import TypeSpec
-from miogen.engine import _still_valid
+from miogen.engine import still_valid
 from miogen.testcase.model import (
     Statement,
     TestCase,
@@ -46,7 +46,7 @@ def still_valid_seeds(model: ModuleModel, unit: Unit, seeds: Iterable) -> tuple[
     kept, dropped, seen = [], 0, set()
     for data in seeds:
         test = _decode(data, model)
-        if test is None or not _still_valid(checker, test):
+        if test is None or not still_valid(checker, test):
             dropped += 1
             continue
         key = canonical_key(test)
