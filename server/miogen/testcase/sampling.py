@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 import string
 from dataclasses import dataclass
@@ -228,6 +229,8 @@ def _random_int(rng: random.Random) -> int:
 
 def _random_float(rng: random.Random) -> float:
     roll = rng.random()
+    if roll < 0.01:  # the values that reach non-convergence and overflow paths
+        return rng.choice((math.nan, math.inf, -math.inf))
     if roll < 0.05:
         return rng.choice((0.0, 1.0, -1.0, 0.5))
     if roll < 0.5:
