@@ -451,6 +451,13 @@ def build(out: Path, link_base: str = "") -> tuple[str, list[str]]:
         if c and c["wall_seconds"] > b + AIM_WALL_SLACK
     ]
     missed += wall_missed
+    missed += [
+        f"run not ok: {r['subject']} {LABELS.get(r['tool'], r['tool'])} {r['budget']}"
+        f"{' s' if r['budget_kind'] == 'seconds' else ' evaluations'} seed {r['seed']}: "
+        f"{r['status']} ({r['message'][:120]})"
+        for r in rows
+        if r["status"] != "ok"
+    ]
     rel = lambda p: link_base + p.name  # noqa: E731
     notes = out / "notes.md"
     parts = [

@@ -322,10 +322,15 @@ def score_mutants(plan: Plan, out: Path, rows: list[dict], log=print) -> None:
         if row and row["test_file"]:
             suites[tool] = (out / row["test_file"], row)
     unit_names = {u.name for u in _units(module_path)}
+    earlier = {r["suite"]: r for r in read_rows(out / "mutation.csv") if r.get("score")}
     results = []
     for name, (test_file, size) in suites.items():
         if name not in plan.mutation_suites:
             results.append(mutation_row(name, test_file, size, None, out))
+            continue
+        previous = earlier.get(name)
+        if previous and previous["test_file"] == os.path.relpath(test_file, out):
+            results.append(previous)  # same suite file as last time (--resume): keep its score
             continue
         score = mutation.mutation_score(
             module_path, test_file, unit_names, out / "runs" / "triangle" / f"mutants-{name}"

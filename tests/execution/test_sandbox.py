@@ -184,6 +184,16 @@ threading.Thread(target=spin).start()
 report["thread"] = sandbox.after_test()
 report["thread_stopped"] = stopped.wait(2)
 
+def forever():
+    while True:
+        time.sleep(0.001)
+verdicts = []
+for _ in range(10):  # a new thread often reuses the ident of the one stopped just before
+    threading.Thread(target=forever).start()
+    verdicts.append(sandbox.after_test())
+    time.sleep(0.02)
+report["each_leftover"] = verdicts
+
 def sleeper():
     try:
         time.sleep(0.3)
@@ -239,6 +249,7 @@ def test_a_sandboxed_process_is_refused_records_it_and_stops_leftover_threads(tm
     assert limits["RLIMIT_NPROC"][0] != -1
     assert report["thread"] == "leave 1 thread(s) running"
     assert report["thread_stopped"], "the leftover thread was stopped"
+    assert report["each_leftover"] == ["leave 1 thread(s) running"] * 10
     assert report["late_write"] == "SandboxRefusal", "a stale thread cannot write, even in scratch"
     assert report["after_stale_write"] == "", "nor is its refusal blamed on a later test"
     assert report["cwd_after_chdir"] == report["cwd"], "each test starts in the same folder"

@@ -37,6 +37,7 @@ import resource
 import signal
 import socket
 import sys
+import threading
 import time
 
 FILE_SIZE_LIMIT = 64 * 1024 * 1024  # per file the worker writes (scratch files, output.log)
@@ -134,7 +135,7 @@ class Guard:
         self.free = [os.path.realpath(path) for path in free]
         self.noted = os.path.realpath(noted) if noted else None
         self.refused = ""  # the first refusal (or note) since ``take_refusal``
-        self.stale: set[int] = set()  # threads a finished test left running
+        self.stale: set[object] = set()  # threads a finished test left running (``_thread_key``)
         self.main_thread = _thread.get_ident()
         self.cwd = os.getcwd()  # restored after a test that changed it
         self.moved = False  # a test changed the working directory
@@ -186,7 +187,7 @@ class Guard:
         reason = self.verdict(event, args)
         if not reason:
             return
-        if _thread.get_ident() not in self.stale and not self.refused:
+        if not self.refused and not (self.stale and _thread_key() in self.stale):
             self.refused = reason
         if not isinstance(reason, Noted):
             raise SandboxRefusal(f"miogen sandbox: refused to {reason}")
@@ -197,7 +198,7 @@ class Guard:
         if check is None:
             return ""
         reason = check(args)
-        if self.stale and _thread.get_ident() in self.stale and (reason or not _reads(event, args)):
+        if self.stale and _thread_key() in self.stale and (reason or not _reads(event, args)):
             return f"{event} from a thread a finished test left running"
         return reason
 
@@ -318,17 +319,32 @@ def _stop_leftover_threads(guard: Guard) -> int:
     if not _thread._count():  # the common case: no thread besides the main one
         guard.stale.clear()
         return 0
-    guard.stale &= set(sys._current_frames())  # an ended thread's ident may be reused
     deadline = time.monotonic() + THREAD_GRACE
     while True:
-        alive = set(sys._current_frames()) - guard.stale - {guard.main_thread}
+        running = _running_threads(guard.main_thread)
+        guard.stale &= set(running.values())  # forget the stale threads that have ended
+        alive = {ident: key for ident, key in running.items() if key not in guard.stale}
         if not alive or time.monotonic() >= deadline:
             break
         time.sleep(0.001)
-    for ident in alive:
+    for ident, key in alive.items():
         _raise_in_thread(ident, ThreadStopped)
-        guard.stale.add(ident)
+        guard.stale.add(key)
     return len(alive)
+
+
+def _thread_key(ident: int | None = None) -> object:
+    """A thread's identity: its Thread object, as a new thread may reuse an ended one's ident
+    (the bare ident for threads started with ``_thread`` directly)."""
+    ident = _thread.get_ident() if ident is None else ident
+    return threading._active.get(
+        ident, ident
+    )  # private, but without current_thread()'s side effects
+
+
+def _running_threads(main: int) -> dict[int, object]:
+    """ident -> identity of every thread with Python frames, but the main one."""
+    return {ident: _thread_key(ident) for ident in sys._current_frames() if ident != main}
 
 
 def _raise_in_thread(ident: int, exception: type[BaseException]) -> None:
