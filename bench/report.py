@@ -147,7 +147,7 @@ def headline(rows: list[dict], cells: dict, wanted: int = 5) -> tuple[str, list[
                 ("yes" if covered_ok else "**no**") if best else "–",
                 fmt(our_rate, 0),
                 fmt(peer_rate, 0) if peer_rate else "–",
-                f"{ratio:.0f}x" if peer_rate else "–",
+                (f"{ratio:.0f}x" if ratio >= 10 else f"{ratio:.1f}x") if peer_rate else "–",
                 f"{fmt(ours['wall_seconds'])} (max {fmt(ours['wall_max'])})",
                 f"{fmt(best[1]['wall_seconds'])} (max {fmt(best[1]['wall_max'])})" if best else "–",
             ]
@@ -332,7 +332,7 @@ def plot_curves(cells: dict, timelines: dict, out: Path) -> list[Path]:
         ]
         if not tools:
             continue
-        figure, axis = plt.subplots(figsize=(7, 4.2))
+        figure, axis = plt.subplots(figsize=(9.5, 4.2))
         for tool in tools:
             budgets = [b for b in budgets_of(cells, tool) if pick(cells, subject, tool, b)]
             means = [pick(cells, subject, tool, b)["branch_percent"] for b in budgets]
@@ -352,7 +352,7 @@ def plot_curves(cells: dict, timelines: dict, out: Path) -> list[Path]:
         axis.set_ylim(0, 102)
         axis.set_title(f"{subject}: coverage.py-measured branch coverage of the emitted tests")
         axis.grid(alpha=0.3)
-        axis.legend(fontsize=7, loc="lower right")
+        axis.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5))
         figure.tight_layout()
         path = out / f"curve-{subject}.png"
         figure.savefig(path, dpi=110)

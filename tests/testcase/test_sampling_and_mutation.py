@@ -36,9 +36,9 @@ class Canvas:
 """
 
 
-def factory(config: SamplingConfig = SamplingConfig()) -> TestFactory:
+def factory(config: SamplingConfig | None = None) -> TestFactory:
     model = analyze_source(MODULE, "canvas.py", "canvas")
-    return TestFactory(model, model.unit("Canvas"), config)
+    return TestFactory(model, model.unit("Canvas"), config or SamplingConfig())
 
 
 def values_for(test, call_name: str, parameter: str):

@@ -335,11 +335,12 @@ def _stop_leftover_threads(guard: Guard) -> int:
 
 def _thread_key(ident: int | None = None) -> object:
     """A thread's identity: its Thread object, as a new thread may reuse an ended one's ident
-    (the bare ident for threads started with ``_thread`` directly)."""
+    (the bare ident for threads started with ``_thread`` directly).
+
+    ``threading._active`` is private, but unlike ``current_thread()`` reading it changes nothing.
+    """
     ident = _thread.get_ident() if ident is None else ident
-    return threading._active.get(
-        ident, ident
-    )  # private, but without current_thread()'s side effects
+    return threading._active.get(ident, ident)
 
 
 def _running_threads(main: int) -> dict[int, object]:
