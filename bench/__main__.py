@@ -61,8 +61,15 @@ The first run creates `bench/.venv-pynguin` (pynguin 0.48.0) and `bench/.venv-mu
 - **Seeds and budgets of this run**: see `plan_settings` under *Machine and versions*. The
   machine is 2 cores shared with other engineers running tests, so times are noisy: the load
   average at the start is recorded.
+- **Pynguin** 0.48.0 runs with its defaults (`PYNGUIN_DANGER_AWARE=1`, `--seed`, statistics via
+  `--output-variables`) except `--maximum-search-time` = the budget and `--maximum-mutation-time 60`:
+  its assertion generation checks every mutant by default (on pprint 936 mutants, about 8 min).
+  Like miogen, it stops searching once everything is covered.
+- **Issue #3 on triangle**: cosmic-ray's mutation score of miogen's suite (MIO, 5 s, seed 0), both
+  Pynguin suites (30 s, seed 0) and the hand-minimised reference suite
+  (bench/reference/triangle_reference.py), with tests and statements counted from the files.
 - **The MIO paper's artificial problems** (Figures 1-4): [results/artificial/](results/artificial/README.md)
-  (`bench.artificial`, 30 runs per point; rerun by the full run).
+  (`bench.artificial --runs 30`, run separately, 77 s here; not part of `bench run`).
 """
 
 
