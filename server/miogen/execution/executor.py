@@ -71,6 +71,7 @@ class Executor:
         trace = trace and self.tracer is not None
         if trace:
             self.tracer.start()
+        signal.signal(signal.SIGALRM, _raise_timeout)  # user code may have replaced the handler
         signal.setitimer(signal.ITIMER_REAL, self.timeout)
         try:
             before_statement = self.before_statement
