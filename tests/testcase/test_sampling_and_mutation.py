@@ -95,3 +95,13 @@ def test_tests_survive_a_json_round_trip():
     for _ in range(100):
         test = f.sample(rng)
         assert from_json(to_json(test)) == test
+
+
+def test_nan_and_inf_mutate_without_error():
+    from miogen.testcase.mutation import change_primitive
+
+    f = factory()
+    rng = random.Random(1)
+    for value in (float("nan"), float("inf"), float("-inf")):
+        for _ in range(50):
+            change_primitive(f, value, rng)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable
 
@@ -81,13 +82,13 @@ def change_primitive(factory: TestFactory, value: object, rng: random.Random) ->
             return rng.choice(pool.ints)
         return value + rng.choice((-1, 1)) * 2 ** rng.randint(0, 10)
     if isinstance(value, float):
+        if not math.isfinite(value):  # nan and inf: no neighbours, and round() would raise
+            return factory.primitive("float", rng)
         roll = rng.random()
         if roll < 0.1 and (pool.floats or pool.ints):
             return float(rng.choice(pool.floats or pool.ints))
         if roll < 0.2:
             return float(round(value))
-        if value != value or value in (float("inf"), float("-inf")):
-            return factory.primitive("float", rng)
         return value + rng.choice((-1, 1)) * 2.0 ** rng.randint(-8, 10)
     if isinstance(value, str):
         if rng.random() < 0.1 and pool.strings:
