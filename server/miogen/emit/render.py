@@ -121,6 +121,16 @@ def render_test(
             continue
         at_once = [o for o in observed if o.kind != "attribute"]
         needs_name = uses.get(index, 0) > 0 or bool(observed)
+        if needs_name and not uses.get(index, 0) and len(observed) == 1 == len(at_once):
+            # One check of a value nothing else uses: `assert f(x) == 3`, one statement, when it
+            # fits on a line (ruff format would wrap a longer one).
+            observation = observed[0]
+            inline = _assertion(expression, observation, rendered)
+            if len(inline) <= 84:
+                if observation.kind in ("equals", "isinstance") and observation.detail:
+                    rendered.imports.add(observation.detail)
+                lines.append(inline)
+                continue
         if needs_name:
             variable = _variable_name(statement, taken)
             names[index] = variable
