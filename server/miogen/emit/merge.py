@@ -17,6 +17,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from miogen.atomic import sync_folder
+
 LINE_BREAK = re.compile(r"\r\n|\r|\n")  # what both Python and LSP count as a line end
 IMPORT_WIDTH = 88  # ruff's default line length: wider from-imports are wrapped
 FALLBACK_TRIES = 100
@@ -854,22 +856,8 @@ def _replace_atomically(path: Path, data: bytes, expected: bytes | None) -> bool
         os.replace(temporary, path)
     finally:
         temporary.unlink(missing_ok=True)
-    _sync_directory(path.parent)
+    sync_folder(path.parent)
     return True
-
-
-def _sync_directory(directory: Path) -> None:
-    """Make the rename durable where the platform allows syncing a directory."""
-    try:
-        descriptor = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(descriptor)
-    except OSError:
-        pass
-    finally:
-        os.close(descriptor)
 
 
 def _fallback_candidates(test_path: Path) -> Iterator[Path]:

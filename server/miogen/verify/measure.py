@@ -58,11 +58,7 @@ def measure(
             "-p", "no:randomly", f"--junit-xml={junit}", "--rootdir", str(cwd), str(test_file),
             *extra_args,
         ]  # fmt: skip
-        environment = dict(env or os.environ)
-        environment["PYTHONPATH"] = os.pathsep.join(
-            [str(import_root)]
-            + ([environment["PYTHONPATH"]] if environment.get("PYTHONPATH") else [])
-        )
+        environment = _with_import_root(dict(env or os.environ), import_root)
         environment["PYTHONDONTWRITEBYTECODE"] = "1"
         try:
             completed = _run_pytest(command, cwd, environment, timeout)
@@ -81,10 +77,8 @@ def run_shuffled(
     """One more run without coverage: shuffled order, another PYTHONHASHSEED, a fresh process."""
     with tempfile.TemporaryDirectory(prefix="miogen-stability-") as scratch:
         junit = os.path.join(scratch, "junit.xml")
-        environment = dict(os.environ, MIOGEN_SHUFFLE_SEED=str(seed), PYTHONHASHSEED=str(seed))
-        environment["PYTHONPATH"] = os.pathsep.join(
-            [str(import_root)]
-            + ([environment["PYTHONPATH"]] if environment.get("PYTHONPATH") else [])
+        environment = _with_import_root(
+            dict(os.environ, MIOGEN_SHUFFLE_SEED=str(seed), PYTHONHASHSEED=str(seed)), import_root
         )
         command = [
             sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "miogen.verify.shuffle",
@@ -98,6 +92,15 @@ def run_shuffled(
         result.exit_code = completed.returncode
         result.output = (completed.stdout + completed.stderr)[-4000:]
         return result
+
+
+def _with_import_root(environment: dict, import_root: Path) -> dict:
+    """The environment with the module's import root first on PYTHONPATH."""
+    existing = environment.get("PYTHONPATH")
+    environment["PYTHONPATH"] = os.pathsep.join(
+        [str(import_root)] + ([existing] if existing else [])
+    )
+    return environment
 
 
 def _run_pytest(
