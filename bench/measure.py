@@ -19,7 +19,7 @@ from pathlib import Path
 
 from coverage import Coverage
 from miogen.analysis.module import analyze_file
-from miogen.verify.measure import Measurement, _read_coverage, _read_junit
+from miogen.verify.measure import Measurement, read_coverage, read_junit
 
 
 @dataclass
@@ -83,11 +83,11 @@ def measure_suite(
         else:
             _import_only(module_path, data_file, scratch)
         _module_numbers(result, data_file, module_path, scratch)
-        verdict = _read_junit(junit)
+        verdict = read_junit(junit)
         result.tests_passed = verdict.passed
         result.tests_failed = verdict.failed + verdict.errors
         mapped = Measurement()
-        _read_coverage(mapped, data_file, module_path, model.units, model.source)
+        read_coverage(mapped, data_file, module_path, model.units, model.source)
         result.targets_covered = sum(len(ids) for ids in mapped.covered.values())
     return result
 

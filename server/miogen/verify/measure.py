@@ -60,14 +60,9 @@ def measure(
         ]  # fmt: skip
         environment = _with_import_root(dict(env or os.environ), import_root)
         environment["PYTHONDONTWRITEBYTECODE"] = "1"
-        try:
-            completed = _run_pytest(command, cwd, environment, timeout)
-        except subprocess.TimeoutExpired:
-            return Measurement(exit_code=-1, output="pytest did not finish in time")
-        result = _read_junit(junit)
-        result.exit_code = completed.returncode
-        result.output = (completed.stdout + completed.stderr)[-4000:]
-        _read_coverage(result, data_file, module_path, units, source)
+        result = _run_and_read(command, cwd, environment, timeout, junit)
+        if result.exit_code != -1:
+            read_coverage(result, data_file, module_path, units, source)
         return result
 
 
@@ -84,14 +79,21 @@ def run_shuffled(
             sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "miogen.verify.shuffle",
             f"--junit-xml={junit}", "--rootdir", str(cwd), str(test_file),
         ]  # fmt: skip
-        try:
-            completed = _run_pytest(command, cwd, environment, timeout)
-        except subprocess.TimeoutExpired:
-            return Measurement(exit_code=-1, output="pytest did not finish in time")
-        result = _read_junit(junit)
-        result.exit_code = completed.returncode
-        result.output = (completed.stdout + completed.stderr)[-4000:]
-        return result
+        return _run_and_read(command, cwd, environment, timeout, junit)
+
+
+def _run_and_read(
+    command: list[str], cwd: Path, env: dict, timeout: float, junit: str
+) -> Measurement:
+    """Run pytest and read its verdict from the JUnit report (exit code -1: it did not finish)."""
+    try:
+        completed = _run_pytest(command, cwd, env, timeout)
+    except subprocess.TimeoutExpired:
+        return Measurement(exit_code=-1, output="pytest did not finish in time")
+    result = read_junit(junit)
+    result.exit_code = completed.returncode
+    result.output = (completed.stdout + completed.stderr)[-4000:]
+    return result
 
 
 def _with_import_root(environment: dict, import_root: Path) -> dict:
@@ -121,7 +123,7 @@ def _run_pytest(
     return completed
 
 
-def _read_junit(path: str) -> Measurement:
+def read_junit(path: str) -> Measurement:
     result = Measurement()
     if not os.path.exists(path):
         return result
@@ -138,7 +140,7 @@ def _read_junit(path: str) -> Measurement:
     return result
 
 
-def _read_coverage(
+def read_coverage(
     result: Measurement, data_file: str, module_path: Path, units, source: str
 ) -> None:
     if not os.path.exists(data_file):
