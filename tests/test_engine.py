@@ -32,3 +32,25 @@ def test_seeds_are_replayed_and_stale_ones_dropped(write_module):
     outcome = run_job(spec)
     assert outcome.result["replayed"] == 1
     assert len(outcome.result["covered"]) == 2
+
+
+def test_the_mutation_phase_kills_more_mutants_with_the_same_coverage(classic):
+    def generate(share: float) -> dict:
+        spec = JobSpec(
+            path=str(classic / "triangle.py"), module_name="triangle", import_root=str(classic),
+            unit="classify", evaluations=3000, seed=3, post_seconds=30, mutation_share=share,
+        )  # fmt: skip
+        outcome = run_job(spec)
+        assert outcome.status == "ok", outcome.message
+        return outcome.result
+
+    coverage_only, with_mutants = generate(0.0), generate(0.2)
+    assert with_mutants["covered"] == coverage_only["covered"]
+    assert len(with_mutants["covered"]) == with_mutants["total"]
+    assert coverage_only["mutation"]["killed_in_search"] == 0
+    assert with_mutants["mutation"]["killed_in_search"] > 0
+    killed = with_mutants["mutation"]["killed"]
+    assert killed >= coverage_only["mutation"]["killed"] + 5, (coverage_only, with_mutants)
+    # Every test is there for a branch or for at least two mutants.
+    for test in with_mutants["tests"]:
+        assert test["targets"] or test["kills"] >= 2, test

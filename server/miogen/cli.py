@@ -52,6 +52,12 @@ def _parser() -> argparse.ArgumentParser:
     generate.add_argument(
         "--raw", action="store_true", help="no shrinking and no mutation-based assertion selection"
     )
+    generate.add_argument(
+        "--mutation-share",
+        type=_share,
+        default=0.2,
+        help="budget share kept for killing mutants once coverage stalls (0: coverage only)",
+    )
     generate.set_defaults(run=run_generate)
     serve = commands.add_parser("serve", help="run the language server (stdio by default)")
     serve.add_argument("--tcp", action="store_true")
@@ -60,6 +66,13 @@ def _parser() -> argparse.ArgumentParser:
     serve.set_defaults(run=run_serve)
     _add_ctg_parser(commands)
     return parser
+
+
+def _share(text: str) -> float:
+    value = float(text)
+    if not 0.0 <= value < 1.0:
+        raise argparse.ArgumentTypeError(f"a share is in [0, 1): {text}")
+    return value
 
 
 def run_serve(args: argparse.Namespace) -> int:
@@ -88,6 +101,7 @@ def run_generate(args: argparse.Namespace) -> int:
         evaluations=args.evaluations,
         test_timeout=args.test_timeout,
         careful=args.raw,
+        mutation_share=args.mutation_share,
     )
     progress.done()
     summary = summarize(report)

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from miogen.analysis.model import ModuleModel, Target, Unit
 from miogen.analysis.module import analyze_file, parse_module
 from miogen.analysis.targets import CodeMap, parse_code
+from miogen.assertions.kills import MutantSet, MutantTarget
 from miogen.assertions.observe import observe
 from miogen.assertions.select import MutationAnalysis
 from miogen.emit.names import test_name
@@ -50,11 +51,16 @@ def generate(spec, emit: Emit, heartbeat=None) -> dict:
     unit = model.unit(spec.unit)
     module = phases.timed("import", _load, spec)
     problem = phases.timed("prepare", _problem, spec, model, unit, module, heartbeat)
+    mutants = phases.timed("mutants", _mutants, spec, model, unit, heartbeat)
     archive = phases.timed("seed", _replay_seeds, problem, spec)
-    archive = phases.timed("search", _search, problem, archive, spec, emit)
-    post_deadline = time.monotonic() + spec.post_allowance()
+    archive = phases.timed("search", _search, problem, archive, spec, emit, mutants)
+    # Budget the search left unused (it covered and killed all it could) goes to shrinking.
+    unused = (
+        0.0 if spec.evaluations else max(0.0, spec.budget_seconds - problem.stats.search_seconds)
+    )
+    post_deadline = time.monotonic() + spec.post_allowance() + unused
     suite = phases.timed("reduce", _reduce, problem, archive, post_deadline, spec.careful)
-    tests = phases.timed("render", _render, problem, suite, spec, post_deadline)
+    tests = phases.timed("render", _render, problem, suite, spec, post_deadline, mutants)
     return _result(spec, unit, problem, archive, tests, phases)
 
 
@@ -80,12 +86,26 @@ def _problem(spec, model: ModuleModel, unit: Unit, module, heartbeat) -> UnitPro
     return problem
 
 
+def _mutants(spec, model: ModuleModel, unit: Unit, heartbeat) -> MutantSet:
+    """The unit's mutants, loaded once: targets of the mutation phase, judges of the assertions.
+
+    After a worker crash (careful) there are none: their new inputs could crash it again.
+    """
+    mutants = MutantSet(
+        model.source, spec.path, unit, spec.module_name,
+        timeout=min(spec.test_timeout, 0.25), enabled=not spec.careful,
+        fresh_containers=model.has_module_state,
+    )  # fmt: skip
+    if heartbeat is not None:
+        mutants.hook(heartbeat.begin, heartbeat.statement, heartbeat.end)
+    return mutants
+
+
 def _replay_seeds(problem: UnitProblem, spec) -> Archive:
     """Earlier tests go into the archive first (CTG's previous suite, MIO's counterpart)."""
     archive: Archive = Archive(
         random.Random(spec.seed), feedback_directed=spec.algorithm != "mio-nofds"
     )
-    problem.replayed = 0
     for data in spec.seeds:
         try:
             test = from_json(data)
@@ -93,7 +113,7 @@ def _replay_seeds(problem: UnitProblem, spec) -> Archive:
             continue
         if still_valid(problem, test):
             archive.offer(problem.evaluate(test))
-            problem.replayed += 1
+            problem.stats.replayed += 1
     return archive
 
 
@@ -125,20 +145,29 @@ def still_valid(problem: UnitProblem, test: TestCase) -> bool:
     return True
 
 
-def _search(problem: UnitProblem, archive: Archive, spec, emit: Emit) -> Archive:
+def _search(
+    problem: UnitProblem, archive: Archive, spec, emit: Emit, mutants: MutantSet
+) -> Archive:
+    """Coverage first; then, in the budget left, the mutation phase (mutants as targets).
+
+    The coverage phase ends when every branch target is covered or ``1 - mutation_share`` of
+    the budget is spent. The mutation phase continues the same archive with one more target
+    per mutant of the unit (covered = killed, EvoSuite's strong mutation), so that the tests a
+    user keeps check boundaries and not just paths; it ends with the budget, or when it has
+    killed nothing new for as long as it has been running (at least ``MUTATION_PATIENCE``
+    evaluations): equivalent mutants can never be killed, and waiting for them wastes the
+    user's time. MIO only: the random and whole-suite baselines search for coverage alone.
+    """
     budget = Budget(
         seconds=None if spec.evaluations else spec.budget_seconds, evaluations=spec.evaluations
     )
-    if spec.replay_only:
+    if spec.replay_only or not problem.by_id:
         return archive
     rng = random.Random(spec.seed)
     progress = _Progress(problem, archive, budget, emit, spec.progress_interval)
-    total = len(problem.by_id)
-    common = dict(archive=archive, on_evaluation=progress, should_stop=lambda: False)
-    if total == 0:
-        return archive
+    common = dict(archive=archive, on_evaluation=progress)
     if spec.algorithm == "random":
-        archive = run_random(problem, budget, rng, **common)
+        archive = run_random(problem, budget, rng, should_stop=lambda: False, **common)
     elif spec.algorithm == "wts":  # the whole-suite GA baseline keeps its own archive
         archive = run_wts(problem, budget, rng, on_evaluation=progress)
         progress.archive = archive
@@ -146,11 +175,40 @@ def _search(problem: UnitProblem, archive: Archive, spec, emit: Emit) -> Archive
         config = MioConfig(
             focus_point=spec.focus_point, feedback_directed=spec.algorithm != "mio-nofds"
         )
-        archive = run_mio(problem, budget, rng, config, **common)
+        share = spec.mutation_share if len(mutants) else 0.0
+        coverage_end = 1.0 - share
+        archive = run_mio(
+            problem, budget, rng, config,
+            should_stop=lambda: budget.fraction_used() >= coverage_end, **common,
+        )  # fmt: skip
+        problem.stats.coverage_evaluations = budget.evaluations_used
+        if share > 0 and not budget.exhausted():
+            problem.mutants, problem.skip = mutants, archive.is_covered
+            stagnation = _Stagnation(archive, budget)
+            archive = run_mio(problem, budget, rng, config, should_stop=stagnation, **common)
+            problem.skip = None  # the reduction weighs every kill of every test
     progress.flush()
-    problem.search_evaluations = budget.evaluations_used
-    problem.search_seconds = budget.elapsed
+    problem.stats.search_evaluations = budget.evaluations_used
+    problem.stats.search_seconds = budget.elapsed
     return archive
+
+
+MUTATION_PATIENCE = 500  # evaluations without a new kill before the mutation phase may stop
+
+
+class _Stagnation:
+    """True once the mutation phase has killed nothing new for as long as it has been running."""
+
+    def __init__(self, archive: Archive, budget: Budget) -> None:
+        self.archive, self.budget = archive, budget
+        self.start = self.last = budget.evaluations_used
+        self.covered = archive.covered_count
+
+    def __call__(self) -> bool:
+        used = self.budget.evaluations_used
+        if self.archive.covered_count > self.covered:
+            self.covered, self.last = self.archive.covered_count, used
+        return used - self.last > max(MUTATION_PATIENCE, self.last - self.start)
 
 
 class _Progress:
@@ -163,17 +221,20 @@ class _Progress:
         self.interval = interval
         self.next_time = time.monotonic() + interval
         self.sent: set = set()
+        self.seen = 0  # targets the archive covered at the last flush (mutants included)
 
     def __call__(self, evaluated: Evaluated, improved: bool) -> None:
         # New coverage goes out at once (a worker that dies next keeps it); the rest is throttled.
         if time.monotonic() >= self.next_time or (
-            improved and self.archive.covered_count > len(self.sent)
+            improved and self.archive.covered_count > self.seen
         ):
+            self.seen = self.archive.covered_count
             self.flush()
 
     def flush(self) -> None:
         self.next_time = time.monotonic() + self.interval
-        solution = self.archive.solution()
+        by_id = self.problem.by_id
+        solution = {t: e for t, e in self.archive.solution().items() if t in by_id}
         new_tests = []
         for target, evaluated in solution.items():
             if target not in self.sent:
@@ -194,24 +255,53 @@ class _Progress:
         )
 
 
-def _reduce(problem: UnitProblem, archive: Archive, deadline: float, careful: bool = False):
-    """Set cover over the archive's tests, then each test shrunk (half the post-processing time)."""
+MIN_MUTANT_GAIN = 2  # mutants a test must kill, that no other test kills, to be kept for them
+MUTANT_TEST_SHARE = 1 / 3  # tests kept for mutants alone, at most, per test kept for coverage
 
-    def run(test: TestCase) -> tuple[TestCase, frozenset[int]]:
+
+def _reduce(problem: UnitProblem, archive: Archive, deadline: float, careful: bool = False):
+    """Set cover over the archive's tests, then each test shrunk (half the post-processing time).
+
+    Killed mutants are targets too, but optional ones: a test kept for mutants alone must kill
+    at least ``MIN_MUTANT_GAIN`` that the rest of the suite does not, and such tests add at most
+    ``MUTANT_TEST_SHARE`` to the suite (each test costs the user reading and maintenance; one
+    more fault found is not always worth it). The set cover weighs
+    every kill of every candidate; shrinking a test only checks the mutants it is kept for.
+    """
+
+    def run(test: TestCase) -> tuple[TestCase, frozenset]:
         evaluated = problem.evaluate(test)
         return evaluated.individual, frozenset(t for t, h in evaluated.h.items() if h >= 1.0)
 
+    wanted: set = set()
+    if problem.mutants is not None:  # kills count as targets, as long as the time allows
+        problem.skip = lambda target: target not in wanted or time.monotonic() >= deadline
     cache = CoverageCache(run)
+    originals = [e.individual for e in archive.solution().values()]
+    wanted.update(t for t in archive.covered() if isinstance(t, MutantTarget))
+    optional = dict(
+        optional=_is_mutant, min_optional_gain=MIN_MUTANT_GAIN, optional_share=MUTANT_TEST_SHARE
+    )
     # Single-purpose pieces first (they read best); whole tests only for what needs them, such as
     # a call that sees what an earlier call left in module-level state.
-    originals = [e.individual for e in archive.solution().values()]
-    suite = set_cover([p for test in originals for p in split_independent(test)], cache)
+    suite = set_cover([p for test in originals for p in split_independent(test)], cache, **optional)
     covered = frozenset().union(*(r.targets for r in suite)) if suite else frozenset()
-    suite += set_cover(originals, cache, already=covered)
+    suite += set_cover(originals, cache, already=covered, **optional)
     now = time.monotonic()
     shrinker = Shrinker(cache, now if careful else now + (deadline - now) / 2)
-    shrunk = [shrinker.shrink(reduced) for reduced in suite]
-    problem.shrink_stats = {
+    shrunk = []
+    for reduced in suite:
+        wanted.clear()
+        wanted.update(reduced.targets)
+        shrunk.append(shrinker.shrink(reduced))
+    if problem.mutants is not None:
+        # Simpler values often kill more (1 sits on more boundaries than 3): cover once more
+        # over the shrunk tests, with every kill counted, and drop what became redundant.
+        wanted.clear()
+        wanted.update(t for r in suite for t in r.targets if isinstance(t, MutantTarget))
+        recount = CoverageCache(run)
+        shrunk = set_cover([r.test for r in shrunk], recount, **optional)
+    problem.stats.shrinking = {
         "cache_hits": cache.hits,
         "executions": cache.misses,
         **vars(shrinker.stats),
@@ -219,14 +309,15 @@ def _reduce(problem: UnitProblem, archive: Archive, deadline: float, careful: bo
     return shrunk
 
 
-def _render(problem: UnitProblem, suite, spec, deadline: float) -> list[dict]:
+def _is_mutant(target) -> bool:
+    return isinstance(target, MutantTarget)
+
+
+def _render(problem: UnitProblem, suite, spec, deadline: float, mutants: MutantSet) -> list[dict]:
     classes = set(problem.factory.model.classes)
     taken: set[str] = set()
     rendered = []
-    analysis = MutationAnalysis(
-        problem.factory.model.source, spec.path, problem.unit, spec.module_name,
-        timeout=min(spec.test_timeout, 0.25), enabled=not spec.careful,
-    )  # fmt: skip
+    analysis = MutationAnalysis(mutants)
     for reduced in suite:
         refused_before = problem.executor.refused_runs
         test, observations = observe(problem.executor, reduced.test, spec.module_name)
@@ -234,7 +325,7 @@ def _render(problem: UnitProblem, suite, spec, deadline: float) -> list[dict]:
             continue  # refused or hung when re-run (it varies): never emitted
         observations = analysis.select(test, observations, deadline)
         if not observations:
-            problem.without_assertion = getattr(problem, "without_assertion", 0) + 1
+            problem.stats.without_assertion += 1
             continue  # nothing stable to check: a test without an assertion is not worth keeping
         name = test_name(test, observations, taken)
         output = render_test(test, observations, name, classes)
@@ -244,11 +335,12 @@ def _render(problem: UnitProblem, suite, spec, deadline: float) -> list[dict]:
                 "source": output.source,
                 "imports": sorted(output.imports),
                 "extra_imports": sorted(output.extra_imports),
-                "targets": sorted(reduced.targets),
+                "targets": sorted(t for t in reduced.targets if t in problem.by_id),
+                "kills": sum(isinstance(t, MutantTarget) for t in reduced.targets),
                 "test": to_json(test),
             }
         )
-    problem.mutation_report = analysis.report
+    problem.stats.mutation_report = analysis.report
     return rendered
 
 
@@ -275,8 +367,10 @@ def _result(
         for target in unit.targets
         if target.id not in archive.covered()
     ]
-    evaluations = getattr(problem, "search_evaluations", 0)
-    seconds = getattr(problem, "search_seconds", 0.0)
+    killed_in_search = sum(isinstance(t, MutantTarget) for t in archive.covered())
+    stats = problem.stats
+    evaluations = stats.search_evaluations
+    seconds = stats.search_seconds
     return {
         "event": "result",
         "unit": unit.name,
@@ -289,11 +383,15 @@ def _result(
         "search_seconds": seconds,
         "rate": evaluations / seconds if seconds else 0.0,
         "phases": phases.seconds,
-        "replayed": getattr(problem, "replayed", 0),
+        "replayed": stats.replayed,
         "refusals": problem.refusals,
-        "mutation": _mutation_summary(getattr(problem, "mutation_report", None)),
-        "shrinking": getattr(problem, "shrink_stats", {}),
-        "dropped_without_assertion": getattr(problem, "without_assertion", 0),
+        "mutation": {
+            **_mutation_summary(stats.mutation_report),
+            "killed_in_search": killed_in_search,
+            "coverage_evaluations": stats.coverage_evaluations or evaluations,
+        },
+        "shrinking": stats.shrinking,
+        "dropped_without_assertion": stats.without_assertion,
     }
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 
 from execution.helpers import problem_for
+from miogen.assertions.kills import MutantSet
 from miogen.assertions.mutants import list_mutants
 from miogen.assertions.observe import observe
 from miogen.assertions.select import MutationAnalysis
@@ -39,7 +40,8 @@ def stack_test():
 
 def analysis_for(path, problem):
     unit = problem.unit
-    return MutationAnalysis(problem.factory.model.source, str(path), unit, "stackmod", timeout=0.2)
+    mutants = MutantSet(problem.factory.model.source, str(path), unit, "stackmod", timeout=0.2)
+    return MutationAnalysis(mutants)
 
 
 def test_mutants_cover_the_operators():

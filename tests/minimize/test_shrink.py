@@ -91,3 +91,41 @@ def test_set_cover_keeps_coverage_with_fewer_tests(write_module):
     assert frozenset().union(*(r.targets for r in chosen)) == union
     assert len(chosen) <= len(union)
     assert all(sum(s.kind == "call" for s in r.test) == 1 for r in chosen)
+
+
+RELATIONS = """
+def edge(a: int, b: int, c: int) -> str:
+    if a > b > c and a == b + c - 1:
+        return "edge"
+    return "other"
+
+
+def doubles(a: int, b: int, c: int) -> str:
+    if a == 2 * b and b == 2 * c:
+        return "doubling"
+    return "other"
+"""
+
+
+def call3(name, a, b, c):
+    values = (Statement("value", value=a), Statement("value", value=b), Statement("value", value=c))
+    return (*values, Statement("call", name, (("a", 0), ("b", 1), ("c", 2))))
+
+
+def shrunk_values(write_module, name, test):
+    problem = problem_for(write_module("relations", RELATIONS), name)
+    cache = cache_for(problem)
+    _, covered = cache(test)
+    shrunk = Shrinker(cache, time.monotonic() + 5).shrink(ReducedTest(test, covered))
+    assert covered <= cache(shrunk.test)[1]
+    return [s.value for s in shrunk.test if s.kind == "value"]
+
+
+def test_a_relation_between_inputs_shrinks_by_moving_pairs_together(write_module):
+    # No single number can move without breaking a == b + c - 1.
+    assert shrunk_values(write_module, "edge", call3("edge", 991, 600, 392)) == [4, 3, 2]
+
+
+def test_a_ratio_between_inputs_shrinks_by_halving_them_together(write_module):
+    # Neither one number nor a pair can move without breaking a == 2b == 4c.
+    assert shrunk_values(write_module, "doubles", call3("doubles", 512, 256, 128)) == [4, 2, 1]

@@ -18,13 +18,15 @@ RELATIONAL = {
     ast.Gt: (ast.GtE, ast.NotEq),
     ast.GtE: (ast.Gt, ast.Eq),
 }
+# Each operator to its inverse and to one of another kind (never ** or shifts: a mutant that
+# computes 2**(10**6) is a hang, not a fault anyone makes).
 ARITHMETIC = {
-    ast.Add: (ast.Sub,),
-    ast.Sub: (ast.Add,),
-    ast.Mult: (ast.Div,),
-    ast.Div: (ast.Mult,),
-    ast.FloorDiv: (ast.Mult,),
-    ast.Mod: (ast.FloorDiv,),
+    ast.Add: (ast.Sub, ast.Mult),
+    ast.Sub: (ast.Add, ast.Mult, ast.FloorDiv),
+    ast.Mult: (ast.Div, ast.Add),
+    ast.Div: (ast.Mult, ast.Sub),
+    ast.FloorDiv: (ast.Mult, ast.Div),
+    ast.Mod: (ast.FloorDiv, ast.Mult),
 }
 
 

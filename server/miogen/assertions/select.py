@@ -5,13 +5,10 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from miogen.assertions.mutants import Mutant, list_mutants, load_mutant, sample_mutants
+from miogen.assertions.kills import MutantSet, fails
 from miogen.assertions.observe import observations_of
 from miogen.emit.render import Observation
-from miogen.execution.executor import Executor
 from miogen.testcase.model import TestCase
-
-MAX_MUTANTS = 120
 
 
 @dataclass
@@ -30,21 +27,10 @@ class MutationReport:
 class MutationAnalysis:
     """Runs each test against each mutant of the unit once; selects assertions by what they kill."""
 
-    def __init__(
-        self, source: str, path: str, unit, module_name: str, timeout: float, enabled: bool = True
-    ) -> None:
-        self.executors: list[tuple[Mutant, Executor]] = []
-        self.report = MutationReport()
-        mutants = list_mutants(source, unit) if enabled else []
-        for mutant in sample_mutants(mutants, MAX_MUTANTS):
-            try:
-                module = load_mutant(source, path, unit, mutant.index, module_name)
-            except BaseException:  # noqa: BLE001 - a mutant that breaks the import is not useful
-                self.report.failed_to_load += 1
-                continue
-            self.executors.append((mutant, Executor(module, None, timeout=timeout)))
-        self.report.mutants = len(self.executors)
-        self.module_name = module_name
+    def __init__(self, mutants: MutantSet) -> None:
+        self.executors = [(loaded.mutant, loaded.executor) for loaded in mutants.loaded]
+        self.report = MutationReport(len(self.executors), set(), mutants.failed_to_load)
+        self.module_name = mutants.module_name
 
     def select(
         self, test: TestCase, observed: list[Observation], deadline: float
@@ -57,11 +43,11 @@ class MutationAnalysis:
             if time.monotonic() >= deadline:
                 return _fallback(observed)
             execution = executor.run(test, trace=False)
-            mutated = set(observations_of(execution, self.module_name))
+            mutated = observations_of(execution, self.module_name)
             if _fails_without_assertions(execution, test, observed):
                 self.report.killed.add(mutant.index)
             for observation in observed:
-                if observation not in mutated:
+                if fails(observation, mutated):
                     kills[observation].add(mutant.index)
         chosen = _greedy_cover(kills)
         for observation in chosen:

@@ -23,6 +23,9 @@ class JobSpec:
     test_timeout: float = 1.0
     post_seconds: float | None = None  # post-processing allowance; default max(1, 0.2 * budget)
     focus_point: float = 0.5
+    # Budget share kept for the mutation phase (mutants as targets) when coverage is incomplete;
+    # a search that covers everything earlier hands all the rest to it. 0 turns it off.
+    mutation_share: float = 0.2
     seeds: list = field(default_factory=list)  # tests (testcase.model.to_json) replayed first
     blocked: list = field(default_factory=list)  # tests that killed a worker: never run again
     progress_interval: float = 0.2

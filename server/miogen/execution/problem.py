@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Collection
+from collections.abc import Callable, Collection, Hashable
+from dataclasses import dataclass, field
 
 from miogen.analysis.model import Target, Unit
 from miogen.analysis.targets import CodeMap
+from miogen.assertions.kills import MutantSet, MutantTarget
 from miogen.execution.executor import Execution, Executor
 from miogen.search import Evaluated
 from miogen.testcase.model import TestCase, canonical_key, size
@@ -15,6 +17,19 @@ from miogen.testcase.sampling import TestFactory
 
 MAX_REFUSAL_KINDS = 20  # distinct reasons kept for the summary; the rest are counted together
 REACHED = 0.01  # h of a branch whose line ran but whose distance is unknown (loop exits, match)
+
+
+@dataclass
+class RunStats:
+    """What one generation run counted, for its summary."""
+
+    replayed: int = 0  # seed tests that still applied
+    coverage_evaluations: int = 0  # evaluations of the coverage phase
+    search_evaluations: int = 0  # of both phases
+    search_seconds: float = 0.0
+    shrinking: dict = field(default_factory=dict)
+    without_assertion: int = 0  # tests dropped: nothing stable to check
+    mutation_report: object = None  # assertions.select.MutationReport
 
 
 def branch_h(distance: float) -> float:
@@ -35,9 +50,16 @@ class UnitProblem:
         self.last_execution: Execution | None = None
         self.refusals: dict[str, int] = {}
         self.blocked: set[tuple] = set()  # canonical keys of tests that killed a worker
+        self.stats = RunStats()
+        # Mutants as targets too (the mutation phase and the reduction after it); ``skip`` says
+        # which need no more checking (the archive's covered ones during the search).
+        self.mutants: MutantSet | None = None
+        self.skip: Callable[[MutantTarget], bool] | None = None
 
-    def targets(self) -> Collection[int]:
-        return self.by_id.keys()
+    def targets(self) -> Collection[Hashable]:
+        if self.mutants is None:
+            return self.by_id.keys()
+        return [*self.by_id, *(loaded.target for loaded in self.mutants.loaded)]
 
     def sample(self, rng: random.Random) -> TestCase:
         return self.factory.sample(rng)
@@ -87,6 +109,37 @@ class UnitProblem:
                 h[target.id] = branch_h(to_true if target.positive else to_false)
             elif target.line in lines:
                 h[target.id] = REACHED
+        if self.mutants is not None:
+            h.update(self.mutant_heuristics(execution))
+        return h
+
+    def mutant_heuristics(self, execution: Execution) -> dict[MutantTarget, float]:
+        """h per reached mutant: 1 when the test kills it, else closeness to its line's boundary.
+
+        Killing takes running the mutant; only reached mutants that ``skip`` leaves are run.
+        Most mutants (relational, constant, condition, and/or) change the outcome of a
+        condition only near its boundary, so a test whose condition on the mutant's line came
+        closer to flipping scores higher: the line's distance stands in for EvoSuite's
+        infection distance.
+        """
+        mutants = self.mutants
+        assert mutants is not None
+        h: dict[MutantTarget, float] = {}
+        reached = mutants.reached(execution)
+        if not reached:
+            return h
+        killed = mutants.kills(execution, reached, self.skip)
+        if killed and self.skip is not None:
+            # A test that kills something new is worth knowing whole: with all its kills counted
+            # it can take over other mutants' places in the archive (same size, more total h).
+            killed |= mutants.kills(execution, reached, lambda target: not self.skip(target))
+        for loaded in reached:
+            target = loaded.target
+            if target in killed:
+                h[target] = 1.0
+                continue
+            distances = execution.distances.get(loaded.mutant.line)
+            h[target] = branch_h(max(distances)) if distances else REACHED
         return h
 
     def translate(self, arcs: set[tuple[int, int]]) -> set[tuple[int, int]]:

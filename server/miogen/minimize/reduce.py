@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
 
 from miogen.testcase.model import (
@@ -44,11 +44,21 @@ class ReducedTest:
 
 
 def set_cover(
-    candidates: Iterable[TestCase], coverage: CoverageCache, already: frozenset[int] = frozenset()
+    candidates: Iterable[TestCase],
+    coverage: CoverageCache,
+    already: frozenset = frozenset(),
+    optional: Callable[[Hashable], bool] | None = None,
+    min_optional_gain: int = 1,
+    optional_share: float | None = None,
 ) -> list[ReducedTest]:
     """Greedy set cover: the test that covers most still-uncovered targets first, shorter on ties.
 
     Targets in ``already`` are covered by tests chosen before and are not covered again.
+    Targets for which ``optional`` is true (killed mutants) pay for a test of their own only
+    in numbers: a test whose gain is optional targets alone joins the suite only if it gains
+    at least ``min_optional_gain`` of them per call, and such tests number at most
+    ``optional_share`` of the others (at least one; the ones that gain most stay). Required
+    targets (branches) are always covered.
     """
     pool = []
     for test in candidates:
@@ -57,14 +67,66 @@ def set_cover(
             pool.append((executed, covered))
     chosen: list[ReducedTest] = []
     remaining = (frozenset().union(*(c for _, c in pool)) if pool else frozenset()) - already
+
+    def worth(gain: frozenset, test: TestCase) -> bool:
+        if not gain or optional is None or any(not optional(target) for target in gain):
+            return bool(gain)
+        # Per call: two calls that gain one each are two weak tests, not one good one.
+        calls = sum(1 for statement in test if statement.kind in CALLS)
+        return len(gain) >= min_optional_gain * max(1, calls)
+
     while remaining:
-        best = max(pool, key=lambda item: (len(item[1] & remaining), -len(item[0])))
-        gain = best[1] & remaining
-        if not gain:
+        best, best_key = None, None
+        for executed, covered in pool:
+            gain = covered & remaining
+            if not worth(gain, executed):
+                continue
+            key = (len(gain), -len(executed))
+            if best_key is None or key > best_key:
+                best, best_key = (executed, gain), key
+        if best is None:
             break
-        chosen.append(ReducedTest(best[0], gain))
-        remaining -= gain
-    return chosen
+        chosen.append(ReducedTest(best[0], best[1]))
+        remaining -= best[1]
+    if optional is None:
+        return chosen
+    covers = {id(test): covered for test, covered in pool}
+    chosen = _drop_redundant(chosen, covers, worth)
+    if optional_share is None:
+        return chosen
+    required = [r for r in chosen if not all(optional(t) for t in r.targets)]
+    extra = [r for r in chosen if all(optional(t) for t in r.targets)]
+    limit = max(1, int(len(required) * optional_share))
+    if len(extra) <= limit:
+        return chosen
+    keep = {id(r) for r in required}
+    keep.update(id(r) for r in sorted(extra, key=lambda r: -len(r.targets))[:limit])
+    return [r for r in chosen if id(r) in keep]
+
+
+def _drop_redundant(chosen: list[ReducedTest], covers: dict, worth) -> list[ReducedTest]:
+    """Greedy's second look: tests picked early can become not worth keeping by later picks.
+
+    A test goes if what only it covers is no longer worth a test of its own (the same rule
+    as when it was picked); the targets are then handed out again, first test first.
+    """
+    kept = list(chosen)
+    for candidate in sorted(chosen, key=lambda r: len(r.targets)):
+        others = frozenset().union(*(covers[id(r.test)] for r in kept if r is not candidate))
+        needed = frozenset().union(*(r.targets for r in kept))
+        if not worth((covers[id(candidate.test)] & needed) - others, candidate.test):
+            kept.remove(candidate)
+    if len(kept) == len(chosen):
+        return chosen
+    wanted = frozenset().union(*(r.targets for r in chosen))
+    handed = frozenset().union(*(covers[id(r.test)] for r in kept)) & wanted
+    result = []
+    for reduced in kept:
+        gain = covers[id(reduced.test)] & handed
+        handed -= gain
+        if gain:
+            result.append(ReducedTest(reduced.test, gain))
+    return result
 
 
 def remove_statements_pass(

@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from miogen.minimize.reduce import CoverageCache, ReducedTest, remove_statements_pass
 from miogen.testcase.model import CALLS, Statement, TestCase, drop_unused_values
 
+MAX_PAIRED = 6  # numbers of a test the pair pass looks at (it tries every pair)
+
 
 def value_cost(value: object) -> float:
     if isinstance(value, bool) or value is None:
@@ -69,6 +71,8 @@ class Shrinker:
             for name, candidates in (
                 ("arguments", self._arguments),
                 ("numbers", self._numbers),
+                ("pairs", self._pairs),
+                ("together", self._together),
                 ("strings", self._strings),
                 ("collections", self._collections),
             ):
@@ -110,6 +114,53 @@ class Shrinker:
             if isinstance(value, int | float):
                 for simpler in _simpler_numbers(value):
                     yield _replace(test, index, Statement("value", value=simpler))
+
+    def _pairs(self, test: TestCase) -> Iterator[TestCase]:
+        """Move two numbers of the same sign toward 0 by the same amount, keeping their difference.
+
+        What a test checks often lies in a relation between inputs (``c == a + b - 1``) that no
+        single number can shrink without breaking; shifting a pair together keeps it.
+        """
+        numbers = [
+            (index, statement.value)
+            for index, statement in enumerate(test)
+            if statement.kind == "value"
+            and type(statement.value) in (int, float)
+            and statement.value
+            and math.isfinite(statement.value)
+        ][:MAX_PAIRED]
+        for first, (i, a) in enumerate(numbers):
+            for j, b in numbers[first + 1 :]:
+                if (a > 0) != (b > 0):
+                    continue
+                room = min(abs(a), abs(b))
+                for step in dict.fromkeys(
+                    [room, room // 2 if isinstance(room, int) else room / 2, 1]
+                ):
+                    if not step:
+                        continue
+                    shift = step if a > 0 else -step
+                    moved = _replace(test, i, Statement("value", value=type(a)(a - shift)))
+                    yield _replace(moved, j, Statement("value", value=type(b)(b - shift)))
+
+    def _together(self, test: TestCase) -> Iterator[TestCase]:
+        """Halve all numbers at once: keeps their order and ratios (``a > b > c``, ``a ≈ b + c``)."""
+        indexes = [
+            index
+            for index, statement in enumerate(test)
+            if statement.kind == "value"
+            and type(statement.value) in (int, float)
+            and abs(statement.value) > 1
+            and math.isfinite(statement.value)
+        ]
+        if len(indexes) < 2:
+            return
+        halved = test
+        for index in indexes:
+            value = test[index].value
+            half = int(value / 2) if isinstance(value, int) else value / 2
+            halved = _replace(halved, index, Statement("value", value=half))
+        yield halved
 
     def _strings(self, test: TestCase) -> Iterator[TestCase]:
         for index, statement in enumerate(test):

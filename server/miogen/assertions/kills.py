@@ -1,0 +1,171 @@
+"""Strong mutation: which mutants of the unit a test tells apart from the original (EvoSuite's SM).
+
+A test *kills* a mutant when running it against the mutated module shows something an assertion
+on the original run would catch: a different return value, exception or public state (floats
+within ``pytest.approx``'s tolerance count as equal). The mutants are loaded once; a test runs
+against a mutant only when it reaches the mutant's function, the cheap stand-in for EvoSuite's
+"the mutated line is reached" (weak mutation's first condition).
+"""
+
+from __future__ import annotations
+
+import bisect
+import math
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from miogen.analysis.model import Unit
+from miogen.assertions.mutants import Mutant, list_mutants, load_mutant, sample_mutants
+from miogen.assertions.observe import observations_of
+from miogen.emit.render import Observation
+from miogen.execution.executor import Execution, Executor
+from miogen.testcase.model import TestCase
+
+MAX_MUTANTS = 120
+APPROX_RELATIVE = 1e-6  # pytest.approx's default tolerance
+
+
+@dataclass(frozen=True, slots=True)
+class MutantTarget:
+    """A search target: kill mutant ``index`` (kept apart from the branch targets' int ids)."""
+
+    index: int
+
+
+@dataclass
+class LoadedMutant:
+    mutant: Mutant
+    executor: Executor
+    scope: tuple[int, int]  # lines of the innermost function holding the mutant
+
+    @property
+    def target(self) -> MutantTarget:
+        return MutantTarget(self.mutant.index)
+
+
+class MutantSet:
+    """The unit's mutants, each loaded once as a fresh module with its own executor."""
+
+    def __init__(
+        self,
+        source: str,
+        path: str,
+        unit: Unit,
+        module_name: str,
+        timeout: float,
+        enabled: bool = True,
+        limit: int = MAX_MUTANTS,
+        fresh_containers: bool = False,
+    ) -> None:
+        self.module_name = module_name
+        self.loaded: list[LoadedMutant] = []
+        self.failed_to_load = 0
+        self.executions = 0
+        mutants = list_mutants(source, unit) if enabled else []
+        scopes = _function_scopes(source)
+        for mutant in sample_mutants(mutants, limit):
+            try:
+                module = load_mutant(source, path, unit, mutant.index, module_name)
+            except BaseException:  # noqa: BLE001 - a mutant that breaks the import is not useful
+                self.failed_to_load += 1
+                continue
+            executor = Executor(module, None, timeout=timeout, fresh_containers=fresh_containers)
+            self.loaded.append(LoadedMutant(mutant, executor, _scope(scopes, mutant.line)))
+
+    def __len__(self) -> int:
+        return len(self.loaded)
+
+    def hook(self, before_test=None, before_statement=None, after_test=None) -> None:
+        """Give every mutant's executor the worker's heartbeat, as the original's has."""
+        for loaded in self.loaded:
+            executor = loaded.executor
+            executor.before_test = before_test
+            executor.before_statement = before_statement
+            executor.after_test = after_test
+
+    def reached(self, execution: Execution) -> list[LoadedMutant]:
+        """The mutants whose function ran in ``execution`` (probe hits and distances name lines)."""
+        lines = sorted({line for line, _ in execution.hits} | set(execution.distances))
+        if not lines:
+            return []
+        found = []
+        for loaded in self.loaded:
+            start, end = loaded.scope
+            at = bisect.bisect_left(lines, start)
+            if at < len(lines) and lines[at] <= end:
+                found.append(loaded)
+        return found
+
+    def kills(
+        self,
+        execution: Execution,
+        among: list[LoadedMutant] | None = None,
+        skip: Callable[[MutantTarget], bool] | None = None,
+    ) -> set[MutantTarget]:
+        """The mutants ``execution``'s test kills, among those it reaches and ``skip`` leaves."""
+        if execution.refused or execution.timed_out:
+            return set()
+        expected = observations_of(execution, self.module_name)
+        killed = set()
+        for loaded in self.reached(execution) if among is None else among:
+            if skip is not None and skip(loaded.target):
+                continue
+            if self.kills_one(loaded, execution.test, expected):
+                killed.add(loaded.target)
+        return killed
+
+    def kills_one(
+        self, loaded: LoadedMutant, test: TestCase, expected: Iterable[Observation]
+    ) -> bool:
+        self.executions += 1
+        mutated = loaded.executor.run(test, trace=False)
+        if mutated.refused and not mutated.timed_out:
+            return False  # the sandbox stopped the mutant: nothing a test file would see
+        return differs(list(expected), observations_of(mutated, self.module_name))
+
+
+def differs(expected: list[Observation], actual: list[Observation]) -> bool:
+    """True if a test asserting ``expected`` fails on a run that shows ``actual``."""
+    if any(fails(observation, actual) for observation in expected):
+        return True
+    # A raise the original did not have fails the test even with no assertion on that call.
+    expected_raises = {o for o in expected if o.kind == "raises"}
+    return any(o.kind == "raises" and o not in expected_raises for o in actual)
+
+
+def fails(observation: Observation, actual: list[Observation]) -> bool:
+    """True if the assertion written from ``observation`` fails on a run that shows ``actual``."""
+    if observation in actual:
+        return False
+    if observation.kind == "approx":
+        for other in actual:
+            if (other.index, other.kind, other.detail) == (
+                observation.index,
+                "approx",
+                observation.detail,
+            ) and _close(float(observation.value), float(other.value)):
+                return False
+    return True
+
+
+def _close(a: float, b: float) -> bool:
+    return math.isclose(a, b, rel_tol=APPROX_RELATIVE, abs_tol=1e-12)
+
+
+def _function_scopes(source: str) -> list[tuple[int, int]]:
+    import ast
+
+    scopes = [
+        (node.lineno, node.end_lineno or node.lineno)
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+    ]
+    return sorted(scopes)
+
+
+def _scope(scopes: list[tuple[int, int]], line: int) -> tuple[int, int]:
+    """The innermost function around ``line`` (the line itself outside any function)."""
+    holding = [(start, end) for start, end in scopes if start <= line <= end]
+    if not holding:
+        return (line, line)
+    return max(holding, key=lambda scope: scope[0])

@@ -1,0 +1,90 @@
+"""Strong mutation: a test kills a mutant when an assertion from the original run would fail."""
+
+from __future__ import annotations
+
+from execution.helpers import problem_for
+from miogen.assertions.kills import MutantSet, MutantTarget, differs, fails
+from miogen.emit.render import Observation
+from miogen.testcase.model import Statement
+
+SUBJECT = """
+def grade(score: int) -> str:
+    if score >= 90:
+        return "A"
+    return "C"
+
+
+def ratio(a: float, b: float) -> float:
+    return a / (b + 1)
+"""
+
+
+def call(name: str, **values):
+    statements = [Statement("value", value=v) for v in values.values()]
+    args = tuple((key, index) for index, key in enumerate(values))
+    return (*statements, Statement("call", name, args))
+
+
+def setup(write_module, unit: str):
+    path = write_module("subject", SUBJECT)
+    problem = problem_for(path, unit)
+    model = problem.factory.model
+    mutants = MutantSet(model.source, str(path), problem.unit, "subject", timeout=0.5)
+    return problem, mutants
+
+
+def target_of(mutants: MutantSet, description: str) -> MutantTarget:
+    (found,) = [m.target for m in mutants.loaded if m.mutant.description == description]
+    return found
+
+
+def test_only_the_boundary_kills_the_relational_mutant(write_module):
+    problem, mutants = setup(write_module, "grade")
+    boundary = target_of(mutants, "GtE -> Gt")
+    at_boundary = mutants.kills(problem.executor.run(call("grade", score=90)))
+    inside = mutants.kills(problem.executor.run(call("grade", score=91)))
+    assert boundary in at_boundary
+    assert boundary not in inside
+    # 91 still tells the negated condition apart: the return value changes.
+    assert inside
+
+
+def test_mutants_of_a_function_the_test_never_runs_are_not_run(write_module):
+    problem, mutants = setup(write_module, "grade")
+    execution = problem.executor.run(call("grade", score=90))
+    assert {loaded.mutant.line for loaded in mutants.reached(execution)} == {2}
+    before = mutants.executions
+    mutants.kills(execution)
+    assert mutants.executions - before == len(mutants.reached(execution))
+
+
+def test_skipped_mutants_are_not_run(write_module):
+    problem, mutants = setup(write_module, "grade")
+    execution = problem.executor.run(call("grade", score=90))
+    before = mutants.executions
+    assert mutants.kills(execution, skip=lambda target: True) == set()
+    assert mutants.executions == before
+
+
+def test_the_mutation_phase_heuristic_rewards_closeness_to_the_boundary(write_module):
+    problem, mutants = setup(write_module, "grade")
+    problem.mutants = mutants
+    boundary = target_of(mutants, "GtE -> Gt")
+    far = problem.evaluate(call("grade", score=20)).h[boundary]
+    near = problem.evaluate(call("grade", score=88)).h[boundary]
+    killed = problem.evaluate(call("grade", score=90)).h[boundary]
+    assert 0 < far < near < killed == 1.0
+    assert len(problem.targets()) == len(problem.by_id) + len(mutants)
+
+
+def test_floats_within_approx_tolerance_do_not_kill():
+    expected = [Observation(1, "approx", "0.30000000000000004")]
+    assert not differs(expected, [Observation(1, "approx", "0.3")])
+    assert differs(expected, [Observation(1, "approx", "0.31")])
+    assert fails(Observation(1, "equals", "3"), [Observation(1, "equals", "4")])
+
+
+def test_a_raise_the_original_did_not_have_kills():
+    expected = [Observation(0, "equals", "1")]
+    assert differs(expected, [Observation(0, "equals", "1"), Observation(1, "raises", "KeyError")])
+    assert not differs(expected, [Observation(0, "equals", "1")])
