@@ -59,6 +59,8 @@ def generate(spec, emit: Emit, heartbeat=None) -> dict:
         0.0 if spec.evaluations else max(0.0, spec.budget_seconds - problem.stats.search_seconds)
     )
     post_deadline = time.monotonic() + spec.post_allowance() + unused
+    if _mutation_on(spec, mutants):  # kills weigh in the reduction even if the phase did not run
+        problem.mutants = mutants
     suite = phases.timed("reduce", _reduce, problem, archive, post_deadline, spec.careful)
     tests = phases.timed("render", _render, problem, suite, spec, post_deadline, mutants)
     return _result(spec, unit, problem, archive, tests, phases)
@@ -175,7 +177,7 @@ def _search(
         config = MioConfig(
             focus_point=spec.focus_point, feedback_directed=spec.algorithm != "mio-nofds"
         )
-        share = spec.mutation_share if len(mutants) else 0.0
+        share = spec.mutation_share if _mutation_on(spec, mutants) else 0.0
         coverage_end = 1.0 - share
         archive = run_mio(
             problem, budget, rng, config,
@@ -191,6 +193,10 @@ def _search(
     problem.stats.search_evaluations = budget.evaluations_used
     problem.stats.search_seconds = budget.elapsed
     return archive
+
+
+def _mutation_on(spec, mutants: MutantSet) -> bool:
+    return spec.mutation_share > 0 and len(mutants) > 0 and spec.algorithm in ("mio", "mio-nofds")
 
 
 MUTATION_PATIENCE = 500  # evaluations without a new kill before the mutation phase may stop
@@ -278,7 +284,8 @@ def _reduce(problem: UnitProblem, archive: Archive, deadline: float, careful: bo
         problem.skip = lambda target: target not in wanted or time.monotonic() >= deadline
     cache = CoverageCache(run)
     originals = [e.individual for e in archive.solution().values()]
-    wanted.update(t for t in archive.covered() if isinstance(t, MutantTarget))
+    if problem.mutants is not None:
+        wanted.update(loaded.target for loaded in problem.mutants.loaded)
     optional = dict(
         optional=_is_mutant, min_optional_gain=MIN_MUTANT_GAIN, optional_share=MUTANT_TEST_SHARE
     )
