@@ -51,7 +51,7 @@ def generate(spec, emit: Emit, heartbeat=None) -> dict:
     unit = model.unit(spec.unit)
     module = phases.timed("import", _load, spec)
     problem = phases.timed("prepare", _problem, spec, model, unit, module, heartbeat)
-    mutants = phases.timed("mutants", _mutants, spec, model, unit, heartbeat)
+    mutants = phases.timed("mutants", _mutants, spec, model, unit, module, heartbeat)
     archive = phases.timed("seed", _replay_seeds, problem, spec)
     archive = phases.timed("search", _search, problem, archive, spec, emit, mutants)
     # Budget the search left unused (it covered and killed all it could) goes to shrinking.
@@ -88,7 +88,7 @@ def _problem(spec, model: ModuleModel, unit: Unit, module, heartbeat) -> UnitPro
     return problem
 
 
-def _mutants(spec, model: ModuleModel, unit: Unit, heartbeat) -> MutantSet:
+def _mutants(spec, model: ModuleModel, unit: Unit, module, heartbeat) -> MutantSet:
     """The unit's mutants, loaded once: targets of the mutation phase, judges of the assertions.
 
     After a worker crash (careful) there are none: their new inputs could crash it again.
@@ -97,6 +97,8 @@ def _mutants(spec, model: ModuleModel, unit: Unit, heartbeat) -> MutantSet:
         model.source, spec.path, unit, spec.module_name,
         timeout=min(spec.test_timeout, 0.25), enabled=not spec.careful,
         fresh_containers=model.has_module_state,
+        # Modules with module-level state run whole per mutant: no container is shared.
+        base=None if model.has_module_state else module,
     )  # fmt: skip
     if heartbeat is not None:
         mutants.hook(heartbeat.begin, heartbeat.statement, heartbeat.end)
@@ -185,7 +187,9 @@ def _search(
         )  # fmt: skip
         problem.stats.coverage_evaluations = budget.evaluations_used
         if share > 0 and not budget.exhausted():
-            problem.mutants, problem.skip = mutants, archive.is_covered
+            problem.mutants = mutants
+            # Killed mutants need no more runs; and no evaluation runs mutants past the budget.
+            problem.skip = lambda target: archive.is_covered(target) or budget.exhausted()
             stagnation = _Stagnation(archive, budget)
             archive = run_mio(problem, budget, rng, config, should_stop=stagnation, **common)
             problem.skip = None  # the reduction weighs every kill of every test

@@ -88,3 +88,47 @@ def test_a_raise_the_original_did_not_have_kills():
     expected = [Observation(0, "equals", "1")]
     assert differs(expected, [Observation(0, "equals", "1"), Observation(1, "raises", "KeyError")])
     assert not differs(expected, [Observation(0, "equals", "1")])
+
+
+HELPERS = """
+from __future__ import annotations
+
+IMPORTS = []
+IMPORTS.append("ran")
+
+
+def area(shape: Square) -> int:
+    return _side(shape) * _side(shape)
+
+
+def _side(shape: Square) -> int:
+    return shape.side + 0
+
+
+class Square:
+    def __init__(self, side: int) -> None:
+        self.side = side
+"""
+
+
+def test_a_mutant_module_reruns_only_the_unit_and_sees_its_mutated_helpers(write_module):
+    from miogen.analysis.module import analyze_file
+    from miogen.assertions.mutants import MutantFactory, list_mutants
+
+    path = write_module("shapes", HELPERS)
+    model = analyze_file(path, "shapes")
+    unit = model.unit("area")
+    base = {"IMPORTS": ["ran"], "Square": object(), "__name__": "shapes"}
+    base_module = type(__import__("sys"))("shapes")
+    vars(base_module).update(base)
+    factory = MutantFactory(model.source, str(path), unit, "shapes", base_module)
+    # The same mutants, in the same order, as when the whole module is walked.
+    assert factory.mutants == list_mutants(model.source, unit)
+    (constant,) = [m for m in factory.mutants if m.operator == "CRP"]  # `+ 0` in the helper
+    mutant = factory.load(constant.index)
+    assert mutant.IMPORTS is base["IMPORTS"] and mutant.IMPORTS == ["ran"]  # not run again
+    assert mutant.Square is base["Square"]  # outside the unit: the original's
+    square = type("Square", (), {"side": 3})()
+    assert mutant.area(square) == 16  # (3 + 1) * (3 + 1): area calls the mutated helper
+    whole = MutantFactory(model.source, str(path), unit, "shapes").load(constant.index)
+    assert whole.area(square) == 16 and whole.Square is not base["Square"]

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import bisect
 import math
+import types
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from miogen.analysis.model import Unit
-from miogen.assertions.mutants import Mutant, list_mutants, load_mutant, sample_mutants
+from miogen.assertions.mutants import Mutant, MutantFactory, sample_mutants
 from miogen.assertions.observe import observations_of
 from miogen.emit.render import Observation
 from miogen.execution.executor import Execution, Executor
@@ -56,16 +57,20 @@ class MutantSet:
         enabled: bool = True,
         limit: int = MAX_MUTANTS,
         fresh_containers: bool = False,
+        base: types.ModuleType | None = None,
     ) -> None:
+        """``base``: the loaded original, whose namespace mutants copy (see MutantFactory)."""
         self.module_name = module_name
         self.loaded: list[LoadedMutant] = []
         self.failed_to_load = 0
         self.executions = 0
-        mutants = list_mutants(source, unit) if enabled else []
+        if not enabled:
+            return
+        factory = MutantFactory(source, path, unit, module_name, base)
         scopes = _function_scopes(source)
-        for mutant in sample_mutants(mutants, limit):
+        for mutant in sample_mutants(factory.mutants, limit):
             try:
-                module = load_mutant(source, path, unit, mutant.index, module_name)
+                module = factory.load(mutant.index)
             except BaseException:  # noqa: BLE001 - a mutant that breaks the import is not useful
                 self.failed_to_load += 1
                 continue

@@ -1,10 +1,11 @@
 """Mutants of the unit under test: relational, arithmetic, constant and condition changes."""
 
 from __future__ import annotations
+import __future__
 
 import ast
 import types
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from miogen.analysis.model import Unit
@@ -38,66 +39,94 @@ class Mutant:
     description: str
 
 
-class _Mutator(ast.NodeTransformer):
-    """Walks the tree in a fixed order; counts mutation points; applies the one asked for."""
+Undo = Callable[[], None]
 
-    def __init__(self, unit: Unit, apply: int | None = None) -> None:
+
+class _Mutator(ast.NodeVisitor):
+    """Walks the tree in a fixed order and records every mutation point with a way to apply it.
+
+    Each mutation changes one node in place and hands back how to undo it, so that one parsed
+    tree serves every mutant (parsing and walking a module per mutant cost more than the rest).
+    """
+
+    def __init__(self, unit: Unit) -> None:
         self.unit = unit
-        self.apply = apply
         self.found: list[Mutant] = []
+        self.appliers: list[Callable[[], Undo]] = []
 
-    def _point(self, node: ast.AST, operator: str, description: str) -> bool:
-        """Register a mutation point; True when it is the one to apply."""
-        index = len(self.found)
-        self.found.append(Mutant(index, node.lineno, operator, description))
-        return index == self.apply
+    def _point(self, node: ast.AST, operator: str, description: str, apply) -> None:
+        self.found.append(Mutant(len(self.found), node.lineno, operator, description))
+        self.appliers.append(apply)
 
     def _inside(self, node: ast.AST) -> bool:
         return self.unit.contains(getattr(node, "lineno", -1))
 
-    def visit_Compare(self, node: ast.Compare):
+    def visit_Compare(self, node: ast.Compare) -> None:
         self.generic_visit(node)
         if not self._inside(node):
-            return node
+            return
         for position, op in enumerate(node.ops):
             for replacement in RELATIONAL.get(type(op), ()):
-                if self._point(node, "ROR", f"{type(op).__name__} -> {replacement.__name__}"):
-                    node.ops[position] = replacement()
-        return node
+                description = f"{type(op).__name__} -> {replacement.__name__}"
+                self._point(node, "ROR", description, _swap_item(node.ops, position, replacement))
 
-    def visit_BinOp(self, node: ast.BinOp):
+    def visit_BinOp(self, node: ast.BinOp) -> None:
         self.generic_visit(node)
         if not self._inside(node):
-            return node
+            return
         for replacement in ARITHMETIC.get(type(node.op), ()):
-            if self._point(node, "AOR", f"{type(node.op).__name__} -> {replacement.__name__}"):
-                node.op = replacement()
-        return node
+            description = f"{type(node.op).__name__} -> {replacement.__name__}"
+            self._point(node, "AOR", description, _swap_attribute(node, "op", replacement))
 
-    def visit_BoolOp(self, node: ast.BoolOp):
+    def visit_BoolOp(self, node: ast.BoolOp) -> None:
         self.generic_visit(node)
         if self._inside(node):
             swapped = ast.Or if isinstance(node.op, ast.And) else ast.And
-            if self._point(node, "LCR", f"{type(node.op).__name__} -> {swapped.__name__}"):
-                node.op = swapped()
-        return node
+            description = f"{type(node.op).__name__} -> {swapped.__name__}"
+            self._point(node, "LCR", description, _swap_attribute(node, "op", swapped))
 
-    def visit_Constant(self, node: ast.Constant):
+    def visit_Constant(self, node: ast.Constant) -> None:
         value = node.value
         if self._inside(node) and isinstance(value, int | float) and not isinstance(value, bool):
-            if self._point(node, "CRP", f"{value!r} -> {value + 1!r}"):
-                return ast.copy_location(ast.Constant(value + 1), node)
-        return node
 
-    def _negate_test(self, node):
+            def apply() -> Undo:
+                node.value = value + 1
+                return lambda: setattr(node, "value", value)
+
+            self._point(node, "CRP", f"{value!r} -> {value + 1!r}", apply)
+
+    def _negate_test(self, node) -> None:
         self.generic_visit(node)
-        if self._inside(node) and self._point(node, "COND", "condition negated"):
-            node.test = ast.copy_location(ast.UnaryOp(ast.Not(), node.test), node.test)
-        return node
+        if self._inside(node):
+
+            def apply() -> Undo:
+                test = node.test
+                node.test = ast.copy_location(ast.UnaryOp(ast.Not(), test), test)
+                return lambda: setattr(node, "test", test)
+
+            self._point(node, "COND", "condition negated", apply)
 
     visit_If = _negate_test
     visit_While = _negate_test
     visit_IfExp = _negate_test
+
+
+def _swap_item(items: list, position: int, replacement: type) -> Callable[[], Undo]:
+    def apply() -> Undo:
+        original = items[position]
+        items[position] = replacement()
+        return lambda: items.__setitem__(position, original)
+
+    return apply
+
+
+def _swap_attribute(node: ast.AST, name: str, replacement: type) -> Callable[[], Undo]:
+    def apply() -> Undo:
+        original = getattr(node, name)
+        setattr(node, name, replacement())
+        return lambda: setattr(node, name, original)
+
+    return apply
 
 
 def list_mutants(source: str, unit: Unit) -> list[Mutant]:
@@ -106,20 +135,80 @@ def list_mutants(source: str, unit: Unit) -> list[Mutant]:
     return mutator.found
 
 
-def mutant_code(source: str, path: str, unit: Unit, index: int) -> types.CodeType:
-    tree = _Mutator(unit, apply=index).visit(ast.parse(source))
-    return compile(ast.fix_missing_locations(tree), path, "exec", dont_inherit=True)
+class MutantFactory:
+    """Builds mutant modules of one unit from one parsed tree.
+
+    With a ``base`` module (the loaded original), a mutant module is a copy of its namespace in
+    which only the unit's own top-level statements (its class or functions, private helpers
+    included) run again, mutated: module-level code does not run once per mutant. Without one
+    (modules that keep state at module level, whose containers must not be shared), the whole
+    mutated module runs.
+    """
+
+    def __init__(
+        self,
+        source: str,
+        path: str,
+        unit: Unit,
+        module_name: str,
+        base: types.ModuleType | None = None,
+    ) -> None:
+        self.path, self.module_name, self.base = path, module_name, base
+        tree = ast.parse(source)
+        self.flags = _future_flags(tree)
+        if base is None:
+            self.statements = tree.body
+        else:
+            self.statements = [s for s in tree.body if _overlaps(s, unit)]
+        mutator = _Mutator(unit)
+        for statement in self.statements:
+            mutator.visit(statement)
+        self.mutants = mutator.found
+        self._appliers = mutator.appliers
+
+    def code(self, index: int) -> types.CodeType:
+        undo = self._appliers[index]()
+        try:
+            module = ast.fix_missing_locations(ast.Module(body=self.statements, type_ignores=[]))
+            return compile(module, self.path, "exec", flags=self.flags, dont_inherit=True)
+        finally:
+            undo()
+
+    def load(self, index: int) -> types.ModuleType:
+        """The module with mutant ``index`` applied, as a fresh module object (not in sys.modules)."""
+        code = self.code(index)
+        module = types.ModuleType(self.module_name)
+        if self.base is not None:
+            module.__dict__.update(vars(self.base))
+        module.__file__ = self.path
+        module.__package__ = self.module_name.rpartition(".")[0]
+        exec(code, module.__dict__)
+        return module
+
+
+def _future_flags(tree: ast.Module) -> int:
+    flags = 0
+    for statement in tree.body:
+        if isinstance(statement, ast.ImportFrom) and statement.module == "__future__":
+            for alias in statement.names:
+                feature = getattr(__future__, alias.name, None)
+                if feature is not None:
+                    flags |= feature.compiler_flag
+    return flags
+
+
+def _overlaps(statement: ast.stmt, unit: Unit) -> bool:
+    decorators = getattr(statement, "decorator_list", [])
+    start = min([statement.lineno, *(d.lineno for d in decorators)])
+    end = statement.end_lineno or statement.lineno
+    return any(s <= end and start <= e for s, e in unit.ranges)
 
 
 def load_mutant(
     source: str, path: str, unit: Unit, index: int, module_name: str
 ) -> types.ModuleType:
-    """The module with mutant ``index`` applied, as a fresh module object (not in sys.modules)."""
-    module = types.ModuleType(module_name)
-    module.__file__ = path
-    module.__package__ = module_name.rpartition(".")[0]
-    exec(mutant_code(source, path, unit, index), module.__dict__)
-    return module
+    """The whole module with mutant ``index`` applied (not in sys.modules)."""
+    return MutantFactory(source, path, unit, module_name).load(index)
 
 
 def sample_mutants(mutants: list[Mutant], limit: int) -> Iterator[Mutant]:
