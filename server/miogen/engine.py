@@ -63,7 +63,7 @@ def generate(spec, emit: Emit, heartbeat=None) -> dict:
         problem.mutants = mutants
     suite = phases.timed("reduce", _reduce, problem, archive, post_deadline, spec.careful)
     tests = phases.timed("render", _render, problem, suite, spec, post_deadline, mutants)
-    return _result(spec, unit, problem, archive, tests, phases)
+    return _result(spec, unit, problem, archive, tests, phases, mutants)
 
 
 def _load(spec):
@@ -190,12 +190,15 @@ def _search(
             problem.mutants = mutants
             # Killed mutants need no more runs; and no evaluation runs mutants past the budget.
             problem.skip = lambda target: archive.is_covered(target) or budget.exhausted()
+            problem.whole_kills = True
             stagnation = _Stagnation(archive, budget)
             archive = run_mio(problem, budget, rng, config, should_stop=stagnation, **common)
-            problem.skip = None  # the reduction weighs every kill of every test
+            problem.skip, problem.whole_kills = None, False
     progress.flush()
     problem.stats.search_evaluations = budget.evaluations_used
     problem.stats.search_seconds = budget.elapsed
+    # Test executions of the search: the original's and, in the mutation phase, the mutants'.
+    problem.stats.search_executions = problem.executor.executions + mutants.executions
     return archive
 
 
@@ -366,7 +369,13 @@ def _closest(problem: UnitProblem, archive: Archive, target: Target) -> str:
 
 
 def _result(
-    spec, unit: Unit, problem: UnitProblem, archive: Archive, tests, phases: Phases
+    spec,
+    unit: Unit,
+    problem: UnitProblem,
+    archive: Archive,
+    tests,
+    phases: Phases,
+    mutants: MutantSet,
 ) -> dict:
     covered = sorted(t for t in archive.covered() if t in problem.by_id)
     uncovered = [
@@ -390,9 +399,10 @@ def _result(
         "tests": tests,
         "uncovered": uncovered,
         "evaluations": evaluations,
-        "executions": problem.executor.executions,
+        "executions": problem.executor.executions + mutants.executions,
+        "mutant_executions": mutants.executions,
         "search_seconds": seconds,
-        "rate": evaluations / seconds if seconds else 0.0,
+        "rate": stats.search_executions / seconds if seconds else 0.0,
         "phases": phases.seconds,
         "replayed": stats.replayed,
         "refusals": problem.refusals,

@@ -13,7 +13,7 @@ import bisect
 import math
 import types
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from miogen.analysis.model import Unit
 from miogen.assertions.mutants import Mutant, MutantFactory, sample_mutants
@@ -38,10 +38,10 @@ class LoadedMutant:
     mutant: Mutant
     executor: Executor
     scope: tuple[int, int]  # lines of the innermost function holding the mutant
+    target: MutantTarget = field(init=False)
 
-    @property
-    def target(self) -> MutantTarget:
-        return MutantTarget(self.mutant.index)
+    def __post_init__(self) -> None:
+        self.target = MutantTarget(self.mutant.index)
 
 
 class MutantSet:

@@ -27,6 +27,7 @@ class RunStats:
     coverage_evaluations: int = 0  # evaluations of the coverage phase
     search_evaluations: int = 0  # of both phases
     search_seconds: float = 0.0
+    search_executions: int = 0  # test executions during the search, mutants' included
     shrinking: dict = field(default_factory=dict)
     without_assertion: int = 0  # tests dropped: nothing stable to check
     mutation_report: object = None  # assertions.select.MutationReport
@@ -55,6 +56,7 @@ class UnitProblem:
         # which need no more checking (the archive's covered ones during the search).
         self.mutants: MutantSet | None = None
         self.skip: Callable[[MutantTarget], bool] | None = None
+        self.whole_kills = False  # a test that kills a mutant ``skip`` lets through: run all
 
     def targets(self) -> Collection[Hashable]:
         if self.mutants is None:
@@ -129,7 +131,7 @@ class UnitProblem:
         if not reached:
             return h
         killed = mutants.kills(execution, reached, self.skip)
-        if killed and self.skip is not None:
+        if killed and self.skip is not None and self.whole_kills:
             # A test that kills something new is worth knowing whole: with all its kills counted
             # it can take over other mutants' places in the archive (same size, more total h).
             killed |= mutants.kills(execution, reached, lambda target: not self.skip(target))

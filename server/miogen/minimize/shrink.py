@@ -134,11 +134,7 @@ class Shrinker:
                 if (a > 0) != (b > 0):
                     continue
                 room = min(abs(a), abs(b))
-                for step in dict.fromkeys(
-                    [room, room // 2 if isinstance(room, int) else room / 2, 1]
-                ):
-                    if not step:
-                        continue
+                for step in _steps(room):
                     shift = step if a > 0 else -step
                     moved = _replace(test, i, Statement("value", value=type(a)(a - shift)))
                     yield _replace(moved, j, Statement("value", value=type(b)(b - shift)))
@@ -201,7 +197,28 @@ def _simpler_numbers(value: int | float) -> list[int | float]:
         else:
             candidates += [1e300, -1e300]
     if isinstance(value, int) or math.isfinite(value):
-        half = value // 2 if isinstance(value, int) else value / 2
-        step = kind(math.copysign(1, value))
-        candidates += [half, value - step if value else kind(0)]
+        sign = 1 if value > 0 else -1
+        candidates += [kind(value - sign * step) for step in _steps(abs(value))]
     return [c for c in dict.fromkeys(candidates) if c != value or type(c) is not type(value)]
+
+
+MAX_STEPS = 12
+
+
+def _steps(room: int | float) -> list[int | float]:
+    """Distances to move toward 0, largest first, halving: a binary search, not a walk.
+
+    A number held up by a threshold (``x >= 1000``) then shrinks in about log2(x) accepted
+    steps instead of x - 1000 of them.
+
+    >>> _steps(20), _steps(1), _steps(0.5)
+    ([20, 10, 5, 2, 1], [1], [0.5, 0.25, 0.125, 0.0625])
+    """
+    steps: list[int | float] = []
+    step = room
+    while step and len(steps) < MAX_STEPS:
+        steps.append(step)
+        step = step // 2 if isinstance(step, int) else (step / 2 if step > 0.1 else 0)
+    if isinstance(room, int) and room and steps[-1] != 1:
+        steps.append(1)
+    return steps
