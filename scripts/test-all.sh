@@ -11,6 +11,8 @@ echo "=== lint (ruff) ==="
 
 echo "=== Python tests (pytest) ==="
 .venv/bin/python -m pytest -q -p no:cacheprovider tests
+echo "=== examples in docstrings (doctest) ==="
+.venv/bin/python -m pytest -q -p no:cacheprovider --doctest-modules server/miogen bench/mutation.py
 
 echo "=== VS Code extension: install, unit tests ==="
 npm ci --no-audit --no-fund
