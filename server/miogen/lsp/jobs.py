@@ -28,7 +28,7 @@ from miogen.generate import HEADER, module_text
 from miogen.lsp.settings import Settings
 from miogen.lsp.snapshot import Snapshot, UnitShape
 from miogen.project import ModuleLocation
-from miogen.verify.measure import Measurement, measure
+from miogen.verify.measure import Measurement, measure, verification_timeout
 
 logger = logging.getLogger(__name__)
 
@@ -296,7 +296,7 @@ def verify(
             candidate = scratch / f"test_{location.module_name.replace('.', '_')}_miogen.py"
             imports, generated = module_text(tests, location.module_name)
             candidate.write_text(merge_tests(None, imports, generated, HEADER).text, "utf-8")
-            measurement = _measure(candidate, location, snapshot, shape)
+            measurement = _measure(candidate, location, snapshot, shape, len(tests))
             failing = set(measurement.failures)
             if measurement.ok or not failing:
                 return tests, measurement
@@ -307,15 +307,16 @@ def verify(
 
 
 def _measure(
-    candidate: Path, location: ModuleLocation, snapshot: Snapshot, shape: UnitShape
+    candidate: Path, location: ModuleLocation, snapshot: Snapshot, shape: UnitShape, tests: int
 ) -> Measurement:
     args = (candidate, location.path, [shape.unit], snapshot.source)
     roots = (location.import_root, location.project_root)
     quick = dict(os.environ, PYTEST_DISABLE_PLUGIN_AUTOLOAD="1")
-    measurement = measure(*args, *roots, env=quick)
+    timeout = verification_timeout(tests)
+    measurement = measure(*args, *roots, env=quick, timeout=timeout)
     if (
         measurement.exit_code in PYTEST_USAGE_ERRORS
         and "PYTEST_DISABLE_PLUGIN_AUTOLOAD" not in os.environ
     ):
-        measurement = measure(*args, *roots)
+        measurement = measure(*args, *roots, timeout=timeout)
     return measurement

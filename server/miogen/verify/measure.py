@@ -7,6 +7,7 @@ coverage.py measures (invariant 2).
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -109,18 +110,56 @@ def _run_pytest(
     command: list[str], cwd: Path, env: dict, timeout: float
 ) -> subprocess.CompletedProcess:
     """pytest without plugin autoload first (it halves start-up where many plugins are installed);
-    again with the project's plugins when pytest says its configuration needs them (exit 3 or 4)."""
+    again with the project's plugins when pytest says its configuration needs them (exit 3 or 4).
+
+    The run gets the worker's resource limits (through ``miogen.verify.limited``) and a process
+    group of its own: past ``timeout`` the whole group is killed, processes a test started too.
+    """
 
     def run(environment: dict) -> subprocess.CompletedProcess:
-        return subprocess.run(
-            command, cwd=cwd, env=environment, capture_output=True, text=True, timeout=timeout,
-            stdin=subprocess.DEVNULL,
+        limited = [
+            sys.executable, "-m", "miogen.verify.limited", str(VERIFY_MEMORY_MB), str(timeout),
+            "--", *command,
+        ]  # fmt: skip
+        process = subprocess.Popen(
+            limited, cwd=cwd, env=environment, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            stdin=subprocess.DEVNULL, text=True, start_new_session=True,
         )  # fmt: skip
+        try:
+            stdout, stderr = process.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            _kill_group(process)
+            raise
+        return subprocess.CompletedProcess(limited, process.returncode, stdout, stderr)
 
     completed = run(dict(env, PYTEST_DISABLE_PLUGIN_AUTOLOAD="1"))
     if completed.returncode in (3, 4):
         completed = run(env)
     return completed
+
+
+def _kill_group(process: subprocess.Popen) -> None:
+    try:
+        os.killpg(process.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    process.communicate()
+
+
+VERIFY_MEMORY_MB = 2048  # as a worker's
+VERIFY_STARTUP = 30.0  # seconds for interpreter, pytest and coverage.py start on a loaded machine
+
+
+def verification_timeout(tests: int, test_timeout: float = 1.0) -> float:
+    """Seconds one verification run may take: start-up, then each test thrice its search limit.
+
+    Every emitted test ran within ``test_timeout`` during the search; under coverage.py it may
+    take two or three times as long.
+
+    >>> verification_timeout(10)
+    60.0
+    """
+    return VERIFY_STARTUP + 3.0 * tests * test_timeout
 
 
 def read_junit(path: str) -> Measurement:

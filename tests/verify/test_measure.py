@@ -1,0 +1,76 @@
+"""The verification run: limited like a worker, and stopped whole when it overruns."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from miogen.analysis.module import analyze_file
+from miogen.verify.measure import measure
+
+SUBJECT = """
+def double(x: int) -> int:
+    if x > 0:
+        return 2 * x
+    return 0
+"""
+
+
+def verify(tmp_path: Path, tests: str, timeout: float = 60.0):
+    (tmp_path / "subject.py").write_text(SUBJECT.lstrip(), encoding="utf-8")
+    test_file = tmp_path / "test_subject.py"
+    test_file.write_text(tests.lstrip(), encoding="utf-8")
+    model = analyze_file(tmp_path / "subject.py", "subject")
+    return measure(
+        test_file, tmp_path / "subject.py", list(model.units), model.source, tmp_path, tmp_path,
+        timeout=timeout,
+    )  # fmt: skip
+
+
+def test_coverage_of_a_passing_run_is_measured(tmp_path):
+    result = verify(
+        tmp_path, "from subject import double\n\ndef test_it():\n    assert double(2) == 4\n"
+    )
+    assert result.ok and result.passed == 1
+    assert len(result.covered["double"]) == 1  # x > 0 true; the false branch is not taken
+
+
+def test_a_run_that_hangs_is_stopped_with_the_processes_it_started(tmp_path):
+    pid_file = tmp_path / "child.pid"
+    tests = f"""
+import subprocess, time
+
+def test_hangs():
+    child = subprocess.Popen(["sleep", "300"])
+    open({str(pid_file)!r}, "w").write(str(child.pid))
+    time.sleep(300)
+"""
+    start = time.monotonic()
+    result = verify(tmp_path, tests, timeout=8)
+    assert result.exit_code == -1 and "did not finish" in result.output
+    assert time.monotonic() - start < 30
+    pid = int(pid_file.read_text())
+    deadline = time.monotonic() + 5
+    while _alive(pid) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not _alive(pid), "the test's child outlived the verification"
+
+
+def test_a_run_gets_the_worker_memory_limit(tmp_path):
+    tests = """
+def test_takes_too_much():
+    block = bytearray(3 * 1024 ** 3)
+    assert len(block)
+"""
+    result = verify(tmp_path, tests)
+    assert result.failed == 1 and result.passed == 0
+    assert "MemoryError" in result.output
+
+
+def _alive(pid: int) -> bool:
+    """Running (a zombie left for a reaper that never comes counts as gone)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0]
+    except (FileNotFoundError, ProcessLookupError, IndexError):
+        return False
+    return state != "Z"
