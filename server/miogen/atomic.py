@@ -54,16 +54,26 @@ def write_atomically(path: str | Path, data: bytes | str, encoding: str = "utf-8
     sync_folder(path.parent)
 
 
-def set_aside(path: str | Path, reason: str = "") -> Path:
-    """Rename an untrusted file to ``<name>.corrupt-<timestamp>`` (never deleted); warn; return it."""
+def set_aside(
+    path: str | Path, reason: str = "", label: str = "corrupt", companions: tuple[str, ...] = ()
+) -> Path:
+    """Rename an untrusted file to ``<name>.<label>-<timestamp>`` (never deleted); warn; return it.
+
+    ``companions`` are suffixes of files that belong to it (a database's ``-journal``): they
+    move along, under the new name.
+    """
     path = Path(path)
     stamp = time.strftime("%Y%m%d-%H%M%S")
-    aside = path.with_name(f"{path.name}.corrupt-{stamp}")
+    aside = path.with_name(f"{path.name}.{label}-{stamp}")
     counter = 1
     while aside.exists():  # never replace an earlier one
         counter += 1
-        aside = path.with_name(f"{path.name}.corrupt-{stamp}-{counter}")
+        aside = path.with_name(f"{path.name}.{label}-{stamp}-{counter}")
     os.rename(path, aside)
+    for suffix in companions:
+        companion = path.with_name(path.name + suffix)
+        if companion.exists():
+            os.rename(companion, aside.with_name(aside.name + suffix))
     sync_folder(path.parent)
     logger.warning(
         "miogen: %s %s; it was set aside as %s", path, reason or "cannot be trusted", aside.name

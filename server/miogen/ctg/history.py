@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import sqlite3
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from miogen.atomic import set_aside
 from miogen.ctg.allocation import RunRecord
 from miogen.errors import MiogenError
 
@@ -109,7 +109,9 @@ class HistoryStore:
         except sqlite3.DatabaseError as error:
             if _is_busy(error):
                 raise MiogenError(f"the history {path} is in use by another run: {error}") from None
-            aside = _set_aside(path)
+            aside = set_aside(
+                path, f"could not be read ({error})", "damaged", ("-journal", "-wal", "-shm")
+            )
             warnings.append(
                 f"the history {path} could not be read ({error}); it was moved to {aside.name} "
                 "and a new one was started"
@@ -218,19 +220,3 @@ def _connect_checked(path: Path) -> sqlite3.Connection:
 
 def _is_busy(error: sqlite3.DatabaseError) -> bool:
     return "locked" in str(error) or "busy" in str(error)
-
-
-def _set_aside(path: Path) -> Path:
-    """Rename the file (and its journal) to ``<name>.damaged-<time>[-n]``; never delete it."""
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    for number in range(1000):
-        suffix = f".damaged-{stamp}" + (f"-{number}" if number else "")
-        aside = path.with_name(path.name + suffix)
-        if not aside.exists():
-            break
-    os.replace(path, aside)
-    for extra in ("-journal", "-wal", "-shm"):
-        companion = path.with_name(path.name + extra)
-        if companion.exists():
-            os.replace(companion, aside.with_name(aside.name + extra))
-    return aside
