@@ -57,7 +57,8 @@ The first run creates `bench/.venv-pynguin` (pynguin 0.48.0) and `bench/.venv-mu
   emitted file and writing it; for Pynguin its start-up, search, mutation-based assertion
   generation, minimisation and writing.
 - **Executions per second** are test executions during search / search seconds: miogen's
-  `executions` and `search_seconds`, Pynguin's `Executed` and `SearchTime` statistics.
+  `search_executions` (the original module's runs and, in the mutation phase, the mutants';
+  not post-processing) and `search_seconds`, Pynguin's `Executed` and `SearchTime` statistics.
 - **Seeds and budgets of this run**: see `plan_settings` under *Machine and versions*. The
   machine is 2 cores shared with other engineers running tests, so times are noisy: the load
   average at the start is recorded.

@@ -9,6 +9,7 @@ jobs finish, so an interrupted run keeps what it did and ``--resume`` skips thos
 from __future__ import annotations
 
 import csv
+import hashlib
 import json
 import os
 import platform
@@ -220,7 +221,8 @@ def ours_outcome(summary: dict, wall: float, output: Path) -> Outcome:
         message="; ".join(failed)[:400],
         wall_seconds=wall,
         search_seconds=sum(u["search_seconds"] for u in units),
-        executions=sum(u["executions"] for u in units),
+        # Executions of the search only (the mutants' included), not of post-processing.
+        executions=sum(u.get("search_executions", u["executions"]) for u in units),
         claimed_percent=100.0 * claimed / total if total else 100.0,
         test_file=output if output.exists() else None,
         timeline=[
@@ -296,7 +298,7 @@ def execute(plan: Plan, out: Path, resume: bool = False, log=print) -> None:
             f"{row['executions_per_second']} exec/s"
         )
     if "triangle" in plan.subjects:
-        score_mutants(plan, out, rows, log)
+        score_mutants(plan, out, rows, log, resume=resume)
     if plan.artificial_runs:
         log(f"artificial problems, {plan.artificial_runs} runs per point")
         subprocess.run(
@@ -307,8 +309,12 @@ def execute(plan: Plan, out: Path, resume: bool = False, log=print) -> None:
     (out / "machine.json").write_text(json.dumps(versions, indent=1), encoding="utf-8")
 
 
-def score_mutants(plan: Plan, out: Path, rows: list[dict], log=print) -> None:
-    """cosmic-ray over triangle with each chosen suite; the reference suite is measured too."""
+def score_mutants(plan: Plan, out: Path, rows: list[dict], log=print, resume: bool = False) -> None:
+    """cosmic-ray over triangle with each chosen suite; the reference suite is measured too.
+
+    With ``resume``, a suite whose file was already scored keeps its score; otherwise every
+    suite is scored afresh (a new run writes new files under the same names).
+    """
     subject = SUBJECTS["triangle"]
     folder = out / "runs" / "triangle" / "reference"
     folder.mkdir(parents=True, exist_ok=True)
@@ -322,15 +328,17 @@ def score_mutants(plan: Plan, out: Path, rows: list[dict], log=print) -> None:
         if row and row["test_file"]:
             suites[tool] = (out / row["test_file"], row)
     unit_names = {u.name for u in _units(module_path)}
-    earlier = {r["suite"]: r for r in read_rows(out / "mutation.csv") if r.get("score")}
+    earlier = (
+        {r["suite"]: r for r in read_rows(out / "mutation.csv") if r.get("score")} if resume else {}
+    )
     results = []
     for name, (test_file, size) in suites.items():
         if name not in plan.mutation_suites:
             results.append(mutation_row(name, test_file, size, None, out))
             continue
         previous = earlier.get(name)
-        if previous and previous["test_file"] == os.path.relpath(test_file, out):
-            results.append(previous)  # same suite file as last time (--resume): keep its score
+        if previous and previous.get("test_sha") == _sha(test_file):
+            results.append(previous)  # the same suite as last time (--resume): keep its score
             continue
         score = mutation.mutation_score(
             module_path, test_file, unit_names, out / "runs" / "triangle" / f"mutants-{name}"
@@ -345,8 +353,12 @@ def score_mutants(plan: Plan, out: Path, rows: list[dict], log=print) -> None:
 
 MUTATION_COLUMNS = (
     "suite", "test_file", "tests", "statements", "branch_percent", "mutants", "killed",
-    "survived", "incompetent", "score", "unit_score", "seconds",
+    "survived", "incompetent", "score", "unit_score", "seconds", "test_sha",
 )  # fmt: skip
+
+
+def _sha(path: Path) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
 
 
 def mutation_row(name: str, test_file: Path, size, score, out: Path) -> dict:
@@ -373,6 +385,7 @@ def mutation_row(name: str, test_file: Path, size, score, out: Path) -> dict:
         "score": round(score.score, 1),
         "unit_score": round(score.unit_score, 1),
         "seconds": round(score.seconds, 1),
+        "test_sha": _sha(test_file),
     }
 
 

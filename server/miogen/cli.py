@@ -151,6 +151,7 @@ def _unit_summary(report: UnitReport) -> dict:
         "measured_covered": len(measured),
         "tests": len(report.tests),
         "executions": result.get("executions", 0),
+        "search_executions": result.get("search_executions", 0),
         "evaluations": result.get("evaluations", 0),
         "executions_per_second": round(result.get("rate", 0.0), 1),
         "search_seconds": round(result.get("search_seconds", 0.0), 3),

@@ -401,6 +401,7 @@ def _result(
         "evaluations": evaluations,
         "executions": problem.executor.executions + mutants.executions,
         "mutant_executions": mutants.executions,
+        "search_executions": stats.search_executions,
         "search_seconds": seconds,
         "rate": stats.search_executions / seconds if seconds else 0.0,
         "phases": phases.seconds,
