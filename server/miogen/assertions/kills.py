@@ -9,10 +9,11 @@ against a mutant only when it reaches the mutant's function, the cheap stand-in 
 
 from __future__ import annotations
 
+import ast
 import bisect
 import math
 import types
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from miogen.analysis.model import Unit
@@ -67,7 +68,7 @@ class MutantSet:
         if not enabled:
             return
         factory = MutantFactory(source, path, unit, module_name, base)
-        scopes = _function_scopes(source)
+        scopes = _function_scopes(factory.tree)
         for mutant in sample_mutants(factory.mutants, limit):
             try:
                 module = factory.load(mutant.index)
@@ -119,14 +120,12 @@ class MutantSet:
                 killed.add(loaded.target)
         return killed
 
-    def kills_one(
-        self, loaded: LoadedMutant, test: TestCase, expected: Iterable[Observation]
-    ) -> bool:
+    def kills_one(self, loaded: LoadedMutant, test: TestCase, expected: list[Observation]) -> bool:
         self.executions += 1
         mutated = loaded.executor.run(test, trace=False)
         if mutated.refused and not mutated.timed_out:
             return False  # the sandbox stopped the mutant: nothing a test file would see
-        return differs(list(expected), observations_of(mutated, self.module_name))
+        return differs(expected, observations_of(mutated, self.module_name))
 
 
 def differs(expected: list[Observation], actual: list[Observation]) -> bool:
@@ -157,12 +156,10 @@ def _close(a: float, b: float) -> bool:
     return math.isclose(a, b, rel_tol=APPROX_RELATIVE, abs_tol=1e-12)
 
 
-def _function_scopes(source: str) -> list[tuple[int, int]]:
-    import ast
-
+def _function_scopes(tree: ast.Module) -> list[tuple[int, int]]:
     scopes = [
         (node.lineno, node.end_lineno or node.lineno)
-        for node in ast.walk(ast.parse(source))
+        for node in ast.walk(tree)
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
     ]
     return sorted(scopes)

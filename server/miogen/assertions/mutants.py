@@ -154,7 +154,7 @@ class MutantFactory:
         base: types.ModuleType | None = None,
     ) -> None:
         self.path, self.module_name, self.base = path, module_name, base
-        tree = ast.parse(source)
+        self.tree = tree = ast.parse(source)
         self.flags = _future_flags(tree)
         if base is None:
             self.statements = tree.body
@@ -202,13 +202,6 @@ def _overlaps(statement: ast.stmt, unit: Unit) -> bool:
     start = min([statement.lineno, *(d.lineno for d in decorators)])
     end = statement.end_lineno or statement.lineno
     return any(s <= end and start <= e for s, e in unit.ranges)
-
-
-def load_mutant(
-    source: str, path: str, unit: Unit, index: int, module_name: str
-) -> types.ModuleType:
-    """The whole module with mutant ``index`` applied (not in sys.modules)."""
-    return MutantFactory(source, path, unit, module_name).load(index)
 
 
 def sample_mutants(mutants: list[Mutant], limit: int) -> Iterator[Mutant]:

@@ -57,11 +57,17 @@ class UnitProblem:
         self.mutants: MutantSet | None = None
         self.skip: Callable[[MutantTarget], bool] | None = None
         self.whole_kills = False  # a test that kills a mutant ``skip`` lets through: run all
+        self._targets_for: MutantSet | None = None
+        self._targets: tuple[Hashable, ...] = ()
 
     def targets(self) -> Collection[Hashable]:
+        """Branch targets, and each mutant's while ``mutants`` is set (asked before every step)."""
         if self.mutants is None:
             return self.by_id.keys()
-        return [*self.by_id, *(loaded.target for loaded in self.mutants.loaded)]
+        if self._targets_for is not self.mutants:
+            self._targets_for = self.mutants
+            self._targets = (*self.by_id, *(loaded.target for loaded in self.mutants.loaded))
+        return self._targets
 
     def sample(self, rng: random.Random) -> TestCase:
         return self.factory.sample(rng)
