@@ -1,7 +1,7 @@
 """Language-server latency on the classic triangle subject: from didSave to results, and requests.
 
 Run: ``.venv/bin/python -m bench.lsp_latency [--runs 5] [--budget 5]``. Copies
-shared/corpus/classic/triangle.py into a temporary workspace, starts ``miogen serve`` over stdio,
+corpus/classic/triangle.py into a temporary workspace, starts ``miogen serve`` over stdio,
 and per run changes the code of ``classify``, saves, and measures
 
 * didSave -> the first ``textDocument/publishDiagnostics`` or ``miogen/coverage`` notification,
@@ -31,9 +31,7 @@ from lsprotocol import types
 from pygls.lsp.client import LanguageClient
 
 HERE = Path(__file__).resolve().parent
-SUBJECT = HERE.parents[1] / "shared" / "corpus" / "classic" / "triangle.py"
-if not SUBJECT.exists():
-    SUBJECT = HERE.parent.parent / "shared" / "corpus" / "classic" / "triangle.py"
+SUBJECT = HERE.parent / "corpus" / "classic" / "triangle.py"
 RESULTS = HERE / "results" / "lsp_latency.md"
 UNIT = "classify"
 ANCHOR = "    if a <= 0 or b <= 0 or c <= 0:\n"
@@ -210,7 +208,7 @@ def report(runs: list[Run], budget: float, command: str, load: tuple, seconds: f
 
 Command: `{command}`
 Machine: {machine}
-Subject: shared/corpus/classic/triangle.py, unit `{UNIT}` changed and saved {len(runs)} times;
+Subject: corpus/classic/triangle.py, unit `{UNIT}` changed and saved {len(runs)} times;
 budgetSeconds = {budget:g}. Whole benchmark: {seconds:.1f} s.
 
 | aim | measured (median of runs) |

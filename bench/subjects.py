@@ -8,7 +8,7 @@ from pathlib import Path
 
 BENCH = Path(__file__).resolve().parent
 REPO = BENCH.parent
-CLASSIC = REPO.parent / "shared" / "corpus" / "classic"
+CLASSIC = REPO / "corpus" / "classic"  # copied in from the team's shared folder
 STDLIB = BENCH / "subjects"
 
 
@@ -35,9 +35,9 @@ class Subject:
 SUBJECTS: dict[str, Subject] = {
     subject.name: subject
     for subject in (
-        Subject("triangle", CLASSIC / "triangle.py", "shared/corpus/classic (Myers' triangle)"),
-        Subject("expint", CLASSIC / "expint.py", "shared/corpus/classic (Numerical Recipes 6.3)"),
-        Subject("gammq", CLASSIC / "gammq.py", "shared/corpus/classic (Numerical Recipes 6.2)"),
+        Subject("triangle", CLASSIC / "triangle.py", "corpus/classic (Myers' triangle)"),
+        Subject("expint", CLASSIC / "expint.py", "corpus/classic (Numerical Recipes 6.3)"),
+        Subject("gammq", CLASSIC / "gammq.py", "corpus/classic (Numerical Recipes 6.2)"),
         Subject(
             "normaldist",
             STDLIB / "stdlib_normaldist.py",

@@ -7,9 +7,7 @@ from pathlib import Path
 
 import pytest
 
-CLASSIC = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "classic"
-if not CLASSIC.is_dir():  # CI clones the repo with shared/ beside it
-    CLASSIC = Path(__file__).resolve().parents[1].parent / "shared" / "corpus" / "classic"
+CLASSIC = Path(__file__).resolve().parents[1] / "corpus" / "classic"  # the project's own copy
 
 
 @pytest.fixture
