@@ -29,7 +29,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from miogen.analysis.module import analyze_file
     from miogen.cli import summarize
-    from miogen.generate import generate_module
+    from miogen.pipeline import generate_module
 
     units = analyze_file(args.path, args.path.stem).units
     share = max(1, len(units))
@@ -37,7 +37,7 @@ def main(argv: list[str] | None = None) -> int:
     report = generate_module(
         args.path,
         None,
-        args.budget / share,
+        args.budget,  # the module's units share it
         args.output,
         project_root=str(args.path.parent),
         on_event=timeline,
@@ -48,7 +48,7 @@ def main(argv: list[str] | None = None) -> int:
     summary = summarize(report)
     summary["timeline"] = timeline.points
     summary["timeline_total"] = timeline.total
-    summary["per_unit_budget"] = args.budget / share
+    summary["per_unit_budget"] = args.budget / share  # on average: the units share the budget
     summary["wall_inside"] = time.monotonic() - start
     args.summary.write_text(json.dumps(summary, indent=1), encoding="utf-8")
     return 0
@@ -68,14 +68,15 @@ class Timeline:
         self.offsets: dict[str, float] = {}
         self.points: list[tuple[float, int]] = []
 
-    def __call__(self, unit: str, message: dict) -> None:
-        if message.get("event") != "progress":
+    def __call__(self, event: object) -> None:
+        if getattr(event, "event", None) != "progress":
             return
+        unit, elapsed = event.unit, event.elapsed  # type: ignore[attr-defined]
         if unit not in self.offsets:
             self.offsets[unit] = sum(self.elapsed.values())
-        self.elapsed[unit] = message["elapsed"]
-        self.latest[unit] = len(message["covered"])
-        seconds = self.offsets[unit] + message["elapsed"]
+        self.elapsed[unit] = elapsed
+        self.latest[unit] = len(event.covered)  # type: ignore[attr-defined]
+        seconds = self.offsets[unit] + elapsed
         self.points.append((round(seconds, 3), sum(self.latest.values())))
 
 

@@ -2,19 +2,25 @@
 
 from __future__ import annotations
 
-from miogen.execution.job import JobSpec
 from miogen.execution.supervisor import run_job
+from miogen.records import JobSpec, UnitJob, UnitResult
+
+
+def only(outcome) -> UnitResult:
+    assert outcome.status == "ok", outcome.message
+    result = outcome.units[0].result
+    assert result is not None, outcome.units[0].message
+    return result
 
 
 def test_same_seed_and_evaluation_budget_give_the_same_tests(classic):
     def generate(seed: int) -> list[str]:
         spec = JobSpec(
             path=str(classic / "expint.py"), module_name="expint", import_root=str(classic),
-            unit="expint", evaluations=1500, seed=seed, post_seconds=30,
+            units=(UnitJob("expint"),), evaluations=1500, seed=seed, post_seconds=30,
         )  # fmt: skip
-        outcome = run_job(spec)
-        assert outcome.status == "ok", outcome.message
-        return [t["source"] for t in outcome.result["tests"]] + [str(outcome.result["covered"])]
+        result = only(run_job(spec))
+        return [t.source for t in result.tests] + [str(result.covered)]
 
     first = generate(11)
     assert generate(11) == first
@@ -27,30 +33,29 @@ def test_seeds_are_replayed_and_stale_ones_dropped(write_module):
     )
     hit = [["value", "", [], 4242, -1], ["call", "f", [["x", 0]], None, -1]]
     stale = [["value", "", [], 1, -1], ["call", "f", [["y", 0]], None, -1]]
-    spec = JobSpec(path=str(path), module_name="seeded", import_root=str(path.parent), unit="f",
-                   evaluations=10, seeds=[hit, stale])  # fmt: skip
-    outcome = run_job(spec)
-    assert outcome.result["replayed"] == 1
-    assert len(outcome.result["covered"]) == 2
+    spec = JobSpec(path=str(path), module_name="seeded", import_root=str(path.parent),
+                   units=(UnitJob("f", seeds=(hit, stale)),), evaluations=10)  # fmt: skip
+    result = only(run_job(spec))
+    assert result.replayed == 1
+    assert len(result.covered) == 2
 
 
 def test_the_mutation_phase_kills_more_mutants_with_the_same_coverage(classic):
-    def generate(share: float) -> dict:
+    def generate(share: float) -> UnitResult:
         spec = JobSpec(
             path=str(classic / "triangle.py"), module_name="triangle", import_root=str(classic),
-            unit="classify", evaluations=3000, seed=3, post_seconds=30, mutation_share=share,
+            units=(UnitJob("classify"),), evaluations=3000, seed=3, post_seconds=30,
+            mutation_share=share,
         )  # fmt: skip
-        outcome = run_job(spec)
-        assert outcome.status == "ok", outcome.message
-        return outcome.result
+        return only(run_job(spec))
 
     coverage_only, with_mutants = generate(0.0), generate(0.2)
-    assert with_mutants["covered"] == coverage_only["covered"]
-    assert len(with_mutants["covered"]) == with_mutants["total"]
-    assert coverage_only["mutation"]["killed_in_search"] == 0
-    assert with_mutants["mutation"]["killed_in_search"] > 0
-    killed = with_mutants["mutation"]["killed"]
-    assert killed >= coverage_only["mutation"]["killed"] + 5, (coverage_only, with_mutants)
+    assert with_mutants.covered == coverage_only.covered
+    assert len(with_mutants.covered) == with_mutants.total
+    assert coverage_only.mutation.killed_in_search == 0
+    assert with_mutants.mutation.killed_in_search > 0
+    killed = with_mutants.mutation.killed
+    assert killed >= coverage_only.mutation.killed + 5, (coverage_only, with_mutants)
     # Every test is there for a branch or for at least two mutants.
-    for test in with_mutants["tests"]:
-        assert test["targets"] or test["kills"] >= 2, test
+    for test in with_mutants.tests:
+        assert test.targets or test.kills >= 2, test

@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 
 from miogen.analysis.model import Unit
 from miogen.assertions.mutants import Mutant, MutantFactory, sample_mutants
+from miogen.assertions.observation import Observation
 from miogen.assertions.observe import observations_of
-from miogen.emit.render import Observation
 from miogen.execution.executor import Execution, Executor
 from miogen.testcase.model import TestCase
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import enum
 import math
+from dataclasses import dataclass
 
-from miogen.emit.render import Observation, literal
+from miogen.assertions.observation import Observation, literal
 from miogen.execution.executor import Execution, Executor
 from miogen.testcase.model import CALLS, TestCase
 
@@ -13,21 +14,34 @@ MAX_ATTRIBUTES = 3
 BUILTIN_MODULES = ("builtins",)
 
 
-def observe(
-    executor: Executor, test: TestCase, module_name: str
-) -> tuple[TestCase, list[Observation]]:
+@dataclass(frozen=True)
+class Observed:
+    """A test as executed (truncated at a raising statement) and what both runs agreed on."""
+
+    test: TestCase
+    observations: list[Observation]
+    stable: bool  # both runs ended alike: the same statement raised the same type, or none did
+
+
+def observe(executor: Executor, test: TestCase, module_name: str) -> Observed:
     """Run ``test`` twice without tracing; keep observations that are equal in both runs.
 
-    Returns the test as executed (truncated at a raising statement) and its observations.
-    A test whose outcome differs between the runs gets no assertion for what differed.
+    A value that differs between the runs gets no assertion; a test whose runs end
+    differently is unstable: whatever it asserts, it would pass or fail by chance.
     """
     first = executor.run(test, trace=False)
     second = executor.run(first.test, trace=False)
     if first.timed_out or second.timed_out:
-        return first.test, []
+        return Observed(first.test, [], stable=False)
+    stable = _ending(first) == _ending(second)
     observed_first = observations_of(first, module_name)
     observed_second = set(observations_of(second, module_name))
-    return first.test, [o for o in observed_first if o in observed_second]
+    return Observed(first.test, [o for o in observed_first if o in observed_second], stable)
+
+
+def _ending(execution: Execution) -> tuple[int, str] | None:
+    exception = execution.exception
+    return (exception[0], exception[1]) if exception is not None else None
 
 
 def observations_of(execution: Execution, module_name: str) -> list[Observation]:

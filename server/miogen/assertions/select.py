@@ -6,8 +6,8 @@ import time
 from dataclasses import dataclass, field
 
 from miogen.assertions.kills import MutantSet, fails
+from miogen.assertions.observation import Observation
 from miogen.assertions.observe import observations_of
-from miogen.emit.render import Observation
 from miogen.testcase.model import TestCase
 
 

@@ -19,8 +19,8 @@ def unit_entry(state: UnitState) -> dict:
         "covered_before": len(state.before),
         "covered_after": len(state.after),
         "tests_added": state.added,
-        "seconds": round(outcome.wall_seconds, 3) if outcome else 0.0,
-        "seeds_replayed": (outcome.result or {}).get("replayed", 0) if outcome else 0,
+        "seconds": round(outcome.seconds, 3) if outcome else 0.0,
+        "seeds_replayed": outcome.result.replayed if outcome and outcome.result else 0,
         "seeds_dropped": state.seeds_dropped,
     }
     if outcome is not None and outcome.status != "ok":

@@ -6,7 +6,7 @@ one individual of the first population. The history is a cache, so its tests are
 when they are loaded: a test that calls a method that no longer exists, passes a parameter that
 is gone or omits one that became required, or names a removed enum member, is dropped here
 (statically, from the module's AST: user code never runs in this process). The worker checks
-the same rules again (``engine.still_valid``) against the version it imports.
+the same rules again (``testcase.validity.still_valid``) against the version it imports.
 
 Input seeding (CTG sec. 3.2), off by default: when a unit A takes a B, the objects that B's
 stored tests build serve as A's inputs with probability p <= 0.5; units run in dependency order
@@ -21,11 +21,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
-from types import SimpleNamespace
 
 from miogen.analysis.model import ModuleModel, Signature, Unit
 from miogen.analysis.typespec import TypeSpec
-from miogen.engine import still_valid
 from miogen.testcase.model import (
     Statement,
     TestCase,
@@ -35,6 +33,7 @@ from miogen.testcase.model import (
     to_json,
 )
 from miogen.testcase.sampling import TestFactory
+from miogen.testcase.validity import still_valid
 
 MAX_INPUT_SEEDING = 0.5  # the paper's example probability, and the issue's upper bound
 POOL_SEEDS = 8  # seed tests built from the pool for one job
@@ -42,11 +41,11 @@ POOL_SEEDS = 8  # seed tests built from the pool for one job
 
 def still_valid_seeds(model: ModuleModel, unit: Unit, seeds: Iterable) -> tuple[list, int]:
     """The stored tests (JSON) that still fit the unit's signatures, and how many were dropped."""
-    checker = SimpleNamespace(factory=TestFactory(model, unit))
+    factory = TestFactory(model, unit)
     kept, dropped, seen = [], 0, set()
     for data in seeds:
         test = _decode(data, model)
-        if test is None or not still_valid(checker, test):
+        if test is None or not still_valid(factory, test):
             dropped += 1
             continue
         key = canonical_key(test)

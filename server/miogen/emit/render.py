@@ -4,23 +4,11 @@ from __future__ import annotations
 
 import builtins
 import keyword
-import math
 import re
 from dataclasses import dataclass, field
 
+from miogen.assertions.observation import Observation, literal
 from miogen.testcase.model import CALLS, Statement, TestCase
-
-MAX_LITERAL = 200  # characters: longer values are not asserted literally
-
-
-@dataclass(frozen=True)
-class Observation:
-    """What a clean run of the test showed for one statement."""
-
-    index: int
-    kind: str  # equals | approx | nan | raises | is_none | attribute | isinstance
-    value: str = ""  # rendered Python expression
-    detail: str = ""  # attribute name, or exception type name
 
 
 @dataclass
@@ -29,57 +17,6 @@ class RenderedTest:
     source: str
     imports: set[str] = field(default_factory=set)  # names to import from the module under test
     extra_imports: set[str] = field(default_factory=set)  # full import lines
-
-
-def literal(value: object) -> str | None:
-    """A Python expression that rebuilds ``value``, or None when there is no stable literal form."""
-    if isinstance(value, str | bytes):
-        text = _quoted(value)
-    elif value is None or isinstance(value, bool | int):
-        text = repr(value)
-    elif isinstance(value, float):
-        if math.isnan(value):
-            return 'float("nan")'
-        if math.isinf(value):
-            return 'float("inf")' if value > 0 else '-float("inf")'
-        text = repr(value)
-    elif isinstance(value, complex):
-        text = repr(value)
-    elif type(value) in (list, tuple, set, frozenset) and len(value) <= 20:
-        items = [
-            literal(v)
-            for v in (sorted(value, key=repr) if isinstance(value, set | frozenset) else value)
-        ]
-        if any(i is None for i in items):
-            return None
-        if type(value) is tuple:
-            text = "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
-        elif type(value) is list:
-            text = "[" + ", ".join(items) + "]"
-        elif not items:
-            text = "set()" if type(value) is set else "frozenset()"
-        else:
-            text = "{" + ", ".join(items) + "}"
-            text = text if type(value) is set else f"frozenset({text})"
-    elif type(value) is dict and len(value) <= 20:
-        pairs = [(literal(k), literal(v)) for k, v in value.items()]
-        if any(k is None or v is None for k, v in pairs):
-            return None
-        text = "{" + ", ".join(f"{k}: {v}" for k, v in pairs) + "}"
-    else:
-        return None
-    return text if len(text) <= MAX_LITERAL else None
-
-
-def _quoted(value: str | bytes) -> str:
-    """repr() with double quotes where that needs no escaping, as ruff format writes strings."""
-    text = repr(value)
-    prefix = "b" if isinstance(value, bytes) else ""
-    body = text[len(prefix) + 1 : -1]
-    quote = '"' if isinstance(value, str) else b'"'
-    if text[len(prefix)] == "'" and quote not in value:
-        return f'{prefix}"{body.replace(chr(92) + chr(39), chr(39))}"'
-    return text
 
 
 def snake(name: str) -> str:

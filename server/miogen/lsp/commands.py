@@ -14,6 +14,7 @@ from miogen.lsp import convert, insert
 from miogen.lsp.documents import Document
 from miogen.lsp.settings import plain
 from miogen.lsp.snapshot import UnitShape
+from miogen.lsp.views import UnitView
 
 if TYPE_CHECKING:
     from miogen.lsp.session import Session
@@ -54,7 +55,7 @@ class Commands:
         final = doc.record(shape.name).final
         insertion = None
         if final is not None and final.tests and final.fingerprint == shape.fingerprint:
-            insertion = await self.plan_insertion(doc, final.tests)
+            insertion = await self.plan_insertion(doc, final)
         source, quickfix = types.CodeActionKind.Source, types.CodeActionKind.QuickFix
         if insertion is None or insertion.count == 0:
             wanted = convert.wanted(source, only)
@@ -104,7 +105,7 @@ class Commands:
         final = doc.record(unit).final
         if final is None or not final.tests:
             return self._result(doc, unit, None, applied=False, message="no generated tests yet")
-        insertion = await self.plan_insertion(doc, final.tests)
+        insertion = await self.plan_insertion(doc, final)
         if insertion.count == 0:
             return self._result(doc, unit, insertion, applied=False, message="already inserted")
         applied = False
@@ -117,8 +118,10 @@ class Commands:
             applied = bool(answer.applied)
         return self._result(doc, unit, insertion, applied=applied, message="")
 
-    async def plan_insertion(self, doc: Document, tests: list[dict]) -> insert.Insertion:
-        """The insertion of ``tests`` into the unit's test file as it is now (cached until it changes)."""
+    async def plan_insertion(self, doc: Document, final: UnitView) -> insert.Insertion:
+        """The insertion of ``final``'s tests into the unit's test file as it is now (cached until
+        it changes)."""
+        tests = final.tests
         open_files = {
             Path(d.path).resolve(): (d.source, d.version)
             for d in self.session.ls.workspace.text_documents.values()
@@ -129,16 +132,17 @@ class Commands:
         cached = self._insertions.get(key)
         if cached is not None and cached[0] is tests:
             return cached[1]
-        insertion = await self._plan(doc, tests, open_files)
+        insertion = await self._plan(doc, final, open_files)
         if len(self._insertions) > 64:
             self._insertions.clear()
         self._insertions[key] = (tests, insertion)
         return insertion
 
-    async def _plan(self, doc: Document, tests: list[dict], open_files) -> insert.Insertion:
+    async def _plan(self, doc: Document, final: UnitView, open_files) -> insert.Insertion:
         return await asyncio.to_thread(
             insert.plan,
-            tests,
+            final.tests,
+            final.module_state,
             self.session.location(doc.path),
             self.session.settings_for(doc.path),
             open_files,

@@ -10,6 +10,7 @@ from pathlib import Path
 from miogen.lsp.jobs import Job
 from miogen.lsp.snapshot import Snapshot, UnitShape
 from miogen.lsp.views import UnitView
+from miogen.records import TestData
 
 MAX_SEEDS = 200  # tests handed to the next job; the newest win
 
@@ -26,7 +27,7 @@ class UnitRecord:
     live: UnitView | None = None  # what the running job has claimed so far
     failure: tuple[str, str] | None = None  # (fingerprint, message): the last job failed
     warnings: tuple[str, tuple[str, ...]] | None = None  # (fingerprint, crash reasons) of a result
-    seeds: list = field(default_factory=list)  # testcase json for the next job
+    seeds: list[TestData] = field(default_factory=list)  # tests for the next job
     job: Job | None = None
 
     @property
@@ -53,7 +54,7 @@ class UnitRecord:
             return "done" if view.fingerprint == fingerprint else "stale"
         return "stale" if job is not None and job.active else "none"
 
-    def add_seeds(self, tests: list) -> None:
+    def add_seeds(self, tests: list[TestData]) -> None:
         known = {json.dumps(test, sort_keys=True) for test in self.seeds}
         for test in tests:
             key = json.dumps(test, sort_keys=True)

@@ -16,6 +16,7 @@ from miogen.lsp import convert
 from miogen.lsp.documents import Document
 from miogen.lsp.jobs import Job
 from miogen.lsp.views import final_view, streamed_view
+from miogen.records import ErrorKind
 
 if TYPE_CHECKING:
     from miogen.lsp.session import Session
@@ -85,22 +86,27 @@ class JobReporter:
         measurement = job.measurement
         covered = measurement.covered.get(job.unit, []) if measurement else []
         executed = measurement.executed_lines if measurement else []
-        uncovered = (job.outcome.result or {}).get("uncovered", [])
-        record.final = final_view(job.shape, covered, executed, job.tests, uncovered)
+        unit = job.unit_outcome
+        result = unit.result if unit is not None else None
+        uncovered = result.uncovered if result is not None else ()
+        state = job.snapshot.model.has_module_state
+        record.final = final_view(job.shape, covered, executed, job.tests, uncovered, state)
         record.reference, record.failure = job.shape.fingerprint, None
         crashes = tuple(job.crashes)
         if measurement is not None and not measurement.ok and not job.tests:
             crashes += ("the generated tests did not run under pytest",)
         record.warnings = (job.shape.fingerprint, crashes) if crashes else None
         record.seeds = []
-        record.add_seeds([test["test"] for test in job.tests] + job.streamed)
+        record.add_seeds([test.test for test in job.tests] + job.streamed)
         doc.import_error = None
-        result = job.outcome.result or {}
+        wall = job.outcome.wall_seconds if job.outcome is not None else 0.0
+        search = result.search_seconds if result is not None else 0.0
+        executions = result.executions if result is not None else 0
         timing = (
-            f"worker {job.outcome.wall_seconds:.1f} s (search {result.get('search_seconds', 0):.1f} s"
-            f", {result.get('executions', 0)} executions), verification {job.verify_seconds:.1f} s"
+            f"worker {wall:.1f} s (search {search:.1f} s, {executions} executions), "
+            f"verification {job.verify_seconds:.1f} s"
         )
-        claimed = len(result.get("covered", []))
+        claimed = len(result.covered) if result is not None else 0
         if claimed != len(record.final.covered):
             timing += (
                 f"; the search claimed {claimed}, coverage.py measured {len(record.final.covered)}"
@@ -108,15 +114,18 @@ class JobReporter:
         self.session.log(f"miogen: {job.unit}: {self.summary(job)}; {timing}")
 
     def _failed(self, doc: Document, job: Job) -> None:
-        error = (job.outcome.error if job.outcome else None) or {}
-        kind = error.get("kind")
-        if kind in ("syntax", "unknown-unit"):  # the file changed under the job: a save follows
+        error = job.outcome.error if job.outcome else None
+        kind = error.kind if error is not None else None
+        if kind in (
+            ErrorKind.SYNTAX,
+            ErrorKind.UNKNOWN_UNIT,
+        ):  # the file changed under the job: a save follows
             self.session.log(
                 f"miogen: {job.unit}: the file changed while the job started ({job.message})"
             )
             return
         record = doc.record(job.unit)
-        if kind == "import":
+        if kind == ErrorKind.IMPORT:
             doc.import_error = job.message
             record.failure = (
                 job.shape.fingerprint,

@@ -19,6 +19,7 @@ from coverage import CoverageData
 
 from miogen.analysis.model import Unit
 from miogen.analysis.targets import parse_code
+from miogen.verify.guard import FREE
 
 
 @dataclass
@@ -31,6 +32,7 @@ class Measurement:
     executed_lines: list[int] = field(default_factory=list)
     arcs: list[tuple[int, int]] = field(default_factory=list)
     failures: list[str] = field(default_factory=list)  # names of failing tests
+    messages: dict[str, str] = field(default_factory=dict)  # failing test -> its failure text
     output: str = ""
 
     @property
@@ -48,19 +50,23 @@ def measure(
     timeout: float = 120.0,
     extra_args: tuple[str, ...] = (),
     env: dict[str, str] | None = None,
+    sandbox: bool = False,
 ) -> Measurement:
-    """Run ``test_file`` with coverage measuring ``module_path``; map the arcs to unit targets."""
+    """Run ``test_file`` with coverage measuring ``module_path``; map the arcs to unit targets.
+
+    ``sandbox``: the run gets the worker's audit hook (``miogen.verify.guard``), for generated
+    tests; a project's own tests run as its developers run them.
+    """
     with tempfile.TemporaryDirectory(prefix="miogen-verify-") as scratch:
         data_file = os.path.join(scratch, "coverage.dat")
         junit = os.path.join(scratch, "junit.xml")
         command = [
             sys.executable, "-m", "coverage", "run", "--branch", f"--data-file={data_file}",
             f"--include={module_path}", "-m", "pytest", "-q", "-p", "no:cacheprovider",
-            "-p", "no:randomly", f"--junit-xml={junit}", "--rootdir", str(cwd), str(test_file),
-            *extra_args,
+            "-p", "no:randomly", *_guarded(sandbox), f"--junit-xml={junit}", "--rootdir", str(cwd),
+            str(test_file), *extra_args,
         ]  # fmt: skip
-        environment = _with_import_root(dict(env or os.environ), import_root)
-        environment["PYTHONDONTWRITEBYTECODE"] = "1"
+        environment = _environment(env, import_root, scratch if sandbox else None)
         result = _run_and_read(command, cwd, environment, timeout, junit)
         if result.exit_code != -1:
             read_coverage(result, data_file, module_path, units, source)
@@ -68,19 +74,45 @@ def measure(
 
 
 def run_shuffled(
-    test_file: Path, import_root: Path, cwd: Path, seed: int, timeout: float = 120.0
+    test_file: Path,
+    import_root: Path,
+    cwd: Path,
+    seed: int,
+    timeout: float = 120.0,
+    sandbox: bool = False,
 ) -> Measurement:
     """One more run without coverage: shuffled order, another PYTHONHASHSEED, a fresh process."""
     with tempfile.TemporaryDirectory(prefix="miogen-stability-") as scratch:
         junit = os.path.join(scratch, "junit.xml")
-        environment = _with_import_root(
-            dict(os.environ, MIOGEN_SHUFFLE_SEED=str(seed), PYTHONHASHSEED=str(seed)), import_root
+        shuffle = {"MIOGEN_SHUFFLE_SEED": str(seed), "PYTHONHASHSEED": str(seed)}
+        environment = _environment(
+            dict(os.environ, **shuffle), import_root, scratch if sandbox else None
         )
         command = [
             sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "miogen.verify.shuffle",
-            f"--junit-xml={junit}", "--rootdir", str(cwd), str(test_file),
+            *_guarded(sandbox), f"--junit-xml={junit}", "--rootdir", str(cwd), str(test_file),
         ]  # fmt: skip
         return _run_and_read(command, cwd, environment, timeout, junit)
+
+
+def _guarded(sandbox: bool) -> list[str]:
+    return ["-p", "miogen.verify.guard"] if sandbox else []
+
+
+def _environment(
+    env: dict[str, str] | None, import_root: Path, scratch: str | None
+) -> dict[str, str]:
+    """The run's environment: the import root on PYTHONPATH, no bytecode written; with a
+    ``scratch`` folder, temporary files there and the sandbox's free folder set to it."""
+    environment = _with_import_root(dict(env or os.environ), import_root)
+    environment["PYTHONDONTWRITEBYTECODE"] = "1"
+    if scratch is not None:
+        temporary = os.path.join(scratch, "tmp")
+        os.makedirs(temporary, exist_ok=True)
+        for name in ("TMPDIR", "TMP", "TEMP"):
+            environment[name] = temporary
+        environment[FREE] = scratch
+    return environment
 
 
 def _run_and_read(
@@ -168,12 +200,15 @@ def read_junit(path: str) -> Measurement:
         return result
     root = ElementTree.parse(path).getroot()
     for case in root.iter("testcase"):
-        if case.find("failure") is not None:
-            result.failed += 1
-            result.failures.append(case.get("name", ""))
-        elif case.find("error") is not None:
-            result.errors += 1
-            result.failures.append(case.get("name", ""))
+        failure, error = case.find("failure"), case.find("error")
+        if failure is not None or error is not None:
+            if failure is not None:
+                result.failed += 1
+            else:
+                result.errors += 1
+            name, element = case.get("name", ""), failure if failure is not None else error
+            result.failures.append(name)
+            result.messages[name] = f"{element.get('message', '')}\n{element.text or ''}"
         elif case.find("skipped") is None:
             result.passed += 1
     return result
