@@ -23,6 +23,7 @@ from miogen.assertions.observe import observe
 from miogen.assertions.select import MutationAnalysis, MutationReport
 from miogen.emit.names import test_name
 from miogen.emit.render import render_test
+from miogen.execution import world
 from miogen.execution.executor import Executor
 from miogen.execution.heartbeat import Heartbeat
 from miogen.execution.tracer import ArcTracer
@@ -387,7 +388,7 @@ def render(
     executor = problem.executor
     for reduced in suite:
         refused_before = executor.refused_runs
-        observed = observe(executor, reduced.test, module_name)
+        observed = observe(executor, reduced.test, module_name, world.varied)
         if executor.refused_runs != refused_before:
             refused += 1
             continue

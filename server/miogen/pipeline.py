@@ -27,7 +27,7 @@ from miogen.analysis.model import ModuleModel, Unit
 from miogen.analysis.module import analyze_file
 from miogen.emit.merge import GeneratedTest, MergeResult, merge_tests, write_merged
 from miogen.execution.supervisor import OnEvent, ShouldCancel, run_job
-from miogen.project import ModuleLocation, locate
+from miogen.project import ModuleLocation, locate, pytest_warning_filters
 from miogen.records import JobOutcome, JobSpec, TestRecord, UnitJob, UnitOutcome
 from miogen.verify.measure import Measurement, measure, run_shuffled, verification_timeout
 
@@ -64,6 +64,7 @@ def job_spec(
         units=jobs,
         budget_seconds=budget_seconds,
         cwd=str(location.project_root),
+        warning_filters=pytest_warning_filters(location.project_root),
         **options,
     )
 
@@ -151,13 +152,14 @@ def _run_all(
 ) -> tuple[Measurement, list[Measurement]]:
     """The coverage run and the shuffled reruns, in parallel processes."""
     roots = (location.import_root, location.project_root)
+    world = dict(sandbox=True, warning_filters=pytest_warning_filters(location.project_root))
     with ThreadPoolExecutor(max(1, runs)) as threads:
         covered = threads.submit(
             measure, candidate, location.path, list(units), model.source, *roots,
-            timeout=timeout, sandbox=True,
+            timeout=timeout, **world,
         )  # fmt: skip
         reruns = [
-            threads.submit(run_shuffled, candidate, *roots, seed, timeout=timeout, sandbox=True)
+            threads.submit(run_shuffled, candidate, *roots, seed, timeout=timeout, **world)
             for seed in range(1, runs)
         ]
         return covered.result(), [rerun.result() for rerun in reruns]

@@ -103,6 +103,7 @@ class JobSpec:
     progress_interval: float = 0.2
     scratch: str = ""  # the worker's private folder (temporary files, heartbeat, output)
     cwd: str = ""  # working directory of the tests: the project root, where pytest runs them
+    warning_filters: tuple[str, ...] = ()  # the project's pytest ``filterwarnings``
     memory_limit_mb: int = 2048
     trace: bool = False  # measure arcs with the tracer even where the probes suffice (checks)
 

@@ -16,6 +16,7 @@ import traceback
 from miogen.errors import MiogenError, ModuleImportError, SourceSyntaxError, UnknownUnitError
 from miogen.execution.heartbeat import Heartbeat
 from miogen.execution.sandbox import enter_sandbox
+from miogen.execution.world import enter_pytest_world
 from miogen.records import ErrorKind, JobSpec, WorkerError, to_json
 
 
@@ -44,7 +45,6 @@ def isolate_stdio(scratch: str) -> Channel:
     os.dup2(output, 2)
     for fd in (null, output):
         os.close(fd)
-    sys.stdin = open(os.devnull)  # noqa: SIM115 - lives as long as the process
     return Channel(protocol)
 
 
@@ -64,6 +64,7 @@ def main() -> None:
     heartbeat = Heartbeat(os.path.join(spec.scratch, "heartbeat"))
     try:
         enter_sandbox(spec)
+        enter_pytest_world(spec.warning_filters)
         from miogen import engine  # after the sandbox: nothing of the user's has run yet
 
         engine.generate(spec, channel.send, heartbeat)

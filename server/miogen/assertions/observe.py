@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import enum
 import math
+from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 
 from miogen.assertions.observation import Observation, literal
@@ -23,14 +25,21 @@ class Observed:
     stable: bool  # both runs ended alike: the same statement raised the same type, or none did
 
 
-def observe(executor: Executor, test: TestCase, module_name: str) -> Observed:
+def observe(
+    executor: Executor,
+    test: TestCase,
+    module_name: str,
+    vary: Callable[[], AbstractContextManager[None]] = nullcontext,
+) -> Observed:
     """Run ``test`` twice without tracing; keep observations that are equal in both runs.
 
-    A value that differs between the runs gets no assertion; a test whose runs end
-    differently is unstable: whatever it asserts, it would pass or fail by chance.
+    The second run happens in ``vary()``'s world (another argv, say): what differs between the
+    runs gets no assertion; a test whose runs end differently is unstable: whatever it
+    asserts, it would pass or fail by chance.
     """
     first = executor.run(test, trace=False)
-    second = executor.run(first.test, trace=False)
+    with vary():
+        second = executor.run(first.test, trace=False)
     if first.timed_out or second.timed_out:
         return Observed(first.test, [], stable=False)
     stable = _ending(first) == _ending(second)

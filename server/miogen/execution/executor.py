@@ -7,7 +7,7 @@ import signal
 import types
 from dataclasses import dataclass, field
 
-from miogen.execution import sandbox
+from miogen.execution import sandbox, world
 from miogen.instrument import runtime
 from miogen.testcase.model import Statement, TestCase
 
@@ -99,6 +99,7 @@ class Executor:
             arcs = self.tracer.stop() if trace else set()
             self._restore_globals()
             refused = sandbox.after_test()  # stops threads the test left running, too
+            world.settle()
             if self.after_test is not None:
                 self.after_test()
         if timed_out and not refused:

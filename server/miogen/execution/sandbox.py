@@ -1,8 +1,9 @@
 """The worker's sandbox: resource limits, a scratch folder, and an audit hook that refuses harm.
 
 ``enter_sandbox`` runs once in the worker process, before any of the user's code is imported. It
-moves the working directory, HOME and TMPDIR into the job's scratch folder (``work/``, ``home/``,
-``tmp/``), lowers resource limits (address space, CPU seconds, file size, core dumps, number of
+moves the working directory where pytest will run the tests (the project root; else ``work/`` in
+the job's scratch folder) and TMPDIR into scratch (``tmp/``); HOME stays the user's, as under
+pytest (writing there is refused like anywhere outside scratch). It lowers resource limits (address space, CPU seconds, file size, core dumps, number of
 processes; hard limits too, so the code cannot lift them) and installs a ``sys.addaudithook``
 guard. The guard refuses, by raising ``SandboxRefusal`` inside the code under test:
 
@@ -14,9 +15,9 @@ guard. The guard refuses, by raising ``SandboxRefusal`` inside the code under te
   refused like TCP);
 - changing resource limits, and sqlite databases outside scratch.
 
-Inside scratch, the temporary folder is free. Writing elsewhere in scratch (a relative path, or
-under HOME) is allowed but noted: run as an emitted test, the same call would write into the
-user's project or home folder, so such a test must not be emitted.
+Inside scratch, the temporary folder is free. Writing elsewhere in scratch is allowed but noted:
+such a test must not be emitted. Other code may note what a test did that makes it unfit to
+emit (``note``: reading stdin, which pytest's capture makes raise).
 
 Each refusal or note is remembered; ``after_test`` hands the first of a test to the executor
 (which records it on the execution, and the search then treats the test as a dead end) and stops
@@ -39,6 +40,7 @@ import socket
 import sys
 import threading
 import time
+from typing import Protocol
 
 FILE_SIZE_LIMIT = 64 * 1024 * 1024  # per file the worker writes (scratch files, output.log)
 OUTPUT_LIMIT = 8 * 1024 * 1024  # output.log is emptied after a test that takes it past this
@@ -60,13 +62,22 @@ class Noted(str):
     """A verdict that allows the action but keeps the test that did it from being emitted."""
 
 
-def enter_sandbox(spec) -> None:
-    """Working directory, HOME and TMPDIR in scratch; resource limits; the audit guard."""
-    folders = {name: os.path.join(spec.scratch, name) for name in ("work", "home", "tmp")}
+class SandboxSpec(Protocol):
+    """What the sandbox needs to know of a job."""
+
+    scratch: str
+    cwd: str
+    memory_limit_mb: int
+
+    def attempt_seconds(self) -> float: ...
+
+
+def enter_sandbox(spec: SandboxSpec) -> None:
+    """Working directory as pytest's, TMPDIR in scratch; resource limits; the audit guard."""
+    folders = {name: os.path.join(spec.scratch, name) for name in ("work", "tmp")}
     for folder in folders.values():
         os.makedirs(folder, exist_ok=True)
-    os.chdir(folders["work"])
-    os.environ["HOME"] = folders["home"]
+    os.chdir(spec.cwd if spec.cwd and os.path.isdir(spec.cwd) else folders["work"])
     for name in ("TMPDIR", "TMP", "TEMP"):
         os.environ[name] = folders["tmp"]
     if "tempfile" in sys.modules:  # forget a temporary folder chosen before the sandbox
@@ -291,6 +302,12 @@ def install_guard(guard: Guard) -> Guard:
 
         sys.addaudithook(hook)
     return _guard
+
+
+def note(reason: str) -> None:
+    """Keep the running test from being emitted, for ``reason`` (the first of a test counts)."""
+    if _guard is not None and not _guard.refused:
+        _guard.refused = Noted(reason)
 
 
 def take_refusal() -> str:

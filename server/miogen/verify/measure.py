@@ -12,6 +12,7 @@ import subprocess
 import sys
 import tempfile
 import xml.etree.ElementTree as ElementTree
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -51,11 +52,14 @@ def measure(
     extra_args: tuple[str, ...] = (),
     env: dict[str, str] | None = None,
     sandbox: bool = False,
+    warning_filters: Sequence[str] = (),
 ) -> Measurement:
     """Run ``test_file`` with coverage measuring ``module_path``; map the arcs to unit targets.
 
-    ``sandbox``: the run gets the worker's audit hook (``miogen.verify.guard``), for generated
-    tests; a project's own tests run as its developers run them.
+    ``sandbox``: generated tests run in the worker's world: its audit hook
+    (``miogen.verify.guard``), its hash seed (0), and the project's ``warning_filters`` (the
+    file lives outside the project, where pytest would not read its configuration); a
+    project's own tests run as its developers run them.
     """
     with tempfile.TemporaryDirectory(prefix="miogen-verify-") as scratch:
         data_file = os.path.join(scratch, "coverage.dat")
@@ -63,10 +67,11 @@ def measure(
         command = [
             sys.executable, "-m", "coverage", "run", "--branch", f"--data-file={data_file}",
             f"--include={module_path}", "-m", "pytest", "-q", "-p", "no:cacheprovider",
-            "-p", "no:randomly", *_guarded(sandbox), f"--junit-xml={junit}", "--rootdir", str(cwd),
-            str(test_file), *extra_args,
+            "-p", "no:randomly", *_guarded(sandbox, scratch, warning_filters),
+            f"--junit-xml={junit}", "--rootdir", str(cwd), str(test_file), *extra_args,
         ]  # fmt: skip
-        environment = _environment(env, import_root, scratch if sandbox else None)
+        base = dict(env or os.environ, PYTHONHASHSEED="0") if sandbox else env
+        environment = _environment(base, import_root, scratch if sandbox else None)
         result = _run_and_read(command, cwd, environment, timeout, junit)
         if result.exit_code != -1:
             read_coverage(result, data_file, module_path, units, source)
@@ -80,6 +85,7 @@ def run_shuffled(
     seed: int,
     timeout: float = 120.0,
     sandbox: bool = False,
+    warning_filters: Sequence[str] = (),
 ) -> Measurement:
     """One more run without coverage: shuffled order, another PYTHONHASHSEED, a fresh process."""
     with tempfile.TemporaryDirectory(prefix="miogen-stability-") as scratch:
@@ -90,13 +96,25 @@ def run_shuffled(
         )
         command = [
             sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "miogen.verify.shuffle",
-            *_guarded(sandbox), f"--junit-xml={junit}", "--rootdir", str(cwd), str(test_file),
+            *_guarded(sandbox, scratch, warning_filters), f"--junit-xml={junit}", "--rootdir",
+            str(cwd), str(test_file),
         ]  # fmt: skip
         return _run_and_read(command, cwd, environment, timeout, junit)
 
 
-def _guarded(sandbox: bool) -> list[str]:
-    return ["-p", "miogen.verify.guard"] if sandbox else []
+def _guarded(sandbox: bool, scratch: str, warning_filters: Sequence[str]) -> list[str]:
+    """pytest options for generated tests: the sandbox, and the project's warning filters (in
+    a configuration file of the run's own, which holds nothing else)."""
+    if not sandbox:
+        return []
+    options = ["-p", "miogen.verify.guard"]
+    if warning_filters:
+        config = os.path.join(scratch, "pytest.ini")
+        lines = "".join(f"    {line}\n" for line in warning_filters)
+        with open(config, "w", encoding="utf-8") as handle:
+            handle.write(f"[pytest]\nfilterwarnings =\n{lines}")
+        options += ["-c", config]
+    return options
 
 
 def _environment(
