@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from execution.helpers import spec_for
 from miogen.execution.supervisor import run_job
-from miogen.records import JobSpec, UnitJob, UnitResult
+from miogen.records import JobSpec, StopReason, UnitJob, UnitResult
 
 
 def only(outcome) -> UnitResult:
@@ -59,3 +60,56 @@ def test_the_mutation_phase_kills_more_mutants_with_the_same_coverage(classic):
     # Every test is there for a branch or for at least two mutants.
     for test in with_mutants.tests:
         assert test.targets or test.kills >= 2, test
+
+
+def test_a_modules_units_share_one_worker_and_names_never_clash(write_module):
+    path = write_module(
+        "shapes",
+        """
+        def area(x: int) -> int:
+            return x * x
+
+
+        def perimeter(x: int) -> int:
+            return 4 * x
+
+
+        def double(x: int) -> int:
+            return 2 * x
+        """,
+    )
+    events = []
+    outcome = run_job(
+        spec_for(path, ["area", "perimeter", "double"], evaluations=200), events.append
+    )
+    assert [e.event for e in events].count("loaded") == 1, "one worker start and one import"
+    assert {u.unit for u in outcome.units} == {"area", "perimeter", "double"}
+    names = [t.name for u in outcome.units for t in u.result.tests]
+    assert names and len(names) == len(set(names))
+
+
+def test_time_a_unit_does_not_need_goes_to_a_unit_that_can_still_gain(write_module):
+    """``hard`` (an infeasible branch) runs first with a tenth of the budget; ``easy`` covers
+    everything at once and leaves its time, which ``hard`` gets when the others are done."""
+    path = write_module(
+        "mixed",
+        """
+        def easy() -> int:
+            return 1
+
+
+        def hard(x: int) -> int:
+            if x > 0 and x < 0:
+                return 1
+            return 0
+        """,
+    )
+    units = (UnitJob("hard", share=1.0), UnitJob("easy", share=9.0))
+    spec = JobSpec(path=str(path), module_name="mixed", import_root=str(path.parent),
+                   units=units, budget_seconds=4.0, mutation_share=0.0)  # fmt: skip
+    outcome = run_job(spec)
+    easy, hard = outcome.unit("easy").result, outcome.unit("hard").result
+    assert easy.stop_reason == StopReason.ALL_COVERED
+    assert hard.stop_reason == StopReason.BUDGET
+    first_share = 4.0 * 1.0 / 10.0
+    assert hard.search_seconds > 2 * first_share, (hard.search_seconds, easy.search_seconds)

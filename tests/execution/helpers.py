@@ -25,11 +25,13 @@ def problem_for(path: Path, unit: str, trace: bool = False) -> UnitProblem:
     return phases.prepare(spec, job, model, model.unit(unit), module, None)
 
 
-def spec_for(path: Path, unit: str, **options: object) -> JobSpec:
-    """A one-unit job for the module at ``path``, importable from its own folder."""
+def spec_for(path: Path, unit: str | list[str], **options: object) -> JobSpec:
+    """A job for one unit (or several) of the module at ``path``, importable from its folder."""
     seeds = tuple(options.pop("seeds", ()))  # type: ignore[call-overload]
     blocked = tuple(options.pop("blocked", ()))  # type: ignore[call-overload]
+    names = [unit] if isinstance(unit, str) else unit
     return JobSpec(
         path=str(path), module_name=path.stem, import_root=str(path.parent),
-        units=(UnitJob(unit, seeds=seeds, blocked=blocked),), **options,  # type: ignore[arg-type]
+        units=tuple(UnitJob(name, seeds=seeds, blocked=blocked) for name in names),
+        **options,  # type: ignore[arg-type]
     )  # fmt: skip

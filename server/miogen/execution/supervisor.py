@@ -291,8 +291,7 @@ class _Supervisor:
             for state in self.units.values():
                 if not state.done:
                     state.outcome.status, state.outcome.message = "failed", event.message
-        if not isinstance(event, Loaded | UnitStarted):
-            self.on_event(event)
+        self.on_event(event)
         return current
 
     def _crashed(self, attempt: _Attempt, unit: str | None, reason: str | None) -> bool:
