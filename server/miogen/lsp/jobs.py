@@ -19,7 +19,7 @@ from typing import Literal, Protocol
 
 from miogen.lsp.settings import Settings
 from miogen.lsp.snapshot import Snapshot, UnitShape
-from miogen.pipeline import Verification, job_spec, run, verify
+from miogen.pipeline import Dropped, Verification, job_spec, run, verify
 from miogen.project import ModuleLocation
 from miogen.records import (
     Crash,
@@ -69,6 +69,7 @@ class Job:
     outcome: JobOutcome | None = None
     tests: list[TestRecord] = field(default_factory=list)  # verified tests (state done)
     measurement: Measurement | None = None
+    dropped: Dropped | None = None  # what the verification dropped, by cause
     message: str = ""  # why it failed, for diagnostics and logs
     token: str | None = None  # work-done progress token, when the client shows progress
     verify_seconds: float = 0.0  # coverage.py's run of the emitted tests
@@ -237,6 +238,7 @@ class Scheduler:
             job.state = "cancelled"
             return
         job.tests, job.measurement = verified.tests, verified.measurement
+        job.dropped = verified.dropped
         job.state = "done"
 
     def _on_event(self, job: Job, event: Event) -> None:

@@ -109,6 +109,10 @@ class JobReporter:
                 f"; the search claimed {claimed}, coverage.py measured {len(record.final.covered)}"
             )
         self.client.log(f"miogen: {job.unit}: {self.summary(job)}; {timing}")
+        dropped = job.dropped.counts() if job.dropped is not None else {}
+        if any(dropped.values()):
+            causes = ", ".join(f"{count} {cause}" for cause, count in dropped.items() if count)
+            self.client.log(f"miogen: {job.unit}: dropped {causes} tests (pytest runs)")
 
     def _failed(self, doc: Document, job: Job) -> None:
         error = job.outcome.error if job.outcome else None
