@@ -20,7 +20,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
     try:
-        return args.run(args)
+        code: int = args.run(args)
+        return code
     except MiogenError as error:
         print(f"miogen: {error}", file=sys.stderr)
         return 2
@@ -116,7 +117,8 @@ def run_generate(args: argparse.Namespace) -> int:
         print(json.dumps(summary, indent=2))
     else:
         _print_summary(summary)
-    return summary["exit_code"]
+    code: int = summary["exit_code"]
+    return code
 
 
 class _ProgressLine:
@@ -243,7 +245,7 @@ def _seconds(report: GenerationReport) -> dict[str, float]:
     return seconds
 
 
-def _print_summary(summary: dict) -> None:
+def _print_summary(summary: dict[str, Any]) -> None:
     for unit in summary["units"]:
         line = (
             f"{unit['name']}: {unit['measured_covered']}/{unit['targets_total']} targets "

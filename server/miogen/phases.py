@@ -227,10 +227,10 @@ class UnitRun:
         archive has explored already.
         """
         self.progress.budget = budget
-        common = dict(archive=self.archive, on_evaluation=self.progress)
+        archive, progress = self.archive, self.progress
         spec, problem = self.spec, self.problem
         if spec.algorithm == Algorithm.RANDOM:
-            run_random(problem, budget, self.rng, should_stop=lambda: False, **common)
+            run_random(problem, budget, self.rng, archive, progress)
             return self._covered_or(StopReason.BUDGET, problem)
         if spec.algorithm == Algorithm.WTS:  # the whole-suite GA baseline keeps its own archive
             self.archive = run_wts(problem, budget, self.rng, on_evaluation=self.progress)
@@ -244,8 +244,8 @@ class UnitRun:
         if not self.record.mutation_started:
             coverage_end = 1.0 - share
             run_mio(
-                problem, budget, self.rng, config,
-                should_stop=lambda: budget.fraction_used() >= coverage_end, **common,
+                problem, budget, self.rng, config, archive, progress,
+                should_stop=lambda: budget.fraction_used() >= coverage_end,
             )  # fmt: skip
             self.record.coverage_evaluations += budget.evaluations_used
             if share == 0 or budget.exhausted():
@@ -253,7 +253,7 @@ class UnitRun:
         self.record.mutation_started = True
         mutant_problem = problem.under(self._mutant_mode(budget))
         stagnation = _Stagnation(self.archive, budget)
-        run_mio(mutant_problem, budget, self.rng, config, should_stop=stagnation, **common)
+        run_mio(mutant_problem, budget, self.rng, config, archive, progress, stagnation)
         if stagnation.fired:
             return StopReason.STAGNATION
         return self._covered_or(StopReason.BUDGET, mutant_problem)
@@ -316,7 +316,7 @@ class UnitRun:
         return UnitResult(
             unit=self.unit.name,
             total=len(self.unit.targets),
-            covered=tuple(sorted(t for t in covered if t in problem.by_id)),  # type: ignore[misc]
+            covered=branch_ids(covered),
             tests=tuple(rendering.tests),
             uncovered=uncovered,
             stop_reason=record.stop_reason,
@@ -332,6 +332,11 @@ class UnitRun:
             shrinking=shrinking,
             dropped=rendering.drops,
         )
+
+
+def branch_ids(targets: Iterable[Hashable]) -> tuple[int, ...]:
+    """The branch and line targets among ``targets`` (ints), sorted: mutants are left out."""
+    return tuple(sorted(t for t in targets if isinstance(t, int)))
 
 
 def _is_mutant(target: Hashable) -> bool:
@@ -407,7 +412,7 @@ def render(
                 source=output.source,
                 imports=tuple(sorted(output.imports)),
                 extra_imports=tuple(sorted(output.extra_imports)),
-                targets=tuple(sorted(t for t in reduced.targets if t in problem.by_id)),  # type: ignore[misc]
+                targets=branch_ids(reduced.targets),
                 kills=sum(isinstance(t, MutantTarget) for t in reduced.targets),
                 test=to_json(observed.test),
             )
@@ -477,7 +482,7 @@ class _Progress:
         for target, evaluated in solution.items():
             if target not in self.sent:
                 self.sent.add(target)
-                new_tests.append(StreamedTest((target,), to_json(evaluated.individual)))  # type: ignore[arg-type]
+                new_tests.append(StreamedTest(branch_ids([target]), to_json(evaluated.individual)))
         elapsed = budget.elapsed
         self.emit(
             Progress(
@@ -485,7 +490,7 @@ class _Progress:
                 evaluations=budget.evaluations_used,
                 elapsed=elapsed,
                 fraction=budget.fraction_used(),
-                covered=tuple(sorted(solution)),  # type: ignore[type-var]
+                covered=branch_ids(solution),
                 total=len(by_id),
                 rate=budget.evaluations_used / elapsed if elapsed > 0 else 0.0,
                 new_tests=tuple(new_tests),

@@ -152,14 +152,22 @@ def _run_all(
 ) -> tuple[Measurement, list[Measurement]]:
     """The coverage run and the shuffled reruns, in parallel processes."""
     roots = (location.import_root, location.project_root)
-    world = dict(sandbox=True, warning_filters=pytest_warning_filters(location.project_root))
+    filters = pytest_warning_filters(location.project_root)
     with ThreadPoolExecutor(max(1, runs)) as threads:
         covered = threads.submit(
             measure, candidate, location.path, list(units), model.source, *roots,
-            timeout=timeout, **world,
+            timeout=timeout, sandbox=True, warning_filters=filters,
         )  # fmt: skip
         reruns = [
-            threads.submit(run_shuffled, candidate, *roots, seed, timeout=timeout, **world)
+            threads.submit(
+                run_shuffled,
+                candidate,
+                *roots,
+                seed,
+                timeout=timeout,
+                sandbox=True,
+                warning_filters=filters,
+            )  # fmt: skip
             for seed in range(1, runs)
         ]
         return covered.result(), [rerun.result() for rerun in reruns]

@@ -99,7 +99,7 @@ class UnitProblem:
             return Evaluated(execution.test, {}, size(execution.test))
         return Evaluated(execution.test, self.heuristics(execution), size(execution.test))
 
-    def heuristics(self, execution: Execution) -> dict[int, float]:
+    def heuristics(self, execution: Execution) -> dict[Hashable, float]:
         """h per target: 1 when covered, else the branch distance, else a little for reaching it.
 
         Coverage comes from the probes' hits (if/while/for outcomes and function entries), which
@@ -116,7 +116,7 @@ class UnitProblem:
         else:
             lines = {line for line, _ in hits} | {line for line in execution.distances}
             covered = {t.id for t in self.unit.targets if (t.line, t.outcome) in hits}
-        h: dict[int, float] = {}
+        h: dict[Hashable, float] = {}
         for target in self.unit.targets:
             if target.id in covered:
                 h[target.id] = 1.0
@@ -131,9 +131,7 @@ class UnitProblem:
             h.update(self.mutant_heuristics(execution, self.mode.mutants))
         return h
 
-    def mutant_heuristics(
-        self, execution: Execution, mutants: MutantSet
-    ) -> dict[MutantTarget, float]:
+    def mutant_heuristics(self, execution: Execution, mutants: MutantSet) -> dict[Hashable, float]:
         """h per reached mutant: 1 when the test kills it, else closeness to its line's boundary.
 
         Killing takes running the mutant; only reached mutants that ``skip`` leaves are run.
@@ -143,7 +141,7 @@ class UnitProblem:
         infection distance.
         """
         skip = self.mode.skip
-        h: dict[MutantTarget, float] = {}
+        h: dict[Hashable, float] = {}
         reached = mutants.reached(execution)
         if not reached:
             return h

@@ -81,7 +81,12 @@ class MutantSet:
     def __len__(self) -> int:
         return len(self.loaded)
 
-    def hook(self, before_test=None, before_statement=None, after_test=None) -> None:
+    def hook(
+        self,
+        before_test: Callable[[TestCase], None] | None = None,
+        before_statement: Callable[[int], None] | None = None,
+        after_test: Callable[[], None] | None = None,
+    ) -> None:
         """Give every mutant's executor the worker's heartbeat, as the original's has."""
         for loaded in self.loaded:
             executor = loaded.executor

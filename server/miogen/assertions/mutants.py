@@ -7,6 +7,7 @@ import ast
 import types
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from miogen.analysis.model import Unit
 
@@ -54,7 +55,13 @@ class _Mutator(ast.NodeVisitor):
         self.found: list[Mutant] = []
         self.appliers: list[Callable[[], Undo]] = []
 
-    def _point(self, node: ast.AST, operator: str, description: str, apply) -> None:
+    def _point(
+        self,
+        node: ast.expr | ast.stmt,
+        operator: str,
+        description: str,
+        apply: Callable[[], Undo],
+    ) -> None:
         self.found.append(Mutant(len(self.found), node.lineno, operator, description))
         self.appliers.append(apply)
 
@@ -95,7 +102,7 @@ class _Mutator(ast.NodeVisitor):
 
             self._point(node, "CRP", f"{value!r} -> {value + 1!r}", apply)
 
-    def _negate_test(self, node) -> None:
+    def _negate_test(self, node: ast.If | ast.While | ast.IfExp) -> None:
         self.generic_visit(node)
         if self._inside(node):
 
@@ -111,7 +118,7 @@ class _Mutator(ast.NodeVisitor):
     visit_IfExp = _negate_test
 
 
-def _swap_item(items: list, position: int, replacement: type) -> Callable[[], Undo]:
+def _swap_item(items: list[Any], position: int, replacement: type) -> Callable[[], Undo]:
     def apply() -> Undo:
         original = items[position]
         items[position] = replacement()
@@ -170,7 +177,10 @@ class MutantFactory:
         undo = self._appliers[index]()
         try:
             module = ast.fix_missing_locations(ast.Module(body=self.statements, type_ignores=[]))
-            return compile(module, self.path, "exec", flags=self.flags, dont_inherit=True)
+            code: types.CodeType = compile(
+                module, self.path, "exec", flags=self.flags, dont_inherit=True
+            )
+            return code
         finally:
             undo()
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 MAX_LITERAL = 200  # characters: longer values are not asserted literally
 
@@ -37,29 +37,46 @@ def literal(value: object) -> str | None:
         text = repr(value)
     elif isinstance(value, complex):
         text = repr(value)
-    elif type(value) in (list, tuple, set, frozenset) and len(value) <= 20:
-        items = [
-            literal(v)
-            for v in (sorted(value, key=repr) if isinstance(value, set | frozenset) else value)
-        ]
-        if any(i is None for i in items):
-            return None
-        if type(value) is tuple:
-            text = "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
-        elif type(value) is list:
-            text = "[" + ", ".join(items) + "]"
-        elif not items:
-            text = "set()" if type(value) is set else "frozenset()"
-        else:
-            text = "{" + ", ".join(items) + "}"
-            text = text if type(value) is set else f"frozenset({text})"
-    elif type(value) is dict and len(value) <= 20:
-        pairs = [(literal(k), literal(v)) for k, v in value.items()]
-        if any(k is None or v is None for k, v in pairs):
-            return None
-        text = "{" + ", ".join(f"{k}: {v}" for k, v in pairs) + "}"
+    elif isinstance(value, list | tuple | set | frozenset) and type(value) in CONTAINERS:
+        return _container(value)
+    elif isinstance(value, dict) and type(value) is dict:
+        return _dict(value)
     else:
         return None
+    return text if len(text) <= MAX_LITERAL else None
+
+
+CONTAINERS = (list, tuple, set, frozenset)
+MAX_ITEMS = 20
+
+
+def _container(value: list[Any] | tuple[Any, ...] | set[Any] | frozenset[Any]) -> str | None:
+    if len(value) > MAX_ITEMS:
+        return None
+    unordered = isinstance(value, set | frozenset)
+    found = [literal(v) for v in (sorted(value, key=repr) if unordered else value)]
+    items = [item for item in found if item is not None]
+    if len(items) < len(found):
+        return None
+    if type(value) is tuple:
+        text = "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
+    elif type(value) is list:
+        text = "[" + ", ".join(items) + "]"
+    elif not items:
+        text = "set()" if type(value) is set else "frozenset()"
+    else:
+        text = "{" + ", ".join(items) + "}"
+        text = text if type(value) is set else f"frozenset({text})"
+    return text if len(text) <= MAX_LITERAL else None
+
+
+def _dict(value: dict[Any, Any]) -> str | None:
+    if len(value) > MAX_ITEMS:
+        return None
+    pairs = [(literal(k), literal(v)) for k, v in value.items()]
+    if any(k is None or v is None for k, v in pairs):
+        return None
+    text = "{" + ", ".join(f"{k}: {v}" for k, v in pairs) + "}"
     return text if len(text) <= MAX_LITERAL else None
 
 
@@ -68,7 +85,7 @@ def _quoted(value: str | bytes) -> str:
     text = repr(value)
     prefix = "b" if isinstance(value, bytes) else ""
     body = text[len(prefix) + 1 : -1]
-    quote = '"' if isinstance(value, str) else b'"'
-    if text[len(prefix)] == "'" and quote not in value:
+    has_quote = '"' in value if isinstance(value, str) else b'"' in value
+    if text[len(prefix)] == "'" and not has_quote:
         return f'{prefix}"{body.replace(chr(92) + chr(39), chr(39))}"'
     return text

@@ -79,6 +79,7 @@ def observations_of(execution: Execution, module_name: str) -> list[Observation]
 
 
 def _raises(execution: Execution, module_name: str) -> Observation:
+    assert execution.exception is not None
     index, type_name, _ = execution.exception
     if execution.exception_module in BUILTIN_MODULES or execution.exception_module == module_name:
         expression = type_name
@@ -123,7 +124,7 @@ def _state(index: int, value: object) -> list[Observation]:
         attributes = vars(value)
     except TypeError:
         return []
-    found = []
+    found: list[Observation] = []
     for name, attribute in list(attributes.items()):
         if name.startswith("_") or len(found) >= MAX_ATTRIBUTES:
             continue

@@ -176,7 +176,7 @@ def _fit(
 ) -> list[Allocation]:
     """Take units in rank order while they fit into k*b; the others wait for a later run."""
 
-    def rank(allocation: Allocation) -> tuple:
+    def rank(allocation: Allocation) -> tuple[bool, int, int, str]:
         candidate = candidates[allocation.key]
         return (not allocation.changed, len(candidate.runs), -candidate.branches, allocation.key)
 

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from miogen.ctg.runner import CtgReport, UnitState
 
 
-def unit_entry(state: UnitState) -> dict:
+def unit_entry(state: UnitState) -> dict[str, Any]:
     allocation = state.allocation
     outcome = state.outcome
-    entry = {
+    entry: dict[str, Any] = {
         "unit": state.key,
         "kind": state.unit.kind,
         "status": state.status,
@@ -28,7 +30,7 @@ def unit_entry(state: UnitState) -> dict:
     return entry
 
 
-def to_json(report: CtgReport, fail_under: float | None = None) -> dict:
+def to_json(report: CtgReport, fail_under: float | None = None) -> dict[str, Any]:
     return {
         "root": str(report.root),
         "strategy": report.config.strategy,

@@ -146,8 +146,8 @@ def run_ctg(
     """Discover units, allocate ``config.total`` seconds, run, verify, merge and record."""
     started = time.monotonic()
     log = log or (lambda _: None)
-    paths = [Path(p) for p in paths] or [Path.cwd()]
-    report = CtgReport(project_root(paths, root), config)
+    folders = [Path(p) for p in paths] or [Path.cwd()]
+    report = CtgReport(project_root(folders, root), config)
     with ExitStack() as stack:
         store = _open_history(report, history) if config.strategy == "ctg" else None
         if store is not None:
@@ -155,7 +155,7 @@ def run_ctg(
         pool = pool or stack.enter_context(local_pool(config.jobs))
         report.executor = pool.name
         threads = stack.enter_context(ThreadPoolExecutor(max(1, config.jobs)))
-        modules = _discover(report, paths)
+        modules = _discover(report, folders)
         states = _load_history(modules, store)
         _measure_before(report, modules, states, store, threads)
         plan = _allocate(states, config)
@@ -195,7 +195,7 @@ def _load_history(modules: list[Module], store: HistoryStore | None) -> list[Uni
                 state.runs = store.runs(state.key, unit.ast_hash)
             if state.stored is not None:
                 state.seeds, state.seeds_dropped = still_valid_seeds(
-                    module.model, unit, state.stored.seeds
+                    module.analysed, unit, state.stored.seeds
                 )
             states.append(state)
     return states
@@ -234,10 +234,10 @@ def _measure_before(
         state.before = sorted(t for t in known if t in targets)
 
 
-def _coverage_before(module: Module) -> tuple[dict, list[str], str]:
+def _coverage_before(module: Module) -> tuple[dict[str, list[int]], list[str], str]:
     location = module.location
     measurement = measure(
-        module.test_path, location.path, module.units, module.model.source,
+        module.test_path, location.path, module.units, module.analysed.source,
         location.import_root, location.project_root,
     )  # fmt: skip
     warning = ""
@@ -304,7 +304,7 @@ def _seconds(state: UnitState) -> float:
 
 
 def _dependencies(state: UnitState, by_key: dict[str, UnitState]) -> set[str]:
-    names = dependencies(state.module.model).get(state.unit.name, set())
+    names = dependencies(state.module.analysed).get(state.unit.name, set())
     return {state.module.key(u) for u in state.module.units if u.name in names} & set(by_key)
 
 
@@ -338,7 +338,7 @@ def _pool_seeds(
     finished: dict[str, JobOutcome],
     config: CtgConfig,
 ) -> list[TestData]:
-    model = state.module.model
+    model = state.module.analysed
     pool = {}
     for name in dependencies(model).get(state.unit.name, set()):
         other = by_key.get(state.module.key(model.unit(name)))
@@ -374,7 +374,7 @@ def _verify_module(group: list[UnitState], config: CtgConfig) -> None:
     if not tests:
         return
     units = [s.unit for s in group]
-    verified = verify(module.location, module.model, units, tests, config.test_timeout,
+    verified = verify(module.location, module.analysed, units, tests, config.test_timeout,
                       runs=config.verify_runs)  # fmt: skip
     kept = {t.name for t in verified.tests}
     measured = verified.measurement.covered if verified.measurement else {}
@@ -392,8 +392,9 @@ def _merge(report: CtgReport, modules: list[Module], states: list[UnitState]) ->
         tests = [t for s in group for t in s.tests]
         try:
             path, merged = write_tests(
-                module.test_path, tests, module.location.module_name, module.model.has_module_state
-            )
+                module.test_path, tests, module.location.module_name,
+                module.analysed.has_module_state,
+            )  # fmt: skip
         except (UnmergeableFile, OSError) as error:
             report.warnings.append(f"{module.test_path}: tests not written: {error}")
             continue
@@ -445,4 +446,6 @@ def _record(store: HistoryStore | None, modules: list[Module], states: list[Unit
 
 def _is_better(state: UnitState) -> bool:
     """A new suite replaces the stored one unless the unit is unchanged and it covers less."""
-    return state.changed or len(state.measured) >= state.stored.seeds_covered
+    return (
+        state.stored is None or state.changed or len(state.measured) >= state.stored.seeds_covered
+    )

@@ -24,6 +24,7 @@ from collections.abc import Iterable
 
 from miogen.analysis.model import ModuleModel, Signature, Unit
 from miogen.analysis.typespec import TypeSpec
+from miogen.records import TestData
 from miogen.testcase.model import (
     Statement,
     TestCase,
@@ -39,7 +40,9 @@ MAX_INPUT_SEEDING = 0.5  # the paper's example probability, and the issue's uppe
 POOL_SEEDS = 8  # seed tests built from the pool for one job
 
 
-def still_valid_seeds(model: ModuleModel, unit: Unit, seeds: Iterable) -> tuple[list, int]:
+def still_valid_seeds(
+    model: ModuleModel, unit: Unit, seeds: Iterable[TestData]
+) -> tuple[list[TestData], int]:
     """The stored tests (JSON) that still fit the unit's signatures, and how many were dropped."""
     factory = TestFactory(model, unit)
     kept, dropped, seen = [], 0, set()
@@ -55,7 +58,7 @@ def still_valid_seeds(model: ModuleModel, unit: Unit, seeds: Iterable) -> tuple[
     return kept, dropped
 
 
-def _decode(data, model: ModuleModel) -> TestCase | None:
+def _decode(data: TestData, model: ModuleModel) -> TestCase | None:
     """The test, or None when the stored data is malformed (a cache may hold anything)."""
     try:
         test = from_json(data)
@@ -104,7 +107,7 @@ def _class_names(spec: TypeSpec) -> set[str]:
 # --- input seeding from an object pool --------------------------------------------------------
 
 
-def pool_objects(model: ModuleModel, owner: str, tests: Iterable) -> list[TestCase]:
+def pool_objects(model: ModuleModel, owner: str, tests: Iterable[TestData]) -> list[TestCase]:
     """The constructions of ``owner`` objects in ``owner``'s stored tests, each a small test."""
     pieces, seen = [], set()
     for data in tests:
@@ -140,14 +143,14 @@ def pool_seeds(
     rng: random.Random,
     probability: float,
     count: int = POOL_SEEDS,
-) -> list:
+) -> list[TestData]:
     """Random tests of ``unit`` whose constructions of pooled classes are, with ``probability``,
     replaced by objects from the pool; only the tests where a replacement happened (JSON)."""
     probability = min(probability, MAX_INPUT_SEEDING)
     if probability <= 0 or not pool:
         return []
     factory = TestFactory(model, unit)
-    seeds = []
+    seeds: list[TestData] = []
     for _ in range(count * 4):
         if len(seeds) >= count:
             break
@@ -162,7 +165,7 @@ def pool_seeds(
     return seeds
 
 
-def _poolable(statement: Statement, unit: Unit, pool: dict) -> bool:
+def _poolable(statement: Statement, unit: Unit, pool: dict[str, list[TestCase]]) -> bool:
     return statement.kind == "construct" and statement.name in pool and statement.name != unit.name
 
 

@@ -40,7 +40,8 @@ import socket
 import sys
 import threading
 import time
-from typing import Protocol
+from collections.abc import Callable, Iterable
+from typing import Any, Protocol
 
 FILE_SIZE_LIMIT = 64 * 1024 * 1024  # per file the worker writes (scratch files, output.log)
 OUTPUT_LIMIT = 8 * 1024 * 1024  # output.log is emptied after a test that takes it past this
@@ -65,9 +66,14 @@ class Noted(str):
 class SandboxSpec(Protocol):
     """What the sandbox needs to know of a job."""
 
-    scratch: str
-    cwd: str
-    memory_limit_mb: int
+    @property
+    def scratch(self) -> str: ...
+
+    @property
+    def cwd(self) -> str: ...
+
+    @property
+    def memory_limit_mb(self) -> int: ...
 
     def attempt_seconds(self) -> float: ...
 
@@ -81,7 +87,7 @@ def enter_sandbox(spec: SandboxSpec) -> None:
     for name in ("TMPDIR", "TMP", "TEMP"):
         os.environ[name] = folders["tmp"]
     if "tempfile" in sys.modules:  # forget a temporary folder chosen before the sandbox
-        sys.modules["tempfile"].tempdir = None
+        sys.modules["tempfile"].tempdir = None  # type: ignore[attr-defined]
     sys.dont_write_bytecode = True
     limit_resources(spec.memory_limit_mb, spec.attempt_seconds())
     install_guard(Guard(free=[folders["tmp"], os.devnull], noted=spec.scratch))
@@ -150,7 +156,7 @@ class Guard:
         self.main_thread = _thread.get_ident()
         self.cwd = os.getcwd()  # restored after a test that changed it
         self.moved = False  # a test changed the working directory
-        self.checks = {
+        self.checks: dict[str, Callable[[tuple[Any, ...]], str]] = {
             "open": self._open,
             "os.remove": lambda a: self._inside(a[0], "delete", a[1]),
             "os.rmdir": lambda a: self._inside(a[0], "delete", a[1]),
@@ -191,7 +197,7 @@ class Guard:
             "socket.sendmsg": lambda a: self._network(a[0], a[1], "send to"),
         }
 
-    def __call__(self, event: str, args: tuple) -> None:
+    def __call__(self, event: str, args: tuple[Any, ...]) -> None:
         if event == "os.chdir":
             self.moved = True
             return
@@ -203,7 +209,7 @@ class Guard:
         if not isinstance(reason, Noted):
             raise SandboxRefusal(f"miogen sandbox: refused to {reason}")
 
-    def verdict(self, event: str, args: tuple) -> str:
+    def verdict(self, event: str, args: tuple[Any, ...]) -> str:
         """Why ``event`` is refused ("" when allowed; a ``Noted`` reason when allowed but noted)."""
         check = self.checks.get(event)
         if check is None:
@@ -217,13 +223,13 @@ class Guard:
         reason, self.refused = self.refused, ""
         return reason
 
-    def _open(self, args: tuple) -> str:
+    def _open(self, args: tuple[Any, ...]) -> str:
         path, _, flags = args
         if isinstance(path, int) or not flags & WRITE_FLAGS:
             return ""  # an already-open descriptor, or reading
         return self._inside(path, "write")
 
-    def _sqlite(self, args: tuple) -> str:
+    def _sqlite(self, args: tuple[Any, ...]) -> str:
         database = args[0] if isinstance(args[0], str) else os.fsdecode(args[0])
         if database in (":memory:", "") or database.startswith("file::memory:"):
             return ""
@@ -236,19 +242,19 @@ class Guard:
             return ""
         return f"send signal {signum} to process {pid}"
 
-    def _network(self, sock, address, action: str) -> str:
+    def _network(self, sock: object, address: object, action: str) -> str:
         if getattr(sock, "family", None) == socket.AF_UNIX and isinstance(address, (str, bytes)):
             name = os.fsdecode(address)
             if name and not name.startswith("\0"):
                 return self._inside(name, action)
         return f"{action} {address!r} (network)"
 
-    def _inside(self, path, action: str, dir_fd: int | None = None) -> str:
+    def _inside(self, path: object, action: str, dir_fd: int | None = None) -> str:
         """ "" under a free folder, a ``Noted`` reason under the noted one, else the refusal."""
         if isinstance(path, int):
             return ""  # an already-open descriptor
         try:
-            name = os.fsdecode(path)
+            name = os.fsdecode(path)  # type: ignore[arg-type]  # TypeError when not a path
             if dir_fd is not None and dir_fd >= 0 and not os.path.isabs(name):
                 name = os.path.join(os.readlink(f"/proc/self/fd/{dir_fd}"), name)
             resolved = os.path.realpath(name)
@@ -262,7 +268,7 @@ class Guard:
         return f"{action} {resolved} outside the scratch folder"
 
 
-def _reads(event: str, args: tuple) -> bool:
+def _reads(event: str, args: tuple[Any, ...]) -> bool:
     return event == "open" and (isinstance(args[0], int) or not args[2] & WRITE_FLAGS)
 
 
@@ -270,12 +276,13 @@ def _within(path: str, root: str) -> bool:
     return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
 
 
-def _command(argv) -> str:
+def _command(argv: object) -> str:
     if isinstance(argv, (str, bytes)):
         text = os.fsdecode(argv)
     else:
         try:
-            text = " ".join(os.fsdecode(a) if isinstance(a, bytes) else str(a) for a in argv)
+            items: Iterable[object] = argv  # type: ignore[assignment]  # TypeError if not
+            text = " ".join(os.fsdecode(a) if isinstance(a, bytes) else str(a) for a in items)
         except TypeError:
             text = repr(argv)
     return text if len(text) <= 80 else text[:77] + "..."
@@ -296,7 +303,7 @@ def install_guard(guard: Guard) -> Guard:
         _guard = guard
         watched = frozenset(guard.checks) | {"os.chdir"}
 
-        def hook(event: str, args: tuple) -> None:
+        def hook(event: str, args: tuple[Any, ...]) -> None:
             if event in watched:
                 guard(event, args)
 
@@ -357,7 +364,7 @@ def _thread_key(ident: int | None = None) -> object:
     ``threading._active`` is private, but unlike ``current_thread()`` reading it changes nothing.
     """
     ident = _thread.get_ident() if ident is None else ident
-    return threading._active.get(ident, ident)
+    return threading._active.get(ident, ident)  # type: ignore[attr-defined]
 
 
 def _running_threads(main: int) -> dict[int, object]:

@@ -17,10 +17,10 @@ import io
 import os
 import sys
 import warnings
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from importlib import metadata
-from typing import Any, NoReturn
+from typing import Any, BinaryIO, TextIO
 
 from miogen.execution import sandbox
 
@@ -33,53 +33,73 @@ VARIED_ARGV = ("pytest", "-q", "--miogen-varied")
 CURRENT_TEST = "PYTEST_CURRENT_TEST"
 
 
-class CapturedStdin(io.TextIOBase):
+class CapturedStdin(TextIO):
     """``sys.stdin`` as pytest's capture leaves it: reading raises OSError (and is noted)."""
 
     @property
     def encoding(self) -> str:
         return "utf-8"
 
-    def read(self, size: int | None = -1) -> NoReturn:
+    def read(self, size: int = -1) -> str:
         sandbox.note(STDIN_NOTE)
         raise OSError(STDIN_MESSAGE)
 
-    def readline(self, size: int | None = -1) -> NoReturn:  # type: ignore[override]
-        self.read()
+    readline = read
 
-    def readlines(self, hint: int | None = -1) -> NoReturn:  # type: ignore[override]
-        self.read()
+    def readlines(self, hint: int | None = -1) -> list[str]:
+        return [self.read()]
 
-    def __next__(self) -> NoReturn:
-        self.read()
+    def __next__(self) -> str:
+        return self.read()
 
     def __iter__(self) -> Iterator[str]:
         return self
 
-    def fileno(self) -> NoReturn:
+    def fileno(self) -> int:
         raise io.UnsupportedOperation("redirected stdin is pseudofile, has no fileno()")
 
-    def flush(self) -> NoReturn:
+    def flush(self) -> None:
         raise io.UnsupportedOperation("redirected stdin is pseudofile, has no flush()")
 
     def isatty(self) -> bool:
         return False
 
+    def close(self) -> None:
+        pass
+
     def readable(self) -> bool:
         return False
+
+    def seek(self, offset: int, whence: int = 0) -> int:
+        raise io.UnsupportedOperation("redirected stdin is pseudofile, has no seek(int)")
 
     def seekable(self) -> bool:
         return False
 
+    def tell(self) -> int:
+        raise io.UnsupportedOperation("redirected stdin is pseudofile, has no tell()")
+
+    def truncate(self, size: int | None = None) -> int:
+        raise io.UnsupportedOperation("cannot truncate stdin")
+
+    def write(self, data: str) -> int:
+        raise io.UnsupportedOperation("cannot write to stdin")
+
+    def writelines(self, lines: Iterable[str]) -> None:
+        raise io.UnsupportedOperation("Cannot write to stdin")
+
     def writable(self) -> bool:
         return False
 
-    def close(self) -> None:
+    def __enter__(self) -> CapturedStdin:
+        return self
+
+    def __exit__(self, *exception: object) -> None:
         pass
 
     @property
-    def buffer(self) -> CapturedStdin:
-        return self
+    def buffer(self) -> BinaryIO:
+        return self  # type: ignore[return-value]  # as pytest's: str or bytes does not matter
 
 
 _filters: list[Any] = []  # the warning filters every test starts with
@@ -104,13 +124,14 @@ def apply_warning_filters(filters: Sequence[str]) -> None:
         except (ValueError, ImportError, AttributeError, TypeError):
             continue  # pytest refuses the run with such a filter; the verification will tell
     warnings.showwarning = _recorded  # pytest records warnings; none reaches the output here
-    _filters[:] = warnings.filters
+    _filters[:] = list(warnings.filters)
 
 
 def settle() -> None:
     """After a test: the warning filters every test starts with (a test may have changed them)."""
     if warnings.filters != _filters:
-        warnings.filters[:] = _filters
+        current: list[Any] = warnings.filters  # type: ignore[assignment]  # a list at run time
+        current[:] = _filters
         warnings._filters_mutated()  # type: ignore[attr-defined]
 
 

@@ -13,10 +13,10 @@ from typing import Any, Protocol
 from lsprotocol import types
 
 from miogen.errors import SourceSyntaxError
-from miogen.lsp import convert, insert
+from miogen.lsp import convert
 from miogen.lsp.client import Client
 from miogen.lsp.documents import Document, DocumentStore
-from miogen.lsp.insert import OpenFiles
+from miogen.lsp.insert import Insertion, OpenFiles, plan, test_path
 from miogen.lsp.jobs import Job
 from miogen.lsp.locator import Locator
 from miogen.lsp.protocol import SOURCE, UNCOVERED_BRANCH, CommandError, GenerateResult
@@ -44,7 +44,7 @@ class Commands:
         self, store: DocumentStore, locator: Locator, client: Client, jobs: JobControl
     ) -> None:
         self.store, self.locator, self.client, self.jobs = store, locator, client, jobs
-        self._insertions: dict[tuple[object, ...], tuple[UnitView, insert.Insertion]] = {}
+        self._insertions: dict[tuple[object, ...], tuple[UnitView, Insertion]] = {}
 
     async def code_actions(
         self, uri: str, lines: tuple[int, int], diagnostics: list[types.Diagnostic], only: list[str]
@@ -118,7 +118,7 @@ class Commands:
         applied = await self.client.apply_edit(insertion.edit, f"miogen: tests for {unit}")
         return self._result(doc, unit, insertion, applied=applied, message="")
 
-    async def plan_insertion(self, doc: Document, final: UnitView) -> insert.Insertion:
+    async def plan_insertion(self, doc: Document, final: UnitView) -> Insertion:
         """The insertion of ``final``'s tests into the unit's test file as it is now (cached
         until the file changes)."""
         open_files = self.client.open_files(self.store.open)
@@ -134,11 +134,9 @@ class Commands:
         self._insertions[key] = (final, insertion)
         return insertion
 
-    async def _plan(
-        self, doc: Document, final: UnitView, open_files: OpenFiles
-    ) -> insert.Insertion:
+    async def _plan(self, doc: Document, final: UnitView, open_files: OpenFiles) -> Insertion:
         return await asyncio.to_thread(
-            insert.plan,
+            plan,
             final.tests,
             final.module_state,
             self.locator.location(doc.path),
@@ -152,7 +150,7 @@ class Commands:
         self,
         doc: Document,
         unit: str,
-        insertion: insert.Insertion | None,
+        insertion: Insertion | None,
         *,
         applied: bool,
         message: str,
@@ -174,9 +172,7 @@ class Commands:
         }
 
     def _test_path(self, doc: Document) -> Path:
-        return insert.test_path(
-            self.locator.location(doc.path), self.locator.settings_for(doc.path)
-        )
+        return test_path(self.locator.location(doc.path), self.locator.settings_for(doc.path))
 
     def cancel(self, uri: str, unit: str) -> bool:
         return self.jobs.cancel(uri, unit)

@@ -93,7 +93,7 @@ def branch_diagnostic(
 ) -> types.Diagnostic | None:
     """Uncovered targets at the configured severity; covered ones as Hints (if shown)."""
     target = branch.target
-    data: dict = {"unit": unit, "line": target.line - 1}
+    data: dict[str, object] = {"unit": unit, "line": target.line - 1}
     if target.arc:
         data["arc"] = list(target.arc)
     span = snapshot.span_of(target.line) if target.arc else snapshot.statement_span(target.line)
@@ -121,7 +121,9 @@ def branch_diagnostic(
     )
 
 
-def import_error_diagnostic(message: str, snapshot: Snapshot | None, codec) -> types.Diagnostic:
+def import_error_diagnostic(
+    message: str, snapshot: Snapshot | None, codec: PositionCodec
+) -> types.Diagnostic:
     lines = snapshot.lines if snapshot else []
     first = lines[0].rstrip("\r\n") if lines else ""
     return types.Diagnostic(
@@ -134,7 +136,7 @@ def import_error_diagnostic(message: str, snapshot: Snapshot | None, codec) -> t
 
 
 def worker_failed_diagnostic(
-    shape: UnitShape, snapshot: Snapshot, message: str, codec
+    shape: UnitShape, snapshot: Snapshot, message: str, codec: PositionCodec
 ) -> types.Diagnostic:
     return types.Diagnostic(
         range=header_range(snapshot, shape, codec),
@@ -181,7 +183,11 @@ def unit_ref(uri: str, unit: str) -> UnitRef:
 
 
 def code_lens(
-    snapshot: Snapshot, shape: UnitShape, uri: str, counts: tuple[int, int] | None, codec
+    snapshot: Snapshot,
+    shape: UnitShape,
+    uri: str,
+    counts: tuple[int, int] | None,
+    codec: PositionCodec,
 ) -> types.CodeLens:
     title = "miogen: Generate tests"
     if counts is not None:
@@ -249,7 +255,7 @@ def workspace_edit(
     """Creates the file only when it does not exist, then inserts; ``changes`` for old clients."""
     if not document_changes:
         return types.WorkspaceEdit(changes={uri: edits})
-    operations: list = []
+    operations: list[types.TextDocumentEdit | types.CreateFile] = []
     if create:
         operations.append(
             types.CreateFile(uri=uri, options=types.CreateFileOptions(ignore_if_exists=True))

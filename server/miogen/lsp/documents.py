@@ -16,7 +16,7 @@ from pygls.uris import to_fs_path
 
 from miogen.errors import SourceSyntaxError
 from miogen.lsp.jobs import Job
-from miogen.lsp.protocol import CommandError
+from miogen.lsp.protocol import CommandError, UnitState
 from miogen.lsp.snapshot import Snapshot, UnitShape, take
 from miogen.lsp.views import UnitView
 from miogen.records import TestData
@@ -51,11 +51,11 @@ class UnitRecord:
             return job.shape.fingerprint != fingerprint
         return self.failure is not None or fingerprint != self.reference
 
-    def state(self, fingerprint: str) -> str:
+    def state(self, fingerprint: str) -> UnitState:
         """The unit's state in the coverage notification (docs/lsp-protocol.md)."""
         job = self.job
         if job is not None and job.active and job.shape.fingerprint == fingerprint:
-            return job.state
+            return "running" if job.state == "running" else "queued"
         if self.failure is not None and self.failure[0] == fingerprint:
             return "failed"
         view = self.view

@@ -12,10 +12,10 @@ import asyncio
 import logging
 import threading
 import traceback
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Literal, Protocol
+from typing import Any, Literal, Protocol
 
 from miogen.lsp.settings import Settings
 from miogen.lsp.snapshot import Snapshot, UnitShape
@@ -130,7 +130,7 @@ class Scheduler:
         self.running: set[Job] = set()
         self.latest: dict[tuple[str, str], Job] = {}
         self.threads = ThreadPoolExecutor(max_workers=32, thread_name_prefix="miogen-job")
-        self._tasks: set[asyncio.Task] = set()
+        self._tasks: set[asyncio.Task[None]] = set()
 
     def submit(self, job: Job) -> Job:
         """Queue ``job``; an older job for the same unit is cancelled (the newer one wins)."""
@@ -160,7 +160,7 @@ class Scheduler:
             self._end(job)
         return True
 
-    def cancel_where(self, predicate, reason: str) -> int:
+    def cancel_where(self, predicate: Callable[[Job], bool], reason: str) -> int:
         jobs = [job for job in self.latest.values() if job.active and predicate(job)]
         return sum(self.cancel(job, reason) for job in jobs)
 
@@ -171,10 +171,12 @@ class Scheduler:
             job._stop.set()
         self.threads.shutdown(wait=False, cancel_futures=True)
         done = threading.Event()
-        waiter = threading.Thread(
-            target=lambda: (self.threads.shutdown(wait=True), done.set()), daemon=True
-        )
-        waiter.start()
+
+        def wait_for_threads() -> None:
+            self.threads.shutdown(wait=True)
+            done.set()
+
+        threading.Thread(target=wait_for_threads, daemon=True).start()
         return done.wait(wait_seconds)
 
     # --- running ---------------------------------------------------------------------------
@@ -268,8 +270,9 @@ class Scheduler:
 async def _unless_stopped(job: Job, work: asyncio.Future[Verification]) -> Verification | None:
     """``work``'s result, or None as soon as the job is cancelled (the thread finishes alone)."""
     stopped = asyncio.ensure_future(job._stopped.wait())
+    waiting: set[asyncio.Future[Any]] = {work, stopped}
     try:
-        done, _ = await asyncio.wait({work, stopped}, return_when=asyncio.FIRST_COMPLETED)
+        done, _ = await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
     finally:
         stopped.cancel()
     if work in done and not job._stop.is_set():

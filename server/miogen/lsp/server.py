@@ -22,7 +22,7 @@ class MiogenServer(LanguageServer):
         super().__init__(NAME, VERSION)
         self.session = Session(self)
 
-    def report_server_error(self, error: Exception, source) -> None:
+    def report_server_error(self, error: Exception, source: object) -> None:
         """Errors outside requests go to the log, not to pop-ups in the editor."""
         logging.getLogger(__name__).error("%s: %s", getattr(source, "__name__", source), error)
 

@@ -8,7 +8,7 @@ when lines above it are added or removed, or when the unit is only reformatted.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from miogen.analysis.model import Target
@@ -147,7 +147,7 @@ def render(view: UnitView, current: UnitShape) -> Rendered | None:
     return rendered
 
 
-def _line_map(old: UnitShape, new: UnitShape):
+def _line_map(old: UnitShape, new: UnitShape) -> Callable[[int], int]:
     """Old statement line -> current line: by order when the statements pair up, else by shift."""
     if len(old.statements) == len(new.statements):
         pairs = dict(zip(old.statements, new.statements, strict=True))

@@ -134,7 +134,7 @@ def _environment(
 
 
 def _run_and_read(
-    command: list[str], cwd: Path, env: dict, timeout: float, junit: str
+    command: list[str], cwd: Path, env: dict[str, str], timeout: float, junit: str
 ) -> Measurement:
     """Run pytest and read its verdict from the JUnit report (exit code -1: it did not finish)."""
     try:
@@ -147,7 +147,7 @@ def _run_and_read(
     return result
 
 
-def _with_import_root(environment: dict, import_root: Path) -> dict:
+def _with_import_root(environment: dict[str, str], import_root: Path) -> dict[str, str]:
     """The environment with the module's import root first on PYTHONPATH."""
     existing = environment.get("PYTHONPATH")
     environment["PYTHONPATH"] = os.pathsep.join(
@@ -157,8 +157,8 @@ def _with_import_root(environment: dict, import_root: Path) -> dict:
 
 
 def _run_pytest(
-    command: list[str], cwd: Path, env: dict, timeout: float
-) -> subprocess.CompletedProcess:
+    command: list[str], cwd: Path, env: dict[str, str], timeout: float
+) -> subprocess.CompletedProcess[str]:
     """pytest without plugin autoload first (it halves start-up where many plugins are installed);
     again with the project's plugins when pytest says its configuration needs them (exit 3 or 4).
 
@@ -166,7 +166,7 @@ def _run_pytest(
     group of its own: past ``timeout`` the whole group is killed, processes a test started too.
     """
 
-    def run(environment: dict) -> subprocess.CompletedProcess:
+    def run(environment: dict[str, str]) -> subprocess.CompletedProcess[str]:
         limited = [
             sys.executable, "-m", "miogen.verify.limited", str(VERIFY_MEMORY_MB), str(timeout),
             "--", *command,
@@ -188,7 +188,7 @@ def _run_pytest(
     return completed
 
 
-def _kill_group(process: subprocess.Popen) -> None:
+def _kill_group(process: subprocess.Popen[str]) -> None:
     try:
         os.killpg(process.pid, signal.SIGKILL)
     except ProcessLookupError:
@@ -224,7 +224,9 @@ def read_junit(path: str) -> Measurement:
                 result.failed += 1
             else:
                 result.errors += 1
-            name, element = case.get("name", ""), failure if failure is not None else error
+            name = case.get("name", "")
+            element = failure if failure is not None else error
+            assert element is not None
             result.failures.append(name)
             result.messages[name] = f"{element.get('message', '')}\n{element.text or ''}"
         elif case.find("skipped") is None:
@@ -233,7 +235,7 @@ def read_junit(path: str) -> Measurement:
 
 
 def read_coverage(
-    result: Measurement, data_file: str, module_path: Path, units, source: str
+    result: Measurement, data_file: str, module_path: Path, units: Sequence[Unit], source: str
 ) -> None:
     if not os.path.exists(data_file):
         return
