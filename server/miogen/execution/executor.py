@@ -63,7 +63,7 @@ class Executor:
             if fresh_containers
             else {}
         )
-        self._previous_alarm = signal.signal(signal.SIGALRM, _raise_timeout)
+        signal.signal(signal.SIGALRM, _raise_timeout)
 
     def run(self, test: TestCase, trace: bool = True) -> Execution:
         self.executions += 1

@@ -86,15 +86,6 @@ def distance_expr(node: ast.expr) -> ast.expr:
         return _probe("not_", node, distance_expr(node.operand))
     if isinstance(node, ast.Compare):
         return _compare(node)
-    if (
-        isinstance(node, ast.Call)
-        and isinstance(node.func, ast.Name)
-        and node.func.id == "isinstance"
-        and len(node.args) == 2
-        and not node.keywords
-    ):
-        # Only the builtin: a module that rebinds `isinstance` keeps its own.
-        return _probe("truth", node, node)
     return _probe("truth", node, node)
 
 

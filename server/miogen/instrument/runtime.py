@@ -129,11 +129,6 @@ def not_(inner: tuple) -> tuple:
     return (not inner[0], inner[2], inner[1])
 
 
-def isinstance_(value, types) -> tuple:
-    result = isinstance(value, types)
-    return (result, 0.0, K) if result else (result, K, 0.0)
-
-
 def _finite(value: float) -> float:
     if value != value or value == math.inf:  # nan, inf: far, but still "reached"
         return 1e300
