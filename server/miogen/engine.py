@@ -9,6 +9,7 @@ Each unit's result goes out as soon as it is final, so a crash later costs only 
 
 from __future__ import annotations
 
+import dataclasses
 import time
 import types
 
@@ -30,6 +31,8 @@ def generate(spec: JobSpec, emit: Emit, heartbeat: Heartbeat | None = None) -> N
     model = phases.timed("analyse", analyze_file, spec.path, spec.module_name)
     for job in spec.units:
         model.unit(job.name)  # an unknown unit fails the job before the import
+    if not spec.units:
+        spec = dataclasses.replace(spec, units=tuple(UnitJob(u.name) for u in model.units))
     module = phases.timed("import", load, spec)
     emit(Loaded(phases.seconds, {job.name: _weight(job, model) for job in spec.units}))
     if spec.evaluations is not None:

@@ -7,6 +7,7 @@ and turns them into the unit's ``UnitResult`` at the end.
 
 from __future__ import annotations
 
+import functools
 import random
 import sys
 import time
@@ -17,7 +18,7 @@ from typing import Any, TypeVar
 
 from miogen.analysis.model import ModuleModel, Target, Unit
 from miogen.analysis.module import parse_module
-from miogen.analysis.targets import parse_code
+from miogen.analysis.targets import CodeMap, parse_code
 from miogen.assertions.kills import MutantSet, MutantTarget
 from miogen.assertions.observe import observe
 from miogen.assertions.select import MutationAnalysis, MutationReport
@@ -86,7 +87,7 @@ def prepare(
     heartbeat: Heartbeat | None,
 ) -> UnitProblem:
     """The unit's search problem: its executor (probes, or the arc tracer where they fall short)."""
-    probed = probed_lines(parse_module(model.source, spec.path))
+    probed = _probed(model.source, spec.path)
     exact = all(t.line in probed for t in unit.targets if t.kind == "branch")
     tracer = None if exact and not spec.trace else ArcTracer(module.__file__ or spec.path)
     executor = Executor(
@@ -96,7 +97,19 @@ def prepare(
         executor.before_test, executor.after_test = heartbeat.begin, heartbeat.end
         executor.before_statement = heartbeat.statement
     blocked = frozenset(canonical_key(from_json(t)) for t in job.blocked)
-    return UnitProblem(TestFactory(model, unit), executor, unit, parse_code(model.source), blocked)
+    return UnitProblem(TestFactory(model, unit), executor, unit, _code_map(model.source), blocked)
+
+
+@functools.lru_cache(maxsize=4)
+def _probed(source: str, path: str) -> frozenset[int]:
+    """Lines whose branches the probes see (parsed once per module, for all its units)."""
+    return frozenset(probed_lines(parse_module(source, path)))
+
+
+@functools.lru_cache(maxsize=4)
+def _code_map(source: str) -> CodeMap:
+    """coverage.py's view of the module's code (parsed once per module, for all its units)."""
+    return parse_code(source)
 
 
 def load_mutants(

@@ -16,6 +16,7 @@ import dataclasses
 import re
 import shutil
 import tempfile
+import threading
 import time
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -303,19 +304,31 @@ def generate_module(
     """One job for the module's units (sharing ``budget``), verified, merged into ``output``.
 
     ``raw``: the search's tests as found (no shrinking, no mutants); ``options``: JobSpec fields.
+    The worker starts at once; this process analyses the module meanwhile (for the units'
+    targets, and to refuse a file that does not parse or a unit that does not exist).
     """
     started = time.monotonic()
     location = locate(path, project_root)
-    model = analyze_file(location.path, location.module_name)
-    units = [model.unit(name) for name in unit_names] if unit_names else list(model.units)
-    report = GenerationReport(location, model, [])
-    report.seconds["analyse"] = time.monotonic() - started
-    if units:
-        jobs = [UnitJob(u.name, careful=raw) for u in units]
-        spec = job_spec(location, jobs, budget, **options)
-        report.job = run(spec, on_event)
-        report.units = [UnitReport(u, report.job.unit(u.name)) for u in units]
-        report.seconds["job"] = report.job.wall_seconds
+    names = unit_names or []
+    if raw and not names:  # careful units must be named: the analysis comes first
+        names = [u.name for u in analyze_file(location.path, location.module_name).units]
+    jobs = [UnitJob(name, careful=raw) for name in names]
+    cancel = threading.Event()
+    with ThreadPoolExecutor(1, thread_name_prefix="miogen-job") as pool:
+        job = pool.submit(run, job_spec(location, jobs, budget, **options), on_event, cancel.is_set)
+        try:
+            model = analyze_file(location.path, location.module_name)
+            units = [model.unit(name) for name in names] if names else list(model.units)
+        except BaseException:
+            cancel.set()
+            raise
+        report = GenerationReport(location, model, [])
+        report.seconds["analyse"] = time.monotonic() - started
+        report.job = job.result()
+    report.seconds["job"] = report.job.wall_seconds
+    outcomes = {u.unit: u for u in report.job.units}
+    failed = UnitOutcome("", "failed", message=report.job.message)
+    report.units = [UnitReport(u, outcomes.get(u.name, failed)) for u in units]
     _verify_report(report, options.get("test_timeout", 1.0))
     tests = [t for r in report.units for t in r.tests]
     if output is not None and tests:

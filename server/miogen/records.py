@@ -89,7 +89,7 @@ class JobSpec:
     path: str  # the module file
     module_name: str  # dotted name the emitted tests import
     import_root: str  # put on sys.path so that `import module_name` works
-    units: tuple[UnitJob, ...]
+    units: tuple[UnitJob, ...]  # empty: every public unit of the module
     budget_seconds: float = 5.0
     evaluations: int | None = None
     seed: int = 0

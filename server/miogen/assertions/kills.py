@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import bisect
+import functools
 import math
 import types
 from collections.abc import Callable
@@ -68,7 +69,7 @@ class MutantSet:
         if not enabled:
             return
         factory = MutantFactory(source, path, unit, module_name, base)
-        scopes = _function_scopes(factory.tree)
+        scopes = _function_scopes(factory.tree)  # the tree is shared: so are its scopes
         for mutant in sample_mutants(factory.mutants, limit):
             try:
                 module = factory.load(mutant.index)
@@ -161,6 +162,7 @@ def _close(a: float, b: float) -> bool:
     return math.isclose(a, b, rel_tol=APPROX_RELATIVE, abs_tol=1e-12)
 
 
+@functools.lru_cache(maxsize=4)
 def _function_scopes(tree: ast.Module) -> list[tuple[int, int]]:
     scopes = [
         (node.lineno, node.end_lineno or node.lineno)

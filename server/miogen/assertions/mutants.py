@@ -4,6 +4,7 @@ from __future__ import annotations
 import __future__
 
 import ast
+import functools
 import types
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -161,7 +162,7 @@ class MutantFactory:
         base: types.ModuleType | None = None,
     ) -> None:
         self.path, self.module_name, self.base = path, module_name, base
-        self.tree = tree = ast.parse(source)
+        self.tree = tree = parsed(source)
         self.flags = _future_flags(tree)
         if base is None:
             self.statements = tree.body
@@ -176,7 +177,9 @@ class MutantFactory:
     def code(self, index: int) -> types.CodeType:
         undo = self._appliers[index]()
         try:
-            module = ast.fix_missing_locations(ast.Module(body=self.statements, type_ignores=[]))
+            # The parsed statements have their locations, and the mutations only swap operators
+            # or wrap a node in one copied from it: nothing to fix before compiling.
+            module = ast.Module(body=self.statements, type_ignores=[])
             code: types.CodeType = compile(
                 module, self.path, "exec", flags=self.flags, dont_inherit=True
             )
@@ -194,6 +197,16 @@ class MutantFactory:
         module.__package__ = self.module_name.rpartition(".")[0]
         exec(code, module.__dict__)
         return module
+
+
+@functools.lru_cache(maxsize=4)
+def parsed(source: str) -> ast.Module:
+    """One tree per module source, shared by its units' factories.
+
+    A factory mutates the tree only while it compiles a mutant, and undoes it at once; units
+    that share a private helper share its nodes without harm (one mutant at a time).
+    """
+    return ast.parse(source)
 
 
 def _future_flags(tree: ast.Module) -> int:

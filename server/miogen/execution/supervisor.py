@@ -191,20 +191,30 @@ class _Supervisor:
         self.spec = spec
         self.on_event = on_event or (lambda _: None)
         self.should_cancel = should_cancel or (lambda: False)
-        self.units = {job.name: _UnitState(job, UnitOutcome(job.name)) for job in spec.units}
-        for state in self.units.values():
-            for seed in state.job.seeds:
-                state.add_seed(seed)
-            state.blocked = list(state.job.blocked)
-        self.outcome = JobOutcome("ok", [state.outcome for state in self.units.values()])
+        self.units: dict[str, _UnitState] = {}
+        self.outcome = JobOutcome("ok")
+        for job in spec.units:
+            self._add(job)
+        self.unnamed = not spec.units  # every unit of the module: the worker names them
         self.start = time.monotonic()
         self.deadline = self.start + spec.attempt_seconds()
         self.weights: dict[str, float] = {}  # from the worker's first answer
         self.running: tuple[str, float] | None = None  # the unit at work, since when
 
+    def _add(self, job: UnitJob) -> None:
+        state = self.units[job.name] = _UnitState(job, UnitOutcome(job.name))
+        for seed in job.seeds:
+            state.add_seed(seed)
+        state.blocked = list(job.blocked)
+        self.outcome.units.append(state.outcome)
+
+    @property
+    def finished(self) -> bool:
+        return not self.unnamed and all(state.done for state in self.units.values())
+
     def run(self) -> JobOutcome:
         first = True
-        while not all(state.done for state in self.units.values()):
+        while not self.finished:
             attempt_spec = self._attempt_spec(first)
             try:
                 attempt = _Attempt(attempt_spec)
@@ -253,9 +263,7 @@ class _Supervisor:
                 return True
             events = attempt.read_events(0.05)
             if events is None:
-                if all(state.done for state in self.units.values()):
-                    return True
-                return self._crashed(attempt, current, None)
+                return self.finished or self._crashed(attempt, current, None)
             for event in events:
                 current = self._handle(event, attempt, current)
                 if isinstance(event, WorkerError):
@@ -276,6 +284,10 @@ class _Supervisor:
             self.running = (event.unit, time.monotonic())
         elif isinstance(event, Loaded):
             self.weights = self.weights or dict(event.weights)
+            if self.unnamed:
+                for name in event.weights:
+                    self._add(UnitJob(name))
+                self.unnamed = False
             phases = self.outcome.phases
             phases["start"] = phases.get("start", 0.0) + time.monotonic() - attempt.started
             for name, seconds in event.phases.items():
@@ -306,6 +318,9 @@ class _Supervisor:
         if reason is None:
             reason = attempt.death_reason()
         open_units = [s for s in self.units.values() if not s.done]
+        if not open_units:  # it died before it named the module's units
+            self._fail_rest(f"the worker died before it loaded the module: {reason}")
+            return True
         state = self.units.get(unit) if unit else None
         if state is None or state.done:
             state = open_units[0]  # died before naming a unit: the first open one pays
