@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import ast
+import dataclasses
 import hashlib
 from pathlib import Path
+from typing import Any
 
 from miogen.analysis.model import (
     NO_DEFAULT,
@@ -49,10 +51,14 @@ def analyze_source(source: str, path: str = "<string>", module_name: str = "modu
         for n in tree.body
         if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)
     }
-    units = [_unit(node) for node in tree.body if _is_unit(node, classes)]
+    units = [
+        _unit(node)
+        for node in tree.body
+        if isinstance(node, ast.FunctionDef | ast.ClassDef) and _is_unit(node, classes)
+    ]
     units = _with_helper_ranges(tree, units)
     targets = find_targets(source, tree, units)
-    units = [Unit(**{**_fields(u), "targets": tuple(targets.get(u.name, ()))}) for u in units]
+    units = [dataclasses.replace(u, targets=tuple(targets.get(u.name, ()))) for u in units]
     model = ModuleModel(path, module_name, source, units, classes, functions, _constants(tree))
     model.has_module_state = _has_module_state(tree)
     return model
@@ -94,10 +100,6 @@ def _changes(node: ast.AST, containers: set[str]) -> bool:
     return False
 
 
-def _fields(unit: Unit) -> dict:
-    return {name: getattr(unit, name) for name in Unit.__slots__}
-
-
 def ast_hash(node: ast.AST) -> str:
     """A hash of the code's structure: blind to formatting, comments and line numbers."""
     dumped = ast.dump(node, annotate_fields=False, include_attributes=False)
@@ -123,7 +125,7 @@ def _with_helper_ranges(tree: ast.Module, units: list[Unit]) -> list[Unit]:
                     helper = helpers[name]
                     ranges.append((_first_line(helper), helper.end_lineno or helper.lineno))
                     pending.append(helper)
-        result.append(Unit(**{**_fields(unit), "ranges": tuple(sorted(ranges))}))
+        result.append(dataclasses.replace(unit, ranges=tuple(sorted(ranges))))
     return result
 
 
@@ -163,7 +165,8 @@ def _type_aliases(tree: ast.Module) -> dict[str, ast.expr]:
             if ast.unparse(node.annotation).endswith("TypeAlias") and node.value is not None:
                 aliases[node.target.id] = node.value
         elif hasattr(ast, "TypeAlias") and isinstance(node, getattr(ast, "TypeAlias", ())):
-            aliases[node.name.id] = node.value  # pragma: no cover - Python 3.12+
+            alias: Any = node  # Python 3.12+: not in 3.11's ast stubs
+            aliases[alias.name.id] = alias.value  # pragma: no cover
     return aliases
 
 

@@ -309,7 +309,7 @@ def _is_main_guard(node: ast.stmt) -> bool:
 
 
 def _first_row(node: ast.stmt) -> int:
-    decorators = getattr(node, "decorator_list", [])
+    decorators: list[ast.expr] = getattr(node, "decorator_list", [])
     return min([node.lineno, *(d.lineno for d in decorators)])
 
 
@@ -646,7 +646,10 @@ def _refuse_new_futures(
     start = 1 if body and _is_docstring(body[0]) else 0
     if all(_is_future(node) for node in body[start:]):
         return wanted, []
-    have = {item for node in body[start:] if _is_future(node) for item in _import_items(node)}
+    futures = [
+        node for node in body[start:] if isinstance(node, ast.ImportFrom) and _is_future(node)
+    ]
+    have = {item for node in futures for item in _import_items(node)}
     refused = [i for i in wanted if _section(i) == 0 and i not in have]
     return [i for i in wanted if i not in refused], refused
 
