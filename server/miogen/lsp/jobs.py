@@ -19,19 +19,20 @@ from typing import Any, Literal, Protocol
 
 from miogen.lsp.settings import Settings
 from miogen.lsp.snapshot import Snapshot, UnitShape
-from miogen.pipeline import Dropped, Verification, job_spec, run, verify
+from miogen.pipeline import Dropped, Verification, VerificationAhead, job_spec, run, verify
 from miogen.project import ModuleLocation
 from miogen.records import (
     Crash,
     Event,
     JobOutcome,
+    JobSpec,
     Progress,
     TestData,
     TestRecord,
     UnitJob,
     UnitOutcome,
 )
-from miogen.verify.measure import Measurement
+from miogen.verify.measure import Ahead, Measurement
 
 logger = logging.getLogger(__name__)
 
@@ -222,7 +223,15 @@ class Scheduler:
         def on_event(event: Event) -> None:  # called on the job's thread
             loop.call_soon_threadsafe(self._on_event, job, event)
 
-        outcome = await loop.run_in_executor(self.threads, run, spec, on_event, job._stop.is_set)
+        ahead = VerificationAhead(job.location, on_event)  # pytest starts during the search
+        try:
+            await self._run_and_verify(job, spec, ahead)
+        finally:
+            ahead.close()  # also stops a verification the job no longer waits for
+
+    async def _run_and_verify(self, job: Job, spec: JobSpec, ahead: VerificationAhead) -> None:
+        loop = asyncio.get_running_loop()
+        outcome = await loop.run_in_executor(self.threads, run, spec, ahead, job._stop.is_set)
         job.outcome = outcome
         unit = job.unit_outcome
         if job._stop.is_set() or outcome.status == "cancelled":
@@ -232,7 +241,8 @@ class Scheduler:
         if unit is None or unit.status != "ok" or unit.result is None:
             job.state, job.message = "failed", _failure_message(outcome, unit)
             return
-        verifying = loop.run_in_executor(self.threads, _verify, job, list(unit.result.tests))
+        tests = list(unit.result.tests)
+        verifying = loop.run_in_executor(self.threads, _verify, job, tests, ahead.processes)
         verify_started = loop.time()
         verified = await _unless_stopped(job, verifying)
         job.verify_seconds = loop.time() - verify_started
@@ -289,6 +299,6 @@ def _failure_message(outcome: JobOutcome, unit: UnitOutcome | None) -> str:
     return outcome.message or "the worker failed"
 
 
-def _verify(job: Job, tests: list[TestRecord]) -> Verification:
+def _verify(job: Job, tests: list[TestRecord], ahead: list[Ahead]) -> Verification:
     """The pipeline's verification of the unit's tests (invariant 2: what coverage.py measures)."""
-    return verify(job.location, job.snapshot.model, [job.shape.unit], tests)
+    return verify(job.location, job.snapshot.model, [job.shape.unit], tests, ahead=ahead)

@@ -6,6 +6,7 @@ coverage.py measures (invariant 2).
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -15,6 +16,7 @@ import xml.etree.ElementTree as ElementTree
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import IO
 
 from coverage import CoverageData
 
@@ -53,26 +55,34 @@ def measure(
     env: dict[str, str] | None = None,
     sandbox: bool = False,
     warning_filters: Sequence[str] = (),
+    ahead: Ahead | None = None,
 ) -> Measurement:
     """Run ``test_file`` with coverage measuring ``module_path``; map the arcs to unit targets.
 
     ``sandbox``: generated tests run in the worker's world: its audit hook
     (``miogen.verify.guard``), its hash seed (0), and the project's ``warning_filters`` (the
     file lives outside the project, where pytest would not read its configuration); a
-    project's own tests run as its developers run them.
+    project's own tests run as its developers run them. ``ahead``: a process started for this
+    run (``start_ahead``, seed 0), used instead of a new one when it is still waiting.
     """
-    with tempfile.TemporaryDirectory(prefix="miogen-verify-") as scratch:
+    with tempfile.TemporaryDirectory(prefix="miogen-verify-") as own:
+        scratch = ahead.scratch if ahead is not None else own
         data_file = os.path.join(scratch, "coverage.dat")
         junit = os.path.join(scratch, "junit.xml")
-        command = [
-            sys.executable, "-m", "coverage", "run", "--branch", f"--data-file={data_file}",
-            f"--include={module_path}", "-m", "pytest", "-q", "-p", "no:cacheprovider",
-            "-p", "no:randomly", *_guarded(sandbox, scratch, warning_filters),
-            f"--junit-xml={junit}", "--rootdir", str(cwd), str(test_file), *extra_args,
+        args = [
+            "-q", "-p", "no:cacheprovider", "-p", "no:randomly",
+            *_guarded(sandbox, scratch, warning_filters), f"--junit-xml={junit}",
+            "--rootdir", str(cwd), str(test_file), *extra_args,
         ]  # fmt: skip
-        base = dict(env or os.environ, PYTHONHASHSEED="0") if sandbox else env
-        environment = _environment(base, import_root, scratch if sandbox else None)
-        result = _run_and_read(command, cwd, environment, timeout, junit)
+        result = _run_ahead(ahead, args, cwd, timeout, junit, (data_file, module_path))
+        if result is None:
+            command = [
+                sys.executable, "-m", "coverage", "run", "--branch", f"--data-file={data_file}",
+                f"--include={module_path}", "-m", "pytest", *args,
+            ]  # fmt: skip
+            base = dict(env or os.environ, PYTHONHASHSEED="0") if sandbox else env
+            environment = _environment(base, import_root, scratch if sandbox else None)
+            result = _run_and_read(command, cwd, environment, timeout, junit)
         if result.exit_code != -1:
             read_coverage(result, data_file, module_path, units, source)
         return result
@@ -86,20 +96,112 @@ def run_shuffled(
     timeout: float = 120.0,
     sandbox: bool = False,
     warning_filters: Sequence[str] = (),
+    ahead: Ahead | None = None,
 ) -> Measurement:
-    """One more run without coverage: shuffled order, another PYTHONHASHSEED, a fresh process."""
-    with tempfile.TemporaryDirectory(prefix="miogen-stability-") as scratch:
+    """One more run without coverage: shuffled order, another PYTHONHASHSEED, a fresh process
+    (``ahead``: one started for it, with this ``seed``)."""
+    with tempfile.TemporaryDirectory(prefix="miogen-stability-") as own:
+        scratch = ahead.scratch if ahead is not None else own
         junit = os.path.join(scratch, "junit.xml")
-        shuffle = {"MIOGEN_SHUFFLE_SEED": str(seed), "PYTHONHASHSEED": str(seed)}
-        environment = _environment(
-            dict(os.environ, **shuffle), import_root, scratch if sandbox else None
-        )
-        command = [
-            sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "miogen.verify.shuffle",
+        args = [
+            "-q", "-p", "no:cacheprovider", "-p", "miogen.verify.shuffle",
             *_guarded(sandbox, scratch, warning_filters), f"--junit-xml={junit}", "--rootdir",
             str(cwd), str(test_file),
         ]  # fmt: skip
-        return _run_and_read(command, cwd, environment, timeout, junit)
+        result = _run_ahead(ahead, args, cwd, timeout, junit, None)
+        if result is not None:
+            return result
+        environment = _environment(
+            dict(os.environ, **_shuffle(seed)), import_root, scratch if sandbox else None
+        )
+        return _run_and_read(
+            [sys.executable, "-m", "pytest", *args], cwd, environment, timeout, junit
+        )
+
+
+def _shuffle(seed: int) -> dict[str, str]:
+    return {"MIOGEN_SHUFFLE_SEED": str(seed), "PYTHONHASHSEED": str(seed)}
+
+
+# --- runs started ahead ------------------------------------------------------------------------
+
+AHEAD_CPU_SECONDS = 600.0  # a waiting process uses none; the run's own timeout bounds the wall
+NOT_RUN = 70  # miogen.verify.ahead's exit status when it got no order
+
+
+@dataclass
+class Ahead:
+    """A pytest process started before its tests exist (``python -m miogen.verify.ahead``)."""
+
+    process: subprocess.Popen[str]
+    folder: tempfile.TemporaryDirectory[str]
+    seed: int  # 0: the coverage run (the worker's hash seed); others: shuffled reruns
+
+    @property
+    def scratch(self) -> str:
+        return self.folder.name
+
+    def close(self) -> None:
+        """Stop it if it still waits (or runs), and remove its folder; idempotent."""
+        if self.process.poll() is None:
+            _kill_group(self.process)
+        for stream in (self.process.stdin, self.process.stdout, self.process.stderr):
+            if stream is not None and not stream.closed:
+                stream.close()
+        self.folder.cleanup()
+
+
+def start_ahead(import_root: Path, seeds: Sequence[int]) -> list[Ahead]:
+    """One process per run, each with its hash seed (and shuffle, but for seed 0), sandboxed.
+
+    They import pytest and coverage.py now and wait; ``measure`` and ``run_shuffled`` hand them
+    their run. Close them (``Ahead.close``) when they are not used.
+    """
+    started = []
+    for seed in seeds:
+        folder = tempfile.TemporaryDirectory(prefix="miogen-ahead-")
+        base = dict(os.environ, **(_shuffle(seed) if seed else {"PYTHONHASHSEED": "0"}))
+        environment = _environment(base, import_root, folder.name)
+        environment["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
+        command = [sys.executable, "-m", "miogen.verify.ahead", str(VERIFY_MEMORY_MB),
+                   str(AHEAD_CPU_SECONDS)]  # fmt: skip
+        process = subprocess.Popen(
+            command, cwd=folder.name, env=environment, stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+        )  # fmt: skip
+        started.append(Ahead(process, folder, seed))
+    return started
+
+
+def _run_ahead(
+    ahead: Ahead | None,
+    args: list[str],
+    cwd: Path,
+    timeout: float,
+    junit: str,
+    covered: tuple[str, Path] | None,
+) -> Measurement | None:
+    """The run in the process started ahead; None when there is none, or it cannot do it (it
+    died, or pytest wants the project's plugins): the caller starts a fresh one."""
+    if ahead is None or ahead.process.poll() is not None:
+        return None
+    data_file, include = covered if covered is not None else (None, None)
+    order = {"args": args, "cwd": str(cwd), "data_file": data_file, "include": str(include)}
+    stdin: IO[str] = ahead.process.stdin  # type: ignore[assignment]
+    try:
+        stdin.write(json.dumps(order) + "\n")
+        stdout, stderr = ahead.process.communicate(timeout=timeout)  # closes stdin: the go
+    except subprocess.TimeoutExpired:
+        _kill_group(ahead.process)
+        return Measurement(exit_code=-1, output="pytest did not finish in time")
+    except OSError:
+        return None
+    if ahead.process.returncode in (3, 4, NOT_RUN):
+        return None
+    result = read_junit(junit)
+    result.exit_code = ahead.process.returncode
+    result.output = (stdout + stderr)[-4000:]
+    return result
 
 
 def _guarded(sandbox: bool, scratch: str, warning_filters: Sequence[str]) -> list[str]:
