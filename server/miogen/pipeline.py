@@ -368,7 +368,9 @@ def generate_module(
     started = time.monotonic()
     location = locate(path, project_root)
     names = unit_names or []
-    if raw and not names:  # careful units must be named: the analysis comes first
+    if (raw or options.get("evaluations")) and not names:
+        # Careful units must be named, and an evaluation budget's deadlines and limits count
+        # the units from the start: then the analysis comes first.
         names = [u.name for u in analyze_file(location.path, location.module_name).units]
     jobs = [UnitJob(name, careful=raw) for name in names]
     cancel = threading.Event()

@@ -112,12 +112,13 @@ class JobSpec:
 
         The supervisor's deadline and the worker's CPU-time limit both derive from it.
         """
-        searching = [u for u in self.units if not u.replay_only]
+        units = self.units or (UnitJob(""),)  # unnamed: the supervisor adds the rest once known
+        searching = [u for u in units if not u.replay_only]
         if self.evaluations is not None:
             work = len(searching) * EVALUATION_RUN_SECONDS
         else:
             work = self.budget_seconds if searching else 0.0
-        post = len(self.units) * self.post_allowance()
+        post = len(units) * self.post_allowance()
         return STARTUP_SECONDS + work + post + SLACK_SECONDS
 
     def post_allowance(self) -> float:

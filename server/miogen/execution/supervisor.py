@@ -198,6 +198,7 @@ class _Supervisor:
         self.unnamed = not spec.units  # every unit of the module: the worker names them
         self.start = time.monotonic()
         self.deadline = self.start + spec.attempt_seconds()
+        self.attempt_deadline = self.deadline
         self.weights: dict[str, float] = {}  # from the worker's first answer
         self.running: tuple[str, float] | None = None  # the unit at work, since when
 
@@ -221,8 +222,8 @@ class _Supervisor:
             except OSError as error:  # e.g. no processes or memory left for a new worker
                 return self._fail_rest(f"could not start a worker: {error}")
             try:
-                deadline = min(time.monotonic() + attempt_spec.attempt_seconds(), self.deadline)
-                ended = self._watch(attempt, attempt_spec, deadline)
+                self.attempt_deadline = time.monotonic() + attempt_spec.attempt_seconds()
+                ended = self._watch(attempt, attempt_spec)
             finally:
                 attempt.kill()
                 attempt.close()
@@ -254,7 +255,7 @@ class _Supervisor:
         budget = sum(u.share or 0.0 for u in units)
         return dataclasses.replace(self.spec, units=units, budget_seconds=budget)
 
-    def _watch(self, attempt: _Attempt, spec: JobSpec, deadline: float) -> bool:
+    def _watch(self, attempt: _Attempt, spec: JobSpec) -> bool:
         """Follow one worker; True when the job has ended (done, failed or cancelled)."""
         current: str | None = None
         while True:
@@ -272,7 +273,7 @@ class _Supervisor:
                 attempt.kill()
                 reason = f"a test ran longer than {spec.test_timeout:g} s and was killed"
                 return self._crashed(attempt, current, reason)
-            if time.monotonic() > deadline:
+            if time.monotonic() > min(self.attempt_deadline, self.deadline):
                 attempt.kill()
                 self._fail_rest("the worker did not finish within its deadline")
                 return True
@@ -284,10 +285,16 @@ class _Supervisor:
             self.running = (event.unit, time.monotonic())
         elif isinstance(event, Loaded):
             self.weights = self.weights or dict(event.weights)
-            if self.unnamed:
+            if self.unnamed:  # now the deadlines can count the units
                 for name in event.weights:
                     self._add(UnitJob(name))
                 self.unnamed = False
+                named = dataclasses.replace(
+                    self.spec, units=tuple(s.job for s in self.units.values())
+                )
+                extra = named.attempt_seconds() - self.spec.attempt_seconds()
+                self.deadline += extra
+                self.attempt_deadline += extra
             phases = self.outcome.phases
             phases["start"] = phases.get("start", 0.0) + time.monotonic() - attempt.started
             for name, seconds in event.phases.items():
