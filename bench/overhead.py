@@ -25,7 +25,7 @@ SUBJECTS = {
     "posixpath (17 functions)": BENCH / "subjects" / "stdlib_posixpath.py",
     "textwrap (6 units)": BENCH / "subjects" / "stdlib_textwrap.py",
 }
-STEPS = ("worker_start", "worker_analyse", "worker_import", "verify", "write")
+STEPS = ("analyse", "worker_start", "worker_analyse", "worker_import", "job", "verify", "write")
 UNITS = {"stdlib_posixpath.py": 17, "stdlib_textwrap.py": 6}
 
 
@@ -75,9 +75,9 @@ def median(rows: list[dict[str, float]], key: str) -> float:
 
 def table(results: dict[str, list[dict[str, float]]], budget: float) -> str:
     header = (
-        "| module | units | wall (s) | wall − budget (s) | worker start | analyse | import "
-        "| verify | write | coverage.py | tests | dropped |\n"
-        "|---|---|---|---|---|---|---|---|---|---|---|---|\n"
+        "| module | units | wall (s) | wall − budget (s) | CLI analysis | worker start "
+        "| worker analysis | import | job | verify | write | coverage.py | tests | dropped |\n"
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n"
     )
     lines = []
     for name, rows in results.items():
@@ -114,7 +114,10 @@ def main(argv: list[str] | None = None) -> int:
         f"`python -m bench.overhead --budget {args.budget:g} --reps {args.reps}` on "
         f"{time.strftime('%Y-%m-%d %H:%M')}, load average {load:.1f} at the start (2 cores, "
         "shared). Medians over the repetitions. `--budget` is the whole module's: its units "
-        "share it. Steps: the summary's `seconds` (worker start = launch to module loaded)."
+        "share it. Steps: the summary's `seconds`: CLI analysis (while the worker starts), "
+        "worker start (launch to module loaded, its analysis and import included), job (the "
+        "worker's whole run: start, the budget, what post-processing ran past it), verify (three "
+        "pytest runs at once, started ahead), write."
         + (
             f" Baseline: {args.baseline} (`git -C` it: "
             f"{_revision(args.baseline)}), one job per unit with `--budget {args.budget:g}/units`."
