@@ -14,13 +14,13 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
+from miogen.emit.files import replace_if_unchanged
 from miogen.emit.merge import (
     LINE_BREAK,
     GeneratedTest,
     MergeResult,
     TextEdit,
     UnmergeableFile,
-    _replace_atomically,
     apply_edits,
     fallback_path,
     merge_tests,
@@ -612,9 +612,9 @@ def test_write_merged_keeps_latin1_bytes_and_bom(tmp_path: Path) -> None:
 def test_replace_refuses_a_file_changed_since_it_was_read(tmp_path: Path) -> None:
     path = tmp_path / "test_shapes.py"
     path.write_bytes(b"x = 1\n")
-    assert not _replace_atomically(path, b"merged\n", expected=b"x = 0\n")
+    assert not replace_if_unchanged(path, b"merged\n", expected=b"x = 0\n")
     assert path.read_bytes() == b"x = 1\n" and [p.name for p in tmp_path.iterdir()] == [path.name]
-    assert _replace_atomically(path, b"merged\n", expected=b"x = 1\n")
+    assert replace_if_unchanged(path, b"merged\n", expected=b"x = 1\n")
     assert path.read_bytes() == b"merged\n" and [p.name for p in tmp_path.iterdir()] == [path.name]
 
 
