@@ -323,10 +323,10 @@ def test_example_user_file_with_fixture_class_and_main_block() -> None:
         == '''\
 """Tests the user wrote by hand."""
 import os
+import pytest
 from shapes import (
     Triangle,  # the one under test
 )
-import pytest
 from shapes import area
 
 # Shared fixture.
@@ -420,7 +420,11 @@ def test_example_new_tests_clash_with_each_other() -> None:
             ["import numpy as np"],
             "",
         ),
-        ("from shapes import *\n", ["from shapes import *", "import pytest"], "import pytest\n"),
+        (
+            "from shapes import *\n",
+            ["from shapes import *", "from tools import x"],
+            "from tools import x\n",
+        ),
         (
             "from . import helpers\n",
             ["from . import helpers", "from .. import helpers as h"],
@@ -428,8 +432,8 @@ def test_example_new_tests_clash_with_each_other() -> None:
         ),
         (
             "import pytest\n",
-            ["import sys", "from shapes import B, A, CONST, func"],
-            "import sys\nfrom shapes import CONST, A, B, func\n",
+            ["from shapes import B, A, CONST, func"],
+            "from shapes import CONST, A, B, func\n",
         ),
     ],
 )
@@ -476,9 +480,9 @@ def test_imports_that_would_rebind_a_name_are_left_out(
         ),
         (
             "from __future__ import annotations\nx = 1\n",
-            "from __future__ import annotations\nimport pytest\nx = 1\n",
+            "from __future__ import annotations\n\nimport pytest\n\nx = 1\n",
         ),
-        ("import os; \\\nx = 1\n", "import os; \\\nx = 1\nimport pytest\n"),
+        ("import os; \\\nx = 1\n", "import os; \\\nx = 1\n\nimport pytest\n"),
         ("# only a comment", "# only a comment\n\nimport pytest\n"),
     ],
 )

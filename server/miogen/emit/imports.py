@@ -7,7 +7,9 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-IMPORT_WIDTH = 88  # ruff's default line length: wider from-imports are wrapped
+from miogen.emit.style import Style
+
+FUTURE, STANDARD_LIBRARY, THIRD_PARTY, FIRST_PARTY, LOCAL_FOLDER = range(5)  # isort's sections
 
 
 @dataclass(frozen=True)
@@ -35,10 +37,14 @@ class ImportItem:
         name = self.name or self.module
         return name if self.alias is None else f"{name} as {self.alias}"
 
+    def dotted(self) -> str:
+        """The module as written after ``from``: leading dots for a relative import."""
+        return "." * self.level + self.module
+
     def statement(self) -> str:
         if self.name is None:
             return f"import {self.imported()}"
-        return f"from {'.' * self.level}{self.module} import {self.imported()}"
+        return f"from {self.dotted()} import {self.imported()}"
 
 
 def import_items(node: ast.Import | ast.ImportFrom) -> list[ImportItem]:
@@ -96,14 +102,17 @@ def select_imports(
     return added, conflicts
 
 
-def section_of(item: ImportItem) -> int:
-    """isort-like sections: __future__, standard library, everything else, relative."""
+def section_of(item: ImportItem, first_party: frozenset[str] = frozenset()) -> int:
+    """isort's sections, in ruff's default order: __future__, standard library, third party,
+    first party (the project's own packages), local folder (relative imports)."""
     top = item.module.split(".")[0]
     if item.level:
-        return 3
+        return LOCAL_FOLDER
     if top == "__future__":
-        return 0
-    return 1 if top in sys.stdlib_module_names else 2
+        return FUTURE
+    if top in first_party:
+        return FIRST_PARTY
+    return STANDARD_LIBRARY if top in sys.stdlib_module_names else THIRD_PARTY
 
 
 def _name_order(item: ImportItem) -> tuple[int, str, str]:
@@ -113,37 +122,63 @@ def _name_order(item: ImportItem) -> tuple[int, str, str]:
     return kind, name.lower(), item.imported()
 
 
-def render_imports(items: list[ImportItem], *, sections: bool) -> list[str]:
-    """Import lines in isort-like order; a blank line between sections when ``sections``."""
+@dataclass(frozen=True)
+class RenderedImport:
+    """One import statement's lines, with its isort section and its place in that section."""
+
+    section: int
+    key: tuple[int, str]
+    lines: tuple[str, ...]
+
+
+def render_imports(items: list[ImportItem], style: Style, *, sections: bool) -> list[str]:
+    """Import lines in isort's order; a blank line between sections when ``sections``."""
     lines: list[str] = []
-    for section in sorted({section_of(i) for i in items}):
-        if lines and sections:
+    previous = None
+    for rendered in render_statements(items, style):
+        if sections and previous is not None and rendered.section != previous:
             lines.append("")
-        lines += _render_section([i for i in items if section_of(i) == section])
+        lines += rendered.lines
+        previous = rendered.section
     return lines
 
 
-def _render_section(items: list[ImportItem]) -> list[str]:
-    plain = sorted(
-        {i for i in items if i.name is None}, key=lambda i: (i.module.lower(), i.statement())
-    )
-    lines = [i.statement() for i in plain]
-    by_module: dict[tuple[int, str], list[ImportItem]] = {}
+def render_statements(items: list[ImportItem], style: Style) -> list[RenderedImport]:
+    """The import statements for ``items``, sorted as isort (ruff's ``I`` rules) wants them:
+    by section, plain ``import`` before ``from``, then by module, case-insensitively."""
+    by_statement: dict[tuple[int, tuple[int, str]], list[ImportItem]] = {}
     for item in items:
-        if item.name is not None:
-            by_module.setdefault((item.level, item.module), []).append(item)
-    for level, module in sorted(by_module, key=lambda k: (k[1].lower(), k[0])):
-        lines += _render_from(f"{'.' * level}{module}", by_module[level, module])
-    return lines
+        section = section_of(item, style.first_party)
+        by_statement.setdefault((section, _item_key(item)), []).append(item)
+    found = []
+    for section, key in sorted(by_statement):
+        group = by_statement[section, key]
+        if key[0] == 0:
+            lines = [i.statement() for i in sorted(set(group), key=lambda i: i.statement())]
+        else:
+            lines = _render_from(group[0].dotted(), group, style.line_length)
+        found.append(RenderedImport(section, key, tuple(lines)))
+    return found
 
 
-def _render_from(module: str, items: list[ImportItem]) -> list[str]:
+def statement_key(node: ast.Import | ast.ImportFrom) -> tuple[int, str]:
+    """Where an existing import statement sorts within its section (as ``render_statements``)."""
+    return _item_key(import_items(node)[0])
+
+
+def _item_key(item: ImportItem) -> tuple[int, str]:
+    if item.name is None:
+        return 0, item.module.lower()
+    return 1, item.dotted().lower()
+
+
+def _render_from(module: str, items: list[ImportItem], line_length: int) -> list[str]:
     lines = [f"from {module} import *"] if any(i.name == "*" for i in items) else []
     names = [i.imported() for i in sorted(set(items), key=_name_order) if i.name != "*"]
     if not names:
         return lines
     line = f"from {module} import {', '.join(names)}"
-    if len(line) <= IMPORT_WIDTH:
+    if len(line) <= line_length:
         return [*lines, line]
     return [*lines, f"from {module} import (", *(f"    {n}," for n in names), ")"]
 

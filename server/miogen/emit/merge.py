@@ -6,12 +6,16 @@ import ast
 import itertools
 import os
 import re
+import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from miogen.emit import files
+from miogen.emit.formatting import format_tests
+from miogen.emit.import_places import import_inserts
 from miogen.emit.imports import (
+    FUTURE,
     ImportItem,
     import_items,
     module_scope,
@@ -24,12 +28,12 @@ from miogen.emit.placement import GeneratedTest, Placement, place_tests, test_bo
 from miogen.emit.source import (
     ExistingModule,
     UnmergeableFile,
-    first_row,
     is_docstring,
     is_future,
     is_main_guard,
     parse_module,
 )
+from miogen.emit.style import Style, project_style
 from miogen.emit.text import (
     BOM,
     LINE_BREAK,
@@ -74,15 +78,19 @@ def merge_tests(
     imports: Sequence[str],
     tests: Sequence[GeneratedTest],
     header: str = "",
+    style: Style | None = None,
 ) -> MergeResult:
     """Merge ``tests`` and their ``imports`` into ``existing``; a new module when it is empty.
 
     ``header`` is used for a new module only. Merging the same tests again adds nothing.
+    New imports go where isort would put them, in ``style``'s sections (``Style()``: no
+    first-party packages known, 88 characters).
     """
     wanted = parse_imports(imports)
+    style = style or Style()
     if not existing:
-        return _new_module(wanted, tests, header)
-    return _merge_existing(parse_module(existing), wanted, tests)
+        return _new_module(wanted, tests, header, style)
+    return _merge_existing(parse_module(existing), wanted, tests, style)
 
 
 def fallback_path(test_path: Path) -> Path:
@@ -98,34 +106,39 @@ def write_merged(
     imports: Sequence[str],
     tests: Sequence[GeneratedTest],
     header: str = "",
+    style: Style | None = None,
 ) -> tuple[Path, MergeResult]:
     """Merge into ``path`` and write it atomically; an unmergeable file is left untouched.
 
-    Returns the path written (``path`` or a fallback) and the merge result for that file.
+    The tests are formatted in the project's style first (``style``, by default read from the
+    project ``path`` is in). Returns the path written (``path`` or a fallback) and the merge
+    result for that file.
     """
     path = Path(path)
+    style = style or project_style(path)
+    tests = format_tests(tests, style, path)
     candidates = itertools.chain([path], files.fallback_candidates(path))
     for candidate in itertools.islice(candidates, FALLBACK_TRIES):
         try:
-            return candidate, _merge_into(candidate, imports, tests, header)
+            return candidate, _merge_into(candidate, imports, tests, header, style)
         except UnmergeableFile:
             continue
     raise UnmergeableFile(f"no mergeable file among {FALLBACK_TRIES} candidates for {path}")
 
 
 def _merge_into(
-    path: Path, imports: Sequence[str], tests: Sequence[GeneratedTest], header: str
+    path: Path, imports: Sequence[str], tests: Sequence[GeneratedTest], header: str, style: Style
 ) -> MergeResult:
     """Merge into one file; retried when the file changes between reading and replacing."""
     target = Path(os.path.realpath(path))  # replace a symlink's target, not the link
     for _ in range(3):
         original = files.read(target)
         if original is None:
-            result = merge_tests(None, imports, tests, header)
+            result = merge_tests(None, imports, tests, header, style)
             data = result.text.encode("utf-8")
         else:
             decoded = files.decode(original)
-            result = merge_tests(decoded.text, imports, tests, header)
+            result = merge_tests(decoded.text, imports, tests, header, style)
             data = files.encode_inserts(original, decoded, result.edits, result.text)
         if data == (original or b""):
             return result
@@ -138,13 +151,13 @@ def _merge_into(
 
 
 def _new_module(
-    wanted: list[ImportItem], tests: Sequence[GeneratedTest], header: str
+    wanted: list[ImportItem], tests: Sequence[GeneratedTest], header: str, style: Style
 ) -> MergeResult:
     chosen, conflicts = select_imports(wanted, [], set())
     placement = place_tests(tests, {i.bound for i in chosen if i.bound}, set())
     blocks = [
-        (_header_block(header), 1),
-        ("\n".join(render_imports(chosen, sections=True)), 1),
+        (_header_block(header, style.line_length), 1),
+        ("\n".join(render_imports(chosen, style, sections=True)), 1),
         *((source.rstrip("\n"), 2) for source in placement.sources),
     ]
     text = ""
@@ -156,8 +169,11 @@ def _new_module(
     return _result(text, placement, edits, conflicts)
 
 
-def _header_block(header: str) -> str:
-    """``header`` as a module docstring or comment, whichever it already is; plain text -> docstring."""
+def _header_block(header: str, line_length: int) -> str:
+    """``header`` as a module docstring or comment, whichever it already is; plain text -> docstring.
+
+    A one-line docstring too long for a line is wrapped, its closing quotes on a line of their own.
+    """
     text = header.strip()
     if not text or all(line.lstrip().startswith("#") for line in text.splitlines()):
         return text
@@ -165,11 +181,15 @@ def _header_block(header: str) -> str:
         body = ast.parse(text).body
     except SyntaxError:
         body = []
-    if len(body) == 1 and is_docstring(body[0]):
-        return text
-    if '"""' not in text and "\\" not in text and not text.endswith('"'):
-        return f'"""{text}"""'
-    return "\n".join(f"# {line}".rstrip() for line in text.splitlines())
+    if not (len(body) == 1 and is_docstring(body[0])):
+        if '"""' in text or "\\" in text or text.endswith('"'):
+            return "\n".join(f"# {line}".rstrip() for line in text.splitlines())
+        text = f'"""{text}"""'
+    one_line = re.fullmatch(r'"""([^"\\\n]*)"""', text)
+    if one_line and len(text) > line_length:
+        wrapped = textwrap.wrap(one_line.group(1), width=line_length - 3, break_long_words=False)
+        return '"""' + "\n".join(wrapped) + '\n"""'
+    return text
 
 
 def _result(
@@ -188,16 +208,8 @@ def _result(
 # --- merging into an existing module ------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class _Anchor:
-    """Where new imports go: after ``row``; ``joins`` when that row ends an existing import."""
-
-    row: int
-    joins: bool
-
-
 def _merge_existing(
-    module: ExistingModule, wanted: list[ImportItem], tests: Sequence[GeneratedTest]
+    module: ExistingModule, wanted: list[ImportItem], tests: Sequence[GeneratedTest], style: Style
 ) -> MergeResult:
     wanted, refused = _refuse_new_futures(module, wanted)
     have, other_names = module_scope(module.tree)
@@ -206,8 +218,8 @@ def _merge_existing(
     bound = other_names | {i.bound for i in (*have, *added) if i.bound}
     placement = place_tests(tests, bound, test_bodies(module.tree))
     inserts: dict[int, str] = {}
-    for anchor, items in _anchored_imports(module, added):
-        _insert(inserts, *_import_block(module, anchor, items))
+    for offset, text in import_inserts(module, added, style):
+        _insert(inserts, offset, text)
     if placement.sources:
         _insert(inserts, *_tests_block(module, inserts, placement.sources))
     text = _splice(module.text, inserts)
@@ -224,7 +236,7 @@ def _refuse_new_futures(
     if all(is_future(node) for node in body[start:]):
         return wanted, []
     have = {item for node in body[start:] if is_future(node) for item in import_items(node)}
-    refused = [i for i in wanted if section_of(i) == 0 and i not in have]
+    refused = [i for i in wanted if section_of(i) == FUTURE and i not in have]
     return [i for i in wanted if i not in refused], refused
 
 
@@ -246,71 +258,6 @@ def _edits(lines: Lines, inserts: dict[int, str]) -> list[TextEdit]:
         line, character = lines.position(offset)
         edits.append(TextEdit(line, character, line, character, inserts[offset]))
     return edits
-
-
-def _anchored_imports(
-    module: ExistingModule, items: list[ImportItem]
-) -> list[tuple[_Anchor, list[ImportItem]]]:
-    """Group new imports by where they go: __future__ ones first in the file, the rest after
-    the last import."""
-    future = [i for i in items if section_of(i) == 0]
-    others = [i for i in items if section_of(i) != 0]
-    groups: dict[_Anchor, list[ImportItem]] = {}
-    if future:
-        groups.setdefault(_future_anchor(module), []).extend(future)
-    if others:
-        groups.setdefault(_import_anchor(module), []).extend(others)
-    return sorted(groups.items(), key=lambda group: group[0].row)
-
-
-def _future_anchor(module: ExistingModule) -> _Anchor:
-    body = module.tree.body
-    start = 1 if body and is_docstring(body[0]) else 0
-    futures = list(itertools.takewhile(is_future, body[start:]))
-    if futures:
-        return _Anchor(module.row_after(futures[-1].end_lineno or 0), joins=True)
-    return _top_anchor(module)
-
-
-def _import_anchor(module: ExistingModule) -> _Anchor:
-    imports = [n for n in module.tree.body if isinstance(n, ast.Import | ast.ImportFrom)]
-    if imports:
-        return _Anchor(module.row_after(imports[-1].end_lineno or 0), joins=True)
-    return _top_anchor(module)
-
-
-def _top_anchor(module: ExistingModule) -> _Anchor:
-    """After the module docstring, else above the first statement and its comments, else at the end."""
-    body = module.tree.body
-    if body and is_docstring(body[0]):
-        return _Anchor(module.row_after(body[0].end_lineno or 0), joins=False)
-    if body:
-        return _Anchor(module.row_before(module.above_comments(first_row(body[0]))), joins=False)
-    return _Anchor(module.lines.rows, joins=False)
-
-
-def _import_block(
-    module: ExistingModule, anchor: _Anchor, items: list[ImportItem]
-) -> tuple[int, str]:
-    offset, needs_break = module.offset_after(anchor.row)
-    ending = line_ending(module.text, offset)
-    lines = render_imports(items, sections=not anchor.joins)
-    if not anchor.joins:
-        lines = [""] * (0 < anchor.row and not module.is_blank(anchor.row)) + lines
-        lines += [""] * _blank_lines_before(module, anchor.row + 1)
-    return offset, ending * needs_break + "".join(line + ending for line in lines)
-
-
-def _blank_lines_before(module: ExistingModule, row: int) -> int:
-    """Blank lines a new import block needs above ``row``: two above a def or class, as ruff wants."""
-    if row > module.lines.rows or module.is_blank(row):
-        return 0
-    while row in module.comment_rows:
-        row += 1
-    if row > module.lines.rows:
-        return 1
-    statement = module.lines.content(row).removeprefix(BOM)
-    return 2 if re.match(r"(@|def |class |async def )", statement) else 1
 
 
 def _tests_block(
