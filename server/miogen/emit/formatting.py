@@ -124,16 +124,16 @@ def _same_code(before: str, after: str) -> bool:
 
 
 def _functions(text: str, tests: Sequence[GeneratedTest]) -> list[GeneratedTest]:
-    """The formatted text cut back into its functions, matched to ``tests`` by name."""
+    """The formatted text cut back into its functions, one for each of ``tests`` in order."""
     lines = text.splitlines(keepends=True)
-    sources = {}
+    sources = []
     for node in ast.parse(text).body:
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
             start = min([node.lineno, *(d.lineno for d in node.decorator_list)])
-            sources[node.name] = "".join(lines[start - 1 : node.end_lineno])
-    if set(sources) != {t.name for t in tests}:
+            sources.append((node.name, "".join(lines[start - 1 : node.end_lineno])))
+    if [name for name, _ in sources] != [t.name for t in tests]:
         return list(tests)
-    return [replace(test, source=sources[test.name]) for test in tests]
+    return [replace(test, source=source) for test, (_, source) in zip(tests, sources, strict=True)]
 
 
 # --- strings too long for a line ---------------------------------------------------------

@@ -155,6 +155,7 @@ def _new_module(
 ) -> MergeResult:
     chosen, conflicts = select_imports(wanted, [], set())
     placement = place_tests(tests, {i.bound for i in chosen if i.bound}, set())
+    chosen = _without_skipped_needs(chosen, tests, placement)
     blocks = [
         (_header_block(header, style.line_length), 1),
         ("\n".join(render_imports(chosen, style, sections=True)), 1),
@@ -167,6 +168,19 @@ def _new_module(
     text = f"{text}\n" if text else ""
     edits = [TextEdit(0, 0, 0, 0, text)] if text else []
     return _result(text, placement, edits, conflicts)
+
+
+def _without_skipped_needs(
+    items: list[ImportItem], tests: Sequence[GeneratedTest], placement: Placement
+) -> list[ImportItem]:
+    """Leave out imports that only skipped tests use (their twins already in the file do not)."""
+    wanted_by = {name for test in tests for name in _names_used(test.source)}
+    used = {name for source in placement.sources for name in _names_used(source)}
+    return [i for i in items if i.bound is None or i.bound in used or i.bound not in wanted_by]
+
+
+def _names_used(source: str) -> set[str]:
+    return {n.id for n in ast.walk(ast.parse(source)) if isinstance(n, ast.Name)}
 
 
 def _header_block(header: str, line_length: int) -> str:
@@ -217,6 +231,7 @@ def _merge_existing(
     conflicts = [*dict.fromkeys([*refused, *conflicts])]
     bound = other_names | {i.bound for i in (*have, *added) if i.bound}
     placement = place_tests(tests, bound, test_bodies(module.tree))
+    added = _without_skipped_needs(added, tests, placement)
     inserts: dict[int, str] = {}
     for offset, text in import_inserts(module, added, style):
         _insert(inserts, offset, text)
