@@ -19,6 +19,8 @@ class GeneratedTest:
 
     name: str
     source: str
+    # A parametrized test made of several generated ones: (pytest id, original name) per case.
+    cases: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
