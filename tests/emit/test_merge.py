@@ -427,8 +427,8 @@ def test_example_new_tests_clash_with_each_other() -> None:
         ),
         (
             "from . import helpers\n",
-            ["from . import helpers", "from .. import helpers as h"],
-            "from .. import helpers as h\n",
+            ["from . import helpers", "from .tools import helpers as h"],
+            "from .tools import helpers as h\n",
         ),
         (
             "import pytest\n",

@@ -53,7 +53,7 @@ class _Existing:
 
     node: ImportNode
     section: int
-    key: tuple[int, str]
+    key: tuple[int, int, str]
 
 
 def _import_run(module: ExistingModule, style: Style) -> list[_Existing]:

@@ -127,7 +127,7 @@ class RenderedImport:
     """One import statement's lines, with its isort section and its place in that section."""
 
     section: int
-    key: tuple[int, str]
+    key: tuple[int, int, str]
     lines: tuple[str, ...]
 
 
@@ -146,7 +146,7 @@ def render_imports(items: list[ImportItem], style: Style, *, sections: bool) -> 
 def render_statements(items: list[ImportItem], style: Style) -> list[RenderedImport]:
     """The import statements for ``items``, sorted as isort (ruff's ``I`` rules) wants them:
     by section, plain ``import`` before ``from``, then by module, case-insensitively."""
-    by_statement: dict[tuple[int, tuple[int, str]], list[ImportItem]] = {}
+    by_statement: dict[tuple[int, tuple[int, int, str]], list[ImportItem]] = {}
     for item in items:
         section = section_of(item, style.first_party)
         by_statement.setdefault((section, _item_key(item)), []).append(item)
@@ -161,26 +161,34 @@ def render_statements(items: list[ImportItem], style: Style) -> list[RenderedImp
     return found
 
 
-def statement_key(node: ast.Import | ast.ImportFrom) -> tuple[int, str]:
+def statement_key(node: ast.Import | ast.ImportFrom) -> tuple[int, int, str]:
     """Where an existing import statement sorts within its section (as ``render_statements``)."""
     return _item_key(import_items(node)[0])
 
 
-def _item_key(item: ImportItem) -> tuple[int, str]:
+def _item_key(item: ImportItem) -> tuple[int, int, str]:
+    """Plain imports first, then from-imports; relative ones furthest first (``..`` before
+    ``.``), as ruff's default ``relative-imports-order`` has them; then by module."""
     if item.name is None:
-        return 0, item.module.lower()
-    return 1, item.dotted().lower()
+        return 0, 0, item.module.lower()
+    return 1, -item.level, item.module.lower()
 
 
 def _render_from(module: str, items: list[ImportItem], line_length: int) -> list[str]:
+    """``from m import *``, then the names without ``as`` in one statement, then each aliased
+    name in a statement of its own (ruff's default: ``combine-as-imports = false``)."""
     lines = [f"from {module} import *"] if any(i.name == "*" for i in items) else []
-    names = [i.imported() for i in sorted(set(items), key=_name_order) if i.name != "*"]
-    if not names:
-        return lines
-    line = f"from {module} import {', '.join(names)}"
-    if len(line) <= line_length:
-        return [*lines, line]
-    return [*lines, f"from {module} import (", *(f"    {n}," for n in names), ")"]
+    named = sorted({i for i in items if i.name != "*"}, key=_name_order)
+    plain = [i.imported() for i in named if i.alias is None]
+    statements = [plain] if plain else []
+    statements += [[i.imported()] for i in named if i.alias is not None]
+    for names in statements:
+        line = f"from {module} import {', '.join(names)}"
+        if len(line) <= line_length:
+            lines.append(line)
+        else:
+            lines += [f"from {module} import (", *(f"    {n}," for n in names), ")"]
+    return lines
 
 
 def module_scope(tree: ast.Module) -> tuple[list[ImportItem], set[str]]:
