@@ -119,8 +119,9 @@ def render_test(
         observed = by_index.get(index, [])
         raises = next((o for o in observed if o.kind == "raises"), None)
         if raises is not None:
+            read = "_ = " if statement.kind == "property" else ""  # a bare read is a lint
             lines.append(raises_line(raises, rendered))
-            lines.append(f"    {expression}")
+            lines.append(f"    {read}{expression}")
             continue
         at_once = [o for o in observed if o.kind != "attribute"]
         needs_name = uses.get(index, 0) > 0 or bool(observed)
