@@ -126,6 +126,7 @@ IDS = [
     ("-1.5", "None", "True", '"two words"'),
     ("0", "False", "2.0", '"x"'),
     ("7", "None", "1e-05", '"a-b"'),
+    ("8", "None", "0.5", '" m\\ni\\t"'),
 ]
 GIVEN = [
     ('"ünïcode"', "None", "True", "b'raw'"),

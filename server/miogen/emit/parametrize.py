@@ -280,8 +280,9 @@ def _value_id(text: str) -> str | None:
         return str(value)
     if isinstance(value, float) and value == value and abs(value) != float("inf"):
         return str(value)
-    if isinstance(value, str) and 0 < len(value) <= MAX_ID_TEXT and SIMPLE_ID.fullmatch(value):
-        return value
+    if isinstance(value, str) and 0 < len(value) <= MAX_ID_TEXT:
+        escaped = value.encode("unicode_escape").decode("ascii")  # as pytest's ascii_escaped
+        return escaped if SIMPLE_ID.fullmatch(escaped.replace("\\", "")) else None
     return None
 
 
