@@ -165,3 +165,10 @@ def test_tables_are_lint_clean(tmp_path: Path) -> None:
         capture_output=True, text=True,
     )  # fmt: skip
     assert check.returncode == 0, check.stdout
+
+
+def test_a_name_shared_by_tests_of_two_units_stays_with_its_own_test() -> None:
+    twin = case_test("test_classify_returns_3", "assert other(x=1) == 3")  # same name, other unit
+    result = parametrize([*TRIANGLE, twin])
+    assert [t.name for t in result] == ["test_classify", "test_classify_returns_3"]
+    assert result[1] == twin

@@ -92,7 +92,7 @@ def _ruff(root: Path | None) -> str | None:
         if (folder / "ruff").is_file():
             return str(folder / "ruff")
     try:
-        from ruff.__main__ import find_ruff_bin  # the binary the ruff package installed
+        from ruff.__main__ import find_ruff_bin  # type: ignore[import-untyped]
     except ImportError:
         return shutil.which("ruff")
     try:

@@ -62,7 +62,11 @@ def _import_run(module: ExistingModule, style: Style) -> list[_Existing]:
     start = next((i for i, n in enumerate(body) if isinstance(n, ImportNode)), None)
     if start is None:
         return []
-    run = itertools.takewhile(lambda n: isinstance(n, ImportNode), body[start:])
+    run: list[ImportNode] = []
+    for node in body[start:]:
+        if not isinstance(node, ast.Import | ast.ImportFrom):
+            break
+        run.append(node)
     return [
         _Existing(node, section_of(import_items(node)[0], style.first_party), statement_key(node))
         for node in run

@@ -250,7 +250,12 @@ def _refuse_new_futures(
     start = 1 if body and is_docstring(body[0]) else 0
     if all(is_future(node) for node in body[start:]):
         return wanted, []
-    have = {item for node in body[start:] if is_future(node) for item in import_items(node)}
+    have = {
+        item
+        for node in body[start:]
+        if isinstance(node, ast.ImportFrom) and is_future(node)
+        for item in import_items(node)
+    }
     refused = [i for i in wanted if section_of(i) == FUTURE and i not in have]
     return [i for i in wanted if i not in refused], refused
 

@@ -61,23 +61,22 @@ class _Shaped:
 def parametrize(tests: Sequence[GeneratedTest]) -> list[GeneratedTest]:
     """``tests`` with each group of same-shaped tests replaced by one parametrized test (at the
     place of the group's first test); the others as they are."""
-    shaped = [_shape(test) for test in tests]
-    groups: dict[str, list[_Shaped]] = {}
-    for item in shaped:
-        if item is not None:
-            groups.setdefault(_shape_key(item), []).append(item)
-    replaced: dict[str, GeneratedTest | None] = {}
+    groups: dict[str, list[tuple[int, _Shaped]]] = {}
+    for index, test in enumerate(tests):
+        shaped = _shape(test)
+        if shaped is not None:
+            groups.setdefault(_shape_key(shaped), []).append((index, shaped))
+    replaced: dict[int, GeneratedTest | None] = {}  # by position: names may repeat across units
     for members in groups.values():
-        group = _group(members) if len(members) >= MIN_CASES else None
+        group = _group([m for _, m in members]) if len(members) >= MIN_CASES else None
         if group is not None:
-            for index, member in enumerate(members):
-                replaced[member.test.name] = group if index == 0 else None
+            for number, (index, _) in enumerate(members):
+                replaced[index] = group if number == 0 else None
     result = []
-    for test in tests:
-        if test.name not in replaced:
-            result.append(test)
-        elif replaced[test.name] is not None:
-            result.append(replaced[test.name])
+    for index, test in enumerate(tests):
+        table = replaced[index] if index in replaced else test
+        if table is not None:
+            result.append(table)
     return result
 
 
@@ -134,11 +133,16 @@ def _literals(source: str, function: ast.FunctionDef) -> list[_Literal]:
 
 
 def _collect(
-    node: ast.AST, role: str, in_mutable: bool, offsets: list[int], source: str, found: list
+    node: ast.AST,
+    role: str,
+    in_mutable: bool,
+    offsets: list[int],
+    source: str,
+    found: list[_Literal],
 ) -> None:
     if isinstance(node, ast.JoinedStr):
         return  # an f-string's pieces are not literals of their own
-    if _is_literal(node):
+    if isinstance(node, ast.expr) and _is_literal(node):
         start = _offset(source, offsets, node.lineno, node.col_offset)
         end = _offset(source, offsets, node.end_lineno or node.lineno, node.end_col_offset or 0)
         found.append(_Literal(start, end, source[start:end], role, in_mutable))
@@ -202,10 +206,9 @@ def _group(members: list[_Shaped]) -> GeneratedTest | None:
     first = members[0]
     names = _parameter_names([columns[i][0].role for i in varying], first.function)
     rows = [[columns[i][row].text for i in varying] for row in range(len(members))]
-    ids = _pytest_ids(rows)
-    explicit = ids is None
-    if explicit:
-        ids = _given_ids([m.test.name for m in members])
+    predicted = _pytest_ids(rows)
+    explicit = predicted is None
+    ids = _given_ids([m.test.name for m in members]) if predicted is None else predicted
     name = _group_name([m.test.name for m in members])
     body = _body(first, {columns[i][0].start: names[k] for k, i in enumerate(varying)})
     source = (

@@ -129,5 +129,5 @@ def is_main_guard(node: ast.stmt) -> bool:
 
 
 def first_row(node: ast.stmt) -> int:
-    decorators = getattr(node, "decorator_list", [])
+    decorators: list[ast.expr] = getattr(node, "decorator_list", [])
     return min([node.lineno, *(d.lineno for d in decorators)])

@@ -106,7 +106,7 @@ def _first_party(
 def _top_level_modules(folder: Path) -> set[str]:
     """Names importable from ``folder``: packages (any folder, as namespace packages count) and
     modules."""
-    found = set()
+    found: set[str] = set()
     try:
         entries = list(folder.iterdir())
     except OSError:
