@@ -76,6 +76,8 @@ def _raises(execution: Execution, module_name: str) -> Observation:
         detail = module_name
     elif execution.exception_module not in BUILTIN_MODULES:
         value = "Exception"
+    if type_name in STACK_MESSAGES:
+        return Observation(index, "raises", value, detail)
     return Observation(index, "raises", value, detail, message=_stable_message(message))
 
 
@@ -109,6 +111,9 @@ def _shortest_exporter(kind: type, module: str) -> str | None:
     return None
 
 
+# Messages about where the interpreter stopped ("maximum recursion depth exceeded while calling
+# a Python object"), which differs between the worker's instrumented code and the plain module.
+STACK_MESSAGES = frozenset({"RecursionError"})
 TRUNCATED = "..."  # what the executor appends to a message it cut at MAX_MESSAGE characters
 MAX_MESSAGE = 200
 _ADDRESS = re.compile(r"0x[0-9a-fA-F]{4,}")
