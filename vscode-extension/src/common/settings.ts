@@ -1,7 +1,8 @@
 /** The extension's settings: defaults, validation, what reaches the server and what a change implies. */
 
+import { DEFAULT_MARK_STYLE, MARK_STYLES, MarkStyle } from "./markStyle";
+
 export type DiagnosticSeverityName = "error" | "warning" | "information" | "hint";
-export type GutterStyle = "gutter" | "line";
 
 /** Settings the server reads (initializationOptions, workspace/configuration `miogen`, didChangeConfiguration). */
 export interface ServerSettings {
@@ -17,7 +18,7 @@ export interface ServerSettings {
 /** Every `miogen.*` setting; `interpreter`, `gutterStyle` and `showGutter` stay in the client. */
 export interface MiogenSettings extends ServerSettings {
   interpreter: string;
-  gutterStyle: GutterStyle;
+  gutterStyle: MarkStyle;
   showGutter: boolean;
 }
 
@@ -30,7 +31,7 @@ export const DEFAULT_SETTINGS: Readonly<MiogenSettings> = Object.freeze({
   diagnosticSeverity: "information",
   showCoveredBranches: true,
   maxParallelJobs: 1,
-  gutterStyle: "gutter",
+  gutterStyle: DEFAULT_MARK_STYLE,
   showGutter: true,
 });
 
@@ -45,7 +46,6 @@ export const SERVER_KEYS: readonly (keyof ServerSettings)[] = [
 ];
 
 const SEVERITIES: readonly DiagnosticSeverityName[] = ["error", "warning", "information", "hint"];
-const GUTTER_STYLES: readonly GutterStyle[] = ["gutter", "line"];
 
 /**
  * Reads every setting through `get` (e.g. `(k) => workspace.getConfiguration("miogen").get(k)`), keeping a
@@ -62,7 +62,7 @@ export function readSettings(get: (key: string) => unknown): MiogenSettings {
     diagnosticSeverity: oneOf(lower(get("diagnosticSeverity")), SEVERITIES, d.diagnosticSeverity),
     showCoveredBranches: boolOr(get("showCoveredBranches"), d.showCoveredBranches),
     maxParallelJobs: numberOr(get("maxParallelJobs"), d.maxParallelJobs, (n) => Number.isInteger(n) && n >= 1),
-    gutterStyle: oneOf(lower(get("gutterStyle")), GUTTER_STYLES, d.gutterStyle),
+    gutterStyle: oneOf(lower(get("gutterStyle")), MARK_STYLES, d.gutterStyle),
     showGutter: boolOr(get("showGutter"), d.showGutter),
   };
 }
