@@ -1,6 +1,7 @@
 /** The extension's settings: defaults, validation, what reaches the server and what a change implies. */
 
 import { DEFAULT_MARK_STYLE, MARK_STYLES, MarkStyle } from "./markStyle";
+import type { TestingViewSetting } from "./pytestRun";
 
 export type DiagnosticSeverityName = "error" | "warning" | "information" | "hint";
 
@@ -15,11 +16,12 @@ export interface ServerSettings {
   maxParallelJobs: number;
 }
 
-/** Every `miogen.*` setting; `interpreter`, `gutterStyle` and `showGutter` stay in the client. */
+/** Every `miogen.*` setting; `interpreter`, `gutterStyle`, `showGutter` and `testingView` stay in the client. */
 export interface MiogenSettings extends ServerSettings {
   interpreter: string;
   gutterStyle: MarkStyle;
   showGutter: boolean;
+  testingView: TestingViewSetting;
 }
 
 export const DEFAULT_SETTINGS: Readonly<MiogenSettings> = Object.freeze({
@@ -33,6 +35,7 @@ export const DEFAULT_SETTINGS: Readonly<MiogenSettings> = Object.freeze({
   maxParallelJobs: 1,
   gutterStyle: DEFAULT_MARK_STYLE,
   showGutter: true,
+  testingView: "auto",
 });
 
 export const SERVER_KEYS: readonly (keyof ServerSettings)[] = [
@@ -45,6 +48,7 @@ export const SERVER_KEYS: readonly (keyof ServerSettings)[] = [
   "maxParallelJobs",
 ];
 
+const TESTING_VIEW: readonly TestingViewSetting[] = ["auto", "on", "off"];
 const SEVERITIES: readonly DiagnosticSeverityName[] = ["error", "warning", "information", "hint"];
 
 /**
@@ -64,6 +68,7 @@ export function readSettings(get: (key: string) => unknown): MiogenSettings {
     maxParallelJobs: numberOr(get("maxParallelJobs"), d.maxParallelJobs, (n) => Number.isInteger(n) && n >= 1),
     gutterStyle: oneOf(lower(get("gutterStyle")), MARK_STYLES, d.gutterStyle),
     showGutter: boolOr(get("showGutter"), d.showGutter),
+    testingView: oneOf(lower(get("testingView")), TESTING_VIEW, d.testingView),
   };
 }
 

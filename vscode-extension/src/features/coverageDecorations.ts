@@ -3,6 +3,7 @@
 import {
   DecorationOptions,
   Disposable,
+  Event,
   EventEmitter,
   MarkdownString,
   OverviewRulerLane,
@@ -17,7 +18,6 @@ import {
 import { CoverageDocument, CoverageMarks, CoverageSummary } from "../common/coverage";
 import { traceDebug } from "../common/log/logging";
 import type { CoverageParams } from "../common/protocol";
-import type { MiogenServer } from "../common/server";
 import { MARK_KINDS as KINDS, markLook, MarkKind, MarkStyle } from "../common/markStyle";
 import { getSettings } from "../common/vscodeapi";
 
@@ -38,7 +38,7 @@ export class CoverageDecorations implements Disposable {
 
   constructor(
     private readonly extensionUri: Uri,
-    server: MiogenServer,
+    server: { onCoverage: Event<CoverageParams> },
   ) {
     const settings = getSettings();
     this.style = settings.gutterStyle;
