@@ -38,7 +38,9 @@ export async function activate(context: ExtensionContext): Promise<void> {
     registerCommand(Commands.restart, () => pool.restart(undefined, { showProblemAgain: true })),
     registerCommand(Commands.toggleCoverage, () => coverage.toggle()),
     registerCommand(Commands.showLog, () => log.show()),
-    registerCommand(InternalCommands.rememberTestFiles, (...uris: string[]) => Promise.all(uris.map((uri) => testing.remember(uri)))),
+    registerCommand(InternalCommands.rememberTestFiles, (...uris: string[]) =>
+      Promise.all(uris.map((uri) => testing.remember(uri))),
+    ),
     onDidChangeConfiguration((event) => {
       const effects = effectsOfChange((key) => event.affectsConfiguration(key));
       if (effects.has("restart")) {

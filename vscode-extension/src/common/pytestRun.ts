@@ -169,7 +169,10 @@ export type TestingViewSetting = "auto" | "on" | "off";
  * extension when its pytest discovery is on for the folder: it lists the same files (they are pytest
  * tests), so listing them here too would show each test twice.
  */
-export function listsGeneratedTests(setting: TestingViewSetting, python: { installed: boolean; pytestEnabled: boolean }): boolean {
+export function listsGeneratedTests(
+  setting: TestingViewSetting,
+  python: { installed: boolean; pytestEnabled: boolean },
+): boolean {
   if (setting !== "auto") return setting === "on";
   return !(python.installed && python.pytestEnabled);
 }

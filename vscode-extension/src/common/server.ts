@@ -166,7 +166,9 @@ export class MiogenServer implements Disposable {
       });
       return false;
     }
-    void window.showInformationMessage(`miogen: installed into ${python}${this.label ? ` (folder ${this.label})` : ""}; starting the server.`);
+    void window.showInformationMessage(
+      `miogen: installed into ${python}${this.label ? ` (folder ${this.label})` : ""}; starting the server.`,
+    );
     await this.restartNow({ showProblemAgain: true });
     return true;
   }
@@ -271,9 +273,7 @@ export class MiogenServer implements Disposable {
       errorHandler: {
         error: (error, message, count) => this.defaultErrorHandler().error(error, message, count),
         closed: () =>
-          this.state === "starting"
-            ? { action: CloseAction.DoNotRestart, handled: true }
-            : this.defaultErrorHandler().closed(),
+          this.state === "starting" ? { action: CloseAction.DoNotRestart, handled: true } : this.defaultErrorHandler().closed(),
       },
       initializationOptions: toServerSettings(settings),
       middleware: {
@@ -281,7 +281,10 @@ export class MiogenServer implements Disposable {
           const actions = await next(document, range, context, token);
           for (const action of actions ?? []) {
             if (!("edit" in action) || !action.edit || action.command) continue;
-            const files = action.edit.entries().map(([uri]) => uri.toString()).filter((uri) => uri !== document.uri.toString());
+            const files = action.edit
+              .entries()
+              .map(([uri]) => uri.toString())
+              .filter((uri) => uri !== document.uri.toString());
             if (files.length > 0) action.command = { command: InternalCommands.rememberTestFiles, title: "", arguments: files };
           }
           return actions;
@@ -297,7 +300,12 @@ export class MiogenServer implements Disposable {
         },
       },
     };
-    const client = new FolderLanguageClient(SERVER_ID, folder ? `${SERVER_NAME} (${folder.name})` : SERVER_NAME, serverOptions, clientOptions);
+    const client = new FolderLanguageClient(
+      SERVER_ID,
+      folder ? `${SERVER_NAME} (${folder.name})` : SERVER_NAME,
+      serverOptions,
+      clientOptions,
+    );
     this.errorHandler = client.createDefaultErrorHandler();
     this.clientDisposables.push(
       client.onNotification(Methods.coverage, (params: CoverageParams) => this.coverageEmitter.fire(params)),
@@ -312,7 +320,12 @@ export class MiogenServer implements Disposable {
   }
 
   private defaultErrorHandler(): ErrorHandler {
-    return this.errorHandler ?? { error: () => ({ action: ErrorAction.Continue }), closed: () => ({ action: CloseAction.DoNotRestart }) };
+    return (
+      this.errorHandler ?? {
+        error: () => ({ action: ErrorAction.Continue }),
+        closed: () => ({ action: CloseAction.DoNotRestart }),
+      }
+    );
   }
 
   private setTrace(client: LanguageClient): void {

@@ -56,17 +56,20 @@ export class TestGenerator {
   private async serverFor(uri: Uri): Promise<MiogenServer | undefined> {
     const server = this.pool?.serverFor(uri);
     if (!server) {
-      void window.showWarningMessage(`miogen: ${workspace.asRelativePath(uri)} is outside the workspace folders; open its folder to generate tests.`);
+      void window.showWarningMessage(
+        `miogen: ${workspace.asRelativePath(uri)} is outside the workspace folders; open its folder to generate tests.`,
+      );
       return undefined;
     }
-    if (server.state === "starting") await new Promise<void>((resolve) => {
-      const subscription = server.onStateChange((state) => {
-        if (state !== "starting") {
-          subscription.dispose();
-          resolve();
-        }
+    if (server.state === "starting")
+      await new Promise<void>((resolve) => {
+        const subscription = server.onStateChange((state) => {
+          if (state !== "starting") {
+            subscription.dispose();
+            resolve();
+          }
+        });
       });
-    });
     if (!server.running) {
       await server.showProblem();
       return undefined;

@@ -143,7 +143,9 @@ export class GeneratedTestsController implements Disposable {
       watcher.onDidDelete((uri) => this.removeFile(uri));
       this.watchers.push(watcher);
       const found = await workspace.findFiles(new RelativePattern(folder, glob), EXCLUDE, MAX_FILES);
-      const extra = [...this.remembered].map((uri) => Uri.parse(uri)).filter((uri) => workspace.getWorkspaceFolder(uri) === folder);
+      const extra = [...this.remembered]
+        .map((uri) => Uri.parse(uri))
+        .filter((uri) => workspace.getWorkspaceFolder(uri) === folder);
       await Promise.all([...found, ...extra].map((uri) => this.refreshFile(uri)));
     }
   }
@@ -165,7 +167,9 @@ export class GeneratedTestsController implements Disposable {
     }
     const file = this.fileItem(uri, folder);
     const parsed = parseTestFile(text);
-    const children: TestItem[] = parsed.functions.map((test) => this.testItem(uri, definitionKey(test), test.name, test.line, test.endLine));
+    const children: TestItem[] = parsed.functions.map((test) =>
+      this.testItem(uri, definitionKey(test), test.name, test.line, test.endLine),
+    );
     for (const cls of parsed.classes) {
       const item = this.testItem(uri, cls.name, cls.name, cls.line, cls.endLine);
       item.children.replace(cls.tests.map((test) => this.testItem(uri, definitionKey(test), test.name, test.line, test.endLine)));
@@ -253,7 +257,13 @@ export class GeneratedTestsController implements Disposable {
     return item.uri ? this.files.get(item.uri.toString()) : undefined;
   }
 
-  private async runFolder(kind: RunKind, run: TestRun, folder: WorkspaceFolder, items: TestItem[], token: CancellationToken): Promise<void> {
+  private async runFolder(
+    kind: RunKind,
+    run: TestRun,
+    folder: WorkspaceFolder,
+    items: TestItem[],
+    token: CancellationToken,
+  ): Promise<void> {
     const leaves = items.flatMap(leavesOf);
     leaves.forEach((leaf) => run.started(leaf));
     const python = await this.interpreterFor(folder);
@@ -268,14 +278,17 @@ export class GeneratedTestsController implements Disposable {
       testFiles: [...new Set(items.map((item) => item.uri!.fsPath))],
     };
     try {
-      run.appendOutput(`miogen: ${python} ${kind === "coverage" ? "-m coverage run … -m pytest" : "-m pytest"} ${selections.map((s) => (s.key ? `${s.file}::${s.key}` : s.file)).join(" ")}\r\n`);
+      run.appendOutput(
+        `miogen: ${python} ${kind === "coverage" ? "-m coverage run … -m pytest" : "-m pytest"} ${selections.map((s) => (s.key ? `${s.file}::${s.key}` : s.file)).join(" ")}\r\n`,
+      );
       const exitCode =
         kind === "debug"
           ? await this.debugRun(run, folder, python, selections, env, token)
           : await this.spawnRun(run, python, runArgs(kind, selections, files), folder.uri.fsPath, env, token);
       const report = parseReport(await readFile(reportFile, "utf8").catch(() => ""));
       this.publishResults(run, leaves, report, exitCode);
-      if (kind === "coverage" && !token.isCancellationRequested) await this.publishCoverage(run, python, folder, files, env, token);
+      if (kind === "coverage" && !token.isCancellationRequested)
+        await this.publishCoverage(run, python, folder, files, env, token);
     } finally {
       await rm(scratch, { recursive: true, force: true });
     }
@@ -283,7 +296,8 @@ export class GeneratedTestsController implements Disposable {
 
   private async interpreterFor(folder: WorkspaceFolder): Promise<string> {
     const setting = getSettings(folder.uri).interpreter;
-    return chooseInterpreter({ setting, pythonExtension: setting ? undefined : await pythonExtensionInterpreter(folder.uri) }).path;
+    return chooseInterpreter({ setting, pythonExtension: setting ? undefined : await pythonExtensionInterpreter(folder.uri) })
+      .path;
   }
 
   private environment(reportFile: string): Record<string, string> {
@@ -301,7 +315,14 @@ export class GeneratedTestsController implements Disposable {
     return { file, key };
   }
 
-  private spawnRun(run: TestRun, python: string, args: string[], cwd: string, env: Record<string, string>, token: CancellationToken): Promise<number | null> {
+  private spawnRun(
+    run: TestRun,
+    python: string,
+    args: string[],
+    cwd: string,
+    env: Record<string, string>,
+    token: CancellationToken,
+  ): Promise<number | null> {
     this.log.info(`Testing: ${python} ${args.join(" ")} (in ${cwd})`);
     return new Promise((resolve) => {
       const child = spawn(python, args, { cwd, env, windowsHide: true });
@@ -329,7 +350,11 @@ export class GeneratedTestsController implements Disposable {
     env: Record<string, string>,
     token: CancellationToken,
   ): Promise<number | null> {
-    const type = extensions.getExtension("ms-python.debugpy") ? "debugpy" : extensions.getExtension("ms-python.python") ? "python" : undefined;
+    const type = extensions.getExtension("ms-python.debugpy")
+      ? "debugpy"
+      : extensions.getExtension("ms-python.python")
+        ? "python"
+        : undefined;
     if (!type) {
       const message = "miogen: debugging tests needs the Python Debugger extension (ms-python.debugpy).";
       run.appendOutput(`${message}\r\n`);
@@ -362,28 +387,39 @@ export class GeneratedTestsController implements Disposable {
   }
 
   private publishResults(run: TestRun, leaves: TestItem[], report: ParsedReport, exitCode: number | null): void {
-    const byKey = new Map<string, TestResult>(report.results.map((result) => [`${Uri.file(result.file).toString()}::${result.key}`, result]));
+    const byKey = new Map<string, TestResult>(
+      report.results.map((result) => [`${Uri.file(result.file).toString()}::${result.key}`, result]),
+    );
     const brokenFiles = new Map(report.collectionErrors.map((error) => [Uri.file(error.file).toString(), error.text]));
     for (const leaf of leaves) {
       const result = byKey.get(leaf.id);
       const broken = brokenFiles.get(leaf.uri!.toString());
       if (broken !== undefined) run.errored(leaf, new TestMessage(broken));
       else if (!result) {
-        const why = exitCode === null ? "pytest did not run (see the output)" : "pytest did not report this test (see the output)";
+        const why =
+          exitCode === null ? "pytest did not run (see the output)" : "pytest did not report this test (see the output)";
         if (exitCode === 0 || exitCode === 5) run.skipped(leaf);
         else run.errored(leaf, new TestMessage(why));
       } else if (result.outcome === "passed") run.passed(leaf, result.durationMs);
       else if (result.outcome === "skipped") run.skipped(leaf);
       else {
         const message = new TestMessage(result.messages.join("\n\n") || result.outcome);
-        if (result.location) message.location = new Location(Uri.file(result.location.path), new Position(Math.max(0, result.location.line - 1), 0));
+        if (result.location)
+          message.location = new Location(Uri.file(result.location.path), new Position(Math.max(0, result.location.line - 1), 0));
         if (result.outcome === "failed") run.failed(leaf, message, result.durationMs);
         else run.errored(leaf, message, result.durationMs);
       }
     }
   }
 
-  private async publishCoverage(run: TestRun, python: string, folder: WorkspaceFolder, files: CoverageFiles, env: Record<string, string>, token: CancellationToken): Promise<void> {
+  private async publishCoverage(
+    run: TestRun,
+    python: string,
+    folder: WorkspaceFolder,
+    files: CoverageFiles,
+    env: Record<string, string>,
+    token: CancellationToken,
+  ): Promise<void> {
     const exit = await this.spawnRun(run, python, coverageJsonArgs(files), folder.uri.fsPath, env, token);
     let data: FileCoverageData[];
     try {
@@ -398,7 +434,9 @@ export class GeneratedTestsController implements Disposable {
         uri,
         new TestCoverageCount(file.covered, file.total),
         file.totalBranches > 0 ? new TestCoverageCount(file.coveredBranches, file.totalBranches) : undefined,
-        file.declarations.length > 0 ? new TestCoverageCount(file.declarations.filter((d) => d.executed).length, file.declarations.length) : undefined,
+        file.declarations.length > 0
+          ? new TestCoverageCount(file.declarations.filter((d) => d.executed).length, file.declarations.length)
+          : undefined,
       );
       this.details.set(coverage, await detailsOf(uri, file));
       run.addCoverage(coverage);
@@ -429,7 +467,10 @@ async function detailsOf(uri: Uri, file: FileCoverageData): Promise<FileCoverage
       new StatementCoverage(
         statement.executed,
         span(statement.line),
-        statement.branches.map((branch) => new BranchCoverage(branch.executed, branch.toLine === undefined ? undefined : span(branch.toLine), branch.label)),
+        statement.branches.map(
+          (branch) =>
+            new BranchCoverage(branch.executed, branch.toLine === undefined ? undefined : span(branch.toLine), branch.label),
+        ),
       ),
   );
   const declarations = file.declarations.map((d) => new DeclarationCoverage(d.name, d.executed, span(d.line)));
