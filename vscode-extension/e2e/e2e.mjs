@@ -15,8 +15,9 @@
 //   9. "Run All Tests with Coverage" -> VS Code's Test Coverage view and inline coverage of the class
 //  10. the marks in a high-contrast theme (visible border on partial/uncovered lines)
 //  11. folder "ledger" (its own venv without miogen): one message with "Install miogen"; after the
-//      install its own server runs there, generates into its own tests folder ("checks", a folder
-//      setting answered per scopeUri), and those tests pass in that venv
+//      install its own server runs there, its code lens generates into its own tests folder
+//      ("checks", a folder setting answered per scopeUri), and those tests pass in that venv, also
+//      from the Testing view (run with that venv's interpreter)
 //
 // Environment: MIOGEN_PYTHON (default <repo>/.venv/bin/python, where `pip install -e .` provides
 // `python -m miogen serve`), MIOGEN_E2E_CODE_SERVER / _NODE24 / _CHROMIUM (from setup.sh's env.sh),
@@ -316,8 +317,11 @@ async function secondFolderSteps(page, dirs) {
     return counts.covered > 0 ? counts : undefined;
   }, { interval: 1000 });
   log(`second folder marks: ${JSON.stringify(marks)}`);
-  await clickLine(page, "def credit(self, amount):");
-  await runCommand(page, "miogen: Generate tests for class");
+  // This time through the code lens: the server's command, routed to this folder's server.
+  const lens = page.locator(".monaco-editor .codelens-decoration a", { hasText: "Generate tests" }).first();
+  await lens.waitFor({ timeout: 30_000 });
+  await lens.click();
+  log("clicked the code lens \"Generate tests\" above class Ledger");
   const testFile = path.join(dirs.wsB, TESTS_DIRECTORY_B, "test_ledger.py");
   await waitFor(`${FOLDER_B}/${TESTS_DIRECTORY_B}/test_ledger.py (the folder's own testsDirectory)`, async () =>
     existsSync(testFile) && /def test_/.test(readFileSync(testFile, "utf8")), { interval: 1000 });

@@ -53,7 +53,7 @@ class Session:
         self.scheduler = Scheduler(self.reporter)
         self.init_layer: dict = {}
         self.config_layer: dict = {}
-        self.folder_layers: dict[Path, dict] = {}  # workspace/configuration asked per folder
+        self.folder_layers: dict[Path, dict[str, object]] = {}  # asked per folder (scopeUri)
         self.projects = ProjectSettings()
         self._tasks: set[asyncio.Task] = set()
         self.stopped = False  # after shutdown: jobs still ending must not write to the client

@@ -72,8 +72,6 @@ export class MiogenServer implements Disposable {
   problem: string | undefined;
   /** The probe's verdict when it failed (what "Install miogen" needs). */
   private failedVerdict: Verdict | undefined;
-  /** The interpreter running the server (the probe's sys.executable). */
-  interpreter: string | undefined;
 
   /** `folder` undefined: the window has no workspace folder (files opened on their own). */
   constructor(
@@ -209,7 +207,6 @@ export class MiogenServer implements Disposable {
       return;
     }
     this.failedVerdict = undefined;
-    this.interpreter = verdict.executable;
     traceInfo(`Python ${verdict.version} at ${verdict.executable}; starting${where}: ${choice.path} ${SERVER_ARGS.join(" ")}`);
     this.stderrTail = [];
     const client = this.createClient(choice.path, folder?.uri.fsPath, settings);
