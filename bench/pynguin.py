@@ -118,7 +118,8 @@ def run_pynguin(
     else:
         status = "ok" if code == 0 else "failed"
         message = "" if code == 0 else f"exit code {code}"
-    test_file = output / f"test_{module_name.replace('.', '_')}.py"
+    # Pynguin names the file after the module's last name (test_iterator.py for flutes.iterator).
+    test_file = output / f"test_{module_name.rpartition('.')[2]}.py"
     statistics = read_statistics(report / "statistics.csv")
     if status == "ok" and not test_file.exists():
         status, message = "no-tests", "Pynguin wrote no test file"
