@@ -45,8 +45,7 @@ def _parse_shared(source: str, path: str) -> ast.Module:
         code = parse_code(source)
     except NotPython:
         return parse_module(source, path)  # raises SourceSyntaxError with the line
-    tree = getattr(code.parser, "_ast_root", None)  # coverage.py's tree of this very source
-    return tree if isinstance(tree, ast.Module) else parse_module(source, path)
+    return code.tree if code.tree is not None else parse_module(source, path)
 
 
 def analyze_file(path: str | Path, module_name: str | None = None) -> ModuleModel:

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import ast
+import bisect
 import functools
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from coverage.config import DEFAULT_EXCLUDE
 from coverage.misc import join_regex
@@ -26,6 +27,8 @@ class CodeMap:
     statements: frozenset[int]
     branch_arcs: tuple[tuple[int, int], ...]
     parser: PythonParser
+    # coverage.py's syntax tree of the source (read-only: the analysis reads it, never changes it).
+    tree: ast.Module | None = field(default=None, compare=False, repr=False)
 
     def first_line(self, line: int) -> int:
         return self.parser.first_line(line)
@@ -41,9 +44,11 @@ def parse_code(source: str) -> CodeMap:
     # coverage.py's parser takes "" for "no text given": an empty file is one empty line to it.
     parser = PythonParser(text=source or "\n", exclude=join_regex(DEFAULT_EXCLUDE))
     parser.parse_source()
+    tree = getattr(parser, "_ast_root", None)  # coverage.py drops it once the arcs are known
     exits = parser.exit_counts()
     arcs = tuple(sorted(a for a in parser.arcs() if exits.get(a[0], 0) > 1 and a[0] > 0))
-    return CodeMap(frozenset(parser.statements), arcs, parser)
+    shared = tree if isinstance(tree, ast.Module) and source else None
+    return CodeMap(frozenset(parser.statements), arcs, parser, shared)
 
 
 def find_targets(
@@ -53,9 +58,10 @@ def find_targets(
     conditions = _conditions(source, walked or survey(tree))
     targets: dict[str, list[Target]] = {}
     next_id = 0
+    starts = [arc[0] for arc in code.branch_arcs]  # sorted: the arcs are
     for unit in units:
         found: list[Target] = []
-        arcs = [a for a in code.branch_arcs if unit.contains(a[0])]
+        arcs = [arc for start, end in unit.ranges for arc in _arcs_from(code, starts, start, end)]
         for arc in arcs:
             description = code.parser.missing_arc_description(arc[0], arc[1])
             positive = not any(m in description for m in _NEGATIVE_MARKERS)
@@ -72,7 +78,7 @@ def find_targets(
                 )
             )
             next_id += 1
-        for line in _branchless_function_lines(tree, unit, code):
+        for line in _branchless_function_lines(tree, unit, code, starts):
             found.append(
                 Target(next_id, unit.name, "line", line, None, f"line {line} was never executed")
             )
@@ -139,7 +145,16 @@ def _functions_of(tree: ast.Module, unit: Unit) -> list[ast.FunctionDef | ast.As
     return functions
 
 
-def _branchless_function_lines(tree: ast.Module, unit: Unit, code: CodeMap) -> list[int]:
+def _arcs_from(
+    code: CodeMap, starts: list[int], first: int, last: int
+) -> tuple[tuple[int, int], ...]:
+    """The branch arcs leaving lines ``first``..``last`` (``starts``: their sorted first lines)."""
+    return code.branch_arcs[bisect.bisect_left(starts, first) : bisect.bisect_right(starts, last)]
+
+
+def _branchless_function_lines(
+    tree: ast.Module, unit: Unit, code: CodeMap, starts: list[int]
+) -> list[int]:
     """One line goal per function that has no branch of its own: its first body statement."""
     lines = []
     for function in _functions_of(tree, unit):
@@ -151,7 +166,7 @@ def _branchless_function_lines(tree: ast.Module, unit: Unit, code: CodeMap) -> l
         if not body:
             continue
         start, end = function.lineno, function.end_lineno or function.lineno
-        if any(start <= arc[0] <= end for arc in code.branch_arcs):
+        if _arcs_from(code, starts, start, end):
             continue
         line = code.first_line(body[0].lineno)
         if line in code.statements:
