@@ -5,7 +5,9 @@ from __future__ import annotations
 import ast
 import functools
 import hashlib
+from dataclasses import replace
 from pathlib import Path
+from typing import Any, TypeGuard
 
 from coverage.exceptions import NotPython
 
@@ -81,7 +83,7 @@ def _analyze(source: str, path: str, module_name: str) -> ModuleModel:
     found = [u for u in found if not u.private] + [u for u in found if u.private]
     found = _with_helper_ranges(tree, found, walked)
     targets = find_targets(source, tree, found, walked)
-    found = [Unit(**{**_fields(u), "targets": tuple(targets.get(u.name, ()))}) for u in found]
+    found = [replace(u, targets=tuple(targets.get(u.name, ()))) for u in found]
     units = [u for u in found if not u.private]
     model = ModuleModel(path, module_name, source, units, classes, functions, _constants(walked))
     model.private_units = [u for u in found if u.private]
@@ -124,10 +126,6 @@ def _changes(node: ast.AST, containers: set[str]) -> bool:
     return False
 
 
-def _fields(unit: Unit) -> dict:
-    return {name: getattr(unit, name) for name in Unit.__slots__}
-
-
 def ast_hash(node: ast.AST) -> str:
     """A hash of the code's structure: blind to formatting, comments and line numbers."""
     dumped = ast.dump(node, annotate_fields=False, include_attributes=False)
@@ -153,7 +151,7 @@ def _with_helper_ranges(tree: ast.Module, units: list[Unit], walked: Survey) -> 
                     helper = helpers[name]
                     ranges.append((_first_line(helper), helper.end_lineno or helper.lineno))
                     pending.append(name)
-        result.append(Unit(**{**_fields(unit), "ranges": tuple(sorted(ranges))}))
+        result.append(replace(unit, ranges=tuple(sorted(ranges))))
     return result
 
 
@@ -161,7 +159,9 @@ def _first_line(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> 
     return min([node.lineno] + [d.lineno for d in node.decorator_list])
 
 
-def _is_unit(node: ast.stmt, classes: dict[str, ClassModel]) -> bool:
+def _is_unit(
+    node: ast.stmt, classes: dict[str, ClassModel]
+) -> TypeGuard[ast.FunctionDef | ast.ClassDef]:
     """Top-level functions, and classes with code of their own to run (private ones too: they
     are units when named; dunder names never are). Interfaces (``Protocol``, classes whose
     methods are all abstract or empty) and exceptions are not units."""
@@ -209,7 +209,8 @@ def _type_aliases(tree: ast.Module) -> dict[str, ast.expr]:
             if ast.unparse(node.annotation).endswith("TypeAlias") and node.value is not None:
                 aliases[node.target.id] = node.value
         elif hasattr(ast, "TypeAlias") and isinstance(node, getattr(ast, "TypeAlias", ())):
-            aliases[node.name.id] = node.value  # pragma: no cover - Python 3.12+
+            alias: Any = node  # pragma: no cover - Python 3.12+
+            aliases[alias.name.id] = alias.value
     return aliases
 
 
@@ -339,11 +340,11 @@ def _read_signature(
 
 
 def _constants(walked: Survey) -> ConstantPool:
-    docstrings = {
-        id(n.body[0].value)
-        for n in walked.of_type(ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
-        if n.body and isinstance(n.body[0], ast.Expr) and isinstance(n.body[0].value, ast.Constant)
-    }
+    docstrings = set()
+    for scope in walked.of_type(ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef):
+        first = getattr(scope, "body", None)
+        if first and isinstance(first[0], ast.Expr) and isinstance(first[0].value, ast.Constant):
+            docstrings.add(id(first[0].value))
     ints: set[int] = set()
     floats: set[float] = set()
     strings: set[str] = set()

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass, field
+from typing import TypeVar
 
+Node = TypeVar("Node", bound=ast.AST)
 FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 
 
@@ -23,7 +25,7 @@ class Survey:
     # Names loaded anywhere inside each top-level statement, by the statement's index.
     names: dict[int, set[str]] = field(default_factory=dict)
 
-    def of_type(self, *kinds: type[ast.AST]) -> list[ast.AST]:
+    def of_type(self, *kinds: type[Node]) -> list[Node]:
         return [node for node in self.nodes if isinstance(node, kinds)]
 
 
