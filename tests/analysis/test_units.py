@@ -204,3 +204,43 @@ def test_condition_text_matches_the_standard_library():
             ).replace("\r", "\n")
     conditions = _conditions(TRICKY, survey(tree))
     assert conditions[2] == "a > b" and conditions[6] == "for (x, y) in zip(a, b)"
+
+
+OVERLOADS = """
+from typing import overload
+
+
+@overload
+def pick(x: int) -> int: ...
+@overload
+def pick(x: str) -> str: ...
+def pick(x):
+    if x:
+        return x
+    return None
+
+
+def twice(x: int) -> int:
+    return x
+
+
+def twice(x: int) -> int:
+    return 2 * x
+
+
+class Box:
+    @overload
+    def get(self, key: int) -> int: ...
+    @overload
+    def get(self, key: str) -> str: ...
+    def get(self, key):
+        return key
+"""
+
+
+def test_overload_stubs_and_replaced_definitions_are_not_units():
+    model = analyze_source(OVERLOADS)
+    assert [u.name for u in model.units] == ["pick", "twice", "Box"]
+    assert len(model.unit("pick").targets) == 2
+    assert model.unit("twice").line == 19  # the second def
+    assert [m.name for m in model.classes["Box"].methods] == ["get"]

@@ -78,7 +78,7 @@ def _analyze(source: str, path: str, module_name: str) -> ModuleModel:
         if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)
     }
     walked = survey(tree)
-    found = [_unit(node) for node in tree.body if _is_unit(node, classes)]
+    found = [_unit(node) for node in definitions(tree.body) if _is_unit(node, classes)]
     # Public units first: their target ids do not depend on the private ones.
     found = [u for u in found if not u.private] + [u for u in found if u.private]
     found = _with_helper_ranges(tree, found, walked)
@@ -178,6 +178,23 @@ def _is_unit(
     return False
 
 
+def definitions(body: list[ast.stmt]) -> list[ast.stmt]:
+    """The statements of ``body`` in order, less ``@overload`` stubs and definitions that a
+    later one of the same name replaces (only the last ``def``/``class`` runs)."""
+    last: dict[str, int] = {}
+    for index, statement in enumerate(body):
+        if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            if "overload" not in decorator_names(statement):
+                last[statement.name] = index
+    return [
+        statement
+        for index, statement in enumerate(body)
+        if last.get(getattr(statement, "name", ""), index) == index
+        and not (isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef)
+                 and "overload" in decorator_names(statement))
+    ]  # fmt: skip
+
+
 def _is_dunder(name: str) -> bool:
     return name.startswith("__") and name.endswith("__")
 
@@ -230,7 +247,7 @@ def _read_class(
 ) -> ClassModel:
     bases = _base_names(node)
     methods = []
-    for item in node.body:
+    for item in definitions(node.body):
         if isinstance(item, ast.FunctionDef) and not item.name.startswith("_"):
             decorators = decorator_names(item)
             kind = (
