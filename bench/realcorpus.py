@@ -77,7 +77,7 @@ CORPUS: tuple[RealModule, ...] = (
     _pypi("typesystem.fields", "typesystem==0.4.1", True),
     _pypi("apimd.parser", "apimd==2.1.1", True),  # through .loader
     _pypi("mimesis.random", "mimesis==4.1.3", True),  # through .providers
-    _pypi("pytutils.mappings", "pytutils==0.4.1", False),
+    _pypi("pytutils.trees", "pytutils==0.4.1", False),  # (.mappings needs Python < 3.10)
     _pypi("flutils.strutils", "flutils==0.7", False),
     _pypi("pypara.dcc", "pypara==0.1.1", False),
     _stdlib("urllib.parse"),
