@@ -126,7 +126,8 @@ def add_real_commands(commands) -> None:
 
 def run_real(args) -> int:
     official = not (args.quick or args.modules or args.out)
-    out = args.out or BENCH / "results" / ("real" if official else "real-quick")
+    # Absolute: the tools and pytest run in the job folders, relative paths would point elsewhere.
+    out = (args.out or BENCH / "results" / ("real" if official else "real-quick")).resolve()
     if not args.report_only:
         modules = realcorpus.select(args.modules, args.set, args.quick)
         tools = [real.OURS] + ([] if args.no_pynguin else [real.PEER])

@@ -79,6 +79,7 @@ def measure_suite(
     dotted name from there (default: the file's stem), for modules inside packages.
     """
     module_path = module_path.resolve()
+    test_file = test_file.resolve() if test_file is not None else None
     where = Where(module_path, import_root or module_path.parent, module_name or module_path.stem)
     model = analyze_file(module_path, where.module_name)
     result = SuiteMeasure(targets_total=sum(len(u.targets) for u in model.units))
