@@ -44,3 +44,25 @@ def test_reexported_module_of_a_src_layout_package_gets_passing_tests(tmp_path: 
     assert summary["measured"]["covered"] == summary["measured"]["total"] == 2
     assert summary["measured"]["tests_failed"] == 0
     assert "from checks.validation import" in output.read_text()
+
+
+def test_package_whose_init_creates_shared_memory_at_import_loads_in_the_sandbox(tmp_path: Path):
+    """Importing the package around the module runs its other modules too: a shared ctypes
+    value made at import (multiprocessing puts it under /dev/shm) must not be refused."""
+    package = tmp_path / "tools"
+    package.mkdir()
+    (package / "__init__.py").write_text("from .log import LEVEL\nfrom .sign import *\n")
+    (package / "log.py").write_text(
+        "import multiprocessing\n\nLEVEL = multiprocessing.Value('i', 1)\n"
+    )
+    (package / "sign.py").write_text(
+        "def sign(x: int) -> int:\n    if x > 0:\n        return 1\n    return -1\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "miogen", "generate", str(package / "sign.py"), "--project-root",
+         str(tmp_path), "--evaluations", "300", "--output", str(tmp_path / "test_sign.py"),
+         "--json"],
+        capture_output=True, text=True, timeout=300, cwd=tmp_path,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert json.loads(done.stdout)["measured"]["covered"] == 2
