@@ -223,3 +223,18 @@ def test_mutants_of_a_package_module_run_their_relative_imports(tree):
         factory = MutantFactory(source, str(root / "pkg/__init__.py"), unit, "pkg", base)
         flipped = next(m for m in factory.mutants if m.description == "Gt -> GtE")
         assert factory.load(flipped.index).sign(0) == 1  # the mutant's >= runs
+
+
+def test_types_made_at_run_time_are_not_named_in_assertions(tree):
+    """A namedtuple class built inside a function has the module's name but is no attribute of
+    it: an emitted `isinstance(x, Name)` would need an import that fails."""
+    from miogen.assertions.observe import _type_of
+
+    root = tree({
+        "pkg/__init__.py": "",
+        "pkg/shapes.py": "from collections import namedtuple\n\nclass Box:\n    pass\n\n"
+                         "def pair():\n    return namedtuple('Pair', 'a b')(1, 2)\n",
+    })  # fmt: skip
+    module = load(root, "pkg/shapes.py", "pkg.shapes")
+    assert _type_of(0, module.pair(), "pkg.shapes") is None
+    assert _type_of(0, module.Box(), "pkg.shapes").value == "Box"
