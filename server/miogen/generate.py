@@ -101,7 +101,7 @@ def generate_module(
     """Run one worker job per unit, verify the emitted tests with coverage.py, merge them into ``output``."""
     location = locate(path, project_root)
     model = analyze_file(location.path, location.module_name)
-    units = [model.unit(name) for name in unit_names] if unit_names else list(model.units)
+    units = model.select(unit_names)
     reports = []
     for spec in plan_jobs(location, units, budget, **options):
         unit = model.unit(spec.unit)

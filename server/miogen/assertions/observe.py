@@ -153,6 +153,12 @@ def _type_of(index: int, value: object, module_name: str) -> Observation | None:
     """At least the type, for values with no literal form (from the module or builtins only)."""
     kind = type(value)
     if kind.__module__ == module_name:
+        # Only a class the tests can import by that name (not one the module makes at run time,
+        # such as a namedtuple built inside a function); checked by name, so that a mutant's
+        # copy of the class gives the same observation as the original.
+        named = getattr(sys.modules.get(module_name), kind.__name__, None)
+        if not isinstance(named, type):
+            return None
         return Observation(index, "isinstance", kind.__name__, kind.__name__)
     if kind.__module__ == "builtins" and kind.__name__.isidentifier():
         return Observation(index, "isinstance", kind.__name__)
