@@ -29,8 +29,11 @@ def register(server: MiogenServer) -> None:
         await ls.session.pull_configuration()
 
     @server.feature(types.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS)
-    def folders_changed(ls: MiogenServer, params: types.DidChangeWorkspaceFoldersParams) -> None:
+    async def folders_changed(
+        ls: MiogenServer, params: types.DidChangeWorkspaceFoldersParams
+    ) -> None:
         ls.session.folders_changed()
+        await ls.session.pull_configuration()  # a new folder may have settings of its own
 
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls: MiogenServer, params: types.DidOpenTextDocumentParams) -> None:
