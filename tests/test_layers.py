@@ -14,7 +14,7 @@ from pathlib import Path
 PACKAGE = Path(__file__).resolve().parents[1] / "server" / "miogen"
 
 LAYERS = [
-    {"errors", "atomic", "records", "sharing", "project", "platform_support"},  # leaves
+    {"errors", "atomic", "records", "sharing", "project", "platform_support", "config"},  # leaves
     {"analysis"},
     {"instrument", "testcase", "search"},
     {"execution", "minimize"},
@@ -30,6 +30,7 @@ ONLY = {  # packages held to a stricter rule than their layer's
     "records": {"records"},
     "sharing": {"sharing"},
     "project": {"project"},
+    "config": {"config", "errors", "project", "records"},  # the settings every front end shares
 }
 
 
