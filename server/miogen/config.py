@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import json
 import math
 import re
 import tomllib
@@ -185,7 +186,6 @@ CTG_KEYS: dict[str, Key] = {  # [tool.miogen.ctg]
     "failUnder": Key("fail_under", _fraction(100.0, inclusive=True), "ctg", float),
     "verifyRuns": Key("verify_runs", _whole(1, 20), "ctg", int),
 }
-SERVER_KEYS = {name: key for name, key in KEYS.items() if key.scope != "ctg"}
 
 
 def folded(name: str) -> str:
@@ -308,7 +308,7 @@ def load_project(root: Path) -> ProjectConfig:
 def _message(path: Path, table: str, problem: Problem) -> str:
     if not problem.known:
         return f"{path}: {table} {problem.key}: {problem.reason}"
-    return f"{path}: {table} {problem.key} = {_toml(problem.value)}: {problem.reason}"
+    return f"{path}: {table} {problem.key} = {json.dumps(problem.value, default=str)}: {problem.reason}"
 
 
 def _client_only(path: Path, values: dict[str, Any]) -> list[str]:
@@ -321,14 +321,6 @@ def _client_only(path: Path, values: dict[str, Any]) -> list[str]:
         "in the project file"
         for name in names
     ]
-
-
-def _toml(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, str):
-        return f'"{value}"'
-    return repr(value)
 
 
 # --- precedence -----------------------------------------------------------------------------

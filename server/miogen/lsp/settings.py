@@ -38,7 +38,7 @@ class Settings(Options):
 
 
 KEYS: dict[str, tuple[str, Callable[[Any], Any]]] = {
-    name: (key.field, key.check) for name, key in config.SERVER_KEYS.items()
+    name: (key.field, key.check) for name, key in config.KEYS.items()
 }
 
 
@@ -53,7 +53,7 @@ def read_layer(raw: Any, origin: str) -> tuple[dict[str, Any], list[str]]:
         return {}, []
     if not isinstance(raw, Mapping):
         return {}, [f"miogen: settings from {origin} are not an object; using defaults"]
-    values, problems = config.read_values(raw, config.SERVER_KEYS)
+    values, problems = config.read_values(raw, config.KEYS)
     messages = []
     for problem in (p for p in problems if p.known):
         name = config.canonical(problem.key) or problem.key
