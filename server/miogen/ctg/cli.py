@@ -114,12 +114,11 @@ def _config(args: argparse.Namespace, values: dict[str, Any]) -> CtgConfig:
             "a budget is needed: --budget SECONDS, or budget in [tool.miogen.ctg] of pyproject.toml"
         )
     engine = options(values)
+    given = {name: values[name] for name in ("budget", "jobs", "verify_runs") if name in values}
     return CtgConfig(
-        budget=values["budget"], jobs=values.get("jobs", 1), strategy=args.strategy,
-        minimum=args.minimum, input_seeding=args.input_seeding, seed=engine.seed,
-        test_timeout=engine.test_timeout, verify_runs=values.get("verify_runs", 3),
-        tests_directory=engine.tests_directory,
-        test_file_pattern=engine.test_file_pattern,
+        **given, strategy=args.strategy, minimum=args.minimum, input_seeding=args.input_seeding,
+        seed=engine.seed, test_timeout=engine.test_timeout,
+        tests_directory=engine.tests_directory, test_file_pattern=engine.test_file_pattern,
         job_options={"algorithm": engine.algorithm, "mutation_share": engine.mutation_share},
     )  # fmt: skip
 
