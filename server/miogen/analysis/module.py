@@ -6,6 +6,7 @@ import ast
 import hashlib
 from pathlib import Path
 
+from miogen.analysis.enrich import complete_model, with_pattern_examples
 from miogen.analysis.model import (
     NO_DEFAULT,
     ClassModel,
@@ -49,11 +50,15 @@ def analyze_source(source: str, path: str = "<string>", module_name: str = "modu
         for n in tree.body
         if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)
     }
+    classes, functions = complete_model(
+        tree, classes, functions, _read_signature, (path, module_name), _sibling_classes
+    )
     units = [_unit(node) for node in tree.body if _is_unit(node, classes)]
     units = _with_helper_ranges(tree, units)
     targets = find_targets(source, tree, units)
     units = [Unit(**{**_fields(u), "targets": tuple(targets.get(u.name, ()))}) for u in units]
-    model = ModuleModel(path, module_name, source, units, classes, functions, _constants(tree))
+    constants = with_pattern_examples(tree, _constants(tree))
+    model = ModuleModel(path, module_name, source, units, classes, functions, constants)
     model.has_module_state = _has_module_state(tree)
     return model
 
@@ -63,6 +68,10 @@ _MUTATORS = {
     "append", "extend", "insert", "remove", "pop", "popitem", "clear", "add", "discard",
     "update", "setdefault", "appendleft", "extendleft", "sort", "reverse",
 }  # fmt: skip
+
+
+def _sibling_classes(path: Path, module_name: str) -> dict[str, ClassModel]:
+    return analyze_file(path, module_name).classes
 
 
 def _has_module_state(tree: ast.Module) -> bool:
@@ -140,7 +149,9 @@ def _is_unit(node: ast.stmt, classes: dict[str, ClassModel]) -> bool:
         return not node.name.startswith("_")
     if isinstance(node, ast.ClassDef) and not node.name.startswith("_"):
         model = classes[node.name]
-        has_code = bool(model.methods) or (model.constructor and model.constructor.line > 0)
+        has_code = bool(model.methods or model.special) or (
+            model.constructor and model.constructor.line > 0
+        )
         return bool(has_code) and not node.name.endswith(EXCEPTION_SUFFIXES)
     return False
 

@@ -7,7 +7,7 @@ import math
 
 from miogen.emit.render import Observation, literal
 from miogen.execution.executor import Execution, Executor
-from miogen.testcase.model import CALLS, TestCase
+from miogen.testcase.model import CALLS, TestCase, has_value
 
 MAX_ATTRIBUTES = 3
 BUILTIN_MODULES = ("builtins",)
@@ -42,6 +42,8 @@ def observations_of(execution: Execution, module_name: str) -> list[Observation]
             break
         if index >= len(execution.values):
             break
+        if not has_value(statement):  # x.name = v, x[k] = v: only an exception to check
+            continue
         value = execution.values[index]
         if statement.kind == "construct":
             found += _state(index, value)

@@ -3,11 +3,19 @@
 from __future__ import annotations
 
 import builtins
+import datetime
+import decimal
+import fractions
+import io
 import keyword
 import math
+import pathlib
 import re
+import tokenize
+import uuid
 from dataclasses import dataclass, field
 
+from miogen.analysis.special import template_for
 from miogen.testcase.model import CALLS, Statement, TestCase
 
 MAX_LITERAL = 200  # characters: longer values are not asserted literally
@@ -67,7 +75,9 @@ def literal(value: object) -> str | None:
             return None
         text = "{" + ", ".join(f"{k}: {v}" for k, v in pairs) + "}"
     else:
-        return None
+        text = stdlib_literal(value)
+        if text is None:
+            return None
     return text if len(text) <= MAX_LITERAL else None
 
 
@@ -106,9 +116,14 @@ def render_test(
     taken: set[str] = set()
     lines: list[str] = []
     for index, statement in enumerate(test):
+        if _is_context(statement):
+            observed = by_index.get(index, [])
+            lines += _context_lines(index, test, names, taken, observed, rendered)
+            continue
         expression = _expression(statement, names, rendered)
-        if statement.kind not in CALLS and uses.get(index, 0) <= 1 and len(expression) <= 60:
-            names[index] = expression  # inline
+        small = statement.kind not in CALLS and uses.get(index, 0) <= 1 and len(expression) <= 60
+        if small or statement.kind == "callable":
+            names[index] = expression  # inline (a function passed as an argument: always)
             continue
         observed = by_index.get(index, [])
         raises = next((o for o in observed if o.kind == "raises"), None)
@@ -125,7 +140,7 @@ def render_test(
             # One check of a value nothing else uses: `assert f(x) == 3`, one statement, when it
             # fits on a line (ruff format would wrap a longer one).
             observation = observed[0]
-            inline = _assertion(expression, observation, rendered)
+            inline = _assertion(_grouped(statement, expression), observation, rendered)
             if len(inline) <= 84:
                 if observation.kind in ("equals", "isinstance") and observation.detail:
                     rendered.imports.add(observation.detail)
@@ -148,14 +163,17 @@ def render_test(
     body = "\n".join(f"    {line}" for line in lines) or "    pass"
     rendered.source = f"def {name}():\n{body}\n"
     rendered.imports |= _module_names(test)
+    rendered.extra_imports |= _origin_imports(test) | module_imports(rendered.source)
     return rendered
 
 
 def _module_names(test: TestCase) -> set[str]:
     found = set()
     for statement in test:
-        if statement.kind in ("construct", "call", "enum"):
+        if statement.kind in ("construct", "call", "enum") and not statement.value:
             found.add(statement.name.split(".")[0])
+        elif statement.kind == "callable" and statement.value == "module":
+            found.add(statement.name)
     return found
 
 
@@ -201,7 +219,9 @@ def _expression(statement: Statement, names: dict[int, str], rendered: RenderedT
         return statement.name
     if kind == "property":
         return f"{names[statement.receiver]}.{statement.name}"
-    arguments = ", ".join(f"{n}={names[i]}" for n, i in statement.args)
+    if kind in ("operator", "assign", "callable"):
+        return _special_expression(statement, names)
+    arguments = _arguments(statement.args, names)
     if kind == "method":
         return f"{names[statement.receiver]}.{statement.name}({arguments})"
     return f"{statement.name}({arguments})"
@@ -227,3 +247,122 @@ def _assertion(variable: str, observation: Observation, rendered: RenderedTest) 
     if observation.value in ("True", "False"):
         return f"assert {variable} is {observation.value}"
     return f"assert {variable} == {observation.value}"
+
+
+# -- the statement kinds of real code: operators, setters, functions as values, stdlib values ---
+
+
+def _arguments(args: tuple[tuple[str, int], ...], names: dict[int, str]) -> str:
+    """``a, *rest, key=v``: "/x" and "*items" arguments by position, the others by keyword."""
+    return ", ".join(names[i] if n[:1] in "/*" else f"{n}={names[i]}" for n, i in args)
+
+
+def _special_expression(statement: Statement, names: dict[int, str]) -> str:
+    if statement.kind == "callable":
+        return statement.name
+    receiver = names[statement.receiver]
+    if statement.kind == "assign":
+        return f"{receiver}.{statement.name} = {names[statement.args[0][1]]}"
+    if statement.name == "__call__":
+        return f"{receiver}({_arguments(statement.args, names)})"
+    operands = [_operand(names[i]) for _, i in statement.args]
+    return template_for(statement.name, len(operands)).format(_operand(receiver), *operands)
+
+
+def _operand(text: str) -> str:
+    """An inlined lambda or conditional needs parentheses inside an operator expression."""
+    return f"({text})" if text.startswith("lambda") or " if " in text else text
+
+
+_COMPARISONS = frozenset({"__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__"})
+
+
+def _grouped(statement: Statement, expression: str) -> str:
+    """``(a == b)`` inside an assertion, where ``a == b is True`` would chain the comparisons."""
+    comparison = statement.name in _COMPARISONS or statement.name == "__contains__"
+    return f"({expression})" if statement.kind == "operator" and comparison else expression
+
+
+def _is_context(statement: Statement) -> bool:
+    return statement.kind == "operator" and statement.name == "__enter__"
+
+
+def _context_lines(
+    index: int,
+    test: TestCase,
+    names: dict[int, str],
+    taken: set[str],
+    observed: list[Observation],
+    rendered: RenderedTest,
+) -> list[str]:
+    """``with resource as entered: pass``: entering and leaving, then checks on what it gave."""
+    statement = test[index]
+    receiver = names[statement.receiver]
+    raises = next((o for o in observed if o.kind == "raises"), None)
+    if raises is not None:
+        rendered.extra_imports.add("import pytest")
+        if raises.detail:
+            rendered.imports.add(raises.value)
+        return [f"with pytest.raises({raises.value}):", f"    with {receiver}:", "        pass"]
+    checks = [o for o in observed if o.kind != "attribute"]
+    used = any(index in later.references() for later in test[index + 1 :])
+    if not checks and not used:
+        return [f"with {receiver}:", "    pass"]
+    variable = _variable_name(statement, taken)
+    names[index] = variable
+    lines = [f"with {receiver} as {variable}:", "    pass"]
+    for observation in checks:
+        if observation.kind == "equals" and observation.detail:
+            rendered.imports.add(observation.detail)
+        lines.append(_assertion(variable, observation, rendered))
+    return lines
+
+
+def stdlib_literal(value: object) -> str | None:
+    """The constructor call that rebuilds a stdlib value: ``datetime.date(2024, 2, 29)``."""
+    kind = type(value)
+    if kind in (datetime.date, datetime.datetime, datetime.time, datetime.timedelta):
+        return repr(value)
+    if isinstance(value, decimal.Decimal):
+        return None if value.is_nan() else f"decimal.Decimal({_quoted(str(value))})"
+    if isinstance(value, fractions.Fraction):
+        return f"fractions.Fraction({value.numerator}, {value.denominator})"
+    if isinstance(value, uuid.UUID):
+        return f"uuid.UUID({_quoted(str(value))})"
+    if isinstance(value, pathlib.PurePath):
+        name = "Path" if isinstance(value, pathlib.Path) else kind.__name__
+        return f"pathlib.{name}({_quoted(str(value))})"
+    if isinstance(value, re.Pattern) and isinstance(value.pattern, str):
+        flags = re.RegexFlag(value.flags & ~re.UNICODE)
+        return f"re.compile({_quoted(value.pattern)}{f', {flags!r}' if flags else ''})"
+    return None
+
+
+_MODULES = frozenset(
+    {"datetime", "decimal", "fractions", "pathlib", "re", "uuid", "math", "operator", "zoneinfo"}
+)
+
+
+def module_imports(source: str) -> set[str]:
+    """``import datetime`` and the like for the modules the source uses by name (not in strings)."""
+    found: set[str] = set()
+    previous = ""
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(source).readline))
+    except (tokenize.TokenError, SyntaxError):
+        return found
+    for token, following in zip(tokens, tokens[1:], strict=False):
+        if token.type == tokenize.NAME and token.string in _MODULES and following.string == ".":
+            if previous != ".":
+                found.add(f"import {token.string}")
+        previous = token.string
+    return found
+
+
+def _origin_imports(test: TestCase) -> set[str]:
+    """Classes of the package's other modules are imported from where they are defined."""
+    return {
+        f"from {s.value} import {s.name.split('.')[0]}"
+        for s in test
+        if s.kind in ("construct", "enum") and isinstance(s.value, str) and s.value
+    }

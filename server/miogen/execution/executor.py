@@ -7,7 +7,7 @@ import signal
 import types
 from dataclasses import dataclass, field
 
-from miogen.execution import sandbox
+from miogen.execution import sandbox, special
 from miogen.instrument import runtime
 from miogen.testcase.model import Statement, TestCase
 
@@ -128,9 +128,9 @@ class Executor:
             return self.resolve(statement.name)
         if kind == "property":
             return getattr(values[statement.receiver], statement.name)
-        positional, keywords = [], {}
-        for name, index in statement.args:
-            keywords[name] = values[index]
+        if kind in special.KINDS:
+            return special.run(statement, values, self.resolve)
+        positional, keywords = special.split_arguments(statement, values)
         if kind == "method":
             function = getattr(values[statement.receiver], statement.name)
         else:

@@ -12,10 +12,11 @@ from __future__ import annotations
 import math
 import operator
 
+from miogen.instrument import distances
+
 K = 1.0  # the constant of the Korel/Tracey distance table (digest section 0)
 NUMBERS = (int, float)
 SIZED = (str, bytes, list, tuple, dict, set, frozenset, range)
-MAX_SCAN = 256  # elements looked at for the distance of `x in container`
 
 # line -> [best distance to true, best distance to false] for the current execution
 DISTANCES: dict[int, list[float]] = {}
@@ -91,7 +92,7 @@ def truth(value) -> tuple:
 def compare(op: str, left, right) -> tuple:
     result = bool(OPERATORS[op](left, right))
     try:
-        distance = _distance(op, left, right)
+        distance = _distance(op, left, right, result)
     except Exception:  # noqa: BLE001 - a user type's arithmetic failed: fall back to K
         distance = K
     return (result, 0.0, distance) if result else (result, distance, 0.0)
@@ -129,18 +130,13 @@ def not_(inner: tuple) -> tuple:
     return (not inner[0], inner[2], inner[1])
 
 
-def isinstance_(value, types) -> tuple:
-    result = isinstance(value, types)
-    return (result, 0.0, K) if result else (result, K, 0.0)
-
-
 def _finite(value: float) -> float:
     if value != value or value == math.inf:  # nan, inf: far, but still "reached"
         return 1e300
     return float(value)
 
 
-def _distance(op: str, left, right) -> float:
+def _distance(op: str, left, right, result: bool) -> float:
     """Distance to flip the comparison's outcome (Korel/Tracey, digest section 0)."""
     if type(left) in NUMBERS and type(right) in NUMBERS:
         gap = _finite(abs(left - right))
@@ -150,15 +146,21 @@ def _distance(op: str, left, right) -> float:
             return gap + (K if (op == "<") == (left < right) else 0.0)
         return gap + (K if (op == "<=") == (left <= right) else 0.0)
     if op in ("==", "!=") and type(left) is str and type(right) is str:
-        return _string_distance(left, right) or K
-    if op in ("in", "not in") and type(right) in SIZED and type(left) in NUMBERS:
-        gaps = [abs(left - x) for x in list(right)[:MAX_SCAN] if type(x) in NUMBERS]
-        return _finite(min(gaps)) + K if gaps else K
-    if op in ("in", "not in") and type(right) is str and type(left) is str:
-        return float(max(1, len(left) - len(right))) if left not in right else float(len(left) or K)
+        return distances.string_distance(left, right) or K
+    if op in ("in", "not in"):
+        contained = (op == "in") == result
+        # Making `x in c` true takes the nearest element; making it false, one edit.
+        found = None if contained else distances.membership_distance(left, right)
+        return _finite(found) if found is not None else K
     return K
 
 
-def _string_distance(a: str, b: str) -> float:
-    differing = sum(1.0 - 1.0 / (1.0 + abs(ord(x) - ord(y))) for x, y in zip(a, b, strict=False))
-    return differing + abs(len(a) - len(b))
+def call(function, /, *args, **kwargs) -> tuple:
+    """A call in a condition (``s.startswith(p)``, ``re.match(r, s)``): called exactly once."""
+    result = bool(function(*args, **kwargs))
+    try:
+        distance = None if result else distances.call_distance(function, args, kwargs)
+    except Exception:  # noqa: BLE001 - never let a distance change what the code does
+        distance = None
+    to_true = K if distance is None else _finite(distance)
+    return (result, 0.0, K) if result else (result, to_true, 0.0)

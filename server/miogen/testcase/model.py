@@ -5,19 +5,28 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from miogen.analysis.special import SPECIAL_METHODS
+from miogen.testcase import stdlib_values
+
 COLLECTIONS = frozenset({"list", "tuple", "set", "dict"})
-CALLS = frozenset({"construct", "call", "method", "property"})
+CALLS = frozenset({"construct", "call", "method", "property", "operator", "assign"})
 
 
 @dataclass(frozen=True, slots=True)
 class Statement:
     """One line of a test.
 
-    kinds: ``value`` (a primitive literal in ``value``), ``list``/``tuple``/``set``/``dict``
-    (elements are earlier statements; a dict alternates key, value), ``enum`` (``name`` is
-    "Color.RED"), ``construct`` (``name`` is the class), ``call`` (a module-level function),
-    ``method`` and ``property`` (on the statement ``receiver``).
-    ``args`` are (parameter name, statement index) pairs; the name is "" for collection elements.
+    kinds: ``value`` (a literal in ``value``: a primitive or an immutable stdlib value such as
+    a date), ``list``/``tuple``/``set``/``dict`` (elements are earlier statements; a dict
+    alternates key, value), ``enum`` (``name`` is "Color.RED"), ``construct`` (``name`` is the
+    class), ``call`` (a module-level function, or "Class.factory"), ``method`` and ``property``
+    (on the statement ``receiver``), ``operator`` (a special method such as "__add__" on the
+    ``receiver``, written as its syntax), ``assign`` (a property setter: ``receiver.name = v``),
+    ``callable`` (a function passed as a value: ``name`` is its text, ``value`` says "builtin",
+    "lambda" or "module", see testcase.callables). For ``construct`` and ``enum`` of a class
+    imported from another module of the package, ``value`` is that module.
+    ``args`` are (parameter name, statement index) pairs; the name is "" for collection elements;
+    names starting with "/" (positional-only) or "*" (elements of ``*args``) go by position.
     """
 
     kind: str
@@ -37,6 +46,15 @@ class Statement:
 
 
 TestCase = tuple[Statement, ...]
+
+
+def has_value(statement: Statement) -> bool:
+    """Whether the statement is an expression whose value a test can check: not ``x.name = v``,
+    ``x[k] = v`` or ``del x[k]``."""
+    if statement.kind == "assign":
+        return False
+    special = SPECIAL_METHODS.get(statement.name) if statement.kind == "operator" else None
+    return special is None or special.has_value
 
 
 def size(test: TestCase) -> int:
@@ -94,6 +112,9 @@ def from_json(data: list) -> TestCase:
 
 
 def _encode(value: object) -> object:
+    encoded = stdlib_values.encode(value)
+    if encoded is not None:
+        return encoded
     if isinstance(value, float) and not math.isfinite(value):
         return {"float": repr(value)}
     if isinstance(value, bytes):
@@ -105,6 +126,8 @@ def _encode(value: object) -> object:
 
 def _decode(value: object) -> object:
     if isinstance(value, dict):
+        if "stdlib" in value:
+            return stdlib_values.decode(value)
         if "float" in value:
             return float(value["float"])
         if "bytes" in value:
