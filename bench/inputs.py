@@ -50,9 +50,7 @@ def measure(path: Path, seed: int, evaluations: int | None, budget: float) -> di
         path, None, budget / share, None, project_root=str(location.project_root),
         seed=seed, evaluations=evaluations, mutation_share=0.0,
     )  # fmt: skip
-    per_unit = {
-        r.unit.name: [len(r.measured or []), len(r.unit.targets)] for r in report.units
-    }
+    per_unit = {r.unit.name: [len(r.measured or []), len(r.unit.targets)] for r in report.units}
     covered = sum(c for c, _ in per_unit.values())
     total = sum(t for _, t in per_unit.values())
     return {
@@ -83,9 +81,7 @@ def main(argv: list[str] | None = None) -> int:
         runs = [measure(ROOT / relative, s, args.evaluations, args.budget) for s in args.seeds]
         rows += runs
         percents = [r["percent"] for r in runs]
-        units = {
-            name: [r["units"][name][0] for r in runs] for name in runs[0]["units"]
-        }
+        units = {name: [r["units"][name][0] for r in runs] for name in runs[0]["units"]}
         print(
             f"{relative}: median {statistics.median(percents)}% {percents} "
             f"of {runs[0]['total']} targets; per unit covered {units}; "

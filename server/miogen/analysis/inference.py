@@ -129,7 +129,7 @@ def infer_parameter(
         evidence.add(
             [NONE] if default is None else _spec_of_value(default), 2.0, default is not None
         )
-    docstring = ast.get_docstring(node) or ""
+    docstring = ast.get_docstring(node, clean=False) or ""  # sections are told by indentation
     written = parameter_types(docstring).get(name) if docstring else None
     if written:
         spec = read_type_text(written, facts.reader)
@@ -299,7 +299,9 @@ def _compared_with(op: ast.cmpop, other: ast.expr, reversed_: bool) -> Iterator[
         elif isinstance(other, ast.Constant) and isinstance(other.value, str):  # "x" in p
             yield [TypeSpec("str"), TypeSpec("dict", (TypeSpec("str"), ANY))], 1.0, False
         return
-    if isinstance(other, ast.Constant) and other.value is not None:
+    if isinstance(other, ast.Constant) and type(other.value) in (int, float):
+        yield list(NUMBER), 1.0, False  # x > 3: a float as well as an int
+    elif isinstance(other, ast.Constant) and other.value is not None:
         yield _spec_of_value(other.value), 1.0, False
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import enum
 import math
+import sys
 
 from miogen.emit.render import Observation, literal
 from miogen.execution.executor import Execution, Executor
@@ -91,9 +92,18 @@ def _type_of(index: int, value: object, module_name: str) -> Observation | None:
     kind = type(value)
     if kind.__module__ == module_name:
         return Observation(index, "isinstance", kind.__name__, kind.__name__)
+    if _exposed(kind, module_name):  # a class of the package the module imports: from there
+        return Observation(index, "isinstance", kind.__name__, f"{kind.__module__}:{kind.__name__}")
     if kind.__module__ == "builtins" and kind.__name__.isidentifier():
         return Observation(index, "isinstance", kind.__name__)
     return None
+
+
+def _exposed(kind: type, module_name: str) -> bool:
+    """A class of the same top-level package that the module under test imports by its name."""
+    module = sys.modules.get(module_name)
+    same_package = kind.__module__.split(".")[0] == module_name.split(".")[0]
+    return same_package and getattr(module, kind.__name__, None) is kind
 
 
 def _state(index: int, value: object) -> list[Observation]:

@@ -143,7 +143,7 @@ def render_test(
             inline = _assertion(_grouped(statement, expression), observation, rendered)
             if len(inline) <= 84:
                 if observation.kind in ("equals", "isinstance") and observation.detail:
-                    rendered.imports.add(observation.detail)
+                    _import_detail(observation.detail, rendered)
                 lines.append(inline)
                 continue
         if needs_name:
@@ -236,7 +236,7 @@ def _assertion(variable: str, observation: Observation, rendered: RenderedTest) 
         return f"assert math.isnan({variable})"
     if observation.kind == "isinstance":
         if observation.detail:
-            rendered.imports.add(observation.detail)
+            _import_detail(observation.detail, rendered)
         return f"assert isinstance({variable}, {observation.value})"
     if observation.kind == "is_none":
         return f"assert {variable} is None"
@@ -281,6 +281,15 @@ def _grouped(statement: Statement, expression: str) -> str:
     """``(a == b)`` inside an assertion, where ``a == b is True`` would chain the comparisons."""
     comparison = statement.name in _COMPARISONS or statement.name == "__contains__"
     return f"({expression})" if statement.kind == "operator" and comparison else expression
+
+
+def _import_detail(detail: str, rendered: RenderedTest) -> None:
+    """A name of the module under test, or "package.module:Name" of another of its package."""
+    origin, _, name = detail.rpartition(":")
+    if origin:
+        rendered.extra_imports.add(f"from {origin} import {name}")
+    else:
+        rendered.imports.add(name)
 
 
 def _is_context(statement: Statement) -> bool:

@@ -113,17 +113,24 @@ def chain(ops: tuple[str, ...], first, *rest) -> tuple:
 
 
 def and_(left: tuple, right_thunk) -> tuple:
+    """``a and b``. Distances of the operands are normalised (d / (d + 1)) before they add up:
+    with raw distances, ``s.startswith("AB-") and len(s) == 7`` would score "A" (prefix 2 away,
+    plus one for the length never looked at) nearer than "AB-" (prefix right, length 4 away)."""
     if not left[0]:
-        return (False, left[1] + K, 0.0)
+        return (False, _normalised(left[1]) + K, 0.0)
     right = right_thunk()
-    return (right[0], right[1], min(left[2], right[2]))
+    return (right[0], _normalised(right[1]), _normalised(min(left[2], right[2])))
 
 
 def or_(left: tuple, right_thunk) -> tuple:
     if left[0]:
-        return (True, 0.0, left[2] + K)
+        return (True, 0.0, _normalised(left[2]) + K)
     right = right_thunk()
-    return (right[0], min(left[1], right[1]), right[2])
+    return (right[0], _normalised(min(left[1], right[1])), _normalised(right[2]))
+
+
+def _normalised(distance: float) -> float:
+    return distance / (distance + 1.0)
 
 
 def not_(inner: tuple) -> tuple:

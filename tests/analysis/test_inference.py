@@ -1,0 +1,243 @@
+"""Unannotated parameters get the types their use shows; classes get their real ways of being called."""
+
+from __future__ import annotations
+
+import textwrap
+
+from miogen.analysis.docstrings import parameter_types
+from miogen.analysis.model import ModuleModel
+from miogen.analysis.module import analyze_file, analyze_source
+
+
+def model_of(source: str) -> ModuleModel:
+    return analyze_source(textwrap.dedent(source), "m.py", "m")
+
+
+def types_of(model: ModuleModel, function: str) -> dict[str, set[str]]:
+    """Parameter -> the type options inferred for it, as text."""
+    signature = model.functions[function]
+    return {p.name: _options(p.type) for p in signature.params}
+
+
+def _options(spec) -> set[str]:
+    return {str(a) for a in spec.args} if spec.kind == "union" else {str(spec)}
+
+
+def test_the_body_shows_the_types_of_unannotated_parameters():
+    model = model_of(
+        """
+        import re
+
+        def f(record, name, count, callback, pattern_text, maybe=None, flag=False):
+            for key, value in record.items():
+                pass
+            if name.startswith("x") and count > 3:
+                callback(name)
+            if re.match(r"\\d+", pattern_text) and maybe is None:
+                return flag
+        """
+    )
+    types = types_of(model, "f")
+    assert types["record"] == {"dict"}
+    assert types["name"] <= {"str", "bytes"} and "str" in types["name"]
+    assert {"int", "float", "any"} == types["count"]  # a comparison is weak evidence: any stays
+    assert types["callback"] == {"callable[any]"}
+    assert types["pattern_text"] == {"str"}
+    assert "none" in types["maybe"]
+    assert types["flag"] == {"bool"}
+
+
+def test_isinstance_checks_name_types_and_leave_the_others_open():
+    model = model_of(
+        """
+        import numbers
+
+        class Ratio(numbers.Rational):
+            pass
+
+        def f(value):
+            if isinstance(value, (int, float)):
+                return 1
+            if isinstance(value, numbers.Rational):
+                return 2
+            return 0
+        """
+    )
+    assert types_of(model, "f")["value"] == {"int", "float", "Ratio", "any"}
+
+
+def test_an_attribute_table_finds_the_class_a_parameter_is_used_as():
+    model = model_of(
+        """
+        class Config:
+            def __init__(self, currency: str, vat: float) -> None:
+                self.currency = currency
+                self.vat = vat
+
+        class Other:
+            def __init__(self) -> None:
+                self.vat = 0
+
+        def price(net, config):
+            return net * (1 + config.vat) if config.currency else 0
+        """
+    )
+    assert types_of(model, "price")["config"] == {"Config"}
+
+
+def test_docstrings_in_three_styles_give_types():
+    model = model_of(
+        '''
+        def google(when, strict):
+            """Args:
+                when (datetime.date): the day.
+                strict (bool, optional): refuse more.
+            """
+
+        def numpy(low, items):
+            """
+            Parameters
+            ----------
+            low : float
+                the bound
+            items : list of str
+            """
+
+        def sphinx(text):
+            """:param text: what
+            :type text: str
+            """
+        '''
+    )
+    assert types_of(model, "google") == {"when": {"datetime.date"}, "strict": {"bool", "none"}}
+    assert types_of(model, "numpy") == {"low": {"float"}, "items": {"list[str]"}}
+    assert types_of(model, "sphinx") == {"text": {"str"}}
+
+
+def test_docstring_sections_end_where_the_next_begins():
+    text = "Args:\n    a (int): x\n\nReturns:\n    b (str): y\n"
+    assert parameter_types(text) == {"a": "int"}
+
+
+def test_call_sites_in_the_module_pass_their_types():
+    model = model_of(
+        """
+        import datetime
+
+        def due(day, grace):
+            return day + grace
+
+        def caller(x: datetime.date):
+            return due(x, datetime.timedelta(days=3))
+        """
+    )
+    due = {p.name: p.type for p in model.functions["due"].params}
+    # The call site's types first; `day + grace` adds numbers as weaker options.
+    assert str(due["day"].args[0]) == "datetime.date"
+    assert str(due["grace"].args[0]) == "datetime.timedelta"
+
+
+def test_a_parameter_handed_to_a_helper_takes_the_helpers_evidence():
+    model = model_of(
+        """
+        def _check(other):
+            if not isinstance(other, bytes):
+                raise TypeError
+            return other
+
+        def f(data):
+            return _check(data)
+        """
+    )
+    assert types_of(model, "f")["data"] == {"bytes", "any"}
+
+
+def test_new_operators_setters_factories_and_varargs():
+    model = model_of(
+        """
+        class Amount:
+            def __new__(cls, cents=0, *, _trusted=False):
+                return super().__new__(cls)
+
+            @classmethod
+            def zero(cls):
+                return cls(0)
+
+            def __add__(self, other):
+                return self
+
+            __radd__ = __add__
+
+            def __len__(self):
+                return 1
+
+            def __hash__(self):
+                return 1
+
+            @property
+            def label(self):
+                return ""
+
+            @label.setter
+            def label(self, value: str) -> None:
+                pass
+
+        class Bag:
+            def __init__(self, name, *items):
+                self.items = items
+        """
+    )
+    amount = model.classes["Amount"]
+    assert amount.constructor.name == "__new__"
+    assert [(p.name, str(p.type)) for p in amount.constructor.params] == [("cents", "int")]
+    assert str(next(m for m in amount.methods if m.name == "zero").returns) == "Amount"
+    special = {(s.name, s.kind) for s in amount.special}
+    assert {("__add__", "operator"), ("__radd__", "operator"), ("__len__", "operator")} <= special
+    assert ("label", "setter") in special and ("__hash__", "operator") in special
+    add = next(s for s in amount.special if s.name == "__add__")
+    assert {"Amount", "int", "float", "any"} == _options(add.params[0].type)
+    assert [p.name for p in model.classes["Bag"].constructor.params] == ["/name", "*items"]
+    assert "Amount" in [u.name for u in model.units]
+
+
+def test_classes_imported_from_the_package_are_known_with_their_module(tmp_path):
+    package = tmp_path / "shop"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "config.py").write_text(
+        "class Config:\n    def __init__(self, vat: float = 0.2) -> None:\n        self.vat = vat\n"
+    )
+    (package / "pricing.py").write_text(
+        "from .config import Config\n\n\ndef price(net, config):\n    return net * config.vat\n"
+    )
+    model = analyze_file(package / "pricing.py", "shop.pricing")
+    assert model.classes["Config"].module == "shop.config"
+    assert str(model.functions["price"].params[1].type) == "Config"
+    assert [u.name for u in model.units] == ["price"]  # imported classes are not units
+
+
+def test_siblings_that_import_each_other_are_read_once(tmp_path):
+    package = tmp_path / "ring"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "a.py").write_text(
+        "from .b import B\n\n\nclass A:\n    def f(self):\n        pass\n"
+    )
+    (package / "b.py").write_text(
+        "from .a import A\n\n\nclass B:\n    def g(self):\n        pass\n"
+    )
+    model = analyze_file(package / "a.py", "ring.a")
+    assert model.classes["B"].module == "ring.b"
+
+
+def test_regular_expressions_add_examples_to_the_constant_pool():
+    model = model_of(
+        """
+        import re
+
+        def f(code: str) -> bool:
+            return bool(re.fullmatch(r"[A-Z]{2}-\\d{3}", code))
+        """
+    )
+    examples = [s for s in model.constants.strings if s != r"[A-Z]{2}-\d{3}"]
+    assert "AA-000" in examples
