@@ -26,6 +26,7 @@ from miogen.analysis.model import NO_DEFAULT, Parameter, Signature
 from miogen.analysis.typespec import ANY, STDLIB_TYPES, TypeReader, TypeSpec, union
 
 MAX_OPTIONS = 6  # types kept in an inferred union, the best supported first
+MIN_SHARE = 0.25  # an option with less than this share of the best one's evidence is left out
 MAX_SHARED = 4  # an attribute shared by more types than this is weak evidence
 CHECKED = 3.5  # the weight of an isinstance check (which also leaves other types open)
 NONE = TypeSpec("none")
@@ -93,7 +94,9 @@ class Evidence:
     def spec(self) -> TypeSpec:
         if not self.scores:
             return ANY
+        best = max(self.scores.values())
         ordered = sorted(self.scores, key=lambda s: -self.scores[s])[:MAX_OPTIONS]
+        ordered = [s for s in ordered if self.scores[s] >= MIN_SHARE * best]
         if not self.strong or self.open or ordered == [NONE]:
             ordered.append(ANY)
         return union(ordered)

@@ -81,8 +81,8 @@ SPECIAL_METHODS: dict[str, Special] = {
     "__invert__": Special(operator.invert, "~{0}", 0),
     "__abs__": Special(abs, "abs({0})", 0),
     "__bool__": Special(bool, "bool({0})", 0),
-    # Hashes of strings differ between processes (PYTHONHASHSEED): called, never checked.
-    "__hash__": Special(hash, "hash({0})", 0, has_value=False),
+    # Hashes of strings differ between processes (PYTHONHASHSEED): only their type is checked.
+    "__hash__": Special(lambda x: isinstance(hash(x), int), "isinstance(hash({0}), int)", 0),
     "__len__": Special(len, "len({0})", 0),
     "__str__": Special(str, "str({0})", 0),
     "__repr__": Special(repr, "repr({0})", 0),

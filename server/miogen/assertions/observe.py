@@ -109,9 +109,9 @@ def _exposed(kind: type, module_name: str) -> bool:
 def _state(index: int, value: object) -> list[Observation]:
     """Public attributes (with a literal form) of an object, as the test leaves it."""
     try:
-        attributes = vars(value)
-    except TypeError:
-        return []
+        attributes = dict(vars(value))
+    except TypeError:  # __slots__: the value types built in __new__ show their state in properties
+        attributes = _properties(value)
     found = []
     for name, attribute in list(attributes.items()):
         if name.startswith("_") or len(found) >= MAX_ATTRIBUTES:
@@ -121,4 +121,17 @@ def _state(index: int, value: object) -> list[Observation]:
         text = literal(attribute)
         if text is not None and "nan" not in text:
             found.append(Observation(index, "attribute", text, name))
+    return found
+
+
+def _properties(value: object) -> dict[str, object]:
+    """Public properties of an object that has no ``__dict__``, read without failing."""
+    found: dict[str, object] = {}
+    for name in dir(type(value)):
+        if name.startswith("_") or not isinstance(getattr(type(value), name, None), property):
+            continue
+        try:
+            found[name] = getattr(value, name)
+        except Exception:  # noqa: BLE001 - a getter that raises shows nothing
+            continue
     return found
