@@ -165,3 +165,17 @@ def test_positional_arguments_are_written_by_position():
     )
     rendered = render_test(test, [], "test_bag", {"Bag"})
     assert "Bag(1, 2)" in rendered.source
+
+
+def test_unchecked_operator_expressions_do_not_read_as_pointless_comparisons():
+    test = (
+        S("construct", "Box"),
+        S("operator", "__lt__", [("other", 0)], receiver=0),
+        S("operator", "__neg__", receiver=0),
+        S("operator", "__len__", receiver=0),
+        S("operator", "__getitem__", [("index", 0)], receiver=0),
+    )
+    rendered = render_test(test, [Observation(4, "raises", "KeyError")], "test_box", {"Box"})
+    lines = [line.strip() for line in rendered.source.splitlines()]
+    assert lines[2:5] == ["_ = box < box", "_ = -box", "len(box)"]
+    assert lines[-1] == "_ = box[box]"

@@ -138,7 +138,7 @@ def _special(
         if name in seen or name not in SPECIAL_METHODS or (name == "__enter__" and not has_exit):
             continue
         seen.add(name)
-        if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef):
+        if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef) and _takes_parameters(name):
             signature = read_signature(item, facts.reader, "method")
             unannotated = {p.name for p in signature.params if p.type == ANY}
             signature = _complete_signature(signature, item, facts, owner)
@@ -152,6 +152,10 @@ def _special(
         )
         yield replace(signature, params=params, kind="operator")
     yield from _setters(owner, node, facts, read_signature)
+
+
+def _takes_parameters(name: str) -> bool:
+    return SPECIAL_METHODS[name].takes_parameters
 
 
 def _members(node: ast.ClassDef, nodes: dict[str, ast.ClassDef]) -> Iterator[tuple[ast.stmt, str]]:

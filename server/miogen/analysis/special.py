@@ -7,6 +7,7 @@ how it reads in the emitted test. ``{0}`` is the receiver, ``{1}``, ``{2}`` the 
 
 from __future__ import annotations
 
+import copy
 import math
 import operator
 from collections.abc import Callable
@@ -23,6 +24,7 @@ class Special:
     operands: int  # operands besides the receiver, when the method is not defined by a ``def``
     has_value: bool = True  # False for statements such as ``x[i] = v``
     imports: str = ""  # a module the template needs
+    takes_parameters: bool = True  # False: the syntax passes none (``copy.deepcopy(x)``'s memo)
 
 
 def _binary(function: Callable[[Any, Any], Any], symbol: str) -> Special:
@@ -103,6 +105,8 @@ SPECIAL_METHODS: dict[str, Special] = {
     "__contains__": Special(lambda x, item: item in x, "{1} in {0}", 1),
     "__call__": Special(lambda x, *args, **kwargs: x(*args, **kwargs), "{0}({arguments})", 0),
     "__enter__": Special(_enter_and_exit, "with {0} as {name}:\n    pass", 0),
+    "__copy__": Special(copy.copy, "copy.copy({0})", 0, takes_parameters=False),
+    "__deepcopy__": Special(copy.deepcopy, "copy.deepcopy({0})", 0, takes_parameters=False),
 }
 
 

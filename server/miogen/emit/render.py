@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import builtins
 import datetime
 import decimal
@@ -131,7 +132,7 @@ def render_test(
             if raises.detail:
                 rendered.imports.add(raises.value)
             lines.append(f"with pytest.raises({raises.value}):")
-            lines.append(f"    {expression}")
+            lines.append(f"    {_as_statement(expression)}")
             rendered.extra_imports.add("import pytest")
             continue
         at_once = [o for o in observed if o.kind != "attribute"]
@@ -155,7 +156,7 @@ def render_test(
                     rendered.imports.add(observation.detail)
                 lines.append(_assertion(variable, observation, rendered))
         else:
-            lines.append(expression)
+            lines.append(_as_statement(expression))
     # The state of objects is observed when the test ends, so it is asserted there.
     for observation in observations:
         if observation.kind == "attribute" and observation.index in names:
@@ -265,13 +266,18 @@ def _special_expression(statement: Statement, names: dict[int, str]) -> str:
         return f"{receiver}.{statement.name} = {names[statement.args[0][1]]}"
     if statement.name == "__call__":
         return f"{receiver}({_arguments(statement.args, names)})"
-    operands = [_operand(names[i]) for _, i in statement.args]
-    return template_for(statement.name, len(operands)).format(_operand(receiver), *operands)
+    operands = [_operand(names[i], statement.name) for _, i in statement.args]
+    receiver = _operand(receiver, statement.name)
+    return template_for(statement.name, len(operands)).format(receiver, *operands)
 
 
-def _operand(text: str) -> str:
-    """An inlined lambda or conditional needs parentheses inside an operator expression."""
-    return f"({text})" if text.startswith("lambda") or " if " in text else text
+def _operand(text: str, name: str) -> str:
+    """Parentheses where an inlined value would bind wrongly: a lambda, a conditional, and a
+    negative number left of ``**`` (``(-1) ** x``, not ``-(1 ** x)``)."""
+    negative_power = text.startswith("-") and name in ("__pow__", "__rpow__")
+    if text.startswith("lambda") or " if " in text or negative_power:
+        return f"({text})"
+    return text
 
 
 _COMPARISONS = frozenset({"__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__"})
@@ -290,6 +296,19 @@ def _import_detail(detail: str, rendered: RenderedTest) -> None:
         rendered.extra_imports.add(f"from {origin} import {name}")
     else:
         rendered.imports.add(name)
+
+
+def _as_statement(expression: str) -> str:
+    """``_ = a < b``: an operator expression whose value is not checked is still run, without
+    reading as a pointless comparison (ruff B015/B018); calls and assignments stay as they are."""
+    try:
+        tree = ast.parse(expression)
+    except SyntaxError:
+        return expression
+    single = tree.body[0] if len(tree.body) == 1 else None
+    if isinstance(single, ast.Expr) and not isinstance(single.value, ast.Call):
+        return f"_ = {expression}"
+    return expression
 
 
 def _is_context(statement: Statement) -> bool:
@@ -349,6 +368,7 @@ def stdlib_literal(value: object) -> str | None:
 
 _MODULES = frozenset(
     {"datetime", "decimal", "fractions", "pathlib", "re", "uuid", "math", "operator", "zoneinfo"}
+    | {"copy"}
 )
 
 
