@@ -125,7 +125,10 @@ def still_valid(problem: UnitProblem, test: TestCase) -> bool:
     """A stored test still applies when every callable and parameter it uses still exists."""
     factory = problem.factory
     for statement in test:
-        if statement.kind in ("construct", "call", "method", "property"):
+        if statement.kind == "callable" and statement.value == "module":
+            if statement.name not in factory.model.functions:
+                return False
+        if statement.kind in ("construct", "call", "method", "property", "operator", "assign"):
             signature = factory.signature(statement)
             if signature is None and statement.kind == "call" and "." in statement.name:
                 cls_name, _, method = statement.name.partition(".")

@@ -151,8 +151,12 @@ def test_module_imports_come_from_code_not_from_strings():
 
 
 def test_classes_of_other_package_modules_are_imported_from_there():
-    test = (S("construct", "Config", value="shop.config"), S("call", "price", [("config", 0)]))
-    rendered = render_test(test, [Observation(1, "equals", "1")], "test_price", set())
+    test = (
+        S("construct", "Config", value="shop.config"),
+        S("call", "Config.default", value="shop.config"),
+        S("call", "price", [("config", 0), ("other", 1)]),
+    )
+    rendered = render_test(test, [Observation(2, "equals", "1")], "test_price", set())
     assert rendered.imports == {"price"}
     assert rendered.extra_imports == {"from shop.config import Config"}
 

@@ -23,7 +23,6 @@ from miogen.analysis.typespec import ANY, TypeReader, TypeSpec, union
 ReadSignature = Callable[[FunctionNode, TypeReader, str], Signature]
 Analyse = Callable[[Path, str], dict[str, ClassModel]]
 MAX_PACKAGE_FILES = 20  # sibling modules read for the classes a module imports
-_ANALYSING: set[Path] = set()  # files whose analysis is under way: siblings that import back
 
 
 def complete_model(
@@ -334,10 +333,10 @@ def package_classes(
             continue
         origin = _absolute(node, module_name, path.name == "__init__.py")
         source = _source_file(path, module_name, origin) if origin else None
-        if source is None or source.resolve() in _ANALYSING or read >= MAX_PACKAGE_FILES:
+        if source is None or read >= MAX_PACKAGE_FILES:
             continue
         read += 1
-        classes = _analyse_guarded(source, origin, analyse)
+        classes = _analyse_sibling(source, origin, analyse)
         for alias in node.names:
             cls = classes.get(alias.name)
             if cls is not None and alias.asname in (None, alias.name) and not cls.module:
@@ -370,15 +369,11 @@ def _source_file(path: Path, module_name: str, origin: str) -> Path | None:
     return None
 
 
-def _analyse_guarded(source: Path, module_name: str, analyse: Analyse) -> dict[str, ClassModel]:
-    resolved = source.resolve()
-    _ANALYSING.add(resolved)
+def _analyse_sibling(source: Path, module_name: str, analyse: Analyse) -> dict[str, ClassModel]:
     try:
         return analyse(source, module_name)
-    except Exception:  # noqa: BLE001
-        return {}  # a sibling that does not parse leaves this module's analysis alone
-    finally:
-        _ANALYSING.discard(resolved)
+    except Exception:  # noqa: BLE001 - a sibling that does not parse leaves this module alone
+        return {}
 
 
 # -- constants ---------------------------------------------------------------------------------

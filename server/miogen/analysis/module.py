@@ -71,7 +71,12 @@ _MUTATORS = {
 
 
 def _sibling_classes(path: Path, module_name: str) -> dict[str, ClassModel]:
-    return analyze_file(path, module_name).classes
+    """How to build the classes of another module of the package (its own imports not read)."""
+    tree = parse_module(path.read_text(encoding="utf-8"), str(path))
+    class_nodes = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
+    reader = TypeReader(set(class_nodes), _type_aliases(tree))
+    classes = {name: _read_class(node, reader, class_nodes) for name, node in class_nodes.items()}
+    return complete_model(tree, classes, {}, _read_signature)[0]
 
 
 def _has_module_state(tree: ast.Module) -> bool:

@@ -393,5 +393,5 @@ def _origin_imports(test: TestCase) -> set[str]:
     return {
         f"from {s.value} import {s.name.split('.')[0]}"
         for s in test
-        if s.kind in ("construct", "enum") and isinstance(s.value, str) and s.value
+        if s.kind in ("construct", "enum", "call") and isinstance(s.value, str) and s.value
     }

@@ -228,7 +228,8 @@ class TestFactory:
         if signature.kind == "constructor":
             return self.construct(statements, name, rng, depth)
         args = self.arguments(statements, signature, rng, depth + 1)
-        statements.append(Statement("call", call, args))
+        origin = self.model.classes[name].module if "." in call else ""
+        statements.append(Statement("call", call, args, value=origin or None))
         return len(statements) - 1
 
     def _callable(self, statements: list[Statement], spec: TypeSpec, rng: random.Random) -> int:
