@@ -261,10 +261,13 @@ def _callables(
             signature = functions.get(node.name) or read_signature(node, reader, "function")
             found[("", node.name)] = (signature, node)
     for name, node in nodes.items():
-        for item in node.body:
-            if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef):
-                kind = "static" if _decorated(item, "staticmethod") else "method"
-                found[(name, item.name)] = (read_signature(item, reader, kind), item)
+        for owner in _lineage(node, nodes):  # inherited methods too; the nearest definition wins
+            for item in owner.body:
+                if not isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef):
+                    continue
+                if (name, item.name) not in found:
+                    kind = "static" if _decorated(item, "staticmethod") else "method"
+                    found[(name, item.name)] = (read_signature(item, reader, kind), item)
         constructor = classes[name].constructor
         if constructor is not None:
             found[(name, "__init__")] = (constructor, _defined(node, nodes, "__init__"))
@@ -291,13 +294,14 @@ def _attribute_table(
 ) -> dict[TypeSpec, frozenset[str]]:
     """Public attributes of the builtin value types and of every known class."""
     table = dict(BUILTIN_ATTRIBUTES)
+    assigned = {name: _assigned_attributes(node) for name, node in nodes.items()}
     for name, cls in known.items():
         attributes = {m.name for m in cls.methods}
         if cls.constructor is not None:
             attributes |= {p.name.lstrip("*/") for p in cls.constructor.params}
         if name in nodes:
             for owner in _lineage(nodes[name], nodes):
-                attributes |= _assigned_attributes(owner)
+                attributes |= assigned[owner.name]
         table[TypeSpec("class", name=name)] = frozenset(a for a in attributes if a[:1] != "_")
     return table
 

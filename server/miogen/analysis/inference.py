@@ -112,19 +112,27 @@ class ModuleFacts:
     # (class or "", name) -> signature as annotated, and its node; private ones included
     callables: dict[tuple[str, str], tuple[Signature, FunctionNode | None]]
     calls: dict[tuple[str, str], dict[str, Evidence]] = field(default_factory=dict)
-
-
-MAX_DEPTH = 2  # helpers a parameter is followed into (``_check(other)`` inside ``__add__``)
+    inferred: dict[tuple[str, str, str], TypeSpec] = field(default_factory=dict)  # helpers read
+    telling: dict[int, list[ast.AST]] = field(default_factory=dict)  # id(function) -> its nodes
 
 
 def infer_parameter(
-    node: FunctionNode,
-    parameter: Parameter,
-    facts: ModuleFacts,
-    owner: str,
-    depth: int = 0,
+    node: FunctionNode, parameter: Parameter, facts: ModuleFacts, owner: str
 ) -> TypeSpec:
-    """The likely type of one unannotated parameter of ``node`` (``owner`` its class or "")."""
+    """The likely type of one unannotated parameter of ``node`` (``owner`` its class or "").
+
+    Each parameter is read once per module: a helper that many callers hand a value on to
+    (``_check(other)`` inside ``__add__``) is read the first time, and a recursion sees ``any``
+    for the parameter being read.
+    """
+    key = (owner, node.name, parameter.name)
+    if key not in facts.inferred:
+        facts.inferred[key] = ANY
+        facts.inferred[key] = _infer(node, parameter, facts, owner)
+    return facts.inferred[key]
+
+
+def _infer(node: FunctionNode, parameter: Parameter, facts: ModuleFacts, owner: str) -> TypeSpec:
     evidence = Evidence()
     name = parameter.name.lstrip("*/")
     if parameter.has_default and parameter.default is not NO_DEFAULT:
@@ -138,7 +146,7 @@ def infer_parameter(
         spec = read_type_text(written, facts.reader)
         if spec != ANY:
             evidence.add([spec], 4.0, True)
-    for spec_list, weight, strong in _uses(node, name, facts, owner, depth):
+    for spec_list, weight, strong in _uses(node, name, facts, owner):
         evidence.add(spec_list, weight, strong)
         evidence.open |= weight == CHECKED
     called = facts.calls.get((owner, node.name), {}).get(name)
@@ -160,16 +168,14 @@ def _spec_of_value(value: object) -> list[TypeSpec]:
 Use = tuple[list[TypeSpec], float, bool]  # types, weight, strong
 
 
-def _uses(
-    node: FunctionNode, name: str, facts: ModuleFacts, owner: str, depth: int
-) -> Iterator[Use]:
+def _uses(node: FunctionNode, name: str, facts: ModuleFacts, owner: str) -> Iterator[Use]:
     """Evidence from every place the body uses ``name``."""
     attributes: set[str] = set()
-    for inner in ast.walk(node):
+    for inner in _telling_nodes(node, facts):
         if isinstance(inner, ast.Attribute) and _is(inner.value, name):
             attributes.add(inner.attr)
         elif isinstance(inner, ast.Call):
-            yield from _call_uses(inner, name, facts, owner, depth)
+            yield from _call_uses(inner, name, facts, owner)
         elif isinstance(inner, ast.Compare):
             yield from _compare_uses(inner, name, facts, owner)
         elif isinstance(inner, ast.BinOp | ast.AugAssign):
@@ -179,6 +185,20 @@ def _uses(
         elif isinstance(inner, ast.For | ast.comprehension) and _is(inner.iter, name):
             yield [TypeSpec("list"), TypeSpec("str")], 0.5, False
     yield from _attribute_uses(attributes, facts)
+
+
+_TELLING = (
+    ast.Attribute, ast.Call, ast.Compare, ast.BinOp, ast.AugAssign, ast.Subscript, ast.For,
+    ast.comprehension,
+)  # fmt: skip
+
+
+def _telling_nodes(node: FunctionNode, facts: ModuleFacts) -> list[ast.AST]:
+    """The nodes of a function that can tell a parameter's type, collected once per function."""
+    found = facts.telling.get(id(node))
+    if found is None:
+        found = facts.telling[id(node)] = [n for n in ast.walk(node) if isinstance(n, _TELLING)]
+    return found
 
 
 def _is(node: ast.AST | None, name: str) -> bool:
@@ -196,9 +216,7 @@ def _attribute_uses(attributes: set[str], facts: ModuleFacts) -> Iterator[Use]:
         yield fitting, 1.0, False
 
 
-def _call_uses(
-    call: ast.Call, name: str, facts: ModuleFacts, owner: str, depth: int
-) -> Iterator[Use]:
+def _call_uses(call: ast.Call, name: str, facts: ModuleFacts, owner: str) -> Iterator[Use]:
     function = call.func
     if _is(function, name):
         yield [TypeSpec("callable", (ANY,) * len(call.args))], 3.0, True
@@ -226,16 +244,51 @@ def _call_uses(
     if attribute == "join" and isinstance(function, ast.Attribute):
         if isinstance(function.value, ast.Constant) and call.args and _is(call.args[0], name):
             yield [TypeSpec("list", (TypeSpec("str"),))], 2.0, True
-    yield from _passed_on(call, name, facts, owner, depth)
+    if _call_key(function, owner, facts) is None:
+        yield from _library_argument_uses(call, callee or attribute, name)
+    yield from _passed_on(call, name, facts, owner)
+
+
+_INT, _STR = TypeSpec("int"), TypeSpec("str")
+# Parameters of builtins and common library calls whose types are fixed, by position. Integer
+# positions are strong evidence; string ones weak (the receiver may hold bytes).
+_LIBRARY_ARGUMENTS: dict[str, tuple[TypeSpec | None, ...]] = {
+    "range": (_INT, _INT, _INT),
+    "chr": (_INT,),
+    "ord": (_STR,),
+    "center": (_INT, _STR),
+    "ljust": (_INT, _STR),
+    "rjust": (_INT, _STR),
+    "zfill": (_INT,),
+    "expandtabs": (_INT,),
+    "round": (None, _INT),
+    "date": (_INT, _INT, _INT),
+    "datetime": (_INT, _INT, _INT, _INT, _INT, _INT),
+    "split": (_STR, _INT),
+    "rsplit": (_STR, _INT),
+    "replace": (_STR, _STR, _INT),
+    "strip": (_STR,),
+    "lstrip": (_STR,),
+    "rstrip": (_STR,),
+    "find": (_STR, _INT, _INT),
+    "rfind": (_STR, _INT, _INT),
+    "encode": (_STR, _STR),
+    "decode": (_STR, _STR),
+}
+
+
+def _library_argument_uses(call: ast.Call, callee: str, name: str) -> Iterator[Use]:
+    """``s.center(width)``, ``range(n)``, ``datetime.date(year, month, 1)``: the fixed types."""
+    for position, spec in enumerate(_LIBRARY_ARGUMENTS.get(callee, ())):
+        if spec is not None and position < len(call.args) and _is(call.args[position], name):
+            yield [spec], 1.5, spec == _INT
 
 
 def _is_name(function: ast.expr, module: str) -> bool:
     return isinstance(function, ast.Attribute) and _is(function.value, module)
 
 
-def _passed_on(
-    call: ast.Call, name: str, facts: ModuleFacts, owner: str, depth: int
-) -> Iterator[Use]:
+def _passed_on(call: ast.Call, name: str, facts: ModuleFacts, owner: str) -> Iterator[Use]:
     """``helper(p)``: the helper's annotation for that parameter, else what it does with it."""
     key = _call_key(call.func, owner, facts)
     if key is None:
@@ -250,8 +303,8 @@ def _passed_on(
             continue
         if parameter.type != ANY:
             yield [parameter.type], 2.0, True
-        elif depth < MAX_DEPTH and node is not None:
-            spec = infer_parameter(node, parameter, facts, key[0], depth + 1)
+        elif node is not None:
+            spec = infer_parameter(node, parameter, facts, key[0])
             options = [o for o in (spec.args if spec.kind == "union" else (spec,)) if o != ANY]
             if options:
                 yield options, 2.0, ANY not in spec.args
