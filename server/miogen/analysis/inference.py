@@ -464,7 +464,9 @@ def call_sites(tree: ast.Module, facts: ModuleFacts, classes: set[str]) -> None:
 
 
 def _calls_with_context(tree: ast.Module) -> Iterator[tuple[str, FunctionNode | None, ast.Call]]:
-    def walk(node: ast.AST, owner: str, function: FunctionNode | None):
+    def walk(
+        node: ast.AST, owner: str, function: FunctionNode | None
+    ) -> Iterator[tuple[str, FunctionNode | None, ast.Call]]:
         for child in ast.iter_child_nodes(node):
             if isinstance(child, ast.ClassDef):
                 yield from walk(child, child.name, None)

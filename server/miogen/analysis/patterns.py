@@ -17,14 +17,9 @@ import re
 import string
 from collections.abc import Callable
 from dataclasses import dataclass
+from re import _constants as sre_constants  # type: ignore[attr-defined]  # re's parser (3.11+)
+from re import _parser as sre_parse  # type: ignore[attr-defined]
 from typing import Any, Literal
-
-try:  # Python 3.11+
-    from re import _constants as sre_constants  # type: ignore[attr-defined]
-    from re import _parser as sre_parse  # type: ignore[attr-defined]
-except ImportError:  # pragma: no cover - older Pythons
-    import sre_constants  # type: ignore[no-redef]
-    import sre_parse  # type: ignore[no-redef]
 
 Mode = Literal["match", "fullmatch", "search"]
 MAX_ALTERNATIVES = 16  # sequences a pattern may expand to
@@ -169,8 +164,7 @@ def _class_test(members: list[tuple[Any, Any]]) -> CharTest:
         if opcode is sre_constants.LITERAL:
             tests.append(chr(argument).__eq__)
         elif opcode is sre_constants.RANGE:
-            low, high = argument
-            tests.append(lambda c, low=low, high=high: low <= ord(c) <= high)
+            tests.append(_in_range(*argument))
         elif opcode is sre_constants.CATEGORY and argument in _CATEGORIES:
             tests.append(_CATEGORIES[argument])
         else:
@@ -178,6 +172,10 @@ def _class_test(members: list[tuple[Any, Any]]) -> CharTest:
     if negate:
         return lambda c: not any(test(c) for test in tests)
     return lambda c: any(test(c) for test in tests)
+
+
+def _in_range(low: int, high: int) -> CharTest:
+    return lambda c: low <= ord(c) <= high
 
 
 def distance(shape: Shape, text: str, mode: Mode) -> float:

@@ -63,7 +63,7 @@ class TypeSpec:
     args: tuple[TypeSpec, ...] = ()
     name: str = ""
     variadic: bool = False
-    values: tuple = ()
+    values: tuple[object, ...] = ()
 
     def __str__(self) -> str:
         if self.kind in ("class", "stdlib"):

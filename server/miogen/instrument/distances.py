@@ -10,15 +10,25 @@ from __future__ import annotations
 
 import re
 import types
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Iterable
+from typing import Any, cast
 
 from miogen.analysis import patterns
 
 K = 1.0
 MAX_SCAN = 256  # elements, or positions of a substring, looked at
 NUMBERS = (int, float)
-MEMBERSHIP = (str, bytes, list, tuple, dict, set, frozenset, type({}.keys()), type({}.values()))
+MEMBERSHIP: tuple[type, ...] = (
+    str,
+    bytes,
+    list,
+    tuple,
+    dict,
+    set,
+    frozenset,
+    type({}.keys()),
+    type({}.values()),
+)
 
 _ALL_CHARACTERS: dict[str, Callable[[str], bool]] = {
     "isdigit": str.isdigit,
@@ -53,9 +63,9 @@ def call_distance(function: object, args: tuple[Any, ...], kwargs: dict[str, Any
         return None
     if type(owner) is re.Pattern and name in ("match", "fullmatch", "search"):
         if len(args) == 1 and not kwargs and type(args[0]) is str:
-            return _regex_distance(owner.pattern, owner.flags, args[0], name)
+            return _regex_distance(owner.pattern, owner.flags, args[0], cast(patterns.Mode, name))
         return None
-    mode = _REGEX_FUNCTIONS.get(function) if _hashable(function) else None
+    mode: patterns.Mode | None = _REGEX_FUNCTIONS.get(function) if _hashable(function) else None
     if mode is not None and len(args) >= 2 and type(args[1]) is str:
         flags = args[2] if len(args) > 2 else kwargs.get("flags", 0)
         pattern = args[0]
@@ -110,13 +120,13 @@ def membership_distance(item: object, container: object) -> float | None:
     kind = type(container)
     if kind not in MEMBERSHIP:
         return None
-    if type(item) is str and kind is str:
-        return _substring_distance(item, container)  # type: ignore[arg-type]
+    if isinstance(item, str) and isinstance(container, str) and type(item) is str:
+        return _substring_distance(item, container)
     if kind in (str, bytes):
         return None
-    elements = list(container)[:MAX_SCAN]  # type: ignore[call-overload]
-    if type(item) in NUMBERS:
-        gaps = [abs(item - x) for x in elements if type(x) in NUMBERS]  # type: ignore[operator]
+    elements = list(cast(Iterable[Any], container))[:MAX_SCAN]
+    if isinstance(item, int | float) and type(item) in NUMBERS:
+        gaps = [abs(item - x) for x in elements if type(x) in NUMBERS]
         return min(gaps) + K if gaps else None
     if type(item) is str:
         gaps = [string_distance(item, x) for x in elements if type(x) is str]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import operator
+from collections.abc import Callable
 
 from miogen.instrument import distances
 
@@ -162,7 +163,9 @@ def _distance(op: str, left, right, result: bool) -> float:
     return K
 
 
-def call(function, /, *args, **kwargs) -> tuple:
+def call(
+    function: Callable[..., object], /, *args: object, **kwargs: object
+) -> tuple[bool, float, float]:
     """A call in a condition (``s.startswith(p)``, ``re.match(r, s)``): called exactly once."""
     result = bool(function(*args, **kwargs))
     try:

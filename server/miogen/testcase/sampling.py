@@ -199,7 +199,9 @@ class TestFactory:
         inner = (TypeSpec("int"),) if choice == "list" else ()
         return self.value(statements, TypeSpec(choice, inner), rng, depth)
 
-    def _instance(self, statements: list[Statement], name: str, rng: random.Random, depth: int):
+    def _instance(
+        self, statements: list[Statement], name: str, rng: random.Random, depth: int
+    ) -> int:
         cls = self.model.classes[name]
         if cls.enum_members:
             member = rng.choice(cls.enum_members)
