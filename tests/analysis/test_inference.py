@@ -207,11 +207,14 @@ def test_classes_imported_from_the_package_are_known_with_their_module(tmp_path)
     )
     (package / "pricing.py").write_text(
         "from .config import Config\n\n\ndef price(net, config):\n    return net * config.vat\n"
+        "\n\ndef default(base: Config) -> Config:\n    return base\n"
     )
     model = analyze_file(package / "pricing.py", "shop.pricing")
     assert model.classes["Config"].module == "shop.config"
     assert str(model.functions["price"].params[1].type) == "Config"
-    assert [u.name for u in model.units] == ["price"]  # imported classes are not units
+    default = model.functions["default"]
+    assert (str(default.params[0].type), str(default.returns)) == ("Config", "Config")
+    assert [u.name for u in model.units] == ["price", "default"]  # imported classes are not
 
 
 def test_siblings_that_import_each_other_are_read_once(tmp_path):
@@ -239,3 +242,21 @@ def test_regular_expressions_add_examples_to_the_constant_pool():
     )
     examples = [s for s in model.constants.strings if s != r"[A-Z]{2}-\d{3}"]
     assert "AA-000" in examples
+
+
+def test_namedtuple_bases_give_the_constructor_its_fields():
+    model = model_of(
+        """
+        from collections import namedtuple
+
+        class Section(namedtuple("SectionBase", "title key")):
+            pass
+
+        class Point(namedtuple("P", ["x", "y"])):
+            def norm(self):
+                return abs(self.x) + abs(self.y)
+        """
+    )
+    assert [p.name for p in model.classes["Section"].constructor.params] == ["title", "key"]
+    assert [p.name for p in model.classes["Point"].constructor.params] == ["x", "y"]
+    assert [u.name for u in model.units] == ["Point"]  # no code of its own: not a unit

@@ -81,6 +81,8 @@ def _complete_class(
         created = _defined(node, nodes, "__new__")
         if created is not None and _defined(node, nodes, "__init__") is None:
             constructor = read_signature(created, facts.reader, "constructor")
+        elif not constructor.params:
+            constructor = _namedtuple_constructor(node) or constructor
     if constructor is not None:
         found = _defined(node, nodes, constructor.name)
         constructor = _complete_signature(constructor, found, facts, cls.name)
@@ -89,6 +91,27 @@ def _complete_class(
     )
     special = tuple(_special(cls.name, node, nodes, facts, read_signature))
     return replace(cls, constructor=constructor, methods=methods, special=special)
+
+
+def _namedtuple_constructor(node: ast.ClassDef) -> Signature | None:
+    """``class Point(namedtuple("Point", "x y"))``: the fields are the constructor's parameters."""
+    for base in node.bases:
+        if not (isinstance(base, ast.Call) and len(base.args) >= 2):
+            continue
+        function = base.func
+        name = function.attr if isinstance(function, ast.Attribute) else getattr(function, "id", "")
+        fields = base.args[1]
+        if name != "namedtuple":
+            continue
+        if isinstance(fields, ast.Constant) and isinstance(fields.value, str):
+            names = fields.value.replace(",", " ").split()
+        elif isinstance(fields, ast.List | ast.Tuple):
+            names = [e.value for e in fields.elts if isinstance(e, ast.Constant)]
+        else:
+            continue
+        params = tuple(Parameter(str(n), ANY) for n in names if str(n).isidentifier())
+        return Signature("__new__", params, ANY, 0, "constructor")  # 0: no code of its own
+    return None
 
 
 def _defined(node: ast.ClassDef, nodes: dict[str, ast.ClassDef], name: str) -> FunctionNode | None:
@@ -210,11 +233,18 @@ def _complete_signature(
     positional_only = {a.arg for a in arguments.posonlyargs}
     if arguments.vararg is not None:  # what comes before *args can only be passed by position
         positional_only |= {a.arg for a in arguments.args}
+    annotations = {
+        a.arg: a.annotation
+        for a in arguments.posonlyargs + arguments.args + arguments.kwonlyargs
+        if a.annotation is not None
+    }
     params = []
     for parameter in signature.params:
         if parameter.name.startswith("_") and parameter.has_default:
             continue
         spec = parameter.type
+        if spec == ANY and parameter.name in annotations:  # a class imported from the package
+            spec = facts.reader.read(annotations[parameter.name])
         if spec == ANY:
             spec = inference.infer_parameter(node, parameter, facts, owner)
         name = f"/{parameter.name}" if parameter.name in positional_only else parameter.name
@@ -222,6 +252,8 @@ def _complete_signature(
     if arguments.vararg is not None:
         params.insert(_after_positional(params), _varargs(arguments.vararg, node, facts, owner))
     returns = signature.returns
+    if returns == ANY and node.returns is not None:
+        returns = facts.reader.read(node.returns)
     if returns == ANY:
         returns = inference.infer_return(node, owner, set(facts.bases))
     return replace(signature, params=tuple(params), returns=returns)
