@@ -60,10 +60,12 @@ def complete_model(
 
 
 def _function_node(tree: ast.Module, name: str) -> FunctionNode | None:
+    """The definition that counts: the last one (``@overload`` stubs come before it)."""
+    found = None
     for node in tree.body:
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name == name:
-            return node
-    return None
+            found = node
+    return found
 
 
 # -- classes -----------------------------------------------------------------------------------
@@ -83,6 +85,10 @@ def _complete_class(
             constructor = read_signature(created, facts.reader, "constructor")
         elif not constructor.params:
             constructor = _namedtuple_constructor(node) or constructor
+    if constructor is not None and constructor.kind == "constructor":
+        defined = _defined(node, nodes, constructor.name)
+        if defined is not None and defined.lineno != constructor.line:  # an overload stub
+            constructor = read_signature(defined, facts.reader, "constructor")
     if constructor is not None:
         found = _defined(node, nodes, constructor.name)
         constructor = _complete_signature(constructor, found, facts, cls.name)
@@ -115,11 +121,15 @@ def _namedtuple_constructor(node: ast.ClassDef) -> Signature | None:
 
 
 def _defined(node: ast.ClassDef, nodes: dict[str, ast.ClassDef], name: str) -> FunctionNode | None:
-    """The definition of a method in the class or its bases within the module."""
+    """The definition of a method in the class or its bases within the module: the class's last
+    one (``@overload`` stubs come before it)."""
     for owner in _lineage(node, nodes):
+        found = None
         for item in owner.body:
             if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef) and item.name == name:
-                return item
+                found = item
+        if found is not None:
+            return found
     return None
 
 
@@ -254,7 +264,10 @@ def _complete_signature(
     returns = signature.returns
     if returns == ANY and node.returns is not None:
         returns = facts.reader.read(node.returns)
-    if returns == ANY:
+    if inference.is_generator(node):  # its body runs only as the result is iterated
+        element = returns.args[0] if returns.kind == "list" and returns.args else ANY
+        returns = TypeSpec("iterator", (element,))
+    elif returns == ANY:
         returns = inference.infer_return(node, owner, set(facts.bases))
     return replace(signature, params=tuple(params), returns=returns)
 

@@ -425,6 +425,13 @@ def infer_return(node: FunctionNode, owner: str, classes: set[str]) -> TypeSpec:
     return ANY
 
 
+def is_generator(node: FunctionNode) -> bool:
+    """A generator function: calling it runs nothing until the result is iterated."""
+    if isinstance(node, ast.AsyncFunctionDef):
+        return False
+    return any(isinstance(inner, ast.Yield | ast.YieldFrom) for inner in _own_nodes(node))
+
+
 def _builds(value: ast.expr, name: str) -> bool:
     return isinstance(value, ast.Call) and _is(value.func, name)
 

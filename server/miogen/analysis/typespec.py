@@ -53,10 +53,11 @@ class TypeSpec:
     """A type as the sampler sees it: a kind, arguments, and a name for user classes.
 
     kinds: int float str bool bytes complex none any list set dict tuple union class literal
-    stdlib callable. ``tuple`` with ``variadic=True`` is ``tuple[X, ...]``; ``literal`` keeps its
+    stdlib callable iterator. ``tuple`` with ``variadic=True`` is ``tuple[X, ...]``; ``literal`` keeps its
     values in ``values``; ``stdlib`` names its type in ``name`` ("datetime.date", see
     STDLIB_TYPES); ``callable`` has its parameters' types in ``args``, or ``variadic=True`` when
-    their number is unknown.
+    their number is unknown; ``iterator`` (the result of a generator function, whose body runs
+    only as it is iterated) has its elements' type in ``args``.
     """
 
     kind: str

@@ -15,6 +15,7 @@ from miogen.testcase.model import Statement, TestCase
 PRINTABLE = string.ascii_letters + string.digits + " _-.,:/@#"
 ANY_CHOICES = ("int", "str", "float", "bool", "none", "list")
 CONSTRUCTOR_WEIGHT = 3.0  # against 1 for each factory of the class
+CONSUME_PROBABILITY = 0.9  # a generator's result is iterated
 MODULE_FUNCTION_PROBABILITY = 0.3  # a callable parameter gets one of the module's functions
 _STATEMENT_KINDS = {"property": "property", "operator": "operator", "setter": "assign"}
 
@@ -110,11 +111,11 @@ class TestFactory:
         if self.cls is None:
             args = self.arguments(statements, signature, rng, depth=0)
             statements.append(Statement("call", signature.name, args))
-            return len(statements) - 1
+            return self._consumed(statements, signature, rng)
         if signature.kind in ("static", "classmethod"):
             args = self.arguments(statements, signature, rng, depth=0)
             statements.append(Statement("call", f"{self.cls.name}.{signature.name}", args))
-            return len(statements) - 1
+            return self._consumed(statements, signature, rng)
         receivers = [i for i, s in enumerate(statements) if self.produces(s) == self.cls.name]
         if not receivers:
             receiver = self._build(statements, self.cls.name, rng, depth=0)
@@ -125,6 +126,14 @@ class TestFactory:
         kind = _STATEMENT_KINDS.get(signature.kind, "method")
         args = () if kind == "property" else self.arguments(statements, signature, rng, depth=0)
         statements.append(Statement(kind, signature.name, args, receiver=receiver))
+        return self._consumed(statements, signature, rng)
+
+    def _consumed(
+        self, statements: list[Statement], signature: Signature, rng: random.Random
+    ) -> int:
+        """A generator's result is iterated (``list(result)``), or its body never runs."""
+        if signature.returns.kind == "iterator" and rng.random() < CONSUME_PROBABILITY:
+            statements.append(Statement("operator", "__iter__", receiver=len(statements) - 1))
         return len(statements) - 1
 
     def construct(
