@@ -260,3 +260,29 @@ def test_namedtuple_bases_give_the_constructor_its_fields():
     assert [p.name for p in model.classes["Section"].constructor.params] == ["title", "key"]
     assert [p.name for p in model.classes["Point"].constructor.params] == ["x", "y"]
     assert [u.name for u in model.units] == ["Point"]  # no code of its own: not a unit
+
+
+def test_generators_return_iterators_and_overload_stubs_do_not_count():
+    model = model_of(
+        """
+        from typing import Iterator, overload
+
+        def chunks(n: int, items: list) -> Iterator[list]:
+            yield items[:n]
+
+        class Range:
+            @overload
+            def __init__(self, stop: int): ...
+
+            @overload
+            def __init__(self, start: int, stop: int): ...
+
+            def __init__(self, *args):
+                self.args = args
+
+            def size(self):
+                return len(self.args)
+        """
+    )
+    assert str(model.functions["chunks"].returns) == "iterator[list]"
+    assert [p.name for p in model.classes["Range"].constructor.params] == ["*args"]

@@ -150,3 +150,13 @@ def test_setters_and_item_assignments_have_no_value_to_check():
             if statement.kind in CALLS:
                 expected = statement.kind != "assign"
                 assert has_value(statement) == expected
+
+
+def test_the_results_of_generator_functions_are_iterated():
+    f = factory("def pairs(items: list):\n    for item in items:\n        yield item, item\n", "pairs")
+    tests = sampled(f, 50)
+    consumed = [t for t in tests if any(s.kind == "operator" and s.name == "__iter__" for s in t)]
+    assert len(consumed) >= 40
+    for test in consumed:
+        iterated = next(s for s in test if s.name == "__iter__")
+        assert test[iterated.receiver].name == "pairs"
