@@ -153,7 +153,9 @@ def test_setters_and_item_assignments_have_no_value_to_check():
 
 
 def test_the_results_of_generator_functions_are_iterated():
-    f = factory("def pairs(items: list):\n    for item in items:\n        yield item, item\n", "pairs")
+    f = factory(
+        "def pairs(items: list):\n    for item in items:\n        yield item, item\n", "pairs"
+    )
     tests = sampled(f, 50)
     consumed = [t for t in tests if any(s.kind == "operator" and s.name == "__iter__" for s in t)]
     assert len(consumed) >= 40

@@ -90,13 +90,20 @@ def _value(index: int, value: object, module_name: str) -> Observation | None:
 def _type_of(index: int, value: object, module_name: str) -> Observation | None:
     """At least the type, for values with no literal form (from the module or builtins only)."""
     kind = type(value)
-    if kind.__module__ == module_name:
+    if kind.__module__ == module_name and _importable(kind, module_name):
         return Observation(index, "isinstance", kind.__name__, kind.__name__)
     if _exposed(kind, module_name):  # a class of the package the module imports: from there
         return Observation(index, "isinstance", kind.__name__, f"{kind.__module__}:{kind.__name__}")
     if kind.__module__ == "builtins" and kind.__name__.isidentifier():
         return Observation(index, "isinstance", kind.__name__)
     return None
+
+
+def _importable(kind: type, module_name: str) -> bool:
+    """A class the test can import from the module by its name; not one made at run time
+    (``namedtuple("Row", fields)`` inside a function says it is the module's too)."""
+    module = sys.modules.get(module_name)
+    return module is None or isinstance(getattr(module, kind.__name__, None), type)
 
 
 def _exposed(kind: type, module_name: str) -> bool:
