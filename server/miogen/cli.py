@@ -11,13 +11,18 @@ from pathlib import Path
 from miogen.ctg.cli import add_parser as _add_ctg_parser
 from miogen.errors import MiogenError
 from miogen.generate import GenerationReport, UnitReport, generate_module
+from miogen.platform_support import require_sandbox
 from miogen.project import default_test_path, locate
+
+SANDBOXED_COMMANDS = ("generate", "serve", "ctg")  # they run user code in sandboxed workers
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
     try:
+        if args.command in SANDBOXED_COMMANDS:
+            require_sandbox(args.command)
         return args.run(args)
     except MiogenError as error:
         print(f"miogen: {error}", file=sys.stderr)
@@ -198,7 +203,7 @@ def summarize(report: GenerationReport) -> dict:
             "tool": "coverage.py (branch=True) on the emitted tests",
             "covered": measured,
             "total": total,
-            "percent": round(100.0 * measured / total, 1) if total else 100.0,
+            "percent": round(100.0 * measured / total, 1) if total else None,  # of nothing: none
             "tests_passed": verification.passed if verification else 0,
             "tests_failed": verification.failed + verification.errors if verification else 0,
         },
@@ -226,8 +231,9 @@ def _print_summary(summary: dict) -> None:
             closest = f" — closest: {item['closest']}" if item["closest"] else ""
             print(f"  line {item['line']}: {item['description']}{closest}")
     measured = summary["measured"]
+    share = f" ({measured['percent']}%)" if measured["percent"] is not None else ""
     print(
-        f"coverage.py: {measured['covered']}/{measured['total']} targets ({measured['percent']}%); "
+        f"coverage.py: {measured['covered']}/{measured['total']} targets{share}; "
         f"tests {measured['tests_passed']} passed, {measured['tests_failed']} failed"
     )
     if summary["dropped_failing_tests"]:

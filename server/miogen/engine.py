@@ -21,6 +21,7 @@ from miogen.execution.problem import UnitProblem
 from miogen.execution.tracer import ArcTracer
 from miogen.instrument.loader import load_instrumented
 from miogen.instrument.rewrite import probed_lines
+from miogen.minimize.readable import number_parameters
 from miogen.minimize.reduce import CoverageCache, set_cover, split_independent
 from miogen.minimize.shrink import Shrinker
 from miogen.search import Archive, Budget, Evaluated, MioConfig, run_mio, run_random, run_wts
@@ -305,7 +306,8 @@ def _reduce(problem: UnitProblem, archive: Archive, deadline: float, careful: bo
     covered = frozenset().union(*(r.targets for r in suite)) if suite else frozenset()
     suite += set_cover(originals, cache, already=covered, **optional)
     now = time.monotonic()
-    shrinker = Shrinker(cache, now if careful else now + (deadline - now) / 2)
+    numbers = number_parameters(problem.factory.model)
+    shrinker = Shrinker(cache, now if careful else now + (deadline - now) / 2, numbers)
     shrunk = []
     for reduced in suite:
         wanted.clear()

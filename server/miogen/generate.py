@@ -11,6 +11,8 @@ from pathlib import Path
 from miogen.analysis.model import ModuleModel, Unit
 from miogen.analysis.module import analyze_file
 from miogen.emit.merge import GeneratedTest, MergeResult, merge_tests, write_merged
+from miogen.emit.parametrize import original_names, parametrize
+from miogen.emit.state import state_fixture
 from miogen.execution.job import JobSpec
 from miogen.execution.supervisor import JobOutcome, run_job
 from miogen.project import ModuleLocation, locate
@@ -65,17 +67,6 @@ def plan_jobs(
     ]
 
 
-STATE_FIXTURE = """@pytest.fixture(autouse=True)
-def _miogen_fresh_module_state():
-    \"\"\"{module} keeps state at module level: every test starts from the state before it.\"\"\"
-    saved = dict(vars(_miogen_module))
-    copies = {{k: copy.deepcopy(v) for k, v in saved.items() if type(v) in (list, dict, set)}}
-    yield
-    vars(_miogen_module).update(saved)
-    vars(_miogen_module).update(copies)
-"""
-
-
 def module_text(
     tests: list[dict], module_name: str, module_state: bool = False
 ) -> tuple[list[str], list[GeneratedTest]]:
@@ -83,14 +74,17 @@ def module_text(
 
     A module with module-level state gets an autouse fixture that gives each test a fresh state,
     as the worker did while it searched (a test never depends on another test's leftovers).
+    Tests that differ only in their literals become one parametrized test.
     """
     names = sorted({name for test in tests for name in test["imports"]})
     extra = {line for test in tests for line in test["extra_imports"]}
-    functions = [GeneratedTest(t["name"], t["source"]) for t in tests]
+    functions = parametrize([GeneratedTest(t["name"], t["source"]) for t in tests])
+    if any(function.cases for function in functions):
+        extra.add("import pytest")
     if module_state and tests:
-        extra |= {"import copy", "import pytest", f"import {module_name} as _miogen_module"}
-        fixture = STATE_FIXTURE.format(module=module_name)
-        functions.insert(0, GeneratedTest("_miogen_fresh_module_state", fixture))
+        fixture_imports, fixture = state_fixture(module_name)
+        extra |= set(fixture_imports)
+        functions.insert(0, fixture)
     imports = sorted(extra) + ([f"from {module_name} import {', '.join(names)}"] if names else [])
     return imports, functions
 
@@ -107,7 +101,7 @@ def generate_module(
     """Run one worker job per unit, verify the emitted tests with coverage.py, merge them into ``output``."""
     location = locate(path, project_root)
     model = analyze_file(location.path, location.module_name)
-    units = [model.unit(name) for name in unit_names] if unit_names else list(model.units)
+    units = model.select(unit_names)
     reports = []
     for spec in plan_jobs(location, units, budget, **options):
         unit = model.unit(spec.unit)
@@ -161,14 +155,14 @@ def verify_and_keep_passing(
             report.verification = measurement
             for unit_report in report.units:
                 unit_report.measured = measurement.covered.get(unit_report.unit.name, [])
-            failing = set(measurement.failures)
+            failing = original_names(measurement.failures, generated)
             if not failing and measurement.ok:
                 for seed in range(1, runs):
                     again = run_shuffled(
                         candidate, report.location.import_root, report.location.project_root, seed,
                         timeout=verification_timeout(len(tests), test_timeout),
                     )  # fmt: skip
-                    failing |= set(again.failures)
+                    failing |= original_names(again.failures, generated)
                     report.stability_runs += 1
                 if failing:
                     report.dropped_unstable += sorted(failing)

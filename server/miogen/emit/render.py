@@ -20,6 +20,11 @@ from miogen.analysis.special import template_for
 from miogen.testcase.model import CALLS, Statement, TestCase
 
 MAX_LITERAL = 200  # characters: longer values are not asserted literally
+MAX_INLINE = 60  # characters of a literal written into the call that uses it
+MATCH_LENGTH = 60  # characters of an exception's message that pytest.raises(match=...) looks for
+SINGLETONS = frozenset({"True", "False", "None"})  # compared with ``is``, as linters want
+REGEX_SPECIAL = frozenset("\\.^$*+?{}[]|()")
+AMBIGUOUS_NAMES = frozenset({"l", "O", "I"})  # pycodestyle's E741
 
 
 @dataclass(frozen=True)
@@ -29,7 +34,8 @@ class Observation:
     index: int
     kind: str  # equals | approx | nan | raises | is_none | attribute | isinstance
     value: str = ""  # rendered Python expression
-    detail: str = ""  # attribute name, or exception type name
+    detail: str = ""  # attribute name; for a raise, where its class is imported from
+    message: str | None = None  # a raise's message, when it is the same in every run
 
 
 @dataclass
@@ -122,18 +128,14 @@ def render_test(
             lines += _context_lines(index, test, names, taken, observed, rendered)
             continue
         expression = _expression(statement, names, rendered)
-        small = statement.kind not in CALLS and uses.get(index, 0) <= 1 and len(expression) <= 60
-        if small or statement.kind == "callable":
-            names[index] = expression  # inline (a function passed as an argument: always)
+        if _inlined(statement, uses.get(index, 0), expression) or statement.kind == "callable":
+            names[index] = expression  # a function passed as an argument: always inlined
             continue
         observed = by_index.get(index, [])
         raises = next((o for o in observed if o.kind == "raises"), None)
         if raises is not None:
-            if raises.detail:
-                rendered.imports.add(raises.value)
-            lines.append(f"with pytest.raises({raises.value}):")
+            lines.append(raises_line(raises, rendered))
             lines.append(f"    {_as_statement(expression)}")
-            rendered.extra_imports.add("import pytest")
             continue
         at_once = [o for o in observed if o.kind != "attribute"]
         needs_name = uses.get(index, 0) > 0 or bool(observed)
@@ -155,6 +157,8 @@ def render_test(
                 if observation.kind == "equals" and observation.detail:
                     rendered.imports.add(observation.detail)
                 lines.append(_assertion(variable, observation, rendered))
+        elif statement.kind == "property":
+            lines.append(f"_ = {expression}")  # read for what it runs; a bare read is a lint
         else:
             lines.append(_as_statement(expression))
     # The state of objects is observed when the test ends, so it is asserted there.
@@ -166,6 +170,15 @@ def render_test(
     rendered.imports |= _module_names(test)
     rendered.extra_imports |= _origin_imports(test) | module_imports(rendered.source)
     return rendered
+
+
+def _inlined(statement: Statement, uses: int, expression: str) -> bool:
+    """Literals go into the calls that use them: a number or string wherever it is used (the
+    compiler makes equal constants of one function one object), a collection when used once
+    (twice, it is one object the calls share)."""
+    if statement.kind in CALLS or len(expression) > MAX_INLINE:
+        return False
+    return statement.kind == "value" or uses <= 1
 
 
 def _module_names(test: TestCase) -> set[str]:
@@ -183,8 +196,11 @@ def _variable_name(statement: Statement, taken: set[str]) -> str:
         base = snake(statement.name)
     elif statement.kind in ("list", "tuple", "set", "dict"):
         base = f"{statement.kind}_"
+    elif statement.kind == "value":
+        base = "value"
     else:
         base = "result"
+    base = f"{base}_" if base in AMBIGUOUS_NAMES else base
     candidate, counter = base, 2
     while candidate in taken:
         candidate, counter = (
@@ -211,11 +227,9 @@ def _expression(statement: Statement, names: dict[int, str], rendered: RenderedT
         return "{" + ", ".join(items) + "}" if items else "set()"
     if kind == "dict":
         items = [names[i] for _, i in statement.args]
-        return (
-            "{"
-            + ", ".join(f"{k}: {v}" for k, v in zip(items[::2], items[1::2], strict=False))
-            + "}"
-        )
+        # A key written twice keeps its last value, as the dict the test ran with did.
+        pairs = dict(zip(items[::2], items[1::2], strict=False))
+        return "{" + ", ".join(f"{k}: {v}" for k, v in pairs.items()) + "}"
     if kind == "enum":
         return statement.name
     if kind == "property":
@@ -242,12 +256,52 @@ def _assertion(variable: str, observation: Observation, rendered: RenderedTest) 
     if observation.kind == "is_none":
         return f"assert {variable} is None"
     if observation.kind == "attribute":
-        return f"assert {variable}.{observation.detail} == {observation.value}"
+        operator = "is" if observation.value in SINGLETONS else "=="
+        return f"assert {variable}.{observation.detail} {operator} {observation.value}"
     if observation.kind == "length":
         return f"assert len({variable}) == {observation.value}"
-    if observation.value in ("True", "False"):
+    if observation.value in SINGLETONS:
         return f"assert {variable} is {observation.value}"
     return f"assert {variable} == {observation.value}"
+
+
+def raises_line(raises: Observation, rendered: RenderedTest) -> str:
+    """``with pytest.raises(ValueError, match="width must be > 0"):``, the class imported."""
+    origin, _, name = raises.detail.rpartition(":")
+    if origin:
+        rendered.extra_imports.add(f"from {origin} import {name}")
+    elif raises.detail:
+        rendered.imports.add(raises.value)
+    rendered.extra_imports.add("import pytest")
+    if raises.message is None:
+        return f"with pytest.raises({raises.value}):"
+    return f"with pytest.raises({raises.value}, match={pattern_literal(raises.message)}):"
+
+
+def match_pattern(message: str) -> str:
+    """A regular expression that ``re.search`` finds in ``message``: its first line, cut after a
+    word within ``MATCH_LENGTH`` characters, metacharacters escaped; ``^$`` for an empty one.
+
+    >>> match_pattern("width must be > 0 (got -1)")
+    'width must be > 0 \\\\(got -1\\\\)'
+    """
+    if not message:
+        return "^$"
+    text = next((line for line in message.splitlines() if line.strip()), message)
+    if len(text) > MATCH_LENGTH:
+        cut = text.rfind(" ", MATCH_LENGTH // 2, MATCH_LENGTH)
+        text = text[: cut if cut > 0 else MATCH_LENGTH]
+    return "".join("\\" + c if c in REGEX_SPECIAL else c for c in text)
+
+
+def pattern_literal(message: str) -> str:
+    """The pattern for ``message`` as a string literal: raw when it has escapes and can be."""
+    pattern = match_pattern(message)
+    printable = pattern.isprintable() and not ('"' in pattern and "'" in pattern)
+    if "\\" in pattern and printable:
+        quote = "'" if '"' in pattern else '"'
+        return f"r{quote}{pattern}{quote}"
+    return _quoted(pattern)
 
 
 # -- the statement kinds of real code: operators, setters, functions as values, stdlib values ---
@@ -328,10 +382,7 @@ def _context_lines(
     receiver = names[statement.receiver]
     raises = next((o for o in observed if o.kind == "raises"), None)
     if raises is not None:
-        rendered.extra_imports.add("import pytest")
-        if raises.detail:
-            rendered.imports.add(raises.value)
-        return [f"with pytest.raises({raises.value}):", f"    with {receiver}:", "        pass"]
+        return [raises_line(raises, rendered), f"    with {receiver}:", "        pass"]
     checks = [o for o in observed if o.kind != "attribute"]
     used = any(index in later.references() for later in test[index + 1 :])
     if not checks and not used:
@@ -350,7 +401,7 @@ def stdlib_literal(value: object) -> str | None:
     """The constructor call that rebuilds a stdlib value: ``datetime.date(2024, 2, 29)``."""
     kind = type(value)
     if kind in (datetime.date, datetime.datetime, datetime.time, datetime.timedelta):
-        return repr(value)
+        return repr(value).replace("datetime.timezone.utc", "datetime.UTC")
     if isinstance(value, decimal.Decimal):
         return None if value.is_nan() else f"decimal.Decimal({_quoted(str(value))})"
     if isinstance(value, fractions.Fraction):

@@ -10,7 +10,9 @@ from lsprotocol import types
 from pygls.uris import from_fs_path
 from pygls.workspace.position_codec import PositionCodec
 
+from miogen.emit.formatting import format_tests
 from miogen.emit.merge import MergeResult, UnmergeableFile, fallback_path, merge_tests
+from miogen.emit.style import project_style
 from miogen.generate import HEADER, module_text
 from miogen.lsp import convert
 from miogen.lsp.settings import Settings
@@ -51,13 +53,15 @@ def plan(
     """
     imports, generated = module_text(tests, location.module_name)
     path = test_path(location, settings)
+    style = project_style(path)
+    generated = format_tests(generated, style, path)  # as the project's formatter writes them
     text, version, exists = _current(path, open_files)
     try:
-        merge = merge_tests(text, imports, generated, HEADER)
+        merge = merge_tests(text, imports, generated, HEADER, style)
     except UnmergeableFile:
         path = fallback_path(path)
         text, version, exists = _current(path, open_files)
-        merge = merge_tests(text, imports, generated, HEADER)
+        merge = merge_tests(text, imports, generated, HEADER, style)
     uri = from_fs_path(str(path)) or path.as_uri()
     edits = convert.text_edits(merge.edits, text or "", codec)
     edit = convert.workspace_edit(

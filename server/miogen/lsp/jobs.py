@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from miogen.emit.merge import merge_tests
+from miogen.emit.parametrize import original_names
 from miogen.execution.job import JobSpec
 from miogen.execution.supervisor import JobOutcome, run_job
 from miogen.generate import HEADER, module_text
@@ -297,7 +298,7 @@ def verify(
             imports, generated = module_text(tests, location.module_name)
             candidate.write_text(merge_tests(None, imports, generated, HEADER).text, "utf-8")
             measurement = _measure(candidate, location, snapshot, shape, len(tests))
-            failing = set(measurement.failures)
+            failing = original_names(measurement.failures, generated)
             if measurement.ok or not failing:
                 return tests, measurement
             tests = [test for test in tests if test["name"] not in failing]
