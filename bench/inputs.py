@@ -1,8 +1,8 @@
 """Coverage of the inputs work's subjects: `python -m bench.inputs [--evaluations N | --budget S]`.
 
 Runs the whole CLI pipeline (``generate_module``: search, reduction, emission, coverage.py on the
-emitted file) on the small units built for issue 13 (corpus/inputs) and on stdlib modules copied
-into corpus/stdlib, and prints coverage.py's figure per module and per unit. With
+emitted file) on the small units built for issue 13 (corpus/inputs) and on the stdlib modules
+copied into bench/subjects, and prints coverage.py's figure per module and per unit. With
 ``--evaluations`` every unit gets that many fitness evaluations (deterministic for a seed); with
 ``--budget`` a module gets that many seconds in total, split evenly over its units.
 """
@@ -25,11 +25,11 @@ UNITS = [
     "corpus/inputs/calendar_tools.py",
     "corpus/inputs/shop/pricing.py",
 ]
-STDLIB = [
-    "corpus/stdlib/stdlib_fractions.py",
-    "corpus/stdlib/stdlib_calendar.py",
-    "corpus/stdlib/stdlib_email_utils.py",
-    "corpus/stdlib/stdlib_shlex.py",
+STDLIB = [  # copies of CPython 3.11.7 modules (stdlib_fractions and stdlib_shlex are held out)
+    "bench/subjects/stdlib_fractions.py",
+    "bench/subjects/stdlib_calendar.py",
+    "bench/subjects/stdlib_email_utils.py",
+    "bench/subjects/stdlib_shlex.py",
     "bench/subjects/stdlib_textwrap.py",
     "bench/subjects/stdlib_normaldist.py",
 ]
