@@ -38,7 +38,7 @@ STDLIB = [  # copies of CPython 3.11.7 modules (stdlib_fractions and stdlib_shle
 def measure(path: Path, seed: int, evaluations: int | None, budget: float) -> dict:
     """One module through the CLI pipeline; coverage.py's figures per unit and in total."""
     from miogen.analysis.module import analyze_file
-    from miogen.generate import generate_module
+    from miogen.pipeline import generate_module
     from miogen.project import locate
 
     root = ROOT / "corpus" / "inputs" if "inputs" in path.parts else path.parent
@@ -60,7 +60,7 @@ def measure(path: Path, seed: int, evaluations: int | None, budget: float) -> di
         "covered": covered,
         "total": total,
         "units": per_unit,
-        "dropped_failing": len(report.dropped_failing),
+        "dropped_failing": len(report.verification.dropped.failing) if report.verification else 0,
         "wall": round(time.monotonic() - start, 1),
     }
 

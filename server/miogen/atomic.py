@@ -1,7 +1,7 @@
 """Writes that never leave a half-written file, and files set aside rather than trusted or deleted.
 
-For history files and caches (the CTG history, the language server's caches): a reader sees the
-old content or the new, never a mixture, even if the writer is killed at any instruction or the
+For the CTG history (and the folder sync of emit's merge into test files): a reader sees the old
+content or the new, never a mixture, even if the writer is killed at any instruction or the
 machine loses power after ``write_atomically`` returned.
 
     >>> import tempfile, pathlib

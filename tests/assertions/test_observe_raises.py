@@ -46,7 +46,7 @@ COUNTER = itertools.count()
 def raised(write_module, kind: int):
     problem = problem_for(write_module("failing", SUBJECT), "fail")
     test = (Statement("value", value=kind), Statement("call", "fail", (("kind", 0),)))
-    _, observations = observe(problem.executor, test, "failing")
+    observations = observe(problem.executor, test, "failing").observations
     [raises] = [o for o in observations if o.kind == "raises"]
     return raises.value, raises.detail, raises.message
 
@@ -101,7 +101,8 @@ def test_a_property_read_nothing_uses_keeps_a_check_of_its_value(write_module):
         Statement("property", "current", receiver=1),
         Statement("method", "bump", receiver=1),
     )
-    test, observed = observe(problem.executor, test, "counters")
+    seen = observe(problem.executor, test, "counters")
+    test, observed = seen.test, seen.observations
     unit = problem.factory.model.unit("Counter")
     mutants = MutantSet(problem.factory.model.source, str(path), unit, "counters", timeout=0.2)
     kept = MutationAnalysis(mutants).select(test, observed, time.monotonic() + 10)

@@ -11,7 +11,8 @@ import sys
 import uuid
 
 import pytest
-from miogen.emit.render import Observation, literal, module_imports, render_test
+from miogen.assertions.observation import Observation, literal
+from miogen.emit.render import module_imports, render_test
 from miogen.testcase.model import Statement
 
 MODULE = """
@@ -183,3 +184,13 @@ def test_unchecked_operator_expressions_do_not_read_as_pointless_comparisons():
     lines = [line.strip() for line in rendered.source.splitlines()]
     assert lines[2:5] == ["_ = box < box", "_ = -box", "len(box)"]
     assert lines[-1] == "_ = box[box]"
+
+
+def test_huge_numbers_have_no_literal_and_do_not_raise():
+    """repr() refuses ints past 4300 digits: such results (x ** y) are simply not asserted."""
+    import fractions
+
+    huge = 7**6000
+    assert literal(huge) is None and literal([1, huge]) is None and literal({huge}) is None
+    assert literal(fractions.Fraction(huge, 3)) is None
+    assert literal(2**600) == repr(2**600)

@@ -12,23 +12,25 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from miogen.execution.job import JobSpec
 from miogen.execution.supervisor import run_job
-from miogen.generate import generate_module
+from miogen.pipeline import generate_module
+from miogen.records import JobSpec, UnitJob, UnitResult
 
 INPUTS = Path(__file__).resolve().parents[2] / "corpus" / "inputs"
 EVALUATIONS = 3000
 
 
-def search(module: str, unit: str, seed: int = 1) -> dict:
+def search(module: str, unit: str, seed: int = 1) -> UnitResult:
     path = INPUTS.joinpath(*module.split(".")).with_suffix(".py")
     spec = JobSpec(
-        path=str(path), module_name=module, import_root=str(INPUTS), unit=unit,
+        path=str(path), module_name=module, import_root=str(INPUTS), units=(UnitJob(unit),),
         evaluations=EVALUATIONS, seed=seed, mutation_share=0.0, post_seconds=30,
     )  # fmt: skip
     outcome = run_job(spec)
     assert outcome.status == "ok", outcome.message
-    return outcome.result
+    result = outcome.units[0].result
+    assert result is not None, outcome.units[0].message
+    return result
 
 
 @pytest.mark.parametrize(
@@ -46,8 +48,8 @@ def search(module: str, unit: str, seed: int = 1) -> dict:
 )
 def test_every_branch_is_covered(module: str, unit: str):
     result = search(module, unit)
-    uncovered = [u["closest"] for u in result["uncovered"]]
-    assert len(result["covered"]) == result["total"], uncovered
+    uncovered = [u.closest for u in result.uncovered]
+    assert len(result.covered) == result.total, uncovered
 
 
 def test_emitted_tests_with_operators_and_factories_pass_and_cover(tmp_path):
@@ -56,7 +58,9 @@ def test_emitted_tests_with_operators_and_factories_pass_and_cover(tmp_path):
         INPUTS / "money.py", None, 5.0, output, project_root=str(INPUTS),
         evaluations=EVALUATIONS, seed=2, mutation_share=0.0,
     )  # fmt: skip
-    assert report.dropped_failing == [] and report.dropped_unstable == []
+    assert report.verification is not None
+    dropped = report.verification.dropped
+    assert dropped.failing == [] and dropped.unstable == []
     measured = report.units[0].measured
     assert len(measured) >= len(report.units[0].unit.targets) - 1
     text = output.read_text()

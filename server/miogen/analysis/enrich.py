@@ -112,10 +112,10 @@ def _namedtuple_constructor(node: ast.ClassDef) -> Signature | None:
         if isinstance(fields, ast.Constant) and isinstance(fields.value, str):
             names = fields.value.replace(",", " ").split()
         elif isinstance(fields, ast.List | ast.Tuple):
-            names = [e.value for e in fields.elts if isinstance(e, ast.Constant)]
+            names = [str(e.value) for e in fields.elts if isinstance(e, ast.Constant)]
         else:
             continue
-        params = tuple(Parameter(str(n), ANY) for n in names if str(n).isidentifier())
+        params = tuple(Parameter(n, ANY) for n in names if n.isidentifier())
         return Signature("__new__", params, ANY, 0, "constructor")  # 0: no code of its own
     return None
 

@@ -4,9 +4,11 @@ from __future__ import annotations
 import __future__
 
 import ast
+import functools
 import types
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from miogen.analysis.model import Unit
 
@@ -54,7 +56,13 @@ class _Mutator(ast.NodeVisitor):
         self.found: list[Mutant] = []
         self.appliers: list[Callable[[], Undo]] = []
 
-    def _point(self, node: ast.AST, operator: str, description: str, apply) -> None:
+    def _point(
+        self,
+        node: ast.expr | ast.stmt,
+        operator: str,
+        description: str,
+        apply: Callable[[], Undo],
+    ) -> None:
         self.found.append(Mutant(len(self.found), node.lineno, operator, description))
         self.appliers.append(apply)
 
@@ -95,7 +103,7 @@ class _Mutator(ast.NodeVisitor):
 
             self._point(node, "CRP", f"{value!r} -> {value + 1!r}", apply)
 
-    def _negate_test(self, node) -> None:
+    def _negate_test(self, node: ast.If | ast.While | ast.IfExp) -> None:
         self.generic_visit(node)
         if self._inside(node):
 
@@ -111,7 +119,7 @@ class _Mutator(ast.NodeVisitor):
     visit_IfExp = _negate_test
 
 
-def _swap_item(items: list, position: int, replacement: type) -> Callable[[], Undo]:
+def _swap_item(items: list[Any], position: int, replacement: type) -> Callable[[], Undo]:
     def apply() -> Undo:
         original = items[position]
         items[position] = replacement()
@@ -154,7 +162,7 @@ class MutantFactory:
         base: types.ModuleType | None = None,
     ) -> None:
         self.path, self.module_name, self.base = path, module_name, base
-        self.tree = tree = ast.parse(source)
+        self.tree = tree = parsed(source)
         self.flags = _future_flags(tree)
         if base is None:
             self.statements = tree.body
@@ -169,8 +177,13 @@ class MutantFactory:
     def code(self, index: int) -> types.CodeType:
         undo = self._appliers[index]()
         try:
-            module = ast.fix_missing_locations(ast.Module(body=self.statements, type_ignores=[]))
-            return compile(module, self.path, "exec", flags=self.flags, dont_inherit=True)
+            # The parsed statements have their locations, and the mutations only swap operators
+            # or wrap a node in one copied from it: nothing to fix before compiling.
+            module = ast.Module(body=self.statements, type_ignores=[])
+            code: types.CodeType = compile(
+                module, self.path, "exec", flags=self.flags, dont_inherit=True
+            )
+            return code
         finally:
             undo()
 
@@ -188,6 +201,16 @@ class MutantFactory:
             )
         exec(code, module.__dict__)
         return module
+
+
+@functools.lru_cache(maxsize=4)
+def parsed(source: str) -> ast.Module:
+    """One tree per module source, shared by its units' factories.
+
+    A factory mutates the tree only while it compiles a mutant, and undoes it at once; units
+    that share a private helper share its nodes without harm (one mutant at a time).
+    """
+    return ast.parse(source)
 
 
 def _future_flags(tree: ast.Module) -> int:

@@ -7,9 +7,11 @@ import math
 import os
 import re
 import sys
-from dataclasses import replace
+from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
+from dataclasses import dataclass, replace
 
-from miogen.emit.render import Observation, literal
+from miogen.assertions.observation import Observation, literal
 from miogen.execution.executor import Execution, Executor
 from miogen.testcase.model import CALLS, TestCase, has_value
 
@@ -17,18 +19,33 @@ MAX_ATTRIBUTES = 3
 BUILTIN_MODULES = ("builtins",)
 
 
+@dataclass(frozen=True)
+class Observed:
+    """A test as executed (truncated at a raising statement) and what both runs agreed on."""
+
+    test: TestCase
+    observations: list[Observation]
+    stable: bool  # both runs ended alike: the same statement raised the same type, or none did
+
+
 def observe(
-    executor: Executor, test: TestCase, module_name: str
-) -> tuple[TestCase, list[Observation]]:
+    executor: Executor,
+    test: TestCase,
+    module_name: str,
+    vary: Callable[[], AbstractContextManager[None]] = nullcontext,
+) -> Observed:
     """Run ``test`` twice without tracing; keep observations that are equal in both runs.
 
-    Returns the test as executed (truncated at a raising statement) and its observations.
-    A test whose outcome differs between the runs gets no assertion for what differed.
+    The second run happens in ``vary()``'s world (another argv, say): what differs between the
+    runs gets no assertion; a test whose runs end differently is unstable: whatever it
+    asserts, it would pass or fail by chance.
     """
     first = executor.run(test, trace=False)
-    second = executor.run(first.test, trace=False)
+    with vary():
+        second = executor.run(first.test, trace=False)
     if first.timed_out or second.timed_out:
-        return first.test, []
+        return Observed(first.test, [], stable=False)
+    stable = _ending(first) == _ending(second)
     observed_first = observations_of(first, module_name)
     observed_second = set(observations_of(second, module_name))
     # A raise whose message differs between the runs is still a raise: kept without its message.
@@ -39,7 +56,12 @@ def observe(
             agreed.append(observation)
         elif observation.kind == "raises" and replace(observation, message=None) in second_raises:
             agreed.append(replace(observation, message=None))
-    return first.test, agreed
+    return Observed(first.test, agreed, stable)
+
+
+def _ending(execution: Execution) -> tuple[int, str] | None:
+    exception = execution.exception
+    return (exception[0], exception[1]) if exception is not None else None
 
 
 def observations_of(execution: Execution, module_name: str) -> list[Observation]:
@@ -70,6 +92,7 @@ def observations_of(execution: Execution, module_name: str) -> list[Observation]
 
 
 def _raises(execution: Execution, module_name: str) -> Observation:
+    assert execution.exception is not None
     index, type_name, message = execution.exception
     value, detail = type_name, ""
     if execution.exception_class is not None:
@@ -182,7 +205,7 @@ def _state(index: int, value: object) -> list[Observation]:
         attributes = dict(vars(value))
     except TypeError:  # __slots__: the value types built in __new__ show their state in properties
         attributes = _properties(value)
-    found = []
+    found: list[Observation] = []
     for name, attribute in list(attributes.items()):
         if name.startswith("_") or len(found) >= MAX_ATTRIBUTES:
             continue

@@ -6,8 +6,9 @@ import time
 from dataclasses import dataclass, field
 
 from miogen.assertions.kills import MutantSet, fails
+from miogen.assertions.observation import Observation
 from miogen.assertions.observe import observations_of
-from miogen.emit.render import Observation
+from miogen.execution.executor import Execution
 from miogen.testcase.model import TestCase
 
 
@@ -62,7 +63,9 @@ class MutationAnalysis:
         return kept if kept else _fallback(observed)
 
 
-def _fails_without_assertions(execution, test: TestCase, observed: list[Observation]) -> bool:
+def _fails_without_assertions(
+    execution: Execution, test: TestCase, observed: list[Observation]
+) -> bool:
     """Under the mutant the test raises where it did not (or not what pytest.raises expects)."""
     expected = next((o for o in observed if o.kind == "raises"), None)
     if execution.exception is None:

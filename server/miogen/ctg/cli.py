@@ -11,7 +11,7 @@ from pathlib import Path
 from miogen.errors import MiogenError
 
 
-def add_parser(commands) -> None:
+def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Adds the ``ctg`` subcommand to the ``miogen`` parser's subcommands."""
     ctg = commands.add_parser(
         "ctg",
@@ -88,7 +88,8 @@ def run(args: argparse.Namespace) -> int:
             f"miogen: pooled coverage {report.pooled:.1f}% is under --fail-under {args.fail_under:g}%",
             file=sys.stderr,
         )
-    return data["exit_code"]
+    code: int = data["exit_code"]
+    return code
 
 
 def _check(args: argparse.Namespace) -> None:

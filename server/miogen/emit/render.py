@@ -4,38 +4,21 @@ from __future__ import annotations
 
 import ast
 import builtins
-import datetime
-import decimal
-import fractions
 import io
 import keyword
-import math
-import pathlib
 import re
 import tokenize
-import uuid
 from dataclasses import dataclass, field
 
 from miogen.analysis.special import template_for
+from miogen.assertions.observation import Observation, literal, quoted
 from miogen.testcase.model import CALLS, Statement, TestCase
 
-MAX_LITERAL = 200  # characters: longer values are not asserted literally
 MAX_INLINE = 60  # characters of a literal written into the call that uses it
 MATCH_LENGTH = 60  # characters of an exception's message that pytest.raises(match=...) looks for
 SINGLETONS = frozenset({"True", "False", "None"})  # compared with ``is``, as linters want
 REGEX_SPECIAL = frozenset("\\.^$*+?{}[]|()")
 AMBIGUOUS_NAMES = frozenset({"l", "O", "I"})  # pycodestyle's E741
-
-
-@dataclass(frozen=True)
-class Observation:
-    """What a clean run of the test showed for one statement."""
-
-    index: int
-    kind: str  # equals | approx | nan | raises | is_none | attribute | isinstance
-    value: str = ""  # rendered Python expression
-    detail: str = ""  # attribute name; for a raise, where its class is imported from
-    message: str | None = None  # a raise's message, when it is the same in every run
 
 
 @dataclass
@@ -44,59 +27,6 @@ class RenderedTest:
     source: str
     imports: set[str] = field(default_factory=set)  # names to import from the module under test
     extra_imports: set[str] = field(default_factory=set)  # full import lines
-
-
-def literal(value: object) -> str | None:
-    """A Python expression that rebuilds ``value``, or None when there is no stable literal form."""
-    if isinstance(value, str | bytes):
-        text = _quoted(value)
-    elif value is None or isinstance(value, bool | int):
-        text = repr(value)
-    elif isinstance(value, float):
-        if math.isnan(value):
-            return 'float("nan")'
-        if math.isinf(value):
-            return 'float("inf")' if value > 0 else '-float("inf")'
-        text = repr(value)
-    elif isinstance(value, complex):
-        text = repr(value)
-    elif type(value) in (list, tuple, set, frozenset) and len(value) <= 20:
-        items = [
-            literal(v)
-            for v in (sorted(value, key=repr) if isinstance(value, set | frozenset) else value)
-        ]
-        if any(i is None for i in items):
-            return None
-        if type(value) is tuple:
-            text = "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
-        elif type(value) is list:
-            text = "[" + ", ".join(items) + "]"
-        elif not items:
-            text = "set()" if type(value) is set else "frozenset()"
-        else:
-            text = "{" + ", ".join(items) + "}"
-            text = text if type(value) is set else f"frozenset({text})"
-    elif type(value) is dict and len(value) <= 20:
-        pairs = [(literal(k), literal(v)) for k, v in value.items()]
-        if any(k is None or v is None for k, v in pairs):
-            return None
-        text = "{" + ", ".join(f"{k}: {v}" for k, v in pairs) + "}"
-    else:
-        text = stdlib_literal(value)
-        if text is None:
-            return None
-    return text if len(text) <= MAX_LITERAL else None
-
-
-def _quoted(value: str | bytes) -> str:
-    """repr() with double quotes where that needs no escaping, as ruff format writes strings."""
-    text = repr(value)
-    prefix = "b" if isinstance(value, bytes) else ""
-    body = text[len(prefix) + 1 : -1]
-    quote = '"' if isinstance(value, str) else b'"'
-    if text[len(prefix)] == "'" and quote not in value:
-        return f'{prefix}"{body.replace(chr(92) + chr(39), chr(39))}"'
-    return text
 
 
 def snake(name: str) -> str:
@@ -301,7 +231,7 @@ def pattern_literal(message: str) -> str:
     if "\\" in pattern and printable:
         quote = "'" if '"' in pattern else '"'
         return f"r{quote}{pattern}{quote}"
-    return _quoted(pattern)
+    return quoted(pattern)
 
 
 # -- the statement kinds of real code: operators, setters, functions as values, stdlib values ---
@@ -395,26 +325,6 @@ def _context_lines(
             rendered.imports.add(observation.detail)
         lines.append(_assertion(variable, observation, rendered))
     return lines
-
-
-def stdlib_literal(value: object) -> str | None:
-    """The constructor call that rebuilds a stdlib value: ``datetime.date(2024, 2, 29)``."""
-    kind = type(value)
-    if kind in (datetime.date, datetime.datetime, datetime.time, datetime.timedelta):
-        return repr(value).replace("datetime.timezone.utc", "datetime.UTC")
-    if isinstance(value, decimal.Decimal):
-        return None if value.is_nan() else f"decimal.Decimal({_quoted(str(value))})"
-    if isinstance(value, fractions.Fraction):
-        return f"fractions.Fraction({value.numerator}, {value.denominator})"
-    if isinstance(value, uuid.UUID):
-        return f"uuid.UUID({_quoted(str(value))})"
-    if isinstance(value, pathlib.PurePath):
-        name = "Path" if isinstance(value, pathlib.Path) else kind.__name__
-        return f"pathlib.{name}({_quoted(str(value))})"
-    if isinstance(value, re.Pattern) and isinstance(value.pattern, str):
-        flags = re.RegexFlag(value.flags & ~re.UNICODE)
-        return f"re.compile({_quoted(value.pattern)}{f', {flags!r}' if flags else ''})"
-    return None
 
 
 _MODULES = frozenset(

@@ -5,9 +5,11 @@ from __future__ import annotations
 import copy
 import signal
 import types
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from miogen.execution import sandbox, special
+from miogen.execution import sandbox, special, world
+from miogen.execution.tracer import ArcTracer
 from miogen.instrument import runtime
 from miogen.testcase.model import Statement, TestCase
 
@@ -25,7 +27,7 @@ class Execution:
     test: TestCase  # truncated after the statement that raised
     arcs: set[tuple[int, int]]  # only when a tracer runs (units the probes cannot see fully)
     distances: dict[int, list[float]]
-    hits: set[tuple[int, bool]]
+    hits: set[tuple[int, bool | None]]  # probe outcomes by line (None: a function entered)
     values: list[object] = field(default_factory=list)
     exception: tuple[int, str, str] | None = None  # (statement index, type name, message)
     exception_module: str = ""
@@ -38,15 +40,20 @@ class Executor:
     """Executes statements directly (no exec of source): fast, and free of rendering bugs."""
 
     def __init__(
-        self, module: types.ModuleType, tracer, timeout: float = 1.0, fresh_containers: bool = False
+        self,
+        module: types.ModuleType,
+        tracer: ArcTracer | None,
+        timeout: float = 1.0,
+        fresh_containers: bool = False,
     ) -> None:
         self.module = module
         self.tracer = tracer
         self.timeout = timeout
         self.executions = 0
-        self.before_test = None  # e.g. the heartbeat: note the test before user code runs
-        self.before_statement = None
-        self.after_test = None
+        # e.g. the heartbeat: note the test (and statement) before user code runs
+        self.before_test: Callable[[TestCase], None] | None = None
+        self.before_statement: Callable[[int], None] | None = None
+        self.after_test: Callable[[], None] | None = None
         self.refused_runs = 0  # executions the sandbox refused something in, or that timed out
         self._globals = dict(module.__dict__)
         sandbox.take_refusal()  # what the module's import was refused is not a test's doing
@@ -57,7 +64,7 @@ class Executor:
             if fresh_containers
             else {}
         )
-        self._previous_alarm = signal.signal(signal.SIGALRM, _raise_timeout)
+        signal.signal(signal.SIGALRM, _raise_timeout)
 
     def run(self, test: TestCase, trace: bool = True) -> Execution:
         self.executions += 1
@@ -70,9 +77,9 @@ class Executor:
         executed = len(test)
         if self.before_test is not None:
             self.before_test(test)
-        trace = trace and self.tracer is not None
-        if trace:
-            self.tracer.start()
+        tracer = self.tracer if trace else None
+        if tracer is not None:
+            tracer.start()
         signal.signal(signal.SIGALRM, _raise_timeout)  # user code may have replaced the handler
         signal.setitimer(signal.ITIMER_REAL, self.timeout)
         try:
@@ -99,9 +106,10 @@ class Executor:
             executed = min(len(values) + 1, len(test))
         finally:
             signal.setitimer(signal.ITIMER_REAL, 0)
-            arcs = self.tracer.stop() if trace else set()
+            arcs = tracer.stop() if tracer is not None else set()
             self._restore_globals()
             refused = sandbox.after_test()  # stops threads the test left running, too
+            world.settle()
             if self.after_test is not None:
                 self.after_test()
         if timed_out and not refused:
@@ -158,7 +166,7 @@ class Executor:
                 namespace[name] = saved[name] = copy.deepcopy(snapshot)
 
 
-def _raise_timeout(signum, frame):
+def _raise_timeout(signum: int, frame: object) -> None:
     raise TestTimeout()
 
 

@@ -8,7 +8,7 @@ import os
 import struct
 import time
 
-from miogen.testcase.model import from_json, to_json
+from miogen.testcase.model import TestCase, from_json, to_json
 
 SIZE = 1 << 16
 STATEMENT = struct.Struct("<I")
@@ -23,7 +23,7 @@ class Heartbeat:
         self._fd = os.open(path, os.O_RDWR)
         self._map = mmap.mmap(self._fd, SIZE)
 
-    def begin(self, test: tuple) -> None:
+    def begin(self, test: TestCase) -> None:
         # marshal, not pickle: the server reads this page, and loading it must never run code.
         # The JSON form, because values such as dates are not marshallable.
         data = marshal.dumps(to_json(test))
@@ -41,12 +41,12 @@ class Heartbeat:
 
     def running_since(self) -> float:
         """Monotonic time the current test started, 0 when idle."""
-        return HEADER.unpack_from(self._map, 0)[0]
+        return float(HEADER.unpack_from(self._map, 0)[0])
 
     def current_statement(self) -> int:
-        return HEADER.unpack_from(self._map, 0)[1]
+        return int(HEADER.unpack_from(self._map, 0)[1])
 
-    def current_test(self) -> tuple | None:
+    def current_test(self) -> TestCase | None:
         started, _, length = HEADER.unpack_from(self._map, 0)
         if not started or not length:
             return None

@@ -12,8 +12,11 @@ from __future__ import annotations
 import math
 import operator
 from collections.abc import Callable
+from typing import Any
 
 from miogen.instrument import distances
+
+Probe = tuple[Any, float, float]  # (value, distance to true, distance to false)
 
 K = 1.0  # the constant of the Korel/Tracey distance table (digest section 0)
 NUMBERS = (int, float)
@@ -48,7 +51,7 @@ OPERATORS = {
 }
 
 
-def branch(line: int, probe: tuple) -> bool:
+def branch(line: int, probe: Probe) -> Any:
     value, to_true, to_false = probe
     HITS.add((line, value))
     best = DISTANCES.get(line)
@@ -62,7 +65,7 @@ def branch(line: int, probe: tuple) -> bool:
     return value
 
 
-def loop(line: int, iterable):
+def loop(line: int, iterable: Any) -> Any:
     """The iterable of a for loop, unchanged; records whether the loop can be entered."""
     if type(iterable) in SIZED:
         size = len(iterable)
@@ -79,7 +82,7 @@ def _record(line: int, to_true: float, to_false: float) -> None:
         best[1] = min(best[1], to_false)
 
 
-def truth(value) -> tuple:
+def truth(value: Any) -> Probe:
     result = bool(value)
     kind = type(value)
     if kind in NUMBERS or kind is bool:
@@ -90,7 +93,7 @@ def truth(value) -> tuple:
     return (result, 0.0, K) if result else (result, K, 0.0)
 
 
-def compare(op: str, left, right) -> tuple:
+def compare(op: str, left: Any, right: Any) -> Probe:
     result = bool(OPERATORS[op](left, right))
     try:
         distance = _distance(op, left, right, result)
@@ -99,7 +102,7 @@ def compare(op: str, left, right) -> tuple:
     return (result, 0.0, distance) if result else (result, distance, 0.0)
 
 
-def chain(ops: tuple[str, ...], first, *rest) -> tuple:
+def chain(ops: tuple[str, ...], first: Any, *rest: Callable[[], Any]) -> Probe:
     """``a < b < c``: operands after the first arrive as thunks, evaluated only as far as needed."""
     left = first
     to_false = math.inf
@@ -113,7 +116,7 @@ def chain(ops: tuple[str, ...], first, *rest) -> tuple:
     return (True, 0.0, to_false)
 
 
-def and_(left: tuple, right_thunk) -> tuple:
+def and_(left: Probe, right_thunk: Callable[[], Probe]) -> Probe:
     """``a and b``. Distances of the operands are normalised (d / (d + 1)) before they add up:
     with raw distances, ``s.startswith("AB-") and len(s) == 7`` would score "A" (prefix 2 away,
     plus one for the length never looked at) nearer than "AB-" (prefix right, length 4 away)."""
@@ -123,7 +126,7 @@ def and_(left: tuple, right_thunk) -> tuple:
     return (right[0], _normalised(right[1]), _normalised(min(left[2], right[2])))
 
 
-def or_(left: tuple, right_thunk) -> tuple:
+def or_(left: Probe, right_thunk: Callable[[], Probe]) -> Probe:
     if left[0]:
         return (True, 0.0, _normalised(left[2]) + K)
     right = right_thunk()
@@ -134,7 +137,7 @@ def _normalised(distance: float) -> float:
     return distance / (distance + 1.0)
 
 
-def not_(inner: tuple) -> tuple:
+def not_(inner: Probe) -> Probe:
     return (not inner[0], inner[2], inner[1])
 
 
@@ -144,7 +147,7 @@ def _finite(value: float) -> float:
     return float(value)
 
 
-def _distance(op: str, left, right, result: bool) -> float:
+def _distance(op: str, left: Any, right: Any, result: bool) -> float:
     """Distance to flip the comparison's outcome (Korel/Tracey, digest section 0)."""
     if type(left) in NUMBERS and type(right) in NUMBERS:
         gap = _finite(abs(left - right))

@@ -31,6 +31,8 @@ class Settings:
     diagnostic_severity: str = "information"
     show_covered_branches: bool = True
     max_parallel_jobs: int = 1
+    seed: int = 0  # of the search's random choices
+    evaluations: int | None = None  # a budget in fitness evaluations instead (reproducible runs)
 
     def describe(self) -> str:
         """``onSave=True budgetSeconds=5.0 ...`` with the protocol's key names."""
@@ -80,12 +82,15 @@ def _severity(value: Any) -> str:
     raise ValueError(f"expected one of {', '.join(SEVERITIES)}")
 
 
-def _parallel(value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, int | float) or value != int(value):
-        raise ValueError("expected a whole number")
-    if not 1 <= value <= MAX_PARALLEL_JOBS:
-        raise ValueError(f"expected 1 to {MAX_PARALLEL_JOBS}")
-    return int(value)
+def _whole(low: int, high: int) -> Callable[[Any], int]:
+    def check(value: Any) -> int:
+        if isinstance(value, bool) or not isinstance(value, int | float) or value != int(value):
+            raise ValueError("expected a whole number")
+        if not low <= value <= high:
+            raise ValueError(f"expected {low} to {high}")
+        return int(value)
+
+    return check
 
 
 KEYS: dict[str, tuple[str, Callable[[Any], Any]]] = {
@@ -95,7 +100,9 @@ KEYS: dict[str, tuple[str, Callable[[Any], Any]]] = {
     "testFilePattern": ("test_file_pattern", _pattern),
     "diagnosticSeverity": ("diagnostic_severity", _severity),
     "showCoveredBranches": ("show_covered_branches", _bool),
-    "maxParallelJobs": ("max_parallel_jobs", _parallel),
+    "maxParallelJobs": ("max_parallel_jobs", _whole(1, MAX_PARALLEL_JOBS)),
+    "seed": ("seed", _whole(0, 2**31 - 1)),
+    "evaluations": ("evaluations", _whole(1, 10**8)),
 }
 _BY_FOLDED_NAME = {key.lower(): key for key in KEYS}  # budgetseconds -> budgetSeconds
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import heapq
 import random
 from collections.abc import Hashable, Iterable, Mapping, Sequence
-from typing import Generic
+from typing import Any, Generic
 
 from miogen.search.problem import Evaluated, T
 
@@ -14,7 +14,7 @@ from miogen.search.problem import Evaluated, T
 # lower h is worse, then a larger size, then an older arrival. Tuples keep offer()'s hot
 # path free of attribute look-ups, and the unique arrival number means tests are never
 # compared themselves.
-_Entry = tuple[float, int, int, Evaluated]
+_Entry = tuple[float, int, int, Evaluated[Any]]
 # One FDS queue entry: (counter, random tie-break, push number, target).
 _Ticket = tuple[int, float, int, Hashable]
 

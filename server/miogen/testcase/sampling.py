@@ -203,7 +203,8 @@ class TestFactory:
                 return self.value(statements, TypeSpec(guess), rng, depth)
         existing = [i for i, s in enumerate(statements) if self.produces(s) is not None]
         if existing and rng.random() < 0.2:
-            return rng.choice(existing)
+            chosen: int = rng.choice(existing)
+            return chosen
         choice = rng.choice(ANY_CHOICES)
         inner = (TypeSpec("int"),) if choice == "list" else ()
         return self.value(statements, TypeSpec(choice, inner), rng, depth)
@@ -220,7 +221,8 @@ class TestFactory:
         if existing and (
             rng.random() < self.config.reuse_probability or depth >= self.config.max_depth
         ):
-            return rng.choice(existing)
+            reused: int = rng.choice(existing)
+            return reused
         if depth < self.config.max_depth:
             built = self._build(statements, name, rng, depth)
             if built is not None:
@@ -254,7 +256,9 @@ class TestFactory:
             statements.append(Statement("callable", text, value=callables.origin(text)))
         return len(statements) - 1
 
-    def _collection(self, statements: list[Statement], spec: TypeSpec, rng: random.Random, depth):
+    def _collection(
+        self, statements: list[Statement], spec: TypeSpec, rng: random.Random, depth: int
+    ) -> int:
         kind = spec.kind
         if kind == "tuple" and spec.args and not spec.variadic:
             elements = [self.value(statements, a, rng, depth) for a in spec.args]
