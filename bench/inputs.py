@@ -24,6 +24,7 @@ UNITS = [
     "corpus/inputs/codes.py",
     "corpus/inputs/calendar_tools.py",
     "corpus/inputs/shop/pricing.py",
+    "corpus/inputs/options.py",
 ]
 STDLIB = [  # copies of CPython 3.11.7 modules (stdlib_fractions and stdlib_shlex are held out)
     "bench/subjects/stdlib_fractions.py",

@@ -286,3 +286,35 @@ def test_generators_return_iterators_and_overload_stubs_do_not_count():
     )
     assert str(model.functions["chunks"].returns) == "iterator[list]"
     assert [p.name for p in model.classes["Range"].constructor.params] == ["*args"]
+
+
+def test_keyword_options_become_the_keys_the_body_reads():
+    """``**options`` alone gives no argument to pass: the keys read by subscript are required
+    (without them the read raises KeyError), those read with ``get`` or tested with ``in`` are
+    optional, a ``get`` default is the default, and each key's type comes from its use."""
+    model = model_of(
+        """
+        def grid(**interface):
+            if not interface["imports"]:
+                return ""
+            interface["statement"] += "("
+            interface["seen"] = []
+            width = interface.get("line_length", 80)
+            if "prefix" in interface and interface["prefix"].startswith("#"):
+                return width
+            return interface["statement"] * interface["count"]
+
+        def passed(name, **extra):
+            return extra.get("name"), extra[name], extra.get("_private")
+        """
+    )
+    params = {p.name: p for p in model.functions["grid"].params}
+    assert list(params) == ["imports", "statement", "line_length", "prefix", "count"]
+    assert {n for n, p in params.items() if not p.has_default} == {"imports", "statement", "count"}
+    assert all(p.keyword_only for p in params.values())
+    assert params["line_length"].default == 80 and str(params["line_length"].type) == "int"
+    types = types_of(model, "grid")
+    assert "str" in types["statement"] and "str" in types["prefix"]
+    assert "int" in types["count"]
+    # A key that is already a parameter, a key read through a variable, a private key: none.
+    assert [p.name for p in model.functions["passed"].params] == ["name"]

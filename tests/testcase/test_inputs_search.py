@@ -44,6 +44,8 @@ def search(module: str, unit: str, seed: int = 1) -> UnitResult:
         ("calendar_tools", "is_overdue"),  # dates and a timedelta
         ("calendar_tools", "age_on"),  # dates named only in the docstring
         ("shop.pricing", "price"),  # a Config from shop.config, used untyped
+        ("options", "render"),  # only **options: the keys its body reads
+        ("options", "largest"),  # only *values
     ],
 )
 def test_every_branch_is_covered(module: str, unit: str):

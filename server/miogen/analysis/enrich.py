@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
 
-from miogen.analysis import inference, patterns
+from miogen.analysis import inference, keywords, patterns
 from miogen.analysis.inference import BUILTIN_ATTRIBUTES, FunctionNode, ModuleFacts
 from miogen.analysis.model import ClassModel, ConstantPool, Parameter, Signature
 from miogen.analysis.special import SPECIAL_METHODS
@@ -236,7 +236,8 @@ def _complete_signature(
     signature: Signature, node: FunctionNode | None, facts: ModuleFacts, owner: str
 ) -> Signature:
     """Types inferred for unannotated parameters; positional-only ones marked "/"; ``*args``
-    as "*name"; parameters named ``_x`` with a default (internal switches) left out."""
+    as "*name"; ``**options`` as the keys the body reads; parameters named ``_x`` with a
+    default (internal switches) left out."""
     if node is None:
         return signature
     arguments = node.args
@@ -261,6 +262,9 @@ def _complete_signature(
         params.append(replace(parameter, name=name, type=spec))
     if arguments.vararg is not None:
         params.insert(_after_positional(params), _varargs(arguments.vararg, node, facts, owner))
+    if arguments.kwarg is not None:  # **options: the keys the body reads from it
+        taken = {p.name.lstrip("/*") for p in params}
+        params += keywords.keyword_parameters(node, arguments.kwarg.arg, taken, facts, owner)
     returns = signature.returns
     if returns == ANY and node.returns is not None:
         returns = facts.reader.read(node.returns)

@@ -114,6 +114,7 @@ class ModuleFacts:
     calls: dict[tuple[str, str], dict[str, Evidence]] = field(default_factory=dict)
     inferred: dict[tuple[str, str, str], TypeSpec] = field(default_factory=dict)  # helpers read
     telling: dict[int, list[ast.AST]] = field(default_factory=dict)  # id(function) -> its nodes
+    keep: list[ast.AST] = field(default_factory=list)  # rewritten copies that ``telling`` names
 
 
 def infer_parameter(
