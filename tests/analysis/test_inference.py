@@ -318,3 +318,26 @@ def test_keyword_options_become_the_keys_the_body_reads():
     assert "int" in types["count"]
     # A key that is already a parameter, a key read through a variable, a private key: none.
     assert [p.name for p in model.functions["passed"].params] == ["name"]
+
+
+def test_type_names_bound_by_imports_and_siblings_resolve_to_stdlib_types(tmp_path):
+    """``from datetime import date as Date`` here or in a sibling module the annotation's name
+    comes from, and ``Amount = Decimal`` there: the stdlib types, not ``any``."""
+    package = tmp_path / "ledger"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "kinds.py").write_text(
+        "from datetime import date as Date\nfrom decimal import Decimal\n\nAmount = Decimal\n"
+    )
+    (package / "book.py").write_text(
+        "from datetime import timedelta as Span\n\nfrom .kinds import Amount, Date\n\n\n"
+        "def due(start: Date, amount: Amount, grace: Span) -> Date:\n    return start + grace\n"
+    )
+    model = analyze_file(package / "book.py", "ledger.book")
+    due = model.functions["due"]
+    assert [str(p.type) for p in due.params] == [
+        "datetime.date",
+        "decimal.Decimal",
+        "datetime.timedelta",
+    ]
+    assert str(due.returns) == "datetime.date"

@@ -18,7 +18,7 @@ from miogen.analysis import inference, keywords, patterns
 from miogen.analysis.inference import BUILTIN_ATTRIBUTES, FunctionNode, ModuleFacts
 from miogen.analysis.model import ClassModel, ConstantPool, Parameter, Signature
 from miogen.analysis.special import SPECIAL_METHODS
-from miogen.analysis.typespec import ANY, TypeReader, TypeSpec, union
+from miogen.analysis.typespec import ANY, TypeReader, TypeSpec, binding_aliases, union
 
 ReadSignature = Callable[[FunctionNode, TypeReader, str], Signature]
 Analyse = Callable[[Path, str], dict[str, ClassModel]]
@@ -40,7 +40,8 @@ def complete_model(
     imported = {name: cls for name, cls in imported.items() if name not in classes}
     nodes = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
     known = {**imported, **classes}
-    reader = TypeReader(set(known), {})
+    aliases = {**package_aliases(tree, location), **binding_aliases(tree)}
+    reader = TypeReader(set(known), {k: v for k, v in aliases.items() if k not in known})
     facts = ModuleFacts(
         reader,
         _attribute_table(nodes, known),
@@ -394,6 +395,28 @@ def package_classes(
             cls = classes.get(alias.name)
             if cls is not None and alias.asname in (None, alias.name) and not cls.module:
                 found[alias.name] = replace(cls, module=origin)
+    return found
+
+
+def package_aliases(tree: ast.Module, location: tuple[str, str]) -> dict[str, ast.expr]:
+    """Type names the module imports from its package that are aliases there of stdlib types
+    (``from .zeitgeist import Date`` where zeitgeist has ``from datetime import date as Date``)."""
+    path, module_name = Path(location[0]), location[1]
+    if not path.is_file():
+        return {}
+    found: dict[str, ast.expr] = {}
+    for node in [n for n in tree.body if isinstance(n, ast.ImportFrom)][:MAX_PACKAGE_FILES]:
+        origin = _absolute(node, module_name, path.name == "__init__.py")
+        source = _source_file(path, module_name, origin) if origin else None
+        if source is None:
+            continue
+        try:
+            bound = binding_aliases(ast.parse(source.read_text(encoding="utf-8")))
+        except (SyntaxError, ValueError, OSError):
+            continue
+        for alias in node.names:
+            if alias.name in bound:
+                found[alias.asname or alias.name] = bound[alias.name]
     return found
 
 

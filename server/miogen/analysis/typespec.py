@@ -177,3 +177,27 @@ class TypeReader:
         if isinstance(parameters, ast.List):
             return TypeSpec("callable", tuple(self._read(p) for p in parameters.elts))
         return TypeSpec("callable", variadic=True)
+
+
+_TYPE_MODULES = frozenset({"datetime", "decimal", "fractions", "pathlib", "re", "uuid", "typing"})
+
+
+def binding_aliases(tree: ast.Module) -> dict[str, ast.expr]:
+    """Type names a module binds to other names: ``from datetime import date as Date``, and
+    ``Amount = Decimal`` or ``Day = datetime.date`` when the right side is a type name."""
+    aliases: dict[str, ast.expr] = {}
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom) and node.module in _TYPE_MODULES and not node.level:
+            for alias in node.names:
+                if alias.asname and alias.asname != alias.name:
+                    aliases[alias.asname] = ast.Name(alias.name, ast.Load())
+        elif isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target, value = node.targets[0], node.value
+            if isinstance(target, ast.Name) and _names_a_type(value):
+                aliases[target.id] = value
+    return aliases
+
+
+def _names_a_type(node: ast.expr) -> bool:
+    name = _name_of(node) if isinstance(node, ast.Name | ast.Attribute) else None
+    return name is not None and (name in STDLIB_TYPES or name in PRIMITIVES)
