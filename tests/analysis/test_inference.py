@@ -341,3 +341,19 @@ def test_type_names_bound_by_imports_and_siblings_resolve_to_stdlib_types(tmp_pa
         "datetime.timedelta",
     ]
     assert str(due.returns) == "datetime.date"
+
+
+def test_keyword_options_handed_on_take_the_helpers_parameters_and_keys():
+    model = model_of(
+        """
+        def vertical(**options):
+            return _common(True, **options)
+
+        def _common(trailing, width=3, **options):
+            return options["items"] * width if trailing else ""
+        """
+    )
+    params = {p.name: p for p in model.functions["vertical"].params}
+    assert list(params) == ["width", "items"]  # trailing is given by position
+    assert params["width"].has_default and params["width"].default == 3
+    assert not params["items"].has_default

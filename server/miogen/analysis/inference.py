@@ -245,7 +245,7 @@ def _call_uses(call: ast.Call, name: str, facts: ModuleFacts, owner: str) -> Ite
     if attribute == "join" and isinstance(function, ast.Attribute):
         if isinstance(function.value, ast.Constant) and call.args and _is(call.args[0], name):
             yield [TypeSpec("list", (TypeSpec("str"),))], 2.0, True
-    if _call_key(function, owner, facts) is None:
+    if call_key(function, owner, facts) is None:
         yield from _library_argument_uses(call, callee or attribute, name)
     yield from _passed_on(call, name, facts, owner)
 
@@ -291,7 +291,7 @@ def _is_name(function: ast.expr, module: str) -> bool:
 
 def _passed_on(call: ast.Call, name: str, facts: ModuleFacts, owner: str) -> Iterator[Use]:
     """``helper(p)``: the helper's annotation for that parameter, else what it does with it."""
-    key = _call_key(call.func, owner, facts)
+    key = call_key(call.func, owner, facts)
     if key is None:
         return
     signature, node = facts.callables[key]
@@ -455,7 +455,7 @@ def _own_nodes(node: FunctionNode) -> Iterator[ast.AST]:
 def call_sites(tree: ast.Module, facts: ModuleFacts, classes: set[str]) -> None:
     """Types of the arguments that calls in the module pass, per (class, callable) and parameter."""
     for owner, function, call in _calls_with_context(tree):
-        key = _call_key(call.func, owner, facts)
+        key = call_key(call.func, owner, facts)
         if key is None:
             continue
         signature, _ = facts.callables[key]
@@ -488,7 +488,7 @@ def _calls_with_context(tree: ast.Module) -> Iterator[tuple[str, FunctionNode | 
     yield from walk(tree, "", None)
 
 
-def _call_key(function: ast.expr, owner: str, facts: ModuleFacts) -> tuple[str, str] | None:
+def call_key(function: ast.expr, owner: str, facts: ModuleFacts) -> tuple[str, str] | None:
     """The module's callable a call calls: a function, a method of self/cls/a class, a class."""
     key: tuple[str, str] | None = None
     if isinstance(function, ast.Name):

@@ -11,12 +11,13 @@ from __future__ import annotations
 import ast
 import copy
 import keyword
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from miogen.analysis.inference import FunctionNode, ModuleFacts, infer_parameter
-from miogen.analysis.model import NO_DEFAULT, Parameter
+from miogen.analysis.inference import FunctionNode, ModuleFacts, call_key, infer_parameter
+from miogen.analysis.model import NO_DEFAULT, Parameter, Signature
 from miogen.analysis.typespec import ANY
 
+MAX_HANDED_ON = 3  # functions followed through ``helper(**options)``
 KEY_NAME = "_miogen_key_"  # prefix of the name a key's reads become in the rewritten copy
 _READERS = ("get", "pop", "setdefault")  # options.get("key", default)
 
@@ -29,13 +30,27 @@ class _Key:
 
 
 def keyword_parameters(
-    node: FunctionNode, mapping: str, taken: set[str], facts: ModuleFacts, owner: str
+    node: FunctionNode,
+    mapping: str,
+    taken: set[str],
+    facts: ModuleFacts,
+    owner: str,
+    depth: int = 0,
 ) -> list[Parameter]:
-    """Keyword-only parameters for the keys the body reads from ``**mapping``, in reading order."""
+    """Keyword-only parameters for the keys the body reads from ``**mapping``, in reading order,
+    then those of the module's functions it hands ``**mapping`` on to."""
     keys = read_keys(node, mapping)
     wanted = {k: v for k, v in keys.items() if _usable(k) and k not in taken}
-    if not wanted:
-        return []
+    found = _read_keys(node, mapping, wanted, facts, owner) if wanted else []
+    if depth < MAX_HANDED_ON:
+        taken = taken | {p.name for p in found}
+        found += _handed_on(node, mapping, taken, facts, owner, depth)
+    return found
+
+
+def _read_keys(
+    node: FunctionNode, mapping: str, wanted: dict[str, _Key], facts: ModuleFacts, owner: str
+) -> list[Parameter]:
     rewritten = _KeyReads(mapping).visit(copy.deepcopy(node))
     facts.keep.append(rewritten)  # inference caches by id(): the copy must outlive the module's
     found = []
@@ -45,6 +60,55 @@ def keyword_parameters(
         spec = infer_parameter(rewritten, read, facts, owner)
         found.append(Parameter(key, spec, seen.default, seen.optional, keyword_only=True))
     return found
+
+
+def _handed_on(
+    node: FunctionNode, mapping: str, taken: set[str], facts: ModuleFacts, owner: str, depth: int
+) -> list[Parameter]:
+    """``helper(flag=True, **options)``: the helper's parameters that the call leaves open."""
+    found: list[Parameter] = []
+    for call in [n for n in ast.walk(node) if isinstance(n, ast.Call)]:
+        if not any(k.arg is None and _named(k.value, mapping) for k in call.keywords):
+            continue
+        key = call_key(call.func, owner, facts)
+        signature, callee = facts.callables[key] if key is not None else (None, None)
+        if key is None or signature is None or callee is None or callee is node:
+            continue
+        given = {k.arg for k in call.keywords if k.arg} | taken | {p.name for p in found}
+        found += _open_parameters(signature, callee, len(call.args), given, facts, key[0])
+        if callee.args.kwarg is not None:
+            given |= {p.name for p in found}
+            more = keyword_parameters(
+                callee, callee.args.kwarg.arg, given, facts, key[0], depth + 1
+            )
+            found += more
+    return found
+
+
+def _open_parameters(
+    signature: Signature,
+    callee: FunctionNode,
+    positional: int,
+    given: set[str],
+    facts: ModuleFacts,
+    owner: str,
+) -> list[Parameter]:
+    """The callee's parameters that can go by keyword, past the ``positional`` ones given."""
+    skipped = {a.arg for a in callee.args.posonlyargs}
+    skipped |= {p.name for p in [q for q in signature.params if not q.keyword_only][:positional]}
+    found = []
+    for parameter in signature.params:
+        if parameter.name in skipped or parameter.name in given or not _usable(parameter.name):
+            continue
+        spec = parameter.type
+        if spec == ANY:
+            spec = infer_parameter(callee, parameter, facts, owner)
+        found.append(replace(parameter, type=spec, keyword_only=True))
+    return found
+
+
+def _named(node: ast.expr, name: str) -> bool:
+    return isinstance(node, ast.Name) and node.id == name
 
 
 def read_keys(node: FunctionNode, mapping: str) -> dict[str, _Key]:
@@ -71,8 +135,7 @@ def _nodes(node: FunctionNode) -> list[ast.expr]:
 
 
 def _constant_key(holder: ast.expr, key: ast.expr, mapping: str) -> bool:
-    named = isinstance(holder, ast.Name) and holder.id == mapping
-    return named and isinstance(key, ast.Constant) and isinstance(key.value, str)
+    return _named(holder, mapping) and isinstance(key, ast.Constant) and isinstance(key.value, str)
 
 
 def _is_reader(call: ast.Call, mapping: str) -> bool:
