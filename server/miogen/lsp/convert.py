@@ -252,14 +252,17 @@ def workspace_edit(
     version: int | None,
     document_changes: bool,
 ) -> types.WorkspaceEdit:
-    """Creates the file only when it does not exist, then inserts; ``changes`` for old clients."""
+    """Creates the file only when it does not exist, then inserts; ``changes`` for old clients.
+
+    The ``CreateFile`` carries no options: the server has just seen that the file is absent, and
+    clients differ on ``ignoreIfExists`` (Neovim then only adds a buffer, without the file or its
+    folder on disk, so the inserted tests could not be written).
+    """
     if not document_changes:
         return types.WorkspaceEdit(changes={uri: edits})
     operations: list[types.TextDocumentEdit | types.CreateFile] = []
     if create:
-        operations.append(
-            types.CreateFile(uri=uri, options=types.CreateFileOptions(ignore_if_exists=True))
-        )
+        operations.append(types.CreateFile(uri=uri))
     operations.append(
         types.TextDocumentEdit(
             text_document=types.OptionalVersionedTextDocumentIdentifier(uri=uri, version=version),
