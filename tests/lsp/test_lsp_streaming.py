@@ -59,12 +59,13 @@ async def test_a_save_streams_progress_diagnostics_coverage_and_lenses(editor):
 
 
 async def test_formatting_and_comment_edits_schedule_nothing(editor):
+    editor.configure(generateOnSave="changed")  # only changes count (untested units wait)
     path = editor.write("shapes.py")
     editor.open(path)
     cosmetic = SHAPES.replace("    if x < 0:\n", "    # negative numbers\n\n    if (x < 0):\n")
     cosmetic = cosmetic.replace("self.capacity = capacity", "self.capacity = capacity  # max")
     editor.save(path, cosmetic)
-    await editor.wait(lambda: editor.logs("saved; generating nothing"), "the save to be handled")
+    await editor.wait(lambda: editor.logs("nothing to generate: no unit changed"), "the save")
     editor.save(path, edited_sign("return 2", cosmetic))
     await editor.wait_job("sign")
     assert not editor.jobs("Stack")

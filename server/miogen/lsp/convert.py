@@ -198,6 +198,17 @@ def code_lens(
     )
 
 
+def hover(
+    text: str, snapshot: Snapshot, shape: UnitShape, codec: PositionCodec, markdown: bool
+) -> types.Hover:
+    kind = types.MarkupKind.Markdown if markdown else types.MarkupKind.PlainText
+    shown = text if markdown else text.replace("**", "").replace("`", "")
+    return types.Hover(
+        contents=types.MarkupContent(kind=kind, value=shown),
+        range=header_range(snapshot, shape, codec),
+    )
+
+
 def generate_action(uri: str, unit: str, kind: str) -> types.CodeAction:
     title = f"Generate tests for {unit}"
     return types.CodeAction(
@@ -208,12 +219,21 @@ def generate_action(uri: str, unit: str, kind: str) -> types.CodeAction:
 
 
 def insert_action(
-    title: str, kind: str, edit: types.WorkspaceEdit, diagnostic: types.Diagnostic | None = None
+    title: str,
+    kind: str,
+    edit: types.WorkspaceEdit | None,
+    diagnostic: types.Diagnostic | None = None,
+    *,
+    command: types.Command | None = None,
+    data: object = None,
 ) -> types.CodeAction:
+    """Carries the edit, or ``data`` to resolve it later, or the command that inserts."""
     return types.CodeAction(
         title=title,
         kind=kind,
         edit=edit,
+        command=command,
+        data=data,
         diagnostics=[diagnostic] if diagnostic else None,
         is_preferred=True if diagnostic else None,
     )

@@ -72,6 +72,8 @@ class JobReporter:
             else:
                 self._cancelled(doc, job)
         self.publish(job.uri)  # the results first: "done" means they are there
+        if job.state != "cancelled":
+            self.client.refresh_code_lenses()  # their titles count the new result
         message = self.summary(job)
         if job.token is not None:
             self.client.end_progress(job.token, message)
@@ -89,6 +91,7 @@ class JobReporter:
         state = job.snapshot.model.has_module_state
         record.final = final_view(job.shape, covered, executed, job.tests, uncovered, state)
         record.reference, record.failure = job.shape.fingerprint, None
+        record.outdated, record.inserted = None, False
         crashes = tuple(job.crashes)
         if measurement is not None and not measurement.ok and not job.tests:
             crashes += ("the generated tests did not run under pytest",)

@@ -15,8 +15,10 @@ import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, get_args
 
+SaveMode = Literal["untested", "changed", "off"]
+SAVE_MODES: tuple[SaveMode, ...] = get_args(SaveMode)
 SEVERITIES = ("error", "warning", "information", "hint")
 MAX_BUDGET_SECONDS = 3600.0
 MAX_PARALLEL_JOBS = 64
@@ -24,7 +26,8 @@ MAX_PARALLEL_JOBS = 64
 
 @dataclass(frozen=True)
 class Settings:
-    on_save: bool = True
+    on_save: bool = True  # the older switch: false turns generation on save off whatever the mode
+    generate_on_save: SaveMode = "untested"  # changed units, then untested ones; or changed only
     budget_seconds: float = 5.0
     tests_directory: str = "tests"
     test_file_pattern: str = "test_{module}.py"
@@ -33,6 +36,11 @@ class Settings:
     max_parallel_jobs: int = 1
     seed: int = 0  # of the search's random choices
     evaluations: int | None = None  # a budget in fitness evaluations instead (reproducible runs)
+
+    @property
+    def save_mode(self) -> SaveMode:
+        """What a save generates: ``onSave: false`` still means nothing (older settings)."""
+        return self.generate_on_save if self.on_save else "off"
 
     def describe(self) -> str:
         """``onSave=True budgetSeconds=5.0 ...`` with the protocol's key names."""
@@ -76,6 +84,15 @@ def _pattern(value: Any) -> str:
     return value
 
 
+def _save_mode(value: Any) -> SaveMode:
+    if isinstance(value, bool):  # the boolean onSave written under the new name
+        return "untested" if value else "off"
+    for mode in SAVE_MODES:
+        if isinstance(value, str) and value.strip().lower() == mode:
+            return mode
+    raise ValueError(f"expected one of {', '.join(SAVE_MODES)}")
+
+
 def _severity(value: Any) -> str:
     if isinstance(value, str) and value.strip().lower() in SEVERITIES:
         return value.strip().lower()
@@ -95,6 +112,7 @@ def _whole(low: int, high: int) -> Callable[[Any], int]:
 
 KEYS: dict[str, tuple[str, Callable[[Any], Any]]] = {
     "onSave": ("on_save", _bool),
+    "generateOnSave": ("generate_on_save", _save_mode),
     "budgetSeconds": ("budget_seconds", _budget),
     "testsDirectory": ("tests_directory", _directory),
     "testFilePattern": ("test_file_pattern", _pattern),

@@ -46,6 +46,7 @@ class Snapshot:
     import_time: frozenset[int] = frozenset()  # statement lines that run when the module loads
     successors: dict[int, tuple[int, ...]] = field(default_factory=dict)  # coverage.py arcs
     predecessors: dict[int, tuple[int, ...]] = field(default_factory=dict)
+    imports: frozenset[str] = frozenset()  # dotted names the module may import (and packages)
 
     def statement_span(self, line: int) -> Span:
         """The text of a (1-based) line without its indentation and line ending."""
@@ -87,7 +88,30 @@ def take(source: str, path: str, module_name: str) -> Snapshot:
         frozenset(_import_time_lines(tree) & code.statements),
         {line: tuple(ends) for line, ends in successors.items()},
         {line: tuple(starts) for line, starts in predecessors.items()},
+        imported_names(tree, module_name),
     )
+
+
+def imported_names(tree: ast.Module, module_name: str) -> frozenset[str]:
+    """Every module the source may import, anywhere in it: ``import a.b`` gives a and a.b,
+    ``from .c import d`` (in package p) gives p.c and p.c.d (d may be a module)."""
+    package = module_name.split(".")[:-1]
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = package[: len(package) - node.level + 1] if node.level else []
+            start = ".".join(base + ([node.module] if node.module else []))
+            names = [start] + [
+                f"{start}.{alias.name}" if start else alias.name for alias in node.names
+            ]
+        else:
+            continue
+        for name in names:
+            parts = [part for part in name.split(".") if part]
+            found.update(".".join(parts[: i + 1]) for i in range(len(parts)))
+    return frozenset(found)
 
 
 def _first_line(node: ast.stmt) -> int:
