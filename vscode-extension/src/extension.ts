@@ -21,7 +21,7 @@ export async function activate(context: ExtensionContext): Promise<void> {
   server = new MiogenServer(log);
   const coverage = new CoverageDecorations(context.extensionUri, server);
   const statusBar = new MiogenStatusBar(server, coverage);
-  const generator = new TestGenerator(server);
+  const generator = new TestGenerator(server, (ref) => statusBar.showElsewhere(ref.uri, ref.unit));
   server.interceptCommand = (command, args) =>
     command === ServerCommands.generateTests ? generator.runFromServerCommand(args) : undefined;
   const miogen = server;

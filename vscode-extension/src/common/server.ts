@@ -27,7 +27,7 @@ import type { CoverageParams, JobStatusParams, UnitInfo } from "./protocol";
 import { chooseInterpreter, probeInterpreter, Verdict } from "./python";
 import { pythonExtensionInterpreter } from "./pythonEnvironment";
 import { MiogenSettings, ServerSettings, toServerSettings } from "./settings";
-import type { ServerState } from "./status";
+import { type ServerState, withoutServerProgress } from "./status";
 import { getSettings, openSetting, primaryWorkspaceFolder } from "./vscodeapi";
 
 export const SERVER_ARGS = ["-m", "miogen", "serve"];
@@ -232,6 +232,13 @@ export class MiogenServer implements Disposable {
       },
     };
     const client = new LanguageClient(SERVER_ID, SERVER_NAME, serverOptions, clientOptions);
+    // Registered after the client's own features, so it fills the capabilities last.
+    client.registerFeature({
+      fillClientCapabilities: (capabilities) => void withoutServerProgress(capabilities),
+      initialize: () => undefined,
+      getState: () => ({ kind: "static" }),
+      clear: () => undefined,
+    });
     this.errorHandler = client.createDefaultErrorHandler();
     this.clientDisposables.push(
       client.onNotification(Methods.coverage, (params: CoverageParams) => this.coverageEmitter.fire(params)),

@@ -18,7 +18,11 @@ import { uriKey } from "./coverageDecorations";
 const CANCEL_GRACE_MS = 5000;
 
 export class TestGenerator {
-  constructor(private readonly server: MiogenServer) {}
+  /** `showElsewhere(ref)` hides the job from the status bar while its notification shows it (call the result to undo). */
+  constructor(
+    private readonly server: MiogenServer,
+    private readonly showElsewhere: (ref: UnitRef) => () => void = () => () => undefined,
+  ) {}
 
   /** The command palette / context menu entry. `arg` is a Uri (context menu) or a UnitRef (programmatic). */
   async generateForClass(arg?: unknown): Promise<GenerateResult | undefined> {
@@ -78,6 +82,7 @@ export class TestGenerator {
   private async run(ref: UnitRef): Promise<GenerateResult | undefined> {
     let result: GenerateResult | undefined;
     let cancelled = false;
+    const shown = this.showElsewhere(ref);
     try {
       result = await window.withProgress(
         { location: ProgressLocation.Notification, title: `miogen: generating tests for ${ref.unit}`, cancellable: true },
@@ -103,6 +108,8 @@ export class TestGenerator {
         void window.showErrorMessage(`miogen: generating tests for ${ref.unit} failed: ${messageOf(error)}`);
         return undefined;
       }
+    } finally {
+      shown();
     }
     if (cancelled || !result) {
       void window.showInformationMessage(`miogen: cancelled the generation for ${ref.unit}.`);

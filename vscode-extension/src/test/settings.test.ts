@@ -15,6 +15,7 @@ describe("readSettings", () => {
     const s = from({
       interpreter: " /opt/py/bin/python ",
       onSave: false,
+      generateOnSave: "Changed",
       budgetSeconds: 12.5,
       testsDirectory: "test/unit",
       testFilePattern: "{module}_test.py",
@@ -26,6 +27,7 @@ describe("readSettings", () => {
     });
     assert.equal(s.interpreter, "/opt/py/bin/python");
     assert.equal(s.onSave, false);
+    assert.equal(s.generateOnSave, "changed");
     assert.equal(s.budgetSeconds, 12.5);
     assert.equal(s.testsDirectory, "test/unit");
     assert.equal(s.testFilePattern, "{module}_test.py");
@@ -38,6 +40,7 @@ describe("readSettings", () => {
   it("falls back to the default for wrong types and out-of-range values", () => {
     const s = from({
       onSave: "yes",
+      generateOnSave: "always",
       budgetSeconds: -1,
       testsDirectory: "  ",
       testFilePattern: "tests.txt",
@@ -65,6 +68,7 @@ describe("toServerSettings", () => {
     assert.deepEqual(Object.keys(server).sort(), [
       "budgetSeconds",
       "diagnosticSeverity",
+      "generateOnSave",
       "maxParallelJobs",
       "onSave",
       "showCoveredBranches",
@@ -73,6 +77,7 @@ describe("toServerSettings", () => {
     ]);
     assert.deepEqual(server, {
       onSave: true,
+      generateOnSave: "untested",
       budgetSeconds: 9,
       testsDirectory: "tests",
       testFilePattern: "test_{module}.py",
@@ -80,7 +85,7 @@ describe("toServerSettings", () => {
       showCoveredBranches: true,
       maxParallelJobs: 1,
     });
-    assert.equal(SERVER_KEYS.length, 7);
+    assert.equal(SERVER_KEYS.length, 8);
   });
 });
 
