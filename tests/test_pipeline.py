@@ -5,7 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from miogen.analysis.module import analyze_file
-from miogen.pipeline import FIXTURE, merge_into, module_text, unique_names, verify
+from miogen.emit.state import FIXTURE_NAME as FIXTURE
+from miogen.pipeline import merge_into, module_text, unique_names, verify
 from miogen.project import locate
 from miogen.records import TestRecord
 

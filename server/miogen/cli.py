@@ -12,14 +12,19 @@ from typing import Any
 from miogen.ctg.cli import add_parser as _add_ctg_parser
 from miogen.errors import MiogenError
 from miogen.pipeline import Dropped, GenerationReport, UnitReport, generate_module
+from miogen.platform_support import require_sandbox
 from miogen.project import default_test_path, locate
 from miogen.records import Algorithm, ErrorKind, Event, Progress, Uncovered, to_json
+
+SANDBOXED_COMMANDS = ("generate", "serve", "ctg")  # they run user code in sandboxed workers
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
     try:
+        if args.command in SANDBOXED_COMMANDS:
+            require_sandbox(args.command)
         code: int = args.run(args)
         return code
     except MiogenError as error:
@@ -210,7 +215,8 @@ def summarize(report: GenerationReport) -> dict[str, Any]:
             "tool": "coverage.py (branch=True) on the emitted tests",
             "covered": measured_count,
             "total": total,
-            "percent": round(100.0 * measured_count / total, 1) if total else 100.0,
+            # Of nothing, no percentage.
+            "percent": round(100.0 * measured_count / total, 1) if total else None,
             "tests_passed": measurement.passed if measurement else 0,
             "tests_failed": measurement.failed + measurement.errors if measurement else 0,
         },
@@ -261,8 +267,9 @@ def _print_summary(summary: dict[str, Any]) -> None:
             closest = f" — closest: {item['closest']}" if item["closest"] else ""
             print(f"  line {item['line']}: {item['description']}{closest}")
     measured = summary["measured"]
+    share = f" ({measured['percent']}%)" if measured["percent"] is not None else ""
     print(
-        f"coverage.py: {measured['covered']}/{measured['total']} targets ({measured['percent']}%); "
+        f"coverage.py: {measured['covered']}/{measured['total']} targets{share}; "
         f"tests {measured['tests_passed']} passed, {measured['tests_failed']} failed"
     )
     if summary["dropped_failing_tests"]:

@@ -30,6 +30,7 @@ from miogen.execution.heartbeat import Heartbeat
 from miogen.execution.tracer import ArcTracer
 from miogen.instrument.loader import load_instrumented
 from miogen.instrument.rewrite import probed_lines
+from miogen.minimize.readable import number_parameters
 from miogen.minimize.reduce import ReducedTest
 from miogen.minimize.suite import Reduction, reduce_suite
 from miogen.problem import BRANCHES_ONLY, EvaluationMode, UnitProblem
@@ -297,8 +298,9 @@ class UnitRun:
     def _reduce(self, mutants: MutantSet | None, deadline: float) -> Reduction:
         originals = [e.individual for e in self.archive.solution().values()]
         runner = _SuiteRunner(self.problem, mutants, deadline)
+        numbers = number_parameters(self.problem.factory.model)
         return reduce_suite(
-            originals, runner, _is_mutant, deadline, self.job.careful, mutants is not None
+            originals, runner, _is_mutant, deadline, self.job.careful, mutants is not None, numbers
         )
 
     def _render(self, suite: list[ReducedTest], deadline: float, taken: set[str]) -> Rendering:

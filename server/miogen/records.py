@@ -25,6 +25,9 @@ from typing import Any, Literal, TypeVar, Union
 STARTUP_SECONDS = 10.0  # interpreter start, analysis and import, on a loaded machine
 SLACK_SECONDS = 5.0  # beyond the budget and post-processing, before a worker is given up
 EVALUATION_RUN_SECONDS = 60.0  # wall allowance per unit when the budget counts evaluations
+# Post-processing per unit under an evaluation budget: a bound that load does not reach, so that
+# the same seed gives the same tests (shrinking and assertion selection stop at their fixpoint).
+EVALUATION_POST_SECONDS = 30.0
 
 TestData = list[Any]  # a test case as testcase.model.to_json writes it
 R = TypeVar("R")
@@ -125,12 +128,13 @@ class JobSpec:
         """Seconds of post-processing per unit beyond its budget share, at most.
 
         Under a time budget post-processing is part of each unit's share; this allowance only
-        bounds how far the rendering of the last tests may run past it.
+        bounds how far the rendering of the last tests may run past it. Under an evaluation
+        budget it is the post-processing's own deadline, far enough not to depend on the load.
         """
         if self.post_seconds is not None:
             return self.post_seconds
         if self.evaluations is not None:
-            return max(1.0, 0.2 * self.budget_seconds)
+            return max(EVALUATION_POST_SECONDS, 0.2 * self.budget_seconds)
         return 1.0
 
     def unit(self, name: str) -> UnitJob:

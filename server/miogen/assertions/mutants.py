@@ -193,8 +193,12 @@ class MutantFactory:
         module = types.ModuleType(self.module_name)
         if self.base is not None:
             module.__dict__.update(vars(self.base))
-        module.__file__ = self.path
-        module.__package__ = self.module_name.rpartition(".")[0]
+        else:  # the package a relative import starts from (the module itself for an __init__)
+            module.__file__ = self.path
+            package = self.path.endswith("__init__.py")
+            module.__package__ = (
+                self.module_name if package else self.module_name.rpartition(".")[0]
+            )
         exec(code, module.__dict__)
         return module
 

@@ -20,13 +20,14 @@ class Observation:
     index: int
     kind: ObservationKind
     value: str = ""  # rendered Python expression
-    detail: str = ""  # attribute name, or exception type name
+    detail: str = ""  # attribute name; for a raise, where its class is imported from
+    message: str | None = None  # a raise's message, when it is the same in every run
 
 
 def literal(value: object) -> str | None:
     """A Python expression that rebuilds ``value``, or None when there is no stable literal form."""
     if isinstance(value, str | bytes):
-        text = _quoted(value)
+        text = quoted(value)
     elif value is None or isinstance(value, bool | int):
         text = repr(value)
     elif isinstance(value, float):
@@ -80,7 +81,7 @@ def _dict(value: dict[Any, Any]) -> str | None:
     return text if len(text) <= MAX_LITERAL else None
 
 
-def _quoted(value: str | bytes) -> str:
+def quoted(value: str | bytes) -> str:
     """repr() with double quotes where that needs no escaping, as ruff format writes strings."""
     text = repr(value)
     prefix = "b" if isinstance(value, bytes) else ""

@@ -31,6 +31,7 @@ class Execution:
     values: list[object] = field(default_factory=list)
     exception: tuple[int, str, str] | None = None  # (statement index, type name, message)
     exception_module: str = ""
+    exception_class: type[BaseException] | None = None  # to name it as a test would import it
     timed_out: bool = False
     refused: str = ""  # what the sandbox refused (or "run longer than 1 s"): never emitted
 
@@ -71,6 +72,7 @@ class Executor:
         values: list[object] = []
         exception = None
         exception_module = ""
+        exception_class = None
         timed_out = False
         executed = len(test)
         if self.before_test is not None:
@@ -95,6 +97,7 @@ class Executor:
                 except BaseException as error:  # noqa: BLE001 - SystemExit is a user outcome too
                     exception = (index, type(error).__name__, _message(error))
                     exception_module = type(error).__module__
+                    exception_class = type(error)
                     executed = index + 1
                     break
         except TestTimeout:  # the alarm went off between statements
@@ -118,8 +121,8 @@ class Executor:
         distances = {line: list(d) for line, d in runtime.DISTANCES.items()}
         hits = set(runtime.HITS)
         return Execution(
-            test[:executed], arcs, distances, hits, values, exception, exception_module, timed_out,
-            refused,
+            test[:executed], arcs, distances, hits, values, exception, exception_module,
+            exception_class, timed_out, refused,
         )  # fmt: skip
 
     def _execute(self, statement: Statement, values: list[object]) -> object:

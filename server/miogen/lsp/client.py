@@ -155,19 +155,23 @@ class Client:
             return False
         return True
 
-    async def configuration(self) -> Any:
-        """The ``miogen`` section from workspace/configuration; None when it cannot be had."""
+    async def configuration(self, folders: list[Path]) -> list[Any] | None:
+        """The ``miogen`` section from workspace/configuration, unscoped and then for each of
+        ``folders`` (``scopeUri``); None when it cannot be had."""
         if not self.supports("workspace.configuration"):
             return None
-        item = types.ConfigurationItem(section=CONFIG_SECTION)
+        items = [types.ConfigurationItem(section=CONFIG_SECTION)] + [
+            types.ConfigurationItem(section=CONFIG_SECTION, scope_uri=folder.as_uri())
+            for folder in folders
+        ]
         try:
             answer = await self.ls.workspace_configuration_async(
-                types.ConfigurationParams(items=[item])
+                types.ConfigurationParams(items=items)
             )
         except Exception as error:  # noqa: BLE001 - a client that fails here keeps the defaults
             self.warn(f"miogen: workspace/configuration failed: {error}")
             return None
-        return answer[0] if answer else None
+        return list(answer) if answer else None
 
     # --- work-done progress --------------------------------------------------------------------
 

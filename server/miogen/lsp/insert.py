@@ -12,6 +12,7 @@ from pygls.uris import from_fs_path
 from pygls.workspace.position_codec import PositionCodec
 
 from miogen.emit.merge import MergeResult, UnmergeableFile, fallback_path
+from miogen.emit.style import project_style
 from miogen.lsp import convert
 from miogen.lsp.settings import Settings
 from miogen.pipeline import merge_into
@@ -56,13 +57,14 @@ def plan(
     off the event loop.
     """
     path = test_path(location, settings)
+    style = project_style(path)
     text, version, exists = _current(path, open_files)
     try:
-        merge = merge_into(text, tests, location.module_name, module_state)
+        merge = merge_into(text, tests, location.module_name, module_state, style, path)
     except UnmergeableFile:
         path = fallback_path(path)
         text, version, exists = _current(path, open_files)
-        merge = merge_into(text, tests, location.module_name, module_state)
+        merge = merge_into(text, tests, location.module_name, module_state, style, path)
     uri = from_fs_path(str(path)) or path.as_uri()
     edits = convert.text_edits(merge.edits, text or "", codec)
     edit = convert.workspace_edit(

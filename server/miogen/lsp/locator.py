@@ -1,7 +1,9 @@
 """Where a file is and what applies to it: workspace folder, project root, module, settings.
 
-Settings come in three layers, weakest first: ``initializationOptions``, the client's
-configuration (pulled or pushed), ``[tool.miogen]`` in the file's project (see settings.py).
+Settings come in layers, weakest first: ``initializationOptions``, the client's configuration
+(pulled or pushed), the client's configuration for the file's workspace folder (a multi-root
+workspace can set other values per folder), ``[tool.miogen]`` in the file's project (see
+settings.py).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ class Locator:
         self.warn = warn
         self.init_layer: dict[str, Any] = {}
         self.config_layer: dict[str, Any] = {}
+        self.folder_layers: dict[Path, dict[str, Any]] = {}  # asked per folder (scopeUri)
         self.projects = ProjectSettings()
 
     def configure(self, raw: Any, origin: str) -> Settings:
@@ -37,9 +40,25 @@ class Locator:
             self.config_layer = values
         return resolve(self.init_layer, self.config_layer)
 
+    def configure_folders(self, answers: dict[Path, Any]) -> None:
+        """Take the client's settings for each workspace folder (bad values reported, dropped)."""
+        self.folder_layers = {}
+        for folder, raw in answers.items():
+            values, problems = read_layer(section(raw), f"workspace/configuration for {folder}")
+            self.folder_layers[folder] = values
+            for problem in problems:
+                self.warn(problem)
+
+    def settings_in(self, folder: Path | None) -> Settings:
+        """The editor's settings for files of ``folder`` (without the project file)."""
+        scoped = self.folder_layers.get(folder, {}) if folder is not None else {}
+        return resolve(self.init_layer, self.config_layer, scoped)
+
     def settings_for(self, path: Path) -> Settings:
         project = self.projects.read(self.project_root(path), self.warn)
-        return resolve(self.init_layer, self.config_layer, project)
+        folder = self.folder_of(path)
+        scoped = self.folder_layers.get(folder, {}) if folder is not None else {}
+        return resolve(self.init_layer, self.config_layer, scoped, project)
 
     def folder_of(self, path: Path) -> Path | None:
         """The innermost workspace folder holding ``path``; None outside them all."""

@@ -78,9 +78,18 @@ class Session:
         await self.watcher.register()
 
     async def pull_configuration(self) -> None:
-        answer = await self.client.configuration()
-        if answer is not None:
-            self.configure(answer, "workspace/configuration")
+        """Ask for section ``miogen`` once unscoped and once per workspace folder (``scopeUri``);
+        a folder's answer wins over the unscoped one for its files."""
+        folders = self.client.folders()
+        answer = await self.client.configuration(folders)
+        if not answer:
+            return
+        self.locator.configure_folders(dict(zip(folders, answer[1:], strict=False)))
+        self.configure(answer[0], "workspace/configuration")
+        for folder in folders:
+            if self.locator.folder_layers.get(folder, {}) != self.locator.config_layer:
+                described = self.locator.settings_in(folder).describe()
+                self.client.log(f"miogen: settings for {folder}: {described}")
 
     def folders_changed(self) -> None:
         folders = ", ".join(str(folder) for folder in self.client.folders()) or "none"

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Hashable, Iterator
+from collections.abc import Hashable, Iterable, Iterator
 from dataclasses import dataclass, field
 
+from miogen.minimize.readable import NumberKind, numbers_for_bools
 from miogen.minimize.reduce import CoverageCache, ReducedTest, remove_statements_pass
 from miogen.testcase.model import CALLS, Statement, TestCase, drop_unused_values
 
@@ -57,14 +58,22 @@ class ShrinkStats:
 class Shrinker:
     """Runs the passes in order until none makes progress or the deadline passes."""
 
-    def __init__(self, coverage: CoverageCache, deadline: float) -> None:
+    def __init__(
+        self, coverage: CoverageCache, deadline: float, numbers: NumberKind | None = None
+    ) -> None:
+        """``numbers`` tells which values go to number parameters (see ``readable``)."""
         self.coverage = coverage
         self.deadline = deadline
+        self.numbers = numbers
         self.stats = ShrinkStats()
 
     def shrink(self, reduced: ReducedTest) -> ReducedTest:
         reduced = remove_statements_pass(reduced, self.coverage, self.deadline)
         test = reduced.test
+        if self.numbers is not None:  # not simpler, but read as the code takes them
+            for candidate in list(numbers_for_bools(test, self.numbers)):
+                improved = self._first_accepted("readable", test, reduced.targets, [candidate])
+                test = improved or test
         progress = True
         while progress and time.monotonic() < self.deadline:
             progress = False
@@ -86,12 +95,12 @@ class Shrinker:
         name: str,
         test: TestCase,
         targets: frozenset[Hashable],
-        candidates: Iterator[TestCase],
+        candidates: Iterable[TestCase],
     ) -> TestCase | None:
         for candidate in candidates:
             if time.monotonic() >= self.deadline:
                 return None
-            if simplicity(candidate) >= simplicity(test):
+            if simplicity(candidate) >= simplicity(test) and name != "readable":
                 continue
             executed, covered = self.coverage(candidate)
             accepted = targets <= covered and len(executed) == len(candidate)

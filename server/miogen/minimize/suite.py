@@ -14,6 +14,7 @@ from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
 from typing import Protocol
 
+from miogen.minimize.readable import NumberKind
 from miogen.minimize.reduce import CoverageCache, ReducedTest, set_cover, split_independent
 from miogen.minimize.shrink import Shrinker
 from miogen.testcase.model import TestCase
@@ -50,13 +51,15 @@ def reduce_suite(
     deadline: float,
     careful: bool = False,
     has_optional: bool = False,
+    numbers: NumberKind | None = None,
 ) -> Reduction:
     """Set cover, then shrinking in half the time left (none when ``careful``), then a recount.
 
     Single-purpose pieces come first (they read best); whole tests only for what needs them,
     such as a call that sees what an earlier call left in module-level state. With optional
     targets (``has_optional``), simpler values often kill more (1 sits on more boundaries than
-    3): the cover runs once more over the shrunk tests with every kill counted.
+    3): the cover runs once more over the shrunk tests with every kill counted. ``numbers``
+    says which values go to number parameters (see ``readable``).
     """
 
     def cover(
@@ -73,7 +76,7 @@ def reduce_suite(
     covered = frozenset().union(*(r.targets for r in suite)) if suite else frozenset()
     suite += cover(originals, cache, covered)
     now = time.monotonic()
-    shrinker = Shrinker(cache, now if careful else now + (deadline - now) / 2)
+    shrinker = Shrinker(cache, now if careful else now + (deadline - now) / 2, numbers)
     shrunk = []
     for reduced in suite:
         run.focus(t for t in reduced.targets if optional(t))

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import os
 
-from miogen.execution.sandbox import Guard, install_guard
-
 FREE = "MIOGEN_SANDBOX_FREE"
 
 
 def pytest_configure(config: object) -> None:
     """Install the guard (once per process: an audit hook can never be removed)."""
+    from miogen.execution.sandbox import Guard, install_guard  # POSIX only: imported here
+
     free = [path for path in os.environ.get(FREE, "").split(os.pathsep) if path]
     if free:
         install_guard(Guard(free=[*free, os.devnull]))

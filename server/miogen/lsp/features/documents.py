@@ -24,8 +24,9 @@ def register(server: LanguageServer, session: Session) -> None:
         await session.pull_configuration()
 
     @server.feature(types.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS)
-    def folders_changed(params: types.DidChangeWorkspaceFoldersParams) -> None:
+    async def folders_changed(params: types.DidChangeWorkspaceFoldersParams) -> None:
         session.folders_changed()
+        await session.pull_configuration()  # a new folder may have settings of its own
 
     @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
     def files_changed(params: types.DidChangeWatchedFilesParams) -> None:
