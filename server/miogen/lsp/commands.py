@@ -138,6 +138,7 @@ class Commands:
             insertion = await self._create_file(doc, final, insertion)
         await asyncio.to_thread(insertion.path.parent.mkdir, parents=True, exist_ok=True)
         action.edit = insertion.edit
+        doc.record(unit).inserted = True  # the client asked for the edit to apply it
         return action
 
     # --- commands ---------------------------------------------------------------------------
@@ -187,6 +188,7 @@ class Commands:
             insertion = await self._create_file(doc, final, insertion)
         await asyncio.to_thread(insertion.path.parent.mkdir, parents=True, exist_ok=True)
         applied = await self.client.apply_edit(insertion.edit, f"miogen: tests for {unit}")
+        doc.record(unit).inserted = doc.record(unit).inserted or applied
         return self._result(doc, unit, insertion, applied=applied, message="")
 
     def cancel(self, uri: str, unit: str) -> bool:
@@ -216,7 +218,7 @@ class Commands:
 
     async def plan_insertion(self, doc: Document, final: UnitView) -> Insertion:
         """The insertion of ``final``'s tests into the unit's test file as it is now (cached
-        until the file changes); notes whether the file holds them all already."""
+        until the file changes); notes when the file holds them all."""
         open_files = self.client.open_files(self.store.open)
         target = self._test_path(doc)
         version = open_files.get(target, (None, None))[1]
@@ -232,7 +234,8 @@ class Commands:
         except Exception:
             self._insertions.pop(key, None)  # planned again next time
             raise
-        doc.record(final.shape.name).inserted = insertion.count == 0
+        if insertion.count == 0:
+            doc.record(final.shape.name).inserted = True
         return insertion
 
     async def _plan(self, doc: Document, final: UnitView, open_files: OpenFiles) -> Insertion:
@@ -304,11 +307,13 @@ def _uncovered_in(diagnostic: types.Diagnostic, unit: str) -> bool:
     )
 
 
-def _stamp(path: Path) -> float | None:
+def _stamp(path: Path) -> tuple[int, int, int] | None:
+    """What tells a file's versions apart: two writes within one clock tick share an mtime."""
     try:
-        return path.stat().st_mtime_ns
+        status = path.stat()
     except OSError:
         return None
+    return status.st_mtime_ns, status.st_size, status.st_ino
 
 
 def _create_empty(path: Path) -> None:

@@ -43,7 +43,7 @@ class UnitRecord:
     # Why the last result may no longer hold although the unit's code did not change (an
     # imported module, the settings or its inserted tests changed): hidden, generated next save.
     outdated: str | None = None
-    inserted: bool = False  # the test file held all of the last result's tests at the last look
+    inserted: bool = False  # the last result's tests went into the test file (applied, or seen)
 
     @property
     def view(self) -> UnitView | None:

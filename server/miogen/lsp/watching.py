@@ -103,9 +103,10 @@ class Watcher:
                 final, inserted = record.final, record.inserted
                 if final is None or not final.tests or record.outdated:
                     continue
-                insertion = await self.planner.plan_insertion(doc, final)  # sets record.inserted
+                insertion = await self.planner.plan_insertion(doc, final)
                 if inserted and insertion.count > 0:
                     record.outdated = f"its tests in {insertion.shown_path} were edited or removed"
+                    record.inserted = False
                     found.add(doc.uri)
         return found
 
