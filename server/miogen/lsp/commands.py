@@ -138,7 +138,7 @@ class Commands:
             insertion = await self._create_file(doc, final, insertion)
         await asyncio.to_thread(insertion.path.parent.mkdir, parents=True, exist_ok=True)
         action.edit = insertion.edit
-        doc.record(unit).inserted = True  # the client asked for the edit to apply it
+        doc.record(final.shape.name).inserted = True  # the client asked for it, to apply it
         return action
 
     # --- commands ---------------------------------------------------------------------------
