@@ -152,3 +152,24 @@ async def test_a_text_that_does_not_parse_keeps_the_last_that_did():
     assert await store.latest(uri, patience=5) is good, "lenses and actions: the last good text"
     assert await store.latest(uri, patience=5, parsing=True) is None, "miogen/units: nothing"
     store.analyser.close()
+
+
+async def test_a_request_does_not_wait_for_an_analysis_that_cannot_be_done_in_time():
+    gate, refreshed = Gate(), []
+    uri = Path("/w/shapes.py").as_uri()
+    texts = {uri: SHAPES}
+    store = store_with(gate, texts, refreshed)
+    doc = store.document(uri)
+    store.open.add(uri)
+    asked = store.analysis(doc, SHAPES, 1)
+    await asyncio.sleep(0.5)  # the file's analyses take half a second
+    gate.release(SHAPES)
+    await asked
+    assert store._patience(doc, SHAPES, 0.05) == 0.05, "done: no wait needed, none harmful"
+    store.analysis(doc, SHAPES + "\n", 2)  # typing: one analysis runs ...
+    texts[uri] = NEW_UNIT  # ... and a newer text waits behind it
+    assert store._patience(doc, NEW_UNIT, 0.05) == 0.0, "it cannot be done in 50 ms"
+    assert (await store.latest(uri, patience=0.05)) is doc.snapshot
+    for text in (SHAPES + "\n", NEW_UNIT):
+        gate.release(text)
+    store.analyser.close()

@@ -9,9 +9,9 @@ import pytest
 from lsp_support import E2E, SHAPES, edited_sign, line_of
 from miogen.ctg.history import HistoryStore, RunRow
 from miogen.lsp.documents import UnitRecord
-from miogen.lsp.onsave import history_of, plan_save
+from miogen.lsp.onsave import changed_at_a_glance, history_of, plan_save
 from miogen.lsp.settings import read_layer, resolve
-from miogen.lsp.snapshot import take
+from miogen.lsp.snapshot import quick_fingerprints, take
 
 FOUR = """\
 def first(x: int) -> int:
@@ -184,3 +184,44 @@ async def test_the_log_says_why_a_save_generates_nothing(editor, tmp_path):
     editor.save(outside)
     await editor.wait(lambda: editor.logs("is outside the workspace folders"), "outside")
     editor.close(outside)
+
+
+# --- the job shown before the saved text's analysis is done -----------------------------------
+
+HELPED = """\
+def _double(x: int) -> int:
+    return 2 * x
+
+
+def uses(x: int) -> int:
+    if x > 0:
+        return _double(x)
+    return 0
+
+
+def alone(x: int) -> int:
+    return x
+"""
+
+SUBJECTS = sorted(Path(__file__).resolve().parents[2].glob("bench/subjects/*.py"))
+
+
+@pytest.mark.parametrize("path", SUBJECTS, ids=lambda p: p.stem)
+def test_the_quick_fingerprints_are_the_analysis_fingerprints(path: Path):
+    source = path.read_text("utf-8")
+    snapshot = take(source, str(path), path.stem)
+    quick = quick_fingerprints(source, {n: s.helpers for n, s in snapshot.units.items()})
+    assert quick == {name: shape.fingerprint for name, shape in snapshot.units.items()}
+
+
+def test_a_glance_finds_the_units_whose_code_or_helpers_changed():
+    before = take(HELPED, "/w/helped.py", "helped")
+    assert before.units["uses"].helpers == ("_double",)
+    records = {name: UnitRecord(reference=s.fingerprint) for name, s in before.units.items()}
+    assert changed_at_a_glance(before, HELPED.replace("2 * x", "3 * x"), records) == ["uses"]
+    assert changed_at_a_glance(before, HELPED.replace("return x\n", "return -x\n"), records) == [
+        "alone"
+    ]
+    reformatted = HELPED.replace("return 2 * x", "return (2 * x)  # twice")
+    assert changed_at_a_glance(before, reformatted, records) == []
+    assert changed_at_a_glance(before, HELPED + "\ndef broken(:\n", records) == []

@@ -70,6 +70,8 @@ class _Queue:
     finished: OrderedDict[str, Snapshot | SourceSyntaxError] = field(default_factory=OrderedDict)
     running: _Request | None = None
     waiting: list[_Request] = field(default_factory=list)
+    started: float = 0.0  # when the running analysis started (loop time)
+    duration: float | None = None  # how long the last analysis of the document took
 
 
 class Analyser:
@@ -113,6 +115,20 @@ class Analyser:
         queue = self._queues.get(key)
         return queue.finished.get(source) if queue is not None else None
 
+    def expected_in(self, key: str, source: str) -> float | None:
+        """Seconds until the analysis of ``source`` should be done, from how long the document's
+        last one took; 0 when it is done, None when nothing is known yet."""
+        queue = self._queues.get(key)
+        if queue is None or source in queue.finished:
+            return 0.0
+        if queue.duration is None:
+            return None
+        now = asyncio.get_running_loop().time()
+        left = max(0.0, queue.started + queue.duration - now) if queue.running else 0.0
+        if queue.running is not None and queue.running.source == source:
+            return left
+        return left + queue.duration
+
     def busy(self, key: str) -> bool:
         queue = self._queues.get(key)
         return queue is not None and (queue.running is not None or bool(queue.waiting))
@@ -136,6 +152,7 @@ class Analyser:
                 _fail(request, Superseded())
         queue.waiting = [r for r in queue.waiting if r is not chosen and not r.future.done()]
         queue.running = chosen
+        queue.started = asyncio.get_running_loop().time()
         self.runs += 1
         asyncio.get_running_loop().create_task(self._run(key, queue, chosen))
 
@@ -160,6 +177,7 @@ class Analyser:
                 request.future.set_result(outcome)
         finally:
             queue.running = None
+            queue.duration = asyncio.get_running_loop().time() - queue.started
             if self._queues.get(key) is queue:
                 self._next(key, queue)
 

@@ -44,6 +44,7 @@ class UnitRecord:
     # imported module, the settings or its inserted tests changed): hidden, generated next save.
     outdated: str | None = None
     inserted: bool = False  # the last result's tests went into the test file (applied, or seen)
+    announced: bool = False  # told "queued" on save, before the saved text's analysis was done
 
     @property
     def view(self) -> UnitView | None:
@@ -66,6 +67,8 @@ class UnitRecord:
         job = self.job
         if job is not None and job.active and job.shape.fingerprint == fingerprint:
             return "running" if job.state == "running" else "queued"
+        if self.announced:
+            return "queued"
         if self.failure is not None and self.failure[0] == fingerprint:
             return "failed"
         if self.outdated is not None:
@@ -191,10 +194,17 @@ class DocumentStore:
 
     async def analyse_disk(self, doc: Document) -> Snapshot:
         """The file as saved (raises OSError or SourceSyntaxError)."""
-        source = await asyncio.to_thread(_read, doc.path)
+        return await self.saved_analysis(doc, await self.read(doc))
+
+    async def read(self, doc: Document) -> str:
+        """The file's text on disk (raises OSError)."""
+        return await asyncio.to_thread(_read, doc.path)
+
+    def saved_analysis(self, doc: Document, source: str) -> asyncio.Future[Snapshot]:
+        """The analysis of the saved ``source`` (the editor's, usually under way already)."""
         editor = doc.uri in self.open and self.editor_text(doc.uri) == source
         version = self.editor_version(doc.uri) if editor else None
-        return await self.analysis(doc, source, version, keep=True)
+        return self.analysis(doc, source, version, keep=True)
 
     async def latest(
         self, uri: str, patience: float = PATIENCE, *, parsing: bool = False
@@ -202,8 +212,6 @@ class DocumentStore:
         """The analysis of the editor's text if it is there within ``patience`` seconds, else the
         latest that finished (and the lenses are refreshed once the newer one arrives). When the
         editor's text does not parse: the last text that did, or None if ``parsing``.
-
-        Only the first analysis of a file just opened is waited for: there is nothing older.
         """
         doc = self.documents.get(uri)
         if doc is None or uri not in self.open:
@@ -212,9 +220,8 @@ class DocumentStore:
         if doc.snapshot is not None and doc.snapshot.source == source:
             return None if doc.broken else doc.snapshot
         future = self.analysis(doc, source, self.editor_version(uri))
-        first = doc.snapshot is None
         if not future.done():
-            await asyncio.wait({future}, timeout=None if first else patience)
+            await asyncio.wait({future}, timeout=self._patience(doc, source, patience))
         failure = future.exception() if future.done() and not future.cancelled() else None
         if future.done() and not future.cancelled() and failure is None:
             return None if doc.broken else future.result()
@@ -222,6 +229,15 @@ class DocumentStore:
             return None
         doc.served_stale = True
         return None if doc.broken else doc.snapshot
+
+    def _patience(self, doc: Document, source: str, patience: float) -> float | None:
+        """How long to wait for the analysis of ``source``: all of it for a file just opened
+        (nothing older to answer from), else up to ``patience``, and not at all when it will
+        not be done by then (typing into a long file: the older analysis answers at once)."""
+        if doc.snapshot is None:
+            return None
+        expected = self.analyser.expected_in(doc.uri, source)
+        return 0.0 if expected is not None and expected > patience else patience
 
     async def any_text(self, uri: str) -> Snapshot | None:
         """The editor's text of an open file, the disk's of a closed one; None if unreadable."""

@@ -15,7 +15,7 @@ from pathlib import Path
 from miogen.ctg.history import DEFAULT_PATH, recorded_units
 from miogen.lsp.documents import UnitRecord
 from miogen.lsp.settings import SaveMode
-from miogen.lsp.snapshot import Snapshot, UnitShape
+from miogen.lsp.snapshot import Snapshot, UnitShape, quick_fingerprints
 
 
 @dataclass(frozen=True)
@@ -83,6 +83,19 @@ def plan_save(
     candidates.sort(key=lambda shape: (distance(shape, last_edit), shape.unit.line))
     room = max(0, limit - len(taken | busy))
     return SavePlan(changed, candidates[:room], max(0, len(candidates) - room))
+
+
+def changed_at_a_glance(
+    previous: Snapshot, source: str, records: Mapping[str, UnitRecord]
+) -> list[str]:
+    """The units of ``previous`` whose code changed in ``source``, from a parse and a few hashes
+    (a fraction of an analysis): what a save can show as queued before its analysis is done.
+    Reads no file; run it off the event loop."""
+    helpers = {name: shape.helpers for name, shape in previous.units.items()}
+    found = quick_fingerprints(source, helpers) or {}
+    return [
+        name for name, value in found.items() if records.get(name, UnitRecord()).needs_job(value)
+    ]
 
 
 def history_of(project_root: Path, path: Path) -> set[str]:

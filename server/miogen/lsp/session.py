@@ -28,9 +28,9 @@ from miogen.lsp.commands import Commands
 from miogen.lsp.documents import Document, DocumentStore
 from miogen.lsp.jobs import Job, Scheduler
 from miogen.lsp.locator import Locator
-from miogen.lsp.onsave import history_of, plan_save
+from miogen.lsp.onsave import changed_at_a_glance, history_of, plan_save
 from miogen.lsp.present import present, unit_summary
-from miogen.lsp.protocol import COVERAGE, CommandError, UnitInfo
+from miogen.lsp.protocol import COVERAGE, JOB_STATUS, CommandError, UnitInfo
 from miogen.lsp.reporting import JobReporter
 from miogen.lsp.settings import Settings
 from miogen.lsp.snapshot import Snapshot, UnitShape
@@ -171,26 +171,77 @@ class Session:
     async def _saved(self, doc: Document) -> None:
         doc.save_timer = None
         try:
-            snapshot = await self.store.analyse_disk(doc)
+            source = await self.store.read(doc)
         except OSError as error:
             self.client.warn(f"miogen: cannot read {doc.path}: {error}")
             return
+        analysis = self.store.saved_analysis(doc, source)
+        settings = self.locator.settings_for(doc.path)
+        if not analysis.done() and self._generates(doc, settings, quiet=True):
+            self.client.spawn(self._announce(doc, source, analysis))
+        try:
+            snapshot = await analysis
         except SourceSyntaxError as error:
+            self._retract(doc)
             self._broken(doc, error)
             return
         doc.broken = False
         settings = self.locator.settings_for(doc.path)
+        if self._generates(doc, settings):
+            await self._schedule(doc, snapshot, settings)
+        self._retract(doc)
+        self.publish(doc.uri)
+
+    def _generates(self, doc: Document, settings: Settings, quiet: bool = False) -> bool:
+        """Whether a save of the document generates anything (if not, the log says why)."""
         name = doc.path.name
         if settings.save_mode == "off":
             switch = "generateOnSave" if settings.on_save else "onSave"
-            self.client.log(f"miogen: {name} saved; {switch} is off", types.MessageType.Log)
+            reason = f"miogen: {name} saved; {switch} is off"
         elif is_test_file(doc.path):
-            self.client.log(
-                f"miogen: {name} is a test file; nothing to generate", types.MessageType.Log
+            reason = f"miogen: {name} is a test file; nothing to generate"
+        elif self.locator.folder_of(doc.path) is None:
+            reason = (
+                f"miogen: {name} saved; not generating: {doc.path} is outside the workspace folders"
             )
-        elif self._allowed(doc.path):
-            await self._schedule(doc, snapshot, settings)
+            if not quiet:
+                self.client.warn(reason)
+            return False
+        else:
+            return True
+        if not quiet:
+            self.client.log(reason, types.MessageType.Log)
+        return False
+
+    async def _announce(
+        self, doc: Document, source: str, analysis: asyncio.Future[Snapshot]
+    ) -> None:
+        """Show the units whose code changed as queued while the saved text is analysed."""
+        previous = doc.snapshot
+        if previous is None:
+            return
+        names = await asyncio.to_thread(changed_at_a_glance, previous, source, doc.units)
+        if analysis.done() or not names:
+            return
+        for name in names:
+            doc.record(name).announced = True
+            shape = previous.units[name]
+            status = convert.job_status(
+                doc.uri, name, "queued", 0.0, 0, len(shape.targets), "queued"
+            )
+            self.client.notify(JOB_STATUS, status)
         self.publish(doc.uri)
+
+    def _retract(self, doc: Document) -> None:
+        """Announced units that got no job after all (a save that schedules nothing for them)."""
+        for name, record in doc.units.items():
+            if record.announced:
+                record.announced = False
+                if record.job is None or not record.job.active:
+                    status = convert.job_status(
+                        doc.uri, name, "cancelled", 0.0, 0, 0, "not generated"
+                    )
+                    self.client.notify(JOB_STATUS, status)
 
     def _broken(self, doc: Document, error: SourceSyntaxError) -> None:
         doc.broken = True
@@ -200,14 +251,6 @@ class Session:
             "generated, and its results are hidden until it parses"
         )
         self.publish(doc.uri)
-
-    def _allowed(self, path: Path) -> bool:
-        if self.locator.folder_of(path) is not None:
-            return True
-        self.client.warn(
-            f"miogen: {path.name} saved; not generating: {path} is outside the workspace folders"
-        )
-        return False
 
     async def _schedule(self, doc: Document, snapshot: Snapshot, settings: Settings) -> None:
         mode = settings.save_mode
