@@ -98,6 +98,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--baseline", type=Path, help="a checkout of an earlier miogen (per-unit budgets)"
     )
+    parser.add_argument("--baseline-label", help="what the baseline is (default: its git HEAD)")
     args = parser.parse_args(argv)
     results: dict[str, list[dict[str, float]]] = {}
     load = os.getloadavg()[0]

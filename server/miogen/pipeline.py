@@ -403,7 +403,7 @@ def generate_module(
             job = pool.submit(run, spec, ahead, cancel.is_set)
             try:
                 model = analyze_file(location.path, location.module_name)
-                units = [model.unit(name) for name in names] if names else list(model.units)
+                units = model.select(names or None)  # none public: an error naming the rest
             except BaseException:
                 cancel.set()
                 raise

@@ -88,13 +88,13 @@ def enter_sandbox(spec: SandboxSpec) -> None:
         os.environ[name] = folders["tmp"]
     if "tempfile" in sys.modules:  # forget a temporary folder chosen before the sandbox
         sys.modules["tempfile"].tempdir = None  # type: ignore[attr-defined]
-    _shared_memory_in_scratch()
+    shared_memory_in_scratch()
     sys.dont_write_bytecode = True
     limit_resources(spec.memory_limit_mb, spec.attempt_seconds())
     install_guard(Guard(free=[folders["tmp"], os.devnull], noted=spec.scratch))
 
 
-def _shared_memory_in_scratch() -> None:
+def shared_memory_in_scratch() -> None:
     """multiprocessing keeps shared ctypes (``Value``, ``Array``) in files under /dev/shm, outside
     scratch; packages create them at import time (flutes' log level). In the worker they go to
     the temporary folder, like every other temporary file."""

@@ -16,8 +16,9 @@ FREE = "MIOGEN_SANDBOX_FREE"
 
 def pytest_configure(config: object) -> None:
     """Install the guard (once per process: an audit hook can never be removed)."""
-    from miogen.execution.sandbox import Guard, install_guard  # POSIX only: imported here
+    from miogen.execution.sandbox import Guard, install_guard, shared_memory_in_scratch
 
     free = [path for path in os.environ.get(FREE, "").split(os.pathsep) if path]
     if free:
+        shared_memory_in_scratch()  # as in the worker: shared ctypes in the temporary folder
         install_guard(Guard(free=[*free, os.devnull]))
