@@ -269,8 +269,8 @@ class Scheduler:
             job._flush = None
         if job._flush is None:
             loop = asyncio.get_running_loop()
-            delay = max(0.0, job._last_flush + self.throttle - loop.time())
-            job._flush = loop.call_later(0.0 if first_coverage else delay, self._flush_progress, job)
+            delay = 0.0 if first_coverage else job._last_flush + self.throttle - loop.time()
+            job._flush = loop.call_later(max(0.0, delay), self._flush_progress, job)
 
     def _flush_progress(self, job: Job) -> None:
         job._flush = None
