@@ -81,6 +81,10 @@ async def test_saves_in_a_row_are_debounced_into_one_job(editor):
     await editor.idle(path)
     assert len(editor.jobs("sign", "queued")) == 1
     assert len(editor.logs("saved; generating sign")) == 1
+    # The account of where the job's time went: the worker's start, the unit's phases, coverage.py.
+    [account] = editor.logs("miogen: sign: ")
+    assert "worker " in account and "(start " in account and " search " in account, account
+    assert "verification " in account, account
 
 
 async def test_edits_make_results_stale_and_a_broken_save_clears_them(editor):
