@@ -74,6 +74,7 @@ class Save:
     """One save of a code change inside the unit, seen from the client."""
 
     visible: float = float("nan")  # progress begin or jobStatus queued
+    running: float = float("nan")  # jobStatus running: the saved text analysed, the job started
     streamed: float = float("nan")  # first coverage with covered branches while running
     final: float = float("nan")  # jobStatus done (or failed)
     state: str = ""
@@ -240,12 +241,14 @@ async def _typing(session: Session, seconds: float) -> None:
 
 def _unit_events(
     events: list, unit: str
-) -> tuple[list[float], list[float], list[tuple[float, object]]]:
-    visible, streamed, final = [], [], []
+) -> tuple[list[float], list[float], list[tuple[float, object]], list[float]]:
+    visible, streamed, final, running = [], [], [], []
     for at, kind, params in events:
         if kind == "status" and params.unit == unit:
             if params.state in ("queued", "running"):
                 visible.append(at)
+            if params.state == "running":
+                running.append(at)
             elif params.state in ("done", "failed"):
                 final.append((at, params))
         elif kind == "progress" and getattr(params.value, "kind", None) == "begin":
@@ -254,7 +257,7 @@ def _unit_events(
         elif kind == "coverage":
             if any(u.name == unit and u.state == "running" and u.covered > 0 for u in params.units):
                 streamed.append(at)
-    return visible, streamed, final
+    return visible, streamed, final, running
 
 
 async def _one_save(session: Session, index: int, phase: Phase, timeout: float) -> Save:
@@ -270,9 +273,10 @@ async def _one_save(session: Session, index: int, phase: Phase, timeout: float) 
         return bool(done) or time.perf_counter() > start + timeout
 
     await session.requests(phase, finished)
-    visible, streamed, final = _unit_events(probe.since(start), subject.unit)
+    visible, streamed, final, running = _unit_events(probe.since(start), subject.unit)
     run = Save()
     run.visible = min(visible) - start if visible else float("nan")
+    run.running = min(running) - start if running else float("nan")
     run.streamed = min(streamed) - start if streamed else float("nan")
     if final:
         run.final, run.state = final[0][0] - start, final[0][1].state
@@ -370,7 +374,7 @@ def report(subject: Subject, phases: list[Phase], saves: list[Save], budget: flo
         f"| save -> final result <= budget + 2 s = {budget + 2:g} s | {_s(final)} | {_verdict(final <= budget + 2)} |",
     ]  # fmt: skip
     runs = "\n".join(
-        f"| {i + 1} | {_s(s.visible)} | {_s(s.streamed)} | {_s(s.final)} ({s.state or 'none'}) | {s.account} |"
+        f"| {i + 1} | {_s(s.visible)} | {_s(s.running)} | {_s(s.streamed)} | {_s(s.final)} ({s.state or 'none'}) | {s.account} |"
         for i, s in enumerate(saves)
     )  # fmt: skip
     phase_loads = ", ".join(f"{p.name} {p.load:.2f}" for p in phases)
@@ -399,17 +403,18 @@ from each save below until its result.
 |---|---|---|
 {chr(10).join(aims)}
 
-| save | job visible | first streamed coverage | final result | the server's account of the job |
-|---|---|---|---|---|
+| save | job visible | job running | first streamed coverage | final result | the server's account of the job |
+|---|---|---|---|---|---|
 {runs}
 
 The server analyses each text once, in a process of its own, and answers requests from the latest
 finished analysis after waiting at most 50 ms for a newer one; a save reuses the analysis of the
-text that was typed. A job's time after the save: the save debounce (0.1 s), the analysis of the
-saved text if it is still running, the worker process's start, its analysis and import of the
-module, the search and post-processing within the budget, then coverage.py's verification of the
-emitted tests in fresh pytest processes (started during the search). The server's account above
-splits the worker's wall time (start included) from the verification.
+text that was typed. A job's time after the save: the save debounce (0.1 s) and the analysis of
+the saved text if it is still running (*job running* ends there), the worker process's start (the
+interpreter, its analysis and import of the module), the unit's search and post-processing within
+the budget (the engine's budget covers these, not the start), then coverage.py's verification of
+the emitted tests in fresh pytest processes (started during the search). The server's account
+splits the worker's wall time into its start and the unit's phases, then the verification.
 """
 
 
