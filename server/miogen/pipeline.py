@@ -209,7 +209,7 @@ def _run_all(
     with ThreadPoolExecutor(max(1, runs)) as threads:
         covered = threads.submit(
             measure, candidate, location.path, list(units), model.source, *roots,
-            timeout=timeout, sandbox=True, warning_filters=filters,
+            timeout=timeout, sandbox=True, warning_filters=filters, ahead=ahead.get(0),
         )  # fmt: skip
         reruns = [
             threads.submit(
@@ -220,6 +220,7 @@ def _run_all(
                 timeout=timeout,
                 sandbox=True,
                 warning_filters=filters,
+                ahead=ahead.get(seed),
             )  # fmt: skip
             for seed in range(1, runs)
         ]
