@@ -7,9 +7,16 @@ from pathlib import Path
 import pytest
 from miogen.analysis.module import analyze_file
 from miogen.emit.state import FIXTURE_NAME as FIXTURE
-from miogen.pipeline import VERIFY_RUNS, merge_into, module_text, unique_names, verify
+from miogen.pipeline import (
+    VERIFY_RUNS,
+    VerificationAhead,
+    merge_into,
+    module_text,
+    unique_names,
+    verify,
+)
 from miogen.project import locate
-from miogen.records import TestRecord
+from miogen.records import Loaded, Progress, TestRecord, UnitStarted
 from miogen.verify.measure import start_ahead
 
 
@@ -71,3 +78,24 @@ def test_verification_drops_each_failing_test_under_its_cause(tmp_path: Path, st
     assert not outside.exists()
     assert verified.measurement is not None and verified.measurement.ok
     assert verified.measurement.covered["letters"], "coverage.py measured what was kept"
+
+
+def test_verification_processes_start_with_the_search_progress_not_before(tmp_path: Path):
+    """Started at the module's load they would compete with the search's first steps."""
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'p'\n")
+    (tmp_path / "words.py").write_text("def letters() -> str:\n    return 'a'\n")
+    forwarded: list[object] = []
+    ahead = VerificationAhead(locate(tmp_path / "words.py"), forwarded.append)
+    try:
+        for event in (Loaded({"analyse": 0.1}), UnitStarted("letters")):
+            ahead(event)
+            assert ahead.processes == []
+        progress = Progress("letters", 1, 0.1, 0.1, (0,), 1, 10.0)
+        ahead(progress)
+        assert len(ahead.processes) == VERIFY_RUNS
+        ahead(progress)
+        assert len(ahead.processes) == VERIFY_RUNS, "started once"
+    finally:
+        ahead.close()
+    assert len(forwarded) == 4, "every event goes on"
+    assert all(process.process.poll() is not None for process in ahead.processes)
