@@ -177,10 +177,14 @@ def write_reports(out: Path, official: bool) -> list[Path]:
 
 
 def latency_section(path: Path) -> str:
-    """The latest ``bench.lsp_latency`` report, its headings one level down ("" without one)."""
+    """The latest ``bench.lsp_latency`` report, its headings one level down ("" without one),
+    then its hand-written reading (``lsp_latency_notes.md`` beside it), if there is one."""
     if not path.exists():
         return ""
     lines = path.read_text(encoding="utf-8").strip().splitlines()
+    notes = path.with_name(path.stem + "_notes.md")
+    if notes.exists():
+        lines += ["", *notes.read_text(encoding="utf-8").strip().splitlines()]
     title = lines[0].lstrip("# ").strip()
     rest = ["#" + line if line.startswith("#") else line for line in lines[1:]]
     source = f"(copied from [{path.parent.name}/{path.name}]({path.parent.name}/{path.name}))"

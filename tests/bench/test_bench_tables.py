@@ -109,3 +109,5 @@ def test_the_latency_report_is_copied_under_its_own_heading(tmp_path: Path):
     assert section[1] == "## Latency (argparse)"
     assert "### Saves" in section and "Command: `x`" in section and "| a | b |" in section
     assert section[3].endswith("lsp_latency.md))"), section[3]
+    (tmp_path / "lsp_latency_notes.md").write_text("## Reading\n\nWhy.\n", "utf-8")
+    assert latency_section(latest).splitlines()[-3:] == ["### Reading", "", "Why."]
