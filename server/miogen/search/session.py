@@ -69,7 +69,7 @@ class Session(Generic[T]):
         return self._all_covered
 
 
-def _covers_all(archive: Archive, targets: Collection[Hashable]) -> bool:
+def _covers_all(archive: Archive[T], targets: Collection[Hashable]) -> bool:
     # An empty target set means "nothing known yet" (targets appear as code runs),
     # not "all done". The count check keeps the common case O(1).
     if not targets or archive.covered_count < len(targets):

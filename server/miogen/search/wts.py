@@ -177,6 +177,6 @@ class _WholeSuiteGa(Generic[T]):
         return self.session.evaluate(individual)[0]
 
 
-def _rank_key(suite: Suite) -> tuple[float, int]:
+def _rank_key(suite: Suite[T]) -> tuple[float, int]:
     """Best first: higher score (lower fitness), then shorter (the paper's tie-break)."""
     return (-suite.score, suite.length)
