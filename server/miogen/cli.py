@@ -8,6 +8,7 @@ import sys
 import time
 from pathlib import Path
 
+from miogen.criteria import parse_criteria
 from miogen.ctg.cli import add_parser as _add_ctg_parser
 from miogen.errors import MiogenError
 from miogen.generate import GenerationReport, UnitReport, generate_module
@@ -42,8 +43,18 @@ def _parser() -> argparse.ArgumentParser:
     )
     generate.add_argument("--json", action="store_true", help="print one machine-readable summary")
     generate.add_argument("--seed", type=int, default=0)
+    generate.add_argument("--algorithm", choices=ALGORITHMS, default="mio")
     generate.add_argument(
-        "--algorithm", choices=("mio", "random", "wts", "mio-nofds"), default="mio"
+        "--criteria",
+        type=_criteria,
+        default="smart",
+        help="goals besides branches: smart (default), all, branch, or a list of "
+        "branch,direct-branch,line,weak-mutation,method,method-no-exception,exception,output",
+    )
+    generate.add_argument(
+        "--performance",
+        action="store_true",
+        help="keep the cheaper test per covered goal (aDynaMOSA's performance score) under MIO",
     )
     generate.add_argument("--project-root", help="how imports in the emitted tests are written")
     generate.add_argument(
@@ -66,6 +77,19 @@ def _parser() -> argparse.ArgumentParser:
     serve.set_defaults(run=run_serve)
     _add_ctg_parser(commands)
     return parser
+
+
+ALGORITHMS = (
+    "mio", "dynamosa", "adynamosa", "adynamosa-nonadaptive", "wts", "random", "mio-nofds",
+)  # fmt: skip
+
+
+def _criteria(text: str) -> str:
+    try:
+        parse_criteria(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    return text
 
 
 def _share(text: str) -> float:
@@ -102,6 +126,8 @@ def run_generate(args: argparse.Namespace) -> int:
         test_timeout=args.test_timeout,
         careful=args.raw,
         mutation_share=args.mutation_share,
+        criteria=args.criteria,
+        performance=args.performance,
     )
     progress.done()
     summary = summarize(report)

@@ -17,13 +17,27 @@ from miogen.assertions.select import MutationAnalysis
 from miogen.emit.names import test_name
 from miogen.emit.render import render_test
 from miogen.execution.executor import Executor
+from miogen.criteria import Selection, UnitCriteria, parse_criteria, probe_finder
+from miogen.criteria.measurement import measured_copy
 from miogen.execution.problem import UnitProblem
 from miogen.execution.tracer import ArcTracer
+from miogen.instrument.counting import Counting
 from miogen.instrument.loader import load_instrumented
 from miogen.instrument.rewrite import probed_lines
 from miogen.minimize.reduce import CoverageCache, set_cover, split_independent
 from miogen.minimize.shrink import Shrinker
-from miogen.search import Archive, Budget, Evaluated, MioConfig, run_mio, run_random, run_wts
+from miogen.search import (
+    Archive,
+    Budget,
+    DynaMosaConfig,
+    Evaluated,
+    MioConfig,
+    Variant,
+    run_dynamosa,
+    run_mio,
+    run_random,
+    run_wts,
+)
 from miogen.testcase.model import TestCase, canonical_key, from_json, to_json
 from miogen.testcase.sampling import TestFactory
 
@@ -49,8 +63,13 @@ def generate(spec, emit: Emit, heartbeat=None) -> dict:
     phases = Phases()
     model = phases.timed("analyse", analyze_file, spec.path, spec.module_name)
     unit = model.unit(spec.unit)
-    module = phases.timed("import", _load, spec)
+    selection = parse_criteria(spec.criteria)
+    counting = _counting(spec, unit, selection)
+    module = phases.timed("import", _load, spec, counting)
     problem = phases.timed("prepare", _problem, spec, model, unit, module, heartbeat)
+    counters = counting.map if counting is not None else None
+    problem.criteria = UnitCriteria(model, unit, selection, counters)
+    problem.performance = _performance(spec)
     mutants = phases.timed("mutants", _mutants, spec, model, unit, module, heartbeat)
     archive = phases.timed("seed", _replay_seeds, problem, spec)
     archive = phases.timed("search", _search, problem, archive, spec, emit, mutants)
@@ -63,13 +82,31 @@ def generate(spec, emit: Emit, heartbeat=None) -> dict:
         problem.mutants = mutants
     suite = phases.timed("reduce", _reduce, problem, archive, post_deadline, spec.careful)
     tests = phases.timed("render", _render, problem, suite, spec, post_deadline, mutants)
-    return _result(spec, unit, problem, archive, tests, phases, mutants)
+    criteria = phases.timed("measure", _criteria_report, problem, tests, spec, model, module)
+    return _result(spec, unit, problem, archive, tests, phases, mutants) | {"criteria": criteria}
 
 
-def _load(spec):
+def _load(spec, counting: Counting | None = None):
     if spec.import_root not in sys.path:
         sys.path.insert(0, spec.import_root)
-    return load_instrumented(spec.path, spec.module_name)
+    transforms = [counting] if counting is not None else []
+    return load_instrumented(spec.path, spec.module_name, transforms=transforms)
+
+
+def _performance(spec) -> bool:
+    """Tests carry performance proxies for aDynaMOSA (both variants) and MIO's --performance."""
+    return spec.performance or spec.algorithm in ("adynamosa", "adynamosa-nonadaptive")
+
+
+def _counting(spec, unit: Unit, selection: Selection) -> Counting | None:
+    """Statement counters and infection probes, only as far as the search reads them.
+
+    Line and weak-mutation goals need counters, and the performance proxies do; probes go only
+    on the mutants the search aims at. Branch-only runs stay as fast as before.
+    """
+    if not (selection.counts_statements or _performance(spec)):
+        return None
+    return Counting(probe_finder(unit, selection.probes))
 
 
 def _problem(spec, model: ModuleModel, unit: Unit, module, heartbeat) -> UnitProblem:
@@ -108,7 +145,9 @@ def _mutants(spec, model: ModuleModel, unit: Unit, module, heartbeat) -> MutantS
 def _replay_seeds(problem: UnitProblem, spec) -> Archive:
     """Earlier tests go into the archive first (CTG's previous suite, MIO's counterpart)."""
     archive: Archive = Archive(
-        random.Random(spec.seed), feedback_directed=spec.algorithm != "mio-nofds"
+        random.Random(spec.seed),
+        feedback_directed=spec.algorithm != "mio-nofds",
+        performance=_performance(spec),
     )
     for data in spec.seeds:
         try:
@@ -175,6 +214,9 @@ def _search(
     elif spec.algorithm == "wts":  # the whole-suite GA baseline keeps its own archive
         archive = run_wts(problem, budget, rng, on_evaluation=progress)
         progress.archive = archive
+    elif spec.algorithm in GENETIC:
+        config = DynaMosaConfig(variant=GENETIC[spec.algorithm])
+        archive = run_dynamosa(problem, budget, rng, config, should_stop=lambda: False, **common)
     else:
         config = MioConfig(
             focus_point=spec.focus_point, feedback_directed=spec.algorithm != "mio-nofds"
@@ -200,6 +242,9 @@ def _search(
     # Test executions of the search: the original's and, in the mutation phase, the mutants'.
     problem.stats.search_executions = problem.executor.executions + mutants.executions
     return archive
+
+
+GENETIC = {variant.value: variant for variant in Variant}  # dynamosa, adynamosa, ...
 
 
 def _mutation_on(spec, mutants: MutantSet) -> bool:
@@ -356,6 +401,32 @@ def _render(problem: UnitProblem, suite, spec, deadline: float, mutants: MutantS
         )
     problem.stats.mutation_report = analysis.report
     return rendered
+
+
+def _criteria_report(
+    problem: UnitProblem, tests: list[dict], spec, model: ModuleModel, module
+) -> dict[str, dict[str, int]]:
+    """Per criterion, the goals the emitted tests cover out of all of the criterion's goals.
+
+    Measured on the tests as emitted, over every criterion whatever the search aimed at (so
+    that runs with different ``--criteria`` compare), by one more run of each in a fully
+    counted and probed copy of the unit (criteria/measurement.py).
+    """
+    if problem.criteria is None or not tests:
+        return {}
+    base = None if model.has_module_state else module
+    copy, counters = measured_copy(
+        model.source, module.__file__, problem.unit, spec.module_name, base
+    )
+    executor = Executor(
+        copy, problem.executor.tracer, spec.test_timeout, fresh_containers=model.has_module_state
+    )
+    runs = []
+    for rendered in tests:
+        execution = executor.run(from_json(rendered["test"]))
+        runs.append((execution, problem.branch_heuristics(execution)))
+    report = problem.criteria.report(runs, counters)
+    return {c.value: {"covered": v.covered, "total": v.total} for c, v in report.items()}
 
 
 def _closest(problem: UnitProblem, archive: Archive, target: Target) -> str:

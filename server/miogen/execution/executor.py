@@ -8,7 +8,7 @@ import types
 from dataclasses import dataclass, field
 
 from miogen.execution import sandbox
-from miogen.instrument import runtime
+from miogen.instrument import runtime, tally
 from miogen.testcase.model import Statement, TestCase
 
 
@@ -31,6 +31,10 @@ class Execution:
     exception_module: str = ""
     timed_out: bool = False
     refused: str = ""  # what the sandbox refused (or "run longer than 1 s"): never emitted
+    # Statement counters of counted modules (instrument/counting.py) and the smallest infection
+    # distance per probed mutant (0: weakly killed); the tally's own objects, not copies.
+    counts: list[int] = field(default_factory=list)
+    infections: dict[int, float] = field(default_factory=dict)
 
 
 class Executor:
@@ -61,6 +65,7 @@ class Executor:
     def run(self, test: TestCase, trace: bool = True) -> Execution:
         self.executions += 1
         runtime.reset()
+        tally.reset()
         values: list[object] = []
         exception = None
         exception_module = ""
@@ -111,7 +116,7 @@ class Executor:
         hits = set(runtime.HITS)
         return Execution(
             test[:executed], arcs, distances, hits, values, exception, exception_module, timed_out,
-            refused,
+            refused, tally.COUNTS, tally.INFECTIONS,
         )  # fmt: skip
 
     def _execute(self, statement: Statement, values: list[object]) -> object:

@@ -19,7 +19,12 @@ class JobSpec:
     budget_seconds: float = 5.0
     evaluations: int | None = None  # budget in fitness evaluations instead of seconds
     seed: int = 0
-    algorithm: str = "mio"  # mio | random | wts | mio-nofds
+    # mio | random | wts | mio-nofds | dynamosa | adynamosa | adynamosa-nonadaptive
+    algorithm: str = "mio"
+    # Goals besides branches (criteria/selection.py): smart | all | branch | a comma list
+    criteria: str = "smart"
+    # Covered targets keep the cheaper test (aDynaMOSA's Eq. 1) also under MIO
+    performance: bool = False
     test_timeout: float = 1.0
     post_seconds: float | None = None  # post-processing allowance; default max(1, 0.2 * budget)
     focus_point: float = 0.5

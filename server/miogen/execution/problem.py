@@ -9,8 +9,10 @@ from dataclasses import dataclass, field
 from miogen.analysis.model import Target, Unit
 from miogen.analysis.targets import CodeMap
 from miogen.assertions.kills import MutantSet, MutantTarget
+from miogen.criteria import UnitCriteria, proxies
 from miogen.execution.executor import Execution, Executor
 from miogen.search import Evaluated
+from miogen.testcase.crossover import crossover
 from miogen.testcase.model import TestCase, canonical_key, size
 from miogen.testcase.mutation import mutate
 from miogen.testcase.sampling import TestFactory
@@ -57,17 +59,37 @@ class UnitProblem:
         self.mutants: MutantSet | None = None
         self.skip: Callable[[MutantTarget], bool] | None = None
         self.whole_kills = False  # a test that kills a mutant ``skip`` lets through: run all
-        self._targets_for: MutantSet | None = None
+        self._targets_for: tuple[MutantSet | None, int] = (None, 0)
         self._targets: tuple[Hashable, ...] = ()
+        # The other criteria's goals (criteria/), scored from the same executions; and whether
+        # tests carry aDynaMOSA's performance proxies (for its archive and fronts).
+        self.criteria: UnitCriteria | None = None
+        self.performance = False
 
     def targets(self) -> Collection[Hashable]:
-        """Branch targets, and each mutant's while ``mutants`` is set (asked before every step)."""
-        if self.mutants is None:
+        """Branch targets, the criteria's goals, and each mutant's while ``mutants`` is set.
+
+        Asked before every step; rebuilt only when a criterion found new goals or the mutants
+        changed.
+        """
+        goals = self.criteria.goal_count() if self.criteria is not None else 0
+        if self.mutants is None and not goals:
             return self.by_id.keys()
-        if self._targets_for is not self.mutants:
-            self._targets_for = self.mutants
-            self._targets = (*self.by_id, *(loaded.target for loaded in self.mutants.loaded))
+        if self._targets_for != (self.mutants, goals):
+            self._targets_for = (self.mutants, goals)
+            criteria = self.criteria.goals() if self.criteria is not None else []
+            mutants = [loaded.target for loaded in self.mutants.loaded] if self.mutants else []
+            self._targets = (*self.by_id, *criteria, *mutants)
         return self._targets
+
+    def control_dependencies(self) -> dict[Hashable, tuple[Hashable, ...]]:
+        """DynaMOSA's control-dependence graph over the branch targets and the criteria's goals."""
+        return self.criteria.control_dependencies() if self.criteria is not None else {}
+
+    def crossover(
+        self, first: TestCase, second: TestCase, rng: random.Random
+    ) -> tuple[TestCase, TestCase]:
+        return crossover(first, second, rng, self.factory.config.max_statements)
 
     def sample(self, rng: random.Random) -> TestCase:
         return self.factory.sample(rng)
@@ -87,9 +109,24 @@ class UnitProblem:
                 reason = "other refusals"  # e.g. writes to ever new file names
             self.refusals[reason] = self.refusals.get(reason, 0) + 1
             return Evaluated(execution.test, {}, size(execution.test))
-        return Evaluated(execution.test, self.heuristics(execution), size(execution.test))
+        test = execution.test
+        measured = (
+            proxies(test, execution.counts, self.criteria.counters)
+            if self.performance and self.criteria is not None
+            else ()
+        )
+        return Evaluated(test, self.heuristics(execution), size(test), measured)
 
-    def heuristics(self, execution: Execution) -> dict[int, float]:
+    def heuristics(self, execution: Execution) -> dict[Hashable, float]:
+        """h per target: the branches', the other criteria's goals', the mutants' (if set)."""
+        h = self.branch_heuristics(execution)
+        if self.criteria is not None:
+            h.update(self.criteria.heuristics(execution, h))
+        if self.mutants is not None:
+            h.update(self.mutant_heuristics(execution))
+        return h
+
+    def branch_heuristics(self, execution: Execution) -> dict[Hashable, float]:
         """h per target: 1 when covered, else the branch distance, else a little for reaching it.
 
         Coverage comes from the probes' hits (if/while/for outcomes and function entries), which
@@ -106,7 +143,7 @@ class UnitProblem:
         else:
             lines = {line for line, _ in hits} | {line for line in execution.distances}
             covered = {t.id for t in self.unit.targets if (t.line, t.outcome) in hits}
-        h: dict[int, float] = {}
+        h: dict[Hashable, float] = {}
         for target in self.unit.targets:
             if target.id in covered:
                 h[target.id] = 1.0
@@ -117,8 +154,6 @@ class UnitProblem:
                 h[target.id] = branch_h(to_true if target.positive else to_false)
             elif target.line in lines:
                 h[target.id] = REACHED
-        if self.mutants is not None:
-            h.update(self.mutant_heuristics(execution))
         return h
 
     def mutant_heuristics(self, execution: Execution) -> dict[MutantTarget, float]:

@@ -6,32 +6,50 @@ import ast
 import sys
 import traceback
 import types
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from miogen.errors import ModuleImportError
-from miogen.instrument import runtime
+from miogen.instrument import runtime, tally
+from miogen.instrument.counting import TALLY
 from miogen.instrument.rewrite import PROBE, instrument_tree
 
+Transform = Callable[[ast.Module], ast.Module]
 
-def compile_instrumented(source: str, path: str) -> types.CodeType:
-    tree = instrument_tree(ast.parse(source, filename=path))
-    return compile(tree, path, "exec", dont_inherit=True)
+
+def compile_instrumented(
+    source: str, path: str, transforms: Sequence[Transform] = ()
+) -> types.CodeType:
+    """The module's code with condition probes; ``transforms`` run first, on the plain tree."""
+    tree = ast.parse(source, filename=path)
+    for transform in transforms:
+        tree = transform(tree)
+    return compile(instrument_tree(tree), path, "exec", dont_inherit=True)
 
 
 def load_instrumented(
-    path: str | Path, module_name: str, instrument: bool = True
+    path: str | Path,
+    module_name: str,
+    instrument: bool = True,
+    transforms: Sequence[Transform] = (),
 ) -> types.ModuleType:
     """Execute the module's (instrumented) code in a fresh module registered as ``module_name``.
 
-    Raises ModuleImportError naming the exception when the module's own code raises.
+    ``transforms`` (such as ``counting.Counting``) rewrite the parsed tree before the condition
+    probes are added. Raises ModuleImportError naming the exception when the module's own code
+    raises.
     """
     path = str(Path(path).resolve())
     source = Path(path).read_text(encoding="utf-8")
-    code = compile_instrumented(source, path) if instrument else compile(source, path, "exec")
+    if instrument:
+        code = compile_instrumented(source, path, transforms)
+    else:
+        code = compile(source, path, "exec")
     module = types.ModuleType(module_name)
     module.__file__ = path
     module.__package__ = module_name.rpartition(".")[0]
     setattr(module, PROBE, runtime)
+    setattr(module, TALLY, tally)
     previous = sys.modules.get(module_name)
     sys.modules[module_name] = module
     try:
