@@ -14,11 +14,11 @@ from miogen.analysis.targets import CodeMap, parse_code
 from miogen.assertions.kills import MutantSet, MutantTarget
 from miogen.assertions.observe import observe
 from miogen.assertions.select import MutationAnalysis
+from miogen.criteria import Selection, UnitCriteria, parse_criteria, probe_finder
+from miogen.criteria.measurement import measured_copy
 from miogen.emit.names import test_name
 from miogen.emit.render import render_test
 from miogen.execution.executor import Executor
-from miogen.criteria import Selection, UnitCriteria, parse_criteria, probe_finder
-from miogen.criteria.measurement import measured_copy
 from miogen.execution.problem import UnitProblem
 from miogen.execution.tracer import ArcTracer
 from miogen.instrument.counting import Counting

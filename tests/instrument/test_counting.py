@@ -50,7 +50,9 @@ COMPARISONS = ["==", "!=", "<", "<=", ">", ">="]
 
 
 def expressions():
-    binary = st.builds(lambda x, op, y: f"({x} {op} {y})", ATOMS, st.sampled_from(ARITHMETIC), ATOMS)
+    binary = st.builds(
+        lambda x, op, y: f"({x} {op} {y})", ATOMS, st.sampled_from(ARITHMETIC), ATOMS
+    )
     compare = st.builds(
         lambda x, ops: x + "".join(f" {op} {y}" for op, y in ops),
         st.one_of(ATOMS, binary),

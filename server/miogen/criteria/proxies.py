@@ -8,7 +8,9 @@ from miogen.instrument.counting import CounterMap
 from miogen.testcase.model import CALLS, TestCase
 
 
-def proxies(test: TestCase, counts: Sequence[int], counters: CounterMap | None) -> tuple[float, ...]:
+def proxies(
+    test: TestCase, counts: Sequence[int], counters: CounterMap | None
+) -> tuple[float, ...]:
     """I1..I7 (``search.performance.PROXIES``) of a test that ran with statement ``counts``.
 
     Production code is the instrumented module (the unit and everything else in its file):

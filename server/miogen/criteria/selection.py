@@ -132,7 +132,5 @@ def smart_mutants(points: Sequence[MutationPoint]) -> list[MutationPoint]:
         point
         for point in points
         if point.mutant.operator in KEY_OPERATORS
-        and (
-            point.original not in SUBSUMING or point.replacement in SUBSUMING[point.original]
-        )
+        and (point.original not in SUBSUMING or point.replacement in SUBSUMING[point.original])
     ]

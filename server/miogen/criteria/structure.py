@@ -87,9 +87,7 @@ def read_structure(model: ModuleModel, unit: Unit, tree: ast.Module, code: CodeM
     return structure
 
 
-def _unit_functions(
-    tree: ast.Module, unit: Unit
-) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
+def _unit_functions(tree: ast.Module, unit: Unit) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
     """Every function defined at module or class level inside the unit's ranges (helpers too)."""
     found: list[ast.FunctionDef | ast.AsyncFunctionDef] = []
     for node in tree.body:

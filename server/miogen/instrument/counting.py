@@ -126,8 +126,10 @@ class _StatementCounter(ast.NodeTransformer):
         if self.depth and not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
             for name in _STATEMENT_LISTS:
                 statements = getattr(node, name, None)
-                if isinstance(statements, list) and statements and isinstance(
-                    statements[0], ast.stmt
+                if (
+                    isinstance(statements, list)
+                    and statements
+                    and isinstance(statements[0], ast.stmt)
                 ):
                     setattr(node, name, self._counted(statements))
             if isinstance(node, ast.For | ast.AsyncFor | ast.While):
