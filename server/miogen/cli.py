@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import statistics
 import sys
 import time
 from pathlib import Path
 
+from miogen.analysis.targets import CodeMap, parse_code
 from miogen.criteria import parse_criteria
+from miogen.criteria.summary import criteria_summary, describe, line_coverage
 from miogen.ctg.cli import add_parser as _add_ctg_parser
 from miogen.errors import MiogenError
 from miogen.generate import GenerationReport, UnitReport, generate_module
@@ -165,9 +168,11 @@ class _ProgressLine:
             sys.stderr.write("\r" + " " * 70 + "\r")
 
 
-def _unit_summary(report: UnitReport) -> dict:
+def _unit_summary(report: UnitReport, executed_lines: list[int], code: CodeMap) -> dict:
     result = report.outcome.result or {}
     measured = report.measured if report.measured is not None else []
+    lines = line_coverage(executed_lines if report.tests else [], report.unit, code)
+    branches = (len(measured), len(report.unit.targets))
     entry = {
         "name": report.unit.name,
         "kind": report.unit.kind,
@@ -185,6 +190,7 @@ def _unit_summary(report: UnitReport) -> dict:
         "crashes": [c["reason"] for c in report.outcome.crashes],
         "refusals": result.get("refusals", {}),
         "uncovered": [_uncovered(report, item) for item in result.get("uncovered", [])],
+        "criteria": criteria_summary(result.get("criteria", {}), branches, lines),
     }
     if set(measured) != set(report.claimed) and report.tests:
         entry["mismatch"] = {"claimed_only": sorted(set(report.claimed) - set(measured)),
@@ -205,10 +211,12 @@ def _uncovered(report: UnitReport, item: dict) -> dict:
 
 
 def summarize(report: GenerationReport) -> dict:
-    units = [_unit_summary(r) for r in report.units]
+    verification = report.verification
+    executed = verification.executed_lines if verification else []
+    code = parse_code(report.model.source)
+    units = [_unit_summary(r, executed, code) for r in report.units]
     total = sum(u["targets_total"] for u in units)
     measured = sum(u["measured_covered"] for u in units)
-    verification = report.verification
     # A unit whose worker kept dying and that produced nothing counts as failed.
     failed = [u for u in units if u["status"] != "ok" or (u["crashes"] and not u["tests"])]
     input_error = any(
@@ -231,6 +239,8 @@ def summarize(report: GenerationReport) -> dict:
         "dropped_failing_tests": report.dropped_failing,
         "dropped_unstable_tests": report.dropped_unstable,
         "stability_runs": 1 + report.stability_runs,
+        # the kept tests' own run time under pytest without coverage.py (median of the reruns)
+        "suite_seconds": round(statistics.median(report.runtimes), 4) if report.runtimes else None,
         "added": [n for n in report.merge.added if n.startswith("test")] if report.merge else [],
         "exit_code": 2 if input_error else (1 if failed else 0),
     }
@@ -246,6 +256,8 @@ def _print_summary(summary: dict) -> None:
         if unit["status"] != "ok":
             line = f"{unit['name']}: {unit['status']}: {unit.get('message', '')}"
         print(line)
+        if unit["status"] == "ok" and unit["criteria"]:
+            print(f"  criteria: {describe(unit['criteria'])}")
         for crash in unit["crashes"]:
             print(f"  worker crash: {crash}")
         for item in unit["uncovered"][:10]:
@@ -256,6 +268,8 @@ def _print_summary(summary: dict) -> None:
         f"coverage.py: {measured['covered']}/{measured['total']} targets ({measured['percent']}%); "
         f"tests {measured['tests_passed']} passed, {measured['tests_failed']} failed"
     )
+    if summary["suite_seconds"] is not None:
+        print(f"suite runtime: {summary['suite_seconds']:.3f}s (pytest, median of the reruns)")
     if summary["dropped_failing_tests"]:
         print(f"dropped failing tests: {', '.join(summary['dropped_failing_tests'])}")
     if summary["dropped_unstable_tests"]:

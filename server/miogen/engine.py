@@ -209,14 +209,15 @@ def _search(
     rng = random.Random(spec.seed)
     progress = _Progress(problem, archive, budget, emit, spec.progress_interval)
     common = dict(archive=archive, on_evaluation=progress)
+    stalled = _GoalsStalled(problem, archive, budget)
     if spec.algorithm == "random":
-        archive = run_random(problem, budget, rng, should_stop=lambda: False, **common)
+        archive = run_random(problem, budget, rng, should_stop=stalled, **common)
     elif spec.algorithm == "wts":  # the whole-suite GA baseline keeps its own archive
         archive = run_wts(problem, budget, rng, on_evaluation=progress)
         progress.archive = archive
     elif spec.algorithm in GENETIC:
         config = DynaMosaConfig(variant=GENETIC[spec.algorithm])
-        archive = run_dynamosa(problem, budget, rng, config, should_stop=lambda: False, **common)
+        archive = run_dynamosa(problem, budget, rng, config, should_stop=stalled, **common)
     else:
         config = MioConfig(
             focus_point=spec.focus_point, feedback_directed=spec.algorithm != "mio-nofds"
@@ -225,7 +226,7 @@ def _search(
         coverage_end = 1.0 - share
         archive = run_mio(
             problem, budget, rng, config,
-            should_stop=lambda: budget.fraction_used() >= coverage_end, **common,
+            should_stop=lambda: budget.fraction_used() >= coverage_end or stalled(), **common,
         )  # fmt: skip
         problem.stats.coverage_evaluations = budget.evaluations_used
         if share > 0 and not budget.exhausted():
@@ -233,7 +234,8 @@ def _search(
             # Killed mutants need no more runs; and no evaluation runs mutants past the budget.
             problem.skip = lambda target: archive.is_covered(target) or budget.exhausted()
             problem.whole_kills = True
-            stagnation = _Stagnation(archive, budget)
+            kills = [loaded.target for loaded in mutants.loaded]
+            stagnation = _Stagnation(archive, budget, of=kills)
             archive = run_mio(problem, budget, rng, config, should_stop=stagnation, **common)
             problem.skip, problem.whole_kills = None, False
     progress.flush()
@@ -255,18 +257,59 @@ MUTATION_PATIENCE = 500  # evaluations without a new kill before the mutation ph
 
 
 class _Stagnation:
-    """True once the mutation phase has killed nothing new for as long as it has been running."""
+    """True once a phase has covered nothing new for as long as it has been running.
 
-    def __init__(self, archive: Archive, budget: Budget) -> None:
-        self.archive, self.budget = archive, budget
+    ``of`` restricts "new" to some targets (the mutation phase counts kills only, not the other
+    criteria's goals it may cover on the way); they are counted only when the archive changed.
+    """
+
+    def __init__(self, archive: Archive, budget: Budget, of: list | None = None) -> None:
+        self.archive, self.budget, self.of = archive, budget, of
         self.start = self.last = budget.evaluations_used
-        self.covered = archive.covered_count
+        self.seen = archive.covered_count
+        self.covered = self._count()
+
+    def _count(self) -> int:
+        if self.of is None:
+            return self.archive.covered_count
+        return sum(1 for target in self.of if self.archive.is_covered(target))
 
     def __call__(self) -> bool:
         used = self.budget.evaluations_used
-        if self.archive.covered_count > self.covered:
-            self.covered, self.last = self.archive.covered_count, used
+        if self.archive.covered_count != self.seen:
+            self.seen = self.archive.covered_count
+            covered = self._count()
+            if covered > self.covered:
+                self.covered, self.last = covered, used
         return used - self.last > max(MUTATION_PATIENCE, self.last - self.start)
+
+
+class _GoalsStalled:
+    """True once every branch is covered and the other goals stopped coming, as in ``_Stagnation``.
+
+    The other criteria's goals often include infeasible ones (a ``negative`` output of a
+    function that never returns one, exceptions nobody can raise): without this rule every
+    unit with criteria would use its whole budget. With every branch target covered, the search
+    goes on for the other goals as long as it keeps covering new ones (at least
+    ``MUTATION_PATIENCE`` evaluations, and as long again as it has been running since).
+    """
+
+    def __init__(self, problem: UnitProblem, archive: Archive, budget: Budget) -> None:
+        self.problem, self.archive, self.budget = problem, archive, budget
+        self.seen = -1
+        self.stagnation: _Stagnation | None = None
+
+    def __call__(self) -> bool:
+        if self.problem.criteria is None or not self.problem.criteria.goal_count():
+            return False
+        if self.stagnation is None:
+            if self.archive.covered_count == self.seen:
+                return False
+            self.seen = self.archive.covered_count
+            if not all(self.archive.is_covered(target) for target in self.problem.by_id):
+                return False
+            self.stagnation = _Stagnation(self.archive, self.budget)
+        return self.stagnation()
 
 
 class _Progress:

@@ -47,6 +47,7 @@ class GenerationReport:
     dropped_failing: list[str] = field(default_factory=list)
     dropped_unstable: list[str] = field(default_factory=list)  # passed once, failed in a rerun
     stability_runs: int = 0
+    runtimes: list[float] = field(default_factory=list)  # seconds of the kept suite, per plain run
 
 
 def plan_jobs(
@@ -170,6 +171,7 @@ def verify_and_keep_passing(
                     )  # fmt: skip
                     failing |= set(again.failures)
                     report.stability_runs += 1
+                    report.runtimes.append(again.seconds)  # without coverage.py's tracing
                 if failing:
                     report.dropped_unstable += sorted(failing)
             if not failing:

@@ -37,8 +37,8 @@ class Structure:
     """What one unit looks like to the criteria, read from the module's AST once.
 
     ``control[line]`` names the branch targets whose outcome a statement on ``line`` runs under
-    (the innermost ``if``/``while``/``for``/``case`` around it; empty: free of dependencies),
-    the goals' control-dependence graph (criteria/dependencies). ``blocks`` are the basic blocks
+    (the innermost ``if``/``while``/``for``/``case`` around it, or the other side of an earlier
+    guard clause; empty: free of dependencies): the goals' control-dependence graph. ``blocks`` are the basic blocks
     of the unit's functions as (first line, last line): a run of statements in one body that
     ends at a compound statement's header (where the condition is evaluated) or at a
     return/raise/break/continue. ``called_inside`` are the callables the module's own code
@@ -162,10 +162,29 @@ class _Reader:
                 self.structure.owner[line] = self.owner
                 block.append(line)
             self.nested(statement, control)
+            if isinstance(statement, ast.If):
+                control = self.after_guard(statement, line, control)
             if isinstance(statement, _COMPOUND + _TERMINATORS):
                 self.close(block)
                 block = []
         self.close(block)
+
+    def after_guard(
+        self, statement: ast.If, line: int, control: tuple[int, ...]
+    ) -> tuple[int, ...]:
+        """What controls the statements after an ``if``: its other side, if one side always exits.
+
+        ``if not x: return`` followed by more code is the common guard clause: the code after
+        it runs only when the condition is false, as a control-dependence graph built from
+        post-dominators says (nesting alone would call it free).
+        """
+        body_exits = _always_exits(statement.body)
+        else_exits = bool(statement.orelse) and _always_exits(statement.orelse)
+        if body_exits and not else_exits:
+            return self.outcomes.get((line, False), control)
+        if else_exits and not body_exits:
+            return self.outcomes.get((line, True), control)
+        return control
 
     def close(self, block: list[int]) -> None:
         if block:
@@ -191,6 +210,18 @@ class _Reader:
                     self.statements(inner, control)
             for handler in getattr(statement, "handlers", ()):
                 self.statements(handler.body, control)
+
+
+def _always_exits(statements: Sequence[ast.stmt]) -> bool:
+    """True if running ``statements`` always ends in return, raise, break or continue."""
+    if not statements:
+        return False
+    last = statements[-1]
+    if isinstance(last, _TERMINATORS):
+        return True
+    if isinstance(last, ast.If):
+        return bool(last.orelse) and _always_exits(last.body) and _always_exits(last.orelse)
+    return False
 
 
 def _called_inside(tree: ast.Module, callables: dict[str, UnitCallable], unit: Unit) -> set[str]:

@@ -32,6 +32,7 @@ class Measurement:
     arcs: list[tuple[int, int]] = field(default_factory=list)
     failures: list[str] = field(default_factory=list)  # names of failing tests
     output: str = ""
+    seconds: float = 0.0  # the tests' own run time, as pytest reports it (set-up included)
 
     @property
     def ok(self) -> bool:
@@ -168,6 +169,7 @@ def read_junit(path: str) -> Measurement:
         return result
     root = ElementTree.parse(path).getroot()
     for case in root.iter("testcase"):
+        result.seconds += float(case.get("time", 0.0) or 0.0)
         if case.find("failure") is not None:
             result.failed += 1
             result.failures.append(case.get("name", ""))
