@@ -6,6 +6,7 @@ import json
 from dataclasses import asdict, dataclass, field
 
 STARTUP_SECONDS = 10.0  # interpreter start, analysis and import, on a loaded machine
+EVALUATION_POST_SECONDS = 15.0  # post-processing allowance under an evaluation budget
 
 
 @dataclass
@@ -50,8 +51,16 @@ class JobSpec:
         return STARTUP_SECONDS + search + 2 * self.post_allowance() + 5.0
 
     def post_allowance(self) -> float:
+        """Seconds for shrinking and assertion selection after the search.
+
+        An evaluation budget asks for a reproducible result: post-processing then gets room
+        to finish (``EVALUATION_POST_SECONDS``) instead of being cut at a moment the machine's
+        load decides. A time budget keeps the allowance proportional to it.
+        """
         if self.post_seconds is not None:
             return self.post_seconds
+        if self.evaluations:
+            return EVALUATION_POST_SECONDS
         return max(1.0, 0.2 * self.budget_seconds)
 
     def dumps(self) -> str:

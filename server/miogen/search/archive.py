@@ -49,6 +49,10 @@ class Archive(Generic[T]):
     heap of counters with lazy deletion. The per-test overhead does not grow with the
     number of targets.
 
+    *Performance.* With ``performance=True`` (aDynaMOSA's archive, MIO's ``--performance``) a
+    covered target's test is traded for one with a lower performance score (Eq. 1 of Grano
+    et al.) first; the size rule only breaks ties.
+
     *Determinism.* All containers are insertion-ordered dicts or lists, never iterated
     sets, so a fixed seed gives the same archive whatever ``PYTHONHASHSEED`` is.
 
