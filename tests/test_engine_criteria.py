@@ -32,6 +32,7 @@ def test_branch_only_and_smart_runs_are_measured_on_the_same_goals(classic):
     branch, smart = generate(classic, criteria="branch"), generate(classic, criteria="smart")
     for criterion in ("line", "weak-mutation", "direct-branch", "method", "output"):
         assert branch["criteria"][criterion]["total"] == smart["criteria"][criterion]["total"]
-    assert smart["criteria"]["weak-mutation"]["covered"] >= branch["criteria"]["weak-mutation"][
-        "covered"
-    ]
+    assert (
+        smart["criteria"]["weak-mutation"]["covered"]
+        >= branch["criteria"]["weak-mutation"]["covered"]
+    )

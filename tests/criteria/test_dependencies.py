@@ -26,7 +26,9 @@ def test_inner_branches_and_lines_depend_on_the_outer_branch(write_module):
     assert parents[outer.id] == ()  # free: the function's top level
     assert parents[inner.id] == (outer.id,)
     assert parents[branch(problem, 3, False).id] == (outer.id,)
-    lines = {g.line: p for g, p in parents.items() if getattr(g, "criterion", None) is Criterion.LINE}
+    lines = {
+        g.line: p for g, p in parents.items() if getattr(g, "criterion", None) is Criterion.LINE
+    }
     assert lines[4] == (inner.id,)
     # after a guard clause (an if whose body returns) the code runs on the other side of it
     assert lines[5] == lines[6] == (branch(problem, 3, False).id,)

@@ -44,7 +44,10 @@ def test_two_exception_types_are_two_goals_found_as_they_are_raised(write_module
 
 def test_a_call_that_raises_covers_the_method_but_not_its_no_exception_goal(write_module):
     problem = unit_problem(write_module("parsing2", PARSE), "parse")
-    raised, returned = problem.evaluate(calling("parse", "")), problem.evaluate(calling("parse", "4"))
+    raised, returned = (
+        problem.evaluate(calling("parse", "")),
+        problem.evaluate(calling("parse", "4")),
+    )
     assert h_of(raised, Goal(TMC, "parse")) == 1.0
     assert h_of(raised, Goal(NTMC, "parse")) == 0.25  # reached: called, then raised
     assert h_of(returned, Goal(NTMC, "parse")) == 1.0
@@ -124,7 +127,10 @@ def test_smart_selection_keeps_the_last_line_of_a_block_of_eight_lines(write_mod
     ] == []  # fmt: skip
     every = unit_problem(path, "long_block", "all").criteria.reported[Criterion.LINE].goals()
     assert [g.line for g in every] == list(range(2, 11))
-    fine, raises = smart.evaluate(calling("long_block", 1)), smart.evaluate(calling("long_block", 4))
+    fine, raises = (
+        smart.evaluate(calling("long_block", 1)),
+        smart.evaluate(calling("long_block", 4)),
+    )
     last = Goal(Criterion.LINE, "long_block", 10)
     assert h_of(fine, last) == 1.0
     assert h_of(raises, last) == 0.5  # the function ran, but a = 4 divides by zero on line 5

@@ -42,7 +42,9 @@ def test_proxies_count_loops_calls_objects_and_statements_of_one_run(write_modul
 
 def test_loops_and_allocations_that_run_once_in_a_test_are_free(write_module):
     problem = unit_problem(write_module("bag2", BAG), "Bag", "branch", performance=True)
-    once = proxies_of(problem, (value(1), construct("Bag", ("a", 0)), value(1), method("fill", 1, ("a", 2))))
+    once = proxies_of(
+        problem, (value(1), construct("Bag", ("a", 0)), value(1), method("fill", 1, ("a", 2)))
+    )
     twice = (
         value(1), construct("Bag", ("a", 0)), construct("Bag", ("a", 0)),
         value(1), method("fill", 1, ("a", 3)), method("fill", 2, ("a", 3)),

@@ -19,7 +19,9 @@ def test_criteria_names():
     assert parse_criteria("branch").criteria == (Criterion.BRANCH,)
     assert parse_criteria("all").criteria == tuple(Criterion)
     assert parse_criteria("line,output").criteria == (
-        Criterion.BRANCH, Criterion.LINE, Criterion.OUTPUT
+        Criterion.BRANCH,
+        Criterion.LINE,
+        Criterion.OUTPUT,
     )  # fmt: skip  (branches are always searched)
     smart = parse_criteria("smart")
     assert smart.smart and Criterion.METHOD not in smart and Criterion.METHOD_NO_EXCEPTION in smart

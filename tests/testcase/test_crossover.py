@@ -39,12 +39,17 @@ def test_offspring_are_valid_tests_made_of_the_parents_statements(write_module):
 
 
 def test_the_tail_calls_the_object_the_head_built():
-    head = (Statement("value", value=2), Statement("construct", "Box", (("width", 0), ("height", 0))))
+    head = (
+        Statement("value", value=2),
+        Statement("construct", "Box", (("width", 0), ("height", 0))),
+    )
     other = (
         Statement("value", value=9), Statement("construct", "Box", (("width", 0), ("height", 0))),
         Statement("method", "area", (), receiver=1),
     )  # fmt: skip
     rng = random.Random(5)  # alpha = 0.62: heads of 1 and 2 statements
-    child, _ = crossover(head + (Statement("method", "grow", (("by", 0),), receiver=1),), other, rng)
+    child, _ = crossover(
+        head + (Statement("method", "grow", (("by", 0),), receiver=1),), other, rng
+    )
     assert child[-1] == Statement("method", "area", (), receiver=1)  # the head's Box, not a copy
     assert sum(s.kind == "construct" for s in child) == 1
