@@ -8,8 +8,9 @@ subject (every unit of the module gets the budget), so a run is exactly what a u
 its summary come, per criterion, the goals the emitted suite covers out of all goals of the
 criterion (summed over the module's units; branch and line measured by coverage.py, the rest by
 miogen on the emitted tests), the number of tests, and the suite's runtime: the median, over
-``--runtime-runs`` pytest runs in fresh processes, of the tests' own time (pytest's junit
-times, so interpreter and collection are left out). Rows go to ``<out>/runs.csv`` as runs
+``--runtime-runs`` pytest runs in fresh processes, of the tests' own time (each test's
+setup, call and teardown timed by bench/runtime_plugin.py, so interpreter start and collection
+are left out). Rows go to ``<out>/runs.csv`` as runs
 finish (``--resume`` skips the ones there); ``<out>/summary.md`` has the medians per subject in
 the layout of the aDynaMOSA paper's Table III (criteria down, algorithms across).
 
@@ -29,7 +30,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 
 from bench.process import run_group
@@ -140,21 +140,24 @@ def _criteria_columns(summary: dict) -> dict:
 
 
 def _pytest_seconds(test_file: Path, folder: Path) -> float | None:
-    """The tests' own seconds in one fresh pytest process (junit times), or None if it failed."""
-    junit = folder / "runtime.xml"
-    environment = dict(os.environ, PYTHONPATH=str(folder), PYTEST_DISABLE_PLUGIN_AUTOLOAD="1")
+    """The tests' own seconds in one fresh pytest process (bench/runtime_plugin.py), or None."""
+    result = folder / "runtime.txt"
+    result.unlink(missing_ok=True)
+    environment = dict(
+        os.environ, PYTHONPATH=os.pathsep.join([str(folder), str(REPO)]),
+        PYTEST_DISABLE_PLUGIN_AUTOLOAD="1", MIOGEN_RUNTIME_FILE=str(result),
+    )  # fmt: skip
     command = [
-        sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", f"--junit-xml={junit}",
-        str(test_file),
+        sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p",
+        "bench.runtime_plugin", str(test_file),
     ]  # fmt: skip
     code, _ = run_group(
         command, 300, cwd=folder, env=environment, stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )  # fmt: skip
-    if code != 0 or not junit.exists():
+    if code != 0 or not result.exists():
         return None
-    root = ElementTree.parse(junit).getroot()
-    return sum(float(case.get("time", 0) or 0) for case in root.iter("testcase"))
+    return float(result.read_text())
 
 
 def _done(path: Path) -> set[tuple[str, str, str, str]]:

@@ -42,6 +42,13 @@ def test_two_exception_types_are_two_goals_found_as_they_are_raised(write_module
     assert set(problem.targets()) >= set(problem.criteria.reported[EC].goals())
 
 
+def test_a_call_with_arguments_the_callable_does_not_take_raises_no_goal(write_module):
+    problem = unit_problem(write_module("parsing3", PARSE), "parse")
+    wrong = problem.evaluate((value("7"), call("parse", ("b", 0))))  # TypeError before parse runs
+    assert wrong.individual and goals_of(wrong, EC) == set()
+    assert problem.criteria.reported[EC].goals() == []
+
+
 def test_a_call_that_raises_covers_the_method_but_not_its_no_exception_goal(write_module):
     problem = unit_problem(write_module("parsing2", PARSE), "parse")
     raised, returned = (

@@ -40,6 +40,7 @@ class Trace(Protocol):
     refused: str
     counts: list[int]
     infections: dict[int, float]
+    raised_inside: bool
 
 
 @dataclass
@@ -285,9 +286,10 @@ class Methods:
 class Exceptions:
     """EC: one goal per distinct exception type per public callable, found as tests raise them.
 
-    The callable is the one the raising statement of the test called; exceptions raised while
-    building its arguments belong to no callable of the unit. Timeouts and runs the sandbox
-    refused are not the code's exceptions. The total is unknown before the search, so the
+    The callable is the one the raising statement of the test called, and the exception must
+    have passed through the module's code: a call with arguments the callable does not take
+    (the shrinker tries such calls) raises a TypeError before any of it runs. Timeouts and
+    runs the sandbox refused are not the code's exceptions either. The total is unknown before the search, so the
     goals are dynamic: each is covered the moment it is found.
     """
 
@@ -305,7 +307,7 @@ class Exceptions:
 
     def fitness(self, run: Run) -> dict[Goal, float]:
         trace = run.trace
-        if trace.exception is None or trace.timed_out or trace.refused:
+        if trace.exception is None or trace.timed_out or trace.refused or not trace.raised_inside:
             return {}
         index, name, _ = trace.exception
         key = dict(run.calls).get(index)

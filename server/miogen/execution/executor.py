@@ -35,6 +35,8 @@ class Execution:
     # distance per probed mutant (0: weakly killed); the tally's own objects, not copies.
     counts: list[int] = field(default_factory=list)
     infections: dict[int, float] = field(default_factory=dict)
+    # The exception passed through the module's own code (not a call with wrong arguments).
+    raised_inside: bool = False
 
 
 class Executor:
@@ -69,6 +71,7 @@ class Executor:
         values: list[object] = []
         exception = None
         exception_module = ""
+        raised_inside = False
         timed_out = False
         executed = len(test)
         if self.before_test is not None:
@@ -93,6 +96,7 @@ class Executor:
                 except BaseException as error:  # noqa: BLE001 - SystemExit is a user outcome too
                     exception = (index, type(error).__name__, _message(error))
                     exception_module = type(error).__module__
+                    raised_inside = _through(error.__traceback__, self.module.__file__)
                     executed = index + 1
                     break
         except TestTimeout:  # the alarm went off between statements
@@ -116,7 +120,7 @@ class Executor:
         hits = set(runtime.HITS)
         return Execution(
             test[:executed], arcs, distances, hits, values, exception, exception_module, timed_out,
-            refused, tally.COUNTS, tally.INFECTIONS,
+            refused, tally.COUNTS, tally.INFECTIONS, raised_inside,
         )  # fmt: skip
 
     def _execute(self, statement: Statement, values: list[object]) -> object:
@@ -158,6 +162,15 @@ class Executor:
         for name, snapshot in self._containers.items():
             if namespace[name] != snapshot:
                 namespace[name] = saved[name] = copy.deepcopy(snapshot)
+
+
+def _through(traceback: types.TracebackType | None, filename: str | None) -> bool:
+    """Whether a traceback has a frame in ``filename`` (the code under test ran and raised)."""
+    while traceback is not None:
+        if traceback.tb_frame.f_code.co_filename == filename:
+            return True
+        traceback = traceback.tb_next
+    return False
 
 
 def _raise_timeout(signum, frame):
