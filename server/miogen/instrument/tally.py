@@ -167,7 +167,7 @@ def _judge_numbers(mutations: tuple[Mutation, ...], difference: float) -> None:
 
 
 def _too_big(value: object) -> bool:
-    return type(value) is int and value.bit_length() > MAX_INT_BITS  # type: ignore[attr-defined]
+    return type(value) is int and value.bit_length() > MAX_INT_BITS
 
 
 # ---------------------------------------------------------------- relational (ROR)
