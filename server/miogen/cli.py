@@ -15,13 +15,18 @@ from miogen.criteria.summary import criteria_summary, describe, line_coverage
 from miogen.ctg.cli import add_parser as _add_ctg_parser
 from miogen.errors import MiogenError
 from miogen.generate import GenerationReport, UnitReport, generate_module
+from miogen.platform_support import require_sandbox
 from miogen.project import default_test_path, locate
+
+SANDBOXED_COMMANDS = ("generate", "serve", "ctg")  # they run user code in sandboxed workers
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
     try:
+        if args.command in SANDBOXED_COMMANDS:
+            require_sandbox(args.command)
         return args.run(args)
     except MiogenError as error:
         print(f"miogen: {error}", file=sys.stderr)

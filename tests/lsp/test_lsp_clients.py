@@ -83,3 +83,34 @@ async def test_positions_are_in_the_encoding_the_client_chose(fresh, tmp_path):
     ranges = {(d.range.start.character, d.range.end.character) for d in diagnostics}
     assert ranges == {(7, 7 + width)}
     editor.close_all()
+
+
+async def test_each_workspace_folder_gets_its_own_settings(fresh, tmp_path):
+    """A multi-root workspace: the server asks per folder (scopeUri) and each folder's answer wins."""
+    first, second = Editor(fresh, tmp_path / "first"), Editor(fresh, tmp_path / "second")
+    everywhere = {"diagnosticSeverity": "information", "showCoveredBranches": False}
+    fresh.set_configuration(everywhere, section="miogen")
+    fresh.set_configuration(
+        {**everywhere, "diagnosticSeverity": "warning", "testsDirectory": "checks"},
+        section="miogen",
+        scope_uri=second.project.as_uri(),
+    )
+    await start(fresh, fresh.profile, [first.project, second.project])
+    if fresh.profile.startswith("neovim"):  # Neovim 0.7 answers every scope alike
+        pytest.skip("the client ignores scopeUri")
+    await first.wait(lambda: first.logs(f"settings for {second.project}"), "the folder's settings")
+
+    found = {}
+    for editor, severity in ((first, "Information"), (second, "Warning")):
+        path = editor.write("shapes.py")
+        editor.open(path)
+        editor.save(path, edited_sign("return 2"))
+        await editor.wait_job("sign")
+        [miss] = await editor.wait(lambda: editor.diagnostics(path), "diagnostics")  # noqa: B023
+        assert miss.severity == types.DiagnosticSeverity[severity]
+        [action] = await editor.actions(path, line_of(SHAPES, "x < 0"), only=["source"])
+        found[editor.project.name] = action.title
+    assert found["first"].endswith("for sign into tests/test_shapes.py")
+    assert found["second"].endswith("for sign into checks/test_shapes.py")
+    first.close_all()
+    second.close_all()

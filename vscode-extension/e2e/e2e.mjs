@@ -2,251 +2,365 @@
 // by playwright-core with Debian's chromium. Run through `npm run test:e2e` (e2e/run.sh), which installs
 // what is needed and builds dist/miogen.vsix first.
 //
-// Steps, each with a screenshot in e2e/artifacts/:
-//   1. open the workspace and the sample class (shapes.py)
-//   2. edit the class and save the file -> gutter marks from the miogen server
+// A multi-root workspace with two folders and two virtual environments (workspace.mjs). Steps, each
+// with a screenshot in e2e/artifacts/:
+//   1. open the sample class (folder "stack", the repository's .venv)
+//   2. edit the class and save -> coverage marks from the miogen server, none in the breakpoint gutter
 //   3. hover a partially covered line -> the missing branch
 //   4. the Problems panel lists the uncovered branch (source miogen)
 //   5. "miogen: Generate tests for class" -> the test file on disk, and its tests pass under pytest
 //   6. an edit inside the class greys its marks; "miogen: Toggle coverage marks" hides them
 //   7. a second generation is cancelled from its progress notification
+//   8. the Testing view lists the generated tests; "Run All Tests" runs them (all pass)
+//   9. "Run All Tests with Coverage" -> VS Code's Test Coverage view and inline coverage of the class
+//  10. the marks in a high-contrast theme (visible border on partial/uncovered lines)
+//  11. folder "ledger" (its own venv without miogen): one message with "Install miogen"; after the
+//      install its own server runs there, its code lens generates into its own tests folder
+//      ("checks", a folder setting answered per scopeUri), and those tests pass in that venv, also
+//      from the Testing view (run with that venv's interpreter)
 //
 // Environment: MIOGEN_PYTHON (default <repo>/.venv/bin/python, where `pip install -e .` provides
 // `python -m miogen serve`), MIOGEN_E2E_CODE_SERVER / _NODE24 / _CHROMIUM (from setup.sh's env.sh),
 // MIOGEN_E2E_WORK (scratch folder, default $TMPDIR/miogen-e2e), MIOGEN_E2E_TIMEOUT_S (default 180),
-// MIOGEN_E2E_UPDATE_DOCS=1 (copy the hover and generated-tests screenshots to docs/images/ for the README).
+// MIOGEN_E2E_UPDATE_DOCS=1 (copy the README's screenshots to docs/images/).
 
-import { spawn, spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync, copyFileSync } from "node:fs";
-import { createServer } from "node:net";
-import { tmpdir } from "node:os";
+import { spawnSync } from "node:child_process";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
+import {
+  artifacts,
+  CHROMIUM_ARGS,
+  clickLine,
+  collectLogs,
+  countMarks,
+  E2EFailure,
+  fail,
+  freePort,
+  installExtension,
+  isolatedEnv,
+  log,
+  markStyle,
+  python,
+  repo,
+  requireEnv,
+  runCommand,
+  screenshot,
+  serverProblem,
+  startCodeServer,
+  stopProcessGroup,
+  waitFor,
+} from "./support.mjs";
+import { FOLDER_A, FOLDER_B, prepareSecondEnvironment, prepareWorkspace, TESTS_DIRECTORY_B } from "./workspace.mjs";
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const extensionDir = path.resolve(here, "..");
-const repo = path.resolve(extensionDir, "..");
-const artifacts = path.join(here, "artifacts");
-const python = process.env.MIOGEN_PYTHON || path.join(repo, ".venv", "bin", "python");
-const work = process.env.MIOGEN_E2E_WORK || path.join(tmpdir(), "miogen-e2e");
-const timeoutMs = Number(process.env.MIOGEN_E2E_TIMEOUT_S || 180) * 1000;
-const vsix = path.join(extensionDir, "dist", "miogen.vsix");
-const CHROMIUM_ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
+/** README screenshots: artifact -> docs/images name. */
+const DOC_IMAGES = [
+  ["03-hover.png", "gutter.png"],
+  ["05-generated-tests.png", "generated-tests.png"],
+  ["08-testing-view.png", "testing-view.png"],
+  ["09-coverage.png", "native-coverage.png"],
+  ["10-high-contrast.png", "high-contrast.png"],
+  ["11-second-folder.png", "multi-root.png"],
 ];
 
-const started = Date.now();
-const log = (msg) => console.log(`[e2e ${((Date.now() - started) / 1000).toFixed(1).padStart(6)}s] ${msg}`);
-
-class E2EFailure extends Error {}
-const fail = (msg) => {
-  throw new E2EFailure(msg);
-};
-
-function requireEnv(name) {
-  const value = process.env[name];
-  if (!value || !existsSync(value)) fail(`${name} is not set or missing (${value}); run vscode-extension/e2e/setup.sh first`);
-  return value;
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
+function pytestIn(cwd, interpreter, testFile) {
+  const run = spawnSync(interpreter, ["-m", "pytest", "-q", "-p", "no:cacheprovider", path.relative(cwd, testFile)], {
+    cwd,
+    encoding: "utf8",
+    timeout: 300_000,
   });
+  return { ok: run.status === 0 && /\d+ passed/.test(run.stdout), output: `${run.stdout}${run.stderr}`, status: run.status };
 }
 
-async function waitFor(what, check, { timeout = timeoutMs, interval = 500 } = {}) {
-  const deadline = Date.now() + timeout;
-  let last;
-  while (Date.now() < deadline) {
-    try {
-      last = await check();
-      if (last) return last;
-    } catch (error) {
-      last = error;
-    }
-    await new Promise((r) => setTimeout(r, interval));
+/** Opens `name` from the Explorer, expanding its workspace folder's node first when it is collapsed. */
+async function openFromExplorer(page, folderName, name) {
+  if (!(await page.locator(".explorer-folders-view").first().isVisible())) await runCommand(page, "View: Show Explorer");
+  const folderRow = page.locator(`.explorer-folders-view .monaco-list-row[aria-level='1']`, { hasText: new RegExp(`^\\s*${folderName}\\s*$`, "i") }).first();
+  await folderRow.waitFor({ timeout: 60_000 });
+  if ((await folderRow.getAttribute("aria-expanded")) === "false") await folderRow.click();
+  const row = page.locator(".explorer-folders-view .monaco-list-row", { hasText: name }).first();
+  await row.waitFor({ timeout: 30_000 });
+  await row.click();
+}
+
+async function editAndSave(page, file, lineText, replaceWith, check) {
+  await clickLine(page, lineText);
+  await page.keyboard.press("End");
+  for (const key of replaceWith.keys) await page.keyboard.press(key);
+  await page.keyboard.type(replaceWith.text);
+  await page.keyboard.press("Control+S");
+  await waitFor(`${path.basename(file)} to be saved`, async () => readFileSync(file, "utf8").includes(check), { timeout: 15_000 });
+}
+
+/** Steps 1-7 in folder "stack". Returns the generated test file. */
+async function firstFolderSteps(page, dirs) {
+  await openFromExplorer(page, FOLDER_A, "shapes.py");
+  await page.locator(".monaco-editor .view-line", { hasText: "class Stack" }).first().waitFor({ timeout: 30_000 });
+  await page.waitForTimeout(1500);
+  await screenshot(page, "01-open-file.png");
+
+  // The status bar shows the beaker once the server runs (a spinner while starting, a warning if it failed).
+  const ready = page.locator(".statusbar-item:has(.codicon-beaker), .statusbar-item:has(.codicon-warning)", { hasText: /miogen|\d+\/\d+/ }).first();
+  await waitFor("the extension to start the server (status bar)", async () => ready.isVisible(), { timeout: 120_000 });
+  if ((await ready.locator(".codicon-warning").count()) > 0) {
+    fail(`the extension could not start the server: ${await ready.getAttribute("aria-label")}`);
   }
-  fail(`timed out after ${Math.round(timeout / 1000)} s waiting for ${what}${last instanceof Error ? `: ${last.message}` : ""}`);
+  log("server running (status bar)");
+  // The server generates on save for the units whose code changed, so change the class: capacity=4 -> 3.
+  const shapes = path.join(dirs.wsA, "shapes.py");
+  await editAndSave(page, shapes, "def __init__(self, capacity=4):", { keys: ["ArrowLeft", "ArrowLeft", "Backspace"], text: "3" }, "capacity=3):");
+  log("edited Stack.__init__ and saved shapes.py");
+
+  const marks = await waitFor("coverage marks (covered and partial/uncovered lines) after saving", async () => {
+    const counts = await countMarks(page);
+    return counts.covered > 0 && counts.partial + counts.uncovered > 0 ? counts : undefined;
+  }, { interval: 1000 });
+  log(`marks: ${JSON.stringify(marks)}`);
+  if (marks.gutter !== 0) fail(`the default style put ${marks.gutter} marks in the breakpoint gutter`);
+  await screenshot(page, "02-marks.png");
+
+  // Step 3: hover a partially covered line -> the missing branch.
+  await clickLine(page, 'sys.platform == "win32"');
+  const line = page.locator(".monaco-editor .view-line", { hasText: 'sys.platform == "win32"' }).first();
+  const box = await line.boundingBox();
+  await page.mouse.move(box.x + 60, box.y + box.height / 2);
+  const hover = page.locator(".monaco-hover", { hasText: "branch not covered" }).first();
+  await waitFor("the hover naming the missing branch", async () => (await hover.isVisible()) && (await hover.innerText()), { timeout: 20_000 });
+  log(`hover: ${(await hover.innerText()).replace(/\s+/g, " ").slice(0, 200)}`);
+  await screenshot(page, "03-hover.png");
+  await page.keyboard.press("Escape");
+
+  // Step 4: Problems lists the uncovered branch with source miogen.
+  await runCommand(page, "View: Focus Problems");
+  const problemRows = page.locator(".markers-panel .monaco-list-row", { hasText: "miogen" });
+  await waitFor("Problems entries from miogen", async () => (await problemRows.count()) > 0, { timeout: 60_000 });
+  const problemTexts = await problemRows.allInnerTexts();
+  log(`Problems: ${problemTexts.length} miogen entr${problemTexts.length === 1 ? "y" : "ies"}: ${problemTexts[0].replace(/\s+/g, " ")}`);
+  const status = await waitFor("the status bar's coverage figure (\"14/16\") for shapes.py", async () => {
+    const text = (await ready.innerText()).trim();
+    return /^\d+\/\d+$/.test(text) ? text : undefined;
+  }, { timeout: 30_000 });
+  log(`status bar: $(beaker) ${status}`);
+  await screenshot(page, "04-problems.png");
+  await runCommand(page, "View: Toggle Panel Visibility");
+
+  // Step 5: "Generate tests for class" with the cursor inside Stack.
+  await clickLine(page, "def push(self, item):");
+  await runCommand(page, "miogen: Generate tests for class");
+  log("ran miogen: Generate tests for class");
+  const testFile = path.join(dirs.wsA, "tests", "test_shapes.py");
+  const summary = page.locator(".notification-toast", { hasText: /\d+ tests?, \d+\/\d+ branches/ }).first();
+  await waitFor("the summary notification (\"N tests, c/t branches\")", async () => summary.isVisible(), { interval: 1000 });
+  log(`summary: ${(await summary.innerText()).split("\n")[0]}`);
+  await waitFor(`${path.relative(dirs.wsA, testFile)} on disk with tests`, async () =>
+    existsSync(testFile) && /def test_/.test(readFileSync(testFile, "utf8")), { timeout: 30_000 });
+  await page.locator(".monaco-editor .view-line", { hasText: "def test_" }).first().waitFor({ timeout: 30_000 });
+  await page.waitForTimeout(1000);
+  await screenshot(page, "05-generated-tests.png");
+
+  const pytest = pytestIn(dirs.wsA, python, testFile);
+  writeFileSync(path.join(artifacts, "pytest.txt"), pytest.output);
+  copyFileSync(testFile, path.join(artifacts, "test_shapes.py"));
+  if (!pytest.ok) fail(`pytest on the generated tests failed (exit ${pytest.status}):\n${pytest.output.trim().split("\n").slice(-15).join("\n")}`);
+  log(`pytest: ${pytest.output.trim().split("\n").filter((l) => /passed/.test(l)).pop()}`);
+
+  // Step 6: an edit inside the class greys its marks at once; "Toggle coverage marks" hides them all.
+  // A code change (a comment would not count: the server keeps results whose code is unchanged).
+  await clickLine(page, "if len(self.items) > 2:");
+  await page.keyboard.press("End");
+  await page.keyboard.press("ArrowLeft");
+  await page.keyboard.press("Backspace");
+  await page.keyboard.type("3");
+  const stale = await waitFor("the edited class's marks to turn stale", async () => {
+    const counts = await countMarks(page);
+    return counts.stale > 0 && counts.covered + counts.partial + counts.uncovered === 0 ? counts : undefined;
+  }, { timeout: 20_000 });
+  log(`after an edit inside Stack: ${JSON.stringify(stale)}`);
+  await screenshot(page, "06-stale-after-edit.png");
+  await runCommand(page, "miogen: Toggle coverage marks");
+  await waitFor("the marks to disappear after miogen: Toggle coverage marks", async () =>
+    Object.values(await countMarks(page)).every((n) => n === 0), { timeout: 10_000 });
+  log("miogen: Toggle coverage marks hid the marks");
+
+  // Step 7: a second generation, cancelled from its progress notification -> miogen.cancel.
+  await runCommand(page, "miogen: Generate tests for class");
+  const progressToast = page.locator(".notification-toast", { hasText: "generating tests for Stack" }).first();
+  await progressToast.waitFor({ state: "visible", timeout: 30_000 });
+  await progressToast.locator(".monaco-button", { hasText: "Cancel" }).first().click();
+  const cancelled = page.locator(".notification-toast", { hasText: "cancelled the generation for Stack" }).first();
+  await waitFor("the generation to stop after Cancel", async () => cancelled.isVisible(), { timeout: 60_000 });
+  await screenshot(page, "07-cancelled.png");
+  log("cancelled a running generation");
+  // Undo step 6's edit (VS Code saves open files before a test run): the class its tests were made for.
+  await runCommand(page, "File: Revert File");
+  await runCommand(page, "Notifications: Clear All Notifications");
+  return testFile;
 }
 
-/** Whether the Python side is there: `python -m miogen serve --help`. Returns a problem string or undefined. */
-function serverProblem() {
-  if (!existsSync(python)) return `MIOGEN_PYTHON=${python} does not exist (create it: python3 -m venv .venv && .venv/bin/pip install -e .)`;
-  const run = spawnSync(python, ["-m", "miogen", "serve", "--help"], { encoding: "utf8", timeout: 60_000 });
-  if (run.status !== 0) {
-    const why = `${run.stderr || run.stdout || run.error?.message || ""}`.trim().split("\n").slice(-3).join(" | ");
-    return `\`${python} -m miogen serve --help\` exited ${run.status}: ${why}`;
+/** The Test Explorer's rows (label and state) after expanding every collapsed node. */
+async function testExplorerRows(page) {
+  const tree = page.locator(".test-explorer .monaco-list");
+  for (let round = 0; round < 6; round++) {
+    const collapsed = tree.locator(".monaco-list-row[aria-expanded='false']");
+    if ((await collapsed.count()) === 0) break;
+    await collapsed.first().locator(".monaco-tl-twistie").click();
+    await page.waitForTimeout(300);
   }
-  return undefined;
+  return tree.locator(".monaco-list-row").evaluateAll((rows) =>
+    rows.map((row) => ({
+      label: row.querySelector(".label, .monaco-icon-label")?.textContent?.trim() ?? row.textContent.trim(),
+      state: [...row.querySelectorAll(".codicon")].map((icon) => [...icon.classList].find((c) => c.startsWith("codicon-testing-"))).filter(Boolean).join(" "),
+      level: Number(row.getAttribute("aria-level")),
+    })));
 }
 
-function prepareWorkspace() {
-  rmSync(work, { recursive: true, force: true });
-  const dirs = { ws: "ws", userData: "user-data", extensions: "extensions", home: "home" };
-  for (const key of Object.keys(dirs)) {
-    dirs[key] = path.join(work, dirs[key]);
-    mkdirSync(dirs[key], { recursive: true });
+/** Step 8: the Testing view lists the generated tests; Run All runs them. */
+async function testingViewSteps(page) {
+  await runCommand(page, "View: Show Testing");
+  await page.locator(".test-explorer").first().waitFor({ timeout: 30_000 });
+  const listed = await waitFor("the Testing view to list tests/test_shapes.py and its tests", async () => {
+    const rows = await testExplorerRows(page);
+    return rows.some((r) => r.label.includes("test_shapes.py")) && rows.filter((r) => r.label.startsWith("test_")).length >= 2 ? rows : undefined;
+  }, { timeout: 60_000, interval: 1000 });
+  const tests = listed.filter((r) => r.label.startsWith("test_") && !r.label.endsWith(".py"));
+  log(`Testing view: ${listed.map((r) => `${"  ".repeat(Math.max(0, r.level - 1))}${r.label}`).join(" | ")}`);
+  await runCommand(page, "Test: Run All Tests");
+  const results = await waitFor("the Testing view's results", async () => {
+    const rows = (await testExplorerRows(page)).filter((r) => r.label.startsWith("test_") && !r.label.endsWith(".py"));
+    const done = rows.filter((r) => /testing-(passed|failed|error|skipped)/.test(r.state));
+    return rows.length >= tests.length && done.length === rows.length ? rows : undefined;
+  }, { timeout: 120_000, interval: 1000 });
+  const notPassed = results.filter((r) => !r.state.includes("testing-passed"));
+  if (notPassed.length > 0) fail(`tests did not pass in the Testing view: ${notPassed.map((r) => `${r.label} (${r.state})`).join(", ")}`);
+  log(`Testing view: ${results.length} tests passed`);
+  await screenshot(page, "08-testing-view.png");
+}
+
+/** Step 9: Run with Coverage -> VS Code's own coverage view and inline coverage for shapes.py. */
+async function coverageSteps(page) {
+  await runCommand(page, "Test: Run All Tests with Coverage");
+  const coveragePane = page.locator(".pane", { has: page.locator(".pane-header", { hasText: /test coverage/i }) });
+  const coverageRow = coveragePane.locator(".monaco-list-row", { hasText: /shapes\.py[\s\S]*%/ }).first();
+  const text = await waitFor("the Test Coverage view to show shapes.py", async () => (await coverageRow.isVisible()) && (await coverageRow.innerText()), {
+    timeout: 120_000,
+    interval: 1000,
+  });
+  const percent = /(\d+(?:\.\d+)?)%/.exec(text)?.[1];
+  if (!percent) fail(`no percentage next to shapes.py in the Test Coverage view: ${text}`);
+  log(`Test Coverage view: shapes.py ${percent}%`);
+  await page.locator(".tabs-container .tab", { hasText: "shapes.py" }).first().click();
+  const inline = () => page.locator(".monaco-editor .coverage-deco-hit, .monaco-editor .coverage-deco-miss").count();
+  if ((await waitFor("VS Code's coverage in the editor", inline, { timeout: 5000 }).catch(() => 0)) === 0) {
+    await runCommand(page, "Test: Toggle Inline Coverage");
   }
-  cpSync(path.join(here, "fixtures", "workspace"), dirs.ws, { recursive: true });
-  mkdirSync(path.join(dirs.userData, "User"), { recursive: true });
-  const settings = {
-    "miogen.interpreter": python,
-    "miogen.budgetSeconds": 5,
-    "workbench.startupEditor": "none",
-    "workbench.tips.enabled": false,
-    "workbench.welcomePage.walkthroughs.openOnInstall": false,
-    "workbench.secondarySideBar.defaultVisibility": "hidden",
-    "workbench.colorTheme": "Default Dark Modern",
-    "chat.disableAIFeatures": true,
-    "telemetry.telemetryLevel": "off",
-    "update.mode": "none",
-    "extensions.autoCheckUpdates": false,
-    "extensions.autoUpdate": false,
-    "extensions.ignoreRecommendations": true,
-    "security.workspace.trust.enabled": false,
-    "editor.minimap.enabled": false,
-    "editor.fontSize": 14,
-    "files.autoSave": "off",
-    "git.enabled": false,
-  };
-  writeFileSync(path.join(dirs.userData, "User", "settings.json"), JSON.stringify(settings, null, 2));
-  return dirs;
+  const decorations = await waitFor("VS Code's coverage decorations (hit/miss) on shapes.py", inline, { timeout: 30_000 });
+  const misses = await page.locator(".monaco-editor .coverage-deco-miss").count();
+  log(`native coverage in the editor: ${decorations} decorations, ${misses} on lines not run`);
+  await page.waitForTimeout(1000);
+  await screenshot(page, "09-coverage.png");
+  return Number(percent);
 }
 
-function isolatedEnv(dirs, extra = {}) {
-  return {
-    ...process.env,
-    HOME: dirs.home,
-    XDG_CONFIG_HOME: path.join(dirs.home, ".config"),
-    XDG_DATA_HOME: path.join(dirs.home, ".local", "share"),
-    XDG_CACHE_HOME: path.join(dirs.home, ".cache"),
-    ...extra,
-  };
-}
-
-function codeServerEnv(dirs) {
-  const node24 = requireEnv("MIOGEN_E2E_NODE24");
-  return isolatedEnv(dirs, { PATH: `${path.dirname(node24)}:${process.env.PATH}` });
-}
-
-function installExtension(codeServer, dirs) {
-  if (!existsSync(vsix)) fail(`${vsix} is missing: run \`npm run package\``);
-  const run = spawnSync(
-    codeServer,
-    ["--user-data-dir", dirs.userData, "--extensions-dir", dirs.extensions, "--install-extension", vsix],
-    { env: codeServerEnv(dirs), encoding: "utf8", timeout: 120_000 },
-  );
-  if (run.status !== 0 || !/successfully installed/i.test(run.stdout + run.stderr)) {
-    fail(`installing ${vsix} into code-server failed (exit ${run.status}):\n${run.stdout}\n${run.stderr}`);
-  }
-  log(`installed ${path.relative(repo, vsix)}`);
-}
-
-function startCodeServer(codeServer, dirs, port) {
-  const out = path.join(work, "code-server.log");
-  const child = spawn(
-    codeServer,
-    [
-      "--auth", "none",
-      "--bind-addr", `127.0.0.1:${port}`,
-      "--user-data-dir", dirs.userData,
-      "--extensions-dir", dirs.extensions,
-      "--disable-telemetry",
-      "--disable-update-check",
-      "--disable-workspace-trust",
-      "--disable-getting-started-override",
-      dirs.ws,
-    ],
-    { env: codeServerEnv(dirs), detached: true, stdio: ["ignore", "pipe", "pipe"] },
-  );
-  const chunks = [];
-  child.stdout.on("data", (d) => chunks.push(d));
-  child.stderr.on("data", (d) => chunks.push(d));
-  child.on("exit", () => writeFileSync(out, Buffer.concat(chunks)));
-  child.logText = () => Buffer.concat(chunks).toString();
-  return child;
-}
-
-function stopProcessGroup(child) {
-  if (!child || child.exitCode !== null) return;
-  try {
-    process.kill(-child.pid, "SIGTERM");
-  } catch {}
-  const deadline = Date.now() + 5000;
-  while (Date.now() < deadline && child.exitCode === null) spawnSync("sleep", ["0.2"]);
-  try {
-    process.kill(-child.pid, "SIGKILL");
-  } catch {}
-}
-
-async function screenshot(page, name) {
-  const file = path.join(artifacts, name);
-  await page.screenshot({ path: file });
-  log(`screenshot ${path.relative(repo, file)}`);
-  return file;
-}
-
-/** Runs a command by its palette title ("miogen: Generate tests for class"). */
-async function runCommand(page, title) {
-  await page.keyboard.press("F1");
+async function setColorTheme(page, name) {
+  await runCommand(page, "Preferences: Color Theme");
   const input = page.locator(".quick-input-widget input").first();
-  await input.waitFor({ state: "visible", timeout: 15_000 });
-  await input.fill(`>${title}`);
-  const row = page.locator(".quick-input-list .monaco-list-row", { hasText: title }).first();
-  await row.waitFor({ state: "visible", timeout: 15_000 });
-  await page.keyboard.press("Enter");
+  await input.fill(name);
+  await page.locator(".quick-input-list .monaco-list-row", { hasText: name }).first().click();
 }
 
-/** Gutter icons of miogen's decoration types in the editor of shapes.py, counted by their SVG (media/<kind>.svg). */
-function countGutterMarks(page) {
-  return page.evaluate(() => {
-    const counts = { covered: 0, partial: 0, uncovered: 0, stale: 0 };
-    const editor = [...document.querySelectorAll(".monaco-editor")].find((e) =>
-      /class\sStack/.test(e.querySelector(".view-lines")?.textContent ?? ""));
-    for (const el of editor?.querySelectorAll(".margin *") ?? []) {
-      const image = decodeURIComponent(getComputedStyle(el).backgroundImage || "");
-      for (const kind of Object.keys(counts)) if (image.includes(`/media/${kind}.svg`)) counts[kind]++;
+/** Step 10: fresh marks, then the high-contrast theme: borders on partial/uncovered lines, nothing in the gutter. */
+async function highContrastSteps(page) {
+  await runCommand(page, "Test: Clear Coverage"); // VS Code's own coverage off: only miogen's marks
+  await runCommand(page, "miogen: Toggle coverage marks");
+  // Step 6's edit was reverted: the class is as its last result saw it, so its marks are fresh again.
+  await waitFor("fresh marks after reverting the edit", async () => {
+    const counts = await countMarks(page);
+    return counts.covered > 0 && counts.partial > 0 && counts.stale === 0 ? counts : undefined;
+  }, { interval: 1000 });
+  await setColorTheme(page, "Dark High Contrast");
+  const style = await waitFor("the high-contrast theme's border on a partially covered line", async () => {
+    const found = await markStyle(page, "partial");
+    return found && /dotted/.test(found.borderTop) && !/rgba\(0, 0, 0, 0\)/.test(found.borderTop) ? found : undefined;
+  }, { timeout: 30_000 });
+  const marks = await countMarks(page);
+  if (marks.gutter !== 0 || marks.covered === 0) fail(`high contrast: unexpected marks ${JSON.stringify(marks)}`);
+  log(`high contrast: partial line ${JSON.stringify(style)}; marks ${JSON.stringify(marks)}`);
+  await clickLine(page, "def describe(self):");
+  await page.waitForTimeout(800);
+  await screenshot(page, "10-high-contrast.png");
+  await setColorTheme(page, "Dark Modern");
+}
+
+/** Step 11: the second folder, its own venv without miogen: install from the message, then generate there. */
+async function secondFolderSteps(page, dirs) {
+  await openFromExplorer(page, FOLDER_B, "ledger.py");
+  await page.locator(".monaco-editor .view-line", { hasText: "class Ledger" }).first().waitFor({ timeout: 30_000 });
+  const toast = page.locator(".notification-toast", { hasText: "miogen is not installed" }).first();
+  await waitFor("one message that miogen is missing in the second folder's interpreter", async () => toast.isVisible(), { timeout: 60_000 });
+  const message = (await toast.locator(".notification-list-item-message").first().innerText()).replace(/\s+/g, " ");
+  log(`second folder: ${message.slice(0, 220)}`);
+  if (!message.includes(dirs.pythonB) || !message.includes(FOLDER_B)) fail(`the message should name ${dirs.pythonB} and folder ${FOLDER_B}: ${message}`);
+  const messages = await page.locator(".notification-toast", { hasText: "miogen is not installed" }).count();
+  if (messages !== 1) fail(`expected one message about the missing miogen, saw ${messages}`);
+  await toast.locator(".monaco-button", { hasText: "Install miogen" }).first().click();
+  const installed = page.locator(".notification-toast", { hasText: "installed into" }).first();
+  await waitFor("the install to finish", async () => installed.isVisible(), { timeout: 180_000, interval: 1000 });
+  log(`second folder: ${(await installed.innerText()).split("\n")[0]}`);
+  const ledger = path.join(dirs.wsB, "ledger.py");
+  await waitFor("the second folder's server to start", async () => {
+    await page.locator(".monaco-editor .view-line", { hasText: "class Ledger" }).first().click();
+    return page.locator(".statusbar-item:has(.codicon-beaker)", { hasText: /miogen|\d+\/\d+/ }).first().isVisible();
+  }, { timeout: 90_000, interval: 1000 });
+  await editAndSave(page, ledger, "def __init__(self, limit=0):", { keys: ["ArrowLeft", "ArrowLeft", "Backspace"], text: "5" }, "limit=5):");
+  const marks = await waitFor("marks in the second folder's file", async () => {
+    const counts = await countMarks(page, "class\\sLedger");
+    return counts.covered > 0 ? counts : undefined;
+  }, { interval: 1000 });
+  log(`second folder marks: ${JSON.stringify(marks)}`);
+  // This time through the code lens: the server's command, routed to this folder's server.
+  const lens = page.locator(".monaco-editor .codelens-decoration a", { hasText: "Generate tests" }).first();
+  await lens.waitFor({ timeout: 30_000 });
+  await lens.click();
+  log("clicked the code lens \"Generate tests\" above class Ledger");
+  const testFile = path.join(dirs.wsB, TESTS_DIRECTORY_B, "test_ledger.py");
+  await waitFor(`${FOLDER_B}/${TESTS_DIRECTORY_B}/test_ledger.py (the folder's own testsDirectory)`, async () =>
+    existsSync(testFile) && /def test_/.test(readFileSync(testFile, "utf8")), { interval: 1000 });
+  await page.locator(".monaco-editor .view-line", { hasText: "def test_" }).first().waitFor({ timeout: 30_000 });
+  await page.waitForTimeout(1000);
+  await screenshot(page, "11-second-folder.png");
+  const pytest = pytestIn(dirs.wsB, dirs.pythonB, testFile);
+  writeFileSync(path.join(artifacts, "pytest-ledger.txt"), pytest.output);
+  if (!pytest.ok) fail(`pytest (second venv) on ${testFile} failed:\n${pytest.output.trim().split("\n").slice(-15).join("\n")}`);
+  log(`second folder pytest (${path.relative(dirs.wsB, dirs.pythonB) || dirs.pythonB}): ${pytest.output.trim().split("\n").filter((l) => /passed/.test(l)).pop()}`);
+
+  // The Testing view lists both folders' generated tests and runs each folder's with its own interpreter.
+  await runCommand(page, "View: Show Testing");
+  await waitFor("the Testing view to list ledger's checks/test_ledger.py", async () =>
+    (await testExplorerRows(page)).some((r) => r.label.includes("checks/test_ledger.py")), { timeout: 60_000, interval: 1000 });
+  await runCommand(page, "Test: Run All Tests");
+  const rows = await waitFor("both folders' tests to finish in the Testing view", async () => {
+    const found = (await testExplorerRows(page)).filter((r) => r.label.startsWith("test_") && !r.label.endsWith(".py"));
+    return found.length > 0 && found.every((r) => /testing-(passed|failed|error|skipped)/.test(r.state)) && found.some((r) => /ledger|credit|debit/.test(r.label)) ? found : undefined;
+  }, { timeout: 120_000, interval: 1000 });
+  const notPassed = rows.filter((r) => !r.state.includes("testing-passed"));
+  if (notPassed.length > 0) fail(`tests did not pass in the Testing view: ${notPassed.map((r) => r.label).join(", ")}`);
+  log(`Testing view, both folders: ${rows.length} tests passed`);
+  await screenshot(page, "12-testing-both-folders.png");
+}
+
+function checkServersPerFolder(dirs) {
+  const extensionLog = readFileSync(path.join(artifacts, "miogen.log"), "utf8");
+  for (const [folder, interpreter] of [[FOLDER_A, python], [FOLDER_B, dirs.pythonB]]) {
+    const started = new RegExp(`at (\\S+); starting for folder ${folder}:`).exec(extensionLog);
+    if (!started) fail(`the extension log does not show a server started for folder ${folder}`);
+    if (path.resolve(started[1]) !== path.resolve(interpreter) && !started[1].startsWith(path.dirname(path.dirname(interpreter)))) {
+      fail(`folder ${folder}'s server ran ${started[1]}, expected ${interpreter}`);
     }
-    return counts;
-  });
-}
-
-/** The editor line (1-based) whose text contains `text`, via the rendered view lines. */
-async function clickLine(page, text) {
-  const line = page.locator(".monaco-editor .view-line", { hasText: text }).first();
-  await line.waitFor({ state: "visible", timeout: 15_000 });
-  await line.click();
-  return line;
-}
-
-function collectLogs(dirs) {
-  const found = [];
-  const walk = (dir) => {
-    for (const name of readdirSync(dir)) {
-      const p = path.join(dir, name);
-      if (statSync(p).isDirectory()) walk(p);
-      else if (name === "miogen.log" || name === "remoteexthost.log" || name === "exthost.log") found.push(p);
-    }
-  };
-  const logs = path.join(dirs.userData, "logs");
-  if (existsSync(logs)) walk(logs);
-  for (const file of found) copyFileSync(file, path.join(artifacts, path.basename(file)));
-  const codeServerLog = path.join(work, "code-server.log");
-  if (existsSync(codeServerLog)) copyFileSync(codeServerLog, path.join(artifacts, "code-server.log"));
-  return found;
+    log(`folder ${folder}: server on ${started[1]}`);
+  }
+  const testingB = extensionLog.split("\n").find((line) => line.includes("Testing: ") && line.includes(`(in ${dirs.wsB})`));
+  if (!testingB?.includes(`Testing: ${dirs.pythonB} `)) fail(`the Testing view ran ledger's tests with another interpreter: ${testingB}`);
+  log(`folder ${FOLDER_B}: Testing view ran pytest with ${dirs.pythonB}`);
 }
 
 async function main() {
@@ -256,160 +370,34 @@ async function main() {
   mkdirSync(artifacts, { recursive: true });
 
   const problem = serverProblem();
-  log(problem ? `miogen server NOT available: ${problem}` : `miogen server available (${python} -m miogen serve)`);
-
+  if (problem) {
+    fail(`the miogen language server is not available: ${problem}\n  The e2e needs \`${python} -m miogen serve\` (installed with \`pip install -e .\`).`);
+  }
+  log(`miogen server available (${python} -m miogen serve)`);
   const dirs = prepareWorkspace();
+  prepareSecondEnvironment(dirs);
   installExtension(codeServer, dirs);
   const port = await freePort();
   const cs = startCodeServer(codeServer, dirs, port);
   let browser;
+  let passed = false;
   try {
     await waitFor("code-server /healthz", async () => (await fetch(`http://127.0.0.1:${port}/healthz`)).ok, { timeout: 60_000 });
     log(`code-server up on 127.0.0.1:${port}`);
-
     browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: CHROMIUM_ARGS, env: isolatedEnv(dirs) });
     const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
     page.setDefaultTimeout(30_000);
-    await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(dirs.ws)}`);
+    await page.goto(`http://127.0.0.1:${port}/?workspace=${encodeURIComponent(dirs.workspaceFile)}`);
     await page.locator(".monaco-workbench").waitFor({ timeout: 90_000 });
-    const explorerRow = page.locator(".explorer-folders-view .monaco-list-row", { hasText: "shapes.py" }).first();
-    await explorerRow.waitFor({ timeout: 90_000 });
-    log("workbench visible");
+    await page.locator(".explorer-folders-view .monaco-list-row").first().waitFor({ timeout: 90_000 });
+    log("workbench visible (multi-root workspace)");
 
-    // Step 1: open the sample class.
-    await explorerRow.click();
-    await page.locator(".monaco-editor .view-line", { hasText: "class Stack" }).first().waitFor({ timeout: 30_000 });
-    await page.waitForTimeout(1500);
-    await screenshot(page, "01-open-file.png");
-
-    if (problem) {
-      const toast = page.locator(".notification-toast .notification-list-item-message", { hasText: "miogen" }).first();
-      const message = await waitFor("the extension's message about the missing server", async () =>
-        (await toast.isVisible()) && (await toast.innerText()), { timeout: 60_000 }).catch(() => "(none shown)");
-      log(`extension says: ${String(message).split("\n")[0]}`);
-      await screenshot(page, "02-server-problem.png");
-      fail(
-        `the miogen language server is not available, so the remaining steps (gutter marks, Problems, ` +
-          `"Generate tests for class", pytest) cannot run.\n  ${problem}\n` +
-          `  The e2e needs \`${python} -m miogen serve\` (server/miogen/lsp, installed with \`pip install -e .\`).`,
-      );
-    }
-
-    // Step 2: edit and save -> background generation -> gutter marks and Problems entries.
-    // The status bar shows the beaker once the server runs (a spinner while starting, a warning if it failed).
-    const ready = page.locator(".statusbar-item:has(.codicon-beaker), .statusbar-item:has(.codicon-warning)", { hasText: /miogen|\d+\/\d+/ }).first();
-    await waitFor("the extension to start the server (status bar)", async () => ready.isVisible(), { timeout: 120_000 });
-    if ((await ready.locator(".codicon-warning").count()) > 0) {
-      fail(`the extension could not start the server: ${await ready.getAttribute("aria-label")}`);
-    }
-    log("server running (status bar)");
-    // The server generates on save for the units whose code changed, so change the class: capacity=4 -> 3.
-    await clickLine(page, "def __init__(self, capacity=4):");
-    await page.keyboard.press("End");
-    await page.keyboard.press("ArrowLeft");
-    await page.keyboard.press("ArrowLeft");
-    await page.keyboard.press("Backspace");
-    await page.keyboard.type("3");
-    await page.keyboard.press("Control+S");
-    await waitFor("the file to be saved", async () => readFileSync(path.join(dirs.ws, "shapes.py"), "utf8").includes("capacity=3):"), { timeout: 15_000 });
-    log("edited Stack.__init__ and saved shapes.py");
-
-    const marks = await waitFor("gutter marks (covered and partial/uncovered lines) after saving", async () => {
-      const counts = await countGutterMarks(page);
-      return counts.covered > 0 && counts.partial + counts.uncovered > 0 ? counts : undefined;
-    }, { interval: 1000 });
-    log(`gutter marks: ${JSON.stringify(marks)}`);
-
-    await screenshot(page, "02-gutter.png");
-
-    // Step 3: hover a partially covered line -> the missing branch.
-    await clickLine(page, 'sys.platform == "win32"');
-    const line = page.locator(".monaco-editor .view-line", { hasText: 'sys.platform == "win32"' }).first();
-    const box = await line.boundingBox();
-    await page.mouse.move(box.x + 60, box.y + box.height / 2);
-    const hover = page.locator(".monaco-hover", { hasText: "branch not covered" }).first();
-    await waitFor("the hover naming the missing branch", async () => (await hover.isVisible()) && (await hover.innerText()), { timeout: 20_000 });
-    log(`hover: ${(await hover.innerText()).replace(/\s+/g, " ").slice(0, 200)}`);
-    await screenshot(page, "03-hover.png");
-    await page.keyboard.press("Escape");
-
-    // Step 4: Problems lists the uncovered branch with source miogen.: the uncovered branch is listed with source miogen.
-    await runCommand(page, "View: Focus Problems");
-    const problemRows = page.locator(".markers-panel .monaco-list-row", { hasText: "miogen" });
-    await waitFor("Problems entries from miogen", async () => (await problemRows.count()) > 0, { timeout: 60_000 });
-    const problemTexts = await problemRows.allInnerTexts();
-    log(`Problems: ${problemTexts.length} miogen entr${problemTexts.length === 1 ? "y" : "ies"}: ${problemTexts[0].replace(/\s+/g, " ")}`);
-    const status = await waitFor("the status bar's coverage figure (\"14/16\") for shapes.py", async () => {
-      const text = (await ready.innerText()).trim();
-      return /^\d+\/\d+$/.test(text) ? text : undefined;
-    }, { timeout: 30_000 });
-    log(`status bar: $(beaker) ${status}`);
-    await screenshot(page, "04-problems.png");
-    await runCommand(page, "View: Toggle Panel Visibility");
-
-    // Step 5: "Generate tests for class" with the cursor inside Stack.
-    await clickLine(page, "def push(self, item):");
-    await runCommand(page, "miogen: Generate tests for class");
-    log("ran miogen: Generate tests for class");
-    const testFile = path.join(dirs.ws, "tests", "test_shapes.py");
-    const summary = page.locator(".notification-toast", { hasText: /\d+ tests?, \d+\/\d+ branches/ }).first();
-    await waitFor("the summary notification (\"N tests, c/t branches\")", async () => summary.isVisible(), { interval: 1000 });
-    const summaryText = (await summary.innerText()).split("\n")[0];
-    log(`summary: ${summaryText}`);
-    await waitFor(`${path.relative(dirs.ws, testFile)} on disk with tests`, async () =>
-      existsSync(testFile) && /def test_/.test(readFileSync(testFile, "utf8")), { timeout: 30_000 });
-    await page.locator(".monaco-editor .view-line", { hasText: "def test_" }).first().waitFor({ timeout: 30_000 });
-    await page.waitForTimeout(1000);
-    await screenshot(page, "05-generated-tests.png");
-
-    const pytest = spawnSync(python, ["-m", "pytest", "-q", "-p", "no:cacheprovider", path.relative(dirs.ws, testFile)], {
-      cwd: dirs.ws,
-      encoding: "utf8",
-      timeout: 300_000,
-    });
-    const pytestTail = `${pytest.stdout}${pytest.stderr}`.trim().split("\n").slice(-15).join("\n");
-    writeFileSync(path.join(artifacts, "pytest.txt"), `${pytest.stdout}${pytest.stderr}`);
-    copyFileSync(testFile, path.join(artifacts, "test_shapes.py"));
-    if (pytest.status !== 0 || !/\d+ passed/.test(pytest.stdout)) {
-      fail(`pytest on the generated tests failed (exit ${pytest.status}):\n${pytestTail}`);
-    }
-    log(`pytest: ${pytest.stdout.trim().split("\n").filter((l) => /passed/.test(l)).pop()}`);
-
-    // Step 6: an edit inside the class greys its marks at once; "Toggle coverage marks" hides them all.
-    // A code change (a comment would not count: the server keeps results whose code is unchanged).
-    await clickLine(page, "if len(self.items) > 2:");
-    await page.keyboard.press("End");
-    await page.keyboard.press("ArrowLeft");
-    await page.keyboard.press("Backspace");
-    await page.keyboard.type("3");
-    const stale = await waitFor("the edited class's marks to turn stale", async () => {
-      const counts = await countGutterMarks(page);
-      return counts.stale > 0 && counts.covered + counts.partial + counts.uncovered === 0 ? counts : undefined;
-    }, { timeout: 20_000 });
-    log(`after an edit inside Stack: ${JSON.stringify(stale)}`);
-    await screenshot(page, "06-stale-after-edit.png");
-    await runCommand(page, "miogen: Toggle coverage marks");
-    await waitFor("the marks to disappear after miogen: Toggle coverage marks", async () =>
-      Object.values(await countGutterMarks(page)).every((n) => n === 0), { timeout: 10_000 });
-    log("miogen: Toggle coverage marks hid the marks");
-
-    // Step 7: a second generation, cancelled from its progress notification -> miogen.cancel.
-    await runCommand(page, "miogen: Generate tests for class");
-    const progressToast = page.locator(".notification-toast", { hasText: "generating tests for Stack" }).first();
-    await progressToast.waitFor({ state: "visible", timeout: 30_000 });
-    await progressToast.locator(".monaco-button", { hasText: "Cancel" }).first().click();
-    const cancelled = page.locator(".notification-toast", { hasText: "cancelled the generation for Stack" }).first();
-    await waitFor("the generation to stop after Cancel", async () => cancelled.isVisible(), { timeout: 60_000 });
-    await screenshot(page, "07-cancelled.png");
-    log("cancelled a running generation");
-
-    if (process.env.MIOGEN_E2E_UPDATE_DOCS === "1") {
-      for (const [from, to] of [["03-hover.png", "gutter.png"], ["05-generated-tests.png", "generated-tests.png"]]) {
-        mkdirSync(path.join(repo, "docs", "images"), { recursive: true });
-        copyFileSync(path.join(artifacts, from), path.join(repo, "docs", "images", to));
-      }
-      log("copied the README screenshots to docs/images/ (MIOGEN_E2E_UPDATE_DOCS=1)");
-    }
+    await firstFolderSteps(page, dirs);
+    await testingViewSteps(page);
+    await coverageSteps(page);
+    await highContrastSteps(page);
+    await secondFolderSteps(page, dirs);
+    passed = true;
   } catch (error) {
     try {
       const pages = browser?.contexts().flatMap((c) => c.pages()) ?? [];
@@ -421,6 +409,12 @@ async function main() {
     stopProcessGroup(cs);
     const logs = collectLogs(dirs);
     log(`logs copied to ${path.relative(repo, artifacts)}/ (${logs.length} files)`);
+  }
+  if (passed) checkServersPerFolder(dirs);
+  if (process.env.MIOGEN_E2E_UPDATE_DOCS === "1") {
+    mkdirSync(path.join(repo, "docs", "images"), { recursive: true });
+    for (const [from, to] of DOC_IMAGES) copyFileSync(path.join(artifacts, from), path.join(repo, "docs", "images", to));
+    log("copied the README screenshots to docs/images/ (MIOGEN_E2E_UPDATE_DOCS=1)");
   }
 }
 

@@ -1,56 +1,70 @@
-/** Entry point: activate wires the server, the features and the commands together; deactivate stops the server. */
+/** Entry point: activate wires the servers, the features and the commands together; deactivate stops the servers. */
 
 import { ExtensionContext } from "vscode";
-import { Commands, ServerCommands, SERVER_NAME } from "./common/constants";
+import { Commands, InternalCommands, SERVER_NAME } from "./common/constants";
 import { registerLogger, traceInfo } from "./common/log/logging";
 import { onDidChangePythonInterpreter } from "./common/pythonEnvironment";
-import { MiogenServer } from "./common/server";
 import { effectsOfChange } from "./common/settings";
 import { createLogOutputChannel, getSettings, onDidChangeConfiguration, registerCommand } from "./common/vscodeapi";
 import { CoverageDecorations } from "./features/coverageDecorations";
 import { TestGenerator } from "./features/generateTests";
+import { ServerPool } from "./features/servers";
 import { MiogenStatusBar } from "./features/statusBar";
+import { GeneratedTestsController } from "./features/testing";
 
-let server: MiogenServer | undefined;
+let servers: ServerPool | undefined;
 
 export async function activate(context: ExtensionContext): Promise<void> {
   const log = createLogOutputChannel(SERVER_NAME);
   context.subscriptions.push(log, registerLogger(log));
   traceInfo(`miogen extension ${context.extension.packageJSON.version} activating`);
 
-  server = new MiogenServer(log);
-  const coverage = new CoverageDecorations(context.extensionUri, server);
-  const statusBar = new MiogenStatusBar(server, coverage);
-  const generator = new TestGenerator(server);
-  server.interceptCommand = (command, args) =>
-    command === ServerCommands.generateTests ? generator.runFromServerCommand(args) : undefined;
-  const miogen = server;
+  const generator = new TestGenerator();
+  const pool = new ServerPool(log, (ref) => generator.runFromServerCommand(ref));
+  servers = pool;
+  generator.attach(pool);
+  const coverage = new CoverageDecorations(context.extensionUri, pool);
+  const statusBar = new MiogenStatusBar(pool, coverage);
+  const testing = new GeneratedTestsController(context, log);
 
   context.subscriptions.push(
-    miogen,
+    pool,
+    generator,
     coverage,
     statusBar,
+    testing,
+    generator.onDidGenerate((result) => testing.remember(result.testUri)),
     registerCommand(Commands.generateTestsForClass, (arg?: unknown) => generator.generateForClass(arg)),
-    registerCommand(Commands.restart, () => miogen.restart({ showProblemAgain: true })),
+    registerCommand(Commands.restart, () => pool.restart(undefined, { showProblemAgain: true })),
     registerCommand(Commands.toggleCoverage, () => coverage.toggle()),
     registerCommand(Commands.showLog, () => log.show()),
+    registerCommand(InternalCommands.rememberTestFiles, (...uris: string[]) =>
+      Promise.all(uris.map((uri) => testing.remember(uri))),
+    ),
     onDidChangeConfiguration((event) => {
       const effects = effectsOfChange((key) => event.affectsConfiguration(key));
-      if (effects.has("restart")) miogen.restart();
-      else if (effects.has("notifyServer")) void miogen.notifyConfigurationChanged();
+      if (effects.has("restart")) {
+        for (const server of pool.all()) {
+          if (event.affectsConfiguration("miogen.interpreter", server.folder?.uri)) server.restart();
+        }
+      } else if (effects.has("notifyServer")) pool.notifyConfigurationChanged();
       if (effects.has("repaint")) coverage.refreshSettings();
+      testing.onConfigurationChanged(event);
     }),
   );
-  const pythonListener = await onDidChangePythonInterpreter(() => {
-    if (!getSettings().interpreter) miogen.restart();
+  const pythonListener = await onDidChangePythonInterpreter((folder) => {
+    for (const server of pool.all()) {
+      const mine = !folder || server.folder?.uri.toString() === folder.toString();
+      if (mine && !getSettings(server.folder?.uri).interpreter) server.restart();
+    }
   });
   if (pythonListener) context.subscriptions.push(pythonListener);
 
-  // Not awaited: activation (and so the commands) should not wait for the interpreter probe and the server.
-  void miogen.restartNow();
+  // Not awaited inside: activation (and so the commands) should not wait for interpreter probes.
+  pool.startForOpenDocuments();
 }
 
 export async function deactivate(): Promise<void> {
-  await server?.stop();
-  server = undefined;
+  await servers?.stop();
+  servers = undefined;
 }

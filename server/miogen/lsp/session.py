@@ -53,6 +53,7 @@ class Session:
         self.scheduler = Scheduler(self.reporter)
         self.init_layer: dict = {}
         self.config_layer: dict = {}
+        self.folder_layers: dict[Path, dict[str, object]] = {}  # asked per folder (scopeUri)
         self.projects = ProjectSettings()
         self._tasks: set[asyncio.Task] = set()
         self.stopped = False  # after shutdown: jobs still ending must not write to the client
@@ -104,22 +105,47 @@ class Session:
         self.scheduler.pump()
 
     async def pull_configuration(self) -> None:
+        """Ask for section ``miogen`` once unscoped and once per workspace folder (``scopeUri``).
+
+        A multi-root workspace can set other values per folder (one virtual environment and one
+        tests folder each); the folder's answer wins over the unscoped one for its files.
+        """
         if not self.supports("workspace.configuration"):
             return
-        item = types.ConfigurationItem(section="miogen")
+        folders = self.folders()
+        items = [types.ConfigurationItem(section="miogen")] + [
+            types.ConfigurationItem(section="miogen", scope_uri=folder.as_uri())
+            for folder in folders
+        ]
         try:
             answer = await self.ls.workspace_configuration_async(
-                types.ConfigurationParams(items=[item])
+                types.ConfigurationParams(items=items)
             )
         except Exception as error:  # noqa: BLE001 - a client that fails here keeps the defaults
             self.warn(f"miogen: workspace/configuration failed: {error}")
             return
-        if answer:
-            self.configure(answer[0], "workspace/configuration")
+        if not answer:
+            return
+        self.folder_layers = {}
+        for folder, raw in zip(folders, answer[1:], strict=False):
+            values, problems = read_layer(section(raw), f"workspace/configuration for {folder}")
+            self.folder_layers[folder] = values
+            for problem in problems:
+                self.warn(problem)
+        self.configure(answer[0], "workspace/configuration")
+        for folder in folders:
+            if self.folder_layers.get(folder, {}) != self.config_layer:
+                self.log(f"miogen: settings for {folder}: {self.settings_in(folder).describe()}")
+
+    def settings_in(self, folder: Path | None) -> Settings:
+        """The editor's settings for files of ``folder`` (without the project file)."""
+        scoped = self.folder_layers.get(folder, {}) if folder is not None else {}
+        return resolve(self.init_layer, self.config_layer, scoped)
 
     def settings_for(self, path: Path) -> Settings:
         project = self.projects.read(self.project_root(path), self.warn)
-        return resolve(self.init_layer, self.config_layer, project)
+        scoped = self.folder_layers.get(self.folder_of(path), {})
+        return resolve(self.init_layer, self.config_layer, scoped, project)
 
     # --- where files are ----------------------------------------------------------------------
 

@@ -18,6 +18,12 @@ export const Commands = {
   showLog: "miogen.showLog",
 } as const;
 
+/** Commands the extension registers for its own use (not in the palette, not contributed). */
+export const InternalCommands = {
+  /** Run after a code action's edit put generated tests into files: the Testing view lists them. */
+  rememberTestFiles: "miogen.internal.rememberTestFiles",
+} as const;
+
 /** Commands the server registers (`workspace/executeCommand`). */
 export const ServerCommands = {
   generateTests: "miogen.generateTests",

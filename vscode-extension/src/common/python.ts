@@ -41,11 +41,12 @@ export const PROBE_SCRIPT = [
   "print(json.dumps({'version': list(sys.version_info[:3]), 'executable': sys.executable, 'miogen': has, 'serve': serve}))",
 ].join("\n");
 
-export type ProblemKind = "notFound" | "failed" | "tooOld" | "noMiogen" | "noServer";
+export type ProblemKind = "notFound" | "failed" | "tooOld" | "unsupported" | "noMiogen" | "noServer";
 
 export type Verdict =
   | { ok: true; executable: string; version: string }
-  | { ok: false; problem: ProblemKind; message: string };
+  /** `executable`: the interpreter's own path, when it ran (where "Install miogen" installs). */
+  | { ok: false; problem: ProblemKind; message: string; executable?: string };
 
 /** What running the probe gave: an error (spawn or exit code) and/or its stdout. */
 export interface ProbeOutput {
@@ -87,21 +88,42 @@ export function judgeProbe(choice: InterpreterChoice, output: ProbeOutput): Verd
       message: `miogen needs Python ${MIN_PYTHON.join(".")} or newer, but ${where} is Python ${version}. Set "miogen.interpreter" to a newer interpreter.`,
     };
   }
+  const executable = info.executable || choice.path;
+  if (info.sandbox === false) {
+    return {
+      ok: false,
+      problem: "unsupported",
+      message: `miogen cannot run with ${where} on ${info.platform || "this platform"}: its worker sandbox needs POSIX resource limits (the 'resource' module). Use Linux or macOS (on Windows, WSL).`,
+      executable,
+    };
+  }
   if (!info.miogen) {
     return {
       ok: false,
       problem: "noMiogen",
-      message: `miogen is not installed in ${where} (Python ${version}). Run "${info.executable || choice.path} -m pip install miogen", or set "miogen.interpreter" to an environment that has it.`,
+      message: `miogen is not installed in ${where} (Python ${version}). Install it there ("${executable} ${installArgs().join(" ")}"), or set "miogen.interpreter" to an environment that has it.`,
+      executable,
     };
   }
   if (info.serve === false) {
     return {
       ok: false,
       problem: "noServer",
-      message: `The miogen installed in ${where} (Python ${version}) has no language server ("python -m miogen serve"). Upgrade it ("${info.executable || choice.path} -m pip install -U miogen"), or set "miogen.interpreter" to an environment with a current miogen.`,
+      message: `The miogen installed in ${where} (Python ${version}) has no language server ("python -m miogen serve"). Upgrade it ("${executable} ${installArgs(true).join(" ")}"), or set "miogen.interpreter" to an environment with a current miogen.`,
+      executable,
     };
   }
-  return { ok: true, executable: info.executable || choice.path, version };
+  return { ok: true, executable, version };
+}
+
+/** Arguments after the interpreter that install (or upgrade) miogen into it with pip. */
+export function installArgs(upgrade = false): string[] {
+  return ["-m", "pip", "install", ...(upgrade ? ["--upgrade"] : []), "miogen"];
+}
+
+/** Problems the "Install miogen" button can fix. */
+export function canInstall(verdict: Verdict): verdict is Extract<Verdict, { ok: false }> & { executable: string } {
+  return !verdict.ok && (verdict.problem === "noMiogen" || verdict.problem === "noServer") && !!verdict.executable;
 }
 
 export function isAtLeast(version: readonly number[], minimum: readonly number[]): boolean {
@@ -114,7 +136,7 @@ export function isAtLeast(version: readonly number[], minimum: readonly number[]
 
 function parseProbe(
   stdout: string,
-): { version: number[]; executable: string; miogen: boolean; serve?: boolean } | undefined {
+): { version: number[]; executable: string; miogen: boolean; serve?: boolean; sandbox?: boolean; platform?: string } | undefined {
   const line = stdout.trim().split("\n").pop();
   if (!line) return undefined;
   try {
@@ -125,18 +147,21 @@ function parseProbe(
       executable: String(data.executable ?? ""),
       miogen: data.miogen === true,
       serve: typeof data.serve === "boolean" ? data.serve : undefined,
+      sandbox: typeof data.sandbox === "boolean" ? data.sandbox : undefined,
+      platform: typeof data.platform === "string" ? data.platform : undefined,
     };
   } catch {
     return undefined;
   }
 }
 
-export type ProbeRunner = (file: string, args: string[]) => Promise<ProbeOutput>;
+export type ProbeRunner = (file: string, args: string[], options?: { timeoutMs?: number }) => Promise<ProbeOutput>;
 
-/** Runs a program with a timeout and collects its output; never rejects. */
-export const execFileRunner: ProbeRunner = (file, args) =>
+/** Runs a program with a timeout (15 s unless given) and collects its output; never rejects. */
+export const execFileRunner: ProbeRunner = (file, args, options = {}) =>
   new Promise((resolve) => {
-    execFile(file, args, { timeout: 15_000, windowsHide: true }, (error, stdout, stderr) => {
+    const maxBuffer = 16 * 1024 * 1024;
+    execFile(file, args, { timeout: options.timeoutMs ?? 15_000, windowsHide: true, maxBuffer }, (error, stdout, stderr) => {
       const err = error as (NodeJS.ErrnoException & { code?: string | number }) | null;
       resolve({
         error: err ? { code: err.code, message: err.message } : undefined,

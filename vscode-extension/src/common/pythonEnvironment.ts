@@ -1,52 +1,34 @@
 /**
- * The interpreter of the Python extension (ms-python.python), when it is installed. It is optional, so
- * its API is reached through `extensions.getExtension` and typed here by the few members used (the
- * same members `@vscode/python-extension` declares).
+ * The interpreter of the Python extension (ms-python.python), when it is installed: through its API
+ * package `@vscode/python-extension`, per workspace folder. The extension is optional; without it
+ * every call answers undefined.
  */
 
-import { Disposable, Event, Uri } from "vscode";
+import { PythonExtension } from "@vscode/python-extension";
+import { Disposable, Uri } from "vscode";
 import { traceDebug, traceWarn } from "./log/logging";
+import { activeInterpreter, PythonEnvironments } from "./pythonApi";
 import { getExtension } from "./vscodeapi";
 
 const PYTHON_EXTENSION_ID = "ms-python.python";
 
-interface EnvironmentPath {
-  id: string;
-  path: string;
-}
-
-interface ResolvedEnvironment {
-  executable: { uri?: Uri };
-}
-
-interface PythonExtensionApi {
-  environments?: {
-    getActiveEnvironmentPath(resource?: Uri): EnvironmentPath;
-    resolveEnvironment(env: EnvironmentPath | string): Promise<ResolvedEnvironment | undefined>;
-    onDidChangeActiveEnvironmentPath: Event<unknown>;
-  };
-}
-
-async function pythonApi(): Promise<PythonExtensionApi | undefined> {
-  const extension = getExtension<PythonExtensionApi>(PYTHON_EXTENSION_ID);
-  if (!extension) return undefined;
+async function environmentsApi(): Promise<PythonEnvironments | undefined> {
+  if (!getExtension(PYTHON_EXTENSION_ID)) return undefined;
   try {
-    return extension.isActive ? extension.exports : await extension.activate();
+    return (await PythonExtension.api()).environments;
   } catch (error) {
-    traceWarn("Python extension did not activate:", error);
+    traceWarn("The Python extension's API is not available:", error);
     return undefined;
   }
 }
 
-/** The active environment's python executable for `resource`, or undefined. */
+/** The active environment's python executable for `resource` (a folder or a file), or undefined. */
 export async function pythonExtensionInterpreter(resource?: Uri): Promise<string | undefined> {
-  const environments = (await pythonApi())?.environments;
+  const environments = await environmentsApi();
   if (!environments) return undefined;
   try {
-    const active = environments.getActiveEnvironmentPath(resource);
-    const resolved = await environments.resolveEnvironment(active);
-    const executable = resolved?.executable.uri?.fsPath;
-    traceDebug(`Python extension's environment: ${executable ?? "(none)"}`);
+    const executable = await activeInterpreter(environments, resource);
+    traceDebug(`Python extension's environment for ${resource?.fsPath ?? "the window"}: ${executable ?? "(none)"}`);
     return executable;
   } catch (error) {
     traceWarn("Could not read the Python extension's environment:", error);
@@ -54,8 +36,8 @@ export async function pythonExtensionInterpreter(resource?: Uri): Promise<string
   }
 }
 
-/** Calls `listener` when the user picks another environment in the Python extension. */
-export async function onDidChangePythonInterpreter(listener: () => void): Promise<Disposable | undefined> {
-  const environments = (await pythonApi())?.environments;
-  return environments?.onDidChangeActiveEnvironmentPath(() => listener());
+/** Calls `listener` with the folder (undefined: all) whose environment the user changed in the Python extension. */
+export async function onDidChangePythonInterpreter(listener: (folder: Uri | undefined) => void): Promise<Disposable | undefined> {
+  const environments = await environmentsApi();
+  return environments?.onDidChangeActiveEnvironmentPath((event) => listener(event.resource?.uri));
 }

@@ -1,11 +1,22 @@
 /**
- * Starts, restarts and stops `python -m miogen serve` through vscode-languageclient, and relays the
- * server's custom notifications to the features. Restarts are debounced and serialized.
+ * Starts, restarts and stops `python -m miogen serve` for one workspace folder (each folder of a
+ * multi-root workspace has its own interpreter, so its own server) through vscode-languageclient, and
+ * relays the server's custom notifications to the features. Restarts are debounced and serialized.
  */
 
 import { createInterface } from "node:readline";
 import type { Readable } from "node:stream";
-import { CancellationToken, Disposable, EventEmitter, LogLevel, LogOutputChannel, Uri, window } from "vscode";
+import {
+  CancellationToken,
+  Disposable,
+  EventEmitter,
+  LogLevel,
+  LogOutputChannel,
+  ProgressLocation,
+  Uri,
+  window,
+  WorkspaceFolder,
+} from "vscode";
 import {
   CloseAction,
   DidChangeConfigurationNotification,
@@ -18,17 +29,19 @@ import {
   RevealOutputChannelOn,
   ServerOptions,
   State,
+  StaticFeature,
+  DynamicFeature,
   Trace,
 } from "vscode-languageclient/node";
 import { Debouncer, Serializer } from "./debounce";
-import { CONFIG_SECTION, Methods, RESTART_DELAY_MS, SERVER_ID, SERVER_NAME } from "./constants";
+import { CONFIG_SECTION, InternalCommands, Methods, RESTART_DELAY_MS, SERVER_ID, SERVER_NAME } from "./constants";
 import { traceError, traceInfo } from "./log/logging";
 import type { CoverageParams, JobStatusParams, UnitInfo } from "./protocol";
-import { chooseInterpreter, probeInterpreter, Verdict } from "./python";
+import { canInstall, chooseInterpreter, execFileRunner, installArgs, probeInterpreter, Verdict } from "./python";
 import { pythonExtensionInterpreter } from "./pythonEnvironment";
 import { MiogenSettings, ServerSettings, toServerSettings } from "./settings";
 import type { ServerState } from "./status";
-import { getSettings, openSetting, primaryWorkspaceFolder } from "./vscodeapi";
+import { getSettings, openSetting } from "./vscodeapi";
 
 export const SERVER_ARGS = ["-m", "miogen", "serve"];
 
@@ -57,8 +70,14 @@ export class MiogenServer implements Disposable {
   state: ServerState = "stopped";
   /** Why the server is not running, in words for the user. */
   problem: string | undefined;
+  /** The probe's verdict when it failed (what "Install miogen" needs). */
+  private failedVerdict: Verdict | undefined;
 
-  constructor(private readonly log: LogOutputChannel) {
+  /** `folder` undefined: the window has no workspace folder (files opened on their own). */
+  constructor(
+    private readonly log: LogOutputChannel,
+    readonly folder?: WorkspaceFolder,
+  ) {
     this.disposables.push(
       this.coverageEmitter,
       this.jobStatusEmitter,
@@ -71,11 +90,10 @@ export class MiogenServer implements Disposable {
     return this.state === "running" && this.client !== undefined;
   }
 
-  /**
-   * Handles some server commands in the client instead (code lenses call `miogen.generateTests`
-   * directly; the extension wraps it with progress and a summary). Undefined passes the command on.
-   */
-  interceptCommand: ((command: string, args: unknown[]) => Promise<unknown> | undefined) | undefined;
+  /** "folder-name" for messages, or "" without a folder. */
+  get label(): string {
+    return this.folder ? this.folder.name : "";
+  }
 
   /** Asks for a restart; several asks within RESTART_DELAY_MS give one restart. */
   restart(options: { showProblemAgain?: boolean } = {}): void {
@@ -101,7 +119,7 @@ export class MiogenServer implements Disposable {
   /** Pushes the server settings with workspace/didChangeConfiguration (section `miogen`). */
   async notifyConfigurationChanged(): Promise<void> {
     if (!this.running) return;
-    const settings = { [CONFIG_SECTION]: toServerSettings(getSettings()) };
+    const settings = { [CONFIG_SECTION]: toServerSettings(getSettings(this.folder?.uri)) };
     await this.client!.sendNotification(DidChangeConfigurationNotification.type, { settings });
   }
 
@@ -115,12 +133,42 @@ export class MiogenServer implements Disposable {
     return this.requireClient().sendRequest(ExecuteCommandRequest.type, { command, arguments: args }, token) as Promise<T>;
   }
 
-  /** Shows why the server is not running, with a button to fix the interpreter setting. */
+  /**
+   * Shows why the server is not running, with buttons: install miogen into the interpreter when that
+   * is what is missing, open the interpreter setting, show the log.
+   */
   async showProblem(): Promise<void> {
     const message = this.problem ?? "miogen: the server is not running.";
-    const choice = await window.showErrorMessage(message, "Open setting", "Show log");
+    const verdict = this.failedVerdict;
+    const install = verdict && canInstall(verdict) ? [INSTALL] : [];
+    const choice = await window.showErrorMessage(message, ...install, "Open setting", "Show log");
+    if (choice === INSTALL && verdict && canInstall(verdict)) await this.install(verdict.executable);
     if (choice === "Open setting") await openSetting(`${CONFIG_SECTION}.interpreter`);
     if (choice === "Show log") this.log.show();
+  }
+
+  /** `python -m pip install miogen` into `python`, then a new server; pip's output goes to the log. */
+  async install(python: string): Promise<boolean> {
+    const args = installArgs(this.failedVerdict?.ok === false && this.failedVerdict.problem === "noServer");
+    traceInfo(`Installing: ${python} ${args.join(" ")}`);
+    const output = await window.withProgress(
+      { location: ProgressLocation.Notification, title: `miogen: installing miogen into ${python}` },
+      () => execFileRunner(python, args, { timeoutMs: 15 * 60_000 }),
+    );
+    for (const line of `${output.stdout}\n${output.stderr ?? ""}`.split("\n")) if (line.trim()) this.log.info(`[pip] ${line}`);
+    if (output.error) {
+      const why = (output.stderr ?? output.error.message).trim().split("\n").pop();
+      traceError(`Installing miogen failed: ${why}`);
+      void window.showErrorMessage(`miogen: installing into ${python} failed: ${why}`, "Show log").then((choice) => {
+        if (choice) this.log.show();
+      });
+      return false;
+    }
+    void window.showInformationMessage(
+      `miogen: installed into ${python}${this.label ? ` (folder ${this.label})` : ""}; starting the server.`,
+    );
+    await this.restartNow({ showProblemAgain: true });
+    return true;
   }
 
   dispose(): void {
@@ -144,19 +192,22 @@ export class MiogenServer implements Disposable {
 
   private async startClient(): Promise<void> {
     this.setState("starting");
-    const folder = primaryWorkspaceFolder(window.activeTextEditor?.document.uri);
+    const folder = this.folder;
     const settings = getSettings(folder?.uri);
     const choice = chooseInterpreter({
       setting: settings.interpreter,
       pythonExtension: settings.interpreter ? undefined : await pythonExtensionInterpreter(folder?.uri),
     });
-    traceInfo(`Interpreter: ${choice.path} (${choice.source})`);
+    const where = folder ? ` for folder ${folder.name}` : "";
+    traceInfo(`Interpreter${where}: ${choice.path} (${choice.source})`);
     const verdict: Verdict = await probeInterpreter(choice);
     if (!verdict.ok) {
-      this.fail(verdict.message);
+      this.failedVerdict = verdict;
+      this.fail(folder ? `${verdict.message} (workspace folder ${folder.name})` : verdict.message);
       return;
     }
-    traceInfo(`Python ${verdict.version} at ${verdict.executable}; starting: ${choice.path} ${SERVER_ARGS.join(" ")}`);
+    this.failedVerdict = undefined;
+    traceInfo(`Python ${verdict.version} at ${verdict.executable}; starting${where}: ${choice.path} ${SERVER_ARGS.join(" ")}`);
     this.stderrTail = [];
     const client = this.createClient(choice.path, folder?.uri.fsPath, settings);
     this.client = client;
@@ -192,8 +243,13 @@ export class MiogenServer implements Disposable {
       args: SERVER_ARGS,
       options: { cwd, env: { ...process.env, PYTHONUNBUFFERED: "1" } },
     };
+    const folder = this.folder;
     const clientOptions: LanguageClientOptions = {
-      documentSelector: [{ scheme: "file", language: "python" }],
+      // One server per folder: each gets the files of its folder only, and the folder as its workspace.
+      documentSelector: folder
+        ? [{ scheme: "file", language: "python", pattern: { baseUri: folder.uri.toString(), pattern: "**/*" } }]
+        : [{ scheme: "file", language: "python" }],
+      workspaceFolder: folder,
       outputChannel: this.log,
       traceOutputChannel: this.log,
       revealOutputChannelOn: RevealOutputChannelOn.Never,
@@ -214,16 +270,26 @@ export class MiogenServer implements Disposable {
       errorHandler: {
         error: (error, message, count) => this.defaultErrorHandler().error(error, message, count),
         closed: () =>
-          this.state === "starting"
-            ? { action: CloseAction.DoNotRestart, handled: true }
-            : this.defaultErrorHandler().closed(),
+          this.state === "starting" ? { action: CloseAction.DoNotRestart, handled: true } : this.defaultErrorHandler().closed(),
       },
       initializationOptions: toServerSettings(settings),
       middleware: {
-        executeCommand: (command, args, next) => this.interceptCommand?.(command, args) ?? next(command, args),
+        provideCodeActions: async (document, range, context, token, next) => {
+          const actions = await next(document, range, context, token);
+          for (const action of actions ?? []) {
+            if (!("edit" in action) || !action.edit || action.command) continue;
+            const files = action.edit
+              .entries()
+              .map(([uri]) => uri.toString())
+              .filter((uri) => uri !== document.uri.toString());
+            if (files.length > 0) action.command = { command: InternalCommands.rememberTestFiles, title: "", arguments: files };
+          }
+          return actions;
+        },
         workspace: {
           configuration: async (params, token, next) => {
-            const answers = params.items.map((item) => configurationFor(item.section, item.scopeUri));
+            // Unscoped items are answered for this server's folder: its settings are the ones that apply.
+            const answers = params.items.map((item) => configurationFor(item.section, item.scopeUri ?? folder?.uri.toString()));
             if (answers.every((a) => a !== undefined)) return answers;
             const fallback = await next(params, token);
             return Array.isArray(fallback) ? answers.map((a, i) => (a === undefined ? fallback[i] : a)) : fallback;
@@ -231,7 +297,12 @@ export class MiogenServer implements Disposable {
         },
       },
     };
-    const client = new LanguageClient(SERVER_ID, SERVER_NAME, serverOptions, clientOptions);
+    const client = new FolderLanguageClient(
+      SERVER_ID,
+      folder ? `${SERVER_NAME} (${folder.name})` : SERVER_NAME,
+      serverOptions,
+      clientOptions,
+    );
     this.errorHandler = client.createDefaultErrorHandler();
     this.clientDisposables.push(
       client.onNotification(Methods.coverage, (params: CoverageParams) => this.coverageEmitter.fire(params)),
@@ -246,7 +317,12 @@ export class MiogenServer implements Disposable {
   }
 
   private defaultErrorHandler(): ErrorHandler {
-    return this.errorHandler ?? { error: () => ({ action: ErrorAction.Continue }), closed: () => ({ action: CloseAction.DoNotRestart }) };
+    return (
+      this.errorHandler ?? {
+        error: () => ({ action: ErrorAction.Continue }),
+        closed: () => ({ action: CloseAction.DoNotRestart }),
+      }
+    );
   }
 
   private setTrace(client: LanguageClient): void {
@@ -272,12 +348,27 @@ export class MiogenServer implements Disposable {
 
 export class ServerNotRunningError extends Error {}
 
+const INSTALL = "Install miogen";
+
+/**
+ * A LanguageClient that leaves the server's commands (`executeCommandProvider`) to the extension:
+ * vscode-languageclient would register them as VS Code commands, which fails for the second folder's
+ * client ("command already exists") and would send every call to the first folder's server. The
+ * extension registers them once and routes each call by its document (see ServerPool).
+ */
+class FolderLanguageClient extends LanguageClient {
+  override registerFeature(feature: StaticFeature | DynamicFeature<unknown>): void {
+    if ((feature as DynamicFeature<unknown>).registrationType?.method === ExecuteCommandRequest.method) return;
+    super.registerFeature(feature);
+  }
+}
+
 function traceFor(level: LogLevel): Trace {
   return level === LogLevel.Trace ? Trace.Verbose : level === LogLevel.Debug ? Trace.Messages : Trace.Off;
 }
 
-/** The answer to a workspace/configuration item in our section; undefined leaves it to VS Code. */
-function configurationFor(section: string | undefined, scopeUri: string | undefined): unknown {
+/** The answer to a workspace/configuration item in our section (for `scopeUri`'s folder); undefined leaves it to VS Code. */
+export function configurationFor(section: string | undefined, scopeUri: string | undefined): unknown {
   if (section !== CONFIG_SECTION && !section?.startsWith(`${CONFIG_SECTION}.`)) return undefined;
   const settings: ServerSettings = toServerSettings(getSettings(scopeUri ? Uri.parse(scopeUri) : undefined));
   if (section === CONFIG_SECTION) return settings;

@@ -1,7 +1,9 @@
 /** The extension's settings: defaults, validation, what reaches the server and what a change implies. */
 
+import { DEFAULT_MARK_STYLE, MARK_STYLES, MarkStyle } from "./markStyle";
+import type { TestingViewSetting } from "./pytestRun";
+
 export type DiagnosticSeverityName = "error" | "warning" | "information" | "hint";
-export type GutterStyle = "gutter" | "line";
 
 /** Settings the server reads (initializationOptions, workspace/configuration `miogen`, didChangeConfiguration). */
 export interface ServerSettings {
@@ -14,11 +16,12 @@ export interface ServerSettings {
   maxParallelJobs: number;
 }
 
-/** Every `miogen.*` setting; `interpreter`, `gutterStyle` and `showGutter` stay in the client. */
+/** Every `miogen.*` setting; `interpreter`, `gutterStyle`, `showGutter` and `testingView` stay in the client. */
 export interface MiogenSettings extends ServerSettings {
   interpreter: string;
-  gutterStyle: GutterStyle;
+  gutterStyle: MarkStyle;
   showGutter: boolean;
+  testingView: TestingViewSetting;
 }
 
 export const DEFAULT_SETTINGS: Readonly<MiogenSettings> = Object.freeze({
@@ -30,8 +33,9 @@ export const DEFAULT_SETTINGS: Readonly<MiogenSettings> = Object.freeze({
   diagnosticSeverity: "information",
   showCoveredBranches: true,
   maxParallelJobs: 1,
-  gutterStyle: "gutter",
+  gutterStyle: DEFAULT_MARK_STYLE,
   showGutter: true,
+  testingView: "auto",
 });
 
 export const SERVER_KEYS: readonly (keyof ServerSettings)[] = [
@@ -44,8 +48,8 @@ export const SERVER_KEYS: readonly (keyof ServerSettings)[] = [
   "maxParallelJobs",
 ];
 
+const TESTING_VIEW: readonly TestingViewSetting[] = ["auto", "on", "off"];
 const SEVERITIES: readonly DiagnosticSeverityName[] = ["error", "warning", "information", "hint"];
-const GUTTER_STYLES: readonly GutterStyle[] = ["gutter", "line"];
 
 /**
  * Reads every setting through `get` (e.g. `(k) => workspace.getConfiguration("miogen").get(k)`), keeping a
@@ -62,8 +66,9 @@ export function readSettings(get: (key: string) => unknown): MiogenSettings {
     diagnosticSeverity: oneOf(lower(get("diagnosticSeverity")), SEVERITIES, d.diagnosticSeverity),
     showCoveredBranches: boolOr(get("showCoveredBranches"), d.showCoveredBranches),
     maxParallelJobs: numberOr(get("maxParallelJobs"), d.maxParallelJobs, (n) => Number.isInteger(n) && n >= 1),
-    gutterStyle: oneOf(lower(get("gutterStyle")), GUTTER_STYLES, d.gutterStyle),
+    gutterStyle: oneOf(lower(get("gutterStyle")), MARK_STYLES, d.gutterStyle),
     showGutter: boolOr(get("showGutter"), d.showGutter),
+    testingView: oneOf(lower(get("testingView")), TESTING_VIEW, d.testingView),
   };
 }
 

@@ -30,6 +30,11 @@ export class JobTracker {
   clear(): void {
     this.jobs.clear();
   }
+
+  /** Forgets the jobs `matches` picks (those of a server that stopped). */
+  clearWhere(matches: (job: JobStatusParams) => boolean): void {
+    for (const [key, job] of this.jobs) if (matches(job)) this.jobs.delete(key);
+  }
 }
 
 export type ServerState = "starting" | "running" | "stopped" | "failed";

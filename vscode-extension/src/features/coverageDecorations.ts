@@ -3,10 +3,12 @@
 import {
   DecorationOptions,
   Disposable,
+  Event,
   EventEmitter,
   MarkdownString,
   OverviewRulerLane,
   TextDocumentChangeEvent,
+  ThemeColor,
   TextEditor,
   TextEditorDecorationType,
   Uri,
@@ -16,19 +18,8 @@ import {
 import { CoverageDocument, CoverageMarks, CoverageSummary } from "../common/coverage";
 import { traceDebug } from "../common/log/logging";
 import type { CoverageParams } from "../common/protocol";
-import type { MiogenServer } from "../common/server";
-import type { GutterStyle } from "../common/settings";
+import { MARK_KINDS as KINDS, markLook, MarkKind, MarkStyle } from "../common/markStyle";
 import { getSettings } from "../common/vscodeapi";
-
-type MarkKind = "covered" | "partial" | "uncovered" | "stale";
-const KINDS: readonly MarkKind[] = ["covered", "partial", "uncovered", "stale"];
-
-const COLORS: Record<MarkKind, { ruler: string; background: string }> = {
-  covered: { ruler: "rgba(63, 185, 80, 0.8)", background: "rgba(63, 185, 80, 0.13)" },
-  partial: { ruler: "rgba(210, 153, 34, 0.9)", background: "rgba(210, 153, 34, 0.16)" },
-  uncovered: { ruler: "rgba(248, 81, 73, 0.9)", background: "rgba(248, 81, 73, 0.14)" },
-  stale: { ruler: "rgba(139, 148, 158, 0.6)", background: "rgba(139, 148, 158, 0.12)" },
-};
 
 /** A canonical key for a document URI, whichever side (server or VS Code) spelled it. */
 export function uriKey(uri: string | Uri): string {
@@ -38,7 +29,7 @@ export function uriKey(uri: string | Uri): string {
 export class CoverageDecorations implements Disposable {
   private readonly documents = new Map<string, CoverageDocument>();
   private types: Record<MarkKind, TextEditorDecorationType>;
-  private style: GutterStyle;
+  private style: MarkStyle;
   private visible: boolean;
   private readonly changeEmitter = new EventEmitter<string>();
   private readonly disposables: Disposable[] = [];
@@ -47,7 +38,7 @@ export class CoverageDecorations implements Disposable {
 
   constructor(
     private readonly extensionUri: Uri,
-    server: MiogenServer,
+    server: { onCoverage: Event<CoverageParams> },
   ) {
     const settings = getSettings();
     this.style = settings.gutterStyle;
@@ -154,16 +145,22 @@ export class CoverageDecorations implements Disposable {
     );
   }
 
-  private createTypes(style: GutterStyle): Record<MarkKind, TextEditorDecorationType> {
-    const make = (kind: MarkKind) =>
-      window.createTextEditorDecorationType({
+  private createTypes(style: MarkStyle): Record<MarkKind, TextEditorDecorationType> {
+    const make = (kind: MarkKind) => {
+      const look = markLook(style, kind);
+      return window.createTextEditorDecorationType({
         isWholeLine: true,
-        overviewRulerColor: COLORS[kind].ruler,
+        overviewRulerColor: new ThemeColor(look.rulerColor),
         overviewRulerLane: OverviewRulerLane.Left,
-        ...(style === "gutter"
-          ? { gutterIconPath: Uri.joinPath(this.extensionUri, "media", `${kind}.svg`), gutterIconSize: "contain" }
-          : { backgroundColor: COLORS[kind].background }),
+        ...(look.backgroundColor ? { backgroundColor: new ThemeColor(look.backgroundColor) } : {}),
+        ...(look.borderColor
+          ? { borderColor: new ThemeColor(look.borderColor), borderStyle: "dotted", borderWidth: "1px 0 1px 0" }
+          : {}),
+        ...(look.gutterIcon
+          ? { gutterIconPath: Uri.joinPath(this.extensionUri, "media", look.gutterIcon), gutterIconSize: "contain" }
+          : {}),
       });
+    };
     return { covered: make("covered"), partial: make("partial"), uncovered: make("uncovered"), stale: make("stale") };
   }
 }

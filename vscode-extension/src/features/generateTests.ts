@@ -2,30 +2,36 @@
  * "Generate tests for class": finds the unit (cursor, or a quick pick from `miogen/units`), runs the server
  * command `miogen.generateTests` under a cancellable progress (cancel -> `miogen.cancel`), then opens the
  * test file beside the editor and shows a summary. Code lenses that call the server command directly get
- * the same treatment through `MiogenServer.interceptCommand`.
+ * the same treatment through the command ServerPool registers. Each call goes to the server of the
+ * file's workspace folder.
  */
 
-import { CancellationToken, ProgressLocation, TextDocument, Uri, ViewColumn, window, workspace } from "vscode";
+import { CancellationToken, EventEmitter, ProgressLocation, TextDocument, Uri, ViewColumn, window, workspace } from "vscode";
 import { ServerCommands } from "../common/constants";
 import { traceError, traceInfo } from "../common/log/logging";
 import type { GenerateResult, JobStatusParams, UnitRef } from "../common/protocol";
-import { MiogenServer } from "../common/server";
+import type { MiogenServer } from "../common/server";
 import { summaryMessage } from "../common/status";
 import { chooseUnit } from "../common/units";
 import { uriKey } from "./coverageDecorations";
+import { isUnitRef, ServerPool } from "./servers";
 
 /** How long to wait for the server to answer after the user cancelled. */
 const CANCEL_GRACE_MS = 5000;
 
 export class TestGenerator {
-  constructor(private readonly server: MiogenServer) {}
+  private readonly generatedEmitter = new EventEmitter<GenerateResult>();
+  /** Fires after tests were written (the result's `testUri` names the file). */
+  readonly onDidGenerate = this.generatedEmitter.event;
+  private pool: ServerPool | undefined;
+
+  /** Set once the pool exists (the pool routes the server command back here). */
+  attach(pool: ServerPool): void {
+    this.pool = pool;
+  }
 
   /** The command palette / context menu entry. `arg` is a Uri (context menu) or a UnitRef (programmatic). */
   async generateForClass(arg?: unknown): Promise<GenerateResult | undefined> {
-    if (!this.server.running) {
-      await this.server.showProblem();
-      return undefined;
-    }
     let ref: UnitRef | undefined;
     try {
       ref = isUnitRef(arg) ? arg : await this.pickUnit(arg instanceof Uri ? arg : undefined);
@@ -38,8 +44,37 @@ export class TestGenerator {
   }
 
   /** For `miogen.generateTests` invoked by a code lens: same flow, same result shape. */
-  runFromServerCommand(args: unknown[]): Promise<GenerateResult | undefined> | undefined {
-    return isUnitRef(args[0]) ? this.run(args[0]) : undefined;
+  runFromServerCommand(ref: UnitRef): Promise<GenerateResult | undefined> {
+    return this.run(ref);
+  }
+
+  dispose(): void {
+    this.generatedEmitter.dispose();
+  }
+
+  /** The running server for `uri`'s folder; otherwise says why not and returns undefined. */
+  private async serverFor(uri: Uri): Promise<MiogenServer | undefined> {
+    const server = this.pool?.serverFor(uri);
+    if (!server) {
+      void window.showWarningMessage(
+        `miogen: ${workspace.asRelativePath(uri)} is outside the workspace folders; open its folder to generate tests.`,
+      );
+      return undefined;
+    }
+    if (server.state === "starting")
+      await new Promise<void>((resolve) => {
+        const subscription = server.onStateChange((state) => {
+          if (state !== "starting") {
+            subscription.dispose();
+            resolve();
+          }
+        });
+      });
+    if (!server.running) {
+      await server.showProblem();
+      return undefined;
+    }
+    return server;
   }
 
   private async pickUnit(resource: Uri | undefined): Promise<UnitRef | undefined> {
@@ -53,7 +88,9 @@ export class TestGenerator {
       return undefined;
     }
     const uri = document.uri.toString();
-    const units = await this.server.units(uri);
+    const server = await this.serverFor(document.uri);
+    if (!server) return undefined;
+    const units = await server.units(uri);
     const cursor = editor && editor.document === document ? editor.selection.active : undefined;
     const choice = chooseUnit(units, cursor);
     switch (choice.kind) {
@@ -76,6 +113,8 @@ export class TestGenerator {
   }
 
   private async run(ref: UnitRef): Promise<GenerateResult | undefined> {
+    const server = await this.serverFor(Uri.parse(ref.uri));
+    if (!server) return undefined;
     let result: GenerateResult | undefined;
     let cancelled = false;
     try {
@@ -83,17 +122,17 @@ export class TestGenerator {
         { location: ProgressLocation.Notification, title: `miogen: generating tests for ${ref.unit}`, cancellable: true },
         (progress, token) => {
           let reported = 0;
-          const subscription = this.server.onJobStatus((status: JobStatusParams) => {
+          const subscription = server.onJobStatus((status: JobStatusParams) => {
             if (status.unit !== ref.unit || uriKey(status.uri) !== uriKey(ref.uri)) return;
             const percent = Math.max(0, Math.min(100, status.percent ?? reported));
             const branches = status.total ? `${status.covered ?? 0}/${status.total} branches` : "";
             progress.report({ message: status.message || branches || status.state, increment: percent - reported });
             reported = percent;
           });
-          const request = this.server.executeCommand<GenerateResult>(ServerCommands.generateTests, [ref]);
+          const request = server.executeCommand<GenerateResult>(ServerCommands.generateTests, [ref]);
           return untilCancelled(request, token, () => {
             cancelled = true;
-            void this.cancel(ref);
+            void this.cancel(server, ref);
           }).finally(() => subscription.dispose());
         },
       );
@@ -112,9 +151,9 @@ export class TestGenerator {
     return result;
   }
 
-  private async cancel(ref: UnitRef): Promise<void> {
+  private async cancel(server: MiogenServer, ref: UnitRef): Promise<void> {
     try {
-      await this.server.executeCommand(ServerCommands.cancel, [ref]);
+      await server.executeCommand(ServerCommands.cancel, [ref]);
     } catch (error) {
       traceError("miogen.cancel failed:", error);
     }
@@ -135,6 +174,7 @@ export class TestGenerator {
     }
     const document = await this.open(testUri);
     if (document.isDirty) await document.save(); // the edit came through workspace/applyEdit; keep it on disk
+    this.generatedEmitter.fire({ ...result, testUri: testUri.toString() });
     void window.showInformationMessage(message);
   }
 
@@ -143,15 +183,6 @@ export class TestGenerator {
     await window.showTextDocument(document, { viewColumn: ViewColumn.Beside, preview: false, preserveFocus: true });
     return document;
   }
-}
-
-function isUnitRef(value: unknown): value is UnitRef {
-  return (
-    typeof value === "object" &&
-    value !== null &&
-    typeof (value as UnitRef).uri === "string" &&
-    typeof (value as UnitRef).unit === "string"
-  );
 }
 
 /** The request's result; after a cancel, that result if it comes within the grace period, else undefined. */

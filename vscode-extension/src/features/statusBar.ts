@@ -1,11 +1,11 @@
-/** The status-bar item: the active file's branch coverage, a spinner while jobs run; click opens the log. */
+/** The status-bar item: the active file's branch coverage (its folder's server), a spinner while jobs run; click opens the log. */
 
-import { Disposable, window } from "vscode";
+import { Disposable, Uri, window } from "vscode";
 import { Commands } from "../common/constants";
-import type { MiogenServer } from "../common/server";
 import { JobTracker, statusBarContent } from "../common/status";
 import { createStatusBarItem } from "../common/vscodeapi";
 import type { CoverageDecorations } from "./coverageDecorations";
+import type { ServerPool } from "./servers";
 
 export class MiogenStatusBar implements Disposable {
   private readonly item = createStatusBarItem("miogen.status", "miogen");
@@ -13,17 +13,17 @@ export class MiogenStatusBar implements Disposable {
   private readonly disposables: Disposable[] = [];
 
   constructor(
-    private readonly server: MiogenServer,
+    private readonly servers: ServerPool,
     private readonly coverage: CoverageDecorations,
   ) {
     this.item.command = Commands.showLog;
     this.disposables.push(
       this.item,
-      server.onJobStatus((status) => {
+      servers.onJobStatus((status) => {
         if (this.jobs.update(status)) this.render();
       }),
-      server.onStateChange((state) => {
-        if (state !== "running") this.jobs.clear();
+      servers.onStateChange(({ server, state }) => {
+        if (state !== "running") this.jobs.clearWhere((job) => servers.existing(Uri.parse(job.uri)) === server);
         this.render();
       }),
       coverage.onDidChange(() => this.render()),
@@ -34,16 +34,17 @@ export class MiogenStatusBar implements Disposable {
 
   render(): void {
     const editor = window.activeTextEditor;
+    const server = editor ? this.servers.existing(editor.document.uri) : undefined;
     const content = statusBarContent({
-      serverState: this.server.state,
-      problem: this.server.problem,
+      serverState: server?.state ?? "stopped",
+      problem: server?.problem,
       summary: editor ? this.coverage.summaryFor(editor.document.uri) : undefined,
       jobs: this.jobs.active(),
     });
     this.item.text = content.text;
     this.item.tooltip = content.tooltip;
     const relevant =
-      editor?.document.languageId === "python" || this.jobs.active().length > 0 || this.server.state === "failed";
+      editor?.document.languageId === "python" || this.jobs.active().length > 0 || server?.state === "failed";
     if (relevant) this.item.show();
     else this.item.hide();
   }

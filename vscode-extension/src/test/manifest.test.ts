@@ -64,3 +64,30 @@ describe("pure modules", () => {
     }
   });
 });
+
+describe("Marketplace metadata (vsce package runs without --allow-missing-repository)", () => {
+  it("names the repository, homepage, issues and license", () => {
+    assert.match(manifest.repository.url, /^https:\/\/.+\.git$/);
+    assert.match(manifest.homepage, /^https:\/\//);
+    assert.match(manifest.bugs.url, /^https:\/\/.+\/issues$/);
+    assert.equal(manifest.license, "MIT");
+    assert.ok(readFileSync(path.join(root, "LICENSE"), "utf8").startsWith("MIT License"));
+    assert.doesNotMatch(manifest.scripts.package, /allow-missing-repository/);
+  });
+
+  it("has a 128x128 PNG icon, a changelog entry for this version and a README, all packaged", () => {
+    const icon = readFileSync(path.join(root, manifest.icon));
+    assert.equal(icon.subarray(1, 4).toString(), "PNG");
+    assert.deepEqual([icon.readUInt32BE(16), icon.readUInt32BE(20)], [128, 128]);
+    assert.match(readFileSync(path.join(root, "CHANGELOG.md"), "utf8"), new RegExp(`^## ${manifest.version.replace(/\./g, "\\.")}$`, "m"));
+    const packaged = readFileSync(path.join(root, ".vscodeignore"), "utf8");
+    for (const file of [manifest.icon, "CHANGELOG.md", "README.md", "LICENSE", "python/*.py"]) assert.ok(packaged.includes(`!${file}`), file);
+  });
+
+  it("keeps the Marketplace README's images absolute (vsce rewrites or refuses relative ones)", () => {
+    const readme = readFileSync(path.join(root, "README.md"), "utf8");
+    const images = [...readme.matchAll(/!\[[^\]]*\]\(([^)]+)\)/g)].map((m) => m[1]);
+    assert.ok(images.length >= 2);
+    for (const image of images) assert.match(image, /^https:\/\/.+\.png$/);
+  });
+});

@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import {
+  canInstall,
   chooseInterpreter,
+  installArgs,
   execFileRunner,
   isAtLeast,
   judgeProbe,
@@ -82,6 +84,27 @@ describe("judgeProbe", () => {
     if (verdict.ok) return;
     assert.equal(verdict.problem, "failed");
     assert.match(verdict.message, /did not start: SyntaxError: bad/);
+  });
+
+  it("refuses a platform without the sandbox's resource module, before looking for miogen", () => {
+    const verdict = judgeProbe(setting, {
+      stdout: JSON.stringify({ version: [3, 12, 0], executable: "C:/py/python.exe", miogen: false, sandbox: false, platform: "win32" }),
+    });
+    assert.equal(verdict.ok, false);
+    if (verdict.ok) return;
+    assert.equal(verdict.problem, "unsupported");
+    assert.match(verdict.message, /on win32: its worker sandbox needs POSIX resource limits/);
+    assert.equal(canInstall(verdict), false, "installing would not help");
+  });
+
+  it("offers to install miogen into the very interpreter that lacks it", () => {
+    const verdict = judgeProbe({ path: "python3", source: "default" }, probe([3, 12, 1], false, "/ws/b/.venv/bin/python"));
+    assert.equal(canInstall(verdict), true);
+    if (!canInstall(verdict)) return;
+    assert.equal(verdict.executable, "/ws/b/.venv/bin/python");
+    assert.deepEqual(installArgs(), ["-m", "pip", "install", "miogen"]);
+    assert.deepEqual(installArgs(true), ["-m", "pip", "install", "--upgrade", "miogen"]);
+    assert.equal(canInstall(judgeProbe(setting, probe([3, 10, 0], false))), false, "too old: installing would not help");
   });
 
   it("uses the last line of stdout (site packages may print before)", () => {

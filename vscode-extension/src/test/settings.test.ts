@@ -21,7 +21,7 @@ describe("readSettings", () => {
       diagnosticSeverity: "Warning",
       showCoveredBranches: false,
       maxParallelJobs: 3,
-      gutterStyle: "line",
+      gutterStyle: "gutter",
       showGutter: false,
     });
     assert.equal(s.interpreter, "/opt/py/bin/python");
@@ -31,7 +31,7 @@ describe("readSettings", () => {
     assert.equal(s.testFilePattern, "{module}_test.py");
     assert.equal(s.diagnosticSeverity, "warning");
     assert.equal(s.maxParallelJobs, 3);
-    assert.equal(s.gutterStyle, "line");
+    assert.equal(s.gutterStyle, "gutter");
     assert.equal(s.showGutter, false);
   });
 

@@ -48,6 +48,14 @@ describe("statusBarContent", () => {
 });
 
 describe("JobTracker", () => {
+  it("forgets only the jobs of a server that stopped (one server per workspace folder)", () => {
+    const jobs = new JobTracker();
+    jobs.update({ ...job("Stack", "running"), uri: "file:///a/shapes.py" });
+    jobs.update({ ...job("Ledger", "queued"), uri: "file:///b/ledger.py" });
+    jobs.clearWhere((j) => j.uri.startsWith("file:///a/"));
+    assert.deepEqual(jobs.active().map((j) => j.unit), ["Ledger"]);
+  });
+
   it("keeps queued and running jobs, drops finished ones", () => {
     const jobs = new JobTracker();
     assert.equal(jobs.update(job("Stack", "queued")), true);

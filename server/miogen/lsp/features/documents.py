@@ -29,12 +29,15 @@ def register(server: MiogenServer) -> None:
         await ls.session.pull_configuration()
 
     @server.feature(types.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS)
-    def folders_changed(ls: MiogenServer, params: types.DidChangeWorkspaceFoldersParams) -> None:
+    async def folders_changed(
+        ls: MiogenServer, params: types.DidChangeWorkspaceFoldersParams
+    ) -> None:
         folders = ", ".join(str(folder) for folder in ls.session.folders()) or "none"
         ls.session.log(f"miogen: workspace folders: {folders}")
         ls.session.scheduler.cancel_where(
             lambda job: ls.session.folder_of(job.location.path) is None, "outside the workspace"
         )
+        await ls.session.pull_configuration()  # a new folder may have settings of its own
 
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls: MiogenServer, params: types.DidOpenTextDocumentParams) -> None:
