@@ -203,6 +203,9 @@ class Scheduler:
             unit=job.unit,
             budget_seconds=job.settings.budget_seconds,
             seeds=list(job.seeds),
+            # Tests that run on every save should be cheap: covered goals keep the test with
+            # the lower performance score (aDynaMOSA's Eq. 1), which never costs coverage.
+            performance=True,
         )
 
         def on_event(message: dict) -> None:  # called on the job's thread
