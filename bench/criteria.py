@@ -14,7 +14,8 @@ are left out). Rows go to ``<out>/runs.csv`` as runs
 finish (``--resume`` skips the ones there); ``<out>/summary.md`` has the medians per subject in
 the layout of the aDynaMOSA paper's Table III (criteria down, algorithms across).
 
-MIO's mutation phase is off by default here (``--mutation-share 0``): the question is how the
+An algorithm written ``mio+performance`` runs MIO with ``--performance``. MIO's mutation phase
+is off by default here (``--mutation-share 0``): the question is how the
 search algorithms and goal selections cover goals, and the phase spends MIO's budget on strong
 mutation, which the other algorithms do not do.
 """
@@ -95,9 +96,11 @@ def run_one(subject: str, algorithm: str, criteria: str, seed: int, args) -> dic
     try:
         path = SUBJECTS[subject].install(folder)
         output = folder / f"test_{path.stem}.py"
+        base, _, flag = algorithm.partition("+")  # "mio+performance": MIO with --performance
         command = [
             sys.executable, "-m", "miogen.cli", "generate", str(path), "--json",
-            "--algorithm", algorithm, "--criteria", criteria, "--seed", str(seed),
+            "--algorithm", base, *(["--performance"] if flag == "performance" else []),
+            "--criteria", criteria, "--seed", str(seed),
             "--mutation-share", str(args.mutation_share), "--output", str(output),
             *(["--evaluations", str(args.evaluations)] if args.evaluations else
               ["--budget", str(args.budget)]),
