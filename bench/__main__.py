@@ -1,7 +1,9 @@
 """`python -m bench run [--quick]` runs the benchmark; `python -m bench report` redraws its tables.
 
 The full run writes bench/results/full/ and rewrites bench/RESULTS.md; ``--quick`` (under ten
-minutes on the 2-core machine) writes bench/results/quick/ only.
+minutes on the 2-core machine) writes bench/results/quick/ only. `python -m bench real` runs the
+real-code corpus (bench/realcorpus.py) into bench/results/real/ and bench/REAL.md;
+`python -m bench analysis` times the analysis of the corpus' largest module.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ import sys
 import time
 from pathlib import Path
 
-from bench import report
+from bench import real, realcorpus, realreport, report, timing
 from bench.run import FULL, QUICK, execute
 from bench.subjects import SUBJECTS
 
@@ -69,6 +71,8 @@ The first run creates `bench/.venv-pynguin` (pynguin 0.48.0) and `bench/.venv-mu
 - **Issue #3 on triangle**: cosmic-ray's mutation score of miogen's suite (MIO, 5 s, seed 0), both
   Pynguin suites (30 s, seed 0) and the hand-minimised reference suite
   (bench/reference/triangle_reference.py), with tests and statements counted from the files.
+- **Real code**: modules of pinned PyPI packages and stdlib modules, miogen at 5 s against
+  Pynguin DynaMOSA at 30 s: [REAL.md](REAL.md) (`python -m bench real`).
 - **The MIO paper's artificial problems** (Figures 1-4): [results/artificial/](results/artificial/README.md)
   (`bench.artificial --runs 30`, run separately, 77 s here; not part of `bench run`).
 """
@@ -88,7 +92,12 @@ def main(argv: list[str] | None = None) -> int:
     again = commands.add_parser("report", help="tables and plots again from a run's data")
     again.add_argument("--quick", action="store_true")
     again.add_argument("--out", type=Path)
+    add_real_commands(commands)
     args = parser.parse_args(argv)
+    if args.command == "real":
+        return run_real(args)
+    if args.command == "analysis":
+        return timing.main(args.module, args.repeat)
     plan = QUICK if args.quick else FULL
     out = args.out or BENCH / "results" / plan.name
     if args.command == "run":
@@ -98,6 +107,37 @@ def main(argv: list[str] | None = None) -> int:
         print(f"bench {plan.name} finished in {(time.monotonic() - started) / 60:.1f} min")
     written = write_reports(out, official=plan.name == "full" and args.out is None)
     print("wrote " + ", ".join(str(p) for p in written))
+    return 0
+
+
+def add_real_commands(commands) -> None:
+    real_code = commands.add_parser("real", help="miogen and Pynguin on the real-code corpus")
+    real_code.add_argument("--quick", action="store_true", help="three modules (smoke check)")
+    real_code.add_argument("--set", choices=("dev", "held-out", "all"), default="dev")
+    real_code.add_argument("--modules", nargs="+", help="these modules only (names as listed)")
+    real_code.add_argument("--no-pynguin", action="store_true", help="leave the peer out")
+    real_code.add_argument("--resume", action="store_true", help="keep finished jobs of --out")
+    real_code.add_argument("--report-only", action="store_true", help="redraw REAL.md")
+    real_code.add_argument("--out", type=Path, help="results folder (default results/real)")
+    analysis = commands.add_parser("analysis", help="time the analysis of one module")
+    analysis.add_argument("--module", type=Path, default=timing.LARGEST)
+    analysis.add_argument("--repeat", type=int, default=7)
+
+
+def run_real(args) -> int:
+    official = not (args.quick or args.modules or args.out)
+    # Absolute: the tools and pytest run in the job folders, relative paths would point elsewhere.
+    out = (args.out or BENCH / "results" / ("real" if official else "real-quick")).resolve()
+    if not args.report_only:
+        modules = realcorpus.select(args.modules, args.set, args.quick)
+        tools = [real.OURS] + ([] if args.no_pynguin else [real.PEER])
+        started = time.monotonic()
+        real.execute(modules, out, tools, resume=args.resume)
+        print(f"bench real finished in {(time.monotonic() - started) / 60:.1f} min")
+    target = BENCH / "REAL.md" if official else out / "REAL.md"
+    link = "results/real/" if official else "./"
+    target.write_text(realreport.build(out, link), encoding="utf-8")
+    print(f"wrote {target}")
     return 0
 
 

@@ -67,21 +67,31 @@ def percent(part: float, whole: float) -> float:
 
 
 def measure_suite(
-    test_file: Path | None, module_path: Path, timeout: float = 300.0
+    test_file: Path | None,
+    module_path: Path,
+    timeout: float = 300.0,
+    import_root: Path | None = None,
+    module_name: str | None = None,
 ) -> SuiteMeasure:
-    """Run ``test_file`` (None: no tests at all) under coverage.py, measuring ``module_path``."""
+    """Run ``test_file`` (None: no tests at all) under coverage.py, measuring ``module_path``.
+
+    ``import_root`` goes on PYTHONPATH (default: the module's folder) and ``module_name`` is its
+    dotted name from there (default: the file's stem), for modules inside packages.
+    """
     module_path = module_path.resolve()
-    model = analyze_file(module_path, module_path.stem)
+    test_file = test_file.resolve() if test_file is not None else None
+    where = Where(module_path, import_root or module_path.parent, module_name or module_path.stem)
+    model = analyze_file(module_path, where.module_name)
     result = SuiteMeasure(targets_total=sum(len(u.targets) for u in model.units))
     with tempfile.TemporaryDirectory(prefix="bench-measure-") as scratch:
         data_file = os.path.join(scratch, "coverage.dat")
         junit = os.path.join(scratch, "junit.xml")
         if test_file is not None and test_file.exists():
-            result.exit_code = _run_pytest(test_file, module_path, data_file, junit, timeout)
+            result.exit_code = _run_pytest(test_file, where, data_file, junit, timeout)
             size = suite_size(test_file.read_text(encoding="utf-8"))
             result.tests, result.statements = size
         else:
-            _import_only(module_path, data_file, scratch)
+            _import_only(where, data_file, scratch)
         _module_numbers(result, data_file, module_path, scratch)
         verdict = read_junit(junit)
         result.tests_passed = verdict.passed
@@ -92,9 +102,18 @@ def measure_suite(
     return result
 
 
-def _environment(module_path: Path) -> dict[str, str]:
+@dataclass(frozen=True)
+class Where:
+    """The measured module: its file, the folder it is imported from, and its dotted name."""
+
+    path: Path
+    import_root: Path
+    module_name: str
+
+
+def _environment(where: Where) -> dict[str, str]:
     environment = dict(os.environ)
-    environment["PYTHONPATH"] = str(module_path.parent)
+    environment["PYTHONPATH"] = str(where.import_root)
     environment["PYTHONDONTWRITEBYTECODE"] = "1"
     # Generated tests need bare pytest; the dev venv's plugins (pytest-lsp, asyncio, ...) cost
     # about 4 s of start-up per process on the loaded 2-core machine.
@@ -103,16 +122,16 @@ def _environment(module_path: Path) -> dict[str, str]:
     return environment
 
 
-def _run_pytest(test_file: Path, module_path: Path, data_file: str, junit: str, timeout: float):
+def _run_pytest(test_file: Path, where: Where, data_file: str, junit: str, timeout: float):
     command = [
         sys.executable, "-m", "coverage", "run", "--branch", f"--data-file={data_file}",
-        f"--include={module_path}", "-m", "pytest", "-q", "-p", "no:cacheprovider",
+        f"--include={where.path}", "-m", "pytest", "-q", "-p", "no:cacheprovider",
         "-p", "no:randomly", f"--junit-xml={junit}", "--rootdir", str(test_file.parent),
         "-o", "addopts=", "-p", "pytest_timeout", "--timeout=60", str(test_file),
     ]  # fmt: skip
     try:
         completed = subprocess.run(
-            command, cwd=test_file.parent, env=_environment(module_path), capture_output=True,
+            command, cwd=test_file.parent, env=_environment(where), capture_output=True,
             text=True, timeout=timeout, stdin=subprocess.DEVNULL,
         )  # fmt: skip
     except subprocess.TimeoutExpired:
@@ -120,16 +139,16 @@ def _run_pytest(test_file: Path, module_path: Path, data_file: str, junit: str, 
     return completed.returncode
 
 
-def _import_only(module_path: Path, data_file: str, scratch: str) -> None:
+def _import_only(where: Where, data_file: str, scratch: str) -> None:
     """Coverage of merely importing the module: the floor every test file starts from."""
     script = Path(scratch) / "import_only.py"
-    script.write_text(f"import {module_path.stem}\n", encoding="utf-8")
+    script.write_text(f"import {where.module_name}\n", encoding="utf-8")
     command = [
         sys.executable, "-m", "coverage", "run", "--branch", f"--data-file={data_file}",
-        f"--include={module_path}", str(script),
+        f"--include={where.path}", str(script),
     ]  # fmt: skip
     subprocess.run(
-        command, cwd=module_path.parent, env=_environment(module_path), capture_output=True,
+        command, cwd=scratch, env=_environment(where), capture_output=True,
         timeout=120, stdin=subprocess.DEVNULL,
     )  # fmt: skip
 

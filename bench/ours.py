@@ -3,7 +3,8 @@
 The harness starts ``python -m bench.ours ...`` and times the whole process, so the wall time
 includes interpreter start-up, imports, every unit's worker, verification and writing the file,
 exactly like the CLI. The module's budget (seconds or evaluations) is split evenly over its
-units, because Pynguin gets the same number for the whole module.
+units while miogen's budget is per unit, because Pynguin gets the same number for the whole
+module; ``BUDGET_PER_UNIT`` turns the split off once ``--budget`` means the whole module.
 """
 
 from __future__ import annotations
@@ -13,6 +14,10 @@ import json
 import sys
 import time
 from pathlib import Path
+
+# miogen's --budget is the whole module's since one run per module (issue 12 part 5): the
+# module's budget goes to miogen as it is.
+BUDGET_PER_UNIT = False
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -24,22 +29,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--algorithm", default="mio")
     parser.add_argument("--output", type=Path, required=True)
     parser.add_argument("--summary", type=Path, required=True)
+    parser.add_argument("--project-root", type=Path, help="default: the module's folder")
     args = parser.parse_args(argv)
     start = time.monotonic()
 
     from miogen.analysis.module import analyze_file
     from miogen.cli import summarize
-    from miogen.generate import generate_module
+    from miogen.pipeline import generate_module
 
     units = analyze_file(args.path, args.path.stem).units
-    share = max(1, len(units))
+    share = max(1, len(units)) if BUDGET_PER_UNIT else 1
     timeline = Timeline(start, sum(len(unit.targets) for unit in units))
     report = generate_module(
         args.path,
         None,
         args.budget / share,
         args.output,
-        project_root=str(args.path.parent),
+        project_root=str(args.project_root or args.path.parent),
         on_event=timeline,
         seed=args.seed,
         algorithm=args.algorithm,
@@ -49,6 +55,7 @@ def main(argv: list[str] | None = None) -> int:
     summary["timeline"] = timeline.points
     summary["timeline_total"] = timeline.total
     summary["per_unit_budget"] = args.budget / share
+    summary["dropped_without_assertion"] = summary["dropped"]["without_assertion"]
     summary["wall_inside"] = time.monotonic() - start
     args.summary.write_text(json.dumps(summary, indent=1), encoding="utf-8")
     return 0
@@ -68,14 +75,15 @@ class Timeline:
         self.offsets: dict[str, float] = {}
         self.points: list[tuple[float, int]] = []
 
-    def __call__(self, unit: str, message: dict) -> None:
-        if message.get("event") != "progress":
+    def __call__(self, event: object) -> None:
+        if getattr(event, "event", None) != "progress":
             return
+        unit, elapsed = event.unit, event.elapsed  # type: ignore[attr-defined]
         if unit not in self.offsets:
             self.offsets[unit] = sum(self.elapsed.values())
-        self.elapsed[unit] = message["elapsed"]
-        self.latest[unit] = len(message["covered"])
-        seconds = self.offsets[unit] + message["elapsed"]
+        self.elapsed[unit] = elapsed
+        self.latest[unit] = len(event.covered)  # type: ignore[attr-defined]
+        seconds = self.offsets[unit] + elapsed
         self.points.append((round(seconds, 3), sum(self.latest.values())))
 
 

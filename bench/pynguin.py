@@ -79,14 +79,26 @@ class PynguinRun:
 
 
 def run_pynguin(
-    module_path: Path, algorithm: str, budget: int, seed: int, workdir: Path, venv: Path = VENV
+    module_path: Path,
+    algorithm: str,
+    budget: int,
+    seed: int,
+    workdir: Path,
+    venv: Path = VENV,
+    project_path: Path | None = None,
+    module_name: str | None = None,
 ) -> PynguinRun:
-    """Generate tests for the whole module at ``module_path`` into ``workdir/out``."""
+    """Generate tests for the whole module at ``module_path`` into ``workdir/out``.
+
+    ``project_path`` is the folder Pynguin imports from (default: the module's folder) and
+    ``module_name`` the dotted name there (default: the file's stem), for package modules.
+    """
     output, report = workdir / "out", workdir / "report"
     output.mkdir(parents=True, exist_ok=True)
+    module_name = module_name or module_path.stem
     command = [
-        str(executable(venv)), "--project-path", str(module_path.parent),
-        "--module-name", module_path.stem, "--output-path", str(output),
+        str(executable(venv)), "--project-path", str(project_path or module_path.parent),
+        "--module-name", module_name, "--output-path", str(output),
         "--algorithm", ALGORITHMS[algorithm], "--maximum-search-time", str(int(budget)),
         "--seed", str(seed), "--report-dir", str(report),
         "--output-variables", ",".join(OUTPUT_VARIABLES), "--no-rich", "-v",
@@ -106,7 +118,8 @@ def run_pynguin(
     else:
         status = "ok" if code == 0 else "failed"
         message = "" if code == 0 else f"exit code {code}"
-    test_file = output / f"test_{module_path.stem}.py"
+    # Pynguin names the file after the module's last name (test_iterator.py for flutes.iterator).
+    test_file = output / f"test_{module_name.rpartition('.')[2]}.py"
     statistics = read_statistics(report / "statistics.csv")
     if status == "ok" and not test_file.exists():
         status, message = "no-tests", "Pynguin wrote no test file"

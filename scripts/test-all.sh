@@ -9,6 +9,9 @@ echo "=== lint (ruff) ==="
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .
 
+echo "=== types (mypy --strict on server/miogen) ==="
+.venv/bin/mypy
+
 echo "=== Python tests (pytest) ==="
 .venv/bin/python -m pytest -q -p no:cacheprovider tests
 echo "=== examples in docstrings (doctest) ==="

@@ -85,8 +85,8 @@ def unit_rows(report: CtgReport, strategy: str, rep: int, number: int) -> list[d
             "after": len(u.after),
             "total": u.total,
             "added": u.added,
-            "seconds": round(u.outcome.wall_seconds, 3) if u.outcome else 0.0,
-            "replayed": (u.outcome.result or {}).get("replayed", 0) if u.outcome else 0,
+            "seconds": round(u.outcome.seconds, 3) if u.outcome else 0.0,
+            "replayed": u.outcome.result.replayed if u.outcome and u.outcome.result else 0,
             "seeds_dropped": u.seeds_dropped,
         }  # fmt: skip
         for u in report.units

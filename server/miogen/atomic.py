@@ -1,12 +1,13 @@
 """Writes that never leave a half-written file, and files set aside rather than trusted or deleted.
 
-For history files and caches (the CTG history, the language server's caches): a reader sees the
-old content or the new, never a mixture, even if the writer is killed at any instruction or the
+For the CTG history (and the folder sync of emit's merge into test files): a reader sees the old
+content or the new, never a mixture, even if the writer is killed at any instruction or the
 machine loses power after ``write_atomically`` returned.
 
     >>> import tempfile, pathlib
     >>> path = pathlib.Path(tempfile.mkdtemp()) / "history.json"
     >>> write_atomically(path, '{"runs": 1}')
+    True
     >>> path.read_text()
     '{"runs": 1}'
 """
@@ -27,11 +28,18 @@ CHUNK = 1 << 16
 T = TypeVar("T")
 
 
-def write_atomically(path: str | Path, data: bytes | str, encoding: str = "utf-8") -> None:
+def write_atomically(
+    path: str | Path,
+    data: bytes | str,
+    encoding: str = "utf-8",
+    only_if: Callable[[], bool] | None = None,
+) -> bool:
     """Replace ``path`` with ``data``: temporary file beside it, fsync, rename, fsync the folder.
 
     A file that already exists keeps its permission bits. On any error the temporary file is
-    removed and ``path`` is as it was.
+    removed and ``path`` is as it was. ``only_if`` is asked last, just before the rename: when it
+    says False (the file changed since the caller read it, say), nothing is written and the
+    result is False.
     """
     path = Path(path)
     payload = data.encode(encoding) if isinstance(data, str) else data
@@ -47,11 +55,15 @@ def write_atomically(path: str | Path, data: bytes | str, encoding: str = "utf-8
             os.fsync(descriptor)
         finally:
             os.close(descriptor)
+        if only_if is not None and not only_if():
+            temporary.unlink()
+            return False
         os.replace(temporary, path)
     except BaseException:
         temporary.unlink(missing_ok=True)
         raise
     sync_folder(path.parent)
+    return True
 
 
 def set_aside(

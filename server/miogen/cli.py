@@ -8,15 +8,17 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from miogen.analysis.targets import CodeMap, parse_code
-from miogen.criteria import parse_criteria
+from miogen.criteria import criteria_option
 from miogen.criteria.summary import criteria_summary, describe, line_coverage
 from miogen.ctg.cli import add_parser as _add_ctg_parser
 from miogen.errors import MiogenError
-from miogen.generate import GenerationReport, UnitReport, generate_module
+from miogen.pipeline import Dropped, GenerationReport, UnitReport, Verification, generate_module
 from miogen.platform_support import require_sandbox
 from miogen.project import default_test_path, locate
+from miogen.records import Algorithm, ErrorKind, Event, Progress, Uncovered, to_json
 
 SANDBOXED_COMMANDS = ("generate", "serve", "ctg")  # they run user code in sandboxed workers
 
@@ -27,7 +29,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.command in SANDBOXED_COMMANDS:
             require_sandbox(args.command)
-        return args.run(args)
+        code: int = args.run(args)
+        return code
     except MiogenError as error:
         print(f"miogen: {error}", file=sys.stderr)
         return 2
@@ -43,18 +46,25 @@ def _parser() -> argparse.ArgumentParser:
     )
     generate.add_argument("target", help="path/to/module.py or path/to/module.py::Unit")
     generate.add_argument(
-        "--budget", type=float, default=5.0, help="search seconds per unit (default 5)"
+        "--budget",
+        type=float,
+        default=5.0,
+        help="seconds for the whole module, shared by its units (default 5)",
     )
-    generate.add_argument("--evaluations", type=int, help="budget in fitness evaluations instead")
+    generate.add_argument(
+        "--evaluations", type=int, help="budget in fitness evaluations per unit instead"
+    )
     generate.add_argument(
         "--output", "-o", type=Path, help="test file (default: tests/test_<module>.py)"
     )
     generate.add_argument("--json", action="store_true", help="print one machine-readable summary")
     generate.add_argument("--seed", type=int, default=0)
-    generate.add_argument("--algorithm", choices=ALGORITHMS, default="mio")
+    generate.add_argument(
+        "--algorithm", type=Algorithm, choices=list(Algorithm), default=Algorithm.MIO
+    )
     generate.add_argument(
         "--criteria",
-        type=_criteria,
+        type=criteria_option,
         default="smart",
         help="goals besides branches: smart (default), all, branch, or a list of "
         "branch,direct-branch,line,weak-mutation,method,method-no-exception,exception,output",
@@ -87,17 +97,11 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-ALGORITHMS = (
-    "mio", "dynamosa", "adynamosa", "adynamosa-nonadaptive", "wts", "random", "mio-nofds",
-)  # fmt: skip
-
-
-def _criteria(text: str) -> str:
-    try:
-        parse_criteria(text)
-    except ValueError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
-    return text
+def _suite_seconds(verification: Verification | None) -> float | None:
+    """Median seconds of the kept tests under pytest without coverage.py (the shuffled reruns)."""
+    if verification is None or not verification.runtimes:
+        return None
+    return round(statistics.median(verification.runtimes), 4)
 
 
 def _share(text: str) -> float:
@@ -132,10 +136,10 @@ def run_generate(args: argparse.Namespace) -> int:
         algorithm=args.algorithm,
         evaluations=args.evaluations,
         test_timeout=args.test_timeout,
-        careful=args.raw,
         mutation_share=args.mutation_share,
         criteria=args.criteria,
         performance=args.performance,
+        raw=args.raw,
     )
     progress.done()
     summary = summarize(report)
@@ -143,7 +147,8 @@ def run_generate(args: argparse.Namespace) -> int:
         print(json.dumps(summary, indent=2))
     else:
         _print_summary(summary)
-    return summary["exit_code"]
+    code: int = summary["exit_code"]
+    return code
 
 
 class _ProgressLine:
@@ -154,16 +159,16 @@ class _ProgressLine:
         self.enabled = enabled
         self.last = 0.0
 
-    def __call__(self, unit: str, message: dict) -> None:
-        if not self.enabled or message.get("event") != "progress":
+    def __call__(self, event: Event) -> None:
+        if not self.enabled or not isinstance(event, Progress):
             return
         now = time.monotonic()
         if now - self.last < 0.1:
             return
         self.last = now
         line = (
-            f"\r{unit}: {message['elapsed']:.1f}/{self.budget:g}s  "
-            f"{len(message['covered'])}/{message['total']} targets  {message['rate']:.0f} exec/s"
+            f"\r{event.unit}: {event.elapsed:.1f}s of {self.budget:g}s  "
+            f"{len(event.covered)}/{event.total} targets  {event.rate:.0f} exec/s"
         )
         sys.stderr.write(line.ljust(70))
         sys.stderr.flush()
@@ -173,29 +178,32 @@ class _ProgressLine:
             sys.stderr.write("\r" + " " * 70 + "\r")
 
 
-def _unit_summary(report: UnitReport, executed_lines: list[int], code: CodeMap) -> dict:
-    result = report.outcome.result or {}
+def _unit_summary(report: UnitReport, executed_lines: list[int], code: CodeMap) -> dict[str, Any]:
+    result = report.outcome.result
     measured = report.measured if report.measured is not None else []
     lines = line_coverage(executed_lines if report.tests else [], report.unit, code)
     branches = (len(measured), len(report.unit.targets))
-    entry = {
+    worker = to_json(result.criteria) if result else {}
+    entry: dict[str, Any] = {
         "name": report.unit.name,
         "kind": report.unit.kind,
         "status": report.outcome.status,
+        "stop_reason": report.outcome.stop_reason,
         "targets_total": len(report.unit.targets),
         "targets_covered": len(report.claimed),
         "measured_covered": len(measured),
         "tests": len(report.tests),
-        "executions": result.get("executions", 0),
-        "search_executions": result.get("search_executions", 0),
-        "evaluations": result.get("evaluations", 0),
-        "executions_per_second": round(result.get("rate", 0.0), 1),
-        "search_seconds": round(result.get("search_seconds", 0.0), 3),
-        "wall_seconds": round(report.outcome.wall_seconds, 3),
-        "crashes": [c["reason"] for c in report.outcome.crashes],
-        "refusals": result.get("refusals", {}),
-        "uncovered": [_uncovered(report, item) for item in result.get("uncovered", [])],
-        "criteria": criteria_summary(result.get("criteria", {}), branches, lines),
+        "executions": result.executions if result else 0,
+        "search_executions": result.search_executions if result else 0,
+        "evaluations": result.evaluations if result else 0,
+        "executions_per_second": round(result.rate, 1) if result else 0.0,
+        "search_seconds": round(result.search_seconds, 3) if result else 0.0,
+        "seconds": round(sum(result.phases.values()), 3) if result else 0.0,
+        "crashes": [c.reason for c in report.outcome.crashes],
+        "refusals": dict(result.refusals) if result else {},
+        "dropped_in_worker": to_json(result.dropped) if result else {},
+        "uncovered": [_uncovered(report, item) for item in (result.uncovered if result else ())],
+        "criteria": criteria_summary(worker, branches, lines),
     }
     if set(measured) != set(report.claimed) and report.tests:
         entry["mismatch"] = {"claimed_only": sorted(set(report.claimed) - set(measured)),
@@ -205,29 +213,30 @@ def _unit_summary(report: UnitReport, executed_lines: list[int], code: CodeMap) 
     return entry
 
 
-def _uncovered(report: UnitReport, item: dict) -> dict:
-    target = next(t for t in report.unit.targets if t.id == item["id"])
+def _uncovered(report: UnitReport, item: Uncovered) -> dict[str, Any]:
+    target = next(t for t in report.unit.targets if t.id == item.id)
     return {
         "line": target.line,
         "arc": target.arc,
         "description": target.short,
-        "closest": item["closest"],
+        "closest": item.closest,
     }
 
 
-def summarize(report: GenerationReport) -> dict:
+def summarize(report: GenerationReport) -> dict[str, Any]:
+    """The ``--json`` summary (and what the human one prints)."""
     verification = report.verification
-    executed = verification.executed_lines if verification else []
+    measurement = verification.measurement if verification else None
+    executed = measurement.executed_lines if measurement else []
     code = parse_code(report.model.source)
     units = [_unit_summary(r, executed, code) for r in report.units]
     total = sum(u["targets_total"] for u in units)
-    measured = sum(u["measured_covered"] for u in units)
+    measured_count = sum(u["measured_covered"] for u in units)
     # A unit whose worker kept dying and that produced nothing counts as failed.
     failed = [u for u in units if u["status"] != "ok" or (u["crashes"] and not u["tests"])]
-    input_error = any(
-        r.outcome.error and r.outcome.error.get("kind") in ("import", "syntax")
-        for r in report.units
-    )
+    error = report.job.error if report.job else None
+    input_error = error is not None and error.kind in (ErrorKind.IMPORT, ErrorKind.SYNTAX)
+    dropped = verification.dropped if verification else Dropped()
     return {
         "module": report.location.module_name,
         "path": str(report.location.path),
@@ -235,23 +244,47 @@ def summarize(report: GenerationReport) -> dict:
         "units": units,
         "measured": {
             "tool": "coverage.py (branch=True) on the emitted tests",
-            "covered": measured,
+            "covered": measured_count,
             "total": total,
-            "percent": round(100.0 * measured / total, 1) if total else 100.0,
-            "tests_passed": verification.passed if verification else 0,
-            "tests_failed": verification.failed + verification.errors if verification else 0,
+            # Of nothing, no percentage.
+            "percent": round(100.0 * measured_count / total, 1) if total else None,
+            "tests_passed": measurement.passed if measurement else 0,
+            "tests_failed": measurement.failed + measurement.errors if measurement else 0,
         },
-        "dropped_failing_tests": report.dropped_failing,
-        "dropped_unstable_tests": report.dropped_unstable,
-        "stability_runs": 1 + report.stability_runs,
+        "dropped_failing_tests": dropped.failing,
+        "dropped_unstable_tests": dropped.unstable,
+        "dropped_sandbox_tests": dropped.sandbox,
+        "dropped": _dropped_counts(units, dropped),
+        "stability_runs": verification.runs if verification else 0,
+        "seconds": {step: round(value, 3) for step, value in _seconds(report).items()},
         # the kept tests' own run time under pytest without coverage.py (median of the reruns)
-        "suite_seconds": round(statistics.median(report.runtimes), 4) if report.runtimes else None,
+        "suite_seconds": _suite_seconds(verification),
         "added": [n for n in report.merge.added if n.startswith("test")] if report.merge else [],
         "exit_code": 2 if input_error else (1 if failed else 0),
     }
 
 
-def _print_summary(summary: dict) -> None:
+def _dropped_counts(units: list[dict[str, Any]], dropped: Dropped) -> dict[str, int]:
+    """Tests found but not emitted, per cause: in the worker, then in the verification."""
+    counts = {"refused_on_rerun": 0, "unstable_in_worker": 0, "without_assertion": 0}
+    for unit in units:
+        worker = unit["dropped_in_worker"]
+        counts["refused_on_rerun"] += worker.get("refused_on_rerun", 0)
+        counts["unstable_in_worker"] += worker.get("unstable", 0)
+        counts["without_assertion"] += worker.get("without_assertion", 0)
+    return {**counts, **dropped.counts()}
+
+
+def _seconds(report: GenerationReport) -> dict[str, float]:
+    """Wall seconds: the whole run, and each step before and after the units' budget."""
+    seconds = dict(report.seconds)
+    if report.job is not None:
+        for phase, value in report.job.phases.items():
+            seconds[f"worker_{phase}"] = value
+    return seconds
+
+
+def _print_summary(summary: dict[str, Any]) -> None:
     for unit in summary["units"]:
         line = (
             f"{unit['name']}: {unit['measured_covered']}/{unit['targets_total']} targets "
@@ -269,8 +302,9 @@ def _print_summary(summary: dict) -> None:
             closest = f" — closest: {item['closest']}" if item["closest"] else ""
             print(f"  line {item['line']}: {item['description']}{closest}")
     measured = summary["measured"]
+    share = f" ({measured['percent']}%)" if measured["percent"] is not None else ""
     print(
-        f"coverage.py: {measured['covered']}/{measured['total']} targets ({measured['percent']}%); "
+        f"coverage.py: {measured['covered']}/{measured['total']} targets{share}; "
         f"tests {measured['tests_passed']} passed, {measured['tests_failed']} failed"
     )
     if summary["suite_seconds"] is not None:

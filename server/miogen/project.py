@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import configparser
+import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -70,3 +72,49 @@ def default_test_path(
 ) -> Path:
     short = location.module_name.rpartition(".")[2]
     return location.project_root / tests_directory / pattern.format(module=short)
+
+
+def pytest_warning_filters(project_root: Path) -> tuple[str, ...]:
+    """The project's pytest ``filterwarnings``, from the file pytest reads at its root.
+
+    pytest takes the first of pytest.ini, .pytest.ini, pyproject.toml (with a pytest table),
+    tox.ini ([pytest]) and setup.cfg ([tool:pytest]); an unreadable file counts as none.
+    """
+    for name in CONFIG_FILES:
+        path = project_root / name
+        if not path.is_file():
+            continue
+        try:
+            found = _filters_in(path)
+        except (OSError, UnicodeDecodeError, ValueError, configparser.Error):
+            return ()
+        if found is not None:
+            return found
+    return ()
+
+
+CONFIG_FILES = ("pytest.ini", ".pytest.ini", "pyproject.toml", "tox.ini", "setup.cfg")
+
+
+def _filters_in(path: Path) -> tuple[str, ...] | None:
+    """The file's filters; None when it is not a pytest configuration."""
+    if path.suffix == ".toml":
+        tool = tomllib.loads(path.read_text(encoding="utf-8")).get("tool", {})
+        table = tool.get("pytest", {})
+        table = table.get("ini_options", table) if isinstance(table, dict) else {}
+        if "pytest" not in tool:
+            return None
+        return _lines(table.get("filterwarnings", []))
+    parser = configparser.ConfigParser(interpolation=None)
+    parser.read(path, encoding="utf-8")
+    section = "tool:pytest" if path.name == "setup.cfg" else "pytest"
+    if not parser.has_section(section):
+        return None if path.name in ("tox.ini", "setup.cfg") else ()
+    return _lines(parser.get(section, "filterwarnings", fallback=""))
+
+
+def _lines(value: object) -> tuple[str, ...]:
+    items = value.splitlines() if isinstance(value, str) else value
+    if not isinstance(items, list | tuple):
+        raise ValueError("filterwarnings is neither a string nor a list")
+    return tuple(str(item).strip() for item in items if str(item).strip())

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from execution.helpers import problem_for
 from miogen.assertions.kills import MutantSet, MutantTarget, differs, fails
-from miogen.emit.render import Observation
+from miogen.assertions.observation import Observation
+from miogen.problem import EvaluationMode
 from miogen.testcase.model import Statement
 
 SUBJECT = """
@@ -68,7 +69,7 @@ def test_skipped_mutants_are_not_run(write_module):
 
 def test_the_mutation_phase_heuristic_rewards_closeness_to_the_boundary(write_module):
     problem, mutants = setup(write_module, "grade")
-    problem.mutants = mutants
+    problem = problem.under(EvaluationMode(mutants))
     boundary = target_of(mutants, "GtE -> Gt")
     far = problem.evaluate(call("grade", score=20)).h[boundary]
     near = problem.evaluate(call("grade", score=88)).h[boundary]

@@ -55,7 +55,8 @@ def test_mutants_cover_the_operators():
 def test_selected_assertions_kill_what_all_observations_kill(write_module):
     path = write_module("stackmod", STACK)
     problem = problem_for(path, "Stack")
-    test, observed = observe(problem.executor, stack_test(), "stackmod")
+    seen = observe(problem.executor, stack_test(), "stackmod")
+    test, observed = seen.test, seen.observations
     kinds = {(o.kind, o.detail) for o in observed}
     assert ("attribute", "capacity") in kinds and ("attribute", "label") in kinds
     analysis = analysis_for(path, problem)
@@ -74,7 +75,8 @@ def test_a_raising_test_keeps_its_pytest_raises(write_module):
         Statement("value", value=1),
         Statement("method", "push", (("item", 2),), receiver=1),
     )
-    test, observed = observe(problem.executor, full, "stackmod")
+    seen = observe(problem.executor, full, "stackmod")
+    test, observed = seen.test, seen.observations
     kept = analysis_for(path, problem).select(test, observed, time.monotonic() + 10)
     assert any(o.kind == "raises" and o.value == "OverflowError" for o in kept)
 
@@ -82,7 +84,8 @@ def test_a_raising_test_keeps_its_pytest_raises(write_module):
 def test_without_time_the_fallback_keeps_one_assertion(write_module):
     path = write_module("stackmod", STACK)
     problem = problem_for(path, "Stack")
-    test, observed = observe(problem.executor, stack_test(), "stackmod")
+    seen = observe(problem.executor, stack_test(), "stackmod")
+    test, observed = seen.test, seen.observations
     kept = analysis_for(path, problem).select(test, observed, time.monotonic() - 1)
     assert len(kept) == 1 and kept[0].index == 3  # the last call's value
 
@@ -101,6 +104,6 @@ def test_values_that_differ_between_runs_are_not_asserted(write_module):
     )
     problem = problem_for(path, "roll")
     test = (Statement("value", value=6), Statement("call", "roll", (("sides", 0),)))
-    _, observed = observe(problem.executor, test, "clock")
+    observed = observe(problem.executor, test, "clock").observations
     assert not [o for o in observed if o.kind == "equals"]
     assert [o.kind for o in observed] == ["isinstance"]

@@ -7,12 +7,13 @@ import tempfile
 from collections.abc import Hashable
 from pathlib import Path
 
-from miogen import engine
+from miogen import phases
 from miogen.analysis.model import Target
 from miogen.analysis.module import analyze_file
-from miogen.criteria import Criterion, Goal, UnitCriteria, parse_criteria
-from miogen.execution.job import JobSpec
-from miogen.execution.problem import UnitProblem
+from miogen.criteria import Criterion, Goal
+from miogen.objectives import Objectives
+from miogen.problem import UnitProblem
+from miogen.records import JobSpec, UnitJob
 from miogen.search import Evaluated
 from miogen.testcase.model import Statement, TestCase
 
@@ -20,20 +21,16 @@ from miogen.testcase.model import Statement, TestCase
 def unit_problem(path: Path, unit: str, criteria: str = "all", performance: bool = False):
     """The engine's UnitProblem for ``unit``, counted and probed as ``criteria`` asks."""
     name = path.stem
+    job = UnitJob(unit)
     spec = JobSpec(
-        path=str(path), module_name=name, import_root=str(path.parent), unit=unit,
+        path=str(path), module_name=name, import_root=str(path.parent), units=(job,),
         scratch=tempfile.mkdtemp(), criteria=criteria, performance=performance,
     )  # fmt: skip
     sys.modules.pop(name, None)
     model = analyze_file(path, name)
-    selection = parse_criteria(criteria)
-    counting = engine._counting(spec, model.unit(unit), selection)
-    module = engine._load(spec, counting)
-    problem: UnitProblem = engine._problem(spec, model, model.unit(unit), module, None)
-    counters = counting.map if counting is not None else None
-    problem.criteria = UnitCriteria(model, model.unit(unit), selection, counters)
-    problem.performance = performance
-    return problem
+    objectives = Objectives.of(spec, model)
+    module = phases.load(spec, objectives)
+    return phases.prepare(spec, job, model, model.unit(unit), module, None, objectives)
 
 
 def value(v: object) -> Statement:

@@ -66,4 +66,4 @@ def test_a_relational_mutant_is_covered_on_its_boundary_and_guided_to_it(write_m
 def test_branch_only_runs_place_no_probes_and_count_nothing(write_module):
     problem = unit_problem(write_module("order2", ORDER), "ordered", "branch")
     assert problem.criteria.counters is None and problem.criteria.goals() == []
-    assert problem.targets() == problem.by_id.keys()
+    assert list(problem.targets()) == list(problem.by_id)

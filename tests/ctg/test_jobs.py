@@ -9,7 +9,7 @@ import pytest
 from ctg_projects import BANK, make_project
 from miogen.ctg.jobs import Job, Pool, dask_pool, dispatch
 from miogen.ctg.runner import CtgConfig, run_ctg
-from miogen.execution.job import JobSpec
+from miogen.records import JobSpec, UnitJob
 
 
 class RecordingPool(Pool):
@@ -22,19 +22,20 @@ class RecordingPool(Pool):
         self.lock = threading.Lock()
 
     def submit(self, spec: JobSpec) -> Future:
+        unit = spec.units[0].name
         with self.lock:
-            self.started.append((spec.unit, frozenset(self.running)))
-            self.running.add(spec.unit)
-        return self.executor.submit(self._finish, spec.unit)
+            self.started.append((unit, frozenset(self.running)))
+            self.running.add(unit)
+        return self.executor.submit(self._finish, unit)
 
     def _finish(self, unit: str) -> dict:
         with self.lock:
             self.running.discard(unit)
-        return {"status": "ok", "result": {"unit": unit}}
+        return {"status": "ok", "units": [{"unit": unit}]}
 
 
 def job(key: str, seconds: float, after=()) -> Job:
-    return Job(key, seconds, lambda _: JobSpec("m.py", "m", ".", key), set(after))
+    return Job(key, seconds, lambda _: JobSpec("m.py", "m", ".", (UnitJob(key),)), set(after))
 
 
 def test_jobs_start_longest_first_and_after_their_dependencies():
@@ -72,8 +73,9 @@ def test_dask_local_cluster_with_two_workers_runs_the_jobs(tmp_path):
             "dask.distributed is not installed: this test needs the optional extra "
             "(pip install -e '.[dask]' or pip install 'dask[distributed]')"
         )
-    root = make_project(tmp_path / "project", {"bank.py": BANK})
-    config = CtgConfig(budget=1.0, jobs=2, verify_runs=1, job_options={"evaluations": 200})
+    # Two modules: one job each (a module's units share one job).
+    root = make_project(tmp_path / "project", {"bank.py": BANK, "vault.py": BANK})
+    config = CtgConfig(budget=2.0, jobs=2, verify_runs=1, job_options={"evaluations": 200})
     with LocalCluster(
         n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
     ) as cluster:
@@ -82,9 +84,10 @@ def test_dask_local_cluster_with_two_workers_runs_the_jobs(tmp_path):
                 report = run_ctg([root], config, pool=pool)
         workers = set(cluster.scheduler_info["workers"])
     assert report.executor.startswith("dask")
-    assert [s.status for s in report.units] == ["ran", "ran"]
+    assert [s.status for s in report.units] == ["ran"] * 4
     assert all(s.outcome.status == "ok" and s.after for s in report.units)
     assert (root / "tests" / "test_bank.py").is_file()
+    assert (root / "tests" / "test_vault.py").is_file()
     # The jobs ran as tasks on the cluster's workers (here one on each), not in this process.
     tasks = [t for t in stream.data if t["key"].startswith("execute")]
     assert len(tasks) == 2 and {t["worker"] for t in tasks} <= workers and len(workers) == 2

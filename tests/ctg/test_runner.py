@@ -10,8 +10,8 @@ from miogen.analysis.module import analyze_file
 from miogen.cli import main
 from miogen.ctg.history import HistoryStore, RunRow
 from miogen.ctg.runner import CtgConfig, run_ctg
-from miogen.execution.job import JobSpec
 from miogen.execution.supervisor import run_job
+from miogen.records import JobSpec, UnitJob
 
 
 def by_name(report) -> dict:
@@ -40,9 +40,9 @@ def test_second_run_on_an_unchanged_unit_starts_where_the_first_ended(tmp_path):
     assert not account2.changed and account2.status == "ran"
     assert account2.before == account.after  # reused from the history: no pytest run needed
     result = account2.outcome.result
-    assert result["replayed"] == len(account.tests)
-    seeded = {target for test in account.tests for target in test["targets"]}
-    assert set(result["covered"]) >= seeded
+    assert result.replayed == len(account.tests)
+    seeded = {target for test in account.tests for target in test.targets}
+    assert set(result.covered) >= seeded
     assert account2.after == account.after
     assert account2.added == 0  # the same tests are already in the file
     assert second["classify"].status == "skipped"
@@ -50,10 +50,20 @@ def test_second_run_on_an_unchanged_unit_starts_where_the_first_ended(tmp_path):
 
     # The same single evaluation without the history covers less.
     location = account.module.location
-    fresh = run_job(
-        JobSpec(str(location.path), "bank", str(location.import_root), "Account", evaluations=1)
-    ).result
-    assert len(fresh["covered"]) < len(result["covered"])
+    fresh = (
+        run_job(
+            JobSpec(
+                str(location.path),
+                "bank",
+                str(location.import_root),
+                (UnitJob("Account"),),
+                evaluations=1,
+            )  # fmt: skip
+        )
+        .units[0]
+        .result
+    )
+    assert len(fresh.covered) < len(result.covered)
 
 
 def test_a_unit_without_improvement_in_three_runs_is_skipped_until_it_changes(tmp_path):
@@ -167,4 +177,4 @@ def test_input_seeding_runs_dependencies_first_and_replays_their_objects(tmp_pat
         "transfers.py::Account", "transfers.py::Transfer"
     ]  # fmt: skip
     transfer = by_name(report)["Transfer"]
-    assert transfer.outcome.result["replayed"] > 0  # pooled Accounts, no history yet
+    assert transfer.outcome.result.replayed > 0  # pooled Accounts, no history yet

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import textwrap
 
 from ctg_projects import BANK, construct, make_project, method, stored, value
 from miogen.analysis.module import analyze_file, analyze_source
 from miogen.ctg.seeding import dependencies, pool_objects, pool_seeds, still_valid_seeds
-from miogen.execution.job import JobSpec
 from miogen.execution.supervisor import run_job
+from miogen.records import JobSpec, UnitJob
 from miogen.testcase.model import from_json
 
 V1 = """
@@ -100,17 +101,19 @@ def test_the_worker_replays_only_what_survived(tmp_path):
     """End to end: tests made for v1 seed a job on v2; the dropped ones are not replayed."""
     root = make_project(tmp_path, {"lamp.py": V1})
     spec = JobSpec(
-        str(root / "lamp.py"), "lamp", str(root), "Lamp", budget_seconds=1.0, evaluations=200
-    )
-    first = run_job(spec).result
-    seeds = [t["test"] for t in first["tests"]]
+        str(root / "lamp.py"), "lamp", str(root), (UnitJob("Lamp"),), budget_seconds=1.0,
+        evaluations=200,
+    )  # fmt: skip
+    first = run_job(spec).units[0].result
+    seeds = [t.test for t in first.tests]
     assert any(s.kind == "method" and s.name == "dim" for t in seeds for s in from_json(t))
     (root / "lamp.py").write_text(textwrap.dedent(V2), encoding="utf-8")
     model = analyze_file(root / "lamp.py", "lamp")
     kept, dropped = still_valid_seeds(model, model.unit("Lamp"), seeds)
     assert dropped >= 1
-    second = run_job(JobSpec(**{**spec.__dict__, "seeds": seeds, "evaluations": 1})).result
-    assert second["replayed"] == len(kept)  # the worker's own check agrees with the load check
+    again = dataclasses.replace(spec, units=(UnitJob("Lamp", seeds=tuple(seeds)),), evaluations=1)
+    second = run_job(again).units[0].result
+    assert second.replayed == len(kept)  # the worker's own check agrees with the load check
 
 
 BANKING = """

@@ -14,13 +14,13 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
+from miogen.emit.files import replace_if_unchanged
 from miogen.emit.merge import (
     LINE_BREAK,
     GeneratedTest,
     MergeResult,
     TextEdit,
     UnmergeableFile,
-    _replace_atomically,
     apply_edits,
     fallback_path,
     merge_tests,
@@ -323,10 +323,10 @@ def test_example_user_file_with_fixture_class_and_main_block() -> None:
         == '''\
 """Tests the user wrote by hand."""
 import os
+import pytest
 from shapes import (
     Triangle,  # the one under test
 )
-import pytest
 from shapes import area
 
 # Shared fixture.
@@ -420,16 +420,20 @@ def test_example_new_tests_clash_with_each_other() -> None:
             ["import numpy as np"],
             "",
         ),
-        ("from shapes import *\n", ["from shapes import *", "import pytest"], "import pytest\n"),
+        (
+            "from shapes import *\n",
+            ["from shapes import *", "from tools import x"],
+            "from tools import x\n",
+        ),
         (
             "from . import helpers\n",
-            ["from . import helpers", "from .. import helpers as h"],
-            "from .. import helpers as h\n",
+            ["from . import helpers", "from .tools import helpers as h"],
+            "from .tools import helpers as h\n",
         ),
         (
             "import pytest\n",
-            ["import sys", "from shapes import B, A, CONST, func"],
-            "import sys\nfrom shapes import CONST, A, B, func\n",
+            ["from shapes import B, A, CONST, func"],
+            "from shapes import CONST, A, B, func\n",
         ),
     ],
 )
@@ -476,9 +480,9 @@ def test_imports_that_would_rebind_a_name_are_left_out(
         ),
         (
             "from __future__ import annotations\nx = 1\n",
-            "from __future__ import annotations\nimport pytest\nx = 1\n",
+            "from __future__ import annotations\n\nimport pytest\n\nx = 1\n",
         ),
-        ("import os; \\\nx = 1\n", "import os; \\\nx = 1\nimport pytest\n"),
+        ("import os; \\\nx = 1\n", "import os; \\\nx = 1\n\nimport pytest\n"),
         ("# only a comment", "# only a comment\n\nimport pytest\n"),
     ],
 )
@@ -612,9 +616,9 @@ def test_write_merged_keeps_latin1_bytes_and_bom(tmp_path: Path) -> None:
 def test_replace_refuses_a_file_changed_since_it_was_read(tmp_path: Path) -> None:
     path = tmp_path / "test_shapes.py"
     path.write_bytes(b"x = 1\n")
-    assert not _replace_atomically(path, b"merged\n", expected=b"x = 0\n")
+    assert not replace_if_unchanged(path, b"merged\n", expected=b"x = 0\n")
     assert path.read_bytes() == b"x = 1\n" and [p.name for p in tmp_path.iterdir()] == [path.name]
-    assert _replace_atomically(path, b"merged\n", expected=b"x = 1\n")
+    assert replace_if_unchanged(path, b"merged\n", expected=b"x = 1\n")
     assert path.read_bytes() == b"merged\n" and [p.name for p in tmp_path.iterdir()] == [path.name]
 
 

@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
-from miogen.execution.job import JobSpec
+from execution.helpers import spec_for as module_spec
 from miogen.execution.supervisor import run_job
+from miogen.records import ErrorKind, JobSpec
 
 
 def spec_for(path, unit, **options) -> JobSpec:
-    defaults = dict(budget_seconds=1.0, test_timeout=0.3)
-    defaults.update(options)
-    return JobSpec(
-        path=str(path), module_name=path.stem, import_root=str(path.parent), unit=unit, **defaults
-    )
+    return module_spec(path, unit, **{"budget_seconds": 1.0, "test_timeout": 0.3, **options})
+
+
+def result(outcome):
+    """The one unit's result."""
+    return outcome.units[0].result
 
 
 def test_a_good_unit_is_generated_and_streams_progress(write_module):
@@ -21,8 +23,8 @@ def test_a_good_unit_is_generated_and_streams_progress(write_module):
     events = []
     outcome = run_job(spec_for(path, "sign"), on_event=events.append)
     assert outcome.status == "ok"
-    assert len(outcome.result["covered"]) == outcome.result["total"] == 2
-    assert any(e["event"] == "progress" for e in events)
+    assert len(result(outcome).covered) == result(outcome).total == 2
+    assert any(e.event == "progress" for e in events)
 
 
 def test_python_infinite_loop_is_stopped_by_the_per_test_timeout(write_module):
@@ -55,8 +57,8 @@ def test_code_stuck_in_c_gets_the_worker_killed_and_the_job_goes_on(write_module
     )
     outcome = run_job(spec_for(path, "slow", budget_seconds=2.0))
     assert outcome.crashes, "the hung worker should have been killed"
-    assert "longer than" in outcome.crashes[0]["reason"]
-    assert outcome.crashes[0]["test"], "the test that hung is recorded"
+    assert "longer than" in outcome.crashes[0].reason
+    assert outcome.crashes[0].test, "the test that hung is recorded"
     assert outcome.status == "ok"
     assert outcome.wall_seconds < 2.0 + 15
 
@@ -74,10 +76,10 @@ def test_a_worker_that_exits_is_restarted_and_the_killer_recorded(write_module):
         """,
     )
     outcome = run_job(spec_for(path, "die", budget_seconds=1.5))
-    assert outcome.crashes and "exited with status 3" in outcome.crashes[0]["reason"]
+    assert outcome.crashes and "exited with status 3" in outcome.crashes[0].reason
     assert len(outcome.crashes) <= 5, "never retried endlessly"
     assert outcome.status == "ok", outcome.message
-    assert outcome.result["tests"], "what was found before the crashes is kept"
+    assert result(outcome).tests, "what was found before the crashes is kept"
 
 
 def test_sys_exit_is_an_ordinary_outcome(write_module):
@@ -86,7 +88,7 @@ def test_sys_exit_is_an_ordinary_outcome(write_module):
     )
     outcome = run_job(spec_for(path, "quit_now"))
     assert outcome.status == "ok" and not outcome.crashes
-    assert "SystemExit" in outcome.result["tests"][0]["source"]
+    assert "SystemExit" in result(outcome).tests[0].source
 
 
 def test_import_error_is_named(write_module):
@@ -95,9 +97,9 @@ def test_import_error_is_named(write_module):
     )
     outcome = run_job(spec_for(path, "f"))
     assert outcome.status == "failed"
-    assert outcome.error["kind"] == "import"
-    assert "RuntimeError: no database" in outcome.error["message"]
-    assert outcome.error["line"] == 2
+    assert outcome.error.kind == ErrorKind.IMPORT
+    assert "RuntimeError: no database" in outcome.error.message
+    assert outcome.error.line == 2
 
 
 def test_prints_and_fd_writes_never_reach_the_protocol(write_module):
@@ -114,7 +116,7 @@ def test_prints_and_fd_writes_never_reach_the_protocol(write_module):
         """,
     )
     outcome = run_job(spec_for(path, "shout"))
-    assert outcome.status == "ok" and outcome.result["covered"]
+    assert outcome.status == "ok" and result(outcome).covered
 
 
 def test_cancellation_is_prompt(write_module):

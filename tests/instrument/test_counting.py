@@ -24,7 +24,7 @@ WHOLE_FILE = Unit("all", "function", 1, 10**6, "", ranges=((1, 10**6),))
 
 def counted(source: str, filename: str = "<counted>"):
     """Compile ``source`` counted and fully probed; returns (namespace, counter map)."""
-    counting = Counting(probe_finder(WHOLE_FILE))
+    counting = Counting(probe_finder([WHOLE_FILE]))
     code = compile_instrumented(textwrap.dedent(source), filename, [counting])
     namespace = {PROBE: runtime, TALLY: tally}
     exec(code, namespace)

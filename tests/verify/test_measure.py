@@ -74,3 +74,34 @@ def _alive(pid: int) -> bool:
     except (FileNotFoundError, ProcessLookupError, IndexError):
         return False
     return state != "Z"
+
+
+def test_a_run_started_ahead_measures_what_a_fresh_run_measures(tmp_path):
+    from miogen.verify.measure import run_shuffled, start_ahead
+
+    tests = "from subject import double\n\ndef test_it():\n    assert double(2) == 4\n"
+    fresh = verify(tmp_path, tests)
+    ahead, spare = start_ahead(tmp_path, [0]), start_ahead(tmp_path, [1])
+    try:
+        model = analyze_file(tmp_path / "subject.py", "subject")
+        early = measure(
+            tmp_path / "test_subject.py", tmp_path / "subject.py", list(model.units),
+            model.source, tmp_path, tmp_path, sandbox=True, ahead=ahead[0],
+        )  # fmt: skip
+        shuffled = run_shuffled(tmp_path / "test_subject.py", tmp_path, tmp_path, 1,
+                                sandbox=True, ahead=spare[0])  # fmt: skip
+    finally:
+        for process in ahead + spare:
+            process.close()
+    assert ahead[0].process.returncode == 0, "the run happened in the process started ahead"
+    assert (early.passed, early.covered, early.arcs) == (fresh.passed, fresh.covered, fresh.arcs)
+    assert shuffled.passed == 1 and spare[0].process.returncode == 0
+
+
+def test_a_process_started_ahead_and_never_used_is_stopped(tmp_path):
+    from miogen.verify.measure import start_ahead
+
+    [waiting] = start_ahead(tmp_path, [0])
+    waiting.close()
+    assert waiting.process.returncode is not None
+    assert not Path(waiting.scratch).exists()

@@ -12,6 +12,9 @@ class _NoDefault:
     def __repr__(self) -> str:
         return "NO_DEFAULT"
 
+    def __reduce__(self) -> str:
+        return "NO_DEFAULT"  # unpickles as the module's one instance: `is NO_DEFAULT` holds
+
 
 NO_DEFAULT: Any = _NoDefault()
 
@@ -95,6 +98,11 @@ class Unit:
     def contains(self, line: int) -> bool:
         return any(start <= line <= end for start, end in self.ranges)
 
+    @property
+    def private(self) -> bool:
+        """``_name``: tested only when the user names it (``file.py::_name``)."""
+        return self.name.startswith("_")
+
 
 @dataclass(frozen=True, slots=True)
 class ConstantPool:
@@ -117,11 +125,28 @@ class ModuleModel:
     # Module-level state that code may change (global statements, module-level containers):
     # tests then need a fresh module state each, in the worker and in the emitted file.
     has_module_state: bool = False
+    # Private top-level classes and functions (``_name``): units only when named explicitly.
+    private_units: list[Unit] = field(default_factory=list)
 
     def unit(self, name: str) -> Unit:
-        for unit in self.units:
+        """The unit called ``name``, public or private; else UnknownUnitError listing them."""
+        for unit in (*self.units, *self.private_units):
             if unit.name == name:
                 return unit
         from miogen.errors import UnknownUnitError
 
-        raise UnknownUnitError(name, [u.name for u in self.units])
+        raise UnknownUnitError(name, [u.name for u in self.units], self._private_names())
+
+    def select(self, names: list[str] | None) -> list[Unit]:
+        """The named units, or every public unit; a module without any says so (and which
+        private units could be named) instead of reporting on nothing."""
+        if names:
+            return [self.unit(name) for name in names]
+        if not self.units:
+            from miogen.errors import NoPublicUnitError
+
+            raise NoPublicUnitError(self.path, self._private_names())
+        return list(self.units)
+
+    def _private_names(self) -> list[str]:
+        return [u.name for u in self.private_units]

@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 import ast
+import functools
 import hashlib
+from dataclasses import replace
 from pathlib import Path
+from typing import Any, TypeGuard
+
+from coverage.exceptions import NotPython
 
 from miogen.analysis.model import (
     NO_DEFAULT,
@@ -15,12 +20,15 @@ from miogen.analysis.model import (
     Signature,
     Unit,
 )
-from miogen.analysis.targets import find_targets
+from miogen.analysis.survey import Survey, decorator_names, has_body, is_abstract, survey
+from miogen.analysis.targets import find_targets, parse_code
 from miogen.analysis.typespec import TypeReader, TypeSpec
 from miogen.errors import SourceSyntaxError
 
 ENUM_BASES = frozenset({"Enum", "IntEnum", "StrEnum", "Flag", "IntFlag"})
-NOT_BUILDABLE_BASES = frozenset({"Protocol", "ABC", "TypedDict", "NamedTuple"}) | ENUM_BASES
+NOT_BUILDABLE_BASES = frozenset({"Protocol", "ABC", "TypedDict"}) | ENUM_BASES
+# Built from their annotated fields, like dataclasses (NamedTuple takes them as keywords).
+FIELD_CLASS_BASES = frozenset({"BaseModel", "NamedTuple"})
 EXCEPTION_SUFFIXES = ("Error", "Exception", "Warning")
 
 
@@ -32,6 +40,16 @@ def parse_module(source: str, path: str = "<string>") -> ast.Module:
         raise SourceSyntaxError(path, error.lineno or 1, error.msg) from None
 
 
+def _parse_shared(source: str, path: str) -> ast.Module:
+    """The module's tree, taken from coverage.py's parse of it when there is one (the targets
+    need that parse anyway; parsing a long module twice costs a tenth of its analysis)."""
+    try:
+        code = parse_code(source)
+    except NotPython:
+        return parse_module(source, path)  # raises SourceSyntaxError with the line
+    return code.tree if code.tree is not None else parse_module(source, path)
+
+
 def analyze_file(path: str | Path, module_name: str | None = None) -> ModuleModel:
     path = Path(path)
     source = path.read_text(encoding="utf-8")
@@ -39,8 +57,18 @@ def analyze_file(path: str | Path, module_name: str | None = None) -> ModuleMode
 
 
 def analyze_source(source: str, path: str = "<string>", module_name: str = "module") -> ModuleModel:
-    """The whole static model of one module."""
-    tree = parse_module(source, path)
+    """The whole static model of one module, analysed once per source text, path and name.
+
+    The model is shared by every caller that asks for the same module (the units of one run, the
+    language server's views of one saved text): treat it as read-only. It pickles, so a process
+    that analysed a module can hand the model to another.
+    """
+    return _analyze(source, path, module_name)
+
+
+@functools.lru_cache(maxsize=16)
+def _analyze(source: str, path: str, module_name: str) -> ModuleModel:
+    tree = _parse_shared(source, path)
     class_nodes = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
     reader = TypeReader(set(class_nodes), _type_aliases(tree))
     classes = {name: _read_class(node, reader, class_nodes) for name, node in class_nodes.items()}
@@ -49,12 +77,17 @@ def analyze_source(source: str, path: str = "<string>", module_name: str = "modu
         for n in tree.body
         if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)
     }
-    units = [_unit(node) for node in tree.body if _is_unit(node, classes)]
-    units = _with_helper_ranges(tree, units)
-    targets = find_targets(source, tree, units)
-    units = [Unit(**{**_fields(u), "targets": tuple(targets.get(u.name, ()))}) for u in units]
-    model = ModuleModel(path, module_name, source, units, classes, functions, _constants(tree))
-    model.has_module_state = _has_module_state(tree)
+    walked = survey(tree)
+    found = [_unit(node) for node in definitions(tree.body) if _is_unit(node, classes)]
+    # Public units first: their target ids do not depend on the private ones.
+    found = [u for u in found if not u.private] + [u for u in found if u.private]
+    found = _with_helper_ranges(tree, found, walked)
+    targets = find_targets(source, tree, found, walked)
+    found = [replace(u, targets=tuple(targets.get(u.name, ()))) for u in found]
+    units = [u for u in found if not u.private]
+    model = ModuleModel(path, module_name, source, units, classes, functions, _constants(walked))
+    model.private_units = [u for u in found if u.private]
+    model.has_module_state = _has_module_state(tree, walked)
     return model
 
 
@@ -65,9 +98,9 @@ _MUTATORS = {
 }  # fmt: skip
 
 
-def _has_module_state(tree: ast.Module) -> bool:
+def _has_module_state(tree: ast.Module, walked: Survey) -> bool:
     """Whether functions rebind globals or change module-level containers (a constant table is fine)."""
-    if any(isinstance(n, ast.Global) for n in ast.walk(tree)):
+    if walked.of_type(ast.Global):
         return True
     containers = set()
     for node in tree.body:
@@ -79,8 +112,7 @@ def _has_module_state(tree: ast.Module) -> bool:
         )
         if is_container:
             containers |= {t.id for t in targets if isinstance(t, ast.Name)}
-    functions = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)]
-    return any(_changes(node, containers) for f in functions for node in ast.walk(f))
+    return bool(containers) and any(_changes(node, containers) for node in walked.in_functions)
 
 
 def _changes(node: ast.AST, containers: set[str]) -> bool:
@@ -94,55 +126,86 @@ def _changes(node: ast.AST, containers: set[str]) -> bool:
     return False
 
 
-def _fields(unit: Unit) -> dict:
-    return {name: getattr(unit, name) for name in Unit.__slots__}
-
-
 def ast_hash(node: ast.AST) -> str:
     """A hash of the code's structure: blind to formatting, comments and line numbers."""
     dumped = ast.dump(node, annotate_fields=False, include_attributes=False)
     return hashlib.sha256(dumped.encode()).hexdigest()[:16]
 
 
-def _with_helper_ranges(tree: ast.Module, units: list[Unit]) -> list[Unit]:
+def _with_helper_ranges(tree: ast.Module, units: list[Unit], walked: Survey) -> list[Unit]:
     """Private top-level functions belong to the units that call them (transitively)."""
     helpers = {
         n.name: n
         for n in tree.body
         if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef) and n.name.startswith("_")
     }
-    nodes = {getattr(n, "name", None): n for n in tree.body}
+    index = {getattr(n, "name", None): i for i, n in enumerate(tree.body)}
     result = []
     for unit in units:
         ranges = [(unit.line, unit.end_line)]
-        pending, seen = [nodes[unit.name]], set()
+        pending, seen = [unit.name], set()
         while pending:
-            for name in _loaded_names(pending.pop()):
+            for name in walked.names[index[pending.pop()]]:
                 if name in helpers and name not in seen and name != unit.name:
                     seen.add(name)
                     helper = helpers[name]
                     ranges.append((_first_line(helper), helper.end_lineno or helper.lineno))
-                    pending.append(helper)
-        result.append(Unit(**{**_fields(unit), "ranges": tuple(sorted(ranges))}))
+                    pending.append(name)
+        result.append(replace(unit, ranges=tuple(sorted(ranges))))
     return result
-
-
-def _loaded_names(node: ast.AST) -> set[str]:
-    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
 
 
 def _first_line(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> int:
     return min([node.lineno] + [d.lineno for d in node.decorator_list])
 
 
-def _is_unit(node: ast.stmt, classes: dict[str, ClassModel]) -> bool:
+def _is_unit(
+    node: ast.stmt, classes: dict[str, ClassModel]
+) -> TypeGuard[ast.FunctionDef | ast.ClassDef]:
+    """Top-level functions, and classes with code of their own to run (private ones too: they
+    are units when named; dunder names never are). Interfaces (``Protocol``, classes whose
+    methods are all abstract or empty) and exceptions are not units."""
     if isinstance(node, ast.FunctionDef):
-        return not node.name.startswith("_")
-    if isinstance(node, ast.ClassDef) and not node.name.startswith("_"):
+        return not _is_dunder(node.name)
+    if isinstance(node, ast.ClassDef) and not _is_dunder(node.name):
         model = classes[node.name]
         has_code = bool(model.methods) or (model.constructor and model.constructor.line > 0)
-        return bool(has_code) and not node.name.endswith(EXCEPTION_SUFFIXES)
+        return (
+            bool(has_code)
+            and not node.name.endswith(EXCEPTION_SUFFIXES)
+            and not _is_interface(node)
+        )
     return False
+
+
+def definitions(body: list[ast.stmt]) -> list[ast.stmt]:
+    """The statements of ``body`` in order, less ``@overload`` stubs and definitions that a
+    later one of the same name replaces (only the last ``def``/``class`` runs)."""
+    last: dict[str, int] = {}
+    for index, statement in enumerate(body):
+        if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            if "overload" not in decorator_names(statement):
+                last[statement.name] = index
+    return [
+        statement
+        for index, statement in enumerate(body)
+        if last.get(getattr(statement, "name", ""), index) == index
+        and not (isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef)
+                 and "overload" in decorator_names(statement))
+    ]  # fmt: skip
+
+
+def _is_dunder(name: str) -> bool:
+    return name.startswith("__") and name.endswith("__")
+
+
+def _is_interface(node: ast.ClassDef) -> bool:
+    """A Protocol, or a class whose every method is abstract or has no code (``...``, ``pass``,
+    a docstring, ``raise NotImplementedError``): there is nothing of its own to run."""
+    if "Protocol" in _base_names(node):
+        return True
+    methods = [n for n in node.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)]
+    return bool(methods) and all(is_abstract(m) or not has_body(m) for m in methods)
 
 
 def _unit(node: ast.FunctionDef | ast.ClassDef) -> Unit:
@@ -163,7 +226,8 @@ def _type_aliases(tree: ast.Module) -> dict[str, ast.expr]:
             if ast.unparse(node.annotation).endswith("TypeAlias") and node.value is not None:
                 aliases[node.target.id] = node.value
         elif hasattr(ast, "TypeAlias") and isinstance(node, getattr(ast, "TypeAlias", ())):
-            aliases[node.name.id] = node.value  # pragma: no cover - Python 3.12+
+            alias: Any = node  # pragma: no cover - Python 3.12+
+            aliases[alias.name.id] = alias.value
     return aliases
 
 
@@ -178,22 +242,14 @@ def _base_names(node: ast.ClassDef) -> set[str]:
     return names
 
 
-def _decorator_names(node: ast.FunctionDef | ast.ClassDef) -> set[str]:
-    names = set()
-    for deco in node.decorator_list:
-        expr = deco.func if isinstance(deco, ast.Call) else deco
-        names.add(expr.attr if isinstance(expr, ast.Attribute) else getattr(expr, "id", ""))
-    return names
-
-
 def _read_class(
     node: ast.ClassDef, reader: TypeReader, class_nodes: dict[str, ast.ClassDef]
 ) -> ClassModel:
     bases = _base_names(node)
     methods = []
-    for item in node.body:
+    for item in definitions(node.body):
         if isinstance(item, ast.FunctionDef) and not item.name.startswith("_"):
-            decorators = _decorator_names(item)
+            decorators = decorator_names(item)
             kind = (
                 "property"
                 if "property" in decorators or "cached_property" in decorators
@@ -221,7 +277,7 @@ def _read_class(
         constructor = None
     else:
         constructor = _constructor(node, reader, class_nodes, set())
-    is_dataclass = "dataclass" in _decorator_names(node)
+    is_dataclass = "dataclass" in decorator_names(node)
     return ClassModel(
         node.name,
         node.lineno,
@@ -239,7 +295,7 @@ def _constructor(
     for item in node.body:
         if isinstance(item, ast.FunctionDef) and item.name == "__init__":
             return _read_signature(item, reader, "constructor")
-    if "dataclass" in _decorator_names(node) or _base_names(node) & {"BaseModel"}:
+    if "dataclass" in decorator_names(node) or _base_names(node) & FIELD_CLASS_BASES:
         return Signature(
             "__init__", _dataclass_fields(node, reader), TypeSpec("none"), 0, "constructor"
         )
@@ -300,21 +356,18 @@ def _read_signature(
     return Signature(node.name, tuple(params), returns, node.lineno, kind)
 
 
-def _constants(tree: ast.Module) -> ConstantPool:
-    docstrings = {
-        id(n.body[0].value)
-        for n in ast.walk(tree)
-        if isinstance(n, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
-        and n.body
-        and isinstance(n.body[0], ast.Expr)
-        and isinstance(n.body[0].value, ast.Constant)
-    }
+def _constants(walked: Survey) -> ConstantPool:
+    docstrings = set()
+    for scope in walked.of_type(ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef):
+        first = getattr(scope, "body", None)
+        if first and isinstance(first[0], ast.Expr) and isinstance(first[0].value, ast.Constant):
+            docstrings.add(id(first[0].value))
     ints: set[int] = set()
     floats: set[float] = set()
     strings: set[str] = set()
     raw: set[bytes] = set()
-    for node in ast.walk(tree):
-        if not isinstance(node, ast.Constant) or id(node) in docstrings:
+    for node in walked.of_type(ast.Constant):
+        if id(node) in docstrings:
             continue
         value = node.value
         if isinstance(value, bool) or value is None:

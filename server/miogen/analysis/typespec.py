@@ -43,7 +43,7 @@ class TypeSpec:
     args: tuple[TypeSpec, ...] = ()
     name: str = ""
     variadic: bool = False
-    values: tuple = ()
+    values: tuple[object, ...] = ()
 
     def __str__(self) -> str:
         if self.kind == "class":

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import bisect
+import functools
 import math
 import types
 from collections.abc import Callable
@@ -18,12 +19,13 @@ from dataclasses import dataclass, field
 
 from miogen.analysis.model import Unit
 from miogen.assertions.mutants import Mutant, MutantFactory, sample_mutants
+from miogen.assertions.observation import Observation
 from miogen.assertions.observe import observations_of
-from miogen.emit.render import Observation
 from miogen.execution.executor import Execution, Executor
 from miogen.testcase.model import TestCase
 
 MAX_MUTANTS = 120
+Hook = Callable[..., None]
 APPROX_RELATIVE = 1e-6  # pytest.approx's default tolerance
 
 
@@ -46,7 +48,11 @@ class LoadedMutant:
 
 
 class MutantSet:
-    """The unit's mutants, each loaded once as a fresh module with its own executor."""
+    """The unit's mutants, each loaded once as a fresh module with its own executor.
+
+    Loading (compiling and running the unit's code once per mutant) happens at the first use
+    of ``loaded``: a search that never reaches its mutation phase does not wait for it.
+    """
 
     def __init__(
         self,
@@ -62,28 +68,51 @@ class MutantSet:
     ) -> None:
         """``base``: the loaded original, whose namespace mutants copy (see MutantFactory)."""
         self.module_name = module_name
-        self.loaded: list[LoadedMutant] = []
         self.failed_to_load = 0
         self.executions = 0
-        if not enabled:
-            return
-        factory = MutantFactory(source, path, unit, module_name, base)
-        scopes = _function_scopes(factory.tree)
-        for mutant in sample_mutants(factory.mutants, limit):
+        self.timeout, self.fresh_containers = timeout, fresh_containers
+        self._loaded: list[LoadedMutant] | None = None
+        self._hooks: tuple[Hook | None, ...] = (None, None, None)
+        self.factory = MutantFactory(source, path, unit, module_name, base) if enabled else None
+        chosen = sample_mutants(self.factory.mutants, limit) if self.factory else iter(())
+        self.chosen = list(chosen)
+
+    @property
+    def loaded(self) -> list[LoadedMutant]:
+        if self._loaded is None:
+            self._loaded = self._load()
+        return self._loaded
+
+    def _load(self) -> list[LoadedMutant]:
+        factory = self.factory
+        if factory is None:
+            return []
+        scopes = _function_scopes(factory.tree)  # the tree is shared: so are its scopes
+        found = []
+        for mutant in self.chosen:
             try:
                 module = factory.load(mutant.index)
             except BaseException:  # noqa: BLE001 - a mutant that breaks the import is not useful
                 self.failed_to_load += 1
                 continue
-            executor = Executor(module, None, timeout=timeout, fresh_containers=fresh_containers)
-            self.loaded.append(LoadedMutant(mutant, executor, _scope(scopes, mutant.line)))
+            executor = Executor(module, None, self.timeout, self.fresh_containers)
+            executor.before_test, executor.before_statement, executor.after_test = self._hooks
+            found.append(LoadedMutant(mutant, executor, _scope(scopes, mutant.line)))
+        return found
 
     def __len__(self) -> int:
-        return len(self.loaded)
+        """The mutants chosen (those loaded, once they are)."""
+        return len(self._loaded) if self._loaded is not None else len(self.chosen)
 
-    def hook(self, before_test=None, before_statement=None, after_test=None) -> None:
+    def hook(
+        self,
+        before_test: Callable[[TestCase], None] | None = None,
+        before_statement: Callable[[int], None] | None = None,
+        after_test: Callable[[], None] | None = None,
+    ) -> None:
         """Give every mutant's executor the worker's heartbeat, as the original's has."""
-        for loaded in self.loaded:
+        self._hooks = (before_test, before_statement, after_test)
+        for loaded in self._loaded or []:
             executor = loaded.executor
             executor.before_test = before_test
             executor.before_statement = before_statement
@@ -156,6 +185,7 @@ def _close(a: float, b: float) -> bool:
     return math.isclose(a, b, rel_tol=APPROX_RELATIVE, abs_tol=1e-12)
 
 
+@functools.lru_cache(maxsize=4)
 def _function_scopes(tree: ast.Module) -> list[tuple[int, int]]:
     scopes = [
         (node.lineno, node.end_lineno or node.lineno)

@@ -4,9 +4,11 @@ from __future__ import annotations
 import __future__
 
 import ast
+import functools
 import types
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from miogen.analysis.model import Unit
 
@@ -74,7 +76,12 @@ class _Mutator(ast.NodeVisitor):
         self.points: list[MutationPoint] = []
 
     def _point(
-        self, node: ast.AST, operator: str, description: str, apply, position: int = 0
+        self,
+        node: ast.expr | ast.stmt,
+        operator: str,
+        description: str,
+        apply: Callable[[], Undo],
+        position: int = 0,
     ) -> None:
         mutant = Mutant(len(self.found), node.lineno, operator, description)
         self.found.append(mutant)
@@ -104,9 +111,9 @@ class _Mutator(ast.NodeVisitor):
         for replacement in ARITHMETIC.get(type(node.op), ()):
             description = f"{type(node.op).__name__} -> {replacement.__name__}"
             self._point(node, "AOR", description, _swap_attribute(node, "op", replacement))
-        for replacement in BITWISE.get(type(node.op), ()):
-            description = f"{type(node.op).__name__} -> {replacement.__name__}"
-            self._point(node, "BOR", description, _swap_attribute(node, "op", replacement))
+        for bitwise in BITWISE.get(type(node.op), ()):
+            description = f"{type(node.op).__name__} -> {bitwise.__name__}"
+            self._point(node, "BOR", description, _swap_attribute(node, "op", bitwise))
 
     def visit_BoolOp(self, node: ast.BoolOp) -> None:
         self.generic_visit(node)
@@ -125,7 +132,7 @@ class _Mutator(ast.NodeVisitor):
 
             self._point(node, "CRP", f"{value!r} -> {value + 1!r}", apply)
 
-    def _negate_test(self, node) -> None:
+    def _negate_test(self, node: ast.If | ast.While | ast.IfExp) -> None:
         self.generic_visit(node)
         if self._inside(node):
 
@@ -141,7 +148,7 @@ class _Mutator(ast.NodeVisitor):
     visit_IfExp = _negate_test
 
 
-def _swap_item(items: list, position: int, replacement: type) -> Callable[[], Undo]:
+def _swap_item(items: list[Any], position: int, replacement: type) -> Callable[[], Undo]:
     def apply() -> Undo:
         original = items[position]
         items[position] = replacement()
@@ -194,7 +201,7 @@ class MutantFactory:
         base: types.ModuleType | None = None,
     ) -> None:
         self.path, self.module_name, self.base = path, module_name, base
-        self.tree = tree = ast.parse(source)
+        self.tree = tree = parsed(source)
         self.flags = future_flags(tree)
         if base is None:
             self.statements = tree.body
@@ -209,8 +216,13 @@ class MutantFactory:
     def code(self, index: int) -> types.CodeType:
         undo = self._appliers[index]()
         try:
-            module = ast.fix_missing_locations(ast.Module(body=self.statements, type_ignores=[]))
-            return compile(module, self.path, "exec", flags=self.flags, dont_inherit=True)
+            # The parsed statements have their locations, and the mutations only swap operators
+            # or wrap a node in one copied from it: nothing to fix before compiling.
+            module = ast.Module(body=self.statements, type_ignores=[])
+            code: types.CodeType = compile(
+                module, self.path, "exec", flags=self.flags, dont_inherit=True
+            )
+            return code
         finally:
             undo()
 
@@ -220,10 +232,24 @@ class MutantFactory:
         module = types.ModuleType(self.module_name)
         if self.base is not None:
             module.__dict__.update(vars(self.base))
-        module.__file__ = self.path
-        module.__package__ = self.module_name.rpartition(".")[0]
+        else:  # the package a relative import starts from (the module itself for an __init__)
+            module.__file__ = self.path
+            package = self.path.endswith("__init__.py")
+            module.__package__ = (
+                self.module_name if package else self.module_name.rpartition(".")[0]
+            )
         exec(code, module.__dict__)
         return module
+
+
+@functools.lru_cache(maxsize=4)
+def parsed(source: str) -> ast.Module:
+    """One tree per module source, shared by its units' factories.
+
+    A factory mutates the tree only while it compiles a mutant, and undoes it at once; units
+    that share a private helper share its nodes without harm (one mutant at a time).
+    """
+    return ast.parse(source)
 
 
 def future_flags(tree: ast.Module) -> int:

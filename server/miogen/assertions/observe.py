@@ -4,8 +4,14 @@ from __future__ import annotations
 
 import enum
 import math
+import os
+import re
+import sys
+from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
+from dataclasses import dataclass, replace
 
-from miogen.emit.render import Observation, literal
+from miogen.assertions.observation import Observation, literal
 from miogen.execution.executor import Execution, Executor
 from miogen.testcase.model import CALLS, TestCase
 
@@ -13,21 +19,49 @@ MAX_ATTRIBUTES = 3
 BUILTIN_MODULES = ("builtins",)
 
 
+@dataclass(frozen=True)
+class Observed:
+    """A test as executed (truncated at a raising statement) and what both runs agreed on."""
+
+    test: TestCase
+    observations: list[Observation]
+    stable: bool  # both runs ended alike: the same statement raised the same type, or none did
+
+
 def observe(
-    executor: Executor, test: TestCase, module_name: str
-) -> tuple[TestCase, list[Observation]]:
+    executor: Executor,
+    test: TestCase,
+    module_name: str,
+    vary: Callable[[], AbstractContextManager[None]] = nullcontext,
+) -> Observed:
     """Run ``test`` twice without tracing; keep observations that are equal in both runs.
 
-    Returns the test as executed (truncated at a raising statement) and its observations.
-    A test whose outcome differs between the runs gets no assertion for what differed.
+    The second run happens in ``vary()``'s world (another argv, say): what differs between the
+    runs gets no assertion; a test whose runs end differently is unstable: whatever it
+    asserts, it would pass or fail by chance.
     """
     first = executor.run(test, trace=False)
-    second = executor.run(first.test, trace=False)
+    with vary():
+        second = executor.run(first.test, trace=False)
     if first.timed_out or second.timed_out:
-        return first.test, []
+        return Observed(first.test, [], stable=False)
+    stable = _ending(first) == _ending(second)
     observed_first = observations_of(first, module_name)
     observed_second = set(observations_of(second, module_name))
-    return first.test, [o for o in observed_first if o in observed_second]
+    # A raise whose message differs between the runs is still a raise: kept without its message.
+    second_raises = {replace(o, message=None) for o in observed_second if o.kind == "raises"}
+    agreed = []
+    for observation in observed_first:
+        if observation in observed_second:
+            agreed.append(observation)
+        elif observation.kind == "raises" and replace(observation, message=None) in second_raises:
+            agreed.append(replace(observation, message=None))
+    return Observed(first.test, agreed, stable)
+
+
+def _ending(execution: Execution) -> tuple[int, str] | None:
+    exception = execution.exception
+    return (exception[0], exception[1]) if exception is not None else None
 
 
 def observations_of(execution: Execution, module_name: str) -> list[Observation]:
@@ -56,13 +90,67 @@ def observations_of(execution: Execution, module_name: str) -> list[Observation]
 
 
 def _raises(execution: Execution, module_name: str) -> Observation:
-    index, type_name, _ = execution.exception
-    if execution.exception_module in BUILTIN_MODULES or execution.exception_module == module_name:
-        expression = type_name
-    else:
-        expression = "Exception"
-    detail = execution.exception_module if execution.exception_module == module_name else ""
-    return Observation(index, "raises", expression, detail)
+    assert execution.exception is not None
+    index, type_name, message = execution.exception
+    value, detail = type_name, ""
+    if execution.exception_class is not None:
+        value, detail = _importable_base(execution.exception_class, module_name)
+    elif execution.exception_module == module_name:
+        detail = module_name
+    elif execution.exception_module not in BUILTIN_MODULES:
+        value = "Exception"
+    if type_name in STACK_MESSAGES:
+        return Observation(index, "raises", value, detail)
+    return Observation(index, "raises", value, detail, message=_stable_message(message))
+
+
+def _importable_base(raised: type[BaseException], module_name: str) -> tuple[str, str]:
+    """The exception class, else its nearest base, that a test can import: (name, where from).
+
+    "where from" is "" for builtins, the module under test's name for its own classes, else
+    "module:Name" with the shortest module path that exports the class (``json``, not
+    ``json.decoder``).
+    """
+    for kind in raised.__mro__:
+        module, name = kind.__module__, kind.__qualname__
+        if module in BUILTIN_MODULES:
+            return name, ""
+        if "." in name or module == "__main__" or module.startswith("miogen."):
+            continue
+        if module == module_name:  # (a mutant's copy of the module has classes of its own)
+            return name, module_name
+        exporter = _shortest_exporter(kind, module)
+        if exporter is not None:
+            return name, f"{exporter}:{name}"
+    return "Exception", ""
+
+
+def _shortest_exporter(kind: type, module: str) -> str | None:
+    parts = module.split(".")
+    for length in range(1, len(parts) + 1):
+        prefix = ".".join(parts[:length])
+        if getattr(sys.modules.get(prefix), kind.__qualname__, None) is kind:
+            return prefix
+    return None
+
+
+# Messages about where the interpreter stopped ("maximum recursion depth exceeded while calling
+# a Python object"), which differs between the worker's instrumented code and the plain module.
+STACK_MESSAGES = frozenset({"RecursionError"})
+TRUNCATED = "..."  # what the executor appends to a message it cut at MAX_MESSAGE characters
+MAX_MESSAGE = 200
+_ADDRESS = re.compile(r"0x[0-9a-fA-F]{4,}")
+
+
+def _stable_message(message: str) -> str | None:
+    """The message to match, None when it names something that differs from run to run (an
+    object's address, the job's scratch folders). A cut message keeps its known part."""
+    if len(message) == MAX_MESSAGE + len(TRUNCATED) and message.endswith(TRUNCATED):
+        message = message[:MAX_MESSAGE]
+    places = {os.getcwd(), os.environ.get("HOME", ""), os.environ.get("TMPDIR", "")} - {""}
+    if _ADDRESS.search(message) or any(place in message for place in places):
+        return None
+    return message
 
 
 def _value(index: int, value: object, module_name: str) -> Observation | None:
@@ -88,6 +176,12 @@ def _type_of(index: int, value: object, module_name: str) -> Observation | None:
     """At least the type, for values with no literal form (from the module or builtins only)."""
     kind = type(value)
     if kind.__module__ == module_name:
+        # Only a class the tests can import by that name (not one the module makes at run time,
+        # such as a namedtuple built inside a function); checked by name, so that a mutant's
+        # copy of the class gives the same observation as the original.
+        named = getattr(sys.modules.get(module_name), kind.__name__, None)
+        if not isinstance(named, type):
+            return None
         return Observation(index, "isinstance", kind.__name__, kind.__name__)
     if kind.__module__ == "builtins" and kind.__name__.isidentifier():
         return Observation(index, "isinstance", kind.__name__)
@@ -100,7 +194,7 @@ def _state(index: int, value: object) -> list[Observation]:
         attributes = vars(value)
     except TypeError:
         return []
-    found = []
+    found: list[Observation] = []
     for name, attribute in list(attributes.items()):
         if name.startswith("_") or len(found) >= MAX_ATTRIBUTES:
             continue

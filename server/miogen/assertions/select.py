@@ -6,8 +6,9 @@ import time
 from dataclasses import dataclass, field
 
 from miogen.assertions.kills import MutantSet, fails
+from miogen.assertions.observation import Observation
 from miogen.assertions.observe import observations_of
-from miogen.emit.render import Observation
+from miogen.execution.executor import Execution
 from miogen.testcase.model import TestCase
 
 
@@ -36,6 +37,11 @@ class MutationAnalysis:
         self, test: TestCase, observed: list[Observation], deadline: float
     ) -> list[Observation]:
         """A small subset of ``observed`` that kills every mutant that any observation kills."""
+        return _with_reads(test, observed, self._select(test, observed, deadline))
+
+    def _select(
+        self, test: TestCase, observed: list[Observation], deadline: float
+    ) -> list[Observation]:
         if not self.executors:
             return _fallback(observed)
         kills: dict[Observation, set[int]] = {o: set() for o in observed}
@@ -57,7 +63,9 @@ class MutationAnalysis:
         return kept if kept else _fallback(observed)
 
 
-def _fails_without_assertions(execution, test: TestCase, observed: list[Observation]) -> bool:
+def _fails_without_assertions(
+    execution: Execution, test: TestCase, observed: list[Observation]
+) -> bool:
     """Under the mutant the test raises where it did not (or not what pytest.raises expects)."""
     expected = next((o for o in observed if o.kind == "raises"), None)
     if execution.exception is None:
@@ -92,3 +100,18 @@ def _fallback(observed: list[Observation]) -> list[Observation]:
     if values:
         return [max(values, key=lambda o: (o.index, o.kind != "isinstance"))]
     return observed[-1:]
+
+
+def _with_reads(
+    test: TestCase, observed: list[Observation], kept: list[Observation]
+) -> list[Observation]:
+    """A property read that nothing uses keeps a check of its value: a bare read checks nothing
+    (and linters call it a useless expression)."""
+    checked = {o.index for o in kept}
+    used = {index for statement in test for index in statement.references()}
+    extra = []
+    for index, statement in enumerate(test):
+        if statement.kind == "property" and index not in checked | used:
+            values = [o for o in observed if o.index == index and o.kind != "attribute"]
+            extra += values[:1]
+    return kept + extra

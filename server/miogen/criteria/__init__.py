@@ -3,7 +3,7 @@
 from miogen.criteria.goals import Criterion, Goal
 from miogen.criteria.providers import GoalProvider, Run, Trace
 from miogen.criteria.proxies import proxies
-from miogen.criteria.selection import Selection, parse_criteria
+from miogen.criteria.selection import Selection, criteria_option, parse_criteria
 from miogen.criteria.unit import Coverage, UnitCriteria, probe_finder
 
 __all__ = [
@@ -15,6 +15,7 @@ __all__ = [
     "Selection",
     "Trace",
     "UnitCriteria",
+    "criteria_option",
     "parse_criteria",
     "probe_finder",
     "proxies",

@@ -21,10 +21,19 @@ from miogen.instrument.rewrite import PROBE, instrument_tree
 
 
 def measured_copy(
-    source: str, path: str, unit: Unit, module_name: str, base: types.ModuleType | None
+    source: str,
+    path: str,
+    unit: Unit,
+    module_name: str,
+    base: types.ModuleType | None,
+    probe_base: int = 0,
 ) -> tuple[types.ModuleType, CounterMap]:
-    """The unit in a fresh module object (not in ``sys.modules``), counted and fully probed."""
-    counting = Counting(probe_finder(unit))
+    """The unit in a fresh module object (not in ``sys.modules``), counted and fully probed.
+
+    Its mutants keep their numbers in the job's tally (``probe_base``, see
+    ``criteria.unit.probe_finder``): code of other units it calls keeps theirs.
+    """
+    counting = Counting(probe_finder([unit], first=probe_base))
     tree = counting(ast.parse(source, filename=path))
     flags = future_flags(tree)
     if base is not None:

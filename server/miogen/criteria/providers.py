@@ -206,7 +206,14 @@ class WeakMutants:
 
     criterion = Criterion.WEAK_MUTATION
 
-    def __init__(self, structure: Structure, points: Sequence[MutationPoint], code: CodeMap):
+    def __init__(
+        self,
+        structure: Structure,
+        points: Sequence[MutationPoint],
+        code: CodeMap,
+        probe_base: int = 0,
+    ) -> None:
+        """``probe_base``: the tally's number of the unit's first mutant (criteria.unit)."""
         self.structure = structure
         self._goals: dict[Goal, MutationPoint] = {}
         for point in points:
@@ -216,7 +223,7 @@ class WeakMutants:
             self._goals[goal] = point
         # (goal, mutant index, covered once its line runs) for the hot loop
         self._entries = [
-            (goal, point.mutant.index, point.mutant.operator in EQUAL_TO_LINE)
+            (goal, probe_base + point.mutant.index, point.mutant.operator in EQUAL_TO_LINE)
             for goal, point in self._goals.items()
         ]
 

@@ -28,6 +28,7 @@ Choices where the paper is silent or Python differs:
 
 from __future__ import annotations
 
+import argparse
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -115,6 +116,15 @@ def parse_criteria(text: str) -> Selection:
         raise ValueError(f"unknown criteria {', '.join(unknown) or '(none)'}; choose from {NAMES}")
     chosen = [Criterion(word) for word in words]
     return Selection(tuple(dict.fromkeys([Criterion.BRANCH, *chosen])))
+
+
+def criteria_option(text: str) -> str:
+    """``--criteria``'s argparse type: the text itself when ``parse_criteria`` accepts it."""
+    try:
+        parse_criteria(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    return text
 
 
 def smart_lines(blocks: Iterable[tuple[int, int]]) -> list[int]:

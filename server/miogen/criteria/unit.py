@@ -30,27 +30,49 @@ PROBE_KINDS = {"ROR": "compare", "AOR": "binary", "BOR": "binary", "LCR": "boole
 
 
 def probe_finder(
-    unit: Unit, wanted: Callable[[MutationPoint], bool] = lambda point: True
+    units: Sequence[Unit],
+    wanted: Callable[[MutationPoint], bool] = lambda point: True,
+    first: int = 0,
 ) -> ProbeFinder:
-    """The weak-mutation probes for ``unit``'s probed mutants (ROR, AOR, BOR, LCR) ``wanted``.
+    """The weak-mutation probes for the probed mutants (ROR, AOR, BOR, LCR) ``wanted`` of
+    ``units``, all in one module; mutant m of a unit is numbered ``first + probe_bases[unit] + m``.
 
-    The search probes the mutants it aims at (``Selection.probes``); the report's copy of the
+    The module is imported once for all the units of a job, so their mutants share one tally.
+    The search probes the mutants it aims at (``Selection.probes``); the report's copy of a
     unit probes them all (criteria/measurement.py).
     """
 
     def find(tree: ast.Module) -> list[Probe]:
-        return [
-            Probe(point.node, _mutation(point))
-            for point in mutation_points(tree, unit)
-            if point.mutant.operator in PROBE_KINDS and wanted(point)
-        ]
+        probes: list[Probe] = []
+        for unit, base in zip(units, _bases(tree, units).values(), strict=True):
+            probes += [
+                Probe(point.node, _mutation(point, first + base))
+                for point in mutation_points(tree, unit)
+                if point.mutant.operator in PROBE_KINDS and wanted(point)
+            ]
+        return probes
 
     return find
 
 
-def _mutation(point: MutationPoint) -> Mutation:
+def probe_bases(source: str, units: Sequence[Unit]) -> dict[str, int]:
+    """Unit name -> the number of its first mutant in the tally (see ``probe_finder``)."""
+    return _bases(ast.parse(source), units)
+
+
+def _bases(tree: ast.Module, units: Sequence[Unit]) -> dict[str, int]:
+    bases: dict[str, int] = {}
+    base = 0
+    for unit in units:
+        bases[unit.name] = base
+        base += len(mutation_points(tree, unit))
+    return bases
+
+
+def _mutation(point: MutationPoint, base: int) -> Mutation:
     kind = PROBE_KINDS[point.mutant.operator]
-    return Mutation(point.mutant.index, kind, point.position, point.original, point.replacement)
+    mutant = base + point.mutant.index
+    return Mutation(mutant, kind, point.position, point.original, point.replacement)
 
 
 @dataclass(frozen=True)
@@ -80,10 +102,13 @@ class UnitCriteria:
         unit: Unit,
         selection: Selection,
         counters: CounterMap | None,
+        probe_base: int = 0,
     ) -> None:
+        """``probe_base``: the number of the unit's first mutant in the tally (``probe_bases``)."""
         tree = ast.parse(model.source)
         code = parse_code(model.source)
         self.unit, self.selection, self.counters = unit, selection, counters
+        self.probe_base = probe_base
         self.structure: Structure = read_structure(model, unit, tree, code)
         points = mutation_points(tree, unit)
         direct = DirectBranches(self.structure, unit.targets)
@@ -98,7 +123,7 @@ class UnitCriteria:
         self.reported: dict[Criterion, GoalProvider] = {
             **shared,
             Criterion.LINE: Lines(self.structure, lines),
-            Criterion.WEAK_MUTATION: WeakMutants(self.structure, points, code),
+            Criterion.WEAK_MUTATION: WeakMutants(self.structure, points, code, probe_base),
         }
         self.searched: list[GoalProvider] = []
         for criterion in selection.criteria:
@@ -108,7 +133,8 @@ class UnitCriteria:
                 chosen = set(smart_lines(self.structure.blocks)) & set(lines)
                 self.searched.append(Lines(self.structure, sorted(chosen)))
             elif selection.smart and criterion is Criterion.WEAK_MUTATION:
-                self.searched.append(WeakMutants(self.structure, smart_mutants(points), code))
+                chosen_mutants = smart_mutants(points)
+                self.searched.append(WeakMutants(self.structure, chosen_mutants, code, probe_base))
             elif selection.smart and criterion is Criterion.DIRECT_BRANCH:
                 self.searched.append(_SubsetOfDirect(direct, self.structure.called_inside))
             else:

@@ -30,6 +30,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
+from miogen.sharing import proportional
+
 CHANGED_WEIGHT = 2.0  # the paper's h
 PATIENCE = 3  # runs without improvement before an unchanged unit is retired
 
@@ -139,15 +141,8 @@ def budget_shares(candidates: Sequence[Candidate], config: AllocationConfig) -> 
     >>> budget_shares(units, AllocationConfig(total=30, cap=30, minimum=0))
     {'S': 10.0, 'D': 20.0}
     """
-    units = [c for c in candidates if c.branches > 0]
-    spare = max(0.0, config.total - config.minimum * len(units))
-    branches = sum(c.branches for c in units)
-    return {
-        c.key: min(config.cap, config.minimum + spare * c.branches / branches)
-        if c.branches
-        else 0.0
-        for c in candidates
-    }
+    weights = {c.key: float(c.branches) for c in candidates}
+    return proportional(config.total, weights, config.minimum, config.cap)
 
 
 def retirement(candidate: Candidate, patience: int = PATIENCE) -> str:
@@ -181,7 +176,7 @@ def _fit(
 ) -> list[Allocation]:
     """Take units in rank order while they fit into k*b; the others wait for a later run."""
 
-    def rank(allocation: Allocation) -> tuple:
+    def rank(allocation: Allocation) -> tuple[bool, int, int, str]:
         candidate = candidates[allocation.key]
         return (not allocation.changed, len(candidate.runs), -candidate.branches, allocation.key)
 

@@ -8,10 +8,12 @@ import sys
 from contextlib import ExitStack
 from pathlib import Path
 
+from miogen.criteria import criteria_option
 from miogen.errors import MiogenError
+from miogen.records import Algorithm
 
 
-def add_parser(commands) -> None:
+def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Adds the ``ctg`` subcommand to the ``miogen`` parser's subcommands."""
     ctg = commands.add_parser(
         "ctg",
@@ -47,6 +49,15 @@ def add_parser(commands) -> None:
         help="objects from other units' tests as inputs with probability P (<= 0.5; default off)",
     )  # fmt: skip
     ctg.add_argument("--seed", type=int, default=0)
+    ctg.add_argument("--algorithm", type=Algorithm, choices=list(Algorithm), default=Algorithm.MIO)
+    ctg.add_argument(
+        "--criteria", type=criteria_option, default="smart",
+        help="goals besides branches: smart (default), all, branch, or a comma list",
+    )  # fmt: skip
+    ctg.add_argument(
+        "--performance", action="store_true",
+        help="keep the cheaper test per covered goal (aDynaMOSA's performance score) under MIO",
+    )  # fmt: skip
     ctg.add_argument("--test-timeout", type=float, default=1.0, help="seconds per test execution")
     ctg.add_argument(
         "--verify-runs", type=int, default=3, metavar="N",
@@ -67,6 +78,8 @@ def run(args: argparse.Namespace) -> int:
         budget=args.budget, jobs=args.jobs, strategy=args.strategy, minimum=args.minimum,
         input_seeding=args.input_seeding, seed=args.seed, test_timeout=args.test_timeout,
         verify_runs=args.verify_runs,
+        job_options={"algorithm": args.algorithm, "criteria": args.criteria,
+                     "performance": args.performance},
     )  # fmt: skip
     log = None if args.quiet else (lambda line: print(line, file=sys.stderr, flush=True))
     with ExitStack() as stack:
@@ -88,7 +101,8 @@ def run(args: argparse.Namespace) -> int:
             f"miogen: pooled coverage {report.pooled:.1f}% is under --fail-under {args.fail_under:g}%",
             file=sys.stderr,
         )
-    return data["exit_code"]
+    code: int = data["exit_code"]
+    return code
 
 
 def _check(args: argparse.Namespace) -> None:

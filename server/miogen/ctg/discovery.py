@@ -37,6 +37,13 @@ class Module:
     def units(self) -> list[Unit]:
         return list(self.model.units) if self.model else []
 
+    @property
+    def analysed(self) -> ModuleModel:
+        """The static model of a module that was analysed (the runner keeps only those)."""
+        if self.model is None:
+            raise ValueError(f"{self.relative} was not analysed: {self.error}")
+        return self.model
+
 
 def project_root(paths: list[Path], given: str | Path | None = None) -> Path:
     if given:
@@ -58,7 +65,7 @@ def module_files(paths: list[Path]) -> list[Path]:
 
 
 def _walk(folder: Path) -> list[Path]:
-    files = []
+    files: list[Path] = []
     for current, folders, names in os.walk(folder):
         folders[:] = sorted(
             f for f in folders if not f.startswith(".") and f not in SKIPPED_FOLDERS

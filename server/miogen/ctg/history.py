@@ -15,12 +15,14 @@ import hashlib
 import json
 import sqlite3
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from miogen.atomic import set_aside
 from miogen.ctg.allocation import RunRecord
 from miogen.errors import MiogenError
+from miogen.records import TestData
 
 SCHEMA_VERSION = 1
 DEFAULT_PATH = Path(".miogen") / "history.sqlite"
@@ -66,7 +68,7 @@ def content_hash(path: Path) -> str:
 @dataclass(frozen=True)
 class StoredUnit:
     ast_hash: str
-    seeds: list
+    seeds: list[TestData]
     seeds_covered: int
 
 
@@ -145,7 +147,9 @@ class HistoryStore:
         return tuple(RunRecord(b, a, t, s == "ok") for b, a, t, s in rows)
 
     # -- modules -------------------------------------------------------------------------
-    def module_coverage(self, module: str, source_hash: str, test_hash: str) -> dict | None:
+    def module_coverage(
+        self, module: str, source_hash: str, test_hash: str
+    ) -> dict[str, list[int]] | None:
         """Coverage measured earlier, if the module and its test file have not changed since."""
         row = self.connection.execute(
             "SELECT coverage FROM modules WHERE module = ? AND source_hash = ? AND test_hash = ?",
@@ -163,9 +167,9 @@ class HistoryStore:
     def record(
         self,
         runs: list[RunRow],
-        suites: dict[str, tuple[str, list, int]],
-        modules: dict[str, tuple[str, str, dict]],
-        forget: list[str] = (),
+        suites: dict[str, tuple[str, list[TestData], int]],
+        modules: dict[str, tuple[str, str, dict[str, list[int]]]],
+        forget: Sequence[str] = (),
     ) -> None:
         """Write a run's rows, new best suites (key -> hash, seeds, covered) and measured module
         coverage (module -> source hash, test hash, coverage) at once; drop ``forget`` keys."""

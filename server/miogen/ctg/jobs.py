@@ -1,7 +1,8 @@
-"""Runs independent unit jobs in parallel: on this machine, or on a dask.distributed cluster.
+"""Runs independent jobs in parallel: on this machine, or on a dask.distributed cluster.
 
-A job is a pure function of its JobSpec (seed tests included) to a JobOutcome, so any executor
-with the ``concurrent.futures`` interface can run it; a dask ``Client.get_executor()`` is one.
+A job (a module's units, or one unit) is a pure function of its JobSpec (seed tests included) to
+a JobOutcome, so any executor with the ``concurrent.futures`` interface can run it; a dask
+``Client.get_executor()`` is one.
 
 On this machine the pool is a thread pool of ``--jobs`` threads, each of which supervises one
 worker *process* (``execution.supervisor.run_job``): the search and the user's code already run
@@ -12,26 +13,26 @@ Ctrl-C reach every supervisor (``cancel``), which then kills its worker.
 
 from __future__ import annotations
 
-import dataclasses
 import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ThreadPoolExecutor, wait
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import Any
 
 from miogen.errors import MiogenError
-from miogen.execution.job import JobSpec
-from miogen.execution.supervisor import JobOutcome, run_job
+from miogen.pipeline import run
+from miogen.records import JobOutcome, JobSpec, from_json, to_json
 
 
-def execute(spec_text: str, cancel: threading.Event | None = None) -> dict:
-    """Run one job; JSON text in, a plain dict out, so that it travels to and from dask workers."""
-    outcome = run_job(JobSpec.loads(spec_text), should_cancel=cancel.is_set if cancel else None)
-    return dataclasses.asdict(outcome)
+def execute(spec_text: str, cancel: threading.Event | None = None) -> dict[str, Any]:
+    """Run one job; JSON text in, plain JSON out, so that it travels to and from dask workers."""
+    outcome = run(JobSpec.loads(spec_text), should_cancel=cancel.is_set if cancel else None)
+    return dict(to_json(outcome))
 
 
-def outcome_of(data: dict) -> JobOutcome:
-    return JobOutcome(**data)
+def outcome_of(data: dict[str, Any]) -> JobOutcome:
+    return from_json(JobOutcome, data)
 
 
 @dataclass
@@ -43,7 +44,7 @@ class Pool:
     cancel: threading.Event | None = None
     name: str = "local"
 
-    def submit(self, spec: JobSpec) -> Future:
+    def submit(self, spec: JobSpec) -> Future[dict[str, Any]]:
         if self.cancel is not None:
             return self.executor.submit(execute, spec.dumps(), self.cancel)
         return self.executor.submit(execute, spec.dumps())
@@ -104,7 +105,7 @@ def dispatch(
     when nothing else can (a cycle, or every remaining job waiting), the first one goes anyway.
     """
     pending = sorted(jobs, key=lambda job: (-job.seconds, job.key))
-    running: dict[Future, Job] = {}
+    running: dict[Future[dict[str, Any]], Job] = {}
     finished: dict[str, JobOutcome] = {}
     while pending or running:
         while pending and len(running) < pool.parallel:
@@ -124,7 +125,7 @@ def dispatch(
     return finished
 
 
-def _outcome(future: Future) -> JobOutcome:
+def _outcome(future: Future[dict[str, Any]]) -> JobOutcome:
     try:
         return outcome_of(future.result())
     except Exception as error:  # noqa: BLE001 - a lost dask worker, a pickling error: report it

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from miogen.ctg.runner import CtgReport, UnitState
 
 
-def unit_entry(state: UnitState) -> dict:
+def unit_entry(state: UnitState) -> dict[str, Any]:
     allocation = state.allocation
     outcome = state.outcome
-    entry = {
+    entry: dict[str, Any] = {
         "unit": state.key,
         "kind": state.unit.kind,
         "status": state.status,
@@ -19,8 +21,8 @@ def unit_entry(state: UnitState) -> dict:
         "covered_before": len(state.before),
         "covered_after": len(state.after),
         "tests_added": state.added,
-        "seconds": round(outcome.wall_seconds, 3) if outcome else 0.0,
-        "seeds_replayed": (outcome.result or {}).get("replayed", 0) if outcome else 0,
+        "seconds": round(outcome.seconds, 3) if outcome else 0.0,
+        "seeds_replayed": outcome.result.replayed if outcome and outcome.result else 0,
         "seeds_dropped": state.seeds_dropped,
     }
     if outcome is not None and outcome.status != "ok":
@@ -28,7 +30,7 @@ def unit_entry(state: UnitState) -> dict:
     return entry
 
 
-def to_json(report: CtgReport, fail_under: float | None = None) -> dict:
+def to_json(report: CtgReport, fail_under: float | None = None) -> dict[str, Any]:
     return {
         "root": str(report.root),
         "strategy": report.config.strategy,

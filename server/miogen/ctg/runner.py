@@ -11,13 +11,13 @@ merged file covers as long as tests do not depend on each other).
 from __future__ import annotations
 
 import random
-import re
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from miogen.analysis.model import Unit
 from miogen.ctg.allocation import (
@@ -35,16 +35,9 @@ from miogen.ctg.discovery import Module, discover, project_root
 from miogen.ctg.history import DEFAULT_PATH, HistoryStore, RunRow, StoredUnit, content_hash
 from miogen.ctg.jobs import Job, Pool, dispatch, local_pool
 from miogen.ctg.seeding import dependencies, pool_objects, pool_seeds, still_valid_seeds
-from miogen.emit.merge import UnmergeableFile, write_merged
-from miogen.execution.job import JobSpec
-from miogen.execution.supervisor import JobOutcome
-from miogen.generate import (
-    HEADER,
-    GenerationReport,
-    UnitReport,
-    module_text,
-    verify_and_keep_passing,
-)
+from miogen.emit.merge import UnmergeableFile
+from miogen.pipeline import job_spec, unique_names, verify, write_tests
+from miogen.records import JobOutcome, JobSpec, TestData, TestRecord, UnitJob, UnitOutcome
 from miogen.verify.measure import measure
 
 Log = Callable[[str], None]
@@ -62,7 +55,7 @@ class CtgConfig:
     seed: int = 0
     test_timeout: float = 1.0
     verify_runs: int = 3  # pytest runs of the new tests (the later ones shuffled): flaky ones go
-    job_options: dict = field(default_factory=dict)  # more JobSpec fields, e.g. evaluations
+    job_options: dict[str, Any] = field(default_factory=dict)  # more JobSpec fields
 
     @property
     def total(self) -> float:
@@ -77,13 +70,15 @@ class UnitState:
     unit: Unit
     key: str
     stored: StoredUnit | None = None
-    seeds: list = field(default_factory=list)  # stored tests that still fit the unit
+    seeds: list[TestData] = field(default_factory=list)  # stored tests that still fit the unit
     seeds_dropped: int = 0
     runs: tuple[RunRecord, ...] = ()  # earlier runs at the current AST hash, oldest first
     before: list[int] = field(default_factory=list)  # covered target ids, coverage.py
     allocation: Allocation | None = None
-    outcome: JobOutcome | None = None
-    tests: list[dict] = field(default_factory=list)  # generated tests that passed verification
+    outcome: UnitOutcome | None = None
+    tests: list[TestRecord] = field(
+        default_factory=list
+    )  # generated tests that passed verification
     measured: list[int] = field(default_factory=list)  # what coverage.py measured for them
     added: int = 0  # tests merged into the file (not already there)
 
@@ -120,6 +115,7 @@ class CtgReport:
     history: Path | None = None
     executor: str = "local"
     wall_seconds: float = 0.0
+    generation_seconds: float = 0.0  # the jobs' wall seconds, summed (the paper's time spent)
 
     @property
     def covered(self) -> int:
@@ -133,10 +129,6 @@ class CtgReport:
     def pooled(self) -> float:
         """The paper's mu(P): covered targets over all targets of the project, in percent."""
         return 100.0 * self.covered / self.branches if self.branches else 100.0
-
-    @property
-    def generation_seconds(self) -> float:
-        return sum(u.outcome.wall_seconds for u in self.units if u.outcome)
 
     @property
     def failed(self) -> bool:
@@ -154,8 +146,8 @@ def run_ctg(
     """Discover units, allocate ``config.total`` seconds, run, verify, merge and record."""
     started = time.monotonic()
     log = log or (lambda _: None)
-    paths = [Path(p) for p in paths] or [Path.cwd()]
-    report = CtgReport(project_root(paths, root), config)
+    folders = [Path(p) for p in paths] or [Path.cwd()]
+    report = CtgReport(project_root(folders, root), config)
     with ExitStack() as stack:
         store = _open_history(report, history) if config.strategy == "ctg" else None
         if store is not None:
@@ -163,12 +155,12 @@ def run_ctg(
         pool = pool or stack.enter_context(local_pool(config.jobs))
         report.executor = pool.name
         threads = stack.enter_context(ThreadPoolExecutor(max(1, config.jobs)))
-        modules = _discover(report, paths)
+        modules = _discover(report, folders)
         states = _load_history(modules, store)
         _measure_before(report, modules, states, store, threads)
         plan = _allocate(states, config)
-        _run_jobs(states, plan, config, pool, log)
-        _verify(states, threads, config.verify_runs)
+        _run_jobs(report, states, plan, config, pool, log)
+        _verify(states, threads, config)
         _merge(report, modules, states)
         _record(store, modules, states)
         report.units = states
@@ -203,7 +195,7 @@ def _load_history(modules: list[Module], store: HistoryStore | None) -> list[Uni
                 state.runs = store.runs(state.key, unit.ast_hash)
             if state.stored is not None:
                 state.seeds, state.seeds_dropped = still_valid_seeds(
-                    module.model, unit, state.stored.seeds
+                    module.analysed, unit, state.stored.seeds
                 )
             states.append(state)
     return states
@@ -242,10 +234,10 @@ def _measure_before(
         state.before = sorted(t for t in known if t in targets)
 
 
-def _coverage_before(module: Module) -> tuple[dict, list[str], str]:
+def _coverage_before(module: Module) -> tuple[dict[str, list[int]], list[str], str]:
     location = module.location
     measurement = measure(
-        module.test_path, location.path, module.units, module.model.source,
+        module.test_path, location.path, module.units, module.analysed.source,
         location.import_root, location.project_root,
     )  # fmt: skip
     warning = ""
@@ -274,71 +266,87 @@ def _allocate(states: list[UnitState], config: CtgConfig) -> Plan:
     return plan
 
 
-def _run_jobs(states: list[UnitState], plan: Plan, config: CtgConfig, pool: Pool, log: Log) -> None:
+def _run_jobs(
+    report: CtgReport,
+    states: list[UnitState],
+    plan: Plan,
+    config: CtgConfig,
+    pool: Pool,
+    log: Log,
+) -> None:
+    """One job per module, its units sharing their allocations; with input seeding, one job per
+    unit, in dependency order, so that a unit's job starts from its dependencies' new tests."""
     by_key = {s.key: s for s in states}
     seeding = config.strategy == "ctg" and config.input_seeding > 0
-    order = {
-        m.relative: dependencies(m.model) for m in {id(s.module): s.module for s in states}.values()
-    }
-    jobs = []
+    groups: dict[str, list[UnitState]] = {}
     for allocation in plan.running():
         state = by_key[allocation.key]
-        after = set()
-        if seeding:
-            names = order[state.module.relative].get(state.unit.name, set())
-            after = {state.module.key(u) for u in state.module.units if u.name in names}
-        jobs.append(
-            Job(state.key, allocation.seconds, _builder(state, allocation, by_key, config), after)
-        )
+        groups.setdefault(state.key if seeding else state.module.relative, []).append(state)
+    jobs = []
+    for key, group in groups.items():
+        seconds = sum(_seconds(s) for s in group)
+        after = _dependencies(group[0], by_key) if seeding else set()
+        jobs.append(Job(key, seconds, _builder(group, by_key, config), after))
 
     def finished(job: Job, outcome: JobOutcome) -> None:
-        state = by_key[job.key]
-        state.outcome = outcome
-        covered = len((outcome.result or {}).get("covered", []))
-        log(f"{job.key}: {outcome.status} in {outcome.wall_seconds:.1f} s "
-            f"(search claims {covered}/{state.total})")  # fmt: skip
+        report.generation_seconds += outcome.wall_seconds
+        for state in groups[job.key]:
+            state.outcome = _unit_outcome(outcome, state.unit.name)
+            result = state.outcome.result
+            log(f"{state.key}: {state.outcome.status} in {state.outcome.seconds:.1f} s "
+                f"(search claims {len(result.covered) if result else 0}/{state.total})")  # fmt: skip
 
     dispatch(jobs, pool, finished)
 
 
-def _builder(state: UnitState, allocation: Allocation, by_key: dict, config: CtgConfig):
-    """The JobSpec of a unit, made when the job starts (the pool needs its dependencies' tests)."""
+def _seconds(state: UnitState) -> float:
+    return state.allocation.seconds if state.allocation is not None else 0.0
+
+
+def _dependencies(state: UnitState, by_key: dict[str, UnitState]) -> set[str]:
+    names = dependencies(state.module.analysed).get(state.unit.name, set())
+    return {state.module.key(u) for u in state.module.units if u.name in names} & set(by_key)
+
+
+def _unit_outcome(outcome: JobOutcome, unit: str) -> UnitOutcome:
+    found = next((u for u in outcome.units if u.unit == unit), None)
+    return found or UnitOutcome(unit, "failed", message=outcome.message or "no result")
+
+
+def _builder(
+    group: list[UnitState], by_key: dict[str, UnitState], config: CtgConfig
+) -> Callable[[dict[str, JobOutcome]], JobSpec]:
+    """The JobSpec of a group, made when the job starts (the pool needs its dependencies' tests)."""
 
     def build(finished: dict[str, JobOutcome]) -> JobSpec:
-        seeds = list(state.seeds) if config.strategy == "ctg" else []
-        if config.strategy == "ctg" and config.input_seeding > 0:
-            seeds += _pool_seeds(state, by_key, finished, config)
-        location = state.module.location
-        return JobSpec(
-            path=str(location.path),
-            module_name=location.module_name,
-            import_root=str(location.import_root),
-            unit=state.unit.name,
-            budget_seconds=allocation.seconds,
-            seed=config.seed,
-            test_timeout=config.test_timeout,
-            seeds=seeds,
-            **config.job_options,
-        )
+        units = []
+        for state in group:
+            seeds = list(state.seeds) if config.strategy == "ctg" else []
+            if config.strategy == "ctg" and config.input_seeding > 0:
+                seeds += _pool_seeds(state, by_key, finished, config)
+            units.append(UnitJob(state.unit.name, seeds=tuple(seeds), share=_seconds(state)))
+        options = {"seed": config.seed, "test_timeout": config.test_timeout, **config.job_options}
+        budget = sum(_seconds(s) for s in group)
+        return job_spec(group[0].module.location, units, budget, **options)
 
     return build
 
 
 def _pool_seeds(
-    state: UnitState, by_key: dict[str, UnitState], finished: dict, config: CtgConfig
-) -> list:
-    model = state.module.model
+    state: UnitState,
+    by_key: dict[str, UnitState],
+    finished: dict[str, JobOutcome],
+    config: CtgConfig,
+) -> list[TestData]:
+    model = state.module.analysed
     pool = {}
     for name in dependencies(model).get(state.unit.name, set()):
         other = by_key.get(state.module.key(model.unit(name)))
         if other is None:
             continue
         outcome = finished.get(other.key)
-        tests = (
-            [t["test"] for t in outcome.result["tests"]]
-            if outcome is not None and outcome.result
-            else other.seeds
-        )
+        result = _unit_outcome(outcome, name).result if outcome is not None else None
+        tests = [t.test for t in result.tests] if result is not None else other.seeds
         objects = pool_objects(model, name, tests)
         if objects:
             pool[name] = objects
@@ -346,43 +354,33 @@ def _pool_seeds(
     return pool_seeds(model, state.unit, pool, rng, config.input_seeding)
 
 
-def _verify(states: list[UnitState], threads: ThreadPoolExecutor, runs: int) -> None:
+def _verify(states: list[UnitState], threads: ThreadPoolExecutor, config: CtgConfig) -> None:
     """coverage.py runs each module's new tests in a fresh pytest; failing tests are dropped."""
     by_module: dict[str, list[UnitState]] = {}
     for state in states:
-        if state.outcome is not None and state.outcome.result:
+        if state.outcome is not None and state.outcome.result is not None:
             by_module.setdefault(state.module.relative, []).append(state)
-    futures = [threads.submit(_verify_module, group, runs) for group in by_module.values()]
+    futures = [threads.submit(_verify_module, group, config) for group in by_module.values()]
     for future in futures:
         future.result()
 
 
-def _verify_module(group: list[UnitState], runs: int) -> None:
+def _verify_module(group: list[UnitState], config: CtgConfig) -> None:
     module = group[0].module
-    _unique_names(group)
-    reports = [UnitReport(s.unit, s.outcome, list(s.tests)) for s in group]
-    report = GenerationReport(module.location, module.model, reports)
-    verify_and_keep_passing(report, runs=runs)
-    for state, unit_report in zip(group, reports, strict=True):
-        state.tests = unit_report.tests
-        state.measured = sorted(unit_report.measured or [])
-
-
-def _unique_names(group: list[UnitState]) -> None:
-    """Tests of different units of a module may get the same name (``test_area_returns_2``)."""
-    taken: set[str] = set()
+    found = [list(s.outcome.result.tests) if s.outcome and s.outcome.result else [] for s in group]
+    for state, tests in zip(group, unique_names(found), strict=True):
+        state.tests = tests
+    tests = [t for s in group for t in s.tests]
+    if not tests:
+        return
+    units = [s.unit for s in group]
+    verified = verify(module.location, module.analysed, units, tests, config.test_timeout,
+                      runs=config.verify_runs)  # fmt: skip
+    kept = {t.name for t in verified.tests}
+    measured = verified.measurement.covered if verified.measurement else {}
     for state in group:
-        state.tests = []
-        for test in state.outcome.result["tests"]:
-            name, counter = test["name"], 2
-            while name in taken:
-                name, counter = f"{test['name']}_{counter}", counter + 1
-            taken.add(name)
-            if name != test["name"]:
-                pattern = rf"^(\s*(?:async\s+)?def\s+){re.escape(test['name'])}\b"
-                source = re.sub(pattern, rf"\g<1>{name}", test["source"], count=1, flags=re.M)
-                test = {**test, "name": name, "source": source}
-            state.tests.append(test)
+        state.tests = [t for t in state.tests if t.name in kept]
+        state.measured = sorted(measured.get(state.unit.name, []))
 
 
 def _merge(report: CtgReport, modules: list[Module], states: list[UnitState]) -> None:
@@ -391,20 +389,19 @@ def _merge(report: CtgReport, modules: list[Module], states: list[UnitState]) ->
         group = [s for s in states if s.module is module and s.tests]
         if not group:
             continue
-        imports, generated = module_text(
-            [t for s in group for t in s.tests],
-            module.location.module_name,
-            module.model.has_module_state,
-        )
+        tests = [t for s in group for t in s.tests]
         try:
-            path, merged = write_merged(module.test_path, imports, generated, header=HEADER)
+            path, merged = write_tests(
+                module.test_path, tests, module.location.module_name,
+                module.analysed.has_module_state,
+            )  # fmt: skip
         except (UnmergeableFile, OSError) as error:
             report.warnings.append(f"{module.test_path}: tests not written: {error}")
             continue
         report.written.append(path)
         skipped = set(merged.skipped)
         for state in group:
-            state.added = sum(1 for t in state.tests if t["name"] not in skipped)
+            state.added = sum(1 for t in state.tests if t.name not in skipped)
         if path != module.test_path:
             report.warnings.append(f"{module.test_path} could not be merged into; wrote {path}")
 
@@ -420,15 +417,15 @@ def _record(store: HistoryStore | None, modules: list[Module], states: list[Unit
         ok = state.outcome.status == "ok"
         runs.append(
             RunRow(
-                state.key, state.unit.ast_hash, state.allocation.seconds,
-                state.outcome.wall_seconds, "ok" if ok else "failed", state.total,
+                state.key, state.unit.ast_hash, _seconds(state),
+                state.outcome.seconds, "ok" if ok else "failed", state.total,
                 len(state.before), len(state.after), state.added,
             )
         )  # fmt: skip
         if ok and _is_better(state):
             suites[state.key] = (
                 state.unit.ast_hash,
-                [t["test"] for t in state.tests],
+                [t.test for t in state.tests],
                 len(state.measured),
             )
     coverage = {
@@ -449,4 +446,6 @@ def _record(store: HistoryStore | None, modules: list[Module], states: list[Unit
 
 def _is_better(state: UnitState) -> bool:
     """A new suite replaces the stored one unless the unit is unchanged and it covers less."""
-    return state.changed or len(state.measured) >= state.stored.seeds_covered
+    return (
+        state.stored is None or state.changed or len(state.measured) >= state.stored.seeds_covered
+    )

@@ -6,7 +6,7 @@ one individual of the first population. The history is a cache, so its tests are
 when they are loaded: a test that calls a method that no longer exists, passes a parameter that
 is gone or omits one that became required, or names a removed enum member, is dropped here
 (statically, from the module's AST: user code never runs in this process). The worker checks
-the same rules again (``engine.still_valid``) against the version it imports.
+the same rules again (``testcase.validity.still_valid``) against the version it imports.
 
 Input seeding (CTG sec. 3.2), off by default: when a unit A takes a B, the objects that B's
 stored tests build serve as A's inputs with probability p <= 0.5; units run in dependency order
@@ -21,11 +21,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
-from types import SimpleNamespace
 
 from miogen.analysis.model import ModuleModel, Signature, Unit
 from miogen.analysis.typespec import TypeSpec
-from miogen.engine import still_valid
+from miogen.records import TestData
 from miogen.testcase.model import (
     Statement,
     TestCase,
@@ -35,18 +34,21 @@ from miogen.testcase.model import (
     to_json,
 )
 from miogen.testcase.sampling import TestFactory
+from miogen.testcase.validity import still_valid
 
 MAX_INPUT_SEEDING = 0.5  # the paper's example probability, and the issue's upper bound
 POOL_SEEDS = 8  # seed tests built from the pool for one job
 
 
-def still_valid_seeds(model: ModuleModel, unit: Unit, seeds: Iterable) -> tuple[list, int]:
+def still_valid_seeds(
+    model: ModuleModel, unit: Unit, seeds: Iterable[TestData]
+) -> tuple[list[TestData], int]:
     """The stored tests (JSON) that still fit the unit's signatures, and how many were dropped."""
-    checker = SimpleNamespace(factory=TestFactory(model, unit))
+    factory = TestFactory(model, unit)
     kept, dropped, seen = [], 0, set()
     for data in seeds:
         test = _decode(data, model)
-        if test is None or not still_valid(checker, test):
+        if test is None or not still_valid(factory, test):
             dropped += 1
             continue
         key = canonical_key(test)
@@ -56,7 +58,7 @@ def still_valid_seeds(model: ModuleModel, unit: Unit, seeds: Iterable) -> tuple[
     return kept, dropped
 
 
-def _decode(data, model: ModuleModel) -> TestCase | None:
+def _decode(data: TestData, model: ModuleModel) -> TestCase | None:
     """The test, or None when the stored data is malformed (a cache may hold anything)."""
     try:
         test = from_json(data)
@@ -105,7 +107,7 @@ def _class_names(spec: TypeSpec) -> set[str]:
 # --- input seeding from an object pool --------------------------------------------------------
 
 
-def pool_objects(model: ModuleModel, owner: str, tests: Iterable) -> list[TestCase]:
+def pool_objects(model: ModuleModel, owner: str, tests: Iterable[TestData]) -> list[TestCase]:
     """The constructions of ``owner`` objects in ``owner``'s stored tests, each a small test."""
     pieces, seen = [], set()
     for data in tests:
@@ -141,14 +143,14 @@ def pool_seeds(
     rng: random.Random,
     probability: float,
     count: int = POOL_SEEDS,
-) -> list:
+) -> list[TestData]:
     """Random tests of ``unit`` whose constructions of pooled classes are, with ``probability``,
     replaced by objects from the pool; only the tests where a replacement happened (JSON)."""
     probability = min(probability, MAX_INPUT_SEEDING)
     if probability <= 0 or not pool:
         return []
     factory = TestFactory(model, unit)
-    seeds = []
+    seeds: list[TestData] = []
     for _ in range(count * 4):
         if len(seeds) >= count:
             break
@@ -163,7 +165,7 @@ def pool_seeds(
     return seeds
 
 
-def _poolable(statement: Statement, unit: Unit, pool: dict) -> bool:
+def _poolable(statement: Statement, unit: Unit, pool: dict[str, list[TestCase]]) -> bool:
     return statement.kind == "construct" and statement.name in pool and statement.name != unit.name
 
 

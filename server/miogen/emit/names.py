@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import re
 
-from miogen.emit.render import Observation, snake
+from miogen.assertions.observation import Observation
+from miogen.emit.render import snake
 from miogen.testcase.model import CALLS, TestCase
 
 MAX_LENGTH = 60

@@ -4,23 +4,17 @@ from __future__ import annotations
 
 import builtins
 import keyword
-import math
 import re
 from dataclasses import dataclass, field
 
+from miogen.assertions.observation import Observation, literal, quoted
 from miogen.testcase.model import CALLS, Statement, TestCase
 
-MAX_LITERAL = 200  # characters: longer values are not asserted literally
-
-
-@dataclass(frozen=True)
-class Observation:
-    """What a clean run of the test showed for one statement."""
-
-    index: int
-    kind: str  # equals | approx | nan | raises | is_none | attribute | isinstance
-    value: str = ""  # rendered Python expression
-    detail: str = ""  # attribute name, or exception type name
+MAX_INLINE = 60  # characters of a literal written into the call that uses it
+MATCH_LENGTH = 60  # characters of an exception's message that pytest.raises(match=...) looks for
+SINGLETONS = frozenset({"True", "False", "None"})  # compared with ``is``, as linters want
+REGEX_SPECIAL = frozenset("\\.^$*+?{}[]|()")
+AMBIGUOUS_NAMES = frozenset({"l", "O", "I"})  # pycodestyle's E741
 
 
 @dataclass
@@ -29,57 +23,6 @@ class RenderedTest:
     source: str
     imports: set[str] = field(default_factory=set)  # names to import from the module under test
     extra_imports: set[str] = field(default_factory=set)  # full import lines
-
-
-def literal(value: object) -> str | None:
-    """A Python expression that rebuilds ``value``, or None when there is no stable literal form."""
-    if isinstance(value, str | bytes):
-        text = _quoted(value)
-    elif value is None or isinstance(value, bool | int):
-        text = repr(value)
-    elif isinstance(value, float):
-        if math.isnan(value):
-            return 'float("nan")'
-        if math.isinf(value):
-            return 'float("inf")' if value > 0 else '-float("inf")'
-        text = repr(value)
-    elif isinstance(value, complex):
-        text = repr(value)
-    elif type(value) in (list, tuple, set, frozenset) and len(value) <= 20:
-        items = [
-            literal(v)
-            for v in (sorted(value, key=repr) if isinstance(value, set | frozenset) else value)
-        ]
-        if any(i is None for i in items):
-            return None
-        if type(value) is tuple:
-            text = "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
-        elif type(value) is list:
-            text = "[" + ", ".join(items) + "]"
-        elif not items:
-            text = "set()" if type(value) is set else "frozenset()"
-        else:
-            text = "{" + ", ".join(items) + "}"
-            text = text if type(value) is set else f"frozenset({text})"
-    elif type(value) is dict and len(value) <= 20:
-        pairs = [(literal(k), literal(v)) for k, v in value.items()]
-        if any(k is None or v is None for k, v in pairs):
-            return None
-        text = "{" + ", ".join(f"{k}: {v}" for k, v in pairs) + "}"
-    else:
-        return None
-    return text if len(text) <= MAX_LITERAL else None
-
-
-def _quoted(value: str | bytes) -> str:
-    """repr() with double quotes where that needs no escaping, as ruff format writes strings."""
-    text = repr(value)
-    prefix = "b" if isinstance(value, bytes) else ""
-    body = text[len(prefix) + 1 : -1]
-    quote = '"' if isinstance(value, str) else b'"'
-    if text[len(prefix)] == "'" and quote not in value:
-        return f'{prefix}"{body.replace(chr(92) + chr(39), chr(39))}"'
-    return text
 
 
 def snake(name: str) -> str:
@@ -107,17 +50,15 @@ def render_test(
     lines: list[str] = []
     for index, statement in enumerate(test):
         expression = _expression(statement, names, rendered)
-        if statement.kind not in CALLS and uses.get(index, 0) <= 1 and len(expression) <= 60:
-            names[index] = expression  # inline
+        if _inlined(statement, uses.get(index, 0), expression):
+            names[index] = expression
             continue
         observed = by_index.get(index, [])
         raises = next((o for o in observed if o.kind == "raises"), None)
         if raises is not None:
-            if raises.detail:
-                rendered.imports.add(raises.value)
-            lines.append(f"with pytest.raises({raises.value}):")
-            lines.append(f"    {expression}")
-            rendered.extra_imports.add("import pytest")
+            read = "_ = " if statement.kind == "property" else ""  # a bare read is a lint
+            lines.append(raises_line(raises, rendered))
+            lines.append(f"    {read}{expression}")
             continue
         at_once = [o for o in observed if o.kind != "attribute"]
         needs_name = uses.get(index, 0) > 0 or bool(observed)
@@ -139,6 +80,8 @@ def render_test(
                 if observation.kind == "equals" and observation.detail:
                     rendered.imports.add(observation.detail)
                 lines.append(_assertion(variable, observation, rendered))
+        elif statement.kind == "property":
+            lines.append(f"_ = {expression}")  # read for what it runs; a bare read is a lint
         else:
             lines.append(expression)
     # The state of objects is observed when the test ends, so it is asserted there.
@@ -149,6 +92,15 @@ def render_test(
     rendered.source = f"def {name}():\n{body}\n"
     rendered.imports |= _module_names(test)
     return rendered
+
+
+def _inlined(statement: Statement, uses: int, expression: str) -> bool:
+    """Literals go into the calls that use them: a number or string wherever it is used (the
+    compiler makes equal constants of one function one object), a collection when used once
+    (twice, it is one object the calls share)."""
+    if statement.kind in CALLS or len(expression) > MAX_INLINE:
+        return False
+    return statement.kind == "value" or uses <= 1
 
 
 def _module_names(test: TestCase) -> set[str]:
@@ -164,8 +116,11 @@ def _variable_name(statement: Statement, taken: set[str]) -> str:
         base = snake(statement.name)
     elif statement.kind in ("list", "tuple", "set", "dict"):
         base = f"{statement.kind}_"
+    elif statement.kind == "value":
+        base = "value"
     else:
         base = "result"
+    base = f"{base}_" if base in AMBIGUOUS_NAMES else base
     candidate, counter = base, 2
     while candidate in taken:
         candidate, counter = (
@@ -221,9 +176,49 @@ def _assertion(variable: str, observation: Observation, rendered: RenderedTest) 
     if observation.kind == "is_none":
         return f"assert {variable} is None"
     if observation.kind == "attribute":
-        return f"assert {variable}.{observation.detail} == {observation.value}"
+        operator = "is" if observation.value in SINGLETONS else "=="
+        return f"assert {variable}.{observation.detail} {operator} {observation.value}"
     if observation.kind == "length":
         return f"assert len({variable}) == {observation.value}"
-    if observation.value in ("True", "False"):
+    if observation.value in SINGLETONS:
         return f"assert {variable} is {observation.value}"
     return f"assert {variable} == {observation.value}"
+
+
+def raises_line(raises: Observation, rendered: RenderedTest) -> str:
+    """``with pytest.raises(ValueError, match="width must be > 0"):``, the class imported."""
+    origin, _, name = raises.detail.rpartition(":")
+    if origin:
+        rendered.extra_imports.add(f"from {origin} import {name}")
+    elif raises.detail:
+        rendered.imports.add(raises.value)
+    rendered.extra_imports.add("import pytest")
+    if raises.message is None:
+        return f"with pytest.raises({raises.value}):"
+    return f"with pytest.raises({raises.value}, match={pattern_literal(raises.message)}):"
+
+
+def match_pattern(message: str) -> str:
+    """A regular expression that ``re.search`` finds in ``message``: its first line, cut after a
+    word within ``MATCH_LENGTH`` characters, metacharacters escaped; ``^$`` for an empty one.
+
+    >>> match_pattern("width must be > 0 (got -1)")
+    'width must be > 0 \\\\(got -1\\\\)'
+    """
+    if not message:
+        return "^$"
+    text = next((line for line in message.splitlines() if line.strip()), message)
+    if len(text) > MATCH_LENGTH:
+        cut = text.rfind(" ", MATCH_LENGTH // 2, MATCH_LENGTH)
+        text = text[: cut if cut > 0 else MATCH_LENGTH]
+    return "".join("\\" + c if c in REGEX_SPECIAL else c for c in text)
+
+
+def pattern_literal(message: str) -> str:
+    """The pattern for ``message`` as a string literal: raw when it has escapes and can be."""
+    pattern = match_pattern(message)
+    printable = pattern.isprintable() and not ('"' in pattern and "'" in pattern)
+    if "\\" in pattern and printable:
+        quote = "'" if '"' in pattern else '"'
+        return f"r{quote}{pattern}{quote}"
+    return quoted(pattern)

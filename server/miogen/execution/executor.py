@@ -5,9 +5,11 @@ from __future__ import annotations
 import copy
 import signal
 import types
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from miogen.execution import sandbox
+from miogen.execution import sandbox, world
+from miogen.execution.tracer import ArcTracer
 from miogen.instrument import runtime, tally
 from miogen.testcase.model import Statement, TestCase
 
@@ -25,10 +27,11 @@ class Execution:
     test: TestCase  # truncated after the statement that raised
     arcs: set[tuple[int, int]]  # only when a tracer runs (units the probes cannot see fully)
     distances: dict[int, list[float]]
-    hits: set[tuple[int, bool]]
+    hits: set[tuple[int, bool | None]]  # probe outcomes by line (None: a function entered)
     values: list[object] = field(default_factory=list)
     exception: tuple[int, str, str] | None = None  # (statement index, type name, message)
     exception_module: str = ""
+    exception_class: type[BaseException] | None = None  # to name it as a test would import it
     timed_out: bool = False
     refused: str = ""  # what the sandbox refused (or "run longer than 1 s"): never emitted
     # Statement counters of counted modules (instrument/counting.py) and the smallest infection
@@ -43,15 +46,20 @@ class Executor:
     """Executes statements directly (no exec of source): fast, and free of rendering bugs."""
 
     def __init__(
-        self, module: types.ModuleType, tracer, timeout: float = 1.0, fresh_containers: bool = False
+        self,
+        module: types.ModuleType,
+        tracer: ArcTracer | None,
+        timeout: float = 1.0,
+        fresh_containers: bool = False,
     ) -> None:
         self.module = module
         self.tracer = tracer
         self.timeout = timeout
         self.executions = 0
-        self.before_test = None  # e.g. the heartbeat: note the test before user code runs
-        self.before_statement = None
-        self.after_test = None
+        # e.g. the heartbeat: note the test (and statement) before user code runs
+        self.before_test: Callable[[TestCase], None] | None = None
+        self.before_statement: Callable[[int], None] | None = None
+        self.after_test: Callable[[], None] | None = None
         self.refused_runs = 0  # executions the sandbox refused something in, or that timed out
         self._globals = dict(module.__dict__)
         sandbox.take_refusal()  # what the module's import was refused is not a test's doing
@@ -62,7 +70,7 @@ class Executor:
             if fresh_containers
             else {}
         )
-        self._previous_alarm = signal.signal(signal.SIGALRM, _raise_timeout)
+        signal.signal(signal.SIGALRM, _raise_timeout)
 
     def run(self, test: TestCase, trace: bool = True) -> Execution:
         self.executions += 1
@@ -71,14 +79,15 @@ class Executor:
         values: list[object] = []
         exception = None
         exception_module = ""
+        exception_class = None
         raised_inside = False
         timed_out = False
         executed = len(test)
         if self.before_test is not None:
             self.before_test(test)
-        trace = trace and self.tracer is not None
-        if trace:
-            self.tracer.start()
+        tracer = self.tracer if trace else None
+        if tracer is not None:
+            tracer.start()
         signal.signal(signal.SIGALRM, _raise_timeout)  # user code may have replaced the handler
         signal.setitimer(signal.ITIMER_REAL, self.timeout)
         try:
@@ -96,6 +105,7 @@ class Executor:
                 except BaseException as error:  # noqa: BLE001 - SystemExit is a user outcome too
                     exception = (index, type(error).__name__, _message(error))
                     exception_module = type(error).__module__
+                    exception_class = type(error)
                     raised_inside = _through(error.__traceback__, self.module.__file__)
                     executed = index + 1
                     break
@@ -105,9 +115,10 @@ class Executor:
             executed = min(len(values) + 1, len(test))
         finally:
             signal.setitimer(signal.ITIMER_REAL, 0)
-            arcs = self.tracer.stop() if trace else set()
+            arcs = tracer.stop() if tracer is not None else set()
             self._restore_globals()
             refused = sandbox.after_test()  # stops threads the test left running, too
+            world.settle()
             if self.after_test is not None:
                 self.after_test()
         if timed_out and not refused:
@@ -119,8 +130,8 @@ class Executor:
         distances = {line: list(d) for line, d in runtime.DISTANCES.items()}
         hits = set(runtime.HITS)
         return Execution(
-            test[:executed], arcs, distances, hits, values, exception, exception_module, timed_out,
-            refused, tally.COUNTS, tally.INFECTIONS, raised_inside,
+            test[:executed], arcs, distances, hits, values, exception, exception_module,
+            exception_class, timed_out, refused, tally.COUNTS, tally.INFECTIONS, raised_inside,
         )  # fmt: skip
 
     def _execute(self, statement: Statement, values: list[object]) -> object:
@@ -137,7 +148,8 @@ class Executor:
             return self.resolve(statement.name)
         if kind == "property":
             return getattr(values[statement.receiver], statement.name)
-        positional, keywords = [], {}
+        positional: list[object] = []
+        keywords: dict[str, object] = {}
         for name, index in statement.args:
             keywords[name] = values[index]
         if kind == "method":
@@ -173,7 +185,7 @@ def _through(traceback: types.TracebackType | None, filename: str | None) -> boo
     return False
 
 
-def _raise_timeout(signum, frame):
+def _raise_timeout(signum: int, frame: object) -> None:
     raise TestTimeout()
 
 

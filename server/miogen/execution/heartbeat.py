@@ -8,7 +8,7 @@ import os
 import struct
 import time
 
-from miogen.testcase.model import Statement
+from miogen.testcase.model import Statement, TestCase
 
 SIZE = 1 << 16
 STATEMENT = struct.Struct("<I")
@@ -23,9 +23,10 @@ class Heartbeat:
         self._fd = os.open(path, os.O_RDWR)
         self._map = mmap.mmap(self._fd, SIZE)
 
-    def begin(self, test: tuple) -> None:
+    def begin(self, test: TestCase) -> None:
         # marshal, not pickle: the server reads this page, and loading it must never run code.
-        data = marshal.dumps(tuple((s.kind, s.name, s.args, s.value, s.receiver) for s in test))
+        rows = tuple((s.kind, s.name, s.args, s.value, s.receiver) for s in test)
+        data = marshal.dumps(rows)  # type: ignore[arg-type]  # the values are literals
         if len(data) > SIZE - HEADER.size:
             data = b""
         self._map[HEADER.size : HEADER.size + len(data)] = data
@@ -40,12 +41,12 @@ class Heartbeat:
 
     def running_since(self) -> float:
         """Monotonic time the current test started, 0 when idle."""
-        return HEADER.unpack_from(self._map, 0)[0]
+        return float(HEADER.unpack_from(self._map, 0)[0])
 
     def current_statement(self) -> int:
-        return HEADER.unpack_from(self._map, 0)[1]
+        return int(HEADER.unpack_from(self._map, 0)[1])
 
-    def current_test(self) -> tuple | None:
+    def current_test(self) -> TestCase | None:
         started, _, length = HEADER.unpack_from(self._map, 0)
         if not started or not length:
             return None

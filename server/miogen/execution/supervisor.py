@@ -2,10 +2,13 @@
 
 The caller (CLI or language server) never waits on a worker without a deadline. A test that hangs
 past its timeout (even inside C code, where the worker's own alarm cannot fire) gets the worker
-killed; a worker that dies names the test it was running (the heartbeat page), and the job restarts
-with that test blocked and the tests found so far as seeds. After MAX_RESTARTS the job replays what
-it has and ends with a report. However often workers die, the whole job ends within one attempt's
-allowance (``JobSpec.attempt_seconds``: start-up, budget, post-processing, slack) of its start.
+killed; a worker that dies names the unit and the test it was running (the heartbeat page), and
+the job restarts for the units without a result yet: the dying unit with that test blocked, its
+tests found so far as seeds and no mutants (careful), the others as they were. A unit whose
+workers died MAX_RESTARTS times replays what it has; one more death and it fails alone, with a
+report, while the other units go on. However often workers die, the whole job ends within one
+attempt's allowance (``JobSpec.attempt_seconds``: start-up, budget, post-processing, slack) of
+its start.
 """
 
 from __future__ import annotations
@@ -22,26 +25,34 @@ import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import IO
 
 from miogen.execution.heartbeat import Heartbeat
-from miogen.execution.job import JobSpec
+from miogen.records import (
+    SLACK_SECONDS,
+    Crash,
+    Event,
+    JobOutcome,
+    JobSpec,
+    Loaded,
+    Progress,
+    TestData,
+    UnitJob,
+    UnitOutcome,
+    UnitResult,
+    UnitStarted,
+    WorkerError,
+    event_from_json,
+)
 from miogen.testcase.model import CALLS, drop_unused_values, from_json, to_json
 
-MAX_RESTARTS = 3
+MAX_RESTARTS = 3  # per unit
+MIN_SECONDS = 0.2  # a restarted unit with less of its share left only replays what it found
 HARD_KILL_GRACE = 1.0  # past the per-test timeout before the worker is killed
+WORKER = "miogen.worker"
 
-OnEvent = Callable[[dict], None]
-
-
-@dataclass
-class JobOutcome:
-    status: str  # ok | failed | cancelled
-    result: dict | None = None  # the worker's result message
-    error: dict | None = None  # the worker's error message (syntax/import/unknown-unit/internal)
-    crashes: list[dict] = field(default_factory=list)  # {"reason", "test"} per killed worker
-    message: str = ""
-    wall_seconds: float = 0.0
-    statement: int = 0  # for a crash: the statement that was running
+OnEvent = Callable[[Event], None]
+ShouldCancel = Callable[[], bool]
 
 
 class _Attempt:
@@ -49,12 +60,12 @@ class _Attempt:
 
     def __init__(self, spec: JobSpec) -> None:
         self.spec = spec
-        self.heartbeat_path = os.path.join(spec.scratch, "heartbeat")
-        self.heartbeat = Heartbeat(self.heartbeat_path, create=True)
+        self.started = time.monotonic()
+        self.heartbeat = Heartbeat(os.path.join(spec.scratch, "heartbeat"), create=True)
         env = dict(os.environ, PYTHONHASHSEED="0", PYTHONDONTWRITEBYTECODE="1")
         try:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "miogen.execution.worker"],
+                [sys.executable, "-m", WORKER],
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.DEVNULL,
@@ -65,30 +76,32 @@ class _Attempt:
         except OSError:
             self.heartbeat.close()
             raise
+        self.stdout: IO[bytes] = self.process.stdout  # type: ignore[assignment]
         try:
-            self.process.stdin.write(spec.dumps().encode())
-            self.process.stdin.close()
+            stdin: IO[bytes] = self.process.stdin  # type: ignore[assignment]
+            stdin.write(spec.dumps().encode())
+            stdin.close()
         except OSError:  # the worker died at start: the watch sees the end of its stream
             pass
         self.selector = selectors.DefaultSelector()
-        self.selector.register(self.process.stdout, selectors.EVENT_READ)
+        self.selector.register(self.stdout, selectors.EVENT_READ)
         self.buffer = b""
 
-    def read_messages(self, timeout: float) -> list[dict] | None:
-        """Messages available within ``timeout``; None at end of stream."""
-        messages = []
+    def read_events(self, timeout: float) -> list[Event] | None:
+        """Events available within ``timeout``; None at end of stream."""
+        events: list[Event] = []
         if self.selector.select(timeout):
-            chunk = os.read(self.process.stdout.fileno(), 1 << 20)
+            chunk = os.read(self.stdout.fileno(), 1 << 20)
             if not chunk:
                 return None
             self.buffer += chunk
             *lines, self.buffer = self.buffer.split(b"\n")
             for line in lines:
                 try:
-                    messages.append(json.loads(line))
+                    events.append(event_from_json(json.loads(line)))
                 except ValueError:
                     continue
-        return messages
+        return events
 
     def hung_for(self) -> float:
         started = self.heartbeat.running_since()
@@ -114,20 +127,56 @@ class _Attempt:
 
     def close(self) -> None:
         self.selector.close()
-        self.process.stdout.close()
+        self.stdout.close()
         self.heartbeat.close()
 
 
+@dataclass
+class _UnitState:
+    """What the supervisor knows about one unit across attempts."""
+
+    job: UnitJob
+    outcome: UnitOutcome
+    seeds: list[TestData] = field(default_factory=list)
+    seen: set[str] = field(default_factory=set)  # seeds as JSON text
+    blocked: list[TestData] = field(default_factory=list)
+    careful: bool = False
+    charged: float = 0.0  # seconds of budget its crashed attempts used
+
+    def add_seed(self, test: TestData) -> None:
+        key = json.dumps(test)
+        if key not in self.seen:
+            self.seen.add(key)
+            self.seeds.append(test)
+
+    @property
+    def done(self) -> bool:
+        return self.outcome.result is not None or self.outcome.status != "ok"
+
+    def next_job(self, share: float | None) -> UnitJob:
+        """The unit in the next attempt; ``share``: its seconds left (None: evaluations)."""
+        dying = len(self.outcome.crashes)
+        short = share is not None and share < MIN_SECONDS
+        return dataclasses.replace(
+            self.job,
+            seeds=tuple(self.seeds),
+            blocked=tuple(self.blocked),
+            careful=self.job.careful or self.careful,
+            replay_only=self.job.replay_only or short or dying > MAX_RESTARTS,
+            share=max(share, MIN_SECONDS) if share is not None else self.job.share,
+        )
+
+
 def run_job(
-    spec: JobSpec, on_event: OnEvent | None = None, should_cancel: Callable[[], bool] | None = None
+    spec: JobSpec, on_event: OnEvent | None = None, should_cancel: ShouldCancel | None = None
 ) -> JobOutcome:
-    """Run ``spec`` in worker processes until it has a result, fails for good, or is cancelled."""
+    """Run ``spec`` in worker processes until every unit has a result, failed, or is cancelled."""
     own_scratch = not spec.scratch
     if own_scratch:
         spec = dataclasses.replace(spec, scratch=tempfile.mkdtemp(prefix="miogen-"))
     started = time.monotonic()
     try:
-        outcome = _supervise(spec, on_event or (lambda _: None), should_cancel or (lambda: False))
+        outcome = _Supervisor(spec, on_event, should_cancel).run()
     finally:
         if own_scratch:
             shutil.rmtree(spec.scratch, ignore_errors=True)
@@ -135,109 +184,189 @@ def run_job(
     return outcome
 
 
-def _supervise(spec: JobSpec, on_event: OnEvent, should_cancel: Callable[[], bool]) -> JobOutcome:
-    crashes: list[dict] = []
-    seeds = list(spec.seeds)
-    seen_seeds = {json.dumps(s) for s in seeds}
-    blocked = list(spec.blocked)
-    job_start = time.monotonic()
-    job_deadline = job_start + spec.attempt_seconds()
-    for attempt_number in range(MAX_RESTARTS + 2):
-        elapsed = time.monotonic() - job_start
-        remaining = spec.budget_seconds - elapsed
-        replay_only = attempt_number > MAX_RESTARTS or (attempt_number > 0 and remaining < 0.5)
-        current = dataclasses.replace(
-            spec,
-            seeds=seeds,
-            blocked=blocked,
-            budget_seconds=max(remaining, 0.1) if attempt_number else spec.budget_seconds,
-            replay_only=replay_only or spec.replay_only,
-            careful=spec.careful or attempt_number > 0,
-        )
+class _Supervisor:
+    def __init__(
+        self, spec: JobSpec, on_event: OnEvent | None, should_cancel: ShouldCancel | None
+    ) -> None:
+        self.spec = spec
+        self.on_event = on_event or (lambda _: None)
+        self.should_cancel = should_cancel or (lambda: False)
+        self.units: dict[str, _UnitState] = {}
+        self.outcome = JobOutcome("ok")
+        for job in spec.units:
+            self._add(job)
+        self.unnamed = not spec.units  # every unit of the module: the worker names them
+        self.start = time.monotonic()
+        self.deadline = self.start + spec.attempt_seconds()
+        self.attempt_deadline = self.deadline
+        self.weights: dict[str, float] = {}  # from the worker's first answer
+        self.running: tuple[str, float] | None = None  # the unit at work, since when
+
+    def _add(self, job: UnitJob) -> None:
+        state = self.units[job.name] = _UnitState(job, UnitOutcome(job.name))
+        for seed in job.seeds:
+            state.add_seed(seed)
+        state.blocked = list(job.blocked)
+        self.outcome.units.append(state.outcome)
+
+    @property
+    def finished(self) -> bool:
+        return not self.unnamed and all(state.done for state in self.units.values())
+
+    def run(self) -> JobOutcome:
+        first = True
+        while not self.finished:
+            attempt_spec = self._attempt_spec(first)
+            try:
+                attempt = _Attempt(attempt_spec)
+            except OSError as error:  # e.g. no processes or memory left for a new worker
+                return self._fail_rest(f"could not start a worker: {error}")
+            try:
+                self.attempt_deadline = time.monotonic() + attempt_spec.attempt_seconds()
+                ended = self._watch(attempt, attempt_spec)
+            finally:
+                attempt.kill()
+                attempt.close()
+            if ended:
+                break
+            first = False
+        return self.outcome
+
+    def _attempt_spec(self, first: bool) -> JobSpec:
+        """The job for the units still open: all of it first; after a crash, each open unit's
+        own share of the budget (a crashed unit's less what its crashes used), within the
+        job's deadline. Crashes cost the unit that caused them, not the others."""
+        if first:
+            return self.spec
+        open_units = [s for s in self.units.values() if not s.done]
+        if self.spec.evaluations is not None:
+            units = tuple(s.next_job(None) for s in open_units)
+            return dataclasses.replace(self.spec, units=units)
+        total = sum(self.weights.get(s.job.name, 1.0) for s in self.units.values())
+        shares = {
+            s.job.name: self.spec.budget_seconds * self.weights.get(s.job.name, 1.0) / total
+            - s.charged
+            for s in open_units
+        }
+        room = self.deadline - time.monotonic() - SLACK_SECONDS
+        room -= len(open_units) * self.spec.post_allowance()
+        scale = min(1.0, max(room, 0.0) / max(sum(shares.values()), 1e-9))
+        units = tuple(s.next_job(shares[s.job.name] * scale) for s in open_units)
+        budget = sum(u.share or 0.0 for u in units)
+        return dataclasses.replace(self.spec, units=units, budget_seconds=budget)
+
+    def _watch(self, attempt: _Attempt, spec: JobSpec) -> bool:
+        """Follow one worker; True when the job has ended (done, failed or cancelled)."""
+        current: str | None = None
+        while True:
+            if self.should_cancel():
+                self._cancel_rest()
+                return True
+            events = attempt.read_events(0.05)
+            if events is None:
+                return self.finished or self._crashed(attempt, current, None)
+            for event in events:
+                current = self._handle(event, attempt, current)
+                if isinstance(event, WorkerError):
+                    return True
+            if attempt.hung_for() > spec.test_timeout + HARD_KILL_GRACE:
+                attempt.kill()
+                reason = f"a test ran longer than {spec.test_timeout:g} s and was killed"
+                return self._crashed(attempt, current, reason)
+            if time.monotonic() > min(self.attempt_deadline, self.deadline):
+                attempt.kill()
+                self._fail_rest("the worker did not finish within its deadline")
+                return True
+
+    def _handle(self, event: Event, attempt: _Attempt, current: str | None) -> str | None:
+        """Record one event; returns the unit now running."""
+        if isinstance(event, UnitStarted):
+            current = event.unit
+            self.running = (event.unit, time.monotonic())
+        elif isinstance(event, Loaded):
+            self.weights = self.weights or dict(event.weights)
+            if self.unnamed:  # now the deadlines can count the units
+                for name in event.weights:
+                    self._add(UnitJob(name))
+                self.unnamed = False
+                named = dataclasses.replace(
+                    self.spec, units=tuple(s.job for s in self.units.values())
+                )
+                extra = named.attempt_seconds() - self.spec.attempt_seconds()
+                self.deadline += extra
+                self.attempt_deadline += extra
+            phases = self.outcome.phases
+            phases["start"] = phases.get("start", 0.0) + time.monotonic() - attempt.started
+            for name, seconds in event.phases.items():
+                phases.setdefault(name, seconds)
+        elif isinstance(event, Progress) and event.unit in self.units:
+            for entry in event.new_tests:
+                self.units[event.unit].add_seed(entry.test)
+        elif isinstance(event, UnitResult) and event.unit in self.units:
+            self.units[event.unit].outcome.result = event
+        elif isinstance(event, WorkerError):
+            self.outcome.status, self.outcome.error = "failed", event
+            self.outcome.message = event.message
+            for state in self.units.values():
+                if not state.done:
+                    state.outcome.status, state.outcome.message = "failed", event.message
+        self.on_event(event)
+        return current
+
+    def _crashed(self, attempt: _Attempt, unit: str | None, reason: str | None) -> bool:
+        """A worker died in ``unit``: block its killer, seed the safe prefix, try again.
+
+        ``reason``: why it was killed; None when it died by itself (its exit status says why).
+        """
         try:
-            attempt = _Attempt(current)
-        except OSError as error:  # e.g. no processes or memory left for a new worker
-            return JobOutcome(
-                "failed", crashes=crashes, message=f"could not start a worker: {error}"
-            )
-        try:
-            deadline = min(time.monotonic() + current.attempt_seconds(), job_deadline)
-            verdict = _watch(attempt, current, deadline, on_event, should_cancel, seeds, seen_seeds)
-        finally:
+            attempt.process.wait(timeout=2)
+        except subprocess.TimeoutExpired:
             attempt.kill()
-            attempt.close()
-        if verdict.status != "crashed":
-            verdict.crashes = crashes
-            return verdict
-        crashes.append({"reason": verdict.message, "test": verdict.result})
-        on_event({"event": "crash", "reason": verdict.message})
-        if verdict.result is not None:
-            blocked.append(verdict.result)
-            prefix = _safe_prefix(verdict.result, verdict.statement)
-            if prefix and json.dumps(prefix) not in seen_seeds:
-                seen_seeds.add(json.dumps(prefix))
-                seeds.append(prefix)
-        if replay_only:
-            break
-    return JobOutcome(
-        "failed",
-        crashes=crashes,
-        message=f"worker crashed {len(crashes)} times: " + crashes[-1]["reason"],
-    )
+        if reason is None:
+            reason = attempt.death_reason()
+        open_units = [s for s in self.units.values() if not s.done]
+        if not open_units:  # it died before it named the module's units
+            self._fail_rest(f"the worker died before it loaded the module: {reason}")
+            return True
+        state = self.units.get(unit) if unit else None
+        if state is None or state.done:
+            state = open_units[0]  # died before naming a unit: the first open one pays
+        if self.running is not None and self.running[0] == state.job.name:
+            state.charged += time.monotonic() - self.running[1]
+        self.running = None
+        killer = attempt.heartbeat.current_test()
+        test = to_json(killer) if killer else None
+        crash = Crash(state.job.name, reason, test)
+        state.outcome.crashes.append(crash)
+        state.careful = True
+        self.on_event(crash)
+        if test is not None:
+            state.blocked.append(test)
+            prefix = _safe_prefix(test, attempt.heartbeat.current_statement())
+            if prefix is not None:
+                state.add_seed(prefix)
+        if len(state.outcome.crashes) > MAX_RESTARTS + 1:
+            state.outcome.status = "failed"
+            count = len(state.outcome.crashes)
+            state.outcome.message = f"worker crashed {count} times: {reason}"
+        return False
+
+    def _fail_rest(self, message: str) -> JobOutcome:
+        for state in self.units.values():
+            if not state.done:
+                state.outcome.status, state.outcome.message = "failed", message
+        if not any(state.outcome.result for state in self.units.values()):
+            self.outcome.status, self.outcome.message = "failed", message
+        return self.outcome
+
+    def _cancel_rest(self) -> None:
+        self.outcome.status, self.outcome.message = "cancelled", "cancelled"
+        for state in self.units.values():
+            if state.outcome.result is None:
+                state.outcome.status, state.outcome.message = "cancelled", "cancelled"
 
 
-def _watch(
-    attempt: _Attempt,
-    spec: JobSpec,
-    deadline: float,
-    on_event: OnEvent,
-    should_cancel: Callable[[], bool],
-    seeds: list,
-    seen: set,
-) -> JobOutcome:
-    while True:
-        if should_cancel():
-            return JobOutcome("cancelled", message="cancelled")
-        messages = attempt.read_messages(0.05)
-        if messages is None:
-            return _crashed(attempt)
-        for message in messages:
-            event = message.get("event")
-            if event == "progress":
-                for entry in message.get("new_tests", []):
-                    key = json.dumps(entry["test"])
-                    if key not in seen:
-                        seen.add(key)
-                        seeds.append(entry["test"])
-                on_event(message)
-            elif event == "result":
-                return JobOutcome("ok", result=message)
-            elif event == "error":
-                return JobOutcome("failed", error=message, message=message.get("message", ""))
-        if attempt.hung_for() > spec.test_timeout + HARD_KILL_GRACE:
-            attempt.kill()
-            outcome = _crashed(attempt)
-            outcome.message = f"a test ran longer than {spec.test_timeout:g} s and was killed"
-            return outcome
-        if time.monotonic() > deadline:
-            attempt.kill()
-            return JobOutcome("failed", message="the worker did not finish within its deadline")
-
-
-def _crashed(attempt: _Attempt) -> JobOutcome:
-    try:
-        attempt.process.wait(timeout=2)
-    except subprocess.TimeoutExpired:
-        attempt.kill()
-    killer = attempt.heartbeat.current_test()
-    outcome = JobOutcome(
-        "crashed", result=to_json(killer) if killer else None, message=attempt.death_reason()
-    )
-    outcome.statement = attempt.heartbeat.current_statement()
-    return outcome
-
-
-def _safe_prefix(test_json: list, statement: int) -> list | None:
+def _safe_prefix(test_json: TestData, statement: int) -> TestData | None:
     """The statements that ran before the one that killed the worker: they are safe to replay."""
     test = drop_unused_values(from_json(test_json)[:statement])
     return to_json(test) if any(s.kind in CALLS for s in test) else None

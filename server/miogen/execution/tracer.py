@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import dis
 import sys
+from types import FrameType
+from typing import Any
 
 YIELD_VALUE = dis.opmap["YIELD_VALUE"]
 
@@ -28,7 +30,7 @@ class ArcTracer:
         sys.settrace(None)
         return self.arcs
 
-    def _call(self, frame, event, arg):
+    def _call(self, frame: FrameType, event: str, arg: Any) -> Any:
         code = frame.f_code
         if event != "call" or code.co_filename != self.filename or code.co_name == "<lambda>":
             return None
@@ -37,7 +39,7 @@ class ArcTracer:
         real_call = code.co_code[frame.f_lasti + 1] == 0 if frame.f_lasti >= 0 else True
         last = -first if real_call else frame.f_lineno
 
-        def local(frame, event, arg):
+        def local(frame: FrameType, event: str, arg: Any) -> Any:
             nonlocal last
             if event == "line":
                 line = frame.f_lineno

@@ -1,8 +1,20 @@
-"""Loads a module from its instrumented AST under its real name, so tests and tracebacks look normal."""
+"""Loads a module from its instrumented AST under its real name, through Python's import system.
+
+The module is imported as ``import module_name`` would import it, with one difference: a
+meta-path finder hands the import system the instrumented code for that one name. So the
+parent packages run their ``__init__`` first, in their usual order, and whatever they or the
+module's siblings import (``from .mod import *``, ``from pkg.mod import Thing``, circular
+imports between siblings, a module ``__getattr__``) is the instrumented module itself: the
+package, its siblings and the tests see one module, never a half-run copy.
+"""
 
 from __future__ import annotations
 
 import ast
+import importlib
+import importlib.abc
+import importlib.machinery
+import importlib.util
 import sys
 import traceback
 import types
@@ -13,6 +25,9 @@ from miogen.errors import ModuleImportError
 from miogen.instrument import runtime, tally
 from miogen.instrument.counting import TALLY
 from miogen.instrument.rewrite import PROBE, instrument_tree
+
+# The worker's own package is never imported afresh, even when the module under test is in it.
+ENGINE_PACKAGE = __name__.partition(".")[0]
 
 Transform = Callable[[ast.Module], ast.Module]
 
@@ -27,40 +42,135 @@ def compile_instrumented(
     return compile(instrument_tree(tree), path, "exec", dont_inherit=True)
 
 
+class InstrumentedLoader(importlib.machinery.SourceFileLoader):
+    """A source loader whose code is the instrumented tree (never read from or written to a .pyc)."""
+
+    def __init__(
+        self,
+        fullname: str,
+        path: str,
+        instrument: bool = True,
+        transforms: Sequence[Transform] = (),
+    ) -> None:
+        super().__init__(fullname, path)
+        self.instrument, self.transforms = instrument, transforms
+        self.module: types.ModuleType | None = None  # the module this loader executed
+
+    def get_code(self, fullname: str) -> types.CodeType:
+        source = importlib.util.decode_source(self.get_data(self.path))
+        if self.instrument:
+            return compile_instrumented(source, self.path, self.transforms)
+        return compile(source, self.path, "exec", dont_inherit=True)
+
+    def exec_module(self, module: types.ModuleType) -> None:
+        if self.instrument:
+            setattr(module, PROBE, runtime)
+            setattr(module, TALLY, tally)
+        self.module = module
+        super().exec_module(module)
+
+
+class InstrumentingFinder(importlib.abc.MetaPathFinder):
+    """Finds exactly one module name, at one path, with an InstrumentedLoader."""
+
+    def __init__(
+        self,
+        module_name: str,
+        path: str,
+        instrument: bool = True,
+        transforms: Sequence[Transform] = (),
+    ) -> None:
+        self.module_name, self.path = module_name, path
+        self.loader = InstrumentedLoader(module_name, path, instrument, transforms)
+
+    def find_spec(
+        self,
+        fullname: str,
+        path: Sequence[str] | None = None,
+        target: types.ModuleType | None = None,
+    ) -> importlib.machinery.ModuleSpec | None:
+        if fullname != self.module_name:
+            return None
+        package = Path(self.path).name == "__init__.py"
+        return importlib.util.spec_from_file_location(
+            fullname,
+            self.path,
+            loader=self.loader,
+            submodule_search_locations=[str(Path(self.path).parent)] if package else None,
+        )
+
+
 def load_instrumented(
     path: str | Path,
     module_name: str,
     instrument: bool = True,
     transforms: Sequence[Transform] = (),
 ) -> types.ModuleType:
-    """Execute the module's (instrumented) code in a fresh module registered as ``module_name``.
+    """Import ``module_name`` from ``path`` with its code instrumented, packages first.
 
-    ``transforms`` (such as ``counting.Counting``) rewrite the parsed tree before the condition
-    probes are added. Raises ModuleImportError naming the exception when the module's own code
-    raises.
+    A copy imported earlier (by a ``.pth`` file, a plugin, an earlier load) is forgotten with
+    the rest of its top-level package, so that the package is imported again around the
+    instrumented module. When the parent packages cannot be found on ``sys.path`` the module is
+    loaded on its own. ``transforms`` (such as ``counting.Counting``) rewrite the parsed tree
+    before the condition probes are added. Raises ModuleImportError naming the exception when
+    user code raises.
     """
     path = str(Path(path).resolve())
-    source = Path(path).read_text(encoding="utf-8")
-    if instrument:
-        code = compile_instrumented(source, path, transforms)
+    forget_package(module_name)
+    finder = InstrumentingFinder(module_name, path, instrument, transforms)
+    sys.meta_path.insert(0, finder)
+    try:
+        importlib.import_module(module_name)
+    except ModuleNotFoundError as error:
+        if not _is_parent(error.name, module_name):
+            raise ModuleImportError(module_name, _describe(error), _line_in(error, path)) from None
+        return _load_alone(finder, module_name, path)
+    except BaseException as error:  # noqa: BLE001 - SystemExit and friends are user errors here
+        raise ModuleImportError(module_name, _describe(error), _line_in(error, path)) from None
+    finally:
+        sys.meta_path.remove(finder)
+    module = finder.loader.module
+    assert module is not None, f"{module_name} was imported without its instrumented loader"
+    return module
+
+
+def forget_package(module_name: str) -> list[str]:
+    """Drop ``module_name``'s top-level package and its submodules from ``sys.modules`` when the
+    module itself was imported already; return the names dropped (nothing otherwise).
+
+    The package is imported again from its files: its ``__init__`` and the siblings then bind the
+    instrumented module's objects instead of the earlier copy's.
+    """
+    if module_name not in sys.modules:
+        return []
+    top = module_name.partition(".")[0]
+    if top == ENGINE_PACKAGE:
+        names = [module_name]
     else:
-        code = compile(source, path, "exec")
-    module = types.ModuleType(module_name)
-    module.__file__ = path
-    module.__package__ = module_name.rpartition(".")[0]
-    setattr(module, PROBE, runtime)
-    setattr(module, TALLY, tally)
-    previous = sys.modules.get(module_name)
+        names = [name for name in sys.modules if name == top or name.startswith(top + ".")]
+    for name in names:
+        del sys.modules[name]
+    importlib.invalidate_caches()
+    return names
+
+
+def _load_alone(finder: InstrumentingFinder, module_name: str, path: str) -> types.ModuleType:
+    """The module without its packages (they are not importable from here): run it registered
+    under its name, as a plain script would be."""
+    spec = finder.find_spec(module_name)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
     sys.modules[module_name] = module
     try:
-        exec(code, module.__dict__)
-    except BaseException as error:  # noqa: BLE001 - SystemExit and friends are user errors here
-        if previous is None:
-            sys.modules.pop(module_name, None)
-        else:
-            sys.modules[module_name] = previous
+        spec.loader.exec_module(module)
+    except BaseException as error:  # noqa: BLE001
+        sys.modules.pop(module_name, None)
         raise ModuleImportError(module_name, _describe(error), _line_in(error, path)) from None
     return module
+
+
+def _is_parent(missing: str | None, module_name: str) -> bool:
+    return bool(missing) and module_name.startswith(f"{missing}.")
 
 
 def _describe(error: BaseException) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+from typing import TypeVar
 
 PROBE = "__miogen_probe__"  # the runtime module, bound in the instrumented module's globals
 _UNSAFE_IN_THUNK = (ast.NamedExpr, ast.Yield, ast.YieldFrom, ast.Await)
@@ -10,16 +11,20 @@ _UNSAFE_IN_THUNK = (ast.NamedExpr, ast.Yield, ast.YieldFrom, ast.Await)
 
 def instrument_tree(tree: ast.Module) -> ast.Module:
     """Rewrite the conditions of every function in the module; line numbers are kept."""
-    rewritten = _FunctionConditions().visit(tree)
+    rewritten: ast.Module = _FunctionConditions().visit(tree)
     return ast.fix_missing_locations(rewritten)
 
 
-def _hit(line: int, outcome: bool | None, node: ast.AST) -> ast.Expr:
+Located = ast.expr | ast.stmt  # nodes with a position
+N = TypeVar("N", bound=ast.AST)
+
+
+def _hit(line: int, outcome: bool | None, node: Located) -> ast.Expr:
     call = _probe("hit", node, ast.Constant(line), ast.Constant(outcome))
     return _on_line(ast.Expr(call), node.lineno)
 
 
-def _on_line(node: ast.AST, line: int, originals: tuple[ast.AST, ...] = ()) -> ast.AST:
+def _on_line(node: N, line: int, originals: tuple[ast.AST, ...] = ()) -> N:
     """Put the new nodes on one line (the statement's first), so they add no line events.
 
     CPython 3.11 attributes method loads and calls to the end line of a node: a probe that
@@ -29,8 +34,10 @@ def _on_line(node: ast.AST, line: int, originals: tuple[ast.AST, ...] = ()) -> a
     for inner in ast.walk(node):
         if id(inner) in keep:
             continue
-        inner.lineno = inner.end_lineno = line
-        inner.col_offset = inner.end_col_offset = 0
+        setattr(inner, "lineno", line)  # noqa: B010 - any AST node; ast.AST declares none
+        setattr(inner, "end_lineno", line)  # noqa: B010
+        setattr(inner, "col_offset", 0)  # noqa: B010
+        setattr(inner, "end_col_offset", 0)  # noqa: B010
     return node
 
 
@@ -43,7 +50,7 @@ def probed_lines(tree: ast.Module) -> set[int]:
     }
 
 
-def _probe(name: str, node: ast.AST, *args: ast.expr) -> ast.Call:
+def _probe(name: str, node: Located, *args: ast.expr) -> ast.Call:
     func = ast.Attribute(ast.Name(PROBE, ast.Load()), name, ast.Load())
     call = ast.Call(func, list(args), [])
     originals = tuple(a for a in args if hasattr(a, "lineno") and not _is_new(a))
@@ -86,15 +93,6 @@ def distance_expr(node: ast.expr) -> ast.expr:
         return _probe("not_", node, distance_expr(node.operand))
     if isinstance(node, ast.Compare):
         return _compare(node)
-    if (
-        isinstance(node, ast.Call)
-        and isinstance(node.func, ast.Name)
-        and node.func.id == "isinstance"
-        and len(node.args) == 2
-        and not node.keywords
-    ):
-        # Only the builtin: a module that rebinds `isinstance` keeps its own.
-        return _probe("truth", node, node)
     return _probe("truth", node, node)
 
 
@@ -127,13 +125,16 @@ def _branch(test: ast.expr) -> ast.Call:
     return _probe("branch", test, ast.Constant(test.lineno), distance_expr(test))
 
 
+FunctionNode = TypeVar("FunctionNode", ast.FunctionDef, ast.AsyncFunctionDef)
+
+
 class _FunctionConditions(ast.NodeTransformer):
     """Rewrites conditions only inside function bodies: module and class bodies run once, at import."""
 
     def __init__(self) -> None:
         self.depth = 0
 
-    def _function(self, node):
+    def _function(self, node: FunctionNode) -> FunctionNode:
         self.depth += 1
         body = [self.visit(stmt) for stmt in node.body]
         self.depth -= 1
@@ -147,37 +148,37 @@ class _FunctionConditions(ast.NodeTransformer):
     visit_FunctionDef = _function
     visit_AsyncFunctionDef = _function
 
-    def visit_If(self, node: ast.If):
+    def visit_If(self, node: ast.If) -> ast.If:
         self.generic_visit(node)
         if self.depth:
             node.test = _branch(node.test)
         return node
 
-    def visit_While(self, node: ast.While):
+    def visit_While(self, node: ast.While) -> ast.While:
         self.generic_visit(node)
         if self.depth:
             node.test = _branch(node.test)
         return node
 
-    def visit_IfExp(self, node: ast.IfExp):
+    def visit_IfExp(self, node: ast.IfExp) -> ast.IfExp:
         self.generic_visit(node)
         if self.depth:
             node.test = _branch(node.test)
         return node
 
-    def visit_Assert(self, node: ast.Assert):
+    def visit_Assert(self, node: ast.Assert) -> ast.Assert:
         self.generic_visit(node)
         if self.depth:
             node.test = _branch(node.test)
         return node
 
-    def visit_comprehension(self, node: ast.comprehension):
+    def visit_comprehension(self, node: ast.comprehension) -> ast.comprehension:
         self.generic_visit(node)
         if self.depth and not node.is_async:
             node.ifs = [_branch(condition) for condition in node.ifs]
         return node
 
-    def visit_For(self, node: ast.For):
+    def visit_For(self, node: ast.For) -> ast.For:
         self.generic_visit(node)
         if self.depth:
             node.iter = _probe("loop", node.iter, ast.Constant(node.lineno), node.iter)
@@ -187,7 +188,7 @@ class _FunctionConditions(ast.NodeTransformer):
             node.orelse.insert(0, _hit(node.lineno, False, anchor))
         return node
 
-    visit_AsyncFor = visit_For
+    visit_AsyncFor = visit_For  # type: ignore[assignment]  # the same fields as For
 
 
 def _is_docstring(statement: ast.stmt) -> bool:

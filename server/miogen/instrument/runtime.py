@@ -11,6 +11,10 @@ from __future__ import annotations
 
 import math
 import operator
+from collections.abc import Callable
+from typing import Any
+
+Probe = tuple[Any, float, float]  # (value, distance to true, distance to false)
 
 K = 1.0  # the constant of the Korel/Tracey distance table (digest section 0)
 NUMBERS = (int, float)
@@ -46,7 +50,7 @@ OPERATORS = {
 }
 
 
-def branch(line: int, probe: tuple) -> bool:
+def branch(line: int, probe: Probe) -> Any:
     value, to_true, to_false = probe
     HITS.add((line, value))
     best = DISTANCES.get(line)
@@ -60,7 +64,7 @@ def branch(line: int, probe: tuple) -> bool:
     return value
 
 
-def loop(line: int, iterable):
+def loop(line: int, iterable: Any) -> Any:
     """The iterable of a for loop, unchanged; records whether the loop can be entered."""
     if type(iterable) in SIZED:
         size = len(iterable)
@@ -77,7 +81,7 @@ def _record(line: int, to_true: float, to_false: float) -> None:
         best[1] = min(best[1], to_false)
 
 
-def truth(value) -> tuple:
+def truth(value: Any) -> Probe:
     result = bool(value)
     kind = type(value)
     if kind in NUMBERS or kind is bool:
@@ -88,7 +92,7 @@ def truth(value) -> tuple:
     return (result, 0.0, K) if result else (result, K, 0.0)
 
 
-def compare(op: str, left, right) -> tuple:
+def compare(op: str, left: Any, right: Any) -> Probe:
     result = bool(OPERATORS[op](left, right))
     try:
         distance = _distance(op, left, right)
@@ -97,7 +101,7 @@ def compare(op: str, left, right) -> tuple:
     return (result, 0.0, distance) if result else (result, distance, 0.0)
 
 
-def chain(ops: tuple[str, ...], first, *rest) -> tuple:
+def chain(ops: tuple[str, ...], first: Any, *rest: Callable[[], Any]) -> Probe:
     """``a < b < c``: operands after the first arrive as thunks, evaluated only as far as needed."""
     left = first
     to_false = math.inf
@@ -111,27 +115,22 @@ def chain(ops: tuple[str, ...], first, *rest) -> tuple:
     return (True, 0.0, to_false)
 
 
-def and_(left: tuple, right_thunk) -> tuple:
+def and_(left: Probe, right_thunk: Callable[[], Probe]) -> Probe:
     if not left[0]:
         return (False, left[1] + K, 0.0)
     right = right_thunk()
     return (right[0], right[1], min(left[2], right[2]))
 
 
-def or_(left: tuple, right_thunk) -> tuple:
+def or_(left: Probe, right_thunk: Callable[[], Probe]) -> Probe:
     if left[0]:
         return (True, 0.0, left[2] + K)
     right = right_thunk()
     return (right[0], min(left[1], right[1]), right[2])
 
 
-def not_(inner: tuple) -> tuple:
+def not_(inner: Probe) -> Probe:
     return (not inner[0], inner[2], inner[1])
-
-
-def isinstance_(value, types) -> tuple:
-    result = isinstance(value, types)
-    return (result, 0.0, K) if result else (result, K, 0.0)
 
 
 def _finite(value: float) -> float:
@@ -140,7 +139,7 @@ def _finite(value: float) -> float:
     return float(value)
 
 
-def _distance(op: str, left, right) -> float:
+def _distance(op: str, left: Any, right: Any) -> float:
     """Distance to flip the comparison's outcome (Korel/Tracey, digest section 0)."""
     if type(left) in NUMBERS and type(right) in NUMBERS:
         gap = _finite(abs(left - right))

@@ -13,20 +13,29 @@ from pygls.workspace.position_codec import PositionCodec
 
 from miogen.analysis.model import Target
 from miogen.emit.merge import TextEdit as MergeEdit
+from miogen.lsp.protocol import (
+    COVERED_BRANCH,
+    GENERATE,
+    IMPORT_ERROR,
+    SOURCE,
+    UNCOVERED_BRANCH,
+    WORKER_FAILED,
+    JobState,
+    JobStatusParams,
+    UnitInfo,
+    UnitRef,
+)
+from miogen.lsp.protocol import Range as RangeJson
 from miogen.lsp.settings import Settings
 from miogen.lsp.snapshot import Snapshot, Span, UnitShape
 from miogen.lsp.views import Branch
 
-SOURCE = "miogen"
 SEVERITY = {
     "error": types.DiagnosticSeverity.Error,
     "warning": types.DiagnosticSeverity.Warning,
     "information": types.DiagnosticSeverity.Information,
     "hint": types.DiagnosticSeverity.Hint,
 }
-GENERATE = "miogen.generateTests"
-INSERT = "miogen.insertTests"
-CANCEL = "miogen.cancel"
 
 
 # --- positions ------------------------------------------------------------------------------
@@ -58,7 +67,7 @@ def header_range(snapshot: Snapshot, shape: UnitShape, codec: PositionCodec) -> 
     return span_range(snapshot.lines, snapshot.statement_span(shape.unit.line), codec)
 
 
-def range_json(value: types.Range) -> dict:
+def range_json(value: types.Range) -> RangeJson:
     return {
         "start": {"line": value.start.line, "character": value.start.character},
         "end": {"line": value.end.line, "character": value.end.character},
@@ -84,7 +93,7 @@ def branch_diagnostic(
 ) -> types.Diagnostic | None:
     """Uncovered targets at the configured severity; covered ones as Hints (if shown)."""
     target = branch.target
-    data: dict = {"unit": unit, "line": target.line - 1}
+    data: dict[str, object] = {"unit": unit, "line": target.line - 1}
     if target.arc:
         data["arc"] = list(target.arc)
     span = snapshot.span_of(target.line) if target.arc else snapshot.statement_span(target.line)
@@ -96,7 +105,7 @@ def branch_diagnostic(
             message=f"{target.short}{closest}",
             severity=SEVERITY[settings.diagnostic_severity],
             source=SOURCE,
-            code="uncovered-branch",
+            code=UNCOVERED_BRANCH,
             data=data,
         )
     if not settings.show_covered_branches:
@@ -107,12 +116,14 @@ def branch_diagnostic(
         message=f"{covered_label(target)}: {test}",
         severity=types.DiagnosticSeverity.Hint,
         source=SOURCE,
-        code="covered-branch",
+        code=COVERED_BRANCH,
         data=data,
     )
 
 
-def import_error_diagnostic(message: str, snapshot: Snapshot | None, codec) -> types.Diagnostic:
+def import_error_diagnostic(
+    message: str, snapshot: Snapshot | None, codec: PositionCodec
+) -> types.Diagnostic:
     lines = snapshot.lines if snapshot else []
     first = lines[0].rstrip("\r\n") if lines else ""
     return types.Diagnostic(
@@ -120,19 +131,19 @@ def import_error_diagnostic(message: str, snapshot: Snapshot | None, codec) -> t
         message=f"miogen cannot import this module: {message}",
         severity=types.DiagnosticSeverity.Error,
         source=SOURCE,
-        code="import-error",
+        code=IMPORT_ERROR,
     )
 
 
 def worker_failed_diagnostic(
-    shape: UnitShape, snapshot: Snapshot, message: str, codec
+    shape: UnitShape, snapshot: Snapshot, message: str, codec: PositionCodec
 ) -> types.Diagnostic:
     return types.Diagnostic(
         range=header_range(snapshot, shape, codec),
         message=message,
         severity=types.DiagnosticSeverity.Warning,
         source=SOURCE,
-        code="worker-failed",
+        code=WORKER_FAILED,
         data={"unit": shape.name},
     )
 
@@ -140,10 +151,10 @@ def worker_failed_diagnostic(
 # --- custom notifications and commands ------------------------------------------------------
 
 
-def unit_json(snapshot: Snapshot, shape: UnitShape, codec: PositionCodec) -> dict:
+def unit_json(snapshot: Snapshot, shape: UnitShape, codec: PositionCodec) -> UnitInfo:
     return {
         "name": shape.name,
-        "kind": shape.unit.kind,
+        "kind": "class" if shape.unit.kind == "class" else "function",
         "range": range_json(unit_range(snapshot, shape, codec)),
     }
 
@@ -153,8 +164,8 @@ def counts_label(covered: int, total: int) -> str:
 
 
 def job_status(
-    uri: str, unit: str, state: str, percent: float, covered: int, total: int, message: str
-) -> dict:
+    uri: str, unit: str, state: JobState, percent: float, covered: int, total: int, message: str
+) -> JobStatusParams:
     return {
         "uri": uri,
         "unit": unit,
@@ -166,13 +177,17 @@ def job_status(
     }
 
 
-def unit_ref(uri: str, unit: str) -> dict:
+def unit_ref(uri: str, unit: str) -> UnitRef:
     """The commands' single argument."""
     return {"uri": uri, "unit": unit}
 
 
 def code_lens(
-    snapshot: Snapshot, shape: UnitShape, uri: str, counts: tuple[int, int] | None, codec
+    snapshot: Snapshot,
+    shape: UnitShape,
+    uri: str,
+    counts: tuple[int, int] | None,
+    codec: PositionCodec,
 ) -> types.CodeLens:
     title = "miogen: Generate tests"
     if counts is not None:
@@ -240,7 +255,7 @@ def workspace_edit(
     """Creates the file only when it does not exist, then inserts; ``changes`` for old clients."""
     if not document_changes:
         return types.WorkspaceEdit(changes={uri: edits})
-    operations: list = []
+    operations: list[types.TextDocumentEdit | types.CreateFile] = []
     if create:
         operations.append(
             types.CreateFile(uri=uri, options=types.CreateFileOptions(ignore_if_exists=True))

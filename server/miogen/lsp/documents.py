@@ -1,15 +1,25 @@
-"""What the server remembers per open file and per unit: views, failures, seeds, the running job."""
+"""The document store: per file its analysed text, per unit its views, failures, seeds and job.
+
+Analysis is static (invariant 1) and runs off the event loop; an older, slower analysis never
+replaces a newer one.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from pygls.uris import to_fs_path
+
+from miogen.errors import SourceSyntaxError
 from miogen.lsp.jobs import Job
-from miogen.lsp.snapshot import Snapshot, UnitShape
+from miogen.lsp.protocol import CommandError, UnitState
+from miogen.lsp.snapshot import Snapshot, UnitShape, take
 from miogen.lsp.views import UnitView
+from miogen.records import TestData
 
 MAX_SEEDS = 200  # tests handed to the next job; the newest win
 
@@ -26,7 +36,7 @@ class UnitRecord:
     live: UnitView | None = None  # what the running job has claimed so far
     failure: tuple[str, str] | None = None  # (fingerprint, message): the last job failed
     warnings: tuple[str, tuple[str, ...]] | None = None  # (fingerprint, crash reasons) of a result
-    seeds: list = field(default_factory=list)  # testcase json for the next job
+    seeds: list[TestData] = field(default_factory=list)  # tests for the next job
     job: Job | None = None
 
     @property
@@ -41,11 +51,11 @@ class UnitRecord:
             return job.shape.fingerprint != fingerprint
         return self.failure is not None or fingerprint != self.reference
 
-    def state(self, fingerprint: str) -> str:
+    def state(self, fingerprint: str) -> UnitState:
         """The unit's state in the coverage notification (docs/lsp-protocol.md)."""
         job = self.job
         if job is not None and job.active and job.shape.fingerprint == fingerprint:
-            return job.state
+            return "running" if job.state == "running" else "queued"
         if self.failure is not None and self.failure[0] == fingerprint:
             return "failed"
         view = self.view
@@ -53,7 +63,7 @@ class UnitRecord:
             return "done" if view.fingerprint == fingerprint else "stale"
         return "stale" if job is not None and job.active else "none"
 
-    def add_seeds(self, tests: list) -> None:
+    def add_seeds(self, tests: list[TestData]) -> None:
         known = {json.dumps(test, sort_keys=True) for test in self.seeds}
         for test in tests:
             key = json.dumps(test, sort_keys=True)
@@ -97,3 +107,96 @@ class Document:
             record = self.record(name)
             if record.reference is None and record.final is None:
                 record.reference = shape.fingerprint
+
+
+class DocumentStore:
+    """The files the server knows (open in the editor, or asked about) and their analyses.
+
+    ``editor_text(uri)`` is the editor's buffer of an open document; ``module_name(path)`` the
+    dotted name the file is imported under; ``refreshed(uri)`` is called when a re-analysis of
+    the editor's text may have changed what the document shows.
+    """
+
+    def __init__(
+        self,
+        editor_text: Callable[[str], str],
+        module_name: Callable[[Path], str],
+        refreshed: Callable[[str], None],
+    ) -> None:
+        self.documents: dict[str, Document] = {}
+        self.open: set[str] = set()
+        self.editor_text = editor_text
+        self.module_name = module_name
+        self.refreshed = refreshed
+
+    def document(self, uri: str) -> Document:
+        doc = self.documents.get(uri)
+        if doc is None:
+            path = to_fs_path(uri)
+            if path is None:
+                raise CommandError(f"miogen only works on files, not {uri}")
+            doc = self.documents[uri] = Document(uri, Path(path))
+        return doc
+
+    async def analyse(self, doc: Document, source: str) -> Snapshot:
+        """Raises SourceSyntaxError; a slower analysis of older text never replaces a newer one."""
+        doc.analysis += 1
+        ticket = doc.analysis
+        module = self.module_name(doc.path)
+        snapshot = await asyncio.to_thread(take, source, str(doc.path), module)
+        if ticket == doc.analysis or doc.snapshot is None:
+            doc.snapshot = snapshot
+        doc.remember_baseline(snapshot)
+        return snapshot
+
+    async def analyse_disk(self, doc: Document) -> Snapshot:
+        """The file as saved (raises OSError or SourceSyntaxError)."""
+        return await self.analyse(doc, await asyncio.to_thread(_read, doc.path))
+
+    async def refresh(self, doc: Document) -> Snapshot | None:
+        """Re-analyse the editor's text; a unit whose code changed goes stale at once."""
+        source = self.editor_text(doc.uri)
+        if doc.snapshot is None or doc.snapshot.source != source:
+            try:
+                await self.analyse(doc, source)
+            except SourceSyntaxError:
+                return None  # mid-edit: keep showing the last text that parsed
+        doc.broken = False
+        self.refreshed(doc.uri)
+        return doc.snapshot
+
+    async def current(self, uri: str) -> Snapshot | None:
+        """The analysis of the editor's current text, or None when it does not parse."""
+        doc = self.documents.get(uri)
+        if doc is None or uri not in self.open:
+            return None
+        source = self.editor_text(uri)
+        if doc.snapshot is not None and doc.snapshot.source == source:
+            return None if doc.broken else doc.snapshot
+        return await self.refresh(doc)
+
+    async def any_text(self, uri: str) -> Snapshot | None:
+        """The editor's text of an open file, the disk's of a closed one; None if unreadable."""
+        if uri in self.open:
+            return await self.current(uri)
+        try:
+            return await self.analyse_disk(self.document(uri))
+        except (CommandError, OSError, SourceSyntaxError):
+            return None
+
+    def last_good(self, uri: str) -> Snapshot | None:
+        """The last analysed text that parsed (while the user is mid-edit), unless a save broke it."""
+        doc = self.documents.get(uri)
+        return doc.snapshot if doc is not None and not doc.broken else None
+
+    def counts(self, uri: str, shape: UnitShape) -> tuple[int, int] | None:
+        """(covered, total) of the unit's current result; None before the first or when stale."""
+        doc = self.documents.get(uri)
+        view = doc.record(shape.name).view if doc is not None else None
+        if view is None or view.fingerprint != shape.fingerprint:
+            return None
+        return len(view.covered), view.total
+
+
+def _read(path: Path) -> str:
+    return path.read_text(encoding="utf-8")

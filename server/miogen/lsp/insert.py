@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -10,11 +11,13 @@ from lsprotocol import types
 from pygls.uris import from_fs_path
 from pygls.workspace.position_codec import PositionCodec
 
-from miogen.emit.merge import MergeResult, UnmergeableFile, fallback_path, merge_tests
-from miogen.generate import HEADER, module_text
+from miogen.emit.merge import MergeResult, UnmergeableFile, fallback_path
+from miogen.emit.style import project_style
 from miogen.lsp import convert
 from miogen.lsp.settings import Settings
+from miogen.pipeline import merge_into
 from miogen.project import ModuleLocation, default_test_path
+from miogen.records import TestRecord
 
 OpenFiles = dict[Path, tuple[str, int | None]]  # open documents: path -> (text, version)
 
@@ -37,7 +40,8 @@ def test_path(location: ModuleLocation, settings: Settings) -> Path:
 
 
 def plan(
-    tests: list[dict],
+    tests: Sequence[TestRecord],
+    module_state: bool,
     location: ModuleLocation,
     settings: Settings,
     open_files: OpenFiles,
@@ -47,17 +51,19 @@ def plan(
     """Merge ``tests`` into the test file as the editor (or else the disk) has it.
 
     A test file that does not parse is never touched: the tests go to its fallback
-    (``test_x_miogen.py``). Reads files, so call it off the event loop.
+    (``test_x_miogen.py``). ``module_state``: the module the tests were made for keeps state at
+    module level (the tests then come with the fresh-state fixture). Reads files, so call it
+    off the event loop.
     """
-    imports, generated = module_text(tests, location.module_name)
     path = test_path(location, settings)
+    style = project_style(path)
     text, version, exists = _current(path, open_files)
     try:
-        merge = merge_tests(text, imports, generated, HEADER)
+        merge = merge_into(text, tests, location.module_name, module_state, style, path)
     except UnmergeableFile:
         path = fallback_path(path)
         text, version, exists = _current(path, open_files)
-        merge = merge_tests(text, imports, generated, HEADER)
+        merge = merge_into(text, tests, location.module_name, module_state, style, path)
     uri = from_fs_path(str(path)) or path.as_uri()
     edits = convert.text_edits(merge.edits, text or "", codec)
     edit = convert.workspace_edit(

@@ -10,30 +10,33 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
-import shutil
-import tempfile
 import threading
 import traceback
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
-from miogen.emit.merge import merge_tests
-from miogen.execution.job import JobSpec
-from miogen.execution.supervisor import JobOutcome, run_job
-from miogen.generate import HEADER, module_text
 from miogen.lsp.settings import Settings
 from miogen.lsp.snapshot import Snapshot, UnitShape
+from miogen.pipeline import Dropped, Verification, VerificationAhead, job_spec, run, verify
 from miogen.project import ModuleLocation
-from miogen.verify.measure import Measurement, measure, verification_timeout
+from miogen.records import (
+    Crash,
+    Event,
+    JobOutcome,
+    JobSpec,
+    Progress,
+    TestData,
+    TestRecord,
+    UnitJob,
+    UnitOutcome,
+)
+from miogen.verify.measure import Ahead, Measurement
 
 logger = logging.getLogger(__name__)
 
 THROTTLE_SECONDS = 0.25  # at most about four progress updates a second reach the client
-PYTEST_USAGE_ERRORS = (3, 4)  # internal error, usage error (e.g. addopts naming a plugin)
 
 
 class JobHooks(Protocol):
@@ -46,6 +49,9 @@ class JobHooks(Protocol):
     def job_finished(self, job: Job) -> None: ...  # done, failed or cancelled
 
 
+JobState = Literal["queued", "running", "done", "failed", "cancelled"]
+
+
 @dataclass(eq=False)
 class Job:
     """One unit's generation, from the version of the file that was saved."""
@@ -55,21 +61,22 @@ class Job:
     snapshot: Snapshot  # the source the worker reads (the saved file)
     location: ModuleLocation
     settings: Settings
-    seeds: list = field(default_factory=list)  # earlier tests (testcase json) replayed first
-    state: str = "queued"  # queued | running | done | failed | cancelled
+    seeds: list[TestData] = field(default_factory=list)  # earlier tests, replayed first
+    state: JobState = "queued"
     cancel_reason: str = ""  # user | superseded | closed | broken | shutdown
-    progress: dict | None = None  # the latest progress event of the search
-    streamed: list = field(default_factory=list)  # tests the search streamed (testcase json)
+    progress: Progress | None = None  # the latest progress event of the search
+    streamed: list[TestData] = field(default_factory=list)  # tests the search streamed
     crashes: list[str] = field(default_factory=list)
     outcome: JobOutcome | None = None
-    tests: list[dict] = field(default_factory=list)  # verified tests (state done)
+    tests: list[TestRecord] = field(default_factory=list)  # verified tests (state done)
     measurement: Measurement | None = None
+    dropped: Dropped | None = None  # what the verification dropped, by cause
     message: str = ""  # why it failed, for diagnostics and logs
     token: str | None = None  # work-done progress token, when the client shows progress
     verify_seconds: float = 0.0  # coverage.py's run of the emitted tests
     _stop: threading.Event = field(default_factory=threading.Event)
     _stopped: asyncio.Event = field(default_factory=asyncio.Event)
-    _finished: asyncio.Future | None = None
+    _finished: asyncio.Future[Job] | None = None
     _flush: asyncio.TimerHandle | None = None
     _last_flush: float = float("-inf")
 
@@ -87,11 +94,19 @@ class Job:
 
     @property
     def fraction(self) -> float:
-        return float(self.progress.get("fraction", 0.0)) if self.progress else 0.0
+        return self.progress.fraction if self.progress else 0.0
 
     @property
     def covered_ids(self) -> list[int]:
-        return list(self.progress.get("covered", [])) if self.progress else []
+        return list(self.progress.covered) if self.progress else []
+
+    @property
+    def unit_outcome(self) -> UnitOutcome | None:
+        """What became of the job's unit (once the worker is done)."""
+        if self.outcome is None:
+            return None
+        found = [u for u in self.outcome.units if u.unit == self.unit]
+        return found[0] if found else None
 
     def finished(self) -> Awaitable[Job]:
         """Resolves with the job once it is done, failed or cancelled."""
@@ -116,7 +131,7 @@ class Scheduler:
         self.running: set[Job] = set()
         self.latest: dict[tuple[str, str], Job] = {}
         self.threads = ThreadPoolExecutor(max_workers=32, thread_name_prefix="miogen-job")
-        self._tasks: set[asyncio.Task] = set()
+        self._tasks: set[asyncio.Task[None]] = set()
 
     def submit(self, job: Job) -> Job:
         """Queue ``job``; an older job for the same unit is cancelled (the newer one wins)."""
@@ -146,7 +161,7 @@ class Scheduler:
             self._end(job)
         return True
 
-    def cancel_where(self, predicate, reason: str) -> int:
+    def cancel_where(self, predicate: Callable[[Job], bool], reason: str) -> int:
         jobs = [job for job in self.latest.values() if job.active and predicate(job)]
         return sum(self.cancel(job, reason) for job in jobs)
 
@@ -157,10 +172,12 @@ class Scheduler:
             job._stop.set()
         self.threads.shutdown(wait=False, cancel_futures=True)
         done = threading.Event()
-        waiter = threading.Thread(
-            target=lambda: (self.threads.shutdown(wait=True), done.set()), daemon=True
-        )
-        waiter.start()
+
+        def wait_for_threads() -> None:
+            self.threads.shutdown(wait=True)
+            done.set()
+
+        threading.Thread(target=wait_for_threads, daemon=True).start()
         return done.wait(wait_seconds)
 
     # --- running ---------------------------------------------------------------------------
@@ -195,54 +212,56 @@ class Scheduler:
             self.pump()
 
     async def _execute(self, job: Job) -> None:
+        """The pipeline for one unit: run it, then verify (shuffled reruns included)."""
         loop = asyncio.get_running_loop()
-        spec = JobSpec(
-            path=str(job.location.path),
-            module_name=job.location.module_name,
-            import_root=str(job.location.import_root),
-            unit=job.unit,
-            budget_seconds=job.settings.budget_seconds,
-            seeds=list(job.seeds),
-            # Tests that run on every save should be cheap: covered goals keep the test with
-            # the lower performance score (aDynaMOSA's Eq. 1), which never costs coverage.
-            performance=True,
-        )
+        settings = job.settings
+        spec = job_spec(
+            job.location, [UnitJob(job.unit, seeds=tuple(job.seeds))], settings.budget_seconds,
+            seed=settings.seed, evaluations=settings.evaluations, algorithm=settings.algorithm,
+            criteria=settings.criteria, performance=settings.performance,
+        )  # fmt: skip
 
-        def on_event(message: dict) -> None:  # called on the job's thread
-            loop.call_soon_threadsafe(self._on_event, job, message)
+        def on_event(event: Event) -> None:  # called on the job's thread
+            loop.call_soon_threadsafe(self._on_event, job, event)
 
-        outcome = await loop.run_in_executor(
-            self.threads, run_job, spec, on_event, job._stop.is_set
-        )
+        ahead = VerificationAhead(job.location, on_event)  # pytest starts during the search
+        try:
+            await self._run_and_verify(job, spec, ahead)
+        finally:
+            ahead.close()  # also stops a verification the job no longer waits for
+
+    async def _run_and_verify(self, job: Job, spec: JobSpec, ahead: VerificationAhead) -> None:
+        loop = asyncio.get_running_loop()
+        outcome = await loop.run_in_executor(self.threads, run, spec, ahead, job._stop.is_set)
         job.outcome = outcome
+        unit = job.unit_outcome
         if job._stop.is_set() or outcome.status == "cancelled":
             job.state = "cancelled"
             return
-        job.crashes = [crash["reason"] for crash in outcome.crashes]
-        if outcome.status != "ok":
-            job.state, job.message = "failed", _failure_message(outcome)
+        job.crashes = [crash.reason for crash in outcome.crashes]
+        if unit is None or unit.status != "ok" or unit.result is None:
+            job.state, job.message = "failed", _failure_message(outcome, unit)
             return
-        tests = list(outcome.result.get("tests", []))
-        verifying = loop.run_in_executor(
-            self.threads, verify, job.location, job.snapshot, job.shape, tests
-        )
+        tests = list(unit.result.tests)
+        verifying = loop.run_in_executor(self.threads, _verify, job, tests, ahead.processes)
         verify_started = loop.time()
         verified = await _unless_stopped(job, verifying)
         job.verify_seconds = loop.time() - verify_started
         if verified is None:
             job.state = "cancelled"
             return
-        job.tests, job.measurement = verified
+        job.tests, job.measurement = verified.tests, verified.measurement
+        job.dropped = verified.dropped
         job.state = "done"
 
-    def _on_event(self, job: Job, message: dict) -> None:
+    def _on_event(self, job: Job, event: Event) -> None:
         if job.state != "running" or job._stop.is_set():
             return
-        if message.get("event") == "progress":
-            job.progress = message
-            job.streamed += [entry["test"] for entry in message.get("new_tests", [])]
-        elif message.get("event") == "crash":
-            job.crashes.append(message.get("reason", "worker crashed"))
+        if isinstance(event, Progress):
+            job.progress = event
+            job.streamed += [entry.test for entry in event.new_tests]
+        elif isinstance(event, Crash):
+            job.crashes.append(event.reason)
         if job._flush is None:
             loop = asyncio.get_running_loop()
             delay = max(0.0, job._last_flush + self.throttle - loop.time())
@@ -259,11 +278,12 @@ class Scheduler:
         self.hooks.job_finished(job)
 
 
-async def _unless_stopped(job: Job, work: asyncio.Future) -> Any:
+async def _unless_stopped(job: Job, work: asyncio.Future[Verification]) -> Verification | None:
     """``work``'s result, or None as soon as the job is cancelled (the thread finishes alone)."""
     stopped = asyncio.ensure_future(job._stopped.wait())
+    waiting: set[asyncio.Future[Any]] = {work, stopped}
     try:
-        done, _ = await asyncio.wait({work, stopped}, return_when=asyncio.FIRST_COMPLETED)
+        done, _ = await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
     finally:
         stopped.cancel()
     if work in done and not job._stop.is_set():
@@ -272,54 +292,14 @@ async def _unless_stopped(job: Job, work: asyncio.Future) -> Any:
     return None
 
 
-def _failure_message(outcome: JobOutcome) -> str:
-    if outcome.error:
-        return outcome.error.get("message") or outcome.message
+def _failure_message(outcome: JobOutcome, unit: UnitOutcome | None) -> str:
+    if outcome.error is not None:
+        return outcome.error.message or outcome.message
+    if unit is not None and unit.message:
+        return unit.message
     return outcome.message or "the worker failed"
 
 
-# --- verification ---------------------------------------------------------------------------
-
-
-def verify(
-    location: ModuleLocation, snapshot: Snapshot, shape: UnitShape, tests: list[dict], attempts=3
-) -> tuple[list[dict], Measurement | None]:
-    """Run the tests under pytest + coverage.py in a fresh process; drop the failing ones.
-
-    Returns the tests that pass and the last measurement (invariant 2: the editor is told what
-    coverage.py measures). Plugins are not autoloaded, which saves seconds a run; a project whose
-    pytest options need a plugin gets a second run with them.
-    """
-    scratch = Path(tempfile.mkdtemp(prefix="miogen-lsp-"))
-    try:
-        measurement = None
-        for _ in range(attempts):
-            if not tests:
-                return tests, measurement
-            candidate = scratch / f"test_{location.module_name.replace('.', '_')}_miogen.py"
-            imports, generated = module_text(tests, location.module_name)
-            candidate.write_text(merge_tests(None, imports, generated, HEADER).text, "utf-8")
-            measurement = _measure(candidate, location, snapshot, shape, len(tests))
-            failing = set(measurement.failures)
-            if measurement.ok or not failing:
-                return tests, measurement
-            tests = [test for test in tests if test["name"] not in failing]
-        return tests, measurement
-    finally:
-        shutil.rmtree(scratch, ignore_errors=True)
-
-
-def _measure(
-    candidate: Path, location: ModuleLocation, snapshot: Snapshot, shape: UnitShape, tests: int
-) -> Measurement:
-    args = (candidate, location.path, [shape.unit], snapshot.source)
-    roots = (location.import_root, location.project_root)
-    quick = dict(os.environ, PYTEST_DISABLE_PLUGIN_AUTOLOAD="1")
-    timeout = verification_timeout(tests)
-    measurement = measure(*args, *roots, env=quick, timeout=timeout)
-    if (
-        measurement.exit_code in PYTEST_USAGE_ERRORS
-        and "PYTEST_DISABLE_PLUGIN_AUTOLOAD" not in os.environ
-    ):
-        measurement = measure(*args, *roots, timeout=timeout)
-    return measurement
+def _verify(job: Job, tests: list[TestRecord], ahead: list[Ahead]) -> Verification:
+    """The pipeline's verification of the unit's tests (invariant 2: what coverage.py measures)."""
+    return verify(job.location, job.snapshot.model, [job.shape.unit], tests, ahead=ahead)

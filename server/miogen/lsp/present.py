@@ -7,6 +7,7 @@ from pygls.workspace.position_codec import PositionCodec
 
 from miogen.lsp import convert
 from miogen.lsp.documents import Document, UnitRecord
+from miogen.lsp.protocol import CoverageParams, CoverageUnit, MissingBranch
 from miogen.lsp.settings import Settings
 from miogen.lsp.snapshot import Snapshot, UnitShape
 from miogen.lsp.views import Rendered, render
@@ -16,32 +17,35 @@ _RANK = {"uncovered": 0, "partial": 1, "covered": 2}  # a line shared by two uni
 
 def present(
     doc: Document, settings: Settings, codec: PositionCodec, version: int | None
-) -> tuple[list[types.Diagnostic], dict]:
+) -> tuple[list[types.Diagnostic], CoverageParams]:
+    """The document's diagnostics and its ``miogen/coverage`` payload, on its current text."""
     snapshot = None if doc.broken else doc.snapshot
     diagnostics: list[types.Diagnostic] = []
     lines: dict[int, str] = {}
-    missing: list[dict] = []
-    units: list[dict] = []
+    missing: list[MissingBranch] = []
+    units: list[CoverageUnit] = []
     if snapshot is not None and doc.import_error:
         diagnostics.append(convert.import_error_diagnostic(doc.import_error, snapshot, codec))
-    for shape in doc.shapes():
+    for shape in doc.shapes() if snapshot is not None else []:
+        assert snapshot is not None
         record = doc.units.get(shape.name) or UnitRecord()
-        state = record.state(shape.fingerprint)
         view = record.view
         rendered = render(view, shape) if view is not None else None
-        covered, total = (len(view.covered), view.total) if rendered else (0, len(shape.targets))
+        counts = (len(view.covered), view.total) if view and rendered else (0, len(shape.targets))
         unit = convert.unit_json(snapshot, shape, codec)
-        units.append({**unit, "covered": covered, "total": total, "state": state})
+        state = record.state(shape.fingerprint)
+        units.append({**unit, "covered": counts[0], "total": counts[1], "state": state})
         diagnostics += _problems(record, shape, snapshot, codec)
         if rendered is not None:
             _add_lines(lines, rendered)
             diagnostics += _branches(rendered, shape, snapshot, settings, codec, missing)
-    coverage = {
+    coverage: CoverageParams = {
         "uri": doc.uri,
         "version": version,
         "lines": {
-            kind: sorted(n - 1 for n, k in lines.items() if k == kind)
-            for kind in ("covered", "partial", "uncovered")
+            "covered": _kind(lines, "covered"),
+            "partial": _kind(lines, "partial"),
+            "uncovered": _kind(lines, "uncovered"),
         },
         "missing": missing,
         "units": units,
@@ -49,7 +53,13 @@ def present(
     return diagnostics, coverage
 
 
-def _problems(record: UnitRecord, shape: UnitShape, snapshot: Snapshot, codec) -> list:
+def _kind(lines: dict[int, str], kind: str) -> list[int]:
+    return sorted(n - 1 for n, k in lines.items() if k == kind)
+
+
+def _problems(
+    record: UnitRecord, shape: UnitShape, snapshot: Snapshot, codec: PositionCodec
+) -> list[types.Diagnostic]:
     found = []
     if record.failure is not None and record.failure[0] == shape.fingerprint:
         found.append(convert.worker_failed_diagnostic(shape, snapshot, record.failure[1], codec))
@@ -77,7 +87,7 @@ def _branches(
     snapshot: Snapshot,
     settings: Settings,
     codec: PositionCodec,
-    missing: list[dict],
+    missing: list[MissingBranch],
 ) -> list[types.Diagnostic]:
     found = []
     for branch in rendered.branches:

@@ -1,141 +1,145 @@
 """How jobs show in the editor: job status, work-done progress, logs, and what a result leaves.
 
 The scheduler calls these hooks on the event loop as a job is queued, runs, streams and ends.
+The reporter writes into the document store and tells the client; ``publish(uri)`` re-renders a
+document's diagnostics and coverage, ``cancel(job)`` stops a job whose progress the user
+cancelled.
 """
 
 from __future__ import annotations
 
-import asyncio
-import logging
-import uuid
-from typing import TYPE_CHECKING
-
-from lsprotocol import types
+from collections.abc import Callable
 
 from miogen.lsp import convert
-from miogen.lsp.documents import Document
+from miogen.lsp.client import Client
+from miogen.lsp.documents import Document, DocumentStore
 from miogen.lsp.jobs import Job
+from miogen.lsp.protocol import JOB_STATUS
 from miogen.lsp.views import final_view, streamed_view
-
-if TYPE_CHECKING:
-    from miogen.lsp.session import Session
-
-logger = logging.getLogger(__name__)
-
-JOB_STATUS = "miogen/jobStatus"
+from miogen.records import ErrorKind
 
 
 class JobReporter:
     """The scheduler's hooks (``JobHooks``): each turns a job's change into records and messages."""
 
-    def __init__(self, session: Session) -> None:
-        self.session = session
+    def __init__(
+        self,
+        client: Client,
+        store: DocumentStore,
+        publish: Callable[[str], None],
+        cancel: Callable[[Job], None],
+    ) -> None:
+        self.client, self.store = client, store
+        self.publish, self.cancel = publish, cancel
 
     def job_changed(self, job: Job) -> None:
-        if self.session.stopped:
+        if self.client.stopped:
             return
         if job.state == "running":
             if job.seeds:
-                self.session.log(
+                self.client.log(
                     f"miogen: {job.unit}: the search starts from {len(job.seeds)} earlier tests"
                 )
-            self.session.spawn(self._begin_progress(job))
-        self.session.publish(job.uri)
+            self.client.spawn(self._begin_progress(job))
+        self.publish(job.uri)
         started = f"started from {len(job.seeds)} earlier tests" if job.seeds else "searching"
-        self._status(job, job.state, started if job.state == "running" else "queued")
+        self._status(job, started if job.state == "running" else "queued")
 
     def job_progress(self, job: Job) -> None:
-        if self.session.stopped:
+        if self.client.stopped:
             return
-        record = self.session.documents[job.uri].record(job.unit)
+        record = self.store.document(job.uri).record(job.unit)
         if record.job is job:
             record.live = streamed_view(job.shape, job.snapshot, job.covered_ids)
-        self.session.publish(job.uri)
+        self.publish(job.uri)
         label = convert.counts_label(len(job.covered_ids), len(job.shape.targets))
         if job.token is not None:
-            self.session.ls.work_done_progress.report(
-                job.token,
-                types.WorkDoneProgressReport(percentage=percent(job), message=label),
-            )
-        self._status(job, "running", label)
+            self.client.report_progress(job.token, percent(job), label)
+        self._status(job, label)
 
     def job_finished(self, job: Job) -> None:
-        if self.session.stopped:
+        if self.client.stopped:
             return
-        doc = self.session.documents[job.uri]
+        doc = self.store.document(job.uri)
         record = doc.record(job.unit)
         record.add_seeds(job.streamed)
         if record.job is job:
             record.live = None
-            {"done": self._succeeded, "failed": self._failed}.get(job.state, self._cancelled)(
-                doc, job
-            )
-        self.session.publish(job.uri)  # the results first: "done" means they are there
+            if job.state == "done":
+                self._succeeded(doc, job)
+            elif job.state == "failed":
+                self._failed(doc, job)
+            else:
+                self._cancelled(doc, job)
+        self.publish(job.uri)  # the results first: "done" means they are there
         message = self.summary(job)
         if job.token is not None:
-            self.session.ls.work_done_progress.end(
-                job.token, types.WorkDoneProgressEnd(message=message)
-            )
-            self.session.ls.work_done_progress.tokens.pop(job.token, None)
+            self.client.end_progress(job.token, message)
             job.token = None
-        self._status(job, job.state, message)
+        self._status(job, message)
 
     def _succeeded(self, doc: Document, job: Job) -> None:
         record = doc.record(job.unit)
         measurement = job.measurement
         covered = measurement.covered.get(job.unit, []) if measurement else []
         executed = measurement.executed_lines if measurement else []
-        uncovered = (job.outcome.result or {}).get("uncovered", [])
-        record.final = final_view(job.shape, covered, executed, job.tests, uncovered)
+        unit = job.unit_outcome
+        result = unit.result if unit is not None else None
+        uncovered = result.uncovered if result is not None else ()
+        state = job.snapshot.model.has_module_state
+        record.final = final_view(job.shape, covered, executed, job.tests, uncovered, state)
         record.reference, record.failure = job.shape.fingerprint, None
         crashes = tuple(job.crashes)
         if measurement is not None and not measurement.ok and not job.tests:
             crashes += ("the generated tests did not run under pytest",)
         record.warnings = (job.shape.fingerprint, crashes) if crashes else None
         record.seeds = []
-        record.add_seeds([test["test"] for test in job.tests] + job.streamed)
+        record.add_seeds([test.test for test in job.tests] + job.streamed)
         doc.import_error = None
-        result = job.outcome.result or {}
+        wall = job.outcome.wall_seconds if job.outcome is not None else 0.0
+        search = result.search_seconds if result is not None else 0.0
+        executions = result.executions if result is not None else 0
         timing = (
-            f"worker {job.outcome.wall_seconds:.1f} s (search {result.get('search_seconds', 0):.1f} s"
-            f", {result.get('executions', 0)} executions), verification {job.verify_seconds:.1f} s"
+            f"worker {wall:.1f} s (search {search:.1f} s, {executions} executions), "
+            f"verification {job.verify_seconds:.1f} s"
         )
-        claimed = len(result.get("covered", []))
+        claimed = len(result.covered) if result is not None else 0
         if claimed != len(record.final.covered):
             timing += (
                 f"; the search claimed {claimed}, coverage.py measured {len(record.final.covered)}"
             )
-        self.session.log(f"miogen: {job.unit}: {self.summary(job)}; {timing}")
+        self.client.log(f"miogen: {job.unit}: {self.summary(job)}; {timing}")
+        dropped = job.dropped.counts() if job.dropped is not None else {}
+        if any(dropped.values()):
+            causes = ", ".join(f"{count} {cause}" for cause, count in dropped.items() if count)
+            self.client.log(f"miogen: {job.unit}: dropped {causes} tests (pytest runs)")
 
     def _failed(self, doc: Document, job: Job) -> None:
-        error = (job.outcome.error if job.outcome else None) or {}
-        kind = error.get("kind")
-        if kind in ("syntax", "unknown-unit"):  # the file changed under the job: a save follows
-            self.session.log(
+        error = job.outcome.error if job.outcome else None
+        kind = error.kind if error is not None else None
+        if kind in (ErrorKind.SYNTAX, ErrorKind.UNKNOWN_UNIT):  # the file changed: a save follows
+            self.client.log(
                 f"miogen: {job.unit}: the file changed while the job started ({job.message})"
             )
             return
         record = doc.record(job.unit)
-        if kind == "import":
+        if kind == ErrorKind.IMPORT:
             doc.import_error = job.message
-            record.failure = (
-                job.shape.fingerprint,
-                f"miogen cannot import the module: {job.message}",
-            )
+            message = f"miogen cannot import the module: {job.message}"
         else:
             reasons = "; ".join(dict.fromkeys(job.crashes)) or job.message
             message = f"miogen: the worker failed for {job.unit}: {reasons}"
-            record.failure = (job.shape.fingerprint, message)
-        self.session.warn(f"miogen: {job.unit}: {job.message}")
+        record.failure = (job.shape.fingerprint, message)
+        self.client.warn(f"miogen: {job.unit}: {job.message}")
 
     def _cancelled(self, doc: Document, job: Job) -> None:
         if job.cancel_reason == "user":
             doc.record(job.unit).reference = job.shape.fingerprint
-        self.session.log(f"miogen: {job.unit}: cancelled ({job.cancel_reason or 'stopped'})")
+        self.client.log(f"miogen: {job.unit}: cancelled ({job.cancel_reason or 'stopped'})")
 
     def summary(self, job: Job) -> str:
         if job.state == "done":
-            record = self.session.documents[job.uri].record(job.unit)
+            record = self.store.document(job.uri).record(job.unit)
             view = record.final if record.job is job else None
             covered = len(view.covered) if view else len(job.covered_ids)
             label = convert.counts_label(covered, len(job.shape.targets))
@@ -144,44 +148,25 @@ class JobReporter:
             return f"failed: {job.message}"
         return f"cancelled ({job.cancel_reason})" if job.cancel_reason else "cancelled"
 
-    def _status(self, job: Job, state: str, message: str) -> None:
+    def _status(self, job: Job, message: str) -> None:
         covered = len(job.covered_ids)
         if job.state == "done":
             covered = len(job.measurement.covered.get(job.unit, [])) if job.measurement else 0
         done = 100.0 if job.state == "done" else percent(job)
         payload = convert.job_status(
-            job.uri, job.unit, state, done, covered, len(job.shape.targets), message
+            job.uri, job.unit, job.state, done, covered, len(job.shape.targets), message
         )
-        self.session.notify(JOB_STATUS, payload)
+        self.client.notify(JOB_STATUS, payload)
 
     async def _begin_progress(self, job: Job) -> None:
-        if not self.session.supports("window.work_done_progress"):
-            return
-        token = f"miogen-{uuid.uuid4().hex}"
-        try:
-            await self.session.ls.work_done_progress.create_async(token)
-        except Exception as error:  # noqa: BLE001 - no progress bar, the job goes on
-            logger.info("work done progress refused: %s", error)
-            return
-        if not job.active or job.state != "running":
-            self.session.ls.work_done_progress.tokens.pop(token, None)
-            return
-        job.token = token
-        progress = self.session.ls.work_done_progress
-        progress.begin(
-            token,
-            types.WorkDoneProgressBegin(
-                title=f"miogen: {job.unit}", cancellable=True, percentage=percent(job),
-                message=convert.counts_label(len(job.covered_ids), len(job.shape.targets)),
-            ),
-        )  # fmt: skip
-        loop = asyncio.get_running_loop()
-        progress.tokens[token].add_done_callback(
-            lambda future: future.cancelled() and loop.call_soon_threadsafe(self._cancel_job, job)
-        )
+        def show() -> tuple[int, str] | None:
+            if not job.active or job.state != "running":
+                return None
+            return percent(job), convert.counts_label(len(job.covered_ids), len(job.shape.targets))
 
-    def _cancel_job(self, job: Job) -> None:
-        self.session.scheduler.cancel(job, "user")
+        job.token = await self.client.begin_progress(
+            f"miogen: {job.unit}", show, lambda: self.cancel(job)
+        )
 
 
 def percent(job: Job) -> int:

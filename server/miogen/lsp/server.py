@@ -22,7 +22,7 @@ class MiogenServer(LanguageServer):
         super().__init__(NAME, VERSION)
         self.session = Session(self)
 
-    def report_server_error(self, error: Exception, source) -> None:
+    def report_server_error(self, error: Exception, source: object) -> None:
         """Errors outside requests go to the log, not to pop-ups in the editor."""
         logging.getLogger(__name__).error("%s: %s", getattr(source, "__name__", source), error)
 
@@ -50,7 +50,7 @@ def serve(tcp: bool = False, host: str = "127.0.0.1", port: int = 2087) -> int:
         stdin, stdout = _private_stdio()
         server.start_io(stdin, stdout)
     finished = server.session.scheduler.close()
-    code = 0 if server.session.stopped else 1  # stopped: the client asked for shutdown
+    code = 0 if server.session.client.stopped else 1  # stopped: the client asked for shutdown
     if not finished:  # a verification subprocess is still running: do not wait for it
         sys.stderr.flush()
         os._exit(code)

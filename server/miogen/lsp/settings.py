@@ -17,6 +17,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from miogen.criteria import parse_criteria
+from miogen.records import Algorithm
+
 SEVERITIES = ("error", "warning", "information", "hint")
 MAX_BUDGET_SECONDS = 3600.0
 MAX_PARALLEL_JOBS = 64
@@ -31,6 +34,13 @@ class Settings:
     diagnostic_severity: str = "information"
     show_covered_branches: bool = True
     max_parallel_jobs: int = 1
+    seed: int = 0  # of the search's random choices
+    evaluations: int | None = None  # a budget in fitness evaluations instead (reproducible runs)
+    algorithm: Algorithm = Algorithm.MIO  # the search (``--algorithm``)
+    criteria: str = "smart"  # goals besides branches (``--criteria``)
+    # Tests that run on every save should be cheap: covered goals keep the test with the lower
+    # performance score (aDynaMOSA's Eq. 1), which never costs coverage.
+    performance: bool = True
 
     def describe(self) -> str:
         """``onSave=True budgetSeconds=5.0 ...`` with the protocol's key names."""
@@ -80,12 +90,29 @@ def _severity(value: Any) -> str:
     raise ValueError(f"expected one of {', '.join(SEVERITIES)}")
 
 
-def _parallel(value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, int | float) or value != int(value):
-        raise ValueError("expected a whole number")
-    if not 1 <= value <= MAX_PARALLEL_JOBS:
-        raise ValueError(f"expected 1 to {MAX_PARALLEL_JOBS}")
-    return int(value)
+def _algorithm(value: Any) -> Algorithm:
+    try:
+        return Algorithm(value)
+    except ValueError:
+        raise ValueError(f"expected one of {', '.join(Algorithm)}") from None
+
+
+def _criteria(value: Any) -> str:
+    if not isinstance(value, str):
+        raise ValueError("expected smart, all, branch or a comma-separated list of criteria")
+    parse_criteria(value)  # its ValueError names the criteria there are
+    return value
+
+
+def _whole(low: int, high: int) -> Callable[[Any], int]:
+    def check(value: Any) -> int:
+        if isinstance(value, bool) or not isinstance(value, int | float) or value != int(value):
+            raise ValueError("expected a whole number")
+        if not low <= value <= high:
+            raise ValueError(f"expected {low} to {high}")
+        return int(value)
+
+    return check
 
 
 KEYS: dict[str, tuple[str, Callable[[Any], Any]]] = {
@@ -95,7 +122,12 @@ KEYS: dict[str, tuple[str, Callable[[Any], Any]]] = {
     "testFilePattern": ("test_file_pattern", _pattern),
     "diagnosticSeverity": ("diagnostic_severity", _severity),
     "showCoveredBranches": ("show_covered_branches", _bool),
-    "maxParallelJobs": ("max_parallel_jobs", _parallel),
+    "maxParallelJobs": ("max_parallel_jobs", _whole(1, MAX_PARALLEL_JOBS)),
+    "seed": ("seed", _whole(0, 2**31 - 1)),
+    "evaluations": ("evaluations", _whole(1, 10**8)),
+    "algorithm": ("algorithm", _algorithm),
+    "criteria": ("criteria", _criteria),
+    "performance": ("performance", _bool),
 }
 _BY_FOLDED_NAME = {key.lower(): key for key in KEYS}  # budgetseconds -> budgetSeconds
 

@@ -91,7 +91,7 @@ def take(source: str, path: str, module_name: str) -> Snapshot:
 
 
 def _first_line(node: ast.stmt) -> int:
-    decorators = getattr(node, "decorator_list", [])
+    decorators: list[ast.expr] = getattr(node, "decorator_list", [])
     return min([node.lineno] + [d.lineno for d in decorators])
 
 
@@ -111,12 +111,14 @@ def _character(lines: list[str], line: int, byte_offset: int) -> int:
     return len(text.encode("utf-8")[:byte_offset].decode("utf-8", errors="ignore"))
 
 
-def _span(lines: list[str], first: ast.AST, last: ast.AST) -> Span:
+def _span(lines: list[str], first: ast.expr | ast.stmt, last: ast.expr | ast.stmt) -> Span:
+    end_line = last.end_lineno or last.lineno
+    end_column = last.end_col_offset if last.end_col_offset is not None else last.col_offset
     return (
         first.lineno - 1,
         _character(lines, first.lineno, first.col_offset),
-        last.end_lineno - 1,
-        _character(lines, last.end_lineno, last.end_col_offset),
+        end_line - 1,
+        _character(lines, end_line, end_column),
     )
 
 

@@ -8,11 +8,12 @@ when lines above it are added or removed, or when the unit is only reformatted.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from miogen.analysis.model import Target
 from miogen.lsp.snapshot import Snapshot, UnitShape
+from miogen.records import TestRecord, Uncovered
 
 
 @dataclass(frozen=True)
@@ -24,8 +25,9 @@ class UnitView:
     executed: frozenset[int]  # executed statement lines, in the job's coordinates
     closest: dict[int, str] = field(default_factory=dict)  # uncovered target id -> closest miss
     covering_test: dict[int, str] = field(default_factory=dict)  # target id -> test name
-    tests: tuple[dict, ...] = ()  # the rendered tests (final views only)
+    tests: tuple[TestRecord, ...] = ()  # the rendered tests (final views only)
     final: bool = False
+    module_state: bool = False  # the module keeps state: its tests need the fresh-state fixture
 
     @property
     def fingerprint(self) -> str:
@@ -69,20 +71,24 @@ def final_view(
     shape: UnitShape,
     covered: Iterable[int],
     executed: Iterable[int],
-    tests: list[dict],
-    uncovered: list[dict],
+    tests: Sequence[TestRecord],
+    uncovered: Sequence[Uncovered],
+    module_state: bool = False,
 ) -> UnitView:
     """The verified result: coverage.py's measured targets and lines, and the tests that stay."""
     ids = {t.id for t in shape.targets}
     covered = frozenset(covered) & ids
-    covering = {}
+    covering: dict[int, str] = {}
     for test in tests:
-        for target in test.get("targets", []):
+        for target in test.targets:
             if target in covered:
-                covering.setdefault(target, test["name"])
-    closest = {item["id"]: item.get("closest") or "" for item in uncovered if item["id"] in ids}
+                covering.setdefault(target, test.name)
+    closest = {item.id: item.closest for item in uncovered if item.id in ids}
     lines = frozenset(executed) & set(shape.statements)
-    return UnitView(shape, covered, lines, closest, covering, tuple(tests), final=True)
+    return UnitView(
+        shape, covered, lines, closest, covering, tuple(tests), final=True,
+        module_state=module_state,
+    )  # fmt: skip
 
 
 def infer_executed(shape: UnitShape, snapshot: Snapshot, covered: frozenset[int]) -> frozenset[int]:
@@ -141,7 +147,7 @@ def render(view: UnitView, current: UnitShape) -> Rendered | None:
     return rendered
 
 
-def _line_map(old: UnitShape, new: UnitShape):
+def _line_map(old: UnitShape, new: UnitShape) -> Callable[[int], int]:
     """Old statement line -> current line: by order when the statements pair up, else by shift."""
     if len(old.statements) == len(new.statements):
         pairs = dict(zip(old.statements, new.statements, strict=True))

@@ -14,19 +14,17 @@ from miogen.testcase.model import (
     remove_statements,
 )
 
-Covers = Callable[[TestCase], frozenset[int]]
-
 
 class CoverageCache:
     """Executions cached by the test's canonical key, so no identical test runs twice."""
 
-    def __init__(self, run: Callable[[TestCase], tuple[TestCase, frozenset[int]]]) -> None:
+    def __init__(self, run: Callable[[TestCase], tuple[TestCase, frozenset[Hashable]]]) -> None:
         self._run = run
-        self._cache: dict[tuple, tuple[TestCase, frozenset[int]]] = {}
+        self._cache: dict[tuple[object, ...], tuple[TestCase, frozenset[Hashable]]] = {}
         self.hits = 0
         self.misses = 0
 
-    def __call__(self, test: TestCase) -> tuple[TestCase, frozenset[int]]:
+    def __call__(self, test: TestCase) -> tuple[TestCase, frozenset[Hashable]]:
         key = canonical_key(test)
         found = self._cache.get(key)
         if found is not None:
@@ -40,13 +38,13 @@ class CoverageCache:
 @dataclass
 class ReducedTest:
     test: TestCase
-    targets: frozenset[int]  # what the test is in the suite for
+    targets: frozenset[Hashable]  # what the test is in the suite for
 
 
 def set_cover(
     candidates: Iterable[TestCase],
     coverage: CoverageCache,
-    already: frozenset = frozenset(),
+    already: frozenset[Hashable] = frozenset(),
     optional: Callable[[Hashable], bool] | None = None,
     min_optional_gain: int = 1,
     optional_share: float | None = None,
@@ -68,7 +66,7 @@ def set_cover(
     chosen: list[ReducedTest] = []
     remaining = (frozenset().union(*(c for _, c in pool)) if pool else frozenset()) - already
 
-    def worth(gain: frozenset, test: TestCase) -> bool:
+    def worth(gain: frozenset[Hashable], test: TestCase) -> bool:
         if not gain or optional is None or any(not optional(target) for target in gain):
             return bool(gain)
         # Per call: two calls that gain one each are two weak tests, not one good one.
@@ -104,7 +102,11 @@ def set_cover(
     return [r for r in chosen if id(r) in keep]
 
 
-def _drop_redundant(chosen: list[ReducedTest], covers: dict, worth) -> list[ReducedTest]:
+def _drop_redundant(
+    chosen: list[ReducedTest],
+    covers: dict[int, frozenset[Hashable]],
+    worth: Callable[[frozenset[Hashable], TestCase], bool],
+) -> list[ReducedTest]:
     """Greedy's second look: tests picked early can become not worth keeping by later picks.
 
     A test goes if what only it covers is no longer worth a test of its own (the same rule

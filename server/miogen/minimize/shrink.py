@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Iterator
+from collections.abc import Hashable, Iterable, Iterator
 from dataclasses import dataclass, field
 
+from miogen.minimize.readable import NumberKind, numbers_for_bools
 from miogen.minimize.reduce import CoverageCache, ReducedTest, remove_statements_pass
 from miogen.testcase.model import CALLS, Statement, TestCase, drop_unused_values
 
@@ -57,14 +58,22 @@ class ShrinkStats:
 class Shrinker:
     """Runs the passes in order until none makes progress or the deadline passes."""
 
-    def __init__(self, coverage: CoverageCache, deadline: float) -> None:
+    def __init__(
+        self, coverage: CoverageCache, deadline: float, numbers: NumberKind | None = None
+    ) -> None:
+        """``numbers`` tells which values go to number parameters (see ``readable``)."""
         self.coverage = coverage
         self.deadline = deadline
+        self.numbers = numbers
         self.stats = ShrinkStats()
 
     def shrink(self, reduced: ReducedTest) -> ReducedTest:
         reduced = remove_statements_pass(reduced, self.coverage, self.deadline)
         test = reduced.test
+        if self.numbers is not None:  # not simpler, but read as the code takes them
+            for candidate in list(numbers_for_bools(test, self.numbers)):
+                improved = self._first_accepted("readable", test, reduced.targets, [candidate])
+                test = improved or test
         progress = True
         while progress and time.monotonic() < self.deadline:
             progress = False
@@ -81,11 +90,17 @@ class Shrinker:
                     test, progress = improved, True
         return ReducedTest(test, reduced.targets)
 
-    def _first_accepted(self, name: str, test: TestCase, targets, candidates: Iterator[TestCase]):
+    def _first_accepted(
+        self,
+        name: str,
+        test: TestCase,
+        targets: frozenset[Hashable],
+        candidates: Iterable[TestCase],
+    ) -> TestCase | None:
         for candidate in candidates:
             if time.monotonic() >= self.deadline:
                 return None
-            if simplicity(candidate) >= simplicity(test):
+            if simplicity(candidate) >= simplicity(test) and name != "readable":
                 continue
             executed, covered = self.coverage(candidate)
             accepted = targets <= covered and len(executed) == len(candidate)
@@ -122,12 +137,9 @@ class Shrinker:
         single number can shrink without breaking; shifting a pair together keeps it.
         """
         numbers = [
-            (index, statement.value)
+            (index, number)
             for index, statement in enumerate(test)
-            if statement.kind == "value"
-            and type(statement.value) in (int, float)
-            and statement.value
-            and math.isfinite(statement.value)
+            if (number := _finite_number(statement)) is not None and number
         ][:MAX_PAIRED]
         for first, (i, a) in enumerate(numbers):
             for j, b in numbers[first + 1 :]:
@@ -141,19 +153,15 @@ class Shrinker:
 
     def _together(self, test: TestCase) -> Iterator[TestCase]:
         """Halve all numbers at once: keeps their order and ratios (``a > b > c``, ``a ≈ b + c``)."""
-        indexes = [
-            index
+        numbers = [
+            (index, number)
             for index, statement in enumerate(test)
-            if statement.kind == "value"
-            and type(statement.value) in (int, float)
-            and abs(statement.value) > 1
-            and math.isfinite(statement.value)
+            if (number := _finite_number(statement)) is not None and abs(number) > 1
         ]
-        if len(indexes) < 2:
+        if len(numbers) < 2:
             return
         halved = test
-        for index in indexes:
-            value = test[index].value
+        for index, value in numbers:
             half = int(value / 2) if isinstance(value, int) else value / 2
             halved = _replace(halved, index, Statement("value", value=half))
         yield halved
@@ -163,11 +171,7 @@ class Shrinker:
             value = statement.value
             if statement.kind != "value" or not isinstance(value, str | bytes) or not value:
                 continue
-            for simpler in (
-                value[:0],
-                value[: len(value) // 2],
-                *(value[:i] + value[i + 1 :] for i in range(min(len(value), 12))),
-            ):
+            for simpler in _shorter(value):
                 yield _replace(test, index, Statement("value", value=simpler))
 
     def _collections(self, test: TestCase) -> Iterator[TestCase]:
@@ -181,6 +185,21 @@ class Shrinker:
                     statement.kind, statement.name, args, statement.value, statement.receiver
                 )
                 yield drop_unused_values(_replace(test, index, shorter))
+
+
+def _finite_number(statement: Statement) -> int | float | None:
+    """The statement's value when it is a finite int or float (not a bool), else None."""
+    value = statement.value
+    if statement.kind != "value" or type(value) not in (int, float):
+        return None
+    number: int | float = value  # type: ignore[assignment]  # checked just above
+    return number if math.isfinite(number) else None
+
+
+def _shorter(value: str | bytes) -> list[str | bytes]:
+    """Empty, half, and each of the first 12 characters left out."""
+    cuts = [value[:i] + value[i + 1 :] for i in range(min(len(value), 12))]  # type: ignore[operator]
+    return [value[:0], value[: len(value) // 2], *cuts]
 
 
 def _replace(test: TestCase, index: int, statement: Statement) -> TestCase:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 COLLECTIONS = frozenset({"list", "tuple", "set", "dict"})
 CALLS = frozenset({"construct", "call", "method", "property"})
@@ -44,7 +45,7 @@ def size(test: TestCase) -> int:
     return sum(1 for s in test if s.kind in CALLS) or len(test)
 
 
-def canonical_key(test: TestCase) -> tuple:
+def canonical_key(test: TestCase) -> tuple[object, ...]:
     """A hashable key that tells apart 0 and 0.0, True and 1, nan and nan."""
     return tuple((s.kind, s.name, s.args, _value_key(s.value), s.receiver) for s in test)
 
@@ -82,11 +83,11 @@ def drop_unused_values(test: TestCase) -> TestCase:
         test = reduced
 
 
-def to_json(test: TestCase) -> list:
+def to_json(test: TestCase) -> list[Any]:
     return [[s.kind, s.name, [list(a) for a in s.args], _encode(s.value), s.receiver] for s in test]
 
 
-def from_json(data: list) -> TestCase:
+def from_json(data: list[Any]) -> TestCase:
     return tuple(
         Statement(kind, name, tuple((n, i) for n, i in args), _decode(value), receiver)
         for kind, name, args, value, receiver in data

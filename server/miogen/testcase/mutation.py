@@ -114,13 +114,14 @@ def _edit_string(text: str, rng: random.Random) -> str:
 
 
 def _replace_argument(factory: TestFactory, test: TestCase, rng: random.Random) -> TestCase | None:
-    calls = [i for i, s in enumerate(test) if s.kind in CALLS and factory.signature(s)]
-    calls = [i for i in calls if factory.signature(test[i]).params]
+    signatures = {i: factory.signature(s) for i, s in enumerate(test) if s.kind in CALLS}
+    calls = [i for i, signature in signatures.items() if signature and signature.params]
     if not calls:
         return None
     index = rng.choice(calls)
-    statement = test[index]
-    param = rng.choice(factory.signature(statement).params)
+    signature = signatures[index]
+    assert signature is not None
+    param = rng.choice(signature.params)
     spec: TypeSpec = param.type if param.type is not None else ANY
 
     def build(prefix: list[Statement]) -> int | None:
@@ -129,7 +130,9 @@ def _replace_argument(factory: TestFactory, test: TestCase, rng: random.Random) 
     spliced, built, added = splice(test, index, build)
     call = spliced[index + added]
     args = [(n, i) for n, i in call.args if n != param.name]
-    order = [p.name for p in factory.signature(statement).params]
+    order = [p.name for p in signature.params]
+    if built is None:
+        return None
     args.append((param.name, built))
     args.sort(key=lambda pair: order.index(pair[0]))
     new_call = Statement(call.kind, call.name, tuple(args), call.value, call.receiver)

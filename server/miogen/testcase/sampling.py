@@ -98,7 +98,9 @@ class TestFactory:
         statements.append(Statement(kind, signature.name, args, receiver=receiver))
         return len(statements) - 1
 
-    def construct(self, statements: list[Statement], name: str, rng: random.Random, depth: int):
+    def construct(
+        self, statements: list[Statement], name: str, rng: random.Random, depth: int
+    ) -> int | None:
         cls = self.model.classes.get(name)
         if cls is None or cls.constructor is None:
             return None
@@ -135,7 +137,8 @@ class TestFactory:
                     return self.value(statements, TypeSpec(guess), rng, depth)
             existing = [i for i, s in enumerate(statements) if s.kind == "construct"]
             if existing and rng.random() < 0.2:
-                return rng.choice(existing)
+                chosen: int = rng.choice(existing)
+                return chosen
             choice = rng.choice(ANY_CHOICES)
             inner = (TypeSpec("int"),) if choice == "list" else ()
             return self.value(statements, TypeSpec(choice, inner), rng, depth)
@@ -147,7 +150,9 @@ class TestFactory:
             return self._collection(statements, spec, rng, depth)
         return self._literal(statements, self.primitive(kind, rng))
 
-    def _instance(self, statements: list[Statement], name: str, rng: random.Random, depth: int):
+    def _instance(
+        self, statements: list[Statement], name: str, rng: random.Random, depth: int
+    ) -> int:
         cls = self.model.classes[name]
         if cls.enum_members:
             member = rng.choice(cls.enum_members)
@@ -157,14 +162,17 @@ class TestFactory:
         if existing and (
             rng.random() < self.config.reuse_probability or depth >= self.config.max_depth
         ):
-            return rng.choice(existing)
+            reused: int = rng.choice(existing)
+            return reused
         if depth < self.config.max_depth:
             built = self.construct(statements, name, rng, depth)
             if built is not None:
                 return built
         return self._literal(statements, None)
 
-    def _collection(self, statements: list[Statement], spec: TypeSpec, rng: random.Random, depth):
+    def _collection(
+        self, statements: list[Statement], spec: TypeSpec, rng: random.Random, depth: int
+    ) -> int:
         kind = spec.kind
         if kind == "tuple" and spec.args and not spec.variadic:
             elements = [self.value(statements, a, rng, depth) for a in spec.args]

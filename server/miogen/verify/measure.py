@@ -6,19 +6,23 @@ coverage.py measures (invariant 2).
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
 import sys
 import tempfile
 import xml.etree.ElementTree as ElementTree
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import IO
 
 from coverage import CoverageData
 
 from miogen.analysis.model import Unit
 from miogen.analysis.targets import parse_code
+from miogen.verify.guard import FREE
 
 
 @dataclass
@@ -31,6 +35,7 @@ class Measurement:
     executed_lines: list[int] = field(default_factory=list)
     arcs: list[tuple[int, int]] = field(default_factory=list)
     failures: list[str] = field(default_factory=list)  # names of failing tests
+    messages: dict[str, str] = field(default_factory=dict)  # failing test -> its failure text
     output: str = ""
     seconds: float = 0.0  # the tests' own run time, as pytest reports it (set-up included)
 
@@ -49,43 +54,190 @@ def measure(
     timeout: float = 120.0,
     extra_args: tuple[str, ...] = (),
     env: dict[str, str] | None = None,
+    sandbox: bool = False,
+    warning_filters: Sequence[str] = (),
+    ahead: Ahead | None = None,
 ) -> Measurement:
-    """Run ``test_file`` with coverage measuring ``module_path``; map the arcs to unit targets."""
-    with tempfile.TemporaryDirectory(prefix="miogen-verify-") as scratch:
+    """Run ``test_file`` with coverage measuring ``module_path``; map the arcs to unit targets.
+
+    ``sandbox``: generated tests run in the worker's world: its audit hook
+    (``miogen.verify.guard``), its hash seed (0), and the project's ``warning_filters`` (the
+    file lives outside the project, where pytest would not read its configuration); a
+    project's own tests run as its developers run them. ``ahead``: a process started for this
+    run (``start_ahead``, seed 0), used instead of a new one when it is still waiting.
+    """
+    with tempfile.TemporaryDirectory(prefix="miogen-verify-") as own:
+        scratch = ahead.scratch if ahead is not None else own
         data_file = os.path.join(scratch, "coverage.dat")
         junit = os.path.join(scratch, "junit.xml")
-        command = [
-            sys.executable, "-m", "coverage", "run", "--branch", f"--data-file={data_file}",
-            f"--include={module_path}", "-m", "pytest", "-q", "-p", "no:cacheprovider",
-            "-p", "no:randomly", f"--junit-xml={junit}", "--rootdir", str(cwd), str(test_file),
-            *extra_args,
+        args = [
+            "-q", "-p", "no:cacheprovider", "-p", "no:randomly",
+            *_guarded(sandbox, scratch, warning_filters), f"--junit-xml={junit}",
+            "--rootdir", str(cwd), str(test_file), *extra_args,
         ]  # fmt: skip
-        environment = _with_import_root(dict(env or os.environ), import_root)
-        environment["PYTHONDONTWRITEBYTECODE"] = "1"
-        result = _run_and_read(command, cwd, environment, timeout, junit)
+        result = _run_ahead(ahead, args, cwd, timeout, junit, (data_file, module_path))
+        if result is None:
+            command = [
+                sys.executable, "-m", "coverage", "run", "--branch", f"--data-file={data_file}",
+                f"--include={module_path}", "-m", "pytest", *args,
+            ]  # fmt: skip
+            base = dict(env or os.environ, PYTHONHASHSEED="0") if sandbox else env
+            environment = _environment(base, import_root, scratch if sandbox else None)
+            result = _run_and_read(command, cwd, environment, timeout, junit)
         if result.exit_code != -1:
             read_coverage(result, data_file, module_path, units, source)
         return result
 
 
 def run_shuffled(
-    test_file: Path, import_root: Path, cwd: Path, seed: int, timeout: float = 120.0
+    test_file: Path,
+    import_root: Path,
+    cwd: Path,
+    seed: int,
+    timeout: float = 120.0,
+    sandbox: bool = False,
+    warning_filters: Sequence[str] = (),
+    ahead: Ahead | None = None,
 ) -> Measurement:
-    """One more run without coverage: shuffled order, another PYTHONHASHSEED, a fresh process."""
-    with tempfile.TemporaryDirectory(prefix="miogen-stability-") as scratch:
+    """One more run without coverage: shuffled order, another PYTHONHASHSEED, a fresh process
+    (``ahead``: one started for it, with this ``seed``)."""
+    with tempfile.TemporaryDirectory(prefix="miogen-stability-") as own:
+        scratch = ahead.scratch if ahead is not None else own
         junit = os.path.join(scratch, "junit.xml")
-        environment = _with_import_root(
-            dict(os.environ, MIOGEN_SHUFFLE_SEED=str(seed), PYTHONHASHSEED=str(seed)), import_root
-        )
-        command = [
-            sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "miogen.verify.shuffle",
-            f"--junit-xml={junit}", "--rootdir", str(cwd), str(test_file),
+        args = [
+            "-q", "-p", "no:cacheprovider", "-p", "miogen.verify.shuffle",
+            *_guarded(sandbox, scratch, warning_filters), f"--junit-xml={junit}", "--rootdir",
+            str(cwd), str(test_file),
         ]  # fmt: skip
-        return _run_and_read(command, cwd, environment, timeout, junit)
+        result = _run_ahead(ahead, args, cwd, timeout, junit, None)
+        if result is not None:
+            return result
+        environment = _environment(
+            dict(os.environ, **_shuffle(seed)), import_root, scratch if sandbox else None
+        )
+        return _run_and_read(
+            [sys.executable, "-m", "pytest", *args], cwd, environment, timeout, junit
+        )
+
+
+def _shuffle(seed: int) -> dict[str, str]:
+    return {"MIOGEN_SHUFFLE_SEED": str(seed), "PYTHONHASHSEED": str(seed)}
+
+
+# --- runs started ahead ------------------------------------------------------------------------
+
+AHEAD_CPU_SECONDS = 600.0  # a waiting process uses none; the run's own timeout bounds the wall
+NOT_RUN = 70  # miogen.verify.ahead's exit status when it got no order
+
+
+@dataclass
+class Ahead:
+    """A pytest process started before its tests exist (``python -m miogen.verify.ahead``)."""
+
+    process: subprocess.Popen[str]
+    folder: tempfile.TemporaryDirectory[str]
+    seed: int  # 0: the coverage run (the worker's hash seed); others: shuffled reruns
+
+    @property
+    def scratch(self) -> str:
+        return self.folder.name
+
+    def close(self) -> None:
+        """Stop it if it still waits (or runs), and remove its folder; idempotent."""
+        if self.process.poll() is None:
+            _kill_group(self.process)
+        for stream in (self.process.stdin, self.process.stdout, self.process.stderr):
+            if stream is not None and not stream.closed:
+                stream.close()
+        self.folder.cleanup()
+
+
+def start_ahead(import_root: Path, seeds: Sequence[int]) -> list[Ahead]:
+    """One process per run, each with its hash seed (and shuffle, but for seed 0), sandboxed.
+
+    They import pytest and coverage.py now and wait; ``measure`` and ``run_shuffled`` hand them
+    their run. Close them (``Ahead.close``) when they are not used.
+    """
+    started = []
+    for seed in seeds:
+        folder = tempfile.TemporaryDirectory(prefix="miogen-ahead-")
+        base = dict(os.environ, **(_shuffle(seed) if seed else {"PYTHONHASHSEED": "0"}))
+        environment = _environment(base, import_root, folder.name)
+        environment["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
+        command = [sys.executable, "-m", "miogen.verify.ahead", str(VERIFY_MEMORY_MB),
+                   str(AHEAD_CPU_SECONDS)]  # fmt: skip
+        process = subprocess.Popen(
+            command, cwd=folder.name, env=environment, stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+        )  # fmt: skip
+        started.append(Ahead(process, folder, seed))
+    return started
+
+
+def _run_ahead(
+    ahead: Ahead | None,
+    args: list[str],
+    cwd: Path,
+    timeout: float,
+    junit: str,
+    covered: tuple[str, Path] | None,
+) -> Measurement | None:
+    """The run in the process started ahead; None when there is none, or it cannot do it (it
+    died, or pytest wants the project's plugins): the caller starts a fresh one."""
+    if ahead is None or ahead.process.poll() is not None:
+        return None
+    data_file, include = covered if covered is not None else (None, None)
+    order = {"args": args, "cwd": str(cwd), "data_file": data_file, "include": str(include)}
+    stdin: IO[str] = ahead.process.stdin  # type: ignore[assignment]
+    try:
+        stdin.write(json.dumps(order) + "\n")
+        stdout, stderr = ahead.process.communicate(timeout=timeout)  # closes stdin: the go
+    except subprocess.TimeoutExpired:
+        _kill_group(ahead.process)
+        return Measurement(exit_code=-1, output="pytest did not finish in time")
+    except OSError:
+        return None
+    if ahead.process.returncode in (3, 4, NOT_RUN):
+        return None
+    result = read_junit(junit)
+    result.exit_code = ahead.process.returncode
+    result.output = (stdout + stderr)[-4000:]
+    return result
+
+
+def _guarded(sandbox: bool, scratch: str, warning_filters: Sequence[str]) -> list[str]:
+    """pytest options for generated tests: the sandbox, and the project's warning filters (in
+    a configuration file of the run's own, which holds nothing else)."""
+    if not sandbox:
+        return []
+    options = ["-p", "miogen.verify.guard"]
+    if warning_filters:
+        config = os.path.join(scratch, "pytest.ini")
+        lines = "".join(f"    {line}\n" for line in warning_filters)
+        with open(config, "w", encoding="utf-8") as handle:
+            handle.write(f"[pytest]\nfilterwarnings =\n{lines}")
+        options += ["-c", config]
+    return options
+
+
+def _environment(
+    env: dict[str, str] | None, import_root: Path, scratch: str | None
+) -> dict[str, str]:
+    """The run's environment: the import root on PYTHONPATH, no bytecode written; with a
+    ``scratch`` folder, temporary files there and the sandbox's free folder set to it."""
+    environment = _with_import_root(dict(env or os.environ), import_root)
+    environment["PYTHONDONTWRITEBYTECODE"] = "1"
+    if scratch is not None:
+        temporary = os.path.join(scratch, "tmp")
+        os.makedirs(temporary, exist_ok=True)
+        for name in ("TMPDIR", "TMP", "TEMP"):
+            environment[name] = temporary
+        environment[FREE] = scratch
+    return environment
 
 
 def _run_and_read(
-    command: list[str], cwd: Path, env: dict, timeout: float, junit: str
+    command: list[str], cwd: Path, env: dict[str, str], timeout: float, junit: str
 ) -> Measurement:
     """Run pytest and read its verdict from the JUnit report (exit code -1: it did not finish)."""
     try:
@@ -98,7 +250,7 @@ def _run_and_read(
     return result
 
 
-def _with_import_root(environment: dict, import_root: Path) -> dict:
+def _with_import_root(environment: dict[str, str], import_root: Path) -> dict[str, str]:
     """The environment with the module's import root first on PYTHONPATH."""
     existing = environment.get("PYTHONPATH")
     environment["PYTHONPATH"] = os.pathsep.join(
@@ -108,8 +260,8 @@ def _with_import_root(environment: dict, import_root: Path) -> dict:
 
 
 def _run_pytest(
-    command: list[str], cwd: Path, env: dict, timeout: float
-) -> subprocess.CompletedProcess:
+    command: list[str], cwd: Path, env: dict[str, str], timeout: float
+) -> subprocess.CompletedProcess[str]:
     """pytest without plugin autoload first (it halves start-up where many plugins are installed);
     again with the project's plugins when pytest says its configuration needs them (exit 3 or 4).
 
@@ -117,7 +269,7 @@ def _run_pytest(
     group of its own: past ``timeout`` the whole group is killed, processes a test started too.
     """
 
-    def run(environment: dict) -> subprocess.CompletedProcess:
+    def run(environment: dict[str, str]) -> subprocess.CompletedProcess[str]:
         limited = [
             sys.executable, "-m", "miogen.verify.limited", str(VERIFY_MEMORY_MB), str(timeout),
             "--", *command,
@@ -139,7 +291,7 @@ def _run_pytest(
     return completed
 
 
-def _kill_group(process: subprocess.Popen) -> None:
+def _kill_group(process: subprocess.Popen[str]) -> None:
     try:
         os.killpg(process.pid, signal.SIGKILL)
     except ProcessLookupError:
@@ -170,19 +322,24 @@ def read_junit(path: str) -> Measurement:
     root = ElementTree.parse(path).getroot()
     for case in root.iter("testcase"):
         result.seconds += float(case.get("time", 0.0) or 0.0)
-        if case.find("failure") is not None:
-            result.failed += 1
-            result.failures.append(case.get("name", ""))
-        elif case.find("error") is not None:
-            result.errors += 1
-            result.failures.append(case.get("name", ""))
+        failure, error = case.find("failure"), case.find("error")
+        if failure is not None or error is not None:
+            if failure is not None:
+                result.failed += 1
+            else:
+                result.errors += 1
+            name = case.get("name", "")
+            element = failure if failure is not None else error
+            assert element is not None
+            result.failures.append(name)
+            result.messages[name] = f"{element.get('message', '')}\n{element.text or ''}"
         elif case.find("skipped") is None:
             result.passed += 1
     return result
 
 
 def read_coverage(
-    result: Measurement, data_file: str, module_path: Path, units, source: str
+    result: Measurement, data_file: str, module_path: Path, units: Sequence[Unit], source: str
 ) -> None:
     if not os.path.exists(data_file):
         return

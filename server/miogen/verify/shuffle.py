@@ -6,7 +6,7 @@ import os
 import random
 
 
-def pytest_collection_modifyitems(session, config, items) -> None:
+def pytest_collection_modifyitems(session: object, config: object, items: list[object]) -> None:
     seed = os.environ.get("MIOGEN_SHUFFLE_SEED")
     if seed is not None:
         random.Random(int(seed)).shuffle(items)

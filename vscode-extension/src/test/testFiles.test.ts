@@ -47,10 +47,10 @@ def test_last():
 `;
 
 describe("isGeneratedTestFile", () => {
-  it("recognises the header miogen writes (server/miogen/generate.py's HEADER)", () => {
-    const source = readFileSync(path.join(repo, "server", "miogen", "generate.py"), "utf8");
+  it("recognises the header miogen writes (server/miogen/pipeline.py's HEADER)", () => {
+    const source = readFileSync(path.join(repo, "server", "miogen", "pipeline.py"), "utf8");
     const header = /^HEADER = (.*)$/m.exec(source)?.[1];
-    assert.ok(header, "generate.py defines HEADER");
+    assert.ok(header, "pipeline.py defines HEADER");
     assert.match(header, GENERATED_MARKER, "the header the server writes is the one the extension looks for");
     const firstLine = header.replace(/^'(.*)'$/, "$1"); // the Python literal's text: the file's first line
     assert.equal(isGeneratedTestFile(`${firstLine}\n\nimport pytest\n`), true);

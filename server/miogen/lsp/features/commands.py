@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import attrs
 
-from miogen.lsp import convert
+from miogen.lsp.protocol import CANCEL, GENERATE, INSERT, CancelResult, GenerateResult
 from miogen.lsp.server import MiogenServer  # resolved at run time: pygls reads the annotations
 
 
@@ -20,14 +20,14 @@ class UnitRef:
 
 
 def register(server: MiogenServer) -> None:
-    @server.command(convert.GENERATE)
-    async def generate_tests(ls: MiogenServer, ref: UnitRef) -> dict:
+    @server.command(GENERATE)
+    async def generate_tests(ls: MiogenServer, ref: UnitRef) -> GenerateResult:
         return await ls.session.commands.generate(ref.uri, ref.unit)
 
-    @server.command(convert.INSERT)
-    async def insert_tests(ls: MiogenServer, ref: UnitRef) -> dict:
+    @server.command(INSERT)
+    async def insert_tests(ls: MiogenServer, ref: UnitRef) -> GenerateResult:
         return await ls.session.commands.insert(ref.uri, ref.unit)
 
-    @server.command(convert.CANCEL)
-    def cancel(ls: MiogenServer, ref: UnitRef) -> dict:
+    @server.command(CANCEL)
+    def cancel(ls: MiogenServer, ref: UnitRef) -> CancelResult:
         return {"cancelled": ls.session.commands.cancel(ref.uri, ref.unit)}

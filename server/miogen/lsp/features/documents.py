@@ -32,11 +32,7 @@ def register(server: MiogenServer) -> None:
     async def folders_changed(
         ls: MiogenServer, params: types.DidChangeWorkspaceFoldersParams
     ) -> None:
-        folders = ", ".join(str(folder) for folder in ls.session.folders()) or "none"
-        ls.session.log(f"miogen: workspace folders: {folders}")
-        ls.session.scheduler.cancel_where(
-            lambda job: ls.session.folder_of(job.location.path) is None, "outside the workspace"
-        )
+        ls.session.folders_changed()
         await ls.session.pull_configuration()  # a new folder may have settings of its own
 
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)

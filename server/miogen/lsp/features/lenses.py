@@ -20,11 +20,12 @@ def register(server: MiogenServer) -> None:
         uri = params.text_document.uri
         if is_test_file(Path(uri)):
             return []  # a test file's functions are tests, not units to generate tests for
-        snapshot = await ls.session.current(uri) or ls.session.last_good(uri)
+        store = ls.session.store
+        snapshot = await store.current(uri) or store.last_good(uri)
         if snapshot is None:
             return []
         codec = ls.workspace.position_codec
         return [
-            convert.code_lens(snapshot, shape, uri, ls.session.counts(uri, shape), codec)
+            convert.code_lens(snapshot, shape, uri, store.counts(uri, shape), codec)
             for shape in snapshot.units.values()
         ]

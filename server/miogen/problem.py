@@ -1,10 +1,15 @@
-"""The search problem for one unit: tests are sampled, mutated and executed; h comes from the trace."""
+"""The search problem for one unit: tests are sampled, mutated and executed; h comes from the trace.
+
+The problem evaluates under a frozen ``EvaluationMode``: the branch targets alone, or the unit's
+mutants too (the mutation phase and the reduction after it). A phase that needs another mode
+asks for a view (``under``) that shares the executor, the blocked tests and the refusal counts.
+"""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable, Collection, Hashable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from miogen.analysis.model import Target, Unit
 from miogen.analysis.targets import CodeMap
@@ -21,18 +26,21 @@ MAX_REFUSAL_KINDS = 20  # distinct reasons kept for the summary; the rest are co
 REACHED = 0.01  # h of a branch whose line ran but whose distance is unknown (loop exits, match)
 
 
-@dataclass
-class RunStats:
-    """What one generation run counted, for its summary."""
+@dataclass(frozen=True)
+class EvaluationMode:
+    """Which targets an evaluation scores besides the branches.
 
-    replayed: int = 0  # seed tests that still applied
-    coverage_evaluations: int = 0  # evaluations of the coverage phase
-    search_evaluations: int = 0  # of both phases
-    search_seconds: float = 0.0
-    search_executions: int = 0  # test executions during the search, mutants' included
-    shrinking: dict = field(default_factory=dict)
-    without_assertion: int = 0  # tests dropped: nothing stable to check
-    mutation_report: object = None  # assertions.select.MutationReport
+    ``mutants``: the unit's mutants are targets too (killed = covered); ``skip`` says which of
+    them need no more checking (the archive's covered ones during the search); ``whole_kills``:
+    a test that kills a mutant ``skip`` lets through is run against all of them.
+    """
+
+    mutants: MutantSet | None = None
+    skip: Callable[[MutantTarget], bool] | None = None
+    whole_kills: bool = False
+
+
+BRANCHES_ONLY = EvaluationMode()
 
 
 def branch_h(distance: float) -> float:
@@ -43,43 +51,54 @@ def branch_h(distance: float) -> float:
 class UnitProblem:
     """Implements the search's Problem protocol for one unit (see search/problem.py)."""
 
-    def __init__(self, factory: TestFactory, executor: Executor, unit: Unit, code: CodeMap) -> None:
+    def __init__(
+        self,
+        factory: TestFactory,
+        executor: Executor,
+        unit: Unit,
+        code: CodeMap,
+        blocked: frozenset[tuple[object, ...]] = frozenset(),
+        mode: EvaluationMode = BRANCHES_ONLY,
+        criteria: UnitCriteria | None = None,
+        performance: bool = False,
+    ) -> None:
+        """``criteria``: the other criteria's goals, scored from the same executions;
+        ``performance``: tests carry aDynaMOSA's proxies (its archive and fronts, MIO's
+        ``--performance``)."""
         self.factory = factory
         self.executor = executor
         self.unit = unit
         self.code = code
+        self.blocked = blocked  # canonical keys of tests that killed a worker
+        self.mode = mode
         self.by_id: dict[int, Target] = {t.id: t for t in unit.targets}
+        self.refusals: dict[str, int] = {}  # shared by every view of the problem
         self._first_line: dict[int, int] = {}
-        self.last_execution: Execution | None = None
-        self.refusals: dict[str, int] = {}
-        self.blocked: set[tuple] = set()  # canonical keys of tests that killed a worker
-        self.stats = RunStats()
-        # Mutants as targets too (the mutation phase and the reduction after it); ``skip`` says
-        # which need no more checking (the archive's covered ones during the search).
-        self.mutants: MutantSet | None = None
-        self.skip: Callable[[MutantTarget], bool] | None = None
-        self.whole_kills = False  # a test that kills a mutant ``skip`` lets through: run all
-        self._targets_for: tuple[MutantSet | None, int] = (None, 0)
-        self._targets: tuple[Hashable, ...] = ()
-        # The other criteria's goals (criteria/), scored from the same executions; and whether
-        # tests carry aDynaMOSA's performance proxies (for its archive and fronts).
-        self.criteria: UnitCriteria | None = None
-        self.performance = False
+        self.criteria = criteria
+        self.performance = performance
+        self._mutant_targets = tuple(m.target for m in mode.mutants.loaded) if mode.mutants else ()
+        self._targets: tuple[Hashable, ...] = (*self.by_id, *self._mutant_targets)
+        self._goals = 0  # the criteria's goal count when ``_targets`` was built
+
+    def under(self, mode: EvaluationMode) -> UnitProblem:
+        """The same problem evaluated in ``mode`` (executor, blocked tests and refusals shared)."""
+        view = UnitProblem(
+            self.factory, self.executor, self.unit, self.code, self.blocked, mode,
+            self.criteria, self.performance,
+        )  # fmt: skip
+        view.refusals, view._first_line = self.refusals, self._first_line
+        return view
 
     def targets(self) -> Collection[Hashable]:
-        """Branch targets, the criteria's goals, and each mutant's while ``mutants`` is set.
+        """Branch targets, the criteria's goals, and each mutant's in a mode with mutants.
 
-        Asked before every step; rebuilt only when a criterion found new goals or the mutants
-        changed.
+        Asked before every step; rebuilt only when a criterion found new goals (exceptions).
         """
         goals = self.criteria.goal_count() if self.criteria is not None else 0
-        if self.mutants is None and not goals:
-            return self.by_id.keys()
-        if self._targets_for != (self.mutants, goals):
-            self._targets_for = (self.mutants, goals)
+        if goals != self._goals:
+            self._goals = goals
             criteria = self.criteria.goals() if self.criteria is not None else []
-            mutants = [loaded.target for loaded in self.mutants.loaded] if self.mutants else []
-            self._targets = (*self.by_id, *criteria, *mutants)
+            self._targets = (*self.by_id, *criteria, *self._mutant_targets)
         return self._targets
 
     def control_dependencies(self) -> dict[Hashable, tuple[Hashable, ...]]:
@@ -101,7 +120,6 @@ class UnitProblem:
         if self.blocked and canonical_key(individual) in self.blocked:
             return Evaluated(individual, {}, size(individual))
         execution = self.executor.run(individual)
-        self.last_execution = execution
         if execution.refused:
             # A dead end: it covers nothing, so it never enters the archive and is never emitted.
             reason = execution.refused
@@ -118,12 +136,12 @@ class UnitProblem:
         return Evaluated(test, self.heuristics(execution), size(test), measured)
 
     def heuristics(self, execution: Execution) -> dict[Hashable, float]:
-        """h per target: the branches', the other criteria's goals', the mutants' (if set)."""
+        """h per target: the branches', the other criteria's goals', the mutants' (in their mode)."""
         h = self.branch_heuristics(execution)
         if self.criteria is not None:
-            h.update(self.criteria.heuristics(execution, h))
-        if self.mutants is not None:
-            h.update(self.mutant_heuristics(execution))
+            h.update(self.criteria.heuristics(execution, h).items())
+        if self.mode.mutants is not None:
+            h.update(self.mutant_heuristics(execution, self.mode.mutants))
         return h
 
     def branch_heuristics(self, execution: Execution) -> dict[Hashable, float]:
@@ -156,7 +174,7 @@ class UnitProblem:
                 h[target.id] = REACHED
         return h
 
-    def mutant_heuristics(self, execution: Execution) -> dict[MutantTarget, float]:
+    def mutant_heuristics(self, execution: Execution, mutants: MutantSet) -> dict[Hashable, float]:
         """h per reached mutant: 1 when the test kills it, else closeness to its line's boundary.
 
         Killing takes running the mutant; only reached mutants that ``skip`` leaves are run.
@@ -165,17 +183,16 @@ class UnitProblem:
         closer to flipping scores higher: the line's distance stands in for EvoSuite's
         infection distance.
         """
-        mutants = self.mutants
-        assert mutants is not None
-        h: dict[MutantTarget, float] = {}
+        skip = self.mode.skip
+        h: dict[Hashable, float] = {}
         reached = mutants.reached(execution)
         if not reached:
             return h
-        killed = mutants.kills(execution, reached, self.skip)
-        if killed and self.skip is not None and self.whole_kills:
+        killed = mutants.kills(execution, reached, skip)
+        if killed and skip is not None and self.mode.whole_kills:
             # A test that kills something new is worth knowing whole: with all its kills counted
             # it can take over other mutants' places in the archive (same size, more total h).
-            killed |= mutants.kills(execution, reached, lambda target: not self.skip(target))
+            killed |= mutants.kills(execution, reached, lambda target: not skip(target))
         for loaded in reached:
             target = loaded.target
             if target in killed:

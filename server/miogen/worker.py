@@ -1,8 +1,9 @@
 """The worker process: reads a JobSpec on stdin, runs the engine, answers JSON lines on its stdout.
 
-User code runs only here. Before any of it runs, the worker keeps a private copy of its stdout for
-the protocol and points file descriptors 0, 1 and 2 elsewhere, so that user prints (even
-``os.write(1, ...)``) can never reach the protocol stream.
+``python -m miogen.worker`` is an entry point like ``cli.py``: user code runs only here. Before
+any of it runs, the worker keeps a private copy of its stdout for the protocol and points file
+descriptors 0, 1 and 2 elsewhere, so that user prints (even ``os.write(1, ...)``) can never
+reach the protocol stream.
 """
 
 from __future__ import annotations
@@ -14,8 +15,9 @@ import traceback
 
 from miogen.errors import MiogenError, ModuleImportError, SourceSyntaxError, UnknownUnitError
 from miogen.execution.heartbeat import Heartbeat
-from miogen.execution.job import JobSpec
 from miogen.execution.sandbox import enter_sandbox
+from miogen.execution.world import enter_pytest_world
+from miogen.records import ErrorKind, JobSpec, WorkerError, to_json
 
 
 class Channel:
@@ -24,8 +26,8 @@ class Channel:
     def __init__(self, fd: int) -> None:
         self.fd = fd
 
-    def send(self, message: dict) -> None:
-        data = (json.dumps(message, default=repr) + "\n").encode()
+    def send(self, record: object) -> None:
+        data = (json.dumps(to_json(record), default=repr) + "\n").encode()
         view = memoryview(data)
         while view:
             written = os.write(self.fd, view)
@@ -43,18 +45,17 @@ def isolate_stdio(scratch: str) -> Channel:
     os.dup2(output, 2)
     for fd in (null, output):
         os.close(fd)
-    sys.stdin = open(os.devnull)  # noqa: SIM115 - lives as long as the process
     return Channel(protocol)
 
 
-def _error_kind(error: MiogenError) -> str:
+def error_kind(error: MiogenError) -> ErrorKind:
     if isinstance(error, SourceSyntaxError):
-        return "syntax"
+        return ErrorKind.SYNTAX
     if isinstance(error, ModuleImportError):
-        return "import"
+        return ErrorKind.IMPORT
     if isinstance(error, UnknownUnitError):
-        return "unknown-unit"
-    return "error"
+        return ErrorKind.UNKNOWN_UNIT
+    return ErrorKind.INTERNAL
 
 
 def main() -> None:
@@ -63,20 +64,15 @@ def main() -> None:
     heartbeat = Heartbeat(os.path.join(spec.scratch, "heartbeat"))
     try:
         enter_sandbox(spec)
+        enter_pytest_world(spec.warning_filters)
         from miogen import engine  # after the sandbox: nothing of the user's has run yet
 
-        channel.send(engine.generate(spec, channel.send, heartbeat))
+        engine.generate(spec, channel.send, heartbeat)
     except MiogenError as error:
-        channel.send(
-            {
-                "event": "error",
-                "kind": _error_kind(error),
-                "message": str(error),
-                "line": getattr(error, "line", None),
-            }
-        )
+        line = getattr(error, "line", None)
+        channel.send(WorkerError(error_kind(error), str(error), line))
     except BaseException:  # noqa: BLE001 - report anything, then leave
-        channel.send({"event": "error", "kind": "internal", "message": traceback.format_exc()})
+        channel.send(WorkerError(ErrorKind.INTERNAL, traceback.format_exc()))
     finally:
         # os._exit: skip user atexit handlers and non-daemon threads that could hang the exit.
         os._exit(0)

@@ -1,0 +1,78 @@
+"""One walk over a module's syntax tree, shared by every pass of the analysis.
+
+Each pass used to walk the whole tree again (some once per function, per unit or per condition);
+on a 2,500-line module those walks were most of the analysis time. The survey visits every node
+once and keeps what the passes ask: the nodes, which of them sit inside a function body, and
+the names each top-level statement loads.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+from typing import TypeVar
+
+Node = TypeVar("Node", bound=ast.AST)
+FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+
+
+@dataclass
+class Survey:
+    """Every node of a module (depth first) and what the analysis passes read from them."""
+
+    nodes: list[ast.AST] = field(default_factory=list)
+    in_functions: list[ast.AST] = field(default_factory=list)  # nodes inside function bodies
+    # Names loaded anywhere inside each top-level statement, by the statement's index.
+    names: dict[int, set[str]] = field(default_factory=dict)
+
+    def of_type(self, *kinds: type[Node]) -> list[Node]:
+        return [node for node in self.nodes if isinstance(node, kinds)]
+
+
+def survey(tree: ast.Module) -> Survey:
+    """Walk ``tree`` once (iteratively: deep nesting cannot overflow the stack)."""
+    result = Survey(nodes=[tree])
+    for index, statement in enumerate(tree.body):
+        names: set[str] = set()
+        result.names[index] = names
+        stack: list[tuple[ast.AST, bool]] = [(statement, False)]
+        while stack:
+            node, inside = stack.pop()
+            result.nodes.append(node)
+            if inside:
+                result.in_functions.append(node)
+            if isinstance(node, ast.Name):
+                names.add(node.id)
+            inside_children = inside or isinstance(node, FUNCTIONS)
+            stack.extend((child, inside_children) for child in ast.iter_child_nodes(node))
+    return result
+
+
+def decorator_names(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> set[str]:
+    """The last name of each decorator: ``functools.cached_property`` -> ``cached_property``."""
+    names = set()
+    for decorator in node.decorator_list:
+        expr = decorator.func if isinstance(decorator, ast.Call) else decorator
+        names.add(expr.attr if isinstance(expr, ast.Attribute) else getattr(expr, "id", ""))
+    return names
+
+
+def is_abstract(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    return bool(decorator_names(node) & {"abstractmethod", "abstractproperty"})
+
+
+def has_body(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Whether a function does anything beyond a docstring, ``...``, ``pass`` or raising
+    NotImplementedError (the bodies of interface methods)."""
+    return any(not _placeholder(statement) for statement in node.body)
+
+
+def _placeholder(statement: ast.stmt) -> bool:
+    if isinstance(statement, ast.Pass):
+        return True
+    if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant):
+        return True  # a docstring or ...
+    if isinstance(statement, ast.Raise) and statement.exc is not None:
+        raised = statement.exc.func if isinstance(statement.exc, ast.Call) else statement.exc
+        return getattr(raised, "id", "") == "NotImplementedError"
+    return False

@@ -1,0 +1,92 @@
+"""What a clean run of a test showed, as values an assertion can state (Python literals)."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any, Literal
+
+MAX_LITERAL = 200  # characters: longer values are not asserted literally
+
+ObservationKind = Literal[
+    "equals", "approx", "nan", "raises", "is_none", "attribute", "isinstance", "length"
+]
+
+
+@dataclass(frozen=True)
+class Observation:
+    """What a clean run of the test showed for one statement."""
+
+    index: int
+    kind: ObservationKind
+    value: str = ""  # rendered Python expression
+    detail: str = ""  # attribute name; for a raise, where its class is imported from
+    message: str | None = None  # a raise's message, when it is the same in every run
+
+
+def literal(value: object) -> str | None:
+    """A Python expression that rebuilds ``value``, or None when there is no stable literal form."""
+    if isinstance(value, str | bytes):
+        text = quoted(value)
+    elif value is None or isinstance(value, bool | int):
+        text = repr(value)
+    elif isinstance(value, float):
+        if math.isnan(value):
+            return 'float("nan")'
+        if math.isinf(value):
+            return 'float("inf")' if value > 0 else '-float("inf")'
+        text = repr(value)
+    elif isinstance(value, complex):
+        text = repr(value)
+    elif isinstance(value, list | tuple | set | frozenset) and type(value) in CONTAINERS:
+        return _container(value)
+    elif isinstance(value, dict) and type(value) is dict:
+        return _dict(value)
+    else:
+        return None
+    return text if len(text) <= MAX_LITERAL else None
+
+
+CONTAINERS = (list, tuple, set, frozenset)
+MAX_ITEMS = 20
+
+
+def _container(value: list[Any] | tuple[Any, ...] | set[Any] | frozenset[Any]) -> str | None:
+    if len(value) > MAX_ITEMS:
+        return None
+    unordered = isinstance(value, set | frozenset)
+    found = [literal(v) for v in (sorted(value, key=repr) if unordered else value)]
+    items = [item for item in found if item is not None]
+    if len(items) < len(found):
+        return None
+    if type(value) is tuple:
+        text = "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
+    elif type(value) is list:
+        text = "[" + ", ".join(items) + "]"
+    elif not items:
+        text = "set()" if type(value) is set else "frozenset()"
+    else:
+        text = "{" + ", ".join(items) + "}"
+        text = text if type(value) is set else f"frozenset({text})"
+    return text if len(text) <= MAX_LITERAL else None
+
+
+def _dict(value: dict[Any, Any]) -> str | None:
+    if len(value) > MAX_ITEMS:
+        return None
+    pairs = [(literal(k), literal(v)) for k, v in value.items()]
+    if any(k is None or v is None for k, v in pairs):
+        return None
+    text = "{" + ", ".join(f"{k}: {v}" for k, v in pairs) + "}"
+    return text if len(text) <= MAX_LITERAL else None
+
+
+def quoted(value: str | bytes) -> str:
+    """repr() with double quotes where that needs no escaping, as ruff format writes strings."""
+    text = repr(value)
+    prefix = "b" if isinstance(value, bytes) else ""
+    body = text[len(prefix) + 1 : -1]
+    has_quote = '"' in value if isinstance(value, str) else b'"' in value
+    if text[len(prefix)] == "'" and not has_quote:
+        return f'{prefix}"{body.replace(chr(92) + chr(39), chr(39))}"'
+    return text

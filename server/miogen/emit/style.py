@@ -1,0 +1,151 @@
+"""The project's style for emitted tests: line length, first-party packages and its formatter.
+
+Read from the files ruff, black, flake8 and isort read (``ruff.toml``, ``.ruff.toml``,
+``pyproject.toml``, ``setup.cfg``) in the nearest folder above the test file that has one of
+them (or a ``setup.py``/``.git``). First-party packages are found as ruff finds them: the
+folders and modules in the project's ``src`` folders (by default the root and ``root/src``),
+plus the names listed as known first-party.
+
+    >>> Style().line_length
+    88
+"""
+
+from __future__ import annotations
+
+import configparser
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+DEFAULT_LINE_LENGTH = 88  # ruff's and black's
+CONFIG_FILES = ("ruff.toml", ".ruff.toml", "pyproject.toml", "setup.cfg")
+ROOT_MARKERS = (*CONFIG_FILES, "setup.py", ".git")
+
+Formatter = Literal["ruff", "black"]
+
+
+@dataclass(frozen=True)
+class Style:
+    """How emitted tests should look in one project."""
+
+    line_length: int = DEFAULT_LINE_LENGTH
+    first_party: frozenset[str] = frozenset()  # top-level module names
+    formatter: Formatter | None = None  # the one the project configures, if any
+    root: Path | None = None  # where the configuration lives (the formatter runs there)
+
+
+def project_style(test_path: Path) -> Style:
+    """The style of the project that ``test_path`` (which need not exist yet) belongs to."""
+    root = _config_root(Path(test_path).resolve().parent)
+    if root is None:
+        return Style()
+    found = _ruff_settings(root)
+    ruff = found or {}
+    pyproject = _toml(root / "pyproject.toml").get("tool", {})
+    black = pyproject.get("black") if isinstance(pyproject.get("black"), dict) else None
+    setup = _setup_cfg(root / "setup.cfg")
+    length = _first_int(
+        ruff.get("line-length"),
+        (black or {}).get("line-length"),
+        setup.get("flake8", {}).get("max-line-length"),
+        setup.get("pycodestyle", {}).get("max-line-length"),
+        setup.get("isort", {}).get("line_length"),
+    )
+    return Style(
+        line_length=length or DEFAULT_LINE_LENGTH,
+        first_party=_first_party(root, ruff, pyproject, setup),
+        formatter=_formatter(found, black),
+        root=root,
+    )
+
+
+def _config_root(folder: Path) -> Path | None:
+    for candidate in (folder, *folder.parents):
+        if any((candidate / marker).exists() for marker in ROOT_MARKERS):
+            return candidate
+    return None
+
+
+def _ruff_settings(root: Path) -> dict[str, Any] | None:
+    """ruff's settings as in ``ruff.toml`` (``.ruff.toml``, else pyproject's ``[tool.ruff]``)."""
+    for name in ("ruff.toml", ".ruff.toml"):
+        if (root / name).exists():
+            return _toml(root / name)
+    section = _toml(root / "pyproject.toml").get("tool", {}).get("ruff")
+    return section if isinstance(section, dict) else None
+
+
+def _formatter(ruff: dict[str, Any] | None, black: dict[str, Any] | None) -> Formatter | None:
+    """black when the project configures it and not ruff's formatter; else ruff if configured.
+
+    A project with both ``[tool.ruff]`` and ``[tool.black]`` usually lints with ruff and
+    formats with black, unless it has a ``format`` section for ruff.
+    """
+    if black is not None and "format" not in (ruff or {}):
+        return "black"
+    return "ruff" if ruff is not None else None
+
+
+def _first_party(
+    root: Path, ruff: dict[str, Any], pyproject: dict[str, Any], setup: dict[str, dict[str, str]]
+) -> frozenset[str]:
+    lint = ruff.get("lint", {}) if isinstance(ruff.get("lint"), dict) else {}
+    isort = lint.get("isort") or ruff.get("isort") or {}
+    known = [*isort.get("known-first-party", [])]
+    known += pyproject.get("isort", {}).get("known_first_party", [])
+    known += _comma_list(setup.get("isort", {}).get("known_first_party", ""))
+    names = set(known)
+    for source in ruff.get("src", [".", "src"]):
+        folder = (root / source).resolve()
+        if folder.is_dir():
+            names |= _top_level_modules(folder)
+    return frozenset(names)
+
+
+def _top_level_modules(folder: Path) -> set[str]:
+    """Names importable from ``folder``: packages (any folder, as namespace packages count) and
+    modules."""
+    found: set[str] = set()
+    try:
+        entries = list(folder.iterdir())
+    except OSError:
+        return found
+    for entry in entries:
+        if entry.is_dir() and entry.name.isidentifier():
+            found.add(entry.name)
+        elif entry.suffix in (".py", ".pyi") and entry.stem.isidentifier():
+            found.add(entry.stem)
+    return found
+
+
+def _toml(path: Path) -> dict[str, Any]:
+    try:
+        with path.open("rb") as stream:
+            return tomllib.load(stream)
+    except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError):
+        return {}
+
+
+def _setup_cfg(path: Path) -> dict[str, dict[str, str]]:
+    parser = configparser.ConfigParser(interpolation=None)
+    try:
+        parser.read(path, encoding="utf-8")
+    except (configparser.Error, UnicodeDecodeError):
+        return {}
+    return {section: dict(parser[section]) for section in parser.sections()}
+
+
+def _comma_list(text: str) -> list[str]:
+    return [part.strip() for part in text.replace("\n", ",").split(",") if part.strip()]
+
+
+def _first_int(*values: object) -> int | None:
+    for value in values:
+        try:
+            number = int(str(value)) if value is not None else None
+        except ValueError:
+            continue
+        if number is not None and number > 0:
+            return number
+    return None

@@ -1,0 +1,74 @@
+"""Where a file is and what applies to it: workspace folder, project root, module, settings.
+
+Settings come in layers, weakest first: ``initializationOptions``, the client's configuration
+(pulled or pushed), the client's configuration for the file's workspace folder (a multi-root
+workspace can set other values per folder), ``[tool.miogen]`` in the file's project (see
+settings.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from miogen.lsp.settings import ProjectSettings, Settings, read_layer, resolve, section
+from miogen.project import ModuleLocation, find_project_root, locate
+
+INITIALIZATION = "initializationOptions"
+
+
+class Locator:
+    """Folders come from the client (they change); settings layers are kept here."""
+
+    def __init__(self, folders: Callable[[], list[Path]], warn: Callable[[str], None]) -> None:
+        self.folders = folders
+        self.warn = warn
+        self.init_layer: dict[str, Any] = {}
+        self.config_layer: dict[str, Any] = {}
+        self.folder_layers: dict[Path, dict[str, Any]] = {}  # asked per folder (scopeUri)
+        self.projects = ProjectSettings()
+
+    def configure(self, raw: Any, origin: str) -> Settings:
+        """Take one layer of settings (bad values are reported and dropped); the result."""
+        values, problems = read_layer(section(raw), origin)
+        for problem in problems:
+            self.warn(problem)
+        if origin == INITIALIZATION:
+            self.init_layer = values
+        else:
+            self.config_layer = values
+        return resolve(self.init_layer, self.config_layer)
+
+    def configure_folders(self, answers: dict[Path, Any]) -> None:
+        """Take the client's settings for each workspace folder (bad values reported, dropped)."""
+        self.folder_layers = {}
+        for folder, raw in answers.items():
+            values, problems = read_layer(section(raw), f"workspace/configuration for {folder}")
+            self.folder_layers[folder] = values
+            for problem in problems:
+                self.warn(problem)
+
+    def settings_in(self, folder: Path | None) -> Settings:
+        """The editor's settings for files of ``folder`` (without the project file)."""
+        scoped = self.folder_layers.get(folder, {}) if folder is not None else {}
+        return resolve(self.init_layer, self.config_layer, scoped)
+
+    def settings_for(self, path: Path) -> Settings:
+        project = self.projects.read(self.project_root(path), self.warn)
+        folder = self.folder_of(path)
+        scoped = self.folder_layers.get(folder, {}) if folder is not None else {}
+        return resolve(self.init_layer, self.config_layer, scoped, project)
+
+    def folder_of(self, path: Path) -> Path | None:
+        """The innermost workspace folder holding ``path``; None outside them all."""
+        inside = [f for f in self.folders() if path.resolve().is_relative_to(f)]
+        return max(inside, key=lambda f: len(f.parts)) if inside else None
+
+    def project_root(self, path: Path) -> Path:
+        """The nearest pyproject.toml/setup.cfg/.git folder, but never above the workspace folder."""
+        root, folder = find_project_root(path.resolve()), self.folder_of(path)
+        return root if folder is None or root.is_relative_to(folder) else folder
+
+    def location(self, path: Path) -> ModuleLocation:
+        return locate(path, self.project_root(path))

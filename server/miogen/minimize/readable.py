@@ -1,0 +1,81 @@
+"""Values as a person would write them: a number, not ``False``, where a parameter takes a number.
+
+The search may pass ``True`` or ``False`` to a parameter that takes a number (``bool`` is an
+``int``, and an untyped parameter gets values of any kind). Such a test reads as if the code
+took a flag: ``Stack(capacity=False)``. After shrinking, each such bool becomes the number it
+stands for (``0``/``1``, ``0.0``/``1.0``) if the test still covers what it is kept for.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+from miogen.analysis.model import ModuleModel, Parameter, Signature
+from miogen.testcase.model import Statement, TestCase
+
+NumberKind = Callable[[TestCase, int], type | None]
+
+
+def number_parameters(model: ModuleModel) -> NumberKind:
+    """For a test and a value statement: ``int`` or ``float`` when the value is passed to a
+    parameter typed as that number, or untyped with a default of that type; else None."""
+
+    def kind(test: TestCase, index: int) -> type | None:
+        for statement in test[index + 1 :]:
+            for name, reference in statement.args:
+                if reference == index and name:
+                    parameter = _parameter(model, test, statement, name)
+                    return _number_type(parameter) if parameter else None
+        return None
+
+    return kind
+
+
+def numbers_for_bools(test: TestCase, kind: NumberKind) -> Iterator[TestCase]:
+    """The test with one bool turned into the number it stands for, for each such bool."""
+    for index, statement in enumerate(test):
+        if statement.kind != "value" or not isinstance(statement.value, bool):
+            continue
+        number = kind(test, index)
+        if number is not None:
+            replaced = Statement("value", value=number(statement.value))
+            yield test[:index] + (replaced,) + test[index + 1 :]
+
+
+def _parameter(
+    model: ModuleModel, test: TestCase, statement: Statement, name: str
+) -> Parameter | None:
+    signature = _signature(model, test, statement)
+    if signature is None:
+        return None
+    return next((p for p in signature.params if p.name == name), None)
+
+
+def _signature(model: ModuleModel, test: TestCase, statement: Statement) -> Signature | None:
+    if statement.kind == "construct" and statement.name in model.classes:
+        return model.classes[statement.name].constructor
+    if statement.kind == "call":
+        owner, _, method = statement.name.rpartition(".")
+        if owner in model.classes:
+            return _method(model, owner, method)
+        return model.functions.get(statement.name)
+    if statement.kind == "method" and 0 <= statement.receiver < len(test):
+        receiver = test[statement.receiver]
+        if receiver.kind == "construct":
+            return _method(model, receiver.name, statement.name)
+    return None
+
+
+def _method(model: ModuleModel, class_name: str, name: str) -> Signature | None:
+    methods = model.classes[class_name].methods
+    return next((m for m in methods if m.name == name), None)
+
+
+def _number_type(parameter: Parameter) -> type | None:
+    kind = parameter.type.kind
+    if kind in ("int", "float"):
+        return int if kind == "int" else float
+    default = parameter.default
+    if kind == "any" and parameter.has_default and type(default) in (int, float):
+        return type(default)
+    return None

@@ -1,0 +1,88 @@
+"""The suite a unit keeps: set cover over the archive's tests, then each test shrunk.
+
+Killed mutants are targets too, but optional ones: a test kept for mutants alone must kill
+at least ``MIN_MUTANT_GAIN`` that the rest of the suite does not, and such tests add at most
+``MUTANT_TEST_SHARE`` to the suite (each test costs the user reading and maintenance; one more
+fault found is not always worth it). The set cover weighs every kill of every candidate;
+shrinking a test only checks the optional targets it is kept for.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Hashable, Iterable
+from dataclasses import dataclass
+from typing import Protocol
+
+from miogen.minimize.readable import NumberKind
+from miogen.minimize.reduce import CoverageCache, ReducedTest, set_cover, split_independent
+from miogen.minimize.shrink import Shrinker
+from miogen.testcase.model import TestCase
+
+MIN_MUTANT_GAIN = 2  # mutants a test must kill, that no other test kills, to be kept for them
+MUTANT_TEST_SHARE = 1 / 3  # tests kept for mutants alone, at most, per test kept for coverage
+
+
+class SuiteRunner(Protocol):
+    """Runs a test and names the targets it covers; ``focus`` narrows the optional ones checked."""
+
+    def __call__(self, test: TestCase) -> tuple[TestCase, frozenset[Hashable]]: ...
+
+    def focus(self, optional: Iterable[Hashable] | None) -> None:
+        """Check only these optional targets from now on (None: every one)."""
+        ...
+
+
+@dataclass(frozen=True)
+class Reduction:
+    """The kept tests, and what the reduction cost."""
+
+    tests: list[ReducedTest]
+    cache_hits: int
+    executions: int
+    shrink_attempts: dict[str, int]
+    shrink_successes: dict[str, int]
+
+
+def reduce_suite(
+    originals: list[TestCase],
+    run: SuiteRunner,
+    optional: Callable[[Hashable], bool],
+    deadline: float,
+    careful: bool = False,
+    has_optional: bool = False,
+    numbers: NumberKind | None = None,
+) -> Reduction:
+    """Set cover, then shrinking in half the time left (none when ``careful``), then a recount.
+
+    Single-purpose pieces come first (they read best); whole tests only for what needs them,
+    such as a call that sees what an earlier call left in module-level state. With optional
+    targets (``has_optional``), simpler values often kill more (1 sits on more boundaries than
+    3): the cover runs once more over the shrunk tests with every kill counted. ``numbers``
+    says which values go to number parameters (see ``readable``).
+    """
+
+    def cover(
+        candidates: list[TestCase], cache: CoverageCache, already: frozenset[Hashable]
+    ) -> list[ReducedTest]:
+        return set_cover(
+            candidates, cache, already, optional, MIN_MUTANT_GAIN, optional_share=MUTANT_TEST_SHARE
+        )
+
+    run.focus(None)
+    cache = CoverageCache(run)
+    pieces = [piece for test in originals for piece in split_independent(test)]
+    suite = cover(pieces, cache, frozenset())
+    covered = frozenset().union(*(r.targets for r in suite)) if suite else frozenset()
+    suite += cover(originals, cache, covered)
+    now = time.monotonic()
+    shrinker = Shrinker(cache, now if careful else now + (deadline - now) / 2, numbers)
+    shrunk = []
+    for reduced in suite:
+        run.focus(t for t in reduced.targets if optional(t))
+        shrunk.append(shrinker.shrink(reduced))
+    if has_optional:
+        run.focus(t for r in suite for t in r.targets if optional(t))
+        shrunk = cover([r.test for r in shrunk], CoverageCache(run), frozenset())
+    stats = shrinker.stats
+    return Reduction(shrunk, cache.hits, cache.misses, dict(stats.attempts), dict(stats.successes))

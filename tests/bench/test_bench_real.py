@@ -1,0 +1,101 @@
+"""The real-code benchmark's corpus, its reading of miogen's summary, and its table."""
+
+from __future__ import annotations
+
+import doctest
+from pathlib import Path
+
+from bench import real, realcorpus, realreport
+from bench.measure import SuiteMeasure
+from bench.realcorpus import CORPUS, QUICK, REQUIREMENTS, SUBJECTS
+
+
+def test_doctests():
+    assert doctest.testmod(realcorpus).failed == 0
+
+
+def test_corpus_is_large_pinned_and_keeps_its_held_out_packages_apart():
+    development = [m for m in CORPUS if not m.held_out]
+    held_out = [m for m in CORPUS if m.held_out]
+    assert len(development) >= 15 and len(held_out) >= 3
+    assert sum(m.package_imports_it for m in development) >= 5
+    assert not {m.project for m in held_out} & {m.project for m in development}
+    pins = realcorpus.requirement_pins(REQUIREMENTS.read_text())
+    for module in CORPUS:
+        if module.copy:
+            assert (SUBJECTS / module.copy).is_file(), module.copy
+        else:
+            name, _, version = module.distribution.partition("==")
+            assert pins.get(name.lower().replace("_", "-")) == version, module.distribution
+    assert [m.name for m in realcorpus.select(None, quick=True)] == list(QUICK)
+    assert {m.name for m in realcorpus.select(None, "all")} == {m.name for m in CORPUS}
+
+
+def test_locate_measures_packages_in_place_and_copies_stdlib_modules(tmp_path: Path):
+    site = tmp_path / "site"
+    (site / "flutes").mkdir(parents=True)
+    (site / "flutes" / "iterator.py").write_text("")
+    package = next(m for m in CORPUS if m.module == "flutes.iterator")
+    assert package.locate(site, tmp_path / "proj") == (site / "flutes" / "iterator.py", site)
+    calendar = next(m for m in CORPUS if m.name == "stdlib_calendar")
+    path, root = calendar.locate(site, tmp_path / "proj")
+    assert (path, root) == (tmp_path / "proj" / "stdlib_calendar.py", tmp_path / "proj")
+    assert path.read_bytes() == (SUBJECTS / "stdlib_calendar.py").read_bytes()
+
+
+def summary(**changes) -> dict:
+    base = {
+        "exit_code": 0,
+        "units": [
+            {"name": "f", "status": "ok", "search_seconds": 1.0, "refusals": {"write": 2}},
+            {"name": "g", "status": "ok", "search_seconds": 2.0, "refusals": {}},
+        ],
+        "dropped_failing_tests": ["test_a"],
+        "dropped_unstable_tests": [],
+        "dropped_without_assertion": 3,
+    }
+    base.update(changes)
+    return base
+
+
+def test_ours_run_reads_status_and_drops_per_cause(tmp_path: Path):
+    run = real.ours_run(summary(), 6.5, tmp_path / "t.py")
+    assert run.status == "ok" and run.search_seconds == 3.0
+    assert run.counts == {"units": 2, "units_failed": 0, "dropped_failing": 1,
+                          "dropped_unstable": 0, "dropped_no_assertion": 3, "refused_runs": 2}  # fmt: skip
+    broken = summary(exit_code=2, units=[
+        {"name": "f", "status": "error", "message": "importing m raised ImportError: x\nmore"}
+    ])  # fmt: skip
+    failed = real.ours_run(broken, 1.0, None)
+    assert (
+        failed.status == "load-failed" and failed.message == "f: importing m raised ImportError: x"
+    )
+    assert real.ours_run(summary(), 1.0, None).status == "no-tests"
+
+
+def rows(tmp_path: Path) -> list[dict]:
+    module = next(m for m in CORPUS if m.name == "codetiming._timer")
+    measured = SuiteMeasure(branches_total=10, branches_covered=8, tests=4, tests_failed=1)
+    ours = real.ours_run(summary(), 6.0, tmp_path / "t.py")
+    peer = real.ToolRun(wall_seconds=40.0)
+    return [
+        real.make_row(module, real.OURS, ours, measured, tmp_path, 1.0),
+        real.make_row(module, real.PEER, peer, SuiteMeasure(branches_total=10), tmp_path, 1.0),
+    ]
+
+
+def test_rows_fill_every_column_and_the_table_puts_tools_side_by_side(tmp_path: Path):
+    made = rows(tmp_path)
+    assert all(list(row) == real.COLUMNS for row in made)
+    text = realreport.module_table([{k: str(v) for k, v in row.items()} for row in made])
+    assert "| `codetiming._timer` | 0 | yes | 80.0 | 0.0 | 4 (1) | 0 (0) | 6.0 | 40.0 |" in text
+    aims = realreport.aims([{k: str(v) for k, v in row.items()} for row in made])
+    assert "Failing emitted tests (miogen): 1 in 1 modules" in aims
+    assert "Median wall time, miogen at 5 s: 6.0 s (aim ≤ 7 s: met)" in aims
+
+
+def test_report_builds_from_a_runs_file(tmp_path: Path):
+    real.write_rows(tmp_path / "runs.csv", rows(tmp_path))
+    text = realreport.build(tmp_path, "./")
+    assert "## Development corpus" in text and "## Held-out modules" not in text
+    assert "Modules failing to load: 0/1" in text

@@ -1,0 +1,71 @@
+"""The language server runs the CLI's pipeline: same verification, same test file."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+
+from lsp_support import E2E
+
+pytestmark = E2E
+
+STATEFUL = '''\
+"""A module that keeps state at module level."""
+
+_log: list[int] = []
+
+
+def record(x: int) -> int:
+    if x > 3:
+        _log.append(x)
+    return len(_log)
+'''
+
+HASH_ORDER = '''\
+"""A value that depends on the hash seed (set order of strings)."""
+
+
+def letters() -> str:
+    return ",".join({"alpha", "beta", "gamma", "delta"})
+'''
+
+
+async def test_inserted_tests_get_the_module_state_fixture(editor):
+    path = editor.write("stateful.py", STATEFUL)
+    editor.open(path)
+    answer = await editor.command("miogen.generateTests", path, "record")
+    assert answer["applied"] and answer["tests"] > 0, answer
+    written = (editor.project / "tests" / "test_stateful.py").read_text()
+    assert "def _miogen_fresh_module_state" in written
+    assert "import stateful as _miogen_module" in written
+
+
+async def test_tests_that_fail_in_a_shuffled_rerun_are_not_offered(editor):
+    """The worker (hash seed 0) sees one order, and so does the coverage run; the reruns with
+    other hash seeds do not: the test is dropped, as the CLI drops it."""
+    path = editor.write("words.py", HASH_ORDER)
+    editor.open(path)
+    answer = await editor.command("miogen.generateTests", path, "letters")
+    assert answer["tests"] == 0 and not answer["applied"], answer
+    assert editor.logs("dropped 1 unstable"), editor.logs("letters")
+
+
+async def test_the_cli_and_the_server_write_the_same_test_file(editor, tmp_path):
+    editor.configure(evaluations=300, seed=7)
+    path = editor.write("stateful.py", STATEFUL)
+    cli_project = tmp_path / "cli"
+    shutil.copytree(editor.project, cli_project)
+    editor.open(path)
+    answer = await editor.command("miogen.generateTests", path, "record")
+    assert answer["applied"], answer
+    server_file = editor.project / "tests" / "test_stateful.py"
+
+    cli_file = cli_project / "tests" / "test_stateful.py"
+    done = subprocess.run(
+        [sys.executable, "-m", "miogen", "generate", str(cli_project / "stateful.py") + "::record",
+         "--evaluations", "300", "--seed", "7", "--output", str(cli_file)],
+        capture_output=True, text=True, timeout=300, stdin=subprocess.DEVNULL,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert cli_file.read_text() == server_file.read_text()
