@@ -33,8 +33,9 @@ import sys
 import tempfile
 from pathlib import Path
 
+from bench import realcorpus, stats
 from bench.process import run_group
-from bench.subjects import REPO, SUBJECTS, select
+from bench.subjects import REPO, SUBJECTS, Subject
 
 CRITERIA = (
     "branch", "direct-branch", "line", "weak-mutation", "method", "method-no-exception",
@@ -43,7 +44,7 @@ CRITERIA = (
 COLUMNS = [
     "subject", "algorithm", "criteria", "seed", "budget", "status", "wall_seconds", "tests",
     *(f"{c}_{part}" for c in CRITERIA for part in ("covered", "total")),
-    "suite_seconds", "runtime_runs", "evaluations",
+    "suite_seconds", "runtime_runs", "peak_kb", "evaluations",
 ]  # fmt: skip
 DEFAULT_OUT = REPO / "bench" / "results" / "criteria"
 
@@ -52,24 +53,55 @@ def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     rows_path = args.out / "runs.csv"
+    if args.report_only:
+        (args.out / "summary.md").write_text(summarize(_read(rows_path)), encoding="utf-8")
+        return 0
     done = _done(rows_path) if args.resume else set()
     if not args.resume or not rows_path.exists():
         with rows_path.open("w", newline="") as handle:
             csv.DictWriter(handle, COLUMNS).writeheader()
-    for subject in select(args.subjects):
-        for criteria in args.criteria:
-            for algorithm in args.algorithms:
-                for seed in range(args.seeds):
-                    key = (subject.name, algorithm, criteria, str(seed))
-                    if key in done:
-                        continue
-                    row = run_one(subject.name, algorithm, criteria, seed, args)
-                    with rows_path.open("a", newline="") as handle:
-                        csv.DictWriter(handle, COLUMNS).writerow(row)
-                    print(_line(row), flush=True)
+    # Seeds outermost: on a shared machine the load drifts, and every configuration should see
+    # the same drift.
+    for seed in range(args.seeds):
+        for subject in subjects(args.subjects):
+            for algorithm, criteria in configurations(args.algorithms, args.criteria):
+                key = (subject.name, algorithm, criteria, str(seed))
+                if key in done:
+                    continue
+                row = run_one(subject, algorithm, criteria, seed, args)
+                with rows_path.open("a", newline="") as handle:
+                    csv.DictWriter(handle, COLUMNS).writerow(row)
+                print(_line(row), flush=True)
     (args.out / "summary.md").write_text(summarize(_read(rows_path)), encoding="utf-8")
     print(f"wrote {rows_path} and {args.out / 'summary.md'}")
     return 0
+
+
+def subjects(names: list[str]) -> list[Subject]:
+    """bench.subjects' subjects, or the real-code corpus's stdlib copies (``stdlib_calendar``)."""
+    copies = {m.name: m for m in realcorpus.CORPUS if m.copy}
+    found = []
+    for name in names:
+        if name in SUBJECTS:
+            found.append(SUBJECTS[name])
+        elif name in copies:
+            module = copies[name]
+            origin = f"{realcorpus.STDLIB} {module.module} (bench/realcorpus.py)"
+            found.append(Subject(name, realcorpus.SUBJECTS / module.copy, origin))
+        else:
+            known = [*SUBJECTS, *copies]
+            raise SystemExit(f"unknown subject {name}; known: {', '.join(known)}")
+    return found
+
+
+def configurations(algorithms: list[str], criteria: list[str]) -> list[tuple[str, str]]:
+    """Every algorithm with the first goal selection, then the first algorithm with the others:
+    the two comparisons the issue asks for, without their cross product.
+
+    >>> configurations(["mio", "dynamosa"], ["smart", "branch"])
+    [('mio', 'smart'), ('dynamosa', 'smart'), ('mio', 'branch')]
+    """
+    return [(a, criteria[0]) for a in algorithms] + [(algorithms[0], c) for c in criteria[1:]]
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -79,22 +111,29 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--criteria", nargs="*", default=["smart"])
     parser.add_argument("--seeds", type=int, default=3)
     parser.add_argument("--evaluations", type=int, default=2000, help="per unit (0: use --budget)")
-    parser.add_argument("--budget", type=float, default=5.0, help="seconds per unit")
+    parser.add_argument(
+        "--budget", type=float, default=5.0, help="seconds for the whole module (--evaluations 0)"
+    )
     parser.add_argument("--mutation-share", type=float, default=0.0)
     parser.add_argument("--runtime-runs", type=int, default=5)
     parser.add_argument("--timeout", type=float, default=900.0, help="seconds per run")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
     parser.add_argument("--resume", action="store_true")
+    parser.add_argument(
+        "--report-only", action="store_true", help="rewrite summary.md from runs.csv, run nothing"
+    )
     return parser
 
 
-def run_one(subject: str, algorithm: str, criteria: str, seed: int, args) -> dict:
-    """One ``miogen generate`` run, its summary, and the emitted suite's runtime."""
-    row: dict = {"subject": subject, "algorithm": algorithm, "criteria": criteria, "seed": seed}
+def run_one(subject: Subject, algorithm: str, criteria: str, seed: int, args) -> dict:
+    """One ``miogen generate`` run, its summary, and the emitted suite's runtime and memory."""
+    row: dict = {
+        "subject": subject.name, "algorithm": algorithm, "criteria": criteria, "seed": seed,
+    }  # fmt: skip
     row["budget"] = f"{args.evaluations} evaluations" if args.evaluations else f"{args.budget} s"
-    folder = Path(tempfile.mkdtemp(prefix=f"crit-{subject}-"))
+    folder = Path(tempfile.mkdtemp(prefix=f"crit-{subject.name}-"))
     try:
-        path = SUBJECTS[subject].install(folder)
+        path = subject.install(folder)
         output = folder / f"test_{path.stem}.py"
         base, _, flag = algorithm.partition("+")  # "mio+performance": MIO with --performance
         command = [
@@ -120,10 +159,12 @@ def run_one(subject: str, algorithm: str, criteria: str, seed: int, args) -> dic
         row["tests"] = sum(unit["tests"] for unit in summary["units"])
         row["evaluations"] = sum(unit["evaluations"] for unit in summary["units"])
         if output.exists():
-            runtimes = [_pytest_seconds(output, folder) for _ in range(args.runtime_runs)]
-            runtimes = [r for r in runtimes if r is not None]
-            row["suite_seconds"] = round(statistics.median(runtimes), 5) if runtimes else ""
-            row["runtime_runs"] = len(runtimes)
+            runs = [_pytest_run(output, folder) for _ in range(args.runtime_runs)]
+            measured = [run for run in runs if run is not None]
+            if measured:
+                row["suite_seconds"] = round(statistics.median(r[0] for r in measured), 5)
+                row["peak_kb"] = int(statistics.median(r[1] for r in measured))
+            row["runtime_runs"] = len(measured)
         return row
     finally:
         shutil.rmtree(folder, ignore_errors=True)
@@ -142,8 +183,9 @@ def _criteria_columns(summary: dict) -> dict:
     return columns
 
 
-def _pytest_seconds(test_file: Path, folder: Path) -> float | None:
-    """The tests' own seconds in one fresh pytest process (bench/runtime_plugin.py), or None."""
+def _pytest_run(test_file: Path, folder: Path) -> tuple[float, int] | None:
+    """The tests' own seconds in one fresh pytest process and its peak resident memory in KB
+    (bench/runtime_plugin.py), or None when it failed."""
     result = folder / "runtime.txt"
     result.unlink(missing_ok=True)
     environment = dict(
@@ -160,7 +202,8 @@ def _pytest_seconds(test_file: Path, folder: Path) -> float | None:
     )  # fmt: skip
     if code != 0 or not result.exists():
         return None
-    return float(result.read_text())
+    seconds, peak = result.read_text().split()
+    return float(seconds), int(peak)
 
 
 def _done(path: Path) -> set[tuple[str, str, str, str]]:
@@ -197,7 +240,7 @@ def summarize(rows: list[dict]) -> str:
         lines += ["", f"## {subject}", ""]
         header = ["criterion", *(f"{a} ({c})" for a, c in configs)]
         lines += ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-        for criterion in (*CRITERIA, "tests", "suite_seconds", "wall_seconds"):
+        for criterion in (*CRITERIA, "tests", "suite_seconds", "peak_kb", "wall_seconds"):
             cells = [criterion]
             for algorithm, criteria in configs:
                 runs = [
@@ -205,7 +248,79 @@ def summarize(rows: list[dict]) -> str:
                 ]
                 cells.append(_cell(runs, criterion))
             lines.append("| " + " | ".join(cells) + " |")
+    lines += comparisons(rows)
     return "\n".join(lines) + "\n"
+
+
+# (first, second) configurations compared, when a run has both: aDynaMOSA and its ablation
+# against DynaMOSA, MIO against the others, smart selection against all criteria and branches.
+PAIRS = (
+    (("adynamosa", "smart"), ("dynamosa", "smart")),
+    (("adynamosa-nonadaptive", "smart"), ("dynamosa", "smart")),
+    (("adynamosa", "smart"), ("adynamosa-nonadaptive", "smart")),
+    (("mio", "smart"), ("dynamosa", "smart")),
+    (("mio", "smart"), ("adynamosa", "smart")),
+    (("mio", "smart"), ("random", "smart")),
+    (("mio", "smart"), ("mio", "all")),
+    (("mio", "smart"), ("mio", "branch")),
+)
+COMPARED = ("branch", "line", "weak-mutation", "exception", "output", "suite_seconds", "tests")
+
+
+def comparisons(rows: list[dict]) -> list[str]:
+    """Per subject and pair: medians, the rank-sum test's p and A12 (first vs second)."""
+    lines = ["", "# Pairwise comparisons (Wilcoxon rank-sum, Vargha-Delaney A12)", ""]
+    lines.append(
+        "A12 > 0.5: the first configuration's values tend to be larger (better for coverage, "
+        "worse for suite_seconds and tests). Coverage in percent of the criterion's goals; "
+        "exception: goals found."
+    )
+    for subject in dict.fromkeys(row["subject"] for row in rows):
+        ok = [r for r in rows if r["subject"] == subject and r["status"] == "ok"]
+        pairs = [p for p in PAIRS if _runs(ok, p[0]) and _runs(ok, p[1])]
+        if not pairs:
+            continue
+        lines += [
+            "",
+            f"## {subject}",
+            "",
+            "| first vs second | metric | first | second | p | A12 |",
+        ]
+        lines.append("|---|---|---|---|---|---|")
+        for first, second in pairs:
+            label = f"{first[0]} ({first[1]}) vs {second[0]} ({second[1]})"
+            for metric in COMPARED:
+                a, b = (
+                    metric_values(_runs(ok, first), metric),
+                    metric_values(_runs(ok, second), metric),
+                )
+                if not a or not b:
+                    continue
+                effect = stats.a12(a, b)
+                lines.append(
+                    f"| {label} | {metric} | {statistics.median(a):.4g} | "
+                    f"{statistics.median(b):.4g} | {stats.rank_sum(a, b):.3f} | "
+                    f"{effect:.2f} ({stats.magnitude(effect)}) |"
+                )
+    return lines
+
+
+def _runs(rows: list[dict], config: tuple[str, str]) -> list[dict]:
+    return [r for r in rows if (r["algorithm"], r["criteria"]) == config]
+
+
+def metric_values(runs: list[dict], metric: str) -> list[float]:
+    """One value per run: percent covered for a criterion (goals found for exceptions)."""
+    if metric in CRITERIA:
+        values = []
+        for run in runs:
+            covered, total = int(run[f"{metric}_covered"] or 0), int(run[f"{metric}_total"] or 0)
+            if metric == "exception":
+                values.append(float(covered))
+            else:
+                values.append(100.0 * covered / total if total else 100.0)
+        return values
+    return [float(r[metric]) for r in runs if r.get(metric) not in (None, "")]
 
 
 def _cell(runs: list[dict], column: str) -> str:
