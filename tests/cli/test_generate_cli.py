@@ -92,6 +92,33 @@ def test_one_unit_human_summary_and_rerun_adds_nothing_twice(classic, tmp_path):
     assert "wrote 0 tests" in second.stdout, "the same tests are not added twice"
 
 
+def test_a_genetic_search_reports_every_criterion_and_the_suites_runtime(classic, tmp_path):
+    work = tmp_path / "classic"
+    shutil.copytree(classic, work)
+    done = miogen(
+        "generate", f"{work / 'triangle.py'}::classify", "--algorithm", "adynamosa",
+        "--criteria", "all", "--evaluations", "800", "--output", str(tmp_path / "test_t.py"),
+        "--json",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    summary = json.loads(done.stdout)
+    [unit] = summary["units"]
+    criteria = unit["criteria"]
+    assert list(criteria) == [
+        "branch", "direct-branch", "line", "weak-mutation", "method", "method-no-exception",
+        "exception", "output",
+    ]  # fmt: skip
+    assert criteria["branch"] == {
+        "covered": unit["measured_covered"], "total": unit["targets_total"],
+        "percent": 100.0, "measured_by": "coverage.py",
+    }  # fmt: skip
+    assert criteria["output"]["measured_by"] == "miogen" and criteria["output"]["total"] == 3
+    assert unit["stop_reason"] in ("stagnation", "budget")  # a negative output is infeasible
+    assert summary["suite_seconds"] > 0
+    bad = miogen("generate", str(work / "triangle.py"), "--criteria", "branch,lines")
+    assert bad.returncode == 2 and "unknown criteria lines" in bad.stderr
+
+
 def test_syntax_error_reports_the_line_and_exits_2(tmp_path):
     bad = tmp_path / "bad.py"
     bad.write_text("def f(x):\n    return x\n\ndef g(:\n    pass\n")

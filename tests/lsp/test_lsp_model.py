@@ -11,6 +11,7 @@ from miogen.lsp import convert
 from miogen.lsp.settings import ProjectSettings, Settings, plain, read_layer, resolve, section
 from miogen.lsp.snapshot import take
 from miogen.lsp.views import final_view, infer_executed, render, streamed_view
+from miogen.records import Algorithm
 from pygls.workspace.position_codec import PositionCodec
 
 SOURCE = """\
@@ -64,11 +65,27 @@ def test_setting_names_may_be_camel_snake_or_kebab_case():
         ("testFilePattern", "test_{modul}.py"),
         ("diagnosticSeverity", "loud"),
         ("showCoveredBranches", 1),
+        ("algorithm", "genetic"),
+        ("criteria", "branch,lines"),
+        ("criteria", 3),
+        ("performance", "no"),
     ],
 )
 def test_a_bad_value_is_reported_and_left_out(key, value):
     values, [problem] = read_layer({key: value}, "initializationOptions")
     assert values == {} and key in problem and "initializationOptions" in problem
+
+
+def test_the_search_is_chosen_as_on_the_command_line_and_prefers_cheap_tests():
+    assert Settings().algorithm == "mio" and Settings().criteria == "smart"
+    assert Settings().performance  # tests that run on every save should be cheap
+    values, problems = read_layer(
+        {"algorithm": "adynamosa", "criteria": "branch,exception", "performance": False}, "test"
+    )
+    assert problems == []
+    settings = resolve(values)
+    assert settings.algorithm is Algorithm.ADYNAMOSA
+    assert (settings.criteria, settings.performance) == ("branch,exception", False)
 
 
 def test_stronger_layers_win_key_by_key():

@@ -7,10 +7,14 @@ import json
 import sys
 from contextlib import ExitStack
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from miogen.criteria import criteria_option
 from miogen.errors import MiogenError
 from miogen.records import Algorithm
+
+if TYPE_CHECKING:
+    from miogen.ctg.runner import CtgConfig
 
 
 def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -71,16 +75,10 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def run(args: argparse.Namespace) -> int:
     from miogen.ctg import report as reporting
     from miogen.ctg.jobs import dask_pool
-    from miogen.ctg.runner import CtgConfig, run_ctg
+    from miogen.ctg.runner import run_ctg
 
     _check(args)
-    config = CtgConfig(
-        budget=args.budget, jobs=args.jobs, strategy=args.strategy, minimum=args.minimum,
-        input_seeding=args.input_seeding, seed=args.seed, test_timeout=args.test_timeout,
-        verify_runs=args.verify_runs,
-        job_options={"algorithm": args.algorithm, "criteria": args.criteria,
-                     "performance": args.performance},
-    )  # fmt: skip
+    config = config_of(args)
     log = None if args.quiet else (lambda line: print(line, file=sys.stderr, flush=True))
     with ExitStack() as stack:
         pool = None
@@ -103,6 +101,19 @@ def run(args: argparse.Namespace) -> int:
         )
     code: int = data["exit_code"]
     return code
+
+
+def config_of(args: argparse.Namespace) -> CtgConfig:
+    """The run's configuration from the parsed ``miogen ctg`` arguments."""
+    from miogen.ctg.runner import CtgConfig
+
+    return CtgConfig(
+        budget=args.budget, jobs=args.jobs, strategy=args.strategy, minimum=args.minimum,
+        input_seeding=args.input_seeding, seed=args.seed, test_timeout=args.test_timeout,
+        verify_runs=args.verify_runs,
+        job_options={"algorithm": args.algorithm, "criteria": args.criteria,
+                     "performance": args.performance},
+    )  # fmt: skip
 
 
 def _check(args: argparse.Namespace) -> None:
