@@ -102,8 +102,11 @@ async def test_generate_command_runs_a_job_and_applies_its_tests(editor):
     assert (editor.project / "tests" / "test_shapes.py").exists()
     [reports] = editor.progress("miogen: Stack")
     assert isinstance(reports[-1], types.WorkDoneProgressEnd)
-    lens = {lens.command.title for lens in await editor.lenses(path)}
-    assert f"miogen: {result['covered']}/{result['total']} branches · Generate tests" in lens
+    lenses = {lens.command.title: lens.command for lens in await editor.lenses(path)}
+    title = f"miogen: {result['covered']}/{result['total']} branches · Generate tests"
+    assert title in lenses
+    # The hover lists the other criteria (the server searches smart selection's goals).
+    assert "exception" in lenses[title].tooltip and "line" in lenses[title].tooltip
     test_file = editor.project / "tests" / "test_shapes.py"
     editor.open(test_file)
     assert not await editor.lenses(test_file)  # tests are not units to generate tests for

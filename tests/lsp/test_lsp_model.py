@@ -11,7 +11,7 @@ from miogen.lsp import convert
 from miogen.lsp.settings import ProjectSettings, Settings, plain, read_layer, resolve, section
 from miogen.lsp.snapshot import take
 from miogen.lsp.views import final_view, infer_executed, render, streamed_view
-from miogen.records import Algorithm
+from miogen.records import Algorithm, CriterionCoverage
 from pygls.workspace.position_codec import PositionCodec
 
 SOURCE = """\
@@ -210,3 +210,18 @@ def test_workspace_edits_create_the_file_only_when_asked():
     assert change.text_document.version == 4
     plain_edit = convert.workspace_edit("file:///t.py", edits, create=False, version=None, document_changes=False)  # fmt: skip
     assert plain_edit.changes == {"file:///t.py": edits}
+
+
+def test_the_lens_hover_lists_the_other_criteria_of_a_verified_result():
+    shape = snap().units["sign"]
+    measured = {
+        "branch": CriterionCoverage(2, 4),  # the title's: coverage.py's, not repeated
+        "weak-mutation": CriterionCoverage(3, 7),
+        "exception": CriterionCoverage(1, 1),
+        "output": CriterionCoverage(2, 3),
+    }
+    view = final_view(shape, [], [shape.statements[0]], [], [], criteria=measured)
+    tooltip = convert.criteria_tooltip(view)
+    lines = f"line 1/{len(shape.statements)}"
+    assert tooltip == f"Other criteria: {lines}, weak-mutation 3/7, exception 1 found, output 2/3"
+    assert convert.criteria_tooltip(final_view(shape, [], [], [], [])) is None  # branch only
