@@ -11,8 +11,8 @@ from miogen.analysis.module import analyze_file
 from miogen.assertions.mutants import mutation_points
 from miogen.criteria import Criterion, Goal
 from miogen.criteria.unit import probe_bases
-from miogen.objectives import Objectives
-from miogen.records import Algorithm, JobSpec, UnitJob
+from miogen.objectives import Objectives, criteria_report
+from miogen.records import Algorithm, CriterionCoverage, JobSpec, UnitJob
 from miogen.testcase.model import Statement
 
 WM = Criterion.WEAK_MUTATION
@@ -80,3 +80,14 @@ def test_branch_only_jobs_without_performance_are_not_counted(write_module):
     spec, model = job(write_module("twounits4", TWO_UNITS), "branch", algorithm=Algorithm.ADYNAMOSA)
     objectives = Objectives.of(spec, model)
     assert objectives.performance and objectives.counting is not None
+
+
+def test_a_unit_without_tests_still_counts_its_goals_in_the_report(write_module):
+    spec, model = job(write_module("twounits5", TWO_UNITS))
+    objectives = Objectives.of(spec, model)
+    module = phases.load(spec, objectives)
+    unit = model.unit("ordered")
+    problem = phases.prepare(spec, spec.unit("ordered"), model, unit, module, None, objectives)
+    report = criteria_report(problem, [], spec, model, module)
+    assert report["method"] == CriterionCoverage(0, 1)
+    assert report["weak-mutation"].covered == 0 and report["weak-mutation"].total >= 2

@@ -10,11 +10,18 @@ mutants in the shared tally from its ``probe_bases`` entry.
 from __future__ import annotations
 
 import types
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from miogen.analysis.model import ModuleModel, Unit
-from miogen.criteria import Selection, UnitCriteria, parse_criteria, probe_finder
+from miogen.criteria import (
+    Coverage,
+    Criterion,
+    Selection,
+    UnitCriteria,
+    parse_criteria,
+    probe_finder,
+)
 from miogen.criteria.measurement import measured_copy
 from miogen.criteria.unit import probe_bases
 from miogen.execution.executor import Executor
@@ -75,8 +82,10 @@ def criteria_report(
     counted and probed copy of the unit (criteria/measurement.py).
     """
     criteria = problem.criteria
-    if criteria is None or not tests:
+    if criteria is None:
         return {}
+    if not tests:  # nothing covered, of goals the unit still has (its share of the totals)
+        return _coverage(criteria.report([], None))
     base = None if model.has_module_state else module
     copy, counters = measured_copy(
         model.source, module.__file__ or spec.path, problem.unit, spec.module_name, base,
@@ -89,7 +98,10 @@ def criteria_report(
     for data in tests:
         execution = executor.run(from_json(data))
         runs.append((execution, problem.branch_heuristics(execution)))
-    report = criteria.report(runs, counters)
+    return _coverage(criteria.report(runs, counters))
+
+
+def _coverage(report: Mapping[Criterion, Coverage]) -> dict[str, CriterionCoverage]:
     return {c.value: CriterionCoverage(v.covered, v.total) for c, v in report.items()}
 
 
