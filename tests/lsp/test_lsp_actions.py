@@ -69,7 +69,8 @@ async def test_insert_creates_the_test_file_only_when_it_does_not_exist(editor):
 
     result = await editor.command("miogen.insertTests", path, "sign")
     assert result["applied"] and result["testFile"] == str(test_file)
-    assert result["testUri"] == test_file.as_uri() and result["tests"] >= 2
+    # Test functions: cases that differ only in literals are one parametrized test.
+    assert result["testUri"] == test_file.as_uri() and result["tests"] >= 1
     assert (result["covered"], result["total"]) == (3, 4)
     written = test_file.read_text("utf-8")
     names = [n.name for n in ast.parse(written).body if isinstance(n, ast.FunctionDef)]

@@ -175,10 +175,14 @@ def list_mutants(source: str, unit: Unit) -> list[Mutant]:
 def mutation_points(tree: ast.Module, unit: Unit) -> list[MutationPoint]:
     """The unit's mutants with the nodes of ``tree`` they change (same numbering as above).
 
-    Weak mutation probes these nodes in the tree it instruments (criteria/mutation.py).
+    Weak mutation probes these nodes in the tree it instruments (criteria/unit.py). Only the
+    top-level statements that overlap the unit are visited: the others hold none of its mutants,
+    and a 2,000-line module has many units.
     """
     mutator = _Mutator(unit)
-    mutator.visit(tree)
+    for statement in tree.body:
+        if overlaps(statement, unit):
+            mutator.visit(statement)
     return mutator.points
 
 

@@ -34,10 +34,11 @@ def measured_copy(
     ``criteria.unit.probe_finder``): code of other units it calls keeps theirs.
     """
     counting = Counting(probe_finder([unit], first=probe_base))
-    tree = counting(ast.parse(source, filename=path))
+    tree = ast.parse(source, filename=path)
     flags = future_flags(tree)
     if base is not None:
         tree.body = [statement for statement in tree.body if overlaps(statement, unit)]
+    tree = counting(tree)
     code = compile(instrument_tree(tree), path, "exec", flags=flags, dont_inherit=True)
     module = types.ModuleType(module_name)
     if base is not None:

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from miogen.analysis.model import ModuleModel, Signature, Target, Unit
 from miogen.analysis.targets import CodeMap
 from miogen.analysis.typespec import TypeSpec
+from miogen.assertions.mutants import overlaps
 from miogen.testcase.model import Statement
 
 _COMPOUND: tuple[type[ast.stmt], ...] = (
@@ -227,7 +228,8 @@ def _always_exits(statements: Sequence[ast.stmt]) -> bool:
 def _called_inside(tree: ast.Module, callables: dict[str, UnitCallable], unit: Unit) -> set[str]:
     """Callables whose name the unit's own code uses (``self.area()``, ``Triangle(...)``)."""
     used: set[str] = set()
-    for node in ast.walk(tree):
+    inside = [statement for statement in tree.body if overlaps(statement, unit)]
+    for node in (node for statement in inside for node in ast.walk(statement)):
         if not unit.contains(getattr(node, "lineno", 0)):
             continue
         if isinstance(node, ast.Attribute):

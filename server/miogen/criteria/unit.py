@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import ast
+import functools
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 
 from miogen.analysis.model import ModuleModel, Unit
-from miogen.analysis.targets import parse_code
+from miogen.analysis.targets import CodeMap, parse_code
 from miogen.assertions.mutants import MutationPoint, mutation_points
 from miogen.criteria.goals import Criterion, Goal
 from miogen.criteria.providers import (
@@ -69,6 +70,17 @@ def _bases(tree: ast.Module, units: Sequence[Unit]) -> dict[str, int]:
     return bases
 
 
+@functools.lru_cache(maxsize=4)
+def _parsed(source: str) -> ast.Module:
+    """One tree per module for all its units' criteria (read, never changed)."""
+    return ast.parse(source)
+
+
+@functools.lru_cache(maxsize=4)
+def _code(source: str) -> CodeMap:
+    return parse_code(source)
+
+
 def _mutation(point: MutationPoint, base: int) -> Mutation:
     kind = PROBE_KINDS[point.mutant.operator]
     mutant = base + point.mutant.index
@@ -105,8 +117,7 @@ class UnitCriteria:
         probe_base: int = 0,
     ) -> None:
         """``probe_base``: the number of the unit's first mutant in the tally (``probe_bases``)."""
-        tree = ast.parse(model.source)
-        code = parse_code(model.source)
+        tree, code = _parsed(model.source), _code(model.source)
         self.unit, self.selection, self.counters = unit, selection, counters
         self.probe_base = probe_base
         self.structure: Structure = read_structure(model, unit, tree, code)
