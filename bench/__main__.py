@@ -161,8 +161,12 @@ def write_reports(out: Path, official: bool) -> list[Path]:
         machine = report.read_json(out / "machine.json")
         minutes = round(machine.get("seconds", 0) / 60) or "?"
         subjects = ", ".join(f"{s.name} ({s.origin})" for s in SUBJECTS.values())
+        # The criteria benchmark's headline (bench.criteria, run separately) stays in the page.
+        criteria = BENCH / "results" / "criteria-headline.md"
+        extra = "\n" + criteria.read_text(encoding="utf-8") if criteria.exists() else ""
         RESULTS.write_text(
-            INTRO.format(full_minutes=minutes, subjects=subjects) + "\n" + body, encoding="utf-8"
+            INTRO.format(full_minutes=minutes, subjects=subjects) + "\n" + body + extra,
+            encoding="utf-8",
         )
         written.append(RESULTS)
     return written
