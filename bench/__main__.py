@@ -116,6 +116,9 @@ def add_real_commands(commands) -> None:
     real_code.add_argument("--set", choices=("dev", "held-out", "all"), default="dev")
     real_code.add_argument("--modules", nargs="+", help="these modules only (names as listed)")
     real_code.add_argument("--no-pynguin", action="store_true", help="leave the peer out")
+    real_code.add_argument(
+        "--longer", action="store_true", help="miogen at 30 s too (does more time help?)"
+    )
     real_code.add_argument("--resume", action="store_true", help="keep finished jobs of --out")
     real_code.add_argument("--report-only", action="store_true", help="redraw REAL.md")
     real_code.add_argument("--out", type=Path, help="results folder (default results/real)")
@@ -131,6 +134,7 @@ def run_real(args) -> int:
     if not args.report_only:
         modules = realcorpus.select(args.modules, args.set, args.quick)
         tools = [real.OURS] + ([] if args.no_pynguin else [real.PEER])
+        tools += [real.LONGER] if args.longer else []
         started = time.monotonic()
         real.execute(modules, out, tools, resume=args.resume)
         print(f"bench real finished in {(time.monotonic() - started) / 60:.1f} min")

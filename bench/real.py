@@ -25,8 +25,8 @@ from bench.realcorpus import RealModule, ensure_venv
 from bench.run import _git_version
 
 REPO = Path(__file__).resolve().parent.parent
-OURS, PEER = "miogen", "pynguin-dynamosa"
-BUDGETS = {OURS: 5, PEER: 30}
+OURS, PEER, LONGER = "miogen", "pynguin-dynamosa", "miogen-30s"
+BUDGETS = {OURS: 5, PEER: 30, LONGER: 30}  # LONGER: miogen at the peer's budget (--longer)
 
 COLUMNS = [
     "module", "tool", "budget", "held_out", "status", "message", "wall_seconds",
@@ -117,7 +117,7 @@ def run_job(module: RealModule, tool: str, site: Path, out: Path) -> dict:
     path, root = module.locate(site, folder / "proj")
     load = os.getloadavg()[0]
     budget = BUDGETS[tool]
-    if tool == OURS:
+    if tool in (OURS, LONGER):
         run = run_ours(path, root, folder, budget)
     else:
         run = run_peer(path, root, module.module if not module.copy else path.stem, folder, budget)

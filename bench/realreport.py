@@ -11,7 +11,7 @@ import json
 import statistics
 from pathlib import Path
 
-from bench.real import OURS, PEER, read_rows
+from bench.real import LONGER, OURS, PEER, read_rows
 from bench.realcorpus import CORPUS
 from bench.report import table
 
@@ -67,6 +67,9 @@ def module_table(rows: list[dict]) -> str:
         "Pynguin tests (failed)", "miogen wall s", "Pynguin wall s", "units (failed)",
         "dropped fail/unstable/no-assert", "miogen status",
     ]  # fmt: skip
+    longer = any(LONGER in tools for tools in by_module.values())
+    if longer:
+        header.insert(5, "miogen 30 s branch %")
     body = []
     for name in _ordered(by_module):
         ours, peer = by_module[name].get(OURS, {}), by_module[name].get(PEER, {})
@@ -81,6 +84,8 @@ def module_table(rows: list[dict]) -> str:
                      ("dropped_failing", "dropped_unstable", "dropped_no_assertion")),
             _status(ours),
         ])  # fmt: skip
+        if longer:
+            body[-1].insert(5, _branch(by_module[name].get(LONGER, {})))
     return table(header, body)
 
 
@@ -109,13 +114,42 @@ def aims(rows: list[dict]) -> str:
         f"Pynguin {_median(peer, 'branch_percent')}; modules where miogen ≥ Pynguin: "
         f"{_at_least(ours, peer)}",
     ]
+    lines += _input_aims(ours, peer, [r for r in rows if r["tool"] == LONGER])
     return "\n".join(lines)
 
 
+def _input_aims(ours: list[dict], peer: list[dict], longer: list[dict]) -> list[str]:
+    """Issue 13's aims: miogen at 5 s against Pynguin at 30 s, and miogen at 30 s against 5 s."""
+    lines = []
+    pairs = _paired(ours, peer)
+    if pairs:
+        wins = sum(a >= b for a, b in pairs)
+        mean = statistics.mean(a - b for a, b in pairs)
+        lines.append(
+            f"- miogen at 5 s ≥ Pynguin at 30 s on {wins}/{len(pairs)} modules "
+            f"({100 * wins / len(pairs):.0f}%, aim ≥ 80%); mean difference {mean:+.1f} points "
+            f"(aim ≥ +5)"
+        )
+    unfinished = [(b, a) for a, b in _paired(ours, longer) if a < 100]
+    if unfinished:
+        better = sum(b > a for b, a in unfinished)
+        mean = statistics.mean(b - a for b, a in unfinished)
+        lines.append(
+            f"- miogen at 30 s above miogen at 5 s on {better}/{len(unfinished)} modules not "
+            f"complete at 5 s; mean gain {mean:+.1f} points"
+        )
+    return lines
+
+
+def _paired(first: list[dict], second: list[dict]) -> list[tuple[float, float]]:
+    """Branch % of the modules both lists measured, as (first, second)."""
+    theirs = {r["module"]: float(r["branch_percent"] or 0) for r in second}
+    return [(float(r["branch_percent"] or 0), theirs[r["module"]]) for r in first
+            if r["module"] in theirs]  # fmt: skip
+
+
 def _at_least(ours: list[dict], peer: list[dict]) -> str:
-    theirs = {r["module"]: float(r["branch_percent"] or 0) for r in peer}
-    pairs = [(float(r["branch_percent"] or 0), theirs[r["module"]]) for r in ours
-             if r["module"] in theirs]  # fmt: skip
+    pairs = _paired(ours, peer)
     return f"{sum(a >= b for a, b in pairs)}/{len(pairs)}"
 
 

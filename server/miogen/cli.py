@@ -7,17 +7,18 @@ import json
 import statistics
 import sys
 import time
+from importlib import metadata
 from pathlib import Path
 from typing import Any
 
 from miogen.analysis.targets import CodeMap, parse_code
-from miogen.criteria import criteria_option
+from miogen.config import command_line, flag, options
 from miogen.criteria.summary import criteria_summary, describe, line_coverage
 from miogen.ctg.cli import add_parser as _add_ctg_parser
 from miogen.errors import MiogenError
 from miogen.pipeline import Dropped, GenerationReport, UnitReport, Verification, generate_module
 from miogen.platform_support import require_sandbox
-from miogen.project import default_test_path, locate
+from miogen.project import locate
 from miogen.records import Algorithm, ErrorKind, Event, Progress, Uncovered, to_json
 
 SANDBOXED_COMMANDS = ("generate", "serve", "ctg")  # they run user code in sandboxed workers
@@ -38,8 +39,22 @@ def main(argv: list[str] | None = None) -> int:
         return 130
 
 
+def version() -> str:
+    """The installed distribution's version (``miogen --version``)."""
+    try:
+        return metadata.version("miogen")
+    except metadata.PackageNotFoundError:
+        return "unknown (not installed)"
+
+
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="miogen", description=__doc__)
+    parser = argparse.ArgumentParser(
+        prog="miogen",
+        description=__doc__,
+        epilog="Settings not given as options come from [tool.miogen] in the project's "
+        "pyproject.toml, else the defaults (see README, Configuration).",
+    )
+    parser.add_argument("--version", action="version", version=f"miogen {version()}")
     commands = parser.add_subparsers(dest="command", required=True)
     generate = commands.add_parser(
         "generate", help="generate tests for a module, class or function"
@@ -47,45 +62,51 @@ def _parser() -> argparse.ArgumentParser:
     generate.add_argument("target", help="path/to/module.py or path/to/module.py::Unit")
     generate.add_argument(
         "--budget",
-        type=float,
-        default=5.0,
+        dest="budget_seconds",
+        type=flag("budgetSeconds"),
+        metavar="SECONDS",
         help="seconds for the whole module, shared by its units (default 5)",
     )
     generate.add_argument(
-        "--evaluations", type=int, help="budget in fitness evaluations per unit instead"
+        "--evaluations",
+        type=flag("evaluations"),
+        help="budget in fitness evaluations per unit instead",
     )
     generate.add_argument(
-        "--output", "-o", type=Path, help="test file (default: tests/test_<module>.py)"
+        "--output",
+        "-o",
+        type=Path,
+        help="test file (default: tests-directory/test-file-pattern, tests/test_<module>.py)",
     )
     generate.add_argument("--json", action="store_true", help="print one machine-readable summary")
-    generate.add_argument("--seed", type=int, default=0)
+    generate.add_argument("--seed", type=flag("seed"), help="of the search (default 0)")
     generate.add_argument(
-        "--algorithm", type=Algorithm, choices=list(Algorithm), default=Algorithm.MIO
+        "--algorithm", type=flag("algorithm"), choices=list(Algorithm), help="(default mio)"
     )
     generate.add_argument(
         "--criteria",
-        type=criteria_option,
-        default="smart",
+        type=flag("criteria"),
         help="goals besides branches: smart (default), all, branch, or a list of "
         "branch,direct-branch,line,weak-mutation,method,method-no-exception,exception,output",
     )
     generate.add_argument(
         "--performance",
-        action="store_true",
+        action="store_const",
+        const=True,
         help="keep the cheaper test per covered goal (aDynaMOSA's performance score) under MIO",
     )
     generate.add_argument("--project-root", help="how imports in the emitted tests are written")
     generate.add_argument(
-        "--test-timeout", type=float, default=1.0, help="seconds per test execution"
+        "--test-timeout", type=flag("testTimeout"), help="seconds per test execution (default 1)"
     )
     generate.add_argument(
         "--raw", action="store_true", help="no shrinking and no mutation-based assertion selection"
     )
     generate.add_argument(
         "--mutation-share",
-        type=_share,
-        default=0.2,
-        help="budget share kept for killing mutants once coverage stalls (0: coverage only)",
+        type=flag("mutationShare"),
+        help="budget share kept for killing mutants once coverage stalls (0: coverage only; "
+        "default 0.2)",
     )
     generate.set_defaults(run=run_generate)
     serve = commands.add_parser("serve", help="run the language server (stdio by default)")
@@ -95,20 +116,6 @@ def _parser() -> argparse.ArgumentParser:
     serve.set_defaults(run=run_serve)
     _add_ctg_parser(commands)
     return parser
-
-
-def _suite_seconds(verification: Verification | None) -> float | None:
-    """Median seconds of the kept tests under pytest without coverage.py (the shuffled reruns)."""
-    if verification is None or not verification.runtimes:
-        return None
-    return round(statistics.median(verification.runtimes), 4)
-
-
-def _share(text: str) -> float:
-    value = float(text)
-    if not 0.0 <= value < 1.0:
-        raise argparse.ArgumentTypeError(f"a share is in [0, 1): {text}")
-    return value
 
 
 def run_serve(args: argparse.Namespace) -> int:
@@ -123,26 +130,23 @@ def run_generate(args: argparse.Namespace) -> int:
         print(f"miogen: no such file: {path}", file=sys.stderr)
         return 2
     location = locate(path, args.project_root)
-    output = args.output or default_test_path(location)
-    progress = _ProgressLine(args.budget, enabled=not args.json and sys.stderr.isatty())
+    settings = options(command_line(location.project_root, args))
+    output = args.output or settings.test_path(location)
+    budget = settings.budget_seconds
+    progress = _ProgressLine(budget, enabled=not args.json and sys.stderr.isatty())
     report = generate_module(
         path,
         [unit] if unit else None,
-        args.budget,
+        budget,
         output,
         project_root=args.project_root,
         on_event=progress,
-        seed=args.seed,
-        algorithm=args.algorithm,
-        evaluations=args.evaluations,
-        test_timeout=args.test_timeout,
-        mutation_share=args.mutation_share,
-        criteria=args.criteria,
-        performance=args.performance,
         raw=args.raw,
+        **settings.job_options(),
     )
     progress.done()
     summary = summarize(report)
+    summary["settings"] = to_json(settings)
     if args.json:
         print(json.dumps(summary, indent=2))
     else:
@@ -262,6 +266,13 @@ def summarize(report: GenerationReport) -> dict[str, Any]:
         "added": [n for n in report.merge.added if n.startswith("test")] if report.merge else [],
         "exit_code": 2 if input_error else (1 if failed else 0),
     }
+
+
+def _suite_seconds(verification: Verification | None) -> float | None:
+    """Median seconds of the kept tests under pytest without coverage.py (the shuffled reruns)."""
+    if verification is None or not verification.runtimes:
+        return None
+    return round(statistics.median(verification.runtimes), 4)
 
 
 def _dropped_counts(units: list[dict[str, Any]], dropped: Dropped) -> dict[str, int]:

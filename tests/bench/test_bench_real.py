@@ -92,6 +92,22 @@ def test_rows_fill_every_column_and_the_table_puts_tools_side_by_side(tmp_path: 
     aims = realreport.aims([{k: str(v) for k, v in row.items()} for row in made])
     assert "Failing emitted tests (miogen): 1 in 1 modules" in aims
     assert "Median wall time, miogen at 5 s: 6.0 s (aim ≤ 7 s: met)" in aims
+    assert "miogen at 5 s ≥ Pynguin at 30 s on 1/1 modules (100%, aim ≥ 80%); mean" in aims
+    assert "+80.0 points" in aims and "miogen at 30 s" not in aims
+
+
+def test_the_longer_miogen_run_gets_a_column_and_its_aim(tmp_path: Path):
+    made = rows(tmp_path)
+    module = next(m for m in CORPUS if m.name == "codetiming._timer")
+    measured = SuiteMeasure(branches_total=10, branches_covered=9, tests=5)
+    longer = real.ours_run(summary(), 31.0, tmp_path / "t.py")
+    made.append(real.make_row(module, real.LONGER, longer, measured, tmp_path, 1.0))
+    as_text = [{k: str(v) for k, v in row.items()} for row in made]
+    assert "| miogen 30 s branch % |" in realreport.module_table(as_text)
+    assert "| 80.0 | 0.0 | 90.0 | 4 (1) |" in realreport.module_table(as_text)
+    aims = realreport.aims(as_text)
+    assert "miogen at 30 s above miogen at 5 s on 1/1 modules not complete at 5 s" in aims
+    assert "mean gain +10.0 points" in aims
 
 
 def test_report_builds_from_a_runs_file(tmp_path: Path):

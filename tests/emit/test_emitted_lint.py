@@ -21,6 +21,7 @@ REPO = Path(__file__).resolve().parents[2]
 CORPUS = [
     *sorted((REPO / "corpus" / "classic").glob("*.py")),
     *sorted((REPO / "bench" / "subjects").glob("*.py")),
+    *sorted((REPO / "corpus" / "inputs").glob("*.py")),  # operators, setters, stdlib values
     REPO / "examples" / "inventory.py",
 ]
 RULES = "E,F,I,PT,B,UP,SIM"

@@ -15,6 +15,8 @@ pytestmark = pytest.mark.filterwarnings("ignore::SyntaxWarning")
 VALUES = st.one_of(
     st.integers(-5, 5), st.floats(allow_nan=True, allow_infinity=True), st.text(max_size=3),
     st.none(), st.lists(st.integers(-3, 3), max_size=3), st.booleans(),
+    st.dictionaries(st.sampled_from(["", "a", "x", "ab"]), st.integers(0, 2), max_size=2),
+    st.sampled_from(["12", "AB-1234", "ab", "A b", "x.txt", "\u00e9\u00c9"]),
 )  # fmt: skip
 OPERATORS = ["==", "!=", "<", "<=", ">", ">=", "in", "not in", "is", "is not"]
 
@@ -23,8 +25,28 @@ def atoms() -> st.SearchStrategy[str]:
     tagged = st.builds(
         lambda tag, name: f"f({tag}, {name})", st.integers(0, 9), st.sampled_from("ab")
     )
-    literal = st.sampled_from(["0", "1", "'x'", "[1, 2]", "None", "2.5", "''", "()"])
+    literal = st.sampled_from(
+        ["0", "1", "'x'", "[1, 2]", "None", "2.5", "''", "()", "{'a': 1}", "('A', 'x')"]
+    )
     return st.one_of(st.sampled_from(["a", "b"]), tagged, literal)
+
+
+PATTERNS = ["r'\\d+'", "r'[A-Z]{2}-\\d'", "'a|b$'", "r'(x)\\1'", "1", "a"]
+METHODS = ["startswith", "endswith", "isdigit", "isupper", "islower", "isspace", "match"]
+
+
+def calls() -> st.SearchStrategy[str]:
+    """The calls that get string distances, on anything (they may raise, as in plain code)."""
+    method = st.builds(
+        lambda owner, name, argument: f"({owner}).{name}({argument if name[0] != 'i' else ''})",
+        atoms(), st.sampled_from(METHODS), atoms(),
+    )  # fmt: skip
+    regex = st.builds(
+        lambda function, pattern, subject: f"re.{function}({pattern}, {subject})",
+        st.sampled_from(["match", "fullmatch", "search"]), st.sampled_from(PATTERNS), atoms(),
+    )  # fmt: skip
+    keyword = st.builds(lambda owner: f"({owner}).startswith(prefix='x')", atoms())
+    return st.one_of(method, regex, keyword)
 
 
 def comparisons() -> st.SearchStrategy[str]:
@@ -36,7 +58,7 @@ def comparisons() -> st.SearchStrategy[str]:
 
 
 expressions = st.recursive(
-    st.one_of(atoms(), comparisons(), st.builds(lambda a: f"isinstance({a}, int)", atoms())),
+    st.one_of(atoms(), comparisons(), calls(), st.builds(lambda a: f"isinstance({a}, int)", atoms())),
     lambda inner: st.one_of(
         st.builds(lambda x: f"not ({x})", inner),
         st.builds(lambda xs, op: f" {op} ".join(f"({x})" for x in xs), st.lists(inner, min_size=2, max_size=3), st.sampled_from(["and", "or"])),
@@ -45,6 +67,8 @@ expressions = st.recursive(
 )  # fmt: skip
 
 TEMPLATE = """
+import re
+
 def target(a, b, log):
     def f(tag, value):
         log.append(tag)

@@ -47,9 +47,18 @@ async def test_settings_come_from_three_places_and_bad_values_fall_back(fresh, t
     await editor.wait_job("sign")
     [miss] = await editor.wait(lambda: editor.diagnostics(path), "diagnostics")
     assert miss.code == "uncovered-branch", "covered branches are hidden by the editor setting"
-    assert miss.severity == types.DiagnosticSeverity.Warning, "the project file wins"
+    assert miss.severity == types.DiagnosticSeverity.Hint, "editorFirst: the editor's value wins"
     [action] = await editor.actions(path, line_of(SHAPES, "x < 0"), only=["source"])
-    assert action.title.endswith("for sign into checks/test_shapes.py")
+    assert action.title.endswith("for sign into checks/test_shapes.py"), "the file's, unset there"
+
+    # configurationPreference (ruff's model): the project file first, then the editor alone.
+    editor_values = {"showCoveredBranches": False, "diagnosticSeverity": "hint"}
+    _configure(fresh, {**editor_values, "configurationPreference": "filesystemFirst"})
+    await editor.wait(lambda: _severity(editor, path) == "Warning", "the project file's severity")
+    _configure(fresh, {**editor_values, "configurationPreference": "editorOnly"})
+    await editor.wait(lambda: _severity(editor, path) == "Hint", "the editor's severity")
+    [action] = await editor.actions(path, line_of(SHAPES, "x < 0"), only=["source"])
+    assert action.title.endswith("for sign into tests/test_shapes.py"), "the file is ignored"
 
     _configure(fresh, {"onSave": False})
     await editor.wait(lambda: editor.logs("onSave=False"), "onSave off")
@@ -57,6 +66,11 @@ async def test_settings_come_from_three_places_and_bad_values_fall_back(fresh, t
     await editor.wait(lambda: editor.logs("saved; onSave is off"), "the save to be handled")
     assert len(editor.jobs("sign", "queued")) == 1
     editor.close_all()
+
+
+def _severity(editor: Editor, path) -> str | None:
+    found = editor.diagnostics(path)
+    return types.DiagnosticSeverity(found[0].severity).name if len(found) == 1 else None
 
 
 UNICODE = """\

@@ -2,13 +2,24 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections import namedtuple
+from pathlib import Path
 
 import pytest
 from lsprotocol import types
 from miogen.emit.merge import TextEdit as MergeEdit
 from miogen.lsp import convert
-from miogen.lsp.settings import ProjectSettings, Settings, plain, read_layer, resolve, section
+from miogen.lsp.locator import Locator
+from miogen.lsp.settings import (
+    KEYS,
+    ProjectSettings,
+    Settings,
+    plain,
+    read_layer,
+    resolve,
+    section,
+)
 from miogen.lsp.snapshot import take
 from miogen.lsp.views import final_view, infer_executed, render, streamed_view
 from miogen.records import Algorithm, CriterionCoverage
@@ -115,6 +126,71 @@ def test_a_broken_pyproject_is_reported_once_and_ignored(tmp_path):
     assert projects.read(tmp_path, messages.append) == {}
     assert projects.read(tmp_path, messages.append) == {}
     assert len(messages) == 1 and "cannot read" in messages[0]
+
+
+def test_unknown_keys_and_bad_values_in_the_project_file_are_reported_once(tmp_path):
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.miogen]\nbudget-secs = 1\nseed = "x"\ntests-directory = "checks"\n'
+    )
+    messages: list[str] = []
+    projects = ProjectSettings()
+    assert projects.read(tmp_path, messages.append) == {"tests_directory": "checks"}
+    assert projects.read(tmp_path, messages.append) == {"tests_directory": "checks"}
+    assert len(messages) == 2
+    assert "budget-secs: no such setting" in messages[0] and "budget-seconds" in messages[0]
+    assert 'seed = "x": expected a whole number' in messages[1]
+    assert all(str(tmp_path / "pyproject.toml") in m for m in messages)
+
+
+def test_every_setting_the_server_reads_is_a_field_of_its_record():
+    fields = {f.name for f in dataclasses.fields(Settings)}
+    assert {name for name, _ in KEYS.values()} == fields
+
+
+def locator_in(root: Path, init: dict, folder: dict | None = None) -> tuple[Locator, list[str]]:
+    warnings: list[str] = []
+    locator = Locator(lambda: [root], warnings.append)
+    locator.configure(init, "initializationOptions")
+    if folder is not None:
+        locator.configure_folders({root: folder})
+    return locator, warnings
+
+
+@pytest.mark.parametrize(
+    ("preference", "expected"),
+    [
+        (None, (3.0, "hint", 7, "checks")),  # editorFirst: the editor's explicit settings win
+        ("editorFirst", (3.0, "hint", 7, "checks")),
+        ("filesystemFirst", (1.0, "warning", 7, "checks")),
+        ("editorOnly", (3.0, "hint", 0, "tests")),
+    ],
+)
+def test_the_editor_preference_orders_its_settings_and_the_project_file(
+    tmp_path, preference, expected
+):
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.miogen]\nbudget-seconds = 1\ndiagnostic-severity = "warning"\nseed = 7\n'
+        'tests-directory = "checks"\nunknown-key = 1\n'
+    )
+    (tmp_path / "m.py").write_text("def f(): pass\n")
+    init = {"budgetSeconds": 2, "diagnosticSeverity": "hint"}
+    if preference is not None:
+        init["configurationPreference"] = preference
+    locator, warnings = locator_in(tmp_path, init, folder={"budgetSeconds": 3})
+    settings = locator.settings_for(tmp_path / "m.py")
+    found = (settings.budget_seconds, settings.diagnostic_severity, settings.seed)
+    assert (*found, settings.tests_directory) == expected
+    assert bool(warnings) == (preference != "editorOnly"), "an ignored file is not even read"
+
+
+def test_a_folder_may_choose_its_own_preference(tmp_path):
+    (tmp_path / "pyproject.toml").write_text("[tool.miogen]\nbudget-seconds = 1\n")
+    (tmp_path / "m.py").write_text("def f(): pass\n")
+    locator, _ = locator_in(
+        tmp_path, {"budgetSeconds": 2}, folder={"configurationPreference": "filesystemFirst"}
+    )
+    assert locator.settings_for(tmp_path / "m.py").budget_seconds == 1.0
+    assert locator.settings_in(tmp_path).configuration_preference == "filesystemFirst"
 
 
 # --- snapshots: fingerprints and spans -----------------------------------------------------

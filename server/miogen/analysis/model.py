@@ -36,7 +36,8 @@ class Signature:
     params: tuple[Parameter, ...]
     returns: TypeSpec
     line: int
-    kind: str = "function"  # function | method | static | classmethod | property | constructor
+    # function | method | static | classmethod | property | constructor | operator | setter
+    kind: str = "function"
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +49,10 @@ class ClassModel:
     methods: tuple[Signature, ...]
     enum_members: tuple[str, ...] = ()
     is_dataclass: bool = False
+    # Callables not called by name (analysis.inference): special methods (kind "operator",
+    # analysis.special) and property setters (kind "setter").
+    special: tuple[Signature, ...] = ()
+    module: str = ""  # where a class of the package was imported from; "" for the module's own
 
 
 @dataclass(frozen=True, slots=True)

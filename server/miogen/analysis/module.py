@@ -11,6 +11,7 @@ from typing import Any, TypeGuard
 
 from coverage.exceptions import NotPython
 
+from miogen.analysis.enrich import complete_model, with_pattern_examples
 from miogen.analysis.model import (
     NO_DEFAULT,
     ClassModel,
@@ -77,6 +78,9 @@ def _analyze(source: str, path: str, module_name: str) -> ModuleModel:
         for n in tree.body
         if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)
     }
+    classes, functions = complete_model(
+        tree, classes, functions, _read_signature, (path, module_name), _sibling_classes
+    )
     walked = survey(tree)
     found = [_unit(node) for node in definitions(tree.body) if _is_unit(node, classes)]
     # Public units first: their target ids do not depend on the private ones.
@@ -85,7 +89,8 @@ def _analyze(source: str, path: str, module_name: str) -> ModuleModel:
     targets = find_targets(source, tree, found, walked)
     found = [replace(u, targets=tuple(targets.get(u.name, ()))) for u in found]
     units = [u for u in found if not u.private]
-    model = ModuleModel(path, module_name, source, units, classes, functions, _constants(walked))
+    constants = with_pattern_examples(tree, _constants(walked))
+    model = ModuleModel(path, module_name, source, units, classes, functions, constants)
     model.private_units = [u for u in found if u.private]
     model.has_module_state = _has_module_state(tree, walked)
     return model
@@ -96,6 +101,15 @@ _MUTATORS = {
     "append", "extend", "insert", "remove", "pop", "popitem", "clear", "add", "discard",
     "update", "setdefault", "appendleft", "extendleft", "sort", "reverse",
 }  # fmt: skip
+
+
+def _sibling_classes(path: Path, module_name: str) -> dict[str, ClassModel]:
+    """How to build the classes of another module of the package (its own imports not read)."""
+    tree = parse_module(path.read_text(encoding="utf-8"), str(path))
+    class_nodes = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
+    reader = TypeReader(set(class_nodes), _type_aliases(tree))
+    classes = {name: _read_class(node, reader, class_nodes) for name, node in class_nodes.items()}
+    return complete_model(tree, classes, {}, _read_signature)[0]
 
 
 def _has_module_state(tree: ast.Module, walked: Survey) -> bool:
@@ -169,7 +183,9 @@ def _is_unit(
         return not _is_dunder(node.name)
     if isinstance(node, ast.ClassDef) and not _is_dunder(node.name):
         model = classes[node.name]
-        has_code = bool(model.methods) or (model.constructor and model.constructor.line > 0)
+        has_code = bool(model.methods or model.special) or (
+            model.constructor and model.constructor.line > 0
+        )
         return (
             bool(has_code)
             and not node.name.endswith(EXCEPTION_SUFFIXES)

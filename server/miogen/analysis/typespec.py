@@ -29,14 +29,35 @@ _ALIASES = {
     "None": "none",
     "NoneType": "none",
 }
+# Value types of the standard library the sampler can build, by the names annotations use
+# (``date`` after ``from datetime import date``, ``datetime.date`` read as its last part).
+STDLIB_TYPES = {
+    "date": "datetime.date",
+    "datetime": "datetime.datetime",
+    "time": "datetime.time",
+    "timedelta": "datetime.timedelta",
+    "Decimal": "decimal.Decimal",
+    "Fraction": "fractions.Fraction",
+    "PurePath": "pathlib.PurePosixPath",
+    "PurePosixPath": "pathlib.PurePosixPath",
+    "Path": "pathlib.PurePosixPath",
+    "PosixPath": "pathlib.PurePosixPath",
+    "Pattern": "re.Pattern",
+    "UUID": "uuid.UUID",
+}
+CALLABLE_NAMES = frozenset({"Callable", "callable"})
 
 
 @dataclass(frozen=True, slots=True)
 class TypeSpec:
     """A type as the sampler sees it: a kind, arguments, and a name for user classes.
 
-    kinds: int float str bool bytes complex none any list set dict tuple union class literal.
-    ``tuple`` with ``variadic=True`` is ``tuple[X, ...]``; ``literal`` keeps its values in ``values``.
+    kinds: int float str bool bytes complex none any list set dict tuple union class literal
+    stdlib callable iterator. ``tuple`` with ``variadic=True`` is ``tuple[X, ...]``; ``literal`` keeps its
+    values in ``values``; ``stdlib`` names its type in ``name`` ("datetime.date", see
+    STDLIB_TYPES); ``callable`` has its parameters' types in ``args``, or ``variadic=True`` when
+    their number is unknown; ``iterator`` (the result of a generator function, whose body runs
+    only as it is iterated) has its elements' type in ``args``.
     """
 
     kind: str
@@ -46,7 +67,7 @@ class TypeSpec:
     values: tuple[object, ...] = ()
 
     def __str__(self) -> str:
-        if self.kind == "class":
+        if self.kind in ("class", "stdlib"):
             return self.name
         if self.kind == "literal":
             return f"Literal{list(self.values)}"
@@ -119,6 +140,10 @@ class TypeReader:
             return TypeSpec(name)
         if name in self.classes:
             return TypeSpec("class", name=name)
+        if name in STDLIB_TYPES:
+            return TypeSpec("stdlib", name=STDLIB_TYPES[name])
+        if name in CALLABLE_NAMES:
+            return TypeSpec("callable", variadic=True)
         return ANY
 
     def _read_generic(self, node: ast.Subscript) -> TypeSpec:
@@ -133,6 +158,8 @@ class TypeReader:
             return TypeSpec("literal", values=values) if values else ANY
         if base in ("Annotated", "Final", "ClassVar", "Required", "NotRequired"):
             return self._read(items[0])
+        if base in CALLABLE_NAMES:
+            return self._read_callable(items)
         kind = _ALIASES.get(base, base)
         if kind == "tuple":
             variadic = (
@@ -143,3 +170,34 @@ class TypeReader:
         if kind in ("list", "set", "dict"):
             return TypeSpec(kind, tuple(self._read(i) for i in items))
         return self._read_name(base)
+
+    def _read_callable(self, items: list[ast.expr]) -> TypeSpec:
+        """``Callable[[int, str], bool]``: the parameters' types; ``Callable[..., X]``: variadic."""
+        parameters = items[0] if items else None
+        if isinstance(parameters, ast.List):
+            return TypeSpec("callable", tuple(self._read(p) for p in parameters.elts))
+        return TypeSpec("callable", variadic=True)
+
+
+_TYPE_MODULES = frozenset({"datetime", "decimal", "fractions", "pathlib", "re", "uuid", "typing"})
+
+
+def binding_aliases(tree: ast.Module) -> dict[str, ast.expr]:
+    """Type names a module binds to other names: ``from datetime import date as Date``, and
+    ``Amount = Decimal`` or ``Day = datetime.date`` when the right side is a type name."""
+    aliases: dict[str, ast.expr] = {}
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom) and node.module in _TYPE_MODULES and not node.level:
+            for alias in node.names:
+                if alias.asname and alias.asname != alias.name:
+                    aliases[alias.asname] = ast.Name(alias.name, ast.Load())
+        elif isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target, value = node.targets[0], node.value
+            if isinstance(target, ast.Name) and _names_a_type(value):
+                aliases[target.id] = value
+    return aliases
+
+
+def _names_a_type(node: ast.expr) -> bool:
+    name = _name_of(node) if isinstance(node, ast.Name | ast.Attribute) else None
+    return name is not None and (name in STDLIB_TYPES or name in PRIMITIVES)

@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+import datetime
+import decimal
+import fractions
 import math
+import pathlib
+import re
+import uuid
 from dataclasses import dataclass
 from typing import Any, Literal
 
 MAX_LITERAL = 200  # characters: longer values are not asserted literally
+MAX_INT_BITS = 700  # an int of more bits has more than MAX_LITERAL digits
 
 ObservationKind = Literal[
     "equals", "approx", "nan", "raises", "is_none", "attribute", "isinstance", "length"
@@ -26,9 +33,18 @@ class Observation:
 
 def literal(value: object) -> str | None:
     """A Python expression that rebuilds ``value``, or None when there is no stable literal form."""
+    try:
+        return _literal(value)
+    except ValueError:  # repr() of an int inside a container, past 4300 digits
+        return None
+
+
+def _literal(value: object) -> str | None:
     if isinstance(value, str | bytes):
         text = quoted(value)
     elif value is None or isinstance(value, bool | int):
+        if isinstance(value, int) and value.bit_length() > MAX_INT_BITS:
+            return None  # longer than MAX_LITERAL, and repr() refuses past 4300 digits
         text = repr(value)
     elif isinstance(value, float):
         if math.isnan(value):
@@ -43,7 +59,10 @@ def literal(value: object) -> str | None:
     elif isinstance(value, dict) and type(value) is dict:
         return _dict(value)
     else:
-        return None
+        stdlib = stdlib_literal(value)
+        if stdlib is None:
+            return None
+        text = stdlib
     return text if len(text) <= MAX_LITERAL else None
 
 
@@ -90,3 +109,25 @@ def quoted(value: str | bytes) -> str:
     if text[len(prefix)] == "'" and not has_quote:
         return f'{prefix}"{body.replace(chr(92) + chr(39), chr(39))}"'
     return text
+
+
+def stdlib_literal(value: object) -> str | None:
+    """The constructor call that rebuilds a stdlib value: ``datetime.date(2024, 2, 29)``."""
+    kind = type(value)
+    if kind in (datetime.date, datetime.datetime, datetime.time, datetime.timedelta):
+        return repr(value).replace("datetime.timezone.utc", "datetime.UTC")
+    if isinstance(value, decimal.Decimal):
+        return None if value.is_nan() else f"decimal.Decimal({quoted(str(value))})"
+    if isinstance(value, fractions.Fraction):
+        if max(abs(value.numerator), value.denominator).bit_length() > MAX_INT_BITS:
+            return None
+        return f"fractions.Fraction({value.numerator}, {value.denominator})"
+    if isinstance(value, uuid.UUID):
+        return f"uuid.UUID({quoted(str(value))})"
+    if isinstance(value, pathlib.PurePath):
+        name = "Path" if isinstance(value, pathlib.Path) else kind.__name__
+        return f"pathlib.{name}({quoted(str(value))})"
+    if isinstance(value, re.Pattern) and isinstance(value.pattern, str):
+        flags = re.RegexFlag(value.flags & ~re.UNICODE)
+        return f"re.compile({quoted(value.pattern)}{f', {flags!r}' if flags else ''})"
+    return None

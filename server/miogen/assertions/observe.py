@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 
 from miogen.assertions.observation import Observation, literal
 from miogen.execution.executor import Execution, Executor
-from miogen.testcase.model import CALLS, TestCase
+from miogen.testcase.model import CALLS, TestCase, has_value
 
 MAX_ATTRIBUTES = 3
 BUILTIN_MODULES = ("builtins",)
@@ -76,6 +76,8 @@ def observations_of(execution: Execution, module_name: str) -> list[Observation]
             break
         if index >= len(execution.values):
             break
+        if not has_value(statement):  # x.name = v, x[k] = v: only an exception to check
+            continue
         value = execution.values[index]
         if statement.kind == "construct":
             found += _state(index, value)
@@ -183,17 +185,26 @@ def _type_of(index: int, value: object, module_name: str) -> Observation | None:
         if not isinstance(named, type):
             return None
         return Observation(index, "isinstance", kind.__name__, kind.__name__)
+    if _exposed(kind, module_name):  # a class of the package the module imports: from there
+        return Observation(index, "isinstance", kind.__name__, f"{kind.__module__}:{kind.__name__}")
     if kind.__module__ == "builtins" and kind.__name__.isidentifier():
         return Observation(index, "isinstance", kind.__name__)
     return None
 
 
+def _exposed(kind: type, module_name: str) -> bool:
+    """A class of the same top-level package that the module under test imports by its name."""
+    module = sys.modules.get(module_name)
+    same_package = kind.__module__.split(".")[0] == module_name.split(".")[0]
+    return same_package and getattr(module, kind.__name__, None) is kind
+
+
 def _state(index: int, value: object) -> list[Observation]:
     """Public attributes (with a literal form) of an object, as the test leaves it."""
     try:
-        attributes = vars(value)
-    except TypeError:
-        return []
+        attributes = dict(vars(value))
+    except TypeError:  # __slots__: the value types built in __new__ show their state in properties
+        attributes = _properties(value)
     found: list[Observation] = []
     for name, attribute in list(attributes.items()):
         if name.startswith("_") or len(found) >= MAX_ATTRIBUTES:
@@ -203,4 +214,17 @@ def _state(index: int, value: object) -> list[Observation]:
         text = literal(attribute)
         if text is not None and "nan" not in text:
             found.append(Observation(index, "attribute", text, name))
+    return found
+
+
+def _properties(value: object) -> dict[str, object]:
+    """Public properties of an object that has no ``__dict__``, read without failing."""
+    found: dict[str, object] = {}
+    for name in dir(type(value)):
+        if name.startswith("_") or not isinstance(getattr(type(value), name, None), property):
+            continue
+        try:
+            found[name] = getattr(value, name)
+        except Exception:  # noqa: BLE001 - a getter that raises shows nothing
+            continue
     return found

@@ -7,9 +7,9 @@ import json
 import sys
 from contextlib import ExitStack
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from miogen.criteria import criteria_option
+from miogen.config import CTG_KEYS, command_line, flag, options
 from miogen.errors import MiogenError
 from miogen.records import Algorithm
 
@@ -28,14 +28,19 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     ctg.add_argument("paths", nargs="*", type=Path, help="files or folders (default: .)")
     ctg.add_argument(
-        "--budget", type=float, required=True,
-        help="b: search seconds per job slot; the run shares jobs*b seconds, at most b per unit",
+        "--budget", type=flag("budget", CTG_KEYS), metavar="SECONDS",
+        help="b: search seconds per job slot; the run shares jobs*b seconds, at most b per unit "
+        "(required here or as budget in [tool.miogen.ctg])",
     )  # fmt: skip
-    ctg.add_argument("--jobs", "-j", type=int, default=1, help="k: jobs at once (default 1)")
-    ctg.add_argument("--report", type=Path, help="write a JSON report here")
     ctg.add_argument(
-        "--fail-under", type=float, metavar="PCT", help="exit 1 when the pooled coverage is lower"
+        "--jobs", "-j", type=flag("jobs", CTG_KEYS), help="k: jobs at once (default 1)"
     )
+    ctg.add_argument("--report", type=Path, help="write a JSON report here")
+    ctg.add_argument("--json", action="store_true", help="print the JSON report, not the table")
+    ctg.add_argument(
+        "--fail-under", type=flag("failUnder", CTG_KEYS), metavar="PCT",
+        help="exit 1 when the pooled coverage is lower",
+    )  # fmt: skip
     ctg.add_argument("--executor", choices=("local", "dask"), default="local")
     ctg.add_argument(
         "--scheduler", metavar="ADDRESS",
@@ -52,19 +57,23 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--input-seeding", type=float, default=0.0, metavar="P",
         help="objects from other units' tests as inputs with probability P (<= 0.5; default off)",
     )  # fmt: skip
-    ctg.add_argument("--seed", type=int, default=0)
-    ctg.add_argument("--algorithm", type=Algorithm, choices=list(Algorithm), default=Algorithm.MIO)
+    ctg.add_argument("--seed", type=flag("seed"), help="of the searches (default 0)")
     ctg.add_argument(
-        "--criteria", type=criteria_option, default="smart",
+        "--algorithm", type=flag("algorithm"), choices=list(Algorithm), help="(default mio)"
+    )
+    ctg.add_argument(
+        "--criteria", type=flag("criteria"),
         help="goals besides branches: smart (default), all, branch, or a comma list",
     )  # fmt: skip
     ctg.add_argument(
-        "--performance", action="store_true",
+        "--performance", action="store_const", const=True,
         help="keep the cheaper test per covered goal (aDynaMOSA's performance score) under MIO",
     )  # fmt: skip
-    ctg.add_argument("--test-timeout", type=float, default=1.0, help="seconds per test execution")
     ctg.add_argument(
-        "--verify-runs", type=int, default=3, metavar="N",
+        "--test-timeout", type=flag("testTimeout"), help="seconds per test execution (default 1)"
+    )
+    ctg.add_argument(
+        "--verify-runs", type=flag("verifyRuns", CTG_KEYS), metavar="N",
         help="pytest runs of the new tests before they are merged, the later ones shuffled; "
         "a test that fails in any run is dropped (default 3)",
     )  # fmt: skip
@@ -74,55 +83,62 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def run(args: argparse.Namespace) -> int:
     from miogen.ctg import report as reporting
+    from miogen.ctg.discovery import project_root
     from miogen.ctg.jobs import dask_pool
     from miogen.ctg.runner import run_ctg
 
     _check(args)
-    config = config_of(args)
+    root = project_root([Path(p) for p in args.paths], args.project_root)
+    values = command_line(root, args)
+    config = _config(args, values)
     log = None if args.quiet else (lambda line: print(line, file=sys.stderr, flush=True))
     with ExitStack() as stack:
         pool = None
         if args.executor == "dask":
-            pool = stack.enter_context(dask_pool(args.scheduler, args.jobs))
-        report = run_ctg(
-            args.paths, config, root=args.project_root, history=args.history, pool=pool, log=log
-        )
+            pool = stack.enter_context(dask_pool(args.scheduler, config.jobs))
+        report = run_ctg(args.paths, config, root=root, history=args.history, pool=pool, log=log)
     for warning in report.warnings:
         print(f"miogen: warning: {warning}", file=sys.stderr)
-    print("\n".join(reporting.table(report) + reporting.summary(report)))
-    data = reporting.to_json(report, args.fail_under)
+    fail_under: float | None = values.get("fail_under")
+    data = reporting.to_json(report, fail_under)
+    if args.json:
+        print(json.dumps(data, indent=2))
+    else:
+        print("\n".join(reporting.table(report) + reporting.summary(report)))
     if args.report:
         args.report.parent.mkdir(parents=True, exist_ok=True)
         args.report.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
-    if args.fail_under is not None and data["exit_code"] and not report.failed:
+    if fail_under is not None and data["exit_code"] and not report.failed:
         print(
-            f"miogen: pooled coverage {report.pooled:.1f}% is under --fail-under {args.fail_under:g}%",
+            f"miogen: pooled coverage {report.pooled:.1f}% is under --fail-under {fail_under:g}%",
             file=sys.stderr,
         )
     code: int = data["exit_code"]
     return code
 
 
-def config_of(args: argparse.Namespace) -> CtgConfig:
-    """The run's configuration from the parsed ``miogen ctg`` arguments."""
+def _config(args: argparse.Namespace, values: dict[str, Any]) -> CtgConfig:
+    """The run's configuration: flags, then the project's [tool.miogen] tables, then defaults."""
     from miogen.ctg.runner import CtgConfig
 
+    if "budget" not in values:
+        raise MiogenError(
+            "a budget is needed: --budget SECONDS, or budget in [tool.miogen.ctg] of pyproject.toml"
+        )
+    engine = options(values)
+    given = {name: values[name] for name in ("budget", "jobs", "verify_runs") if name in values}
     return CtgConfig(
-        budget=args.budget, jobs=args.jobs, strategy=args.strategy, minimum=args.minimum,
-        input_seeding=args.input_seeding, seed=args.seed, test_timeout=args.test_timeout,
-        verify_runs=args.verify_runs,
-        job_options={"algorithm": args.algorithm, "criteria": args.criteria,
-                     "performance": args.performance},
+        **given, strategy=args.strategy, minimum=args.minimum, input_seeding=args.input_seeding,
+        seed=engine.seed, test_timeout=engine.test_timeout,
+        tests_directory=engine.tests_directory, test_file_pattern=engine.test_file_pattern,
+        job_options={
+            "algorithm": engine.algorithm, "mutation_share": engine.mutation_share,
+            "criteria": engine.criteria, "performance": engine.performance,
+        },
     )  # fmt: skip
 
 
 def _check(args: argparse.Namespace) -> None:
-    if args.budget <= 0:
-        raise MiogenError("--budget must be positive")
-    if args.verify_runs < 1:
-        raise MiogenError("--verify-runs must be at least 1")
-    if args.jobs < 1:
-        raise MiogenError("--jobs must be at least 1")
     if not 0.0 <= args.input_seeding <= 0.5:
         raise MiogenError("--input-seeding is a probability between 0 and 0.5")
     if args.scheduler and args.executor != "dask":

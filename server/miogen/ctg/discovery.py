@@ -83,8 +83,14 @@ def _is_module(name: str) -> bool:
     )
 
 
-def discover(paths: list[Path], root: Path) -> list[Module]:
-    """Every module under ``paths``, analysed; a module that does not parse carries its error."""
+def discover(
+    paths: list[Path],
+    root: Path,
+    tests_directory: str = "tests",
+    test_file_pattern: str = "test_{module}.py",
+) -> list[Module]:
+    """Every module under ``paths``, analysed; a module that does not parse carries its error.
+    Each module's test file is ``tests_directory/test_file_pattern`` under ``root``."""
     modules = []
     for path in module_files(paths):
         location = locate(path, root)
@@ -94,7 +100,8 @@ def discover(paths: list[Path], root: Path) -> list[Module]:
             relative = path.as_posix()
         if _is_empty(path):
             continue  # an empty __init__.py has nothing to test (and coverage.py's parser refuses it)
-        module = Module(location, relative, default_test_path(location), content_hash(path))
+        test_file = default_test_path(location, tests_directory, test_file_pattern)
+        module = Module(location, relative, test_file, content_hash(path))
         try:
             module.model = analyze_file(path, location.module_name)
         except MiogenError as error:

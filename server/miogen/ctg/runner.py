@@ -55,6 +55,8 @@ class CtgConfig:
     seed: int = 0
     test_timeout: float = 1.0
     verify_runs: int = 3  # pytest runs of the new tests (the later ones shuffled): flaky ones go
+    tests_directory: str = "tests"  # where each module's test file is, relative to the root
+    test_file_pattern: str = "test_{module}.py"
     job_options: dict[str, Any] = field(default_factory=dict)  # more JobSpec fields
 
     @property
@@ -155,7 +157,7 @@ def run_ctg(
         pool = pool or stack.enter_context(local_pool(config.jobs))
         report.executor = pool.name
         threads = stack.enter_context(ThreadPoolExecutor(max(1, config.jobs)))
-        modules = _discover(report, folders)
+        modules = _discover(report, folders, config)
         states = _load_history(modules, store)
         _measure_before(report, modules, states, store, threads)
         plan = _allocate(states, config)
@@ -176,8 +178,8 @@ def _open_history(report: CtgReport, history: str | Path | None) -> HistoryStore
     return store
 
 
-def _discover(report: CtgReport, paths: list[Path]) -> list[Module]:
-    modules = discover(paths, report.root)
+def _discover(report: CtgReport, paths: list[Path], config: CtgConfig) -> list[Module]:
+    modules = discover(paths, report.root, config.tests_directory, config.test_file_pattern)
     for module in modules:
         if module.error:
             report.module_errors[module.relative] = module.error

@@ -24,6 +24,7 @@ from collections.abc import Iterable
 
 from miogen.analysis.model import ModuleModel, Signature, Unit
 from miogen.analysis.typespec import TypeSpec
+from miogen.minimize.reduce import closure
 from miogen.records import TestData
 from miogen.testcase.model import (
     Statement,
@@ -125,13 +126,7 @@ def pool_objects(model: ModuleModel, owner: str, tests: Iterable[TestData]) -> l
 
 def _slice(test: TestCase, index: int) -> TestCase:
     """Statement ``index`` and everything it is built from, renumbered; it ends the slice."""
-    needed, pending = set(), [index]
-    while pending:
-        current = pending.pop()
-        if current not in needed:
-            needed.add(current)
-            pending.extend(test[current].references())
-    order = sorted(needed)
+    order = sorted(closure(test, index))
     mapping = {old: new for new, old in enumerate(order)}
     return tuple(test[old].renumbered(mapping) for old in order)
 

@@ -18,7 +18,10 @@ def test_name(test: TestCase, observations: list[Observation], taken: set[str]) 
         base = "test_values"
     else:
         index, last = calls[-1]
-        base = f"test_{_callee(last.name, last.kind)}{_outcome(index, observations)}"
+        named = last
+        if last.kind == "operator" and last.name == "__iter__":  # list(chunk(...)): chunk's test
+            named = test[last.receiver]
+        base = f"test_{_callee(named.name, named.kind)}{_outcome(index, observations)}"
     base = base[:MAX_LENGTH].rstrip("_")
     name, counter = base, 2
     while name in taken:

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import ast
 import builtins
+import io
 import keyword
 import re
+import tokenize
 from dataclasses import dataclass, field
 
+from miogen.analysis.special import template_for
 from miogen.assertions.observation import Observation, literal, quoted
 from miogen.testcase.model import CALLS, Statement, TestCase
 
@@ -49,16 +53,19 @@ def render_test(
     taken: set[str] = set()
     lines: list[str] = []
     for index, statement in enumerate(test):
+        if _is_context(statement):
+            observed = by_index.get(index, [])
+            lines += _context_lines(index, test, names, taken, observed, rendered)
+            continue
         expression = _expression(statement, names, rendered)
-        if _inlined(statement, uses.get(index, 0), expression):
-            names[index] = expression
+        if _inlined(statement, uses.get(index, 0), expression) or statement.kind == "callable":
+            names[index] = expression  # a function passed as an argument: always inlined
             continue
         observed = by_index.get(index, [])
         raises = next((o for o in observed if o.kind == "raises"), None)
         if raises is not None:
-            read = "_ = " if statement.kind == "property" else ""  # a bare read is a lint
             lines.append(raises_line(raises, rendered))
-            lines.append(f"    {read}{expression}")
+            lines.append(f"    {_as_statement(expression)}")
             continue
         at_once = [o for o in observed if o.kind != "attribute"]
         needs_name = uses.get(index, 0) > 0 or bool(observed)
@@ -66,10 +73,10 @@ def render_test(
             # One check of a value nothing else uses: `assert f(x) == 3`, one statement, when it
             # fits on a line (ruff format would wrap a longer one).
             observation = observed[0]
-            inline = _assertion(expression, observation, rendered)
+            inline = _assertion(_grouped(statement, expression), observation, rendered)
             if len(inline) <= 84:
                 if observation.kind in ("equals", "isinstance") and observation.detail:
-                    rendered.imports.add(observation.detail)
+                    _import_detail(observation.detail, rendered)
                 lines.append(inline)
                 continue
         if needs_name:
@@ -83,7 +90,7 @@ def render_test(
         elif statement.kind == "property":
             lines.append(f"_ = {expression}")  # read for what it runs; a bare read is a lint
         else:
-            lines.append(expression)
+            lines.append(_as_statement(expression))
     # The state of objects is observed when the test ends, so it is asserted there.
     for observation in observations:
         if observation.kind == "attribute" and observation.index in names:
@@ -91,6 +98,7 @@ def render_test(
     body = "\n".join(f"    {line}" for line in lines) or "    pass"
     rendered.source = f"def {name}():\n{body}\n"
     rendered.imports |= _module_names(test)
+    rendered.extra_imports |= _origin_imports(test) | module_imports(rendered.source)
     return rendered
 
 
@@ -106,8 +114,10 @@ def _inlined(statement: Statement, uses: int, expression: str) -> bool:
 def _module_names(test: TestCase) -> set[str]:
     found = set()
     for statement in test:
-        if statement.kind in ("construct", "call", "enum"):
+        if statement.kind in ("construct", "call", "enum") and not statement.value:
             found.add(statement.name.split(".")[0])
+        elif statement.kind == "callable" and statement.value == "module":
+            found.add(statement.name)
     return found
 
 
@@ -147,16 +157,16 @@ def _expression(statement: Statement, names: dict[int, str], rendered: RenderedT
         return "{" + ", ".join(items) + "}" if items else "set()"
     if kind == "dict":
         items = [names[i] for _, i in statement.args]
-        return (
-            "{"
-            + ", ".join(f"{k}: {v}" for k, v in zip(items[::2], items[1::2], strict=False))
-            + "}"
-        )
+        # A key written twice keeps its last value, as the dict the test ran with did.
+        pairs = dict(zip(items[::2], items[1::2], strict=False))
+        return "{" + ", ".join(f"{k}: {v}" for k, v in pairs.items()) + "}"
     if kind == "enum":
         return statement.name
     if kind == "property":
         return f"{names[statement.receiver]}.{statement.name}"
-    arguments = ", ".join(f"{n}={names[i]}" for n, i in statement.args)
+    if kind in ("operator", "assign", "callable"):
+        return _special_expression(statement, names)
+    arguments = _arguments(statement.args, names)
     if kind == "method":
         return f"{names[statement.receiver]}.{statement.name}({arguments})"
     return f"{statement.name}({arguments})"
@@ -171,7 +181,7 @@ def _assertion(variable: str, observation: Observation, rendered: RenderedTest) 
         return f"assert math.isnan({variable})"
     if observation.kind == "isinstance":
         if observation.detail:
-            rendered.imports.add(observation.detail)
+            _import_detail(observation.detail, rendered)
         return f"assert isinstance({variable}, {observation.value})"
     if observation.kind == "is_none":
         return f"assert {variable} is None"
@@ -222,3 +232,127 @@ def pattern_literal(message: str) -> str:
         quote = "'" if '"' in pattern else '"'
         return f"r{quote}{pattern}{quote}"
     return quoted(pattern)
+
+
+# -- the statement kinds of real code: operators, setters, functions as values, stdlib values ---
+
+
+def _arguments(args: tuple[tuple[str, int], ...], names: dict[int, str]) -> str:
+    """``a, *rest, key=v``: "/x" and "*items" arguments by position, the others by keyword."""
+    return ", ".join(names[i] if n[:1] in "/*" else f"{n}={names[i]}" for n, i in args)
+
+
+def _special_expression(statement: Statement, names: dict[int, str]) -> str:
+    if statement.kind == "callable":
+        return statement.name
+    receiver = names[statement.receiver]
+    if statement.kind == "assign":
+        return f"{receiver}.{statement.name} = {names[statement.args[0][1]]}"
+    if statement.name == "__call__":
+        return f"{receiver}({_arguments(statement.args, names)})"
+    operands = [_operand(names[i], statement.name) for _, i in statement.args]
+    receiver = _operand(receiver, statement.name)
+    return template_for(statement.name, len(operands)).format(receiver, *operands)
+
+
+def _operand(text: str, name: str) -> str:
+    """Parentheses where an inlined value would bind wrongly: a lambda, a conditional, and a
+    negative number left of ``**`` (``(-1) ** x``, not ``-(1 ** x)``)."""
+    negative_power = text.startswith("-") and name in ("__pow__", "__rpow__")
+    if text.startswith("lambda") or " if " in text or negative_power:
+        return f"({text})"
+    return text
+
+
+_COMPARISONS = frozenset({"__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__"})
+
+
+def _grouped(statement: Statement, expression: str) -> str:
+    """``(a == b)`` inside an assertion, where ``a == b is True`` would chain the comparisons."""
+    comparison = statement.name in _COMPARISONS or statement.name == "__contains__"
+    return f"({expression})" if statement.kind == "operator" and comparison else expression
+
+
+def _import_detail(detail: str, rendered: RenderedTest) -> None:
+    """A name of the module under test, or "package.module:Name" of another of its package."""
+    origin, _, name = detail.rpartition(":")
+    if origin:
+        rendered.extra_imports.add(f"from {origin} import {name}")
+    else:
+        rendered.imports.add(name)
+
+
+def _as_statement(expression: str) -> str:
+    """``_ = a < b``: an operator expression whose value is not checked is still run, without
+    reading as a pointless comparison (ruff B015/B018); calls and assignments stay as they are."""
+    try:
+        tree = ast.parse(expression)
+    except SyntaxError:
+        return expression
+    single = tree.body[0] if len(tree.body) == 1 else None
+    if isinstance(single, ast.Expr) and not isinstance(single.value, ast.Call):
+        return f"_ = {expression}"
+    return expression
+
+
+def _is_context(statement: Statement) -> bool:
+    return statement.kind == "operator" and statement.name == "__enter__"
+
+
+def _context_lines(
+    index: int,
+    test: TestCase,
+    names: dict[int, str],
+    taken: set[str],
+    observed: list[Observation],
+    rendered: RenderedTest,
+) -> list[str]:
+    """``with resource as entered: pass``: entering and leaving, then checks on what it gave."""
+    statement = test[index]
+    receiver = names[statement.receiver]
+    raises = next((o for o in observed if o.kind == "raises"), None)
+    if raises is not None:
+        return [raises_line(raises, rendered), f"    with {receiver}:", "        pass"]
+    checks = [o for o in observed if o.kind != "attribute"]
+    used = any(index in later.references() for later in test[index + 1 :])
+    if not checks and not used:
+        return [f"with {receiver}:", "    pass"]
+    variable = _variable_name(statement, taken)
+    names[index] = variable
+    lines = [f"with {receiver} as {variable}:", "    pass"]
+    for observation in checks:
+        if observation.kind == "equals" and observation.detail:
+            rendered.imports.add(observation.detail)
+        lines.append(_assertion(variable, observation, rendered))
+    return lines
+
+
+_MODULES = frozenset(
+    {"datetime", "decimal", "fractions", "pathlib", "re", "uuid", "math", "operator", "zoneinfo"}
+    | {"copy"}
+)
+
+
+def module_imports(source: str) -> set[str]:
+    """``import datetime`` and the like for the modules the source uses by name (not in strings)."""
+    found: set[str] = set()
+    previous = ""
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(source).readline))
+    except (tokenize.TokenError, SyntaxError):
+        return found
+    for token, following in zip(tokens, tokens[1:], strict=False):
+        if token.type == tokenize.NAME and token.string in _MODULES and following.string == ".":
+            if previous != ".":
+                found.add(f"import {token.string}")
+        previous = token.string
+    return found
+
+
+def _origin_imports(test: TestCase) -> set[str]:
+    """Classes of the package's other modules are imported from where they are defined."""
+    return {
+        f"from {s.value} import {s.name.split('.')[0]}"
+        for s in test
+        if s.kind in ("construct", "enum", "call") and isinstance(s.value, str) and s.value
+    }

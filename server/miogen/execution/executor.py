@@ -8,7 +8,7 @@ import types
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from miogen.execution import sandbox, world
+from miogen.execution import sandbox, special, world
 from miogen.execution.tracer import ArcTracer
 from miogen.instrument import runtime, tally
 from miogen.testcase.model import Statement, TestCase
@@ -148,10 +148,9 @@ class Executor:
             return self.resolve(statement.name)
         if kind == "property":
             return getattr(values[statement.receiver], statement.name)
-        positional: list[object] = []
-        keywords: dict[str, object] = {}
-        for name, index in statement.args:
-            keywords[name] = values[index]
+        if kind in special.KINDS:
+            return special.run(statement, values, self.resolve)
+        positional, keywords = special.split_arguments(statement, values)
         if kind == "method":
             function = getattr(values[statement.receiver], statement.name)
         else:

@@ -8,7 +8,7 @@ import os
 import struct
 import time
 
-from miogen.testcase.model import Statement, TestCase
+from miogen.testcase.model import TestCase, from_json, to_json
 
 SIZE = 1 << 16
 STATEMENT = struct.Struct("<I")
@@ -25,8 +25,8 @@ class Heartbeat:
 
     def begin(self, test: TestCase) -> None:
         # marshal, not pickle: the server reads this page, and loading it must never run code.
-        rows = tuple((s.kind, s.name, s.args, s.value, s.receiver) for s in test)
-        data = marshal.dumps(rows)  # type: ignore[arg-type]  # the values are literals
+        # The JSON form, because values such as dates are not marshallable.
+        data = marshal.dumps(to_json(test))
         if len(data) > SIZE - HEADER.size:
             data = b""
         self._map[HEADER.size : HEADER.size + len(data)] = data
@@ -51,8 +51,7 @@ class Heartbeat:
         if not started or not length:
             return None
         try:
-            rows = marshal.loads(self._map[HEADER.size : HEADER.size + length])
-            return tuple(Statement(*row) for row in rows)
+            return from_json(marshal.loads(self._map[HEADER.size : HEADER.size + length]))
         except Exception:  # noqa: BLE001 - torn write by a dying worker
             return None
 

@@ -50,10 +50,13 @@ def probed_lines(tree: ast.Module) -> set[int]:
     }
 
 
-def _probe(name: str, node: Located, *args: ast.expr) -> ast.Call:
+def _probe(
+    name: str, node: Located, *args: ast.expr, keywords: list[ast.keyword] | None = None
+) -> ast.Call:
     func = ast.Attribute(ast.Name(PROBE, ast.Load()), name, ast.Load())
-    call = ast.Call(func, list(args), [])
-    originals = tuple(a for a in args if hasattr(a, "lineno") and not _is_new(a))
+    call = ast.Call(func, list(args), keywords or [])
+    kept = [*args, *(k.value for k in keywords or [])]
+    originals = tuple(a for a in kept if hasattr(a, "lineno") and not _is_new(a))
     return _on_line(call, node.lineno, originals)
 
 
@@ -93,7 +96,29 @@ def distance_expr(node: ast.expr) -> ast.expr:
         return _probe("not_", node, distance_expr(node.operand))
     if isinstance(node, ast.Compare):
         return _compare(node)
+    if isinstance(node, ast.Call) and _is_measured_call(node):
+        return _probe("call", node, node.func, *node.args, keywords=node.keywords)
     return _probe("truth", node, node)
+
+
+# Calls whose result gets a distance (instrument.distances); the probe calls what the name
+# refers to at run time, so a module's own `match` function is simply called, with a plain
+# truth distance.
+MEASURED_CALLS = frozenset(
+    {"startswith", "endswith", "match", "fullmatch", "search"}
+    | {"isdigit", "isalpha", "isalnum", "isspace", "isdecimal", "isnumeric", "isascii"}
+    | {"isupper", "islower"}
+)
+
+
+def _is_measured_call(node: ast.Call) -> bool:
+    """A call by name or attribute, with plain positional and keyword arguments."""
+    function = node.func
+    name = function.attr if isinstance(function, ast.Attribute) else getattr(function, "id", "")
+    plain = not any(isinstance(a, ast.Starred) for a in node.args) and all(
+        k.arg is not None for k in node.keywords
+    )
+    return name in MEASURED_CALLS and plain
 
 
 def _compare(node: ast.Compare) -> ast.expr:

@@ -14,12 +14,13 @@ import operator
 from collections.abc import Callable
 from typing import Any
 
+from miogen.instrument import distances
+
 Probe = tuple[Any, float, float]  # (value, distance to true, distance to false)
 
 K = 1.0  # the constant of the Korel/Tracey distance table (digest section 0)
 NUMBERS = (int, float)
 SIZED = (str, bytes, list, tuple, dict, set, frozenset, range)
-MAX_SCAN = 256  # elements looked at for the distance of `x in container`
 
 # line -> [best distance to true, best distance to false] for the current execution
 DISTANCES: dict[int, list[float]] = {}
@@ -95,7 +96,7 @@ def truth(value: Any) -> Probe:
 def compare(op: str, left: Any, right: Any) -> Probe:
     result = bool(OPERATORS[op](left, right))
     try:
-        distance = _distance(op, left, right)
+        distance = _distance(op, left, right, result)
     except Exception:  # noqa: BLE001 - a user type's arithmetic failed: fall back to K
         distance = K
     return (result, 0.0, distance) if result else (result, distance, 0.0)
@@ -116,17 +117,24 @@ def chain(ops: tuple[str, ...], first: Any, *rest: Callable[[], Any]) -> Probe:
 
 
 def and_(left: Probe, right_thunk: Callable[[], Probe]) -> Probe:
+    """``a and b``. Distances of the operands are normalised (d / (d + 1)) before they add up:
+    with raw distances, ``s.startswith("AB-") and len(s) == 7`` would score "A" (prefix 2 away,
+    plus one for the length never looked at) nearer than "AB-" (prefix right, length 4 away)."""
     if not left[0]:
-        return (False, left[1] + K, 0.0)
+        return (False, _normalised(left[1]) + K, 0.0)
     right = right_thunk()
-    return (right[0], right[1], min(left[2], right[2]))
+    return (right[0], _normalised(right[1]), _normalised(min(left[2], right[2])))
 
 
 def or_(left: Probe, right_thunk: Callable[[], Probe]) -> Probe:
     if left[0]:
-        return (True, 0.0, left[2] + K)
+        return (True, 0.0, _normalised(left[2]) + K)
     right = right_thunk()
-    return (right[0], min(left[1], right[1]), right[2])
+    return (right[0], _normalised(min(left[1], right[1])), _normalised(right[2]))
+
+
+def _normalised(distance: float) -> float:
+    return distance / (distance + 1.0)
 
 
 def not_(inner: Probe) -> Probe:
@@ -139,7 +147,7 @@ def _finite(value: float) -> float:
     return float(value)
 
 
-def _distance(op: str, left: Any, right: Any) -> float:
+def _distance(op: str, left: Any, right: Any, result: bool) -> float:
     """Distance to flip the comparison's outcome (Korel/Tracey, digest section 0)."""
     if type(left) in NUMBERS and type(right) in NUMBERS:
         gap = _finite(abs(left - right))
@@ -149,15 +157,23 @@ def _distance(op: str, left: Any, right: Any) -> float:
             return gap + (K if (op == "<") == (left < right) else 0.0)
         return gap + (K if (op == "<=") == (left <= right) else 0.0)
     if op in ("==", "!=") and type(left) is str and type(right) is str:
-        return _string_distance(left, right) or K
-    if op in ("in", "not in") and type(right) in SIZED and type(left) in NUMBERS:
-        gaps = [abs(left - x) for x in list(right)[:MAX_SCAN] if type(x) in NUMBERS]
-        return _finite(min(gaps)) + K if gaps else K
-    if op in ("in", "not in") and type(right) is str and type(left) is str:
-        return float(max(1, len(left) - len(right))) if left not in right else float(len(left) or K)
+        return distances.string_distance(left, right) or K
+    if op in ("in", "not in"):
+        contained = (op == "in") == result
+        # Making `x in c` true takes the nearest element; making it false, one edit.
+        found = None if contained else distances.membership_distance(left, right)
+        return _finite(found) if found is not None else K
     return K
 
 
-def _string_distance(a: str, b: str) -> float:
-    differing = sum(1.0 - 1.0 / (1.0 + abs(ord(x) - ord(y))) for x, y in zip(a, b, strict=False))
-    return differing + abs(len(a) - len(b))
+def call(
+    function: Callable[..., object], /, *args: object, **kwargs: object
+) -> tuple[bool, float, float]:
+    """A call in a condition (``s.startswith(p)``, ``re.match(r, s)``): called exactly once."""
+    result = bool(function(*args, **kwargs))
+    try:
+        distance = None if result else distances.call_distance(function, args, kwargs)
+    except Exception:  # noqa: BLE001 - never let a distance change what the code does
+        distance = None
+    to_true = K if distance is None else _finite(distance)
+    return (result, 0.0, K) if result else (result, to_true, 0.0)

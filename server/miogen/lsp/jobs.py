@@ -217,8 +217,7 @@ class Scheduler:
         settings = job.settings
         spec = job_spec(
             job.location, [UnitJob(job.unit, seeds=tuple(job.seeds))], settings.budget_seconds,
-            seed=settings.seed, evaluations=settings.evaluations, algorithm=settings.algorithm,
-            criteria=settings.criteria, performance=settings.performance,
+            **settings.job_options(),
         )  # fmt: skip
 
         def on_event(event: Event) -> None:  # called on the job's thread
@@ -302,4 +301,5 @@ def _failure_message(outcome: JobOutcome, unit: UnitOutcome | None) -> str:
 
 def _verify(job: Job, tests: list[TestRecord], ahead: list[Ahead]) -> Verification:
     """The pipeline's verification of the unit's tests (invariant 2: what coverage.py measures)."""
-    return verify(job.location, job.snapshot.model, [job.shape.unit], tests, ahead=ahead)
+    timeout = job.settings.test_timeout
+    return verify(job.location, job.snapshot.model, [job.shape.unit], tests, timeout, ahead=ahead)

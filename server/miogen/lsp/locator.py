@@ -1,9 +1,10 @@
 """Where a file is and what applies to it: workspace folder, project root, module, settings.
 
-Settings come in layers, weakest first: ``initializationOptions``, the client's configuration
-(pulled or pushed), the client's configuration for the file's workspace folder (a multi-root
-workspace can set other values per folder), ``[tool.miogen]`` in the file's project (see
-settings.py).
+The editor's settings come in layers, weakest first: ``initializationOptions``, the client's
+configuration (pulled or pushed), the client's configuration for the file's workspace folder (a
+multi-root workspace can set other values per folder). ``[tool.miogen]`` in the file's project
+goes below them, above them or nowhere, as their ``configurationPreference`` says (see
+``miogen.config.merge``).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from miogen.config import merge
 from miogen.lsp.settings import ProjectSettings, Settings, read_layer, resolve, section
 from miogen.project import ModuleLocation, find_project_root, locate
 
@@ -55,10 +57,15 @@ class Locator:
         return resolve(self.init_layer, self.config_layer, scoped)
 
     def settings_for(self, path: Path) -> Settings:
-        project = self.projects.read(self.project_root(path), self.warn)
+        """The settings for ``path``: the editor's and its project's, in the editor's order."""
         folder = self.folder_of(path)
         scoped = self.folder_layers.get(folder, {}) if folder is not None else {}
-        return resolve(self.init_layer, self.config_layer, scoped, project)
+        editor = (self.init_layer, self.config_layer, scoped)
+        preference = resolve(*editor).configuration_preference
+        if preference == "editorOnly":
+            return resolve(*editor)  # the project file is not even read (nor reported on)
+        project = self.projects.read(self.project_root(path), self.warn)
+        return resolve(merge(project, *editor, preference=preference))
 
     def folder_of(self, path: Path) -> Path | None:
         """The innermost workspace folder holding ``path``; None outside them all."""

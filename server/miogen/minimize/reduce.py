@@ -159,7 +159,7 @@ def split_independent(test: TestCase) -> list[TestCase]:
     for index, statement in enumerate(test):
         if statement.kind not in CALLS:
             continue
-        needed = _closure(test, index)
+        needed = closure(test, index)
         objects = {i for i in needed if test[i].kind in CALLS and i != index}
         for group in groups:
             if group & objects or any(index in test[j].references() for j in group):
@@ -177,7 +177,8 @@ def split_independent(test: TestCase) -> list[TestCase]:
     return pieces
 
 
-def _closure(test: TestCase, index: int) -> set[int]:
+def closure(test: TestCase, index: int) -> set[int]:
+    """The indices of statement ``index`` and of every statement it is built from."""
     needed, pending = set(), [index]
     while pending:
         current = pending.pop()

@@ -6,19 +6,28 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from miogen.analysis.special import SPECIAL_METHODS
+from miogen.testcase import stdlib_values
+
 COLLECTIONS = frozenset({"list", "tuple", "set", "dict"})
-CALLS = frozenset({"construct", "call", "method", "property"})
+CALLS = frozenset({"construct", "call", "method", "property", "operator", "assign"})
 
 
 @dataclass(frozen=True, slots=True)
 class Statement:
     """One line of a test.
 
-    kinds: ``value`` (a primitive literal in ``value``), ``list``/``tuple``/``set``/``dict``
-    (elements are earlier statements; a dict alternates key, value), ``enum`` (``name`` is
-    "Color.RED"), ``construct`` (``name`` is the class), ``call`` (a module-level function),
-    ``method`` and ``property`` (on the statement ``receiver``).
-    ``args`` are (parameter name, statement index) pairs; the name is "" for collection elements.
+    kinds: ``value`` (a literal in ``value``: a primitive or an immutable stdlib value such as
+    a date), ``list``/``tuple``/``set``/``dict`` (elements are earlier statements; a dict
+    alternates key, value), ``enum`` (``name`` is "Color.RED"), ``construct`` (``name`` is the
+    class), ``call`` (a module-level function, or "Class.factory"), ``method`` and ``property``
+    (on the statement ``receiver``), ``operator`` (a special method such as "__add__" on the
+    ``receiver``, written as its syntax), ``assign`` (a property setter: ``receiver.name = v``),
+    ``callable`` (a function passed as a value: ``name`` is its text, ``value`` says "builtin",
+    "lambda" or "module", see testcase.callables). For ``construct`` and ``enum`` of a class
+    imported from another module of the package, ``value`` is that module.
+    ``args`` are (parameter name, statement index) pairs; the name is "" for collection elements;
+    names starting with "/" (positional-only) or "*" (elements of ``*args``) go by position.
     """
 
     kind: str
@@ -40,6 +49,15 @@ class Statement:
 TestCase = tuple[Statement, ...]
 
 
+def has_value(statement: Statement) -> bool:
+    """Whether the statement is an expression whose value a test can check: not ``x.name = v``,
+    ``x[k] = v`` or ``del x[k]``."""
+    if statement.kind == "assign":
+        return False
+    special = SPECIAL_METHODS.get(statement.name) if statement.kind == "operator" else None
+    return special is None or special.has_value
+
+
 def size(test: TestCase) -> int:
     """Statements a reader sees: calls count one each, literals inlined into calls count nothing."""
     return sum(1 for s in test if s.kind in CALLS) or len(test)
@@ -53,6 +71,8 @@ def canonical_key(test: TestCase) -> tuple[object, ...]:
 def _value_key(value: object) -> object:
     if isinstance(value, float) and math.isnan(value):
         return ("float", "nan")
+    if stdlib_values.is_stdlib_value(value):  # Decimal("1.10") == Decimal("1.1"), but reads apart
+        return (type(value).__name__, repr(value))
     return (type(value).__name__, value)
 
 
@@ -95,6 +115,9 @@ def from_json(data: list[Any]) -> TestCase:
 
 
 def _encode(value: object) -> object:
+    encoded = stdlib_values.encode(value)
+    if encoded is not None:
+        return encoded
     if isinstance(value, float) and not math.isfinite(value):
         return {"float": repr(value)}
     if isinstance(value, bytes):
@@ -106,6 +129,8 @@ def _encode(value: object) -> object:
 
 def _decode(value: object) -> object:
     if isinstance(value, dict):
+        if "stdlib" in value:
+            return stdlib_values.decode(value)
         if "float" in value:
             return float(value["float"])
         if "bytes" in value:

@@ -7,6 +7,8 @@ import random
 from collections.abc import Callable
 
 from miogen.analysis.typespec import ANY, TypeSpec
+from miogen.testcase import stdlib_values, strings
+from miogen.testcase.callables import ANY_ARITY, CATALOGUE, origin
 from miogen.testcase.model import CALLS, Statement, TestCase, drop_unused_values, remove_statements
 from miogen.testcase.sampling import PRINTABLE, TestFactory
 
@@ -42,7 +44,9 @@ def splice(test: TestCase, at: int, build: Builder) -> tuple[TestCase, int | Non
 
 def _change_value(factory: TestFactory, test: TestCase, rng: random.Random) -> TestCase | None:
     candidates = [
-        i for i, s in enumerate(test) if s.kind in ("value", "enum", "list", "set", "dict")
+        i
+        for i, s in enumerate(test)
+        if s.kind in ("value", "enum", "list", "set", "dict", "callable")
     ]
     if not candidates:
         return None
@@ -53,7 +57,9 @@ def _change_value(factory: TestFactory, test: TestCase, rng: random.Random) -> T
     elif statement.kind == "enum":
         cls_name = statement.name.rpartition(".")[0]
         members = factory.model.classes[cls_name].enum_members
-        new = Statement("enum", f"{cls_name}.{rng.choice(members)}")
+        new = Statement("enum", f"{cls_name}.{rng.choice(members)}", value=statement.value)
+    elif statement.kind == "callable":
+        new = _change_callable(factory, statement, rng)
     else:
         new = _change_collection(statement, index, rng)
     return test[:index] + (new,) + test[index + 1 :]
@@ -91,14 +97,29 @@ def change_primitive(factory: TestFactory, value: object, rng: random.Random) ->
             return float(round(value))
         return value + rng.choice((-1, 1)) * 2.0 ** rng.randint(-8, 10)
     if isinstance(value, str):
-        if rng.random() < 0.1 and pool.strings:
+        roll = rng.random()
+        if roll < 0.1 and pool.strings:
             return rng.choice(pool.strings)
+        if roll < 0.35:
+            return strings.affix_or_length(value, rng, pool)
         return _edit_string(value, rng)
     if isinstance(value, bytes):
         return _edit_string(value.decode("latin-1"), rng).encode("latin-1", "replace")
     if value is None:
         return factory.primitive(rng.choice(("int", "str", "float", "bool")), rng)
+    if stdlib_values.is_stdlib_value(value):
+        return stdlib_values.mutate(value, rng, pool)
     return value
+
+
+def _change_callable(factory: TestFactory, statement: Statement, rng: random.Random) -> Statement:
+    """Another function of the same kind: a catalogue text of the same arity, or a module one."""
+    if statement.value == "module":
+        options = [n for n in factory.model.functions if not n.startswith("_")]
+        return Statement("callable", rng.choice(options or [statement.name]), value="module")
+    group = next((g for g in CATALOGUE.values() if statement.name in g), ANY_ARITY)
+    text = rng.choice(group)
+    return Statement("callable", text, value=origin(text))
 
 
 def _edit_string(text: str, rng: random.Random) -> str:
@@ -129,7 +150,7 @@ def _replace_argument(factory: TestFactory, test: TestCase, rng: random.Random) 
 
     spliced, built, added = splice(test, index, build)
     call = spliced[index + added]
-    args = [(n, i) for n, i in call.args if n != param.name]
+    args = _without(call.args, param.name, rng)
     order = [p.name for p in signature.params]
     if built is None:
         return None
@@ -137,6 +158,18 @@ def _replace_argument(factory: TestFactory, test: TestCase, rng: random.Random) 
     args.sort(key=lambda pair: order.index(pair[0]))
     new_call = Statement(call.kind, call.name, tuple(args), call.value, call.receiver)
     return spliced[: index + added] + (new_call,) + spliced[index + added + 1 :]
+
+
+def _without(
+    args: tuple[tuple[str, int], ...], name: str, rng: random.Random
+) -> list[tuple[str, int]]:
+    """The arguments without the one for ``name``; for ``*items`` one element goes, or none
+    (the new value is then one element more)."""
+    if not name.startswith("*"):
+        return [(n, i) for n, i in args if n != name]
+    elements = [position for position, (n, _) in enumerate(args) if n == name]
+    dropped = rng.choice(elements) if elements and rng.random() < 0.5 else -1
+    return [pair for position, pair in enumerate(args) if position != dropped]
 
 
 def _insert_call(factory: TestFactory, test: TestCase, rng: random.Random) -> TestCase | None:

@@ -9,10 +9,15 @@ from dataclasses import dataclass
 
 from miogen.analysis.model import ClassModel, ModuleModel, Parameter, Signature, Unit
 from miogen.analysis.typespec import ANY, TypeSpec
+from miogen.testcase import callables, stdlib_values
 from miogen.testcase.model import Statement, TestCase
 
 PRINTABLE = string.ascii_letters + string.digits + " _-.,:/@#"
 ANY_CHOICES = ("int", "str", "float", "bool", "none", "list")
+CONSTRUCTOR_WEIGHT = 3.0  # against 1 for each factory of the class
+CONSUME_PROBABILITY = 0.9  # a generator's result is iterated
+MODULE_FUNCTION_PROBABILITY = 0.3  # a callable parameter gets one of the module's functions
+_STATEMENT_KINDS = {"property": "property", "operator": "operator", "setter": "assign"}
 
 
 @dataclass(frozen=True)
@@ -27,7 +32,14 @@ class SamplingConfig:
 
 
 class TestFactory:
-    """Builds statements for the unit's callables; shared by sampling and mutation."""
+    """Builds statements for the unit's callables; shared by sampling and mutation.
+
+    Objects come from an *object pool*: any earlier statement whose result has the wanted
+    class (a construction, a factory such as ``Money.from_units``, a call or an operator
+    that returns one) may be passed again; new ones are built by one of the class's
+    *producers* (its constructor, its class and static methods that return it, module
+    functions that return it).
+    """
 
     __test__ = False  # not a pytest test class
 
@@ -37,35 +49,53 @@ class TestFactory:
         self.config = config
         self.pool = model.constants
         self.cls: ClassModel | None = model.classes.get(unit.name) if unit.kind == "class" else None
+        self.producers = {name: _producers(model, name) for name in model.classes}
 
     # -- callables ---------------------------------------------------------------------------
     def signature(self, statement: Statement) -> Signature | None:
         """The signature a call statement was made for (None for literals and collections)."""
-        if statement.kind == "construct":
-            cls = self.model.classes.get(statement.name)
+        kind, name = statement.kind, statement.name
+        if kind == "construct":
+            cls = self.model.classes.get(name)
             return cls.constructor if cls else None
-        if statement.kind == "call":
-            return self.model.functions.get(statement.name)
-        if statement.kind in ("method", "property") and self.cls:
-            return next((m for m in self.cls.methods if m.name == statement.name), None)
+        if kind == "call":
+            if name in self.model.functions:
+                return self.model.functions[name]
+            owner, _, method = name.partition(".")
+            cls = self.model.classes.get(owner)
+            return next((m for m in cls.methods if m.name == method), None) if cls else None
+        if self.cls is None:
+            return None
+        if kind in ("method", "property"):
+            return next((m for m in self.cls.methods if m.name == name), None)
+        if kind in ("operator", "assign"):
+            wanted = "operator" if kind == "operator" else "setter"
+            return next((m for m in self.cls.special if (m.name, m.kind) == (name, wanted)), None)
         return None
 
     def unit_calls(self) -> list[Signature]:
         if self.cls is None:
             return [self.model.functions[self.unit.name]]
-        return list(self.cls.methods)
+        return [*self.cls.methods, *self.cls.special]
+
+    def produces(self, statement: Statement) -> str | None:
+        """The class of the object a statement makes, when it is known statically."""
+        if statement.kind == "construct":
+            return statement.name
+        if statement.kind == "enum":
+            return statement.name.rpartition(".")[0]
+        if statement.kind in ("call", "method", "operator"):
+            signature = self.signature(statement)
+            if signature is not None and signature.returns.kind == "class":
+                return signature.returns.name
+        return None
 
     # -- sampling ----------------------------------------------------------------------------
     def sample(self, rng: random.Random) -> TestCase:
         statements: list[Statement] = []
         calls = rng.randint(1, self.config.max_calls)
-        if self.cls is None:
-            for _ in range(calls):
-                self.append_call(statements, rng)
-            return tuple(statements)
-        if self.cls.constructor is None:
-            return tuple(statements)
-        self.construct(statements, self.cls.name, rng, depth=0)
+        if self.cls is not None:
+            self._instance(statements, self.cls.name, rng, depth=0)
         for _ in range(calls):
             if len(statements) >= self.config.max_statements:
                 break
@@ -81,21 +111,29 @@ class TestFactory:
         if self.cls is None:
             args = self.arguments(statements, signature, rng, depth=0)
             statements.append(Statement("call", signature.name, args))
-            return len(statements) - 1
-        receivers = [i for i, s in enumerate(statements) if self._is_instance(s, self.cls.name)]
+            return self._consumed(statements, signature, rng)
         if signature.kind in ("static", "classmethod"):
             args = self.arguments(statements, signature, rng, depth=0)
             statements.append(Statement("call", f"{self.cls.name}.{signature.name}", args))
-            return len(statements) - 1
+            return self._consumed(statements, signature, rng)
+        receivers = [i for i, s in enumerate(statements) if self.produces(s) == self.cls.name]
         if not receivers:
-            receiver = self.construct(statements, self.cls.name, rng, depth=0)
+            receiver = self._build(statements, self.cls.name, rng, depth=0)
             if receiver is None:
                 return None
             receivers = [receiver]
         receiver = rng.choice(receivers)
-        kind = "property" if signature.kind == "property" else "method"
+        kind = _STATEMENT_KINDS.get(signature.kind, "method")
         args = () if kind == "property" else self.arguments(statements, signature, rng, depth=0)
         statements.append(Statement(kind, signature.name, args, receiver=receiver))
+        return self._consumed(statements, signature, rng)
+
+    def _consumed(
+        self, statements: list[Statement], signature: Signature, rng: random.Random
+    ) -> int:
+        """A generator's result is iterated (``list(result)``), or its body never runs."""
+        if signature.returns.kind == "iterator" and rng.random() < CONSUME_PROBABILITY:
+            statements.append(Statement("operator", "__iter__", receiver=len(statements) - 1))
         return len(statements) - 1
 
     def construct(
@@ -105,15 +143,26 @@ class TestFactory:
         if cls is None or cls.constructor is None:
             return None
         args = self.arguments(statements, cls.constructor, rng, depth + 1)
-        statements.append(Statement("construct", name, args))
+        statements.append(Statement("construct", name, args, value=cls.module or None))
         return len(statements) - 1
 
     def arguments(
         self, statements: list[Statement], signature: Signature, rng: random.Random, depth: int
     ) -> tuple[tuple[str, int], ...]:
-        args = []
+        """Values for the parameters. ``/x`` and ``*items`` go by position, so once a ``/x``
+        is left out (it has a default) nothing positional may follow it."""
+        args: list[tuple[str, int]] = []
+        positional_closed = False
         for param in signature.params:
+            positional = param.name[:1] in "/*"
+            if positional and positional_closed:
+                continue
+            if param.name.startswith("*"):
+                for _ in range(rng.randint(0, 3)):
+                    args.append((param.name, self.value(statements, param.type, rng, depth)))
+                continue
             if param.has_default and rng.random() < self.config.omit_default_probability:
+                positional_closed |= positional
                 continue
             args.append((param.name, self.value(statements, param.type, rng, depth, param)))
         return tuple(args)
@@ -131,24 +180,34 @@ class TestFactory:
         if kind == "union":
             return self.value(statements, rng.choice(spec.args), rng, depth)
         if kind == "any":
-            if param is not None and param.has_default and param.default is not None:
-                guess = type(param.default).__name__
-                if guess in ("int", "float", "str", "bool", "bytes") and rng.random() < 0.7:
-                    return self.value(statements, TypeSpec(guess), rng, depth)
-            existing = [i for i, s in enumerate(statements) if s.kind == "construct"]
-            if existing and rng.random() < 0.2:
-                chosen: int = rng.choice(existing)
-                return chosen
-            choice = rng.choice(ANY_CHOICES)
-            inner = (TypeSpec("int"),) if choice == "list" else ()
-            return self.value(statements, TypeSpec(choice, inner), rng, depth)
+            return self._anything(statements, rng, depth, param)
         if kind == "class":
             return self._instance(statements, spec.name, rng, depth)
+        if kind == "stdlib":
+            return self._literal(statements, stdlib_values.sample(spec.name, rng, self.pool))
+        if kind == "callable":
+            return self._callable(statements, spec, rng)
         if kind == "literal":
             return self._literal(statements, rng.choice(spec.values))
         if kind in ("list", "set", "tuple", "dict"):
             return self._collection(statements, spec, rng, depth)
         return self._literal(statements, self.primitive(kind, rng))
+
+    def _anything(
+        self, statements: list[Statement], rng: random.Random, depth: int, param: Parameter | None
+    ) -> int:
+        """A value for an untyped parameter: an object from the pool, or a random plain value."""
+        if param is not None and param.has_default and param.default is not None:
+            guess = type(param.default).__name__
+            if guess in ("int", "float", "str", "bool", "bytes") and rng.random() < 0.7:
+                return self.value(statements, TypeSpec(guess), rng, depth)
+        existing = [i for i, s in enumerate(statements) if self.produces(s) is not None]
+        if existing and rng.random() < 0.2:
+            chosen: int = rng.choice(existing)
+            return chosen
+        choice = rng.choice(ANY_CHOICES)
+        inner = (TypeSpec("int"),) if choice == "list" else ()
+        return self.value(statements, TypeSpec(choice, inner), rng, depth)
 
     def _instance(
         self, statements: list[Statement], name: str, rng: random.Random, depth: int
@@ -156,19 +215,46 @@ class TestFactory:
         cls = self.model.classes[name]
         if cls.enum_members:
             member = rng.choice(cls.enum_members)
-            statements.append(Statement("enum", f"{name}.{member}"))
+            statements.append(Statement("enum", f"{name}.{member}", value=cls.module or None))
             return len(statements) - 1
-        existing = [i for i, s in enumerate(statements) if self._is_instance(s, name)]
+        existing = [i for i, s in enumerate(statements) if self.produces(s) == name]
         if existing and (
             rng.random() < self.config.reuse_probability or depth >= self.config.max_depth
         ):
             reused: int = rng.choice(existing)
             return reused
         if depth < self.config.max_depth:
-            built = self.construct(statements, name, rng, depth)
+            built = self._build(statements, name, rng, depth)
             if built is not None:
                 return built
         return self._literal(statements, None)
+
+    def _build(
+        self, statements: list[Statement], name: str, rng: random.Random, depth: int
+    ) -> int | None:
+        """A new object of class ``name`` from one of its producers (the constructor mostly)."""
+        producers = self.producers.get(name, [])
+        if not producers:
+            return None
+        weights = [CONSTRUCTOR_WEIGHT if p.kind == "constructor" else 1.0 for _, p in producers]
+        call, signature = rng.choices(producers, weights)[0]
+        if signature.kind == "constructor":
+            return self.construct(statements, name, rng, depth)
+        args = self.arguments(statements, signature, rng, depth + 1)
+        origin = self.model.classes[name].module if "." in call else ""
+        statements.append(Statement("call", call, args, value=origin or None))
+        return len(statements) - 1
+
+    def _callable(self, statements: list[Statement], spec: TypeSpec, rng: random.Random) -> int:
+        """A function for a callable parameter: a builtin, a small lambda, a module function."""
+        arity = None if spec.variadic else len(spec.args)
+        own = [name for name, f in self.model.functions.items() if _accepts(f, arity)]
+        if own and rng.random() < MODULE_FUNCTION_PROBABILITY:
+            statements.append(Statement("callable", rng.choice(own), value="module"))
+        else:
+            text = rng.choice(callables.choices(arity))
+            statements.append(Statement("callable", text, value=callables.origin(text)))
+        return len(statements) - 1
 
     def _collection(
         self, statements: list[Statement], spec: TypeSpec, rng: random.Random, depth: int
@@ -195,9 +281,6 @@ class TestFactory:
     def _literal(self, statements: list[Statement], value: object) -> int:
         statements.append(Statement("value", value=value))
         return len(statements) - 1
-
-    def _is_instance(self, statement: Statement, name: str) -> bool:
-        return statement.kind == "construct" and statement.name == name
 
     # -- primitives --------------------------------------------------------------------------
     def primitive(self, kind: str, rng: random.Random) -> object:
@@ -246,3 +329,35 @@ def _random_float(rng: random.Random) -> float:
     if roll < 0.9:
         return round(rng.uniform(-1000, 1000), 2)
     return rng.uniform(-1e6, 1e6)
+
+
+def _producers(model: ModuleModel, name: str) -> list[tuple[str, Signature]]:
+    """(call name, signature) of what builds a ``name``: constructor, factories, functions."""
+    cls = model.classes[name]
+    found: list[tuple[str, Signature]] = []
+    if cls.constructor is not None:
+        found.append((name, cls.constructor))
+    for method in cls.methods:
+        if method.kind in ("static", "classmethod") and _returns(method, name):
+            found.append((f"{name}.{method.name}", method))
+    for function_name, function in model.functions.items():
+        if not function_name.startswith("_") and _returns(function, name):
+            found.append((function_name, function))
+    return found
+
+
+def _returns(signature: Signature, name: str) -> bool:
+    return signature.returns.kind == "class" and signature.returns.name == name
+
+
+def _accepts(function: Signature, arity: int | None) -> bool:
+    """Whether a module function can be called with ``arity`` positional arguments."""
+    if function.name.startswith("_"):
+        return False
+    if any(p.name.startswith("*") for p in function.params):
+        return True
+    positional = [p for p in function.params if not p.keyword_only]
+    required = sum(1 for p in positional if not p.has_default)
+    if arity is None:
+        return required <= 1
+    return required <= arity <= len(positional)

@@ -14,7 +14,10 @@ def still_valid(factory: TestFactory, test: TestCase) -> bool:
     worker against the version it imports.
     """
     for statement in test:
-        if statement.kind in ("construct", "call", "method", "property"):
+        if statement.kind == "callable" and statement.value == "module":
+            if statement.name not in factory.model.functions:
+                return False
+        if statement.kind in ("construct", "call", "method", "property", "operator", "assign"):
             signature = _signature(factory, statement)
             if signature is None or not _arguments_fit(statement, signature):
                 return False

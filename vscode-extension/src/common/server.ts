@@ -39,9 +39,8 @@ import { traceError, traceInfo } from "./log/logging";
 import type { CoverageParams, JobStatusParams, UnitInfo } from "./protocol";
 import { canInstall, chooseInterpreter, execFileRunner, installArgs, probeInterpreter, Verdict } from "./python";
 import { pythonExtensionInterpreter } from "./pythonEnvironment";
-import { MiogenSettings, ServerSettings, toServerSettings } from "./settings";
 import type { ServerState } from "./status";
-import { getSettings, openSetting } from "./vscodeapi";
+import { getServerSettings, getSettings, openSetting } from "./vscodeapi";
 
 export const SERVER_ARGS = ["-m", "miogen", "serve"];
 
@@ -119,7 +118,7 @@ export class MiogenServer implements Disposable {
   /** Pushes the server settings with workspace/didChangeConfiguration (section `miogen`). */
   async notifyConfigurationChanged(): Promise<void> {
     if (!this.running) return;
-    const settings = { [CONFIG_SECTION]: toServerSettings(getSettings(this.folder?.uri)) };
+    const settings = { [CONFIG_SECTION]: getServerSettings(this.folder?.uri) };
     await this.client!.sendNotification(DidChangeConfigurationNotification.type, { settings });
   }
 
@@ -209,7 +208,7 @@ export class MiogenServer implements Disposable {
     this.failedVerdict = undefined;
     traceInfo(`Python ${verdict.version} at ${verdict.executable}; starting${where}: ${choice.path} ${SERVER_ARGS.join(" ")}`);
     this.stderrTail = [];
-    const client = this.createClient(choice.path, folder?.uri.fsPath, settings);
+    const client = this.createClient(choice.path, folder?.uri.fsPath);
     this.client = client;
     try {
       await client.start();
@@ -237,7 +236,7 @@ export class MiogenServer implements Disposable {
     }
   }
 
-  private createClient(python: string, cwd: string | undefined, settings: MiogenSettings): LanguageClient {
+  private createClient(python: string, cwd: string | undefined): LanguageClient {
     const serverOptions: ServerOptions = {
       command: python,
       args: SERVER_ARGS,
@@ -272,7 +271,7 @@ export class MiogenServer implements Disposable {
         closed: () =>
           this.state === "starting" ? { action: CloseAction.DoNotRestart, handled: true } : this.defaultErrorHandler().closed(),
       },
-      initializationOptions: toServerSettings(settings),
+      initializationOptions: getServerSettings(folder?.uri),
       middleware: {
         provideCodeActions: async (document, range, context, token, next) => {
           const actions = await next(document, range, context, token);
@@ -370,9 +369,9 @@ function traceFor(level: LogLevel): Trace {
 /** The answer to a workspace/configuration item in our section (for `scopeUri`'s folder); undefined leaves it to VS Code. */
 export function configurationFor(section: string | undefined, scopeUri: string | undefined): unknown {
   if (section !== CONFIG_SECTION && !section?.startsWith(`${CONFIG_SECTION}.`)) return undefined;
-  const settings: ServerSettings = toServerSettings(getSettings(scopeUri ? Uri.parse(scopeUri) : undefined));
+  const settings: Record<string, unknown> = getServerSettings(scopeUri ? Uri.parse(scopeUri) : undefined);
   if (section === CONFIG_SECTION) return settings;
-  return (settings as unknown as Record<string, unknown>)[section.slice(CONFIG_SECTION.length + 1)] ?? null;
+  return settings[section.slice(CONFIG_SECTION.length + 1)] ?? null;
 }
 
 function lines(input: Readable, onLine: (line: string) => void): void {

@@ -4,6 +4,8 @@ import { DEFAULT_MARK_STYLE, MARK_STYLES, MarkStyle } from "./markStyle";
 import type { TestingViewSetting } from "./pytestRun";
 
 export type DiagnosticSeverityName = "error" | "warning" | "information" | "hint";
+/** Whether the editor's settings or the project's `[tool.miogen]` win (ruff's `configurationPreference`). */
+export type ConfigurationPreference = "editorFirst" | "filesystemFirst" | "editorOnly";
 
 /** Settings the server reads (initializationOptions, workspace/configuration `miogen`, didChangeConfiguration). */
 export interface ServerSettings {
@@ -14,6 +16,7 @@ export interface ServerSettings {
   diagnosticSeverity: DiagnosticSeverityName;
   showCoveredBranches: boolean;
   maxParallelJobs: number;
+  configurationPreference: ConfigurationPreference;
 }
 
 /** Every `miogen.*` setting; `interpreter`, `gutterStyle`, `showGutter` and `testingView` stay in the client. */
@@ -33,6 +36,7 @@ export const DEFAULT_SETTINGS: Readonly<MiogenSettings> = Object.freeze({
   diagnosticSeverity: "information",
   showCoveredBranches: true,
   maxParallelJobs: 1,
+  configurationPreference: "editorFirst",
   gutterStyle: DEFAULT_MARK_STYLE,
   showGutter: true,
   testingView: "auto",
@@ -46,10 +50,12 @@ export const SERVER_KEYS: readonly (keyof ServerSettings)[] = [
   "diagnosticSeverity",
   "showCoveredBranches",
   "maxParallelJobs",
+  "configurationPreference",
 ];
 
 const TESTING_VIEW: readonly TestingViewSetting[] = ["auto", "on", "off"];
 const SEVERITIES: readonly DiagnosticSeverityName[] = ["error", "warning", "information", "hint"];
+const PREFERENCES: readonly ConfigurationPreference[] = ["editorFirst", "filesystemFirst", "editorOnly"];
 
 /**
  * Reads every setting through `get` (e.g. `(k) => workspace.getConfiguration("miogen").get(k)`), keeping a
@@ -66,19 +72,49 @@ export function readSettings(get: (key: string) => unknown): MiogenSettings {
     diagnosticSeverity: oneOf(lower(get("diagnosticSeverity")), SEVERITIES, d.diagnosticSeverity),
     showCoveredBranches: boolOr(get("showCoveredBranches"), d.showCoveredBranches),
     maxParallelJobs: numberOr(get("maxParallelJobs"), d.maxParallelJobs, (n) => Number.isInteger(n) && n >= 1),
+    configurationPreference: oneOf(get("configurationPreference"), PREFERENCES, d.configurationPreference),
     gutterStyle: oneOf(lower(get("gutterStyle")), MARK_STYLES, d.gutterStyle),
     showGutter: boolOr(get("showGutter"), d.showGutter),
     testingView: oneOf(lower(get("testingView")), TESTING_VIEW, d.testingView),
   };
 }
 
-/** The part of the settings the server gets, with the protocol's camelCase keys. */
-export function toServerSettings(settings: MiogenSettings): ServerSettings {
-  const out = {} as Record<keyof ServerSettings, unknown>;
+/** The server settings sent to the server: the ones the user set, as written (the server checks them). */
+export type ServerSettingsPayload = Partial<Record<keyof ServerSettings, unknown>>;
+
+/**
+ * What the server gets (initializationOptions, workspace/configuration, didChangeConfiguration): the server
+ * settings the user set, with the protocol's camelCase keys, as `get` reads them. Settings left at their
+ * default are not sent: the project's `[tool.miogen]` (or the server's default) decides them, and a set one
+ * wins over the project file unless `configurationPreference` says otherwise. The server checks each value
+ * with the same rules as the project file's and names any it ignores in its log.
+ */
+export function toServerSettings(get: (key: string) => unknown, isSet: (key: string) => boolean): ServerSettingsPayload {
+  const out: ServerSettingsPayload = {};
   for (const key of SERVER_KEYS) {
-    out[key] = settings[key];
+    if (isSet(key)) out[key] = get(key);
   }
-  return out as unknown as ServerSettings;
+  return out;
+}
+
+/** What `WorkspaceConfiguration.inspect` tells of a setting: where it is set. */
+export interface SettingOrigins {
+  globalValue?: unknown;
+  workspaceValue?: unknown;
+  workspaceFolderValue?: unknown;
+  globalLanguageValue?: unknown;
+  workspaceLanguageValue?: unknown;
+  workspaceFolderLanguageValue?: unknown;
+}
+
+/** Whether the user set the setting anywhere (user, workspace or folder settings, also per language). */
+export function isSetByUser(origins: SettingOrigins | undefined): boolean {
+  if (!origins) return false;
+  const { globalValue, workspaceValue, workspaceFolderValue } = origins;
+  const { globalLanguageValue, workspaceLanguageValue, workspaceFolderLanguageValue } = origins;
+  return [globalValue, workspaceValue, workspaceFolderValue, globalLanguageValue, workspaceLanguageValue, workspaceFolderLanguageValue].some(
+    (value) => value !== undefined,
+  );
 }
 
 export type ChangeEffect = "restart" | "notifyServer" | "repaint";

@@ -15,7 +15,7 @@ import {
   WorkspaceFolder,
 } from "vscode";
 import { CONFIG_SECTION } from "./constants";
-import { expandPath, MiogenSettings, readSettings } from "./settings";
+import { expandPath, isSetByUser, MiogenSettings, readSettings, ServerSettingsPayload, toServerSettings } from "./settings";
 
 export function createLogOutputChannel(name: string): LogOutputChannel {
   return window.createOutputChannel(name, { log: true });
@@ -50,6 +50,15 @@ export function getSettings(resource?: Uri): MiogenSettings {
     env: process.env,
   });
   return settings;
+}
+
+/** The server settings the user set for `resource` (or the window); see `toServerSettings`. */
+export function getServerSettings(resource?: Uri): ServerSettingsPayload {
+  const config = workspace.getConfiguration(CONFIG_SECTION, resource ?? null);
+  return toServerSettings(
+    (key) => config.get(key),
+    (key) => isSetByUser(config.inspect(key)),
+  );
 }
 
 export function openSetting(key: string): Thenable<unknown> {

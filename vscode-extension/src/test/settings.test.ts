@@ -1,6 +1,14 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { DEFAULT_SETTINGS, effectsOfChange, expandPath, readSettings, SERVER_KEYS, toServerSettings } from "../common/settings";
+import {
+  DEFAULT_SETTINGS,
+  effectsOfChange,
+  expandPath,
+  isSetByUser,
+  readSettings,
+  SERVER_KEYS,
+  toServerSettings,
+} from "../common/settings";
 
 function from(values: Record<string, unknown>) {
   return readSettings((key) => values[key]);
@@ -21,6 +29,7 @@ describe("readSettings", () => {
       diagnosticSeverity: "Warning",
       showCoveredBranches: false,
       maxParallelJobs: 3,
+      configurationPreference: "filesystemFirst",
       gutterStyle: "gutter",
       showGutter: false,
     });
@@ -31,6 +40,7 @@ describe("readSettings", () => {
     assert.equal(s.testFilePattern, "{module}_test.py");
     assert.equal(s.diagnosticSeverity, "warning");
     assert.equal(s.maxParallelJobs, 3);
+    assert.equal(s.configurationPreference, "filesystemFirst");
     assert.equal(s.gutterStyle, "gutter");
     assert.equal(s.showGutter, false);
   });
@@ -43,6 +53,7 @@ describe("readSettings", () => {
       testFilePattern: "tests.txt",
       diagnosticSeverity: "fatal",
       maxParallelJobs: 1.5,
+      configurationPreference: "projectFirst",
       gutterStyle: "icons",
     });
     assert.deepEqual(s, DEFAULT_SETTINGS);
@@ -60,27 +71,59 @@ describe("readSettings", () => {
 });
 
 describe("toServerSettings", () => {
-  it("sends exactly the server keys of the protocol, camelCase, without client-only ones", () => {
-    const server = toServerSettings(from({ interpreter: "/x/python", budgetSeconds: 9, gutterStyle: "line" }));
-    assert.deepEqual(Object.keys(server).sort(), [
-      "budgetSeconds",
-      "diagnosticSeverity",
-      "maxParallelJobs",
-      "onSave",
-      "showCoveredBranches",
-      "testFilePattern",
-      "testsDirectory",
-    ]);
-    assert.deepEqual(server, {
-      onSave: true,
-      budgetSeconds: 9,
-      testsDirectory: "tests",
-      testFilePattern: "test_{module}.py",
-      diagnosticSeverity: "information",
-      showCoveredBranches: true,
-      maxParallelJobs: 1,
-    });
-    assert.equal(SERVER_KEYS.length, 7);
+  const values: Record<string, unknown> = {
+    interpreter: "/x/python",
+    budgetSeconds: 9,
+    testsDirectory: "tests",
+    gutterStyle: "ruler",
+    configurationPreference: "filesystemFirst",
+  };
+  const get = (key: string) => values[key] ?? (DEFAULT_SETTINGS as unknown as Record<string, unknown>)[key];
+
+  it("sends only the server settings the user set, so that the project file decides the rest", () => {
+    const set = new Set(["interpreter", "budgetSeconds", "gutterStyle", "configurationPreference"]);
+    assert.deepEqual(
+      toServerSettings(get, (key) => set.has(key)),
+      { budgetSeconds: 9, configurationPreference: "filesystemFirst" },
+      "client-only settings stay in the client; testsDirectory is at its default, so unsent",
+    );
+    assert.deepEqual(toServerSettings(get, () => false), {}, "nothing set: nothing overrides [tool.miogen]");
+  });
+
+  it("sends a set value as written even when it equals the default (set explicitly, it wins)", () => {
+    assert.deepEqual(toServerSettings(get, (key) => key === "testsDirectory"), { testsDirectory: "tests" });
+  });
+
+  it("knows every server key of the protocol, camelCase, without client-only ones", () => {
+    assert.deepEqual(
+      Object.keys(toServerSettings(get, () => true)).sort(),
+      [
+        "budgetSeconds",
+        "configurationPreference",
+        "diagnosticSeverity",
+        "maxParallelJobs",
+        "onSave",
+        "showCoveredBranches",
+        "testFilePattern",
+        "testsDirectory",
+      ],
+    );
+    assert.equal(SERVER_KEYS.length, 8);
+  });
+});
+
+describe("isSetByUser", () => {
+  it("is true for a value in user, workspace or folder settings, also a language's", () => {
+    assert.equal(isSetByUser({ globalValue: 3 }), true);
+    assert.equal(isSetByUser({ workspaceValue: false }), true);
+    assert.equal(isSetByUser({ workspaceFolderValue: "tests" }), true);
+    assert.equal(isSetByUser({ workspaceFolderLanguageValue: 2 }), true);
+  });
+
+  it("is false for a setting left at its default", () => {
+    assert.equal(isSetByUser({}), false);
+    assert.equal(isSetByUser(undefined), false);
+    assert.equal(isSetByUser({ defaultValue: 5 } as never), false);
   });
 });
 
@@ -94,6 +137,7 @@ describe("effectsOfChange", () => {
   it("notifies the server of server settings without restarting", () => {
     assert.deepEqual([...changed("miogen.budgetSeconds")], ["notifyServer"]);
     assert.deepEqual([...changed("miogen.onSave", "miogen.maxParallelJobs")], ["notifyServer"]);
+    assert.deepEqual([...changed("miogen.configurationPreference")], ["notifyServer"]);
   });
 
   it("only repaints for gutter settings", () => {

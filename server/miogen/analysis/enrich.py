@@ -1,0 +1,490 @@
+"""Completes a module's model with what calling real code takes.
+
+Constructors written as ``__new__``; special methods (operators, ``len``, ``in``, ``with``) and
+property setters as callables; classes imported from the package's other modules; types for
+unannotated parameters and the classes that factories return (analysis.inference); examples of
+the module's regular expressions in the constant pool.
+"""
+
+from __future__ import annotations
+
+import ast
+import random
+from collections.abc import Callable, Iterator
+from dataclasses import replace
+from pathlib import Path
+
+from miogen.analysis import inference, keywords, patterns
+from miogen.analysis.inference import BUILTIN_ATTRIBUTES, FunctionNode, ModuleFacts
+from miogen.analysis.model import ClassModel, ConstantPool, Parameter, Signature
+from miogen.analysis.special import SPECIAL_METHODS
+from miogen.analysis.typespec import ANY, TypeReader, TypeSpec, binding_aliases, union
+
+ReadSignature = Callable[[FunctionNode, TypeReader, str], Signature]
+Analyse = Callable[[Path, str], dict[str, ClassModel]]
+MAX_PACKAGE_FILES = 20  # sibling modules read for the classes a module imports
+
+
+def complete_model(
+    tree: ast.Module,
+    classes: dict[str, ClassModel],
+    functions: dict[str, Signature],
+    read_signature: ReadSignature,
+    location: tuple[str, str] = ("<string>", "module"),
+    analyse: Analyse | None = None,
+) -> tuple[dict[str, ClassModel], dict[str, Signature]]:
+    """The module's classes (its own, then those it imports from its package) and functions,
+    completed. ``location`` is (path, module name); ``analyse`` reads a sibling module's classes.
+    """
+    imported = package_classes(tree, location, analyse) if analyse else {}
+    imported = {name: cls for name, cls in imported.items() if name not in classes}
+    nodes = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
+    known = {**imported, **classes}
+    aliases = {**package_aliases(tree, location), **binding_aliases(tree)}
+    reader = TypeReader(set(known), {k: v for k, v in aliases.items() if k not in known})
+    facts = ModuleFacts(
+        reader,
+        _attribute_table(nodes, known),
+        _bases(nodes),
+        _callables(tree, nodes, classes, functions, read_signature, reader),
+    )
+    inference.call_sites(tree, facts, set(known))
+    completed = {
+        name: _complete_class(cls, nodes[name], nodes, facts, read_signature)
+        for name, cls in classes.items()
+    }
+    functions = {
+        name: _complete_signature(signature, _function_node(tree, name), facts, "")
+        for name, signature in functions.items()
+    }
+    return {**completed, **imported}, functions
+
+
+def _function_node(tree: ast.Module, name: str) -> FunctionNode | None:
+    """The definition that counts: the last one (``@overload`` stubs come before it)."""
+    found = None
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name == name:
+            found = node
+    return found
+
+
+# -- classes -----------------------------------------------------------------------------------
+
+
+def _complete_class(
+    cls: ClassModel,
+    node: ast.ClassDef,
+    nodes: dict[str, ast.ClassDef],
+    facts: ModuleFacts,
+    read_signature: ReadSignature,
+) -> ClassModel:
+    constructor = cls.constructor
+    if constructor is not None and constructor.line == 0:
+        created = _defined(node, nodes, "__new__")
+        if created is not None and _defined(node, nodes, "__init__") is None:
+            constructor = read_signature(created, facts.reader, "constructor")
+        elif not constructor.params:
+            constructor = _namedtuple_constructor(node) or constructor
+    if constructor is not None and constructor.kind == "constructor":
+        defined = _defined(node, nodes, constructor.name)
+        if defined is not None and defined.lineno != constructor.line:  # an overload stub
+            constructor = read_signature(defined, facts.reader, "constructor")
+    if constructor is not None:
+        found = _defined(node, nodes, constructor.name)
+        constructor = _complete_signature(constructor, found, facts, cls.name)
+    methods = tuple(
+        _complete_signature(m, _defined(node, nodes, m.name), facts, cls.name) for m in cls.methods
+    )
+    special = tuple(_special(cls.name, node, nodes, facts, read_signature))
+    return replace(cls, constructor=constructor, methods=methods, special=special)
+
+
+def _namedtuple_constructor(node: ast.ClassDef) -> Signature | None:
+    """``class Point(namedtuple("Point", "x y"))``: the fields are the constructor's parameters."""
+    for base in node.bases:
+        if not (isinstance(base, ast.Call) and len(base.args) >= 2):
+            continue
+        function = base.func
+        name = function.attr if isinstance(function, ast.Attribute) else getattr(function, "id", "")
+        fields = base.args[1]
+        if name != "namedtuple":
+            continue
+        if isinstance(fields, ast.Constant) and isinstance(fields.value, str):
+            names = fields.value.replace(",", " ").split()
+        elif isinstance(fields, ast.List | ast.Tuple):
+            names = [str(e.value) for e in fields.elts if isinstance(e, ast.Constant)]
+        else:
+            continue
+        params = tuple(Parameter(n, ANY) for n in names if n.isidentifier())
+        return Signature("__new__", params, ANY, 0, "constructor")  # 0: no code of its own
+    return None
+
+
+def _defined(node: ast.ClassDef, nodes: dict[str, ast.ClassDef], name: str) -> FunctionNode | None:
+    """The definition of a method in the class or its bases within the module: the class's last
+    one (``@overload`` stubs come before it)."""
+    for owner in _lineage(node, nodes):
+        found = None
+        for item in owner.body:
+            if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef) and item.name == name:
+                found = item
+        if found is not None:
+            return found
+    return None
+
+
+def _lineage(node: ast.ClassDef, nodes: dict[str, ast.ClassDef]) -> Iterator[ast.ClassDef]:
+    seen: set[str] = set()
+    pending = [node]
+    while pending:
+        current = pending.pop(0)
+        if current.name in seen:
+            continue
+        seen.add(current.name)
+        yield current
+        pending += [nodes[b] for b in _base_names(current) if b in nodes]
+
+
+def _base_names(node: ast.ClassDef) -> list[str]:
+    names = []
+    for base in node.bases:
+        expression = base.value if isinstance(base, ast.Subscript) else base
+        if isinstance(expression, ast.Attribute):
+            names.append(expression.attr)
+        elif isinstance(expression, ast.Name):
+            names.append(expression.id)
+    return names
+
+
+def _special(
+    owner: str,
+    node: ast.ClassDef,
+    nodes: dict[str, ast.ClassDef],
+    facts: ModuleFacts,
+    read_signature: ReadSignature,
+) -> Iterator[Signature]:
+    """Special methods the class (or a base in the module) defines, and property setters."""
+    seen: set[str] = set()
+    has_exit = any(name == "__exit__" for _, name in _members(node, nodes))
+    for item, name in _members(node, nodes):
+        if name in seen or name not in SPECIAL_METHODS or (name == "__enter__" and not has_exit):
+            continue
+        seen.add(name)
+        if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef) and _takes_parameters(name):
+            signature = read_signature(item, facts.reader, "method")
+            unannotated = {p.name for p in signature.params if p.type == ANY}
+            signature = _complete_signature(signature, item, facts, owner)
+        else:  # __add__, __radd__ = _operator_fallbacks(...): only the operand count is known
+            operands = SPECIAL_METHODS[name].operands
+            params = tuple(Parameter(f"other{i or ''}", ANY) for i in range(operands))
+            signature = Signature(name, params, ANY, item.lineno)
+            unannotated = {p.name for p in params}
+        params = tuple(
+            _operand(p, owner) if p.name.lstrip("/") in unannotated else p for p in signature.params
+        )
+        yield replace(signature, params=params, kind="operator")
+    yield from _setters(owner, node, facts, read_signature)
+
+
+def _takes_parameters(name: str) -> bool:
+    return SPECIAL_METHODS[name].takes_parameters
+
+
+def _members(node: ast.ClassDef, nodes: dict[str, ast.ClassDef]) -> Iterator[tuple[ast.stmt, str]]:
+    """(statement, name) of each method defined or assigned in the class and its bases."""
+    for owner in _lineage(node, nodes):
+        for item in owner.body:
+            if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef):
+                yield item, item.name
+            elif isinstance(item, ast.Assign) and not _is_none(item.value):  # __hash__ = None
+                for target in item.targets:
+                    elements = target.elts if isinstance(target, ast.Tuple) else [target]
+                    for element in elements:
+                        if isinstance(element, ast.Name):
+                            yield item, element.id
+
+
+def _is_none(node: ast.expr) -> bool:
+    return isinstance(node, ast.Constant) and node.value is None
+
+
+def _operand(parameter: Parameter, owner: str) -> Parameter:
+    """An unannotated operand of an operator is most often another instance of the class, or a
+    number; and the operator's ``NotImplemented`` branch wants anything else."""
+    inferred = parameter.type.args if parameter.type.kind == "union" else (parameter.type,)
+    options = [TypeSpec("class", name=owner), TypeSpec("int"), TypeSpec("float"), ANY]
+    return replace(parameter, type=union([*inferred, *options]))
+
+
+def _setters(
+    owner: str, node: ast.ClassDef, facts: ModuleFacts, read_signature: ReadSignature
+) -> Iterator[Signature]:
+    for item in node.body:
+        if not isinstance(item, ast.FunctionDef):
+            continue
+        for decorator in item.decorator_list:
+            if isinstance(decorator, ast.Attribute) and decorator.attr == "setter":
+                signature = read_signature(item, facts.reader, "method")
+                signature = _complete_signature(signature, item, facts, owner)
+                yield replace(signature, kind="setter")
+
+
+# -- signatures --------------------------------------------------------------------------------
+
+
+def _complete_signature(
+    signature: Signature, node: FunctionNode | None, facts: ModuleFacts, owner: str
+) -> Signature:
+    """Types inferred for unannotated parameters; positional-only ones marked "/"; ``*args``
+    as "*name"; ``**options`` as the keys the body reads; parameters named ``_x`` with a
+    default (internal switches) left out."""
+    if node is None:
+        return signature
+    arguments = node.args
+    positional_only = {a.arg for a in arguments.posonlyargs}
+    if arguments.vararg is not None:  # what comes before *args can only be passed by position
+        positional_only |= {a.arg for a in arguments.args}
+    annotations = {
+        a.arg: a.annotation
+        for a in arguments.posonlyargs + arguments.args + arguments.kwonlyargs
+        if a.annotation is not None
+    }
+    params = []
+    for parameter in signature.params:
+        if parameter.name.startswith("_") and parameter.has_default:
+            continue
+        spec = parameter.type
+        if spec == ANY and parameter.name in annotations:  # a class imported from the package
+            spec = facts.reader.read(annotations[parameter.name])
+        if spec == ANY:
+            spec = inference.infer_parameter(node, parameter, facts, owner)
+        name = f"/{parameter.name}" if parameter.name in positional_only else parameter.name
+        params.append(replace(parameter, name=name, type=spec))
+    if arguments.vararg is not None:
+        params.insert(_after_positional(params), _varargs(arguments.vararg, node, facts, owner))
+    if arguments.kwarg is not None:  # **options: the keys the body reads from it
+        taken = {p.name.lstrip("/*") for p in params}
+        params += keywords.keyword_parameters(node, arguments.kwarg.arg, taken, facts, owner)
+    returns = signature.returns
+    if returns == ANY and node.returns is not None:
+        returns = facts.reader.read(node.returns)
+    if inference.is_generator(node):  # its body runs only as the result is iterated
+        element = returns.args[0] if returns.kind == "list" and returns.args else ANY
+        returns = TypeSpec("iterator", (element,))
+    elif returns == ANY:
+        returns = inference.infer_return(node, owner, set(facts.bases))
+    return replace(signature, params=tuple(params), returns=returns)
+
+
+def _after_positional(params: list[Parameter]) -> int:
+    return sum(1 for p in params if not p.keyword_only)
+
+
+def _varargs(argument: ast.arg, node: FunctionNode, facts: ModuleFacts, owner: str) -> Parameter:
+    """``*items``: the type of one element."""
+    spec = facts.reader.read(argument.annotation) if argument.annotation is not None else ANY
+    if spec == ANY:
+        spec = inference.infer_parameter(node, Parameter(argument.arg, ANY), facts, owner)
+        if spec.kind == "list" and spec.args:  # *args used as a sequence: its elements
+            spec = spec.args[0]
+        elif spec.kind in ("list", "tuple") or spec.kind == "union":
+            spec = ANY
+    return Parameter(f"*{argument.arg}", spec, has_default=True)
+
+
+# -- facts -------------------------------------------------------------------------------------
+
+
+def _callables(
+    tree: ast.Module,
+    nodes: dict[str, ast.ClassDef],
+    classes: dict[str, ClassModel],
+    functions: dict[str, Signature],
+    read_signature: ReadSignature,
+    reader: TypeReader,
+) -> dict[tuple[str, str], tuple[Signature, FunctionNode | None]]:
+    """Every function and method of the module, private ones included, for following arguments."""
+    found: dict[tuple[str, str], tuple[Signature, FunctionNode | None]] = {}
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            signature = functions.get(node.name) or read_signature(node, reader, "function")
+            found[("", node.name)] = (signature, node)
+    for name, node in nodes.items():
+        for owner in _lineage(node, nodes):  # inherited methods too; the nearest definition wins
+            for item in owner.body:
+                if not isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef):
+                    continue
+                if (name, item.name) not in found:
+                    kind = "static" if _decorated(item, "staticmethod") else "method"
+                    found[(name, item.name)] = (read_signature(item, reader, kind), item)
+        constructor = classes[name].constructor
+        if constructor is not None:
+            found[(name, "__init__")] = (constructor, _defined(node, nodes, "__init__"))
+    return found
+
+
+def _decorated(node: FunctionNode, name: str) -> bool:
+    return any(getattr(d, "id", getattr(d, "attr", "")) == name for d in node.decorator_list)
+
+
+def _bases(nodes: dict[str, ast.ClassDef]) -> dict[str, set[str]]:
+    """Class -> the names of all its bases (through the module's classes)."""
+    result = {}
+    for name, node in nodes.items():
+        names: set[str] = set()
+        for owner in _lineage(node, nodes):
+            names |= set(_base_names(owner))
+        result[name] = names - {name}
+    return result
+
+
+def _attribute_table(
+    nodes: dict[str, ast.ClassDef], known: dict[str, ClassModel]
+) -> dict[TypeSpec, frozenset[str]]:
+    """Public attributes of the builtin value types and of every known class."""
+    table = dict(BUILTIN_ATTRIBUTES)
+    assigned = {name: _assigned_attributes(node) for name, node in nodes.items()}
+    for name, cls in known.items():
+        attributes = {m.name for m in cls.methods}
+        if cls.constructor is not None:
+            attributes |= {p.name.lstrip("*/") for p in cls.constructor.params}
+        if name in nodes:
+            for owner in _lineage(nodes[name], nodes):
+                attributes |= assigned[owner.name]
+        table[TypeSpec("class", name=name)] = frozenset(a for a in attributes if a[:1] != "_")
+    return table
+
+
+def _assigned_attributes(node: ast.ClassDef) -> set[str]:
+    names = set()
+    for inner in ast.walk(node):
+        if isinstance(inner, ast.Attribute) and isinstance(inner.ctx, ast.Store):
+            if isinstance(inner.value, ast.Name) and inner.value.id == "self":
+                names.add(inner.attr)
+        elif isinstance(inner, ast.FunctionDef | ast.AsyncFunctionDef):
+            names.add(inner.name)
+    for item in node.body:
+        targets = item.targets if isinstance(item, ast.Assign) else [getattr(item, "target", None)]
+        names |= {t.id for t in targets if isinstance(t, ast.Name)}
+    return names
+
+
+# -- the package -------------------------------------------------------------------------------
+
+
+def package_classes(
+    tree: ast.Module, location: tuple[str, str], analyse: Analyse
+) -> dict[str, ClassModel]:
+    """Classes the module imports by name from other modules of its own package."""
+    path, module_name = Path(location[0]), location[1]
+    if not path.is_file():
+        return {}
+    found: dict[str, ClassModel] = {}
+    read = 0
+    for node in tree.body:
+        if not isinstance(node, ast.ImportFrom):
+            continue
+        origin = _absolute(node, module_name, path.name == "__init__.py")
+        source = _source_file(path, module_name, origin) if origin else None
+        if source is None or read >= MAX_PACKAGE_FILES:
+            continue
+        read += 1
+        classes = _analyse_sibling(source, origin, analyse)
+        for alias in node.names:
+            cls = classes.get(alias.name)
+            if cls is not None and alias.asname in (None, alias.name) and not cls.module:
+                found[alias.name] = replace(cls, module=origin)
+    return found
+
+
+def package_aliases(tree: ast.Module, location: tuple[str, str]) -> dict[str, ast.expr]:
+    """Type names the module imports from its package that are aliases there of stdlib types
+    (``from .zeitgeist import Date`` where zeitgeist has ``from datetime import date as Date``)."""
+    path, module_name = Path(location[0]), location[1]
+    if not path.is_file():
+        return {}
+    found: dict[str, ast.expr] = {}
+    for node in [n for n in tree.body if isinstance(n, ast.ImportFrom)][:MAX_PACKAGE_FILES]:
+        origin = _absolute(node, module_name, path.name == "__init__.py")
+        source = _source_file(path, module_name, origin) if origin else None
+        if source is None:
+            continue
+        try:
+            bound = binding_aliases(ast.parse(source.read_text(encoding="utf-8")))
+        except (SyntaxError, ValueError, OSError):
+            continue
+        for alias in node.names:
+            if alias.name in bound:
+                found[alias.asname or alias.name] = bound[alias.name]
+    return found
+
+
+def _absolute(node: ast.ImportFrom, module_name: str, is_package: bool) -> str:
+    """The absolute module an import names, when it is in the module's own top-level package."""
+    parts = module_name.split(".")
+    package = parts if is_package else parts[:-1]
+    if node.level:
+        if node.level - 1 > len(package):
+            return ""
+        base = package[: len(package) - (node.level - 1)]
+        return ".".join(base + ([node.module] if node.module else []))
+    target = node.module or ""
+    return target if package and target.split(".")[0] == parts[0] else ""
+
+
+def _source_file(path: Path, module_name: str, origin: str) -> Path | None:
+    depth = len(module_name.split(".")) - (0 if path.name == "__init__.py" else 1)
+    root = path.resolve().parents[depth] if depth < len(path.resolve().parents) else None
+    if root is None:
+        return None
+    candidate = root.joinpath(*origin.split("."))
+    for source in (candidate.with_suffix(".py"), candidate / "__init__.py"):
+        if source.is_file() and source.resolve() != path.resolve():
+            return source
+    return None
+
+
+def _analyse_sibling(source: Path, module_name: str, analyse: Analyse) -> dict[str, ClassModel]:
+    try:
+        return analyse(source, module_name)
+    except Exception:  # noqa: BLE001 - a sibling that does not parse leaves this module alone
+        return {}
+
+
+# -- constants ---------------------------------------------------------------------------------
+
+
+def with_pattern_examples(tree: ast.Module, pool: ConstantPool) -> ConstantPool:
+    """Strings that the module's regular expressions match join the constant pool."""
+    rng = random.Random(0)
+    found: list[str] = []
+    for node in ast.walk(tree):
+        pattern = _regex_constant(node)
+        shape = patterns.shape_of(pattern) if pattern is not None else None
+        if shape is not None:
+            found += patterns.examples(shape, rng)
+    if not found:
+        return pool
+    strings = tuple(sorted(set(pool.strings) | set(found)))
+    return replace(pool, strings=strings)
+
+
+_REGEX_CALLS = {"compile", "match", "fullmatch", "search", "findall", "finditer", "split", "sub"}
+
+
+def _regex_constant(node: ast.AST) -> str | None:
+    """The pattern of ``re.compile("...")``, ``re.match("...", s)`` and the like."""
+    if not isinstance(node, ast.Call) or not node.args:
+        return None
+    function = node.func
+    is_regex = (
+        isinstance(function, ast.Attribute)
+        and function.attr in _REGEX_CALLS
+        and isinstance(function.value, ast.Name)
+        and function.value.id == "re"
+    )
+    first = node.args[0]
+    if is_regex and isinstance(first, ast.Constant) and isinstance(first.value, str):
+        return first.value if len(first.value) <= 200 else None
+    return None

@@ -1,0 +1,51 @@
+"""What real code's objects show: properties of slotted value types, classes one can import."""
+
+from __future__ import annotations
+
+import sys
+import types
+from collections import namedtuple
+
+from miogen.assertions.observe import observations_of
+from miogen.execution.executor import Execution
+from miogen.testcase.model import Statement
+
+
+class Slotted:
+    __slots__ = ("_cents",)
+
+    def __init__(self, cents: int) -> None:
+        self._cents = cents
+
+    @property
+    def cents(self) -> int:
+        return self._cents
+
+    @property
+    def broken(self) -> int:
+        raise RuntimeError("no")
+
+
+def observed(values: list, kinds: list[str], module: types.ModuleType) -> set[tuple[str, str, str]]:
+    test = tuple(Statement(kind, "f") for kind in kinds)
+    execution = Execution(test, set(), {}, set(), values=values)
+    found = observations_of(execution, module.__name__)
+    return {(o.kind, o.value, o.detail) for o in found}
+
+
+def test_slotted_objects_show_their_public_properties(monkeypatch):
+    module = types.ModuleType("slotted_module")
+    monkeypatch.setitem(sys.modules, "slotted_module", module)
+    assert observed([Slotted(5)], ["construct"], module) == {("attribute", "5", "cents")}
+
+
+def test_classes_made_at_run_time_are_not_imported_but_package_classes_are(monkeypatch):
+    module = types.ModuleType("pkg.mod")
+    Row = namedtuple("Row", "a")  # noqa: PYI024 - made at run time, as the module would
+    Row.__module__ = "pkg.mod"
+    Imported = type("Imported", (), {"__module__": "pkg.other"})
+    module.Imported = Imported
+    monkeypatch.setitem(sys.modules, "pkg.mod", module)
+    found = observed([Row(1), Imported()], ["call", "call"], module)
+    assert ("isinstance", "Row", "Row") not in found
+    assert ("isinstance", "Imported", "pkg.other:Imported") in found

@@ -1,0 +1,196 @@
+"""Operators read as operators, functions as their names, stdlib values as their constructors."""
+
+from __future__ import annotations
+
+import datetime
+import decimal
+import fractions
+import pathlib
+import re
+import sys
+import uuid
+
+import pytest
+from miogen.assertions.observation import Observation, literal
+from miogen.emit.render import module_imports, render_test
+from miogen.testcase.model import Statement
+
+MODULE = """
+class Box:
+    def __init__(self, size=1):
+        self.size = size
+
+    def __add__(self, other):
+        return Box(self.size + other.size)
+
+    def __eq__(self, other):
+        return isinstance(other, Box) and self.size == other.size
+
+    def __getitem__(self, index):
+        return index * self.size
+
+    def __setitem__(self, index, value):
+        self.size = value
+
+    def __contains__(self, item):
+        return item == self.size
+
+    def __enter__(self):
+        return self.size
+
+    def __exit__(self, *details):
+        return False
+
+    @property
+    def label(self):
+        return str(self.size)
+
+    @label.setter
+    def label(self, value):
+        self.size = int(value)
+
+    def apply(self, function):
+        return function(self.size)
+
+
+def twice(x):
+    return 2 * x
+"""
+
+
+def run(rendered, module: str) -> None:
+    """Execute the rendered test function with its imports, as pytest would."""
+    names = ", ".join(sorted(rendered.imports))
+    header = "\n".join(sorted(rendered.extra_imports))
+    if names:
+        header += f"\nfrom {module} import {names}"
+    namespace: dict = {}
+    exec(header + "\n" + rendered.source, namespace)
+    namespace[rendered.name]()
+
+
+@pytest.fixture
+def box_module(write_module, monkeypatch):
+    path = write_module("boxes", MODULE)
+    monkeypatch.syspath_prepend(str(path.parent))
+    yield "boxes"
+    sys.modules.pop("boxes", None)
+
+
+def S(kind, name="", args=(), value=None, receiver=-1):  # noqa: N802 - reads like the record
+    return Statement(kind, name, tuple(args), value, receiver)
+
+
+def test_operators_setters_contexts_and_functions_read_like_hand_written_code(box_module):
+    test = (
+        S("value", value=2),
+        S("construct", "Box", [("size", 0)]),
+        S("construct", "Box"),
+        S("operator", "__add__", [("other", 2)], receiver=1),
+        S("operator", "__eq__", [("other", 2)], receiver=3),
+        S("value", value=3),
+        S("operator", "__getitem__", [("index", 5)], receiver=1),
+        S("value", value=0),
+        S("value", value=3),
+        S("operator", "__setitem__", [("index", 7), ("value", 8)], receiver=2),
+        S("value", value=3),
+        S("operator", "__contains__", [("item", 10)], receiver=2),
+        S("value", value="7"),
+        S("assign", "label", [("value", 12)], receiver=2),
+        S("operator", "__enter__", receiver=2),
+        S("callable", "twice", value="module"),
+        S("method", "apply", [("function", 15)], receiver=1),
+        S("callable", "lambda x: x * 2", value="lambda"),
+        S("method", "apply", [("function", 17)], receiver=1),
+    )
+    observations = [
+        Observation(4, "equals", "False"),
+        Observation(6, "equals", "6"),
+        Observation(11, "equals", "True"),
+        Observation(14, "equals", "7"),
+        Observation(16, "equals", "4"),
+    ]
+    rendered = render_test(test, observations, "test_box", {"Box"})
+    lines = [line.strip() for line in rendered.source.splitlines()]
+    assert "result = box + box_2" in lines
+    assert "assert (result == box_2) is False" in lines
+    assert "assert box[3] == 6" in lines
+    assert "box_2[0] = 3" in lines
+    assert "assert (3 in box_2) is True" in lines
+    assert 'box_2.label = "7"' in lines
+    assert "with box_2 as result_2:" in lines and "assert result_2 == 7" in lines
+    assert "assert box.apply(function=twice) == 4" in lines
+    assert "box.apply(function=lambda x: x * 2)" in lines
+    assert rendered.imports == {"Box", "twice"}
+    run(rendered, box_module)
+
+
+def test_stdlib_values_are_written_as_their_constructors():
+    values = [
+        datetime.date(2024, 2, 29),
+        datetime.datetime(2024, 1, 2, 3, 4, 5, tzinfo=datetime.UTC),
+        datetime.timedelta(days=-1, seconds=30),
+        decimal.Decimal("1.10"),
+        fractions.Fraction(-3, 4),
+        pathlib.PurePosixPath("/data/file.txt"),
+        re.compile(r"\d+", re.IGNORECASE),
+        uuid.UUID(int=7),
+    ]
+    for value in values:
+        text = literal(value)
+        assert text is not None
+        namespace: dict = {}
+        exec("\n".join(sorted(module_imports(text))), namespace)
+        assert eval(text, namespace) == value, text
+    assert literal(decimal.Decimal("NaN")) is None  # never equal to itself
+    assert literal(datetime.date(2024, 2, 29)) == "datetime.date(2024, 2, 29)"
+
+
+def test_module_imports_come_from_code_not_from_strings():
+    source = 'def test_x():\n    assert f("datetime.date") == decimal.Decimal("1")\n    x.re.y\n'
+    assert module_imports(source) == {"import decimal"}
+
+
+def test_classes_of_other_package_modules_are_imported_from_there():
+    test = (
+        S("construct", "Config", value="shop.config"),
+        S("call", "Config.default", value="shop.config"),
+        S("call", "price", [("config", 0), ("other", 1)]),
+    )
+    rendered = render_test(test, [Observation(2, "equals", "1")], "test_price", set())
+    assert rendered.imports == {"price"}
+    assert rendered.extra_imports == {"from shop.config import Config"}
+
+
+def test_positional_arguments_are_written_by_position():
+    test = (
+        S("value", value=1),
+        S("value", value=2),
+        S("construct", "Bag", [("/name", 0), ("*items", 1)]),
+    )
+    rendered = render_test(test, [], "test_bag", {"Bag"})
+    assert "Bag(1, 2)" in rendered.source
+
+
+def test_unchecked_operator_expressions_do_not_read_as_pointless_comparisons():
+    test = (
+        S("construct", "Box"),
+        S("operator", "__lt__", [("other", 0)], receiver=0),
+        S("operator", "__neg__", receiver=0),
+        S("operator", "__len__", receiver=0),
+        S("operator", "__getitem__", [("index", 0)], receiver=0),
+    )
+    rendered = render_test(test, [Observation(4, "raises", "KeyError")], "test_box", {"Box"})
+    lines = [line.strip() for line in rendered.source.splitlines()]
+    assert lines[2:5] == ["_ = box < box", "_ = -box", "len(box)"]
+    assert lines[-1] == "_ = box[box]"
+
+
+def test_huge_numbers_have_no_literal_and_do_not_raise():
+    """repr() refuses ints past 4300 digits: such results (x ** y) are simply not asserted."""
+    import fractions
+
+    huge = 7**6000
+    assert literal(huge) is None and literal([1, huge]) is None and literal({huge}) is None
+    assert literal(fractions.Fraction(huge, 3)) is None
+    assert literal(2**600) == repr(2**600)
