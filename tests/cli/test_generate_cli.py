@@ -52,7 +52,7 @@ def test_classic_subjects_reach_the_coverage_aims(classic, tmp_path, subject, mi
         assert run_pytest(output, work, seed).returncode == 0
 
 
-def test_statements(text: str) -> int:
+def statements_of(text: str) -> int:
     """Statements of the test functions, a parametrized test's once per case (the tests it
     stands for): parametrizing shortens a file without taking anything away."""
     total = 0
@@ -83,7 +83,7 @@ def test_shrinking_and_assertion_selection_keep_measured_coverage(classic, tmp_p
         )  # fmt: skip
         summary = json.loads(done.stdout)
         measured[mode] = {u["name"]: u["measured_covered"] for u in summary["units"]}
-        measured[mode + "_lines"] = test_statements(output.read_text())
+        measured[mode + "_lines"] = statements_of(output.read_text())
     assert measured["raw"] == measured["kept"] == measured["mutants"]
     # The same search: shrinking and assertion selection only take away. (The mutation phase
     # may add tests, for mutants; the measured coverage stays.)
