@@ -75,7 +75,12 @@ The first run creates `bench/.venv-pynguin` (pynguin 0.48.0) and `bench/.venv-mu
   Pynguin DynaMOSA at 30 s: [REAL.md](REAL.md) (`python -m bench real`).
 - **The MIO paper's artificial problems** (Figures 1-4): [results/artificial/](results/artificial/README.md)
   (`bench.artificial --runs 30`, run separately, 77 s here; not part of `bench run`).
+- **The language server on a 2,632-line module** (issue 14): request latency idle, while typing
+  and during a job, and save -> job visible / first coverage / final result:
+  [results/lsp_latency.md](results/lsp_latency.md) (`python -m bench.lsp_latency`, run
+  separately; its latest run is copied at the end of this page).
 """
+LSP_LATENCY = BENCH / "results" / "lsp_latency.md"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -165,15 +170,30 @@ def write_reports(out: Path, official: bool) -> list[Path]:
         machine = report.read_json(out / "machine.json")
         minutes = round(machine.get("seconds", 0) / 60) or "?"
         subjects = ", ".join(f"{s.name} ({s.origin})" for s in SUBJECTS.values())
+        intro = INTRO.format(full_minutes=minutes, subjects=subjects)
         # The criteria benchmark's headline (bench.criteria, run separately) stays in the page.
         criteria = BENCH / "results" / "criteria-headline.md"
         extra = "\n" + criteria.read_text(encoding="utf-8") if criteria.exists() else ""
         RESULTS.write_text(
-            INTRO.format(full_minutes=minutes, subjects=subjects) + "\n" + body + extra,
-            encoding="utf-8",
+            intro + "\n" + body + latency_section(LSP_LATENCY) + extra, encoding="utf-8"
         )
         written.append(RESULTS)
     return written
+
+
+def latency_section(path: Path) -> str:
+    """The latest ``bench.lsp_latency`` report, its headings one level down ("" without one),
+    then its hand-written reading (``lsp_latency_notes.md`` beside it), if there is one."""
+    if not path.exists():
+        return ""
+    lines = path.read_text(encoding="utf-8").strip().splitlines()
+    notes = path.with_name(path.stem + "_notes.md")
+    if notes.exists():
+        lines += ["", *notes.read_text(encoding="utf-8").strip().splitlines()]
+    title = lines[0].lstrip("# ").strip()
+    rest = ["#" + line if line.startswith("#") else line for line in lines[1:]]
+    source = f"(copied from [{path.parent.name}/{path.name}]({path.parent.name}/{path.name}))"
+    return "\n".join(["", f"## {title}", "", source, *rest, ""])
 
 
 if __name__ == "__main__":

@@ -4,11 +4,20 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from miogen.analysis.module import analyze_file
 from miogen.emit.state import FIXTURE_NAME as FIXTURE
-from miogen.pipeline import merge_into, module_text, unique_names, verify
+from miogen.pipeline import (
+    VERIFY_RUNS,
+    VerificationAhead,
+    merge_into,
+    module_text,
+    unique_names,
+    verify,
+)
 from miogen.project import locate
-from miogen.records import TestRecord
+from miogen.records import Loaded, Progress, TestRecord, UnitStarted
+from miogen.verify.measure import start_ahead
 
 
 def record(name: str, body: str, imports: tuple[str, ...] = ("letters",)) -> TestRecord:
@@ -39,9 +48,11 @@ def test_tests_of_separate_jobs_are_renamed_apart():
     assert renamed[1][0].source.startswith("def test_area_2():")
 
 
-def test_verification_drops_each_failing_test_under_its_cause(tmp_path: Path):
+@pytest.mark.parametrize("started_ahead", [False, True], ids=["fresh", "ahead"])
+def test_verification_drops_each_failing_test_under_its_cause(tmp_path: Path, started_ahead: bool):
     """One run with coverage (hash seed 0, as in the worker), two shuffled with other seeds,
-    all under the worker's sandbox: what fails anywhere is dropped and counted by cause."""
+    all under the worker's sandbox: what fails anywhere is dropped and counted by cause. The
+    first attempt's runs happen in the processes started ahead, when there are."""
     (tmp_path / "pyproject.toml").write_text("[project]\nname = 'p'\n")
     module = tmp_path / "words.py"
     module.write_text(
@@ -56,7 +67,10 @@ def test_verification_drops_each_failing_test_under_its_cause(tmp_path: Path):
         record("test_fails", 'assert letters() == ""'),
         record("test_writes", f"open({str(outside)!r}, 'w').write('x')"),
     ]
-    verified = verify(location, model, model.units, tests)
+    ahead = start_ahead(location.import_root, range(VERIFY_RUNS)) if started_ahead else []
+    verified = verify(location, model, model.units, tests, ahead=ahead)
+    # pytest's exit status (1: some tests failed), not the kill of a process left waiting
+    assert [process.process.returncode for process in ahead] == [1] * len(ahead)
     assert [t.name for t in verified.tests] == ["test_kept"]
     assert verified.dropped.unstable == ["test_hash_order"]  # passed with seed 0 only
     assert verified.dropped.failing == ["test_fails"]
@@ -64,3 +78,24 @@ def test_verification_drops_each_failing_test_under_its_cause(tmp_path: Path):
     assert not outside.exists()
     assert verified.measurement is not None and verified.measurement.ok
     assert verified.measurement.covered["letters"], "coverage.py measured what was kept"
+
+
+def test_verification_processes_start_with_the_search_progress_not_before(tmp_path: Path):
+    """Started at the module's load they would compete with the search's first steps."""
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'p'\n")
+    (tmp_path / "words.py").write_text("def letters() -> str:\n    return 'a'\n")
+    forwarded: list[object] = []
+    ahead = VerificationAhead(locate(tmp_path / "words.py"), forwarded.append)
+    try:
+        for event in (Loaded({"analyse": 0.1}), UnitStarted("letters")):
+            ahead(event)
+            assert ahead.processes == []
+        progress = Progress("letters", 1, 0.1, 0.1, (0,), 1, 10.0)
+        ahead(progress)
+        assert len(ahead.processes) == VERIFY_RUNS
+        ahead(progress)
+        assert len(ahead.processes) == VERIFY_RUNS, "started once"
+    finally:
+        ahead.close()
+    assert len(forwarded) == 4, "every event goes on"
+    assert all(process.process.poll() is not None for process in ahead.processes)

@@ -33,6 +33,8 @@ from miogen.records import Algorithm
 
 Preference = Literal["editorFirst", "filesystemFirst", "editorOnly"]
 PREFERENCES: tuple[Preference, ...] = get_args(Preference)
+SaveMode = Literal["untested", "changed", "off"]  # what a save generates, in the editor
+SAVE_MODES: tuple[SaveMode, ...] = get_args(SaveMode)
 Scope = Literal["engine", "editor", "client", "ctg"]
 PROJECT_FILE = "pyproject.toml"
 TABLE = "[tool.miogen]"
@@ -153,6 +155,15 @@ def _one_of(choices: tuple[str, ...]) -> Callable[[Any], str]:
     return check
 
 
+def _save_mode(value: Any) -> SaveMode:
+    if isinstance(value, bool):  # the boolean onSave written under the new name
+        return "untested" if value else "off"
+    for mode in SAVE_MODES:
+        if isinstance(value, str) and value.strip().lower() == mode:
+            return mode
+    raise ValueError(f"expected one of {', '.join(SAVE_MODES)}")
+
+
 def _algorithm(value: Any) -> Algorithm:
     return Algorithm(_one_of(tuple(Algorithm))(value))
 
@@ -179,6 +190,7 @@ class Key:
 
 KEYS: dict[str, Key] = {
     "onSave": Key("on_save", _bool, "editor"),
+    "generateOnSave": Key("generate_on_save", _save_mode, "editor"),
     "budgetSeconds": Key("budget_seconds", _seconds(MAX_BUDGET_SECONDS), "engine", float),
     "testsDirectory": Key("tests_directory", _directory, "engine"),
     "testFilePattern": Key("test_file_pattern", _pattern, "engine"),

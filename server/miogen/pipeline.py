@@ -37,7 +37,7 @@ from miogen.records import (
     Event,
     JobOutcome,
     JobSpec,
-    Loaded,
+    Progress,
     TestRecord,
     UnitJob,
     UnitOutcome,
@@ -119,8 +119,9 @@ VERIFY_RUNS = 3  # the coverage run (hash seed 0) and two shuffled reruns (seeds
 
 
 class VerificationAhead:
-    """The verification's pytest processes, started once the worker has loaded the module (so
-    that they do not slow its start): they import pytest and coverage.py during the search.
+    """The verification's pytest processes, started once the search has reported its first
+    progress (so that they slow neither the worker's start nor the first tests it streams):
+    they import pytest and coverage.py during the rest of the search.
 
     Use it as the job's ``on_event`` (it passes events on) and hand ``processes`` to ``verify``.
     """
@@ -134,7 +135,7 @@ class VerificationAhead:
         self.closed = False
 
     def __call__(self, event: Event) -> None:
-        if isinstance(event, Loaded):
+        if isinstance(event, Progress):
             with self.lock:
                 if not self.processes and not self.closed:
                     self.processes = start_ahead(self.location.import_root, range(self.runs))
@@ -212,7 +213,7 @@ def _run_all(
     with ThreadPoolExecutor(max(1, runs)) as threads:
         covered = threads.submit(
             measure, candidate, location.path, list(units), model.source, *roots,
-            timeout=timeout, sandbox=True, warning_filters=filters,
+            timeout=timeout, sandbox=True, warning_filters=filters, ahead=ahead.get(0),
         )  # fmt: skip
         reruns = [
             threads.submit(
@@ -223,6 +224,7 @@ def _run_all(
                 timeout=timeout,
                 sandbox=True,
                 warning_filters=filters,
+                ahead=ahead.get(seed),
             )  # fmt: skip
             for seed in range(1, runs)
         ]

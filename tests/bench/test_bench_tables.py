@@ -97,3 +97,17 @@ def test_mutation_table_compares_with_the_reference(tmp_path: Path):
     text, missed = report.mutation_table(tmp_path)
     assert "| miogen | 8 | 1.14 | 16 | 2.29 |" in text
     assert any("75.3 %" in m for m in missed) and any("2.29x" in m for m in missed)
+
+
+def test_the_latency_report_is_copied_under_its_own_heading(tmp_path: Path):
+    from bench.__main__ import latency_section
+
+    assert latency_section(tmp_path / "lsp_latency.md") == ""
+    latest = tmp_path / "lsp_latency.md"
+    latest.write_text("# Latency (argparse)\n\nCommand: `x`\n\n## Saves\n\n| a | b |\n", "utf-8")
+    section = latency_section(latest).splitlines()
+    assert section[1] == "## Latency (argparse)"
+    assert "### Saves" in section and "Command: `x`" in section and "| a | b |" in section
+    assert section[3].endswith("lsp_latency.md))"), section[3]
+    (tmp_path / "lsp_latency_notes.md").write_text("## Reading\n\nWhy.\n", "utf-8")
+    assert latency_section(latest).splitlines()[-3:] == ["### Reading", "", "Why."]

@@ -125,6 +125,27 @@ def test_operators_setters_contexts_and_functions_read_like_hand_written_code(bo
     run(rendered, box_module)
 
 
+@pytest.mark.parametrize(("name", "function"), [("__eq__", "eq"), ("__ne__", "ne")])
+@pytest.mark.parametrize("singleton", [None, False, True])
+def test_equality_with_a_singleton_is_meant_and_says_so(box_module, name, function, singleton):
+    """``box == None`` calls ``Box.__eq__`` (``is None`` would not); linters flag it (E711/E712),
+    so the test calls ``operator.eq`` instead, and the import follows from the text."""
+    test = (
+        S("construct", "Box"),
+        S("value", value=singleton),
+        S("operator", name, [("other", 1)], receiver=0),
+    )
+    rendered = render_test(
+        test, [Observation(2, "equals", str(name == "__ne__"))], "test_box", {"Box"}
+    )
+    lines = [line.strip() for line in rendered.source.splitlines()]
+    expected = str(name == "__ne__")
+    assert f"assert operator.{function}(box, {singleton}) is {expected}" in lines
+    assert "import operator" in module_imports(rendered.source)
+    rendered.extra_imports |= module_imports(rendered.source)
+    run(rendered, box_module)
+
+
 def test_stdlib_values_are_written_as_their_constructors():
     values = [
         datetime.date(2024, 2, 29),

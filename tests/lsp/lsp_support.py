@@ -119,9 +119,18 @@ class Recorder:
         self.coverage: list[dict] = []
         self.statuses: list[dict] = []
         self.applied: list[types.ApplyWorkspaceEditParams] = []
+        self.registrations: list[types.Registration] = []
+        self.lens_refreshes: list[float] = []
+        self.encoding = "utf-16"  # the client's positions, as the server chose them
         client.feature("miogen/coverage")(lambda params: self.coverage.append(_stamped(params)))
         client.feature("miogen/jobStatus")(lambda params: self.statuses.append(_stamped(params)))
         client.feature(types.WORKSPACE_APPLY_EDIT)(lambda params: self._apply_edit(params))
+        client.feature(types.CLIENT_REGISTER_CAPABILITY)(
+            lambda params: self.registrations.extend(params.registrations)
+        )
+        client.feature(types.WORKSPACE_CODE_LENS_REFRESH)(
+            lambda params: self.lens_refreshes.append(time.monotonic())
+        )
 
     @classmethod
     def attach(cls, client: LanguageClient) -> None:
@@ -129,22 +138,28 @@ class Recorder:
 
     def _apply_edit(self, params: types.ApplyWorkspaceEditParams) -> types.ApplyWorkspaceEditResult:
         self.applied.append(params)
-        apply_workspace_edit(params.edit)
+        apply_workspace_edit(params.edit, self.encoding)
         return types.ApplyWorkspaceEditResult(applied=True)
 
 
 async def start(
-    client: LanguageClient, profile: str, folders: list[Path], options: dict | None = None
+    client: LanguageClient,
+    profile: str,
+    folders: list[Path],
+    options: dict | None = None,
+    capabilities: types.ClientCapabilities | None = None,
 ) -> None:
     client.profile = profile
-    await client.initialize_session(
+    answer = await client.initialize_session(
         types.InitializeParams(
-            capabilities=client_capabilities(profile),
+            capabilities=capabilities or client_capabilities(profile),
             root_uri=folders[0].as_uri(),
             workspace_folders=[types.WorkspaceFolder(uri=f.as_uri(), name=f.name) for f in folders],
             initialization_options=options,
         )
     )
+    encoding = answer.capabilities.position_encoding or "utf-16"
+    client.recorder.encoding = str(encoding)
 
 
 class Editor:
@@ -250,7 +265,11 @@ class Editor:
         line: int,
         only: list[str] | None = None,
         diagnostics: list[types.Diagnostic] | None = None,
+        *,
+        resolve: bool = True,
     ) -> list[types.CodeAction]:
+        """The code actions at ``line``; those whose edit waits for codeAction/resolve are
+        resolved (as a client does before applying one) unless ``resolve`` is False."""
         position = types.Position(line=line, character=0)
         found = await self.client.text_document_code_action_async(
             types.CodeActionParams(
@@ -259,7 +278,15 @@ class Editor:
                 context=types.CodeActionContext(diagnostics=diagnostics or [], only=only),
             )
         )
-        return list(found or [])
+        actions = list(found or [])
+        if resolve:
+            actions = [await self.resolve(action) for action in actions]
+        return actions
+
+    async def resolve(self, action: types.CodeAction) -> types.CodeAction:
+        if action.edit is not None or action.data is None:
+            return action
+        return await self.client.code_action_resolve_async(action)
 
     async def units(self, path: Path) -> list[dict]:
         answer = await self.client.protocol.send_request_async(
@@ -343,8 +370,8 @@ class Editor:
         await self.units(path)
 
 
-def apply_workspace_edit(edit: types.WorkspaceEdit) -> None:
-    """Apply an edit to files on disk (ASCII text: characters are str indices)."""
+def apply_workspace_edit(edit: types.WorkspaceEdit, encoding: str = "utf-16") -> None:
+    """Apply an edit to files on disk as a client does, positions in the client's ``encoding``."""
     operations = list(edit.document_changes or [])
     operations += [
         types.TextDocumentEdit(
@@ -362,17 +389,29 @@ def apply_workspace_edit(edit: types.WorkspaceEdit) -> None:
         elif isinstance(operation, types.TextDocumentEdit):
             path = Path(to_fs_path(operation.text_document.uri))
             text = path.read_text("utf-8") if path.exists() else ""
+            lines = text.splitlines(keepends=True)
             edits = [
                 MergeEdit(
                     e.range.start.line,
-                    e.range.start.character,
+                    str_index(lines, e.range.start, encoding),
                     e.range.end.line,
-                    e.range.end.character,
+                    str_index(lines, e.range.end, encoding),
                     e.new_text,
                 )
                 for e in operation.edits
             ]
             path.write_text(apply_edits(text, edits), "utf-8")
+
+
+def str_index(lines: list[str], position: types.Position, encoding: str) -> int:
+    """The str index of a client position (a count of UTF-8 bytes, UTF-16 units or characters)."""
+    text = lines[position.line] if position.line < len(lines) else ""
+    if encoding == "utf-32":
+        return position.character
+    codec = "utf-8" if encoding == "utf-8" else "utf-16-le"
+    width = 1 if encoding == "utf-8" else 2
+    encoded = text.encode(codec)[: position.character * width]
+    return len(encoded.decode(codec, errors="strict"))
 
 
 def _stamped(params) -> dict:

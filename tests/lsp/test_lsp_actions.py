@@ -37,14 +37,16 @@ async def test_code_actions_honour_context_only(editor):
     line = line_of(SHAPES, "x * x == -1")
 
     every = await editor.actions(path, line, diagnostics=[miss])
-    assert sorted(a.kind for a in every) == ["quickfix", "source"]
+    assert sorted(a.kind for a in every) == ["quickfix", "source.miogen.insertTests"]
     [fix] = await editor.actions(path, line, only=["quickfix"], diagnostics=[miss])
     assert fix.kind == "quickfix" and fix.diagnostics[0].message == miss.message
     assert fix.title.startswith("Insert ") and fix.title.endswith(
         " generated tests for sign into tests/test_shapes.py"
     )
     [source] = await editor.actions(path, line, only=["source"], diagnostics=[miss])
-    assert source.kind == "source" and source.title == fix.title
+    assert source.kind == "source.miogen.insertTests" and source.title == fix.title
+    [own] = await editor.actions(path, line, only=["source.miogen.insertTests"])
+    assert own.title == fix.title
     assert await editor.actions(path, line, only=["refactor"], diagnostics=[miss]) == []
     assert await editor.actions(path, line, only=["quickfix"]) == [], "no diagnostic, no fix"
 
@@ -62,7 +64,7 @@ async def test_insert_creates_the_test_file_only_when_it_does_not_exist(editor):
     if editor.profile.startswith("visual"):
         create, insert = edit.document_changes
         assert isinstance(create, types.CreateFile) and create.uri == test_file.as_uri()
-        assert create.options.ignore_if_exists
+        assert create.options is None, "no ignoreIfExists: the server saw the file was absent"
         assert insert.text_document.uri == test_file.as_uri()
     else:  # Neovim 0.7 announces resourceOperations without documentChanges: still "create"
         assert isinstance(edit.document_changes[0], types.CreateFile)

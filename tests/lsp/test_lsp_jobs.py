@@ -48,7 +48,7 @@ async def test_cancelling_the_progress_stops_the_job(editor):
 
 
 async def test_the_cancel_command_stops_the_job(editor):
-    editor.configure(budgetSeconds=30)
+    editor.configure(budgetSeconds=30, generateOnSave="changed")
     path = editor.write("shapes.py")
     editor.open(path)
     editor.save(path, edited_sign("return 2"))
@@ -57,7 +57,7 @@ async def test_the_cancel_command_stops_the_job(editor):
     await editor.wait_job("sign", "cancelled")
     assert await editor.command("miogen.cancel", path, "sign") == {"cancelled": False}
     editor.save(path)  # unchanged since the user cancelled: no new job
-    await editor.wait(lambda: editor.logs("saved; generating nothing"), "the save to be handled")
+    await editor.wait(lambda: editor.logs("nothing to generate: no unit changed"), "the save")
 
 
 def _overlapping(statuses: list[dict]) -> bool:

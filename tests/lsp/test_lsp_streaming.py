@@ -59,12 +59,13 @@ async def test_a_save_streams_progress_diagnostics_coverage_and_lenses(editor):
 
 
 async def test_formatting_and_comment_edits_schedule_nothing(editor):
+    editor.configure(generateOnSave="changed")  # only changes count (untested units wait)
     path = editor.write("shapes.py")
     editor.open(path)
     cosmetic = SHAPES.replace("    if x < 0:\n", "    # negative numbers\n\n    if (x < 0):\n")
     cosmetic = cosmetic.replace("self.capacity = capacity", "self.capacity = capacity  # max")
     editor.save(path, cosmetic)
-    await editor.wait(lambda: editor.logs("saved; generating nothing"), "the save to be handled")
+    await editor.wait(lambda: editor.logs("nothing to generate: no unit changed"), "the save")
     editor.save(path, edited_sign("return 2", cosmetic))
     await editor.wait_job("sign")
     assert not editor.jobs("Stack")
@@ -80,6 +81,10 @@ async def test_saves_in_a_row_are_debounced_into_one_job(editor):
     await editor.idle(path)
     assert len(editor.jobs("sign", "queued")) == 1
     assert len(editor.logs("saved; generating sign")) == 1
+    # The account of where the job's time went: the worker's start, the unit's phases, coverage.py.
+    [account] = editor.logs("miogen: sign: ")
+    assert "worker " in account and "(start " in account and " search " in account, account
+    assert "verification " in account, account
 
 
 async def test_edits_make_results_stale_and_a_broken_save_clears_them(editor):

@@ -22,9 +22,9 @@ export async function activate(context: ExtensionContext): Promise<void> {
   const generator = new TestGenerator();
   const pool = new ServerPool(log, (ref) => generator.runFromServerCommand(ref));
   servers = pool;
-  generator.attach(pool);
   const coverage = new CoverageDecorations(context.extensionUri, pool);
   const statusBar = new MiogenStatusBar(pool, coverage);
+  generator.attach(pool, (ref) => statusBar.showElsewhere(ref.uri, ref.unit));
   const testing = new GeneratedTestsController(context, log);
 
   context.subscriptions.push(

@@ -202,6 +202,23 @@ class HistoryStore:
         return [row[0] for row in self.connection.execute("SELECT key FROM units")]
 
 
+def recorded_units(path: Path, module: str) -> set[str]:
+    """Names of the units of ``module`` (its key's path part) that have runs or a suite in the
+    history at ``path``; read only: a missing or unreadable history is an empty one."""
+    if not path.is_file():
+        return set()
+    try:
+        connection = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=1.0)
+        try:
+            rows = connection.execute("SELECT key FROM units UNION SELECT key FROM runs").fetchall()
+        finally:
+            connection.close()
+    except sqlite3.Error:
+        return set()
+    prefix = f"{module}::"
+    return {key[len(prefix) :] for (key,) in rows if key.startswith(prefix)}
+
+
 def _connect_checked(path: Path) -> sqlite3.Connection:
     """Connect, create the schema in a new file, and check an existing one; raise when damaged."""
     connection = sqlite3.connect(path, timeout=30.0, isolation_level="DEFERRED")

@@ -252,6 +252,10 @@ def _special_expression(statement: Statement, names: dict[int, str]) -> str:
         return f"{receiver}({_arguments(statement.args, names)})"
     operands = [_operand(names[i], statement.name) for _, i in statement.args]
     receiver = _operand(receiver, statement.name)
+    if statement.name in _EQUALITIES and SINGLETONS & {receiver, *operands}:
+        # ``a == None`` runs ``a.__eq__`` as ``a is None`` would not, but linters (E711/E712)
+        # read it as a mistake: the operator module's function says the comparison is meant.
+        return f"operator.{_EQUALITIES[statement.name]}({receiver}, {', '.join(operands)})"
     return template_for(statement.name, len(operands)).format(receiver, *operands)
 
 
@@ -264,13 +268,16 @@ def _operand(text: str, name: str) -> str:
     return text
 
 
+_EQUALITIES = {"__eq__": "eq", "__ne__": "ne"}
 _COMPARISONS = frozenset({"__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__"})
 
 
 def _grouped(statement: Statement, expression: str) -> str:
     """``(a == b)`` inside an assertion, where ``a == b is True`` would chain the comparisons."""
     comparison = statement.name in _COMPARISONS or statement.name == "__contains__"
-    return f"({expression})" if statement.kind == "operator" and comparison else expression
+    written_as_call = expression.startswith("operator.")
+    grouped = statement.kind == "operator" and comparison and not written_as_call
+    return f"({expression})" if grouped else expression
 
 
 def _import_detail(detail: str, rendered: RenderedTest) -> None:

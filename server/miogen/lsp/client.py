@@ -61,6 +61,11 @@ class Client:
             value = getattr(value, part, None)
         return bool(value)
 
+    def supports_markdown_hover(self) -> bool:
+        hover = getattr(self.ls.client_capabilities.text_document, "hover", None)
+        formats = getattr(hover, "content_format", None) or []
+        return types.MarkupKind.Markdown in formats
+
     @property
     def codec(self) -> PositionCodec:
         return self.ls.workspace.position_codec
@@ -89,15 +94,30 @@ class Client:
         return [Path(folder).resolve() for folder in found if folder]
 
     def document_changes(self) -> bool:
-        """documentChanges (needed to create a file) when the client says so, or says "create".
-
-        Neovim announces resourceOperations without documentChanges and applies them all the same.
-        """
-        capabilities = self.ls.client_capabilities.workspace
-        edit = getattr(capabilities, "workspace_edit", None)
+        """documentChanges when the client supports them: it says so, or it supports resource
+        operations (which exist only inside documentChanges: Neovim announces "create" without
+        documentChanges and applies both); else the edit goes in ``changes``."""
+        edit = self._workspace_edit()
         if edit is None:
             return False
-        return bool(edit.document_changes) or "create" in (edit.resource_operations or [])
+        return bool(edit.document_changes) or self.creates_files()
+
+    def creates_files(self) -> bool:
+        """The client applies ``CreateFile`` in an edit."""
+        edit = self._workspace_edit()
+        operations = (edit.resource_operations if edit is not None else None) or []
+        return types.ResourceOperationKind.Create in operations
+
+    def _workspace_edit(self) -> types.WorkspaceEditClientCapabilities | None:
+        return getattr(self.ls.client_capabilities.workspace, "workspace_edit", None)
+
+    def resolves(self, prop: str) -> bool:
+        """The client asks codeAction/resolve for this property of an action (e.g. "edit") and
+        keeps the action's ``data`` for it."""
+        action = getattr(self.ls.client_capabilities.text_document, "code_action", None)
+        support = getattr(action, "resolve_support", None)
+        properties = getattr(support, "properties", None) or []
+        return prop in properties and bool(getattr(action, "data_support", False))
 
     async def apply_edit(self, edit: types.WorkspaceEdit, label: str) -> bool:
         if not self.supports("workspace.apply_edit"):
@@ -106,6 +126,34 @@ class Client:
             types.ApplyWorkspaceEditParams(edit=edit, label=label)
         )
         return bool(answer.applied)
+
+    def refresh_code_lenses(self) -> None:
+        """Have the client ask for lenses again (their titles or places changed), if it can."""
+        if not self.stopped and self.supports("workspace.code_lens.refresh_support"):
+            answer = self.ls.workspace_code_lens_refresh(None)
+            answer.add_done_callback(lambda done: done.cancelled() or done.exception())
+
+    async def watch_files(self, patterns: list[str]) -> bool:
+        """Ask the client to send workspace/didChangeWatchedFiles for these globs; False when it
+        cannot register them dynamically (the server then learns of changes from edits only)."""
+        if not self.supports("workspace.did_change_watched_files.dynamic_registration"):
+            return False
+        options = types.DidChangeWatchedFilesRegistrationOptions(
+            watchers=[types.FileSystemWatcher(glob_pattern=pattern) for pattern in patterns]
+        )
+        registration = types.Registration(
+            id=f"miogen-watch-{uuid.uuid4().hex}",
+            method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+            register_options=options,
+        )
+        try:
+            await self.ls.client_register_capability_async(
+                types.RegistrationParams(registrations=[registration])
+            )
+        except Exception as error:  # noqa: BLE001 - no watching, the session goes on
+            self.log(f"miogen: the client refused to watch files: {error}", types.MessageType.Log)
+            return False
+        return True
 
     async def configuration(self, folders: list[Path]) -> list[Any] | None:
         """The ``miogen`` section from workspace/configuration, unscoped and then for each of

@@ -221,6 +221,17 @@ def criteria_tooltip(view: UnitView) -> str | None:
     return f"Other criteria: {describe(numbers)}"
 
 
+def hover(
+    text: str, snapshot: Snapshot, shape: UnitShape, codec: PositionCodec, markdown: bool
+) -> types.Hover:
+    kind = types.MarkupKind.Markdown if markdown else types.MarkupKind.PlainText
+    shown = text if markdown else text.replace("**", "").replace("`", "")
+    return types.Hover(
+        contents=types.MarkupContent(kind=kind, value=shown),
+        range=header_range(snapshot, shape, codec),
+    )
+
+
 def generate_action(uri: str, unit: str, kind: str) -> types.CodeAction:
     title = f"Generate tests for {unit}"
     return types.CodeAction(
@@ -231,12 +242,21 @@ def generate_action(uri: str, unit: str, kind: str) -> types.CodeAction:
 
 
 def insert_action(
-    title: str, kind: str, edit: types.WorkspaceEdit, diagnostic: types.Diagnostic | None = None
+    title: str,
+    kind: str,
+    edit: types.WorkspaceEdit | None,
+    diagnostic: types.Diagnostic | None = None,
+    *,
+    command: types.Command | None = None,
+    data: object = None,
 ) -> types.CodeAction:
+    """Carries the edit, or ``data`` to resolve it later, or the command that inserts."""
     return types.CodeAction(
         title=title,
         kind=kind,
         edit=edit,
+        command=command,
+        data=data,
         diagnostics=[diagnostic] if diagnostic else None,
         is_preferred=True if diagnostic else None,
     )
@@ -275,14 +295,17 @@ def workspace_edit(
     version: int | None,
     document_changes: bool,
 ) -> types.WorkspaceEdit:
-    """Creates the file only when it does not exist, then inserts; ``changes`` for old clients."""
+    """Creates the file only when it does not exist, then inserts; ``changes`` for old clients.
+
+    The ``CreateFile`` carries no options: the server has just seen that the file is absent, and
+    clients differ on ``ignoreIfExists`` (Neovim then only adds a buffer, without the file or its
+    folder on disk, so the inserted tests could not be written).
+    """
     if not document_changes:
         return types.WorkspaceEdit(changes={uri: edits})
     operations: list[types.TextDocumentEdit | types.CreateFile] = []
     if create:
-        operations.append(
-            types.CreateFile(uri=uri, options=types.CreateFileOptions(ignore_if_exists=True))
-        )
+        operations.append(types.CreateFile(uri=uri))
     operations.append(
         types.TextDocumentEdit(
             text_document=types.OptionalVersionedTextDocumentIdentifier(uri=uri, version=version),

@@ -1,7 +1,7 @@
 """The document store: per file its analysed text, per unit its views, failures, seeds and job.
 
-Analysis is static (invariant 1) and runs off the event loop; an older, slower analysis never
-replaces a newer one.
+Analysis is static (invariant 1) and runs in another process (analyser.py); an older, slower
+analysis never replaces a newer one, and requests take the latest finished one rather than wait.
 """
 
 from __future__ import annotations
@@ -15,13 +15,15 @@ from pathlib import Path
 from pygls.uris import to_fs_path
 
 from miogen.errors import SourceSyntaxError
+from miogen.lsp.analyser import Analyser
 from miogen.lsp.jobs import Job
 from miogen.lsp.protocol import CommandError, UnitState
-from miogen.lsp.snapshot import Snapshot, UnitShape, take
+from miogen.lsp.snapshot import Snapshot, UnitShape
 from miogen.lsp.views import UnitView
 from miogen.records import TestData
 
 MAX_SEEDS = 200  # tests handed to the next job; the newest win
+PATIENCE = 0.05  # seconds a request waits for the analysis of a newer text before answering
 
 
 @dataclass
@@ -38,26 +40,39 @@ class UnitRecord:
     warnings: tuple[str, tuple[str, ...]] | None = None  # (fingerprint, crash reasons) of a result
     seeds: list[TestData] = field(default_factory=list)  # tests for the next job
     job: Job | None = None
+    # Why the last result may no longer hold although the unit's code did not change (an
+    # imported module, the settings or its inserted tests changed): hidden, generated next save.
+    outdated: str | None = None
+    inserted: bool = False  # the last result's tests went into the test file (applied, or seen)
+    announced: bool = False  # told "queued" on save, before the saved text's analysis was done
 
     @property
     def view(self) -> UnitView | None:
+        """What to show: the running job's claims, else the last result (unless outdated)."""
         running = self.job is not None and self.job.state == "running" and self.job.active
-        return self.live if running and self.live is not None else self.final
+        if running and self.live is not None:
+            return self.live
+        return None if self.outdated else self.final
 
     def needs_job(self, fingerprint: str) -> bool:
         """Whether a save of the unit at ``fingerprint`` should start a job."""
         job = self.job
         if job is not None and job.active:
             return job.shape.fingerprint != fingerprint
-        return self.failure is not None or fingerprint != self.reference
+        stale = self.failure is not None or self.outdated is not None
+        return stale or fingerprint != self.reference
 
     def state(self, fingerprint: str) -> UnitState:
         """The unit's state in the coverage notification (docs/lsp-protocol.md)."""
         job = self.job
         if job is not None and job.active and job.shape.fingerprint == fingerprint:
             return "running" if job.state == "running" else "queued"
+        if self.announced:
+            return "queued"
         if self.failure is not None and self.failure[0] == fingerprint:
             return "failed"
+        if self.outdated is not None:
+            return "stale"
         view = self.view
         if view is not None:
             return "done" if view.fingerprint == fingerprint else "stale"
@@ -79,15 +94,18 @@ class Document:
 
     uri: str
     path: Path
-    snapshot: Snapshot | None = None  # the editor's latest text that parses
+    snapshot: Snapshot | None = None  # the latest analysed text that parses (may lag the editor)
+    version: int | None = None  # the editor's version of ``snapshot``'s text (None: the disk's)
     broken: bool = False  # the last save did not parse: nothing is shown until it does
     import_error: str | None = None  # the module could not be imported (Error at line 1)
     units: dict[str, UnitRecord] = field(default_factory=dict)
     published: object = None  # the last payload sent, to skip identical updates
     baselined: bool = False  # the units' references were taken from the first text that parsed
-    analysis: int = 0  # counts analyses so that a slower, older one cannot win
+    asked: int = 0  # analyses asked for, in order: an older one never replaces a newer one
+    shown: int = 0  # the order number of ``snapshot``
+    served_stale: bool = False  # a lens was answered from an older text: refresh them later
+    last_edit: int | None = None  # 1-based line of the last edit (untested units near it first)
     save_timer: asyncio.TimerHandle | None = None
-    change_timer: asyncio.TimerHandle | None = None
 
     def record(self, unit: str) -> UnitRecord:
         return self.units.setdefault(unit, UnitRecord())
@@ -112,22 +130,27 @@ class Document:
 class DocumentStore:
     """The files the server knows (open in the editor, or asked about) and their analyses.
 
-    ``editor_text(uri)`` is the editor's buffer of an open document; ``module_name(path)`` the
-    dotted name the file is imported under; ``refreshed(uri)`` is called when a re-analysis of
-    the editor's text may have changed what the document shows.
+    ``editor_text(uri)`` is the editor's buffer of an open document and ``editor_version(uri)``
+    its version; ``module_name(path)`` the dotted name the file is imported under;
+    ``refreshed(uri)`` is called when a newer analysis of the document arrived. Analyses run in
+    the ``Analyser`` (another process); requests never wait long for them (``latest``).
     """
 
     def __init__(
         self,
         editor_text: Callable[[str], str],
+        editor_version: Callable[[str], int | None],
         module_name: Callable[[Path], str],
         refreshed: Callable[[str], None],
+        analyser: Analyser,
     ) -> None:
         self.documents: dict[str, Document] = {}
         self.open: set[str] = set()
         self.editor_text = editor_text
+        self.editor_version = editor_version
         self.module_name = module_name
         self.refreshed = refreshed
+        self.analyser = analyser
 
     def document(self, uri: str) -> Document:
         doc = self.documents.get(uri)
@@ -138,56 +161,96 @@ class DocumentStore:
             doc = self.documents[uri] = Document(uri, Path(path))
         return doc
 
-    async def analyse(self, doc: Document, source: str) -> Snapshot:
-        """Raises SourceSyntaxError; a slower analysis of older text never replaces a newer one."""
-        doc.analysis += 1
-        ticket = doc.analysis
-        module = self.module_name(doc.path)
-        snapshot = await asyncio.to_thread(take, source, str(doc.path), module)
-        if ticket == doc.analysis or doc.snapshot is None:
-            doc.snapshot = snapshot
-        doc.remember_baseline(snapshot)
-        return snapshot
+    # --- analyses ---------------------------------------------------------------------------
+
+    def analysis(
+        self, doc: Document, source: str, version: int | None, *, keep: bool = False
+    ) -> asyncio.Future[Snapshot]:
+        """The analysis of ``source`` (raises SourceSyntaxError, or Superseded unless ``keep``);
+        when it arrives it becomes the document's snapshot unless a newer one did first."""
+        future = self.analyser.analysis(
+            doc.uri, source, str(doc.path), self.module_name(doc.path), keep=keep
+        )
+        doc.asked += 1
+        order = doc.asked
+        future.add_done_callback(lambda done: self._arrived(doc, order, version, done))
+        return future
+
+    def _arrived(
+        self, doc: Document, order: int, version: int | None, done: asyncio.Future[Snapshot]
+    ) -> None:
+        if done.cancelled() or done.exception() is not None or order < doc.shown:
+            return  # mid-edit text that does not parse: the last text that parsed stays
+        doc.shown, doc.snapshot, doc.version = order, done.result(), version
+        doc.remember_baseline(doc.snapshot)
+        if self.documents.get(doc.uri) is doc:
+            self.refreshed(doc.uri)
+
+    def edited(self, uri: str) -> None:
+        """The editor's text changed: analyse it (without waiting)."""
+        doc = self.documents.get(uri)
+        if doc is not None and uri in self.open:
+            self.analysis(doc, self.editor_text(uri), self.editor_version(uri))
 
     async def analyse_disk(self, doc: Document) -> Snapshot:
         """The file as saved (raises OSError or SourceSyntaxError)."""
-        return await self.analyse(doc, await asyncio.to_thread(_read, doc.path))
+        return await self.saved_analysis(doc, await self.read(doc))
 
-    async def refresh(self, doc: Document) -> Snapshot | None:
-        """Re-analyse the editor's text; a unit whose code changed goes stale at once."""
-        source = self.editor_text(doc.uri)
-        if doc.snapshot is None or doc.snapshot.source != source:
-            try:
-                await self.analyse(doc, source)
-            except SourceSyntaxError:
-                return None  # mid-edit: keep showing the last text that parsed
-        doc.broken = False
-        self.refreshed(doc.uri)
-        return doc.snapshot
+    async def read(self, doc: Document) -> str:
+        """The file's text on disk (raises OSError)."""
+        return await asyncio.to_thread(_read, doc.path)
 
-    async def current(self, uri: str) -> Snapshot | None:
-        """The analysis of the editor's current text, or None when it does not parse."""
+    def saved_analysis(self, doc: Document, source: str) -> asyncio.Future[Snapshot]:
+        """The analysis of the saved ``source`` (the editor's, usually under way already)."""
+        editor = doc.uri in self.open and self.editor_text(doc.uri) == source
+        version = self.editor_version(doc.uri) if editor else None
+        return self.analysis(doc, source, version, keep=True)
+
+    async def latest(
+        self, uri: str, patience: float = PATIENCE, *, parsing: bool = False
+    ) -> Snapshot | None:
+        """The analysis of the editor's text if it is there within ``patience`` seconds, else the
+        latest that finished (and the lenses are refreshed once the newer one arrives). When the
+        editor's text does not parse: the last text that did, or None if ``parsing``.
+        """
         doc = self.documents.get(uri)
         if doc is None or uri not in self.open:
             return None
         source = self.editor_text(uri)
         if doc.snapshot is not None and doc.snapshot.source == source:
             return None if doc.broken else doc.snapshot
-        return await self.refresh(doc)
+        future = self.analysis(doc, source, self.editor_version(uri))
+        if not future.done():
+            await asyncio.wait({future}, timeout=self._patience(doc, source, patience))
+        failure = future.exception() if future.done() and not future.cancelled() else None
+        if future.done() and not future.cancelled() and failure is None:
+            return None if doc.broken else future.result()
+        if parsing and isinstance(failure, SourceSyntaxError):
+            return None
+        doc.served_stale = True
+        return None if doc.broken else doc.snapshot
+
+    def _patience(self, doc: Document, source: str, patience: float) -> float | None:
+        """How long to wait for the analysis of ``source``: all of it for a file just opened
+        (nothing older to answer from), else up to ``patience``, and not at all when it will
+        not be done by then (typing into a long file: the older analysis answers at once)."""
+        if doc.snapshot is None:
+            return None
+        expected = self.analyser.expected_in(doc.uri, source)
+        return 0.0 if expected is not None and expected > patience else patience
 
     async def any_text(self, uri: str) -> Snapshot | None:
         """The editor's text of an open file, the disk's of a closed one; None if unreadable."""
         if uri in self.open:
-            return await self.current(uri)
+            return await self.latest(uri, parsing=True)
         try:
             return await self.analyse_disk(self.document(uri))
         except (CommandError, OSError, SourceSyntaxError):
             return None
 
-    def last_good(self, uri: str) -> Snapshot | None:
-        """The last analysed text that parsed (while the user is mid-edit), unless a save broke it."""
-        doc = self.documents.get(uri)
-        return doc.snapshot if doc is not None and not doc.broken else None
+    def close(self, uri: str) -> None:
+        self.open.discard(uri)
+        self.analyser.forget(uri)
 
     def counts(self, uri: str, shape: UnitShape) -> tuple[int, int] | None:
         """(covered, total) of the unit's current result; None before the first or when stale."""

@@ -29,6 +29,7 @@ class Insertion:
     shown_path: str  # relative to the project, for titles
     merge: MergeResult
     edit: types.WorkspaceEdit
+    exists: bool  # the test file exists (else the edit creates it, when the client can)
 
     @property
     def count(self) -> int:
@@ -70,7 +71,7 @@ def plan(
         uri, edits, create=not exists, version=version, document_changes=document_changes
     )
     shown = os.path.relpath(path, location.project_root)
-    return Insertion(path, uri, shown, merge, edit)
+    return Insertion(path, uri, shown, merge, edit, exists)
 
 
 def _current(path: Path, open_files: OpenFiles) -> tuple[str | None, int | None, bool]:

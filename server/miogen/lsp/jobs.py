@@ -37,6 +37,7 @@ from miogen.verify.measure import Ahead, Measurement
 logger = logging.getLogger(__name__)
 
 THROTTLE_SECONDS = 0.25  # at most about four progress updates a second reach the client
+# (the first covered branches of a job go out at once: they are what a save waits to see)
 
 
 class JobHooks(Protocol):
@@ -256,15 +257,20 @@ class Scheduler:
     def _on_event(self, job: Job, event: Event) -> None:
         if job.state != "running" or job._stop.is_set():
             return
+        first_coverage = False
         if isinstance(event, Progress):
+            first_coverage = bool(event.covered) and not job.covered_ids
             job.progress = event
             job.streamed += [entry.test for entry in event.new_tests]
         elif isinstance(event, Crash):
             job.crashes.append(event.reason)
+        if first_coverage and job._flush is not None:
+            job._flush.cancel()  # the first covered branches are the news the user waits for
+            job._flush = None
         if job._flush is None:
             loop = asyncio.get_running_loop()
-            delay = max(0.0, job._last_flush + self.throttle - loop.time())
-            job._flush = loop.call_later(delay, self._flush_progress, job)
+            delay = 0.0 if first_coverage else job._last_flush + self.throttle - loop.time()
+            job._flush = loop.call_later(max(0.0, delay), self._flush_progress, job)
 
     def _flush_progress(self, job: Job) -> None:
         job._flush = None

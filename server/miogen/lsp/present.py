@@ -1,4 +1,4 @@
-"""What an open file shows: its diagnostics and its ``miogen/coverage`` notification."""
+"""What an open file shows: its diagnostics, its ``miogen/coverage`` notification, its hovers."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from miogen.lsp.snapshot import Snapshot, UnitShape
 from miogen.lsp.views import Rendered, render
 
 _RANK = {"uncovered": 0, "partial": 1, "covered": 2}  # a line shared by two units shows the best
+MAX_HOVER_MISSES = 8
 
 
 def present(
@@ -103,3 +104,39 @@ def _branches(
                 }
             )
     return found
+
+
+def unit_summary(doc: Document, shape: UnitShape) -> str:
+    """What the hover on a unit's first line says (Markdown)."""
+    record = doc.units.get(shape.name) or UnitRecord()
+    head = f"**miogen** · `{shape.name}`: "
+    state = record.state(shape.fingerprint)
+    view = record.view
+    rendered = render(view, shape) if view is not None else None
+    if state in ("queued", "running"):
+        so_far = f", {len(view.covered)}/{view.total} branches so far" if view and rendered else ""
+        return head + f"generating ({state}{so_far})"
+    if state == "failed" and record.failure is not None:
+        return head + record.failure[1]
+    if record.outdated is not None:
+        return (
+            head
+            + f"the last result may no longer hold ({record.outdated}); the next save generates again"
+        )
+    if view is None or rendered is None:
+        if record.final is not None:
+            return head + "the code changed since the last result; save to generate again"
+        return head + "no tests generated yet; save, or run “Generate tests”"
+    tests = len(view.tests)
+    text = (
+        head
+        + f"{len(view.covered)}/{view.total} branches covered by {tests} generated tests (coverage.py)"
+    )
+    missing = [b for b in rendered.branches if not b.covered]
+    for branch in missing[:MAX_HOVER_MISSES]:
+        closest = f" (closest: {branch.closest})" if branch.closest else ""
+        text += f"\n- line {branch.target.line}: {branch.target.short}{closest}"
+    if len(missing) > MAX_HOVER_MISSES:
+        text += f"\n- and {len(missing) - MAX_HOVER_MISSES} more"
+    others = convert.criteria_tooltip(view)  # issue 15: the criteria besides branches
+    return text + f"\n\n{others}" if others is not None else text

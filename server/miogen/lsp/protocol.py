@@ -20,6 +20,9 @@ GENERATE = "miogen.generateTests"
 INSERT = "miogen.insertTests"
 CANCEL = "miogen.cancel"
 
+# The Insert action's kind: a sub-kind of "source" that clients can bind to a key.
+INSERT_KIND = "source.miogen.insertTests"
+
 # Custom methods, constants.ts ``Methods``.
 UNITS = "miogen/units"  # request: the units of a file
 COVERAGE = "miogen/coverage"  # notification: gutter data of a file

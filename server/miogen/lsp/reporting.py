@@ -16,7 +16,7 @@ from miogen.lsp.documents import Document, DocumentStore
 from miogen.lsp.jobs import Job
 from miogen.lsp.protocol import JOB_STATUS
 from miogen.lsp.views import final_view, streamed_view
-from miogen.records import ErrorKind
+from miogen.records import ErrorKind, UnitResult
 
 
 class JobReporter:
@@ -72,6 +72,8 @@ class JobReporter:
             else:
                 self._cancelled(doc, job)
         self.publish(job.uri)  # the results first: "done" means they are there
+        if job.state != "cancelled":
+            self.client.refresh_code_lenses()  # their titles count the new result
         message = self.summary(job)
         if job.token is not None:
             self.client.end_progress(job.token, message)
@@ -92,6 +94,7 @@ class JobReporter:
             job.shape, covered, executed, job.tests, uncovered, state, criteria
         )
         record.reference, record.failure = job.shape.fingerprint, None
+        record.outdated, record.inserted = None, False
         crashes = tuple(job.crashes)
         if measurement is not None and not measurement.ok and not job.tests:
             crashes += ("the generated tests did not run under pytest",)
@@ -99,13 +102,7 @@ class JobReporter:
         record.seeds = []
         record.add_seeds([test.test for test in job.tests] + job.streamed)
         doc.import_error = None
-        wall = job.outcome.wall_seconds if job.outcome is not None else 0.0
-        search = result.search_seconds if result is not None else 0.0
-        executions = result.executions if result is not None else 0
-        timing = (
-            f"worker {wall:.1f} s (search {search:.1f} s, {executions} executions), "
-            f"verification {job.verify_seconds:.1f} s"
-        )
+        timing = _timing(job, result)
         claimed = len(result.covered) if result is not None else 0
         if claimed != len(record.final.covered):
             timing += (
@@ -174,3 +171,16 @@ class JobReporter:
 
 def percent(job: Job) -> int:
     return max(0, min(100, int(job.fraction * 100)))
+
+
+def _timing(job: Job, result: UnitResult | None) -> str:
+    """Where the job's time went: the worker's start (launch to module loaded) and the unit's
+    phases (search, mutants, reduce, ...), then coverage.py's verification."""
+    outcome = job.outcome
+    wall = outcome.wall_seconds if outcome is not None else 0.0
+    start = outcome.phases.get("start", 0.0) if outcome is not None else 0.0
+    phases = [f"start {start:.1f} s"]
+    if result is not None:
+        phases += [f"{name} {seconds:.1f} s" for name, seconds in result.phases.items()]
+        phases.append(f"{result.executions} executions")
+    return f"worker {wall:.1f} s ({', '.join(phases)}), verification {job.verify_seconds:.1f} s"

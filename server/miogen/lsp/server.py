@@ -1,25 +1,65 @@
-"""Creates the language server, registers its features, and serves it over stdio or TCP."""
+"""Creates the language server, registers its features, and serves it over stdio or TCP.
+
+Imports point one way: this module -> features (the handlers) -> session -> its parts (commands,
+reporting, jobs, documents...). Handlers get the session by closure, not through the server.
+"""
 
 from __future__ import annotations
 
 import logging
 import os
 import sys
-from typing import BinaryIO
+from collections.abc import Callable, Generator
+from concurrent.futures import Future
+from typing import Any, BinaryIO
 
 from pygls.lsp.server import LanguageServer
+from pygls.protocol import LanguageServerProtocol
 
+from miogen.lsp.features import actions, commands, documents, hovers, lenses, requests
 from miogen.lsp.session import Session
 
 NAME = "miogen"
 VERSION = "0.1.0"
 
 
+class MiogenProtocol(LanguageServerProtocol):
+    """pygls' protocol, with ``$/cancelRequest`` reaching the handler of a command.
+
+    pygls runs ``workspace/executeCommand`` as a generator that calls the command's handler as
+    a task of its own; cancelling the request cancels only the outer future, so the command
+    (and its job) would go on. Here the handler's task is cancelled with it.
+    """
+
+    def _run_generator(
+        self,
+        future: Future[Any] | None,
+        *,
+        gen: Generator[Any, Any, Any],
+        result_future: Future[Any],
+    ) -> None:
+        before = set(self._request_futures)
+        super()._run_generator(future, gen=gen, result_future=result_future)
+        for key in set(self._request_futures) - before:
+            inner = self._request_futures.pop(key)  # never answered on its own id
+            result_future.add_done_callback(_cancelling(inner))
+
+
+def _cancelling(inner: Future[Any]) -> Callable[[Future[Any]], None]:
+    """A callback that cancels ``inner`` when the future it is called with was cancelled."""
+
+    def cancel(outer: Future[Any]) -> None:
+        if outer.cancelled():
+            inner.cancel()
+
+    return cancel
+
+
 class MiogenServer(LanguageServer):
     """The pygls server; the state lives in ``session``."""
 
     def __init__(self) -> None:
-        super().__init__(NAME, VERSION)
+        super().__init__(NAME, VERSION, protocol_cls=MiogenProtocol)
         self.session = Session(self)
 
     def report_server_error(self, error: Exception, source: object) -> None:
@@ -28,11 +68,9 @@ class MiogenServer(LanguageServer):
 
 
 def create_server() -> MiogenServer:
-    from miogen.lsp.features import actions, commands, documents, lenses, requests
-
     server = MiogenServer()
-    for feature in (documents, lenses, actions, commands, requests):
-        feature.register(server)
+    for feature in (documents, lenses, actions, hovers, commands, requests):
+        feature.register(server, server.session)
     return server
 
 
@@ -49,6 +87,7 @@ def serve(tcp: bool = False, host: str = "127.0.0.1", port: int = 2087) -> int:
     else:
         stdin, stdout = _private_stdio()
         server.start_io(stdin, stdout)
+    server.session.analyser.close()
     finished = server.session.scheduler.close()
     code = 0 if server.session.client.stopped else 1  # stopped: the client asked for shutdown
     if not finished:  # a verification subprocess is still running: do not wait for it

@@ -2,15 +2,18 @@
 
 A session is made of parts that each do one thing, handed to whoever needs them: the ``Client``
 (what the editor is told and asked), the ``Locator`` (folders, project roots, settings per file),
-the ``DocumentStore`` (texts, analyses, per-unit records), the ``Scheduler`` (jobs), the
-``JobReporter`` (jobs into records and messages) and ``Commands`` (actions and commands). Every
-method runs on the event loop; slow work goes to threads.
+the ``Analyser`` (static analyses in another process), the ``DocumentStore`` (texts, analyses,
+per-unit records), the ``Scheduler`` (jobs), the ``JobReporter`` (jobs into records and
+messages), ``Commands`` (actions and commands) and the ``Watcher`` (files changed on disk).
+Handlers (features/) call the session; it calls its parts; nothing here imports a handler.
+Every method runs on the event loop; slow work goes to threads or processes.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Coroutine
+import re
+from collections.abc import Callable, Coroutine, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -19,41 +22,48 @@ from pygls.lsp.server import LanguageServer
 
 from miogen.errors import SourceSyntaxError
 from miogen.lsp import convert
+from miogen.lsp.analyser import Analyser
 from miogen.lsp.client import Client
 from miogen.lsp.commands import Commands
 from miogen.lsp.documents import Document, DocumentStore
 from miogen.lsp.jobs import Job, Scheduler
 from miogen.lsp.locator import Locator
-from miogen.lsp.present import present
-from miogen.lsp.protocol import COVERAGE, CommandError, UnitInfo
+from miogen.lsp.onsave import changed_at_a_glance, history_of, plan_save
+from miogen.lsp.present import present, unit_summary
+from miogen.lsp.protocol import COVERAGE, JOB_STATUS, CommandError, UnitInfo
 from miogen.lsp.reporting import JobReporter
 from miogen.lsp.settings import Settings
 from miogen.lsp.snapshot import Snapshot, UnitShape
+from miogen.lsp.watching import Watcher
 from miogen.project import is_test_file
 
-SAVE_DEBOUNCE = 0.25  # saves closer together than this start one round of jobs
-CHANGE_DEBOUNCE = 0.15  # typing re-analyses the buffer at most this often
+SAVE_DEBOUNCE = 0.1  # saves closer together than this start one round of jobs
+_HEADER = re.compile(r"\s*(async\s+def|def|class)\b")
 
 
 class Session:
-    """A save is debounced, the saved text analysed off the loop, and each unit whose
-    fingerprint differs from its reference gets a job; ``publish`` renders a document's records
-    on its current text and sends diagnostics plus ``miogen/coverage`` when they changed. Typing
-    re-renders too, so a unit whose code is edited goes stale at once.
+    """A save is debounced, the saved text analysed (usually done already: it was the editor's
+    text), and ``onsave.plan_save`` picks the units to run; ``publish`` renders a document's
+    records on its latest analysis and sends diagnostics plus ``miogen/coverage`` when they
+    changed. Typing re-analyses, so a unit whose code is edited goes stale.
     """
 
     def __init__(self, ls: LanguageServer) -> None:
         self.client = Client(ls)
         self.locator = Locator(self.client.folders, self.client.warn)
-        self.store = DocumentStore(self.client.text, self._module_name, self.publish)
-        self.reporter = JobReporter(self.client, self.store, self.publish, self._cancel_job)
+        self.analyser = Analyser()
+        self.store = DocumentStore(
+            self.client.text, self.client.version, self._module_name, self._analysed, self.analyser
+        )
+        self.reporter = JobReporter(self.client, self.store, self.publish, self.cancel_job)
         self.scheduler = Scheduler(self.reporter)
         self.commands = Commands(self.store, self.locator, self.client, self)
+        self.watcher = Watcher(self.store, self.locator, self.client, self.commands, self.publish)
 
     def _module_name(self, path: Path) -> str:
         return self.locator.location(path).module_name
 
-    # --- settings -------------------------------------------------------------------------------
+    # --- settings and lifecycle -----------------------------------------------------------------
 
     def configure(self, raw: Any, origin: str) -> None:
         settings = self.locator.configure(raw, origin)
@@ -61,6 +71,11 @@ class Session:
         for uri in self.store.open:
             self.publish(uri)
         self.scheduler.pump()
+
+    async def initialized(self) -> None:
+        self.analyser.warm_up()
+        await self.pull_configuration()
+        await self.watcher.register()
 
     async def pull_configuration(self) -> None:
         """Ask for section ``miogen`` once unscoped and once per workspace folder (``scopeUri``);
@@ -83,6 +98,11 @@ class Session:
             lambda job: self.locator.folder_of(job.location.path) is None, "outside the workspace"
         )
 
+    def shutdown(self) -> None:
+        self.client.stopped = True
+        self.scheduler.cancel_where(lambda job: True, "shutdown")
+        self.analyser.close()
+
     # --- documents ------------------------------------------------------------------------------
 
     def opened(self, uri: str) -> None:
@@ -91,22 +111,25 @@ class Session:
         except CommandError:
             return
         self.store.open.add(uri)
-        self.client.spawn(self._opened(doc))
-
-    async def _opened(self, doc: Document) -> None:
-        try:
-            await self.store.analyse(doc, self.client.text(doc.uri))
-        except SourceSyntaxError:
-            return
         doc.published = None
-        self.publish(doc.uri)
+        self.store.analysis(doc, self.client.text(uri), self.client.version(uri), keep=True)
 
-    def changed(self, uri: str) -> None:
+    def _analysed(self, uri: str) -> None:
+        """A newer analysis of the document arrived: show it, and have lenses that were answered
+        from an older one asked for again."""
+        self.publish(uri)
         doc = self.store.documents.get(uri)
-        if doc is not None:
-            doc.change_timer = self._debounce(
-                doc.change_timer, CHANGE_DEBOUNCE, lambda: self.store.refresh(doc)
-            )
+        if doc is not None and doc.served_stale:
+            doc.served_stale = False
+            self.client.refresh_code_lenses()
+
+    def changed(self, uri: str, changes: Sequence[object]) -> None:
+        doc = self.store.documents.get(uri)
+        if doc is None:
+            return
+        line = _edited_line(changes, doc.snapshot, self.client.text(uri))
+        doc.last_edit = line if line is not None else doc.last_edit
+        self.store.edited(uri)
 
     async def units(self, uri: str) -> list[UnitInfo]:
         """The ``miogen/units`` answer: from the editor's text, or from disk for a closed file."""
@@ -115,6 +138,19 @@ class Session:
             return []
         codec = self.client.codec
         return [convert.unit_json(snapshot, shape, codec) for shape in snapshot.units.values()]
+
+    async def hover(self, uri: str, line: int) -> types.Hover | None:
+        """On a unit's first lines (decorators to ``def``/``class``): what miogen knows of it."""
+        doc = self.store.documents.get(uri)
+        snapshot = await self.store.latest(uri)
+        if doc is None or snapshot is None or is_test_file(doc.path):
+            return None
+        for shape in snapshot.units.values():
+            if shape.unit.line - 1 <= line <= _header_end(snapshot, shape) - 1:
+                text = unit_summary(doc, shape)
+                markdown = self.client.supports_markdown_hover()
+                return convert.hover(text, snapshot, shape, self.client.codec, markdown)
+        return None
 
     def saved(self, uri: str) -> None:
         doc = self.store.documents.get(uri)
@@ -135,65 +171,118 @@ class Session:
     async def _saved(self, doc: Document) -> None:
         doc.save_timer = None
         try:
-            snapshot = await self.store.analyse_disk(doc)
+            source = await self.store.read(doc)
         except OSError as error:
             self.client.warn(f"miogen: cannot read {doc.path}: {error}")
             return
+        analysis = self.store.saved_analysis(doc, source)
+        settings = self.locator.settings_for(doc.path)
+        if not analysis.done() and self._generates(doc, settings, quiet=True):
+            self.client.spawn(self._announce(doc, source, analysis))
+        try:
+            snapshot = await analysis
         except SourceSyntaxError as error:
+            self._retract(doc)
             self._broken(doc, error)
             return
         doc.broken = False
         settings = self.locator.settings_for(doc.path)
-        if not settings.on_save:
-            self.client.log(f"miogen: {doc.path.name} saved; onSave is off", types.MessageType.Log)
-        elif is_test_file(doc.path):
-            self.client.log(
-                f"miogen: {doc.path.name} is a test file; nothing to generate",
-                types.MessageType.Log,
-            )
-        elif self._allowed(doc.path):
-            self._schedule_changed(doc, snapshot)
+        if self._generates(doc, settings):
+            await self._schedule(doc, snapshot, settings)
+        self._retract(doc)
         self.publish(doc.uri)
+
+    def _generates(self, doc: Document, settings: Settings, quiet: bool = False) -> bool:
+        """Whether a save of the document generates anything (if not, the log says why)."""
+        name = doc.path.name
+        if settings.save_mode == "off":
+            switch = "generateOnSave" if settings.on_save else "onSave"
+            reason = f"miogen: {name} saved; {switch} is off"
+        elif is_test_file(doc.path):
+            reason = f"miogen: {name} is a test file; nothing to generate"
+        elif self.locator.folder_of(doc.path) is None:
+            reason = (
+                f"miogen: {name} saved; not generating: {doc.path} is outside the workspace folders"
+            )
+            if not quiet:
+                self.client.warn(reason)
+            return False
+        else:
+            return True
+        if not quiet:
+            self.client.log(reason, types.MessageType.Log)
+        return False
+
+    async def _announce(
+        self, doc: Document, source: str, analysis: asyncio.Future[Snapshot]
+    ) -> None:
+        """Show the units whose code changed as queued while the saved text is analysed."""
+        previous = doc.snapshot
+        if previous is None:
+            return
+        names = await asyncio.to_thread(changed_at_a_glance, previous, source, doc.units)
+        if analysis.done() or not names:
+            return
+        for name in names:
+            doc.record(name).announced = True
+            shape = previous.units[name]
+            status = convert.job_status(
+                doc.uri, name, "queued", 0.0, 0, len(shape.targets), "queued"
+            )
+            self.client.notify(JOB_STATUS, status)
+        self.publish(doc.uri)
+
+    def _retract(self, doc: Document) -> None:
+        """Announced units that got no job after all (a save that schedules nothing for them)."""
+        for name, record in doc.units.items():
+            if record.announced:
+                record.announced = False
+                if record.job is None or not record.job.active:
+                    status = convert.job_status(
+                        doc.uri, name, "cancelled", 0.0, 0, 0, "not generated"
+                    )
+                    self.client.notify(JOB_STATUS, status)
 
     def _broken(self, doc: Document, error: SourceSyntaxError) -> None:
         doc.broken = True
         self.scheduler.cancel_where(lambda job: job.uri == doc.uri, "broken")
         self.client.log(
-            f"miogen: {doc.path.name} does not parse (line {error.line}); its results are hidden "
-            "until it does"
+            f"miogen: {doc.path.name} saved; it does not parse at line {error.line}: nothing is "
+            "generated, and its results are hidden until it parses"
         )
         self.publish(doc.uri)
 
-    def _allowed(self, path: Path) -> bool:
-        if self.locator.folder_of(path) is not None:
-            return True
-        self.client.warn(f"miogen: not running {path}: it is outside the workspace folders")
-        return False
-
-    def _schedule_changed(self, doc: Document, snapshot: Snapshot) -> None:
-        changed = [s for n, s in snapshot.units.items() if doc.record(n).needs_job(s.fingerprint)]
-        for shape in changed:
+    async def _schedule(self, doc: Document, snapshot: Snapshot, settings: Settings) -> None:
+        mode = settings.save_mode
+        recorded: set[str] = set()
+        if mode == "untested":
+            root = self.locator.project_root(doc.path)
+            recorded = await asyncio.to_thread(history_of, root, doc.path)
+        busy = {j.unit for j in self.scheduler.latest.values() if j.active and j.uri == doc.uri}
+        plan = plan_save(
+            snapshot, doc.units, mode, recorded, doc.last_edit, settings.max_parallel_jobs, busy
+        )
+        for shape in plan.units:
             self.start_job(doc, shape, snapshot)
-        names = ", ".join(shape.name for shape in changed) or "nothing (no unit changed)"
-        self.client.log(f"miogen: {doc.path.name} saved; generating {names}", types.MessageType.Log)
+        self.client.log(
+            f"miogen: {doc.path.name} saved; {plan.describe(mode)}", types.MessageType.Log
+        )
         gone = set(doc.units) - set(snapshot.units)
         self.scheduler.cancel_where(lambda job: job.uri == doc.uri and job.unit in gone, "removed")
 
     def closed(self, uri: str) -> None:
-        self.store.open.discard(uri)
+        self.store.close(uri)
         doc = self.store.documents.get(uri)
         if doc is None:
             return
-        for timer in (doc.save_timer, doc.change_timer):
-            if timer is not None:
-                timer.cancel()
+        if doc.save_timer is not None:
+            doc.save_timer.cancel()
         self.scheduler.cancel_where(lambda job: job.uri == uri, "closed")
         doc.published = None
         self.client.publish_diagnostics(uri, [])
 
-    def shutdown(self) -> None:
-        self.client.stopped = True
-        self.scheduler.cancel_where(lambda job: True, "shutdown")
+    def files_changed(self, changes: Sequence[types.FileEvent]) -> None:
+        self.client.spawn(self.watcher.changed(changes))
 
     # --- jobs (``commands.JobControl``) ---------------------------------------------------------
 
@@ -217,22 +306,44 @@ class Session:
     def summary(self, job: Job) -> str:
         return self.reporter.summary(job)
 
-    def _cancel_job(self, job: Job) -> None:
+    def cancel_job(self, job: Job) -> None:
         self.scheduler.cancel(job, "user")
 
     # --- publishing -----------------------------------------------------------------------------
 
     def publish(self, uri: str) -> None:
-        """Send diagnostics and the coverage notification when what they show has changed."""
+        """Send diagnostics and the coverage notification when what they show has changed.
+
+        Both are of the latest analysed text and carry its version (not the editor's newest).
+        """
         doc = self.store.documents.get(uri)
         if doc is None or uri not in self.store.open or self.client.stopped:
             return
-        version = self.client.version(uri)
         settings = self.locator.settings_for(doc.path)
-        diagnostics, coverage = present(doc, settings, self.client.codec, version)
+        diagnostics, coverage = present(doc, settings, self.client.codec, doc.version)
         key = (diagnostics, {**coverage, "version": None})
         if key == doc.published:
             return
         doc.published = key
-        self.client.publish_diagnostics(uri, diagnostics, version)
+        self.client.publish_diagnostics(uri, diagnostics, doc.version)
         self.client.notify(COVERAGE, coverage)
+
+
+def _header_end(snapshot: Snapshot, shape: UnitShape) -> int:
+    """The 1-based line of the unit's ``def`` or ``class`` keyword (after its decorators)."""
+    for line in range(shape.unit.line, min(shape.unit.end_line, len(snapshot.lines)) + 1):
+        if _HEADER.match(snapshot.lines[line - 1]):
+            return line
+    return shape.unit.line
+
+
+def _edited_line(changes: Sequence[object], before: Snapshot | None, after: str) -> int | None:
+    """The 1-based line of the last change: from its range, or the first line that differs."""
+    for change in reversed(changes):
+        if isinstance(change, types.TextDocumentContentChangePartial):
+            return change.range.start.line + 1
+    if before is None:
+        return None
+    old, new = before.lines, after.splitlines(keepends=True)
+    differing = (i for i, (a, b) in enumerate(zip(old, new, strict=False)) if a != b)
+    return next(differing, min(len(old), len(new))) + 1

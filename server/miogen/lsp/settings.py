@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from miogen import config
-from miogen.config import Options, Preference
+from miogen.config import Options, Preference, SaveMode
 from miogen.records import to_json
 
 
@@ -25,7 +25,8 @@ from miogen.records import to_json
 class Settings(Options):
     """The engine's options (``miogen.config.Options``) and what only the editor uses."""
 
-    on_save: bool = True
+    on_save: bool = True  # the older switch: false turns generation on save off whatever the mode
+    generate_on_save: SaveMode = "untested"  # changed units, then untested ones; or changed only
     diagnostic_severity: str = "information"
     show_covered_branches: bool = True
     max_parallel_jobs: int = 1
@@ -33,6 +34,11 @@ class Settings(Options):
     # Tests that run on every save should be cheap: covered goals keep the test with the lower
     # performance score (aDynaMOSA's Eq. 1), which never costs coverage.
     performance: bool = True
+
+    @property
+    def save_mode(self) -> SaveMode:
+        """What a save generates: ``onSave: false`` still means nothing (older settings)."""
+        return self.generate_on_save if self.on_save else "off"
 
     def describe(self) -> str:
         """``onSave=True budgetSeconds=5.0 ...`` with the protocol's key names."""

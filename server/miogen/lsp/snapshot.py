@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import ast
 import hashlib
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from miogen.analysis.model import ModuleModel, Target, Unit
-from miogen.analysis.module import analyze_source, ast_hash, parse_module
+from miogen.analysis.module import analyze_source, ast_hash, definitions, parse_module
 from miogen.analysis.targets import parse_code
 
 # (start line, start character, end line, end character): 0-based lines, str indices.
@@ -24,6 +25,7 @@ class UnitShape:
     unit: Unit
     fingerprint: str  # changes when the unit's code (or a private helper it calls) changes
     statements: tuple[int, ...]  # coverage.py's statement lines in the unit's ranges (1-based)
+    helpers: tuple[str, ...] = ()  # the private helpers counted in the fingerprint
 
     @property
     def name(self) -> str:
@@ -46,6 +48,7 @@ class Snapshot:
     import_time: frozenset[int] = frozenset()  # statement lines that run when the module loads
     successors: dict[int, tuple[int, ...]] = field(default_factory=dict)  # coverage.py arcs
     predecessors: dict[int, tuple[int, ...]] = field(default_factory=dict)
+    imports: frozenset[str] = frozenset()  # dotted names the module may import (and packages)
 
     def statement_span(self, line: int) -> Span:
         """The text of a (1-based) line without its indentation and line ending."""
@@ -59,50 +62,121 @@ class Snapshot:
 
 def take(source: str, path: str, module_name: str) -> Snapshot:
     """Analyse ``source``; raises ``miogen.errors.SourceSyntaxError``."""
-    tree = parse_module(source, path)
     model = analyze_source(source, path, module_name)
-    code = parse_code(source)
+    code = parse_code(source)  # cached: the analysis parsed it already
+    tree = code.tree if code.tree is not None else parse_module(source, path)
     lines = source.splitlines(keepends=True)
     top_level = {_first_line(node): node for node in tree.body}
-    units = {
-        unit.name: UnitShape(
+    units = {}
+    for unit in model.units:
+        helpers = _helpers(unit, top_level)
+        helper_hashes = [ast_hash(top_level[start]) for start in helpers.values()]
+        units[unit.name] = UnitShape(
             unit,
-            _fingerprint(unit, top_level),
+            fingerprint(unit.ast_hash, helper_hashes),
             tuple(sorted(line for line in code.statements if unit.contains(line))),
+            tuple(helpers),
         )
-        for unit in model.units
-    }
     successors: dict[int, list[int]] = {}
     predecessors: dict[int, list[int]] = {}
     for start, end in code.parser.arcs():
         if start > 0 and end > 0:
             successors.setdefault(start, []).append(end)
             predecessors.setdefault(end, []).append(start)
+    conditions, imports = _walk(tree, lines, module_name)
     return Snapshot(
         source,
         model,
         units,
         lines,
-        _condition_spans(tree, lines),
+        conditions,
         frozenset(_import_time_lines(tree) & code.statements),
         {line: tuple(ends) for line, ends in successors.items()},
         {line: tuple(starts) for line, starts in predecessors.items()},
+        imports,
     )
+
+
+def fingerprint(unit_hash: str, helper_hashes: Sequence[str]) -> str:
+    """A unit's fingerprint: its AST hash and those of the private helpers that count as its own."""
+    return hashlib.sha256("/".join([unit_hash, *helper_hashes]).encode()).hexdigest()[:16]
+
+
+def quick_fingerprints(source: str, units: Mapping[str, Sequence[str]]) -> dict[str, str] | None:
+    """The fingerprints of ``units`` (name -> its helpers' names, from an earlier analysis) in
+    ``source``: a parse and a few hashes, a fraction of an analysis. None when it does not parse;
+    a unit no longer defined is left out."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return None
+    by_name = {
+        node.name: node
+        for node in definitions(tree.body)
+        if isinstance(node, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+    }
+    return {
+        name: fingerprint(
+            ast_hash(by_name[name]), [ast_hash(by_name[h]) for h in helpers if h in by_name]
+        )
+        for name, helpers in units.items()
+        if name in by_name
+    }
+
+
+def _helpers(unit: Unit, top_level: dict[int, ast.stmt]) -> dict[str, int]:
+    """The private helpers whose lines count as the unit's: name -> first line."""
+    found = {}
+    for start, _ in unit.ranges:
+        node = top_level.get(start)
+        name = getattr(node, "name", None)
+        if node is not None and name != unit.name:
+            found[str(name)] = start
+    return found
+
+
+def _walk(
+    tree: ast.Module, lines: list[str], module_name: str
+) -> tuple[dict[int, Span], frozenset[str]]:
+    """One walk of the tree: the condition spans of branching statements and the imports."""
+    spans: dict[int, Span] = {}
+    imports: set[str] = set()
+    package = module_name.split(".")[:-1]
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If | ast.While):
+            spans[node.lineno] = _span(lines, node.test, node.test)
+        elif isinstance(node, ast.For | ast.AsyncFor):
+            spans[node.lineno] = _span(lines, node.target, node.iter)
+        elif isinstance(node, ast.Match):
+            spans[node.lineno] = _span(lines, node.subject, node.subject)
+        elif isinstance(node, ast.Import | ast.ImportFrom):
+            imports.update(_imported(node, package))
+    return spans, frozenset(imports)
+
+
+def imported_names(tree: ast.Module, module_name: str) -> frozenset[str]:
+    """Every module the source may import, anywhere in it: ``import a.b`` gives a and a.b,
+    ``from .c import d`` (in package p) gives p.c and p.c.d (d may be a module)."""
+    return _walk(tree, [], module_name)[1]
+
+
+def _imported(node: ast.Import | ast.ImportFrom, package: list[str]) -> set[str]:
+    if isinstance(node, ast.Import):
+        names = [alias.name for alias in node.names]
+    else:
+        base = package[: len(package) - node.level + 1] if node.level else []
+        start = ".".join(base + ([node.module] if node.module else []))
+        names = [start] + [f"{start}.{a.name}" if start else a.name for a in node.names]
+    found: set[str] = set()
+    for name in names:
+        parts = [part for part in name.split(".") if part]
+        found.update(".".join(parts[: i + 1]) for i in range(len(parts)))
+    return found
 
 
 def _first_line(node: ast.stmt) -> int:
     decorators: list[ast.expr] = getattr(node, "decorator_list", [])
     return min([node.lineno] + [d.lineno for d in decorators])
-
-
-def _fingerprint(unit: Unit, top_level: dict[int, ast.stmt]) -> str:
-    """The unit's AST hash plus those of the helpers whose lines count as the unit's."""
-    hashes = [unit.ast_hash]
-    for start, _ in unit.ranges:
-        node = top_level.get(start)
-        if node is not None and getattr(node, "name", None) != unit.name:
-            hashes.append(ast_hash(node))
-    return hashlib.sha256("/".join(hashes).encode()).hexdigest()[:16]
 
 
 def _character(lines: list[str], line: int, byte_offset: int) -> int:
@@ -120,19 +194,6 @@ def _span(lines: list[str], first: ast.expr | ast.stmt, last: ast.expr | ast.stm
         end_line - 1,
         _character(lines, end_line, end_column),
     )
-
-
-def _condition_spans(tree: ast.Module, lines: list[str]) -> dict[int, Span]:
-    """Where the condition of each branching statement is, keyed by the statement's line."""
-    spans: dict[int, Span] = {}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.If | ast.While):
-            spans[node.lineno] = _span(lines, node.test, node.test)
-        elif isinstance(node, ast.For | ast.AsyncFor):
-            spans[node.lineno] = _span(lines, node.target, node.iter)
-        elif isinstance(node, ast.Match):
-            spans[node.lineno] = _span(lines, node.subject, node.subject)
-    return spans
 
 
 def _import_time_lines(tree: ast.Module) -> set[int]:

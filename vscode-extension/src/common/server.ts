@@ -39,7 +39,7 @@ import { traceError, traceInfo } from "./log/logging";
 import type { CoverageParams, JobStatusParams, UnitInfo } from "./protocol";
 import { canInstall, chooseInterpreter, execFileRunner, installArgs, probeInterpreter, Verdict } from "./python";
 import { pythonExtensionInterpreter } from "./pythonEnvironment";
-import type { ServerState } from "./status";
+import { type ServerState, withoutServerProgress } from "./status";
 import { getServerSettings, getSettings, openSetting } from "./vscodeapi";
 
 export const SERVER_ARGS = ["-m", "miogen", "serve"];
@@ -302,6 +302,13 @@ export class MiogenServer implements Disposable {
       serverOptions,
       clientOptions,
     );
+    // Registered after the client's own features, so it fills the capabilities last.
+    client.registerFeature({
+      fillClientCapabilities: (capabilities) => void withoutServerProgress(capabilities),
+      initialize: () => undefined,
+      getState: () => ({ kind: "static" }),
+      clear: () => undefined,
+    });
     this.errorHandler = client.createDefaultErrorHandler();
     this.clientDisposables.push(
       client.onNotification(Methods.coverage, (params: CoverageParams) => this.coverageEmitter.fire(params)),

@@ -6,10 +6,13 @@ import type { TestingViewSetting } from "./pytestRun";
 export type DiagnosticSeverityName = "error" | "warning" | "information" | "hint";
 /** Whether the editor's settings or the project's `[tool.miogen]` win (ruff's `configurationPreference`). */
 export type ConfigurationPreference = "editorFirst" | "filesystemFirst" | "editorOnly";
+/** What a save generates: changed units then untested ones, changed units only, or nothing. */
+export type SaveMode = "untested" | "changed" | "off";
 
 /** Settings the server reads (initializationOptions, workspace/configuration `miogen`, didChangeConfiguration). */
 export interface ServerSettings {
   onSave: boolean;
+  generateOnSave: SaveMode;
   budgetSeconds: number;
   testsDirectory: string;
   testFilePattern: string;
@@ -30,6 +33,7 @@ export interface MiogenSettings extends ServerSettings {
 export const DEFAULT_SETTINGS: Readonly<MiogenSettings> = Object.freeze({
   interpreter: "",
   onSave: true,
+  generateOnSave: "untested",
   budgetSeconds: 5,
   testsDirectory: "tests",
   testFilePattern: "test_{module}.py",
@@ -44,6 +48,7 @@ export const DEFAULT_SETTINGS: Readonly<MiogenSettings> = Object.freeze({
 
 export const SERVER_KEYS: readonly (keyof ServerSettings)[] = [
   "onSave",
+  "generateOnSave",
   "budgetSeconds",
   "testsDirectory",
   "testFilePattern",
@@ -56,6 +61,7 @@ export const SERVER_KEYS: readonly (keyof ServerSettings)[] = [
 const TESTING_VIEW: readonly TestingViewSetting[] = ["auto", "on", "off"];
 const SEVERITIES: readonly DiagnosticSeverityName[] = ["error", "warning", "information", "hint"];
 const PREFERENCES: readonly ConfigurationPreference[] = ["editorFirst", "filesystemFirst", "editorOnly"];
+const SAVE_MODES: readonly SaveMode[] = ["untested", "changed", "off"];
 
 /**
  * Reads every setting through `get` (e.g. `(k) => workspace.getConfiguration("miogen").get(k)`), keeping a
@@ -66,6 +72,7 @@ export function readSettings(get: (key: string) => unknown): MiogenSettings {
   return {
     interpreter: stringOr(get("interpreter"), d.interpreter).trim(),
     onSave: boolOr(get("onSave"), d.onSave),
+    generateOnSave: oneOf(lower(get("generateOnSave")), SAVE_MODES, d.generateOnSave),
     budgetSeconds: numberOr(get("budgetSeconds"), d.budgetSeconds, (n) => n > 0),
     testsDirectory: relativeFolderOr(get("testsDirectory"), d.testsDirectory),
     testFilePattern: patternOr(get("testFilePattern"), d.testFilePattern),

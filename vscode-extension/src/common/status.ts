@@ -5,9 +5,28 @@ import type { GenerateResult, JobStatusParams } from "./protocol";
 
 const ACTIVE_STATES = new Set(["queued", "running"]);
 
-/** The jobs the server reports through `miogen/jobStatus`, keyed by file and unit. */
+/**
+ * The jobs the server reports through `miogen/jobStatus`, keyed by file and unit. A job that another
+ * indicator shows (the notification of "Generate tests for class") is left out of `active()`: one
+ * indicator per job.
+ */
 export class JobTracker {
   private readonly jobs = new Map<string, JobStatusParams>();
+  private readonly elsewhere = new Map<string, number>();
+
+  /** Leaves the job out of `active()` until the returned function is called. */
+  showElsewhere(uri: string, unit: string): () => void {
+    const key = `${uri}#${unit}`;
+    this.elsewhere.set(key, (this.elsewhere.get(key) ?? 0) + 1);
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      const left = (this.elsewhere.get(key) ?? 1) - 1;
+      if (left > 0) this.elsewhere.set(key, left);
+      else this.elsewhere.delete(key);
+    };
+  }
 
   /** Returns true if the set of active jobs or their progress changed. */
   update(status: JobStatusParams): boolean {
@@ -20,7 +39,7 @@ export class JobTracker {
   }
 
   active(): JobStatusParams[] {
-    return [...this.jobs.values()];
+    return [...this.jobs.entries()].filter(([key]) => !this.elsewhere.has(key)).map(([, job]) => job);
   }
 
   get(uri: string, unit: string): JobStatusParams | undefined {
@@ -38,6 +57,16 @@ export class JobTracker {
 }
 
 export type ServerState = "starting" | "running" | "stopped" | "failed";
+
+/**
+ * The client capabilities without work-done progress: the extension shows the server's jobs itself
+ * (status bar, and the notification of "Generate tests for class"), so the server must not add its own
+ * indicator (vscode-languageclient would put a third one in the status bar).
+ */
+export function withoutServerProgress<T extends { window?: { workDoneProgress?: boolean } }>(capabilities: T): T {
+  capabilities.window = { ...capabilities.window, workDoneProgress: false };
+  return capabilities;
+}
 
 export interface StatusInput {
   serverState: ServerState;

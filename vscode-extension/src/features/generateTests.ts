@@ -24,10 +24,16 @@ export class TestGenerator {
   /** Fires after tests were written (the result's `testUri` names the file). */
   readonly onDidGenerate = this.generatedEmitter.event;
   private pool: ServerPool | undefined;
+  private showElsewhere: (ref: UnitRef) => () => void = () => () => undefined;
 
-  /** Set once the pool exists (the pool routes the server command back here). */
-  attach(pool: ServerPool): void {
+  /**
+   * Set once the pool exists (the pool routes the server command back here). `showElsewhere(ref)` hides
+   * the job from the status bar while its notification shows it (one indicator per job; call the result
+   * to undo).
+   */
+  attach(pool: ServerPool, showElsewhere?: (ref: UnitRef) => () => void): void {
     this.pool = pool;
+    if (showElsewhere) this.showElsewhere = showElsewhere;
   }
 
   /** The command palette / context menu entry. `arg` is a Uri (context menu) or a UnitRef (programmatic). */
@@ -117,6 +123,7 @@ export class TestGenerator {
     if (!server) return undefined;
     let result: GenerateResult | undefined;
     let cancelled = false;
+    const shown = this.showElsewhere(ref);
     try {
       result = await window.withProgress(
         { location: ProgressLocation.Notification, title: `miogen: generating tests for ${ref.unit}`, cancellable: true },
@@ -142,6 +149,8 @@ export class TestGenerator {
         void window.showErrorMessage(`miogen: generating tests for ${ref.unit} failed: ${messageOf(error)}`);
         return undefined;
       }
+    } finally {
+      shown();
     }
     if (cancelled || !result) {
       void window.showInformationMessage(`miogen: cancelled the generation for ${ref.unit}.`);

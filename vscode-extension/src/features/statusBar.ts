@@ -32,6 +32,16 @@ export class MiogenStatusBar implements Disposable {
     this.render();
   }
 
+  /** Leaves the job out of the status bar while another indicator shows it; call the result to undo. */
+  showElsewhere(uri: string, unit: string): () => void {
+    const undo = this.jobs.showElsewhere(uri, unit);
+    this.render();
+    return () => {
+      undo();
+      this.render();
+    };
+  }
+
   render(): void {
     const editor = window.activeTextEditor;
     const server = editor ? this.servers.existing(editor.document.uri) : undefined;

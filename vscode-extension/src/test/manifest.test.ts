@@ -17,6 +17,7 @@ describe("package.json", () => {
     const required = [
       "interpreter",
       "onSave",
+      "generateOnSave",
       "budgetSeconds",
       "testsDirectory",
       "testFilePattern",

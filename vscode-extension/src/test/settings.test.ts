@@ -23,6 +23,7 @@ describe("readSettings", () => {
     const s = from({
       interpreter: " /opt/py/bin/python ",
       onSave: false,
+      generateOnSave: "Changed",
       budgetSeconds: 12.5,
       testsDirectory: "test/unit",
       testFilePattern: "{module}_test.py",
@@ -35,6 +36,7 @@ describe("readSettings", () => {
     });
     assert.equal(s.interpreter, "/opt/py/bin/python");
     assert.equal(s.onSave, false);
+    assert.equal(s.generateOnSave, "changed");
     assert.equal(s.budgetSeconds, 12.5);
     assert.equal(s.testsDirectory, "test/unit");
     assert.equal(s.testFilePattern, "{module}_test.py");
@@ -48,6 +50,7 @@ describe("readSettings", () => {
   it("falls back to the default for wrong types and out-of-range values", () => {
     const s = from({
       onSave: "yes",
+      generateOnSave: "always",
       budgetSeconds: -1,
       testsDirectory: "  ",
       testFilePattern: "tests.txt",
@@ -101,6 +104,7 @@ describe("toServerSettings", () => {
         "budgetSeconds",
         "configurationPreference",
         "diagnosticSeverity",
+        "generateOnSave",
         "maxParallelJobs",
         "onSave",
         "showCoveredBranches",
@@ -108,7 +112,7 @@ describe("toServerSettings", () => {
         "testsDirectory",
       ],
     );
-    assert.equal(SERVER_KEYS.length, 8);
+    assert.equal(SERVER_KEYS.length, 9);
   });
 });
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { GenerateResult, JobStatusParams } from "../common/protocol";
-import { JobTracker, statusBarContent, summaryMessage } from "../common/status";
+import { JobTracker, statusBarContent, summaryMessage, withoutServerProgress } from "../common/status";
 
 const job = (unit: string, state: JobStatusParams["state"], percent?: number): JobStatusParams => ({
   uri: "file:///ws/shapes.py",
@@ -97,5 +97,26 @@ describe("summaryMessage", () => {
       summaryMessage({ ...result, applied: false, message: "already inserted" }, "tests/test_shapes.py"),
       "miogen: no tests written for Stack to tests/test_shapes.py: already inserted.",
     );
+  });
+});
+
+describe("one indicator per job", () => {
+  it("leaves out of the status bar a job that a notification shows, until it is done", () => {
+    const tracker = new JobTracker();
+    tracker.update(job("Stack", "running", 10));
+    tracker.update(job("Queue", "queued"));
+    const undo = tracker.showElsewhere("file:///ws/shapes.py", "Stack");
+    assert.deepEqual(tracker.active().map((j) => j.unit), ["Queue"]);
+    undo();
+    undo(); // twice is once
+    assert.deepEqual(tracker.active().map((j) => j.unit), ["Stack", "Queue"]);
+  });
+
+  it("tells the server the client shows no work-done progress", () => {
+    const capabilities = withoutServerProgress({ window: { workDoneProgress: true, showMessage: {} } });
+    assert.equal(capabilities.window?.workDoneProgress, false);
+    assert.deepEqual(Object.keys(capabilities.window ?? {}).sort(), ["showMessage", "workDoneProgress"]);
+    const bare: { window?: { workDoneProgress?: boolean } } = {};
+    assert.equal(withoutServerProgress(bare).window?.workDoneProgress, false);
   });
 });

@@ -6,9 +6,10 @@ Arguments are structured from camelCase JSON by type annotation (pygls 2), hence
 from __future__ import annotations
 
 import attrs
+from pygls.lsp.server import LanguageServer
 
 from miogen.lsp.protocol import CANCEL, GENERATE, INSERT, CancelResult, GenerateResult
-from miogen.lsp.server import MiogenServer  # resolved at run time: pygls reads the annotations
+from miogen.lsp.session import Session
 
 
 @attrs.define
@@ -19,15 +20,15 @@ class UnitRef:
     unit: str
 
 
-def register(server: MiogenServer) -> None:
+def register(server: LanguageServer, session: Session) -> None:
     @server.command(GENERATE)
-    async def generate_tests(ls: MiogenServer, ref: UnitRef) -> GenerateResult:
-        return await ls.session.commands.generate(ref.uri, ref.unit)
+    async def generate_tests(ref: UnitRef) -> GenerateResult:
+        return await session.commands.generate(ref.uri, ref.unit)
 
     @server.command(INSERT)
-    async def insert_tests(ls: MiogenServer, ref: UnitRef) -> GenerateResult:
-        return await ls.session.commands.insert(ref.uri, ref.unit)
+    async def insert_tests(ref: UnitRef) -> GenerateResult:
+        return await session.commands.insert(ref.uri, ref.unit)
 
     @server.command(CANCEL)
-    def cancel(ls: MiogenServer, ref: UnitRef) -> CancelResult:
-        return {"cancelled": ls.session.commands.cancel(ref.uri, ref.unit)}
+    def cancel(ref: UnitRef) -> CancelResult:
+        return {"cancelled": session.commands.cancel(ref.uri, ref.unit)}

@@ -3,28 +3,26 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from lsprotocol import types
+from pygls.lsp.server import LanguageServer
 
 from miogen.lsp import convert
+from miogen.lsp.session import Session
 from miogen.project import is_test_file
 
-if TYPE_CHECKING:
-    from miogen.lsp.server import MiogenServer
 
-
-def register(server: MiogenServer) -> None:
+def register(server: LanguageServer, session: Session) -> None:
     @server.feature(types.TEXT_DOCUMENT_CODE_LENS)
-    async def code_lens(ls: MiogenServer, params: types.CodeLensParams) -> list[types.CodeLens]:
+    async def code_lens(params: types.CodeLensParams) -> list[types.CodeLens]:
         uri = params.text_document.uri
         if is_test_file(Path(uri)):
             return []  # a test file's functions are tests, not units to generate tests for
-        store = ls.session.store
-        snapshot = await store.current(uri) or store.last_good(uri)
+        store = session.store
+        snapshot = await store.latest(uri)
         if snapshot is None:
             return []
-        codec = ls.workspace.position_codec
+        codec = session.client.codec
         lenses = []
         for shape in snapshot.units.values():
             view = store.current_view(uri, shape)

@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
+
+from pygls.lsp.server import LanguageServer
 
 from miogen.lsp.protocol import UNITS, UnitInfo
+from miogen.lsp.session import Session
 from miogen.lsp.settings import plain
 
-if TYPE_CHECKING:
-    from miogen.lsp.server import MiogenServer
 
-
-def register(server: MiogenServer) -> None:
+def register(server: LanguageServer, session: Session) -> None:
     @server.feature(UNITS)
-    async def units(ls: MiogenServer, params: Any) -> list[UnitInfo]:
+    async def units(params: Any) -> list[UnitInfo]:
         uri = (plain(params) or {}).get("uri")
-        return await ls.session.units(uri) if isinstance(uri, str) else []
+        return await session.units(uri) if isinstance(uri, str) else []
