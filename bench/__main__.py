@@ -171,7 +171,12 @@ def write_reports(out: Path, official: bool) -> list[Path]:
         minutes = round(machine.get("seconds", 0) / 60) or "?"
         subjects = ", ".join(f"{s.name} ({s.origin})" for s in SUBJECTS.values())
         intro = INTRO.format(full_minutes=minutes, subjects=subjects)
-        RESULTS.write_text(intro + "\n" + body + latency_section(LSP_LATENCY), encoding="utf-8")
+        # The criteria benchmark's headline (bench.criteria, run separately) stays in the page.
+        criteria = BENCH / "results" / "criteria-headline.md"
+        extra = "\n" + criteria.read_text(encoding="utf-8") if criteria.exists() else ""
+        RESULTS.write_text(
+            intro + "\n" + body + latency_section(LSP_LATENCY) + extra, encoding="utf-8"
+        )
         written.append(RESULTS)
     return written
 
