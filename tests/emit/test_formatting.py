@@ -107,6 +107,26 @@ def test_long_strings_are_split_into_pieces_that_fit_and_mean_the_same() -> None
     assert '"""A docstring-like' in split
 
 
+def test_a_long_string_on_a_continuation_line_is_split_too() -> None:
+    """An assertion on a tuple, already laid out one item a line: its string item is split
+    (a statement's own string, after a blank line or a comment, is not)."""
+    message = "splituser() is deprecated as of 3.8, use urllib.parse.urlparse() instead"
+    source = (
+        "def test_x():\n"
+        "    assert result == (\n"
+        "        # the warning's text\n"
+        f"        {message!r},\n"
+        "        None,\n"
+        "    )\n"
+        "\n"
+        "    # a comment, then a statement that is a string\n"
+        f"    {message!r}\n"
+    )
+    split = split_long_strings(source, 60)
+    assert ast.dump(ast.parse(split)) == ast.dump(ast.parse(source))
+    assert split.count(repr(message)) == 1  # the statement's, left as it is
+
+
 @pytest.mark.parametrize(
     ("literal", "width"),
     [

@@ -176,8 +176,13 @@ def _splittable(tokens: list[tokenize.TokenInfo], index: int) -> bool:
     neighbours = [tokens[i] for i in (index - 1, index + 1) if 0 <= i < len(tokens)]
     if any(n.type == tokenize.STRING for n in neighbours):
         return False
-    before = tokens[index - 1].type if index else tokenize.NEWLINE
-    return before not in (tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT, tokenize.NL)
+    # A string that starts a statement (a docstring) stays; one on a continuation line inside
+    # brackets (after NL tokens: a tuple laid out one item a line) is split like any other.
+    previous = index - 1
+    while previous >= 0 and tokens[previous].type in (tokenize.NL, tokenize.COMMENT):
+        previous -= 1
+    before = tokens[previous].type if previous >= 0 else tokenize.NEWLINE
+    return before not in (tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT)
 
 
 def split_string(literal: str, width: int) -> list[str]:
