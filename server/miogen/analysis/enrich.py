@@ -269,11 +269,11 @@ def _complete_signature(
     returns = signature.returns
     if returns == ANY and node.returns is not None:
         returns = facts.reader.read(node.returns)
-    if inference.is_generator(node):  # its body runs only as the result is iterated
+    if inference.is_generator(node, facts):  # its body runs only as the result is iterated
         element = returns.args[0] if returns.kind == "list" and returns.args else ANY
         returns = TypeSpec("iterator", (element,))
     elif returns == ANY:
-        returns = inference.infer_return(node, owner, set(facts.bases))
+        returns = inference.infer_return(node, owner, facts)
     return replace(signature, params=tuple(params), returns=returns)
 
 

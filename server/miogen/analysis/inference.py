@@ -114,6 +114,7 @@ class ModuleFacts:
     calls: dict[tuple[str, str], dict[str, Evidence]] = field(default_factory=dict)
     inferred: dict[tuple[str, str, str], TypeSpec] = field(default_factory=dict)  # helpers read
     telling: dict[int, list[ast.AST]] = field(default_factory=dict)  # id(function) -> its nodes
+    own: dict[int, list[ast.AST]] = field(default_factory=dict)  # id(function) -> _own_nodes
     keep: list[ast.AST] = field(default_factory=list)  # rewritten copies that ``telling`` names
 
 
@@ -409,10 +410,11 @@ def _subscript_uses(node: ast.Subscript, name: str) -> Iterator[Use]:
         yield [TypeSpec("list"), TypeSpec("str"), TypeSpec("tuple")], 1.0, False
 
 
-def infer_return(node: FunctionNode, owner: str, classes: set[str]) -> TypeSpec:
+def infer_return(node: FunctionNode, owner: str, facts: ModuleFacts) -> TypeSpec:
     """The class a function or method returns, when its return statements build one."""
+    classes = facts.bases.keys()
     found: set[str] = set()
-    for inner in _own_nodes(node):
+    for inner in own_nodes(node, facts):
         if not isinstance(inner, ast.Return) or inner.value is None:
             continue
         value = inner.value
@@ -426,11 +428,11 @@ def infer_return(node: FunctionNode, owner: str, classes: set[str]) -> TypeSpec:
     return ANY
 
 
-def is_generator(node: FunctionNode) -> bool:
+def is_generator(node: FunctionNode, facts: ModuleFacts) -> bool:
     """A generator function: calling it runs nothing until the result is iterated."""
     if isinstance(node, ast.AsyncFunctionDef):
         return False
-    return any(isinstance(inner, ast.Yield | ast.YieldFrom) for inner in _own_nodes(node))
+    return any(isinstance(inner, ast.Yield | ast.YieldFrom) for inner in own_nodes(node, facts))
 
 
 def _builds(value: ast.expr, name: str) -> bool:
@@ -441,15 +443,20 @@ def _builds_type_of_self(value: ast.expr) -> bool:
     return isinstance(value, ast.Call) and _is_type_of(value.func, "self")
 
 
-def _own_nodes(node: FunctionNode) -> Iterator[ast.AST]:
-    """The nodes of a function's body, not of functions or classes defined inside it."""
-    pending: list[ast.AST] = list(node.body)
-    while pending:
-        current = pending.pop()
-        yield current
-        for child in ast.iter_child_nodes(current):
-            if not isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-                pending.append(child)
+def own_nodes(node: FunctionNode, facts: ModuleFacts) -> list[ast.AST]:
+    """The nodes of a function's body, not of functions or classes defined inside it; collected
+    once per function (a base class's method is completed again for each subclass)."""
+    found = facts.own.get(id(node))
+    if found is None:
+        found = facts.own[id(node)] = []
+        pending: list[ast.AST] = list(node.body)
+        while pending:
+            current = pending.pop()
+            found.append(current)
+            for child in ast.iter_child_nodes(current):
+                if not isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                    pending.append(child)
+    return found
 
 
 def call_sites(tree: ast.Module, facts: ModuleFacts, classes: set[str]) -> None:

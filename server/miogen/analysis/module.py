@@ -141,9 +141,56 @@ def _changes(node: ast.AST, containers: set[str]) -> bool:
 
 
 def ast_hash(node: ast.AST) -> str:
-    """A hash of the code's structure: blind to formatting, comments and line numbers."""
-    dumped = ast.dump(node, annotate_fields=False, include_attributes=False)
-    return hashlib.sha256(dumped.encode()).hexdigest()[:16]
+    """A hash of the code's structure: blind to formatting, comments and line numbers.
+
+    The text hashed is exactly ``ast.dump(node, annotate_fields=False)`` (hashes are stored in
+    the continuous-generation history), written by ``_dump``, which is about twice as fast.
+    """
+    parts: list[str] = []
+    _dump(node, parts)
+    return hashlib.sha256("".join(parts).encode()).hexdigest()[:16]
+
+
+# Per node class: (field name, whether the class's default for it is None).
+_FIELDS: dict[type, tuple[tuple[str, bool], ...]] = {}
+
+
+def _dump(value: object, parts: list[str]) -> None:
+    """Append ``ast.dump``'s text of ``value`` (no field names, no positions) to ``parts``."""
+    if isinstance(value, ast.AST):
+        kind = type(value)
+        fields = _FIELDS.get(kind)
+        if fields is None:
+            fields = _FIELDS[kind] = tuple(
+                (name, getattr(kind, name, ...) is None) for name in kind._fields
+            )
+        parts.append(kind.__name__ + "(")
+        named, first = False, True
+        for name, optional in fields:
+            try:
+                item = getattr(value, name)
+            except AttributeError:
+                named = True  # from here on ast.dump names the fields it writes
+                continue
+            if item is None and optional:
+                named = True
+                continue
+            if not first:
+                parts.append(", ")
+            first = False
+            if named:
+                parts.append(name + "=")
+            _dump(item, parts)
+        parts.append(")")
+    elif isinstance(value, list):
+        parts.append("[")
+        for index, item in enumerate(value):
+            if index:
+                parts.append(", ")
+            _dump(item, parts)
+        parts.append("]")
+    else:
+        parts.append(repr(value))
 
 
 def _with_helper_ranges(tree: ast.Module, units: list[Unit], walked: Survey) -> list[Unit]:
