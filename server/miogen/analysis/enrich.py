@@ -18,6 +18,7 @@ from miogen.analysis import inference, keywords, patterns
 from miogen.analysis.inference import BUILTIN_ATTRIBUTES, FunctionNode, ModuleFacts
 from miogen.analysis.model import ClassModel, ConstantPool, Parameter, Signature
 from miogen.analysis.special import SPECIAL_METHODS
+from miogen.analysis.survey import walk
 from miogen.analysis.typespec import ANY, TypeReader, TypeSpec, binding_aliases, union
 
 ReadSignature = Callable[[FunctionNode, TypeReader, str], Signature]
@@ -358,7 +359,7 @@ def _attribute_table(
 
 def _assigned_attributes(node: ast.ClassDef) -> set[str]:
     names = set()
-    for inner in ast.walk(node):
+    for inner in walk(node):
         if isinstance(inner, ast.Attribute) and isinstance(inner.ctx, ast.Store):
             if isinstance(inner.value, ast.Name) and inner.value.id == "self":
                 names.add(inner.attr)
@@ -459,7 +460,7 @@ def with_pattern_examples(tree: ast.Module, pool: ConstantPool) -> ConstantPool:
     """Strings that the module's regular expressions match join the constant pool."""
     rng = random.Random(0)
     found: list[str] = []
-    for node in ast.walk(tree):
+    for node in walk(tree):
         pattern = _regex_constant(node)
         shape = patterns.shape_of(pattern) if pattern is not None else None
         if shape is not None:

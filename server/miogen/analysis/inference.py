@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 
 from miogen.analysis.docstrings import parameter_types, read_type_text
 from miogen.analysis.model import NO_DEFAULT, Parameter, Signature
+from miogen.analysis.survey import children, walk
 from miogen.analysis.typespec import ANY, STDLIB_TYPES, TypeReader, TypeSpec, union
 
 MAX_OPTIONS = 6  # types kept in an inferred union, the best supported first
@@ -199,7 +200,7 @@ def _telling_nodes(node: FunctionNode, facts: ModuleFacts) -> list[ast.AST]:
     """The nodes of a function that can tell a parameter's type, collected once per function."""
     found = facts.telling.get(id(node))
     if found is None:
-        found = facts.telling[id(node)] = [n for n in ast.walk(node) if isinstance(n, _TELLING)]
+        found = facts.telling[id(node)] = [n for n in walk(node) if isinstance(n, _TELLING)]
     return found
 
 
@@ -453,7 +454,7 @@ def own_nodes(node: FunctionNode, facts: ModuleFacts) -> list[ast.AST]:
         while pending:
             current = pending.pop()
             found.append(current)
-            for child in ast.iter_child_nodes(current):
+            for child in children(current):
                 if not isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
                     pending.append(child)
     return found
@@ -478,21 +479,22 @@ def call_sites(tree: ast.Module, facts: ModuleFacts, classes: set[str]) -> None:
                 evidence.add([spec], 2.0, True)
 
 
-def _calls_with_context(tree: ast.Module) -> Iterator[tuple[str, FunctionNode | None, ast.Call]]:
-    def walk(
-        node: ast.AST, owner: str, function: FunctionNode | None
-    ) -> Iterator[tuple[str, FunctionNode | None, ast.Call]]:
-        for child in ast.iter_child_nodes(node):
+def _calls_with_context(tree: ast.Module) -> list[tuple[str, FunctionNode | None, ast.Call]]:
+    """Every call in the module, in source order (depth first), with its class and function."""
+    found: list[tuple[str, FunctionNode | None, ast.Call]] = []
+    pending: list[tuple[ast.AST, str, FunctionNode | None]] = [(tree, "", None)]
+    while pending:  # a stack, not recursion: deep nesting cannot overflow it
+        node, owner, function = pending.pop()
+        if isinstance(node, ast.Call):
+            found.append((owner, function, node))
+        for child in reversed(children(node)):
             if isinstance(child, ast.ClassDef):
-                yield from walk(child, child.name, None)
+                pending.append((child, child.name, None))
             elif isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef):
-                yield from walk(child, owner, child)
+                pending.append((child, owner, child))
             else:
-                if isinstance(child, ast.Call):
-                    yield owner, function, child
-                yield from walk(child, owner, function)
-
-    yield from walk(tree, "", None)
+                pending.append((child, owner, function))
+    return found
 
 
 def call_key(function: ast.expr, owner: str, facts: ModuleFacts) -> tuple[str, str] | None:

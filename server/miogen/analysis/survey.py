@@ -29,6 +29,28 @@ class Survey:
         return [node for node in self.nodes if isinstance(node, kinds)]
 
 
+def children(node: ast.AST) -> list[ast.AST]:
+    """``list(ast.iter_child_nodes(node))``, in the same order, at a third of the cost."""
+    found: list[ast.AST] = []
+    for name in node._fields:
+        value = getattr(node, name, None)
+        if isinstance(value, ast.AST):
+            found.append(value)
+        elif isinstance(value, list):
+            found.extend(item for item in value if isinstance(item, ast.AST))
+    return found
+
+
+def walk(node: ast.AST) -> list[ast.AST]:
+    """``list(ast.walk(node))``: the same nodes in the same (breadth-first) order, faster."""
+    found = [node]
+    index = 0
+    while index < len(found):
+        found.extend(children(found[index]))
+        index += 1
+    return found
+
+
 def survey(tree: ast.Module) -> Survey:
     """Walk ``tree`` once (iteratively: deep nesting cannot overflow the stack)."""
     result = Survey(nodes=[tree])
@@ -44,7 +66,7 @@ def survey(tree: ast.Module) -> Survey:
             if isinstance(node, ast.Name):
                 names.add(node.id)
             inside_children = inside or isinstance(node, FUNCTIONS)
-            stack.extend((child, inside_children) for child in ast.iter_child_nodes(node))
+            stack.extend((child, inside_children) for child in children(node))
     return result
 
 
