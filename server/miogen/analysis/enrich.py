@@ -80,17 +80,7 @@ def _complete_class(
     facts: ModuleFacts,
     read_signature: ReadSignature,
 ) -> ClassModel:
-    constructor = cls.constructor
-    if constructor is not None and constructor.line == 0:
-        created = _defined(node, nodes, "__new__")
-        if created is not None and _defined(node, nodes, "__init__") is None:
-            constructor = read_signature(created, facts.reader, "constructor")
-        elif not constructor.params:
-            constructor = _namedtuple_constructor(node) or constructor
-    if constructor is not None and constructor.kind == "constructor":
-        defined = _defined(node, nodes, constructor.name)
-        if defined is not None and defined.lineno != constructor.line:  # an overload stub
-            constructor = read_signature(defined, facts.reader, "constructor")
+    constructor = _constructor(cls, node, nodes, facts.reader, read_signature)
     if constructor is not None:
         found = _defined(node, nodes, constructor.name)
         constructor = _complete_signature(constructor, found, facts, cls.name)
@@ -99,6 +89,44 @@ def _complete_class(
     )
     special = tuple(_special(cls.name, node, nodes, facts, read_signature))
     return replace(cls, constructor=constructor, methods=methods, special=special)
+
+
+def has_own_code(
+    cls: ClassModel,
+    node: ast.ClassDef,
+    nodes: dict[str, ast.ClassDef],
+    reader: TypeReader,
+    read_signature: ReadSignature,
+) -> bool:
+    """Whether the completed class will have code of its own to run (methods, special methods,
+    a constructor written in the module), read without inferring any type."""
+    if cls.methods or any(True for _ in _special_members(node, nodes)) or _setter_nodes(node):
+        return True
+    constructor = _constructor(cls, node, nodes, reader, read_signature)
+    return constructor is not None and constructor.line > 0
+
+
+def _constructor(
+    cls: ClassModel,
+    node: ast.ClassDef,
+    nodes: dict[str, ast.ClassDef],
+    reader: TypeReader,
+    read_signature: ReadSignature,
+) -> Signature | None:
+    """The constructor as the module writes it: ``__new__``, a namedtuple's fields, the last
+    definition after ``@overload`` stubs (types not inferred yet)."""
+    constructor = cls.constructor
+    if constructor is not None and constructor.line == 0:
+        created = _defined(node, nodes, "__new__")
+        if created is not None and _defined(node, nodes, "__init__") is None:
+            constructor = read_signature(created, reader, "constructor")
+        elif not constructor.params:
+            constructor = _namedtuple_constructor(node) or constructor
+    if constructor is not None and constructor.kind == "constructor":
+        defined = _defined(node, nodes, constructor.name)
+        if defined is not None and defined.lineno != constructor.line:  # an overload stub
+            constructor = read_signature(defined, reader, "constructor")
+    return constructor
 
 
 def _namedtuple_constructor(node: ast.ClassDef) -> Signature | None:
@@ -166,12 +194,7 @@ def _special(
     read_signature: ReadSignature,
 ) -> Iterator[Signature]:
     """Special methods the class (or a base in the module) defines, and property setters."""
-    seen: set[str] = set()
-    has_exit = any(name == "__exit__" for _, name in _members(node, nodes))
-    for item, name in _members(node, nodes):
-        if name in seen or name not in SPECIAL_METHODS or (name == "__enter__" and not has_exit):
-            continue
-        seen.add(name)
+    for item, name in _special_members(node, nodes):
         if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef) and _takes_parameters(name):
             signature = read_signature(item, facts.reader, "method")
             unannotated = {p.name for p in signature.params if p.type == ANY}
@@ -186,6 +209,19 @@ def _special(
         )
         yield replace(signature, params=params, kind="operator")
     yield from _setters(owner, node, facts, read_signature)
+
+
+def _special_members(
+    node: ast.ClassDef, nodes: dict[str, ast.ClassDef]
+) -> Iterator[tuple[ast.stmt, str]]:
+    """(statement, name) of each special method that counts, the nearest definition of each."""
+    seen: set[str] = set()
+    has_exit = any(name == "__exit__" for _, name in _members(node, nodes))
+    for item, name in _members(node, nodes):
+        if name in seen or name not in SPECIAL_METHODS or (name == "__enter__" and not has_exit):
+            continue
+        seen.add(name)
+        yield item, name
 
 
 def _takes_parameters(name: str) -> bool:
@@ -221,14 +257,21 @@ def _operand(parameter: Parameter, owner: str) -> Parameter:
 def _setters(
     owner: str, node: ast.ClassDef, facts: ModuleFacts, read_signature: ReadSignature
 ) -> Iterator[Signature]:
-    for item in node.body:
-        if not isinstance(item, ast.FunctionDef):
-            continue
-        for decorator in item.decorator_list:
-            if isinstance(decorator, ast.Attribute) and decorator.attr == "setter":
-                signature = read_signature(item, facts.reader, "method")
-                signature = _complete_signature(signature, item, facts, owner)
-                yield replace(signature, kind="setter")
+    for item in _setter_nodes(node):
+        signature = read_signature(item, facts.reader, "method")
+        signature = _complete_signature(signature, item, facts, owner)
+        yield replace(signature, kind="setter")
+
+
+def _setter_nodes(node: ast.ClassDef) -> list[ast.FunctionDef]:
+    """``@x.setter`` methods, once per setter decorator (as many as ``_setters`` yields)."""
+    return [
+        item
+        for item in node.body
+        if isinstance(item, ast.FunctionDef)
+        for decorator in item.decorator_list
+        if isinstance(decorator, ast.Attribute) and decorator.attr == "setter"
+    ]
 
 
 # -- signatures --------------------------------------------------------------------------------

@@ -11,10 +11,11 @@ from typing import Any, TypeGuard
 
 from coverage.exceptions import NotPython
 
-from miogen.analysis.enrich import complete_model, with_pattern_examples
+from miogen.analysis.enrich import complete_model, has_own_code, with_pattern_examples
 from miogen.analysis.model import (
     NO_DEFAULT,
     ClassModel,
+    Completion,
     ConstantPool,
     ModuleModel,
     Parameter,
@@ -73,27 +74,41 @@ def _analyze(source: str, path: str, module_name: str) -> ModuleModel:
     class_nodes = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
     reader = TypeReader(set(class_nodes), _type_aliases(tree))
     classes = {name: _read_class(node, reader, class_nodes) for name, node in class_nodes.items()}
-    functions = {
-        n.name: _read_signature(n, reader, "function")
-        for n in tree.body
-        if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)
+    with_code = {
+        name
+        for name, node in class_nodes.items()
+        if has_own_code(classes[name], node, class_nodes, reader, _read_signature)
     }
-    classes, functions = complete_model(
-        tree, classes, functions, _read_signature, (path, module_name), _sibling_classes
-    )
     walked = survey(tree)
-    found = [_unit(node) for node in definitions(tree.body) if _is_unit(node, classes)]
+    found = [_unit(node) for node in definitions(tree.body) if _is_unit(node, with_code)]
     # Public units first: their target ids do not depend on the private ones.
     found = [u for u in found if not u.private] + [u for u in found if u.private]
     found = _with_helper_ranges(tree, found, walked)
     targets = find_targets(source, tree, found, walked)
     found = [replace(u, targets=tuple(targets.get(u.name, ()))) for u in found]
     units = [u for u in found if not u.private]
-    constants = with_pattern_examples(tree, _constants(walked))
-    model = ModuleModel(path, module_name, source, units, classes, functions, constants)
+    model = ModuleModel(path, module_name, source, units, _complete, _constants(walked))
     model.private_units = [u for u in found if u.private]
     model.has_module_state = _has_module_state(tree, walked)
     return model
+
+
+def _complete(model: ModuleModel) -> Completion:
+    """The signatures of the model's module with their types inferred, and its constants."""
+    tree = _parse_shared(model.source, model.path)  # cached: the analysis parsed it already
+    class_nodes = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
+    reader = TypeReader(set(class_nodes), _type_aliases(tree))
+    classes = {name: _read_class(node, reader, class_nodes) for name, node in class_nodes.items()}
+    functions = {
+        n.name: _read_signature(n, reader, "function")
+        for n in tree.body
+        if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)
+    }
+    location = (model.path, model.module_name)
+    classes, functions = complete_model(
+        tree, classes, functions, _read_signature, location, _sibling_classes
+    )
+    return Completion(classes, functions, with_pattern_examples(tree, model.literals))
 
 
 _CONTAINER_CALLS = {"list", "dict", "set", "defaultdict", "deque", "Counter", "OrderedDict"}
@@ -220,21 +235,15 @@ def _first_line(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> 
     return min([node.lineno] + [d.lineno for d in node.decorator_list])
 
 
-def _is_unit(
-    node: ast.stmt, classes: dict[str, ClassModel]
-) -> TypeGuard[ast.FunctionDef | ast.ClassDef]:
+def _is_unit(node: ast.stmt, with_code: set[str]) -> TypeGuard[ast.FunctionDef | ast.ClassDef]:
     """Top-level functions, and classes with code of their own to run (private ones too: they
     are units when named; dunder names never are). Interfaces (``Protocol``, classes whose
     methods are all abstract or empty) and exceptions are not units."""
     if isinstance(node, ast.FunctionDef):
         return not _is_dunder(node.name)
     if isinstance(node, ast.ClassDef) and not _is_dunder(node.name):
-        model = classes[node.name]
-        has_code = bool(model.methods or model.special) or (
-            model.constructor and model.constructor.line > 0
-        )
         return (
-            bool(has_code)
+            node.name in with_code
             and not node.name.endswith(EXCEPTION_SUFFIXES)
             and not _is_interface(node)
         )
