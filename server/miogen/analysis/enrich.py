@@ -18,7 +18,7 @@ from miogen.analysis import inference, keywords, patterns
 from miogen.analysis.inference import BUILTIN_ATTRIBUTES, FunctionNode, ModuleFacts
 from miogen.analysis.model import ClassModel, ConstantPool, Parameter, Signature
 from miogen.analysis.special import SPECIAL_METHODS
-from miogen.analysis.survey import walk
+from miogen.analysis.survey import TreeIndex, index_tree, walk
 from miogen.analysis.typespec import ANY, TypeReader, TypeSpec, binding_aliases, union
 
 ReadSignature = Callable[[FunctionNode, TypeReader, str], Signature]
@@ -33,10 +33,13 @@ def complete_model(
     read_signature: ReadSignature,
     location: tuple[str, str] = ("<string>", "module"),
     analyse: Analyse | None = None,
+    tree_index: TreeIndex | None = None,
 ) -> tuple[dict[str, ClassModel], dict[str, Signature]]:
     """The module's classes (its own, then those it imports from its package) and functions,
-    completed. ``location`` is (path, module name); ``analyse`` reads a sibling module's classes.
+    completed. ``location`` is (path, module name); ``analyse`` reads a sibling module's classes;
+    ``tree_index`` is ``survey.index_tree(tree)`` when the caller has it.
     """
+    tree_index = tree_index or index_tree(tree)
     imported = package_classes(tree, location, analyse) if analyse else {}
     imported = {name: cls for name, cls in imported.items() if name not in classes}
     nodes = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
@@ -45,9 +48,10 @@ def complete_model(
     reader = TypeReader(set(known), {k: v for k, v in aliases.items() if k not in known})
     facts = ModuleFacts(
         reader,
-        _attribute_table(nodes, known),
+        _attribute_table(nodes, known, tree_index),
         _bases(nodes),
         _callables(tree, nodes, classes, functions, read_signature, reader),
+        tree=tree_index,
     )
     inference.call_sites(tree, facts, set(known))
     completed = {
@@ -384,11 +388,11 @@ def _bases(nodes: dict[str, ast.ClassDef]) -> dict[str, set[str]]:
 
 
 def _attribute_table(
-    nodes: dict[str, ast.ClassDef], known: dict[str, ClassModel]
+    nodes: dict[str, ast.ClassDef], known: dict[str, ClassModel], tree: TreeIndex
 ) -> dict[TypeSpec, frozenset[str]]:
     """Public attributes of the builtin value types and of every known class."""
     table = dict(BUILTIN_ATTRIBUTES)
-    assigned = {name: _assigned_attributes(node) for name, node in nodes.items()}
+    assigned = {name: _assigned_attributes(node, tree) for name, node in nodes.items()}
     for name, cls in known.items():
         attributes = {m.name for m in cls.methods}
         if cls.constructor is not None:
@@ -400,9 +404,9 @@ def _attribute_table(
     return table
 
 
-def _assigned_attributes(node: ast.ClassDef) -> set[str]:
+def _assigned_attributes(node: ast.ClassDef, tree: TreeIndex) -> set[str]:
     names = set()
-    for inner in walk(node):
+    for inner in tree.inside(node):
         if isinstance(inner, ast.Attribute) and isinstance(inner.ctx, ast.Store):
             if isinstance(inner.value, ast.Name) and inner.value.id == "self":
                 names.add(inner.attr)
@@ -499,11 +503,20 @@ def _analyse_sibling(source: Path, module_name: str, analyse: Analyse) -> dict[s
 # -- constants ---------------------------------------------------------------------------------
 
 
-def with_pattern_examples(tree: ast.Module, pool: ConstantPool) -> ConstantPool:
+def with_pattern_examples(
+    tree: ast.Module, pool: ConstantPool, tree_index: TreeIndex | None = None
+) -> ConstantPool:
     """Strings that the module's regular expressions match join the constant pool."""
     rng = random.Random(0)
     found: list[str] = []
-    for node in walk(tree):
+    if tree_index is None:
+        calls: list[ast.AST] = walk(tree)
+    else:  # in ast.walk's order (breadth first), which draws the examples from ``rng``
+        order = sorted(
+            tree_index.calls, key=lambda c: tree_index.depth[tree_index.position[id(c[2])]]
+        )
+        calls = [call for _, _, call in order]
+    for node in calls:
         pattern = _regex_constant(node)
         shape = patterns.shape_of(pattern) if pattern is not None else None
         if shape is not None:

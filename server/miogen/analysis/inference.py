@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 from miogen.analysis.docstrings import parameter_types, read_type_text
 from miogen.analysis.model import NO_DEFAULT, Parameter, Signature
-from miogen.analysis.survey import children, walk
+from miogen.analysis.survey import TreeIndex, children, index_tree, walk
 from miogen.analysis.typespec import ANY, STDLIB_TYPES, TypeReader, TypeSpec, union
 
 MAX_OPTIONS = 6  # types kept in an inferred union, the best supported first
@@ -115,7 +115,8 @@ class ModuleFacts:
     calls: dict[tuple[str, str], dict[str, Evidence]] = field(default_factory=dict)
     inferred: dict[tuple[str, str, str], TypeSpec] = field(default_factory=dict)  # helpers read
     telling: dict[int, list[ast.AST]] = field(default_factory=dict)  # id(function) -> its nodes
-    own: dict[int, list[ast.AST]] = field(default_factory=dict)  # id(function) -> _own_nodes
+    own: dict[int, list[ast.AST]] = field(default_factory=dict)  # id(function) -> own_nodes
+    tree: TreeIndex | None = None  # the module's nodes, walked once
     keep: list[ast.AST] = field(default_factory=list)  # rewritten copies that ``telling`` names
 
 
@@ -200,7 +201,10 @@ def _telling_nodes(node: FunctionNode, facts: ModuleFacts) -> list[ast.AST]:
     """The nodes of a function that can tell a parameter's type, collected once per function."""
     found = facts.telling.get(id(node))
     if found is None:
-        found = facts.telling[id(node)] = [n for n in walk(node) if isinstance(n, _TELLING)]
+        inside = facts.tree.subtree(node) if facts.tree is not None else None
+        if inside is None:  # a rewritten copy (keywords), or no index
+            inside = walk(node)
+        found = facts.telling[id(node)] = [n for n in inside if isinstance(n, _TELLING)]
     return found
 
 
@@ -448,6 +452,8 @@ def own_nodes(node: FunctionNode, facts: ModuleFacts) -> list[ast.AST]:
     """The nodes of a function's body, not of functions or classes defined inside it; collected
     once per function (a base class's method is completed again for each subclass)."""
     found = facts.own.get(id(node))
+    if found is None and facts.tree is not None and id(node) in facts.tree.position:
+        found = facts.own[id(node)] = _own_slice(node, facts.tree)
     if found is None:
         found = facts.own[id(node)] = []
         pending: list[ast.AST] = list(node.body)
@@ -460,9 +466,26 @@ def own_nodes(node: FunctionNode, facts: ModuleFacts) -> list[ast.AST]:
     return found
 
 
+def _own_slice(node: FunctionNode, tree: TreeIndex) -> list[ast.AST]:
+    """``own_nodes`` read from the module's one walk: the body's nodes, less nested scopes."""
+    found: list[ast.AST] = []
+    for statement in node.body:
+        current = tree.position[id(statement)]
+        stop = tree.end[current]
+        while current < stop:
+            inner = tree.nodes[current]
+            if isinstance(inner, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                current = tree.end[current]
+                continue
+            found.append(inner)
+            current += 1
+    return found
+
+
 def call_sites(tree: ast.Module, facts: ModuleFacts, classes: set[str]) -> None:
     """Types of the arguments that calls in the module pass, per (class, callable) and parameter."""
-    for owner, function, call in _calls_with_context(tree):
+    calls = facts.tree.calls if facts.tree is not None else index_tree(tree).calls
+    for owner, function, call in calls:
         key = call_key(call.func, owner, facts)
         if key is None:
             continue
@@ -477,24 +500,6 @@ def call_sites(tree: ast.Module, facts: ModuleFacts, classes: set[str]) -> None:
             if spec != ANY:
                 evidence = facts.calls.setdefault(key, {}).setdefault(parameter, Evidence())
                 evidence.add([spec], 2.0, True)
-
-
-def _calls_with_context(tree: ast.Module) -> list[tuple[str, FunctionNode | None, ast.Call]]:
-    """Every call in the module, in source order (depth first), with its class and function."""
-    found: list[tuple[str, FunctionNode | None, ast.Call]] = []
-    pending: list[tuple[ast.AST, str, FunctionNode | None]] = [(tree, "", None)]
-    while pending:  # a stack, not recursion: deep nesting cannot overflow it
-        node, owner, function = pending.pop()
-        if isinstance(node, ast.Call):
-            found.append((owner, function, node))
-        for child in reversed(children(node)):
-            if isinstance(child, ast.ClassDef):
-                pending.append((child, child.name, None))
-            elif isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef):
-                pending.append((child, owner, child))
-            else:
-                pending.append((child, owner, function))
-    return found
 
 
 def call_key(function: ast.expr, owner: str, facts: ModuleFacts) -> tuple[str, str] | None:

@@ -22,7 +22,14 @@ from miogen.analysis.model import (
     Signature,
     Unit,
 )
-from miogen.analysis.survey import Survey, decorator_names, has_body, is_abstract, survey
+from miogen.analysis.survey import (
+    Survey,
+    decorator_names,
+    has_body,
+    index_tree,
+    is_abstract,
+    survey,
+)
 from miogen.analysis.targets import find_targets, parse_code
 from miogen.analysis.typespec import TypeReader, TypeSpec
 from miogen.errors import SourceSyntaxError
@@ -105,10 +112,11 @@ def _complete(model: ModuleModel) -> Completion:
         if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)
     }
     location = (model.path, model.module_name)
+    walked = index_tree(tree)
     classes, functions = complete_model(
-        tree, classes, functions, _read_signature, location, _sibling_classes
+        tree, classes, functions, _read_signature, location, _sibling_classes, walked
     )
-    return Completion(classes, functions, with_pattern_examples(tree, model.literals))
+    return Completion(classes, functions, with_pattern_examples(tree, model.literals, walked))
 
 
 _CONTAINER_CALLS = {"list", "dict", "set", "defaultdict", "deque", "Counter", "OrderedDict"}
