@@ -147,3 +147,24 @@ def test_an_assertion_that_depends_on_argv_is_not_kept(tmp_path):
     emitted = output.read_text()
     assert "arguments(" in emitted and "==" not in emitted  # the type stays, not the count
     assert run_users_pytest(tmp_path, output).returncode == 0
+
+
+def test_an_assertion_on_the_program_name_is_not_kept(tmp_path):
+    """argparse's ``prog`` is ``os.path.basename(sys.argv[0])``: "pytest" under the ``pytest``
+    script, "__main__.py" under ``python -m pytest``; a test must not depend on which."""
+    module = project(
+        tmp_path,
+        """
+        import os
+        import sys
+
+        def program(suffix: str) -> str:
+            return os.path.basename(sys.argv[0]) + suffix
+        """,
+    )
+    output = tmp_path / "tests" / "test_mod.py"
+    report = generate_module(module, None, 0, output, evaluations=100, seed=1)
+    assert report.verification is not None and not report.verification.dropped.failing
+    emitted = output.read_text()
+    assert "program(" in emitted and "pytest" not in emitted.replace("import pytest", "")
+    assert run_users_pytest(tmp_path, output).returncode == 0

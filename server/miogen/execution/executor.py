@@ -81,6 +81,8 @@ class Executor:
         if tracer is not None:
             tracer.start()
         signal.signal(signal.SIGALRM, _raise_timeout)  # user code may have replaced the handler
+        global _ARMED
+        _ARMED = True
         signal.setitimer(signal.ITIMER_REAL, self.timeout)
         try:
             before_statement = self.before_statement
@@ -105,6 +107,7 @@ class Executor:
             exception = (len(values), "TimeoutError", "the test took too long")
             executed = min(len(values) + 1, len(test))
         finally:
+            _ARMED = False  # a plain store: no signal is handled before it (no call, no loop)
             signal.setitimer(signal.ITIMER_REAL, 0)
             arcs = tracer.stop() if tracer is not None else set()
             self._restore_globals()
@@ -166,8 +169,14 @@ class Executor:
                 namespace[name] = saved[name] = copy.deepcopy(snapshot)
 
 
+_ARMED = False  # whether the alarm may still stop the running test
+
+
 def _raise_timeout(signum: int, frame: object) -> None:
-    raise TestTimeout()
+    """The test's time is up, unless it has just ended: an alarm that fires while the timer is
+    being disarmed (after the test) would otherwise escape ``run`` and end the worker."""
+    if _ARMED:
+        raise TestTimeout()
 
 
 def _message(error: BaseException) -> str:

@@ -31,7 +31,9 @@ from miogen.execution import sandbox
 STDIN_MESSAGE = "pytest: reading from stdin while output is captured!  Consider using `-s`."
 STDIN_NOTE = "read from stdin (pytest captures it: the test would block under pytest -s)"
 PYTEST_ARGV = ("pytest",)
-VARIED_ARGV = ("pytest", "-q", "--miogen-varied")
+# ``pytest`` and ``python -m pytest`` give other ``sys.argv[0]`` (argparse's default ``prog``):
+# the varied world changes the program name too.
+VARIED_ARGV = ("__main__.py", "-q", "--miogen-varied")
 CURRENT_TEST = "PYTEST_CURRENT_TEST"
 
 
