@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import pickle
+import subprocess
+import sys
 
 import pytest
 from miogen.analysis import module
@@ -133,3 +136,28 @@ def test_unannotated_types_are_the_same_as_a_direct_completion():
     direct = module._complete(model)
     assert model.classes == direct.classes and model.functions == direct.functions
     assert TypeSpec("any") != model.functions["shout"].params[0].type
+
+
+def test_an_inherited_constructor_is_the_first_bases_whatever_the_hash_seed():
+    """Two bases in the module with constructors: ``Left``'s, as Python finds it, in every
+    process, for the class and for the calls that hand it arguments (a set of base names made
+    the latter depend on ``PYTHONHASHSEED``)."""
+    source = (
+        "class Left:\n    def __init__(self, left: int) -> None:\n        self.left = left\n\n\n"
+        "class Right:\n    def __init__(self, right: str) -> None:\n        self.right = right\n\n\n"
+        "class Both(Left, Right):\n    def total(self) -> int:\n        return self.left\n\n\n"
+        "def make(value):\n    return Both(value)\n"
+    )
+    script = (
+        "import sys\nfrom miogen.analysis.module import analyze_source\n"
+        "model = analyze_source(sys.stdin.read(), 'both.py', 'both')\n"
+        "print([p.name for p in model.classes['Both'].constructor.params])\n"
+        "print(model.functions['make'].params[0].type)\n"
+    )
+    for seed in range(6):
+        environment = {**os.environ, "PYTHONHASHSEED": str(seed)}
+        result = subprocess.run(
+            [sys.executable, "-c", script], input=source, capture_output=True, text=True,
+            env=environment, check=True, timeout=60,
+        )  # fmt: skip
+        assert result.stdout.split() == ["['left']", "int"], seed

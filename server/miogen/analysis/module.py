@@ -312,13 +312,18 @@ def _type_aliases(tree: ast.Module) -> dict[str, ast.expr]:
 
 
 def _base_names(node: ast.ClassDef) -> set[str]:
-    names = set()
+    return set(_bases_in_order(node))
+
+
+def _bases_in_order(node: ast.ClassDef) -> list[str]:
+    """The names of the class's bases as written (the order the method resolution follows)."""
+    names = []
     for base in node.bases:
         expr = base.value if isinstance(base, ast.Subscript) else base
         if isinstance(expr, ast.Name):
-            names.add(expr.id)
+            names.append(expr.id)
         elif isinstance(expr, ast.Attribute):
-            names.add(expr.attr)
+            names.append(expr.attr)
     return names
 
 
@@ -380,7 +385,7 @@ def _constructor(
             "__init__", _dataclass_fields(node, reader), TypeSpec("none"), 0, "constructor"
         )
     seen.add(node.name)
-    for base in _base_names(node):
+    for base in _bases_in_order(node):  # the first base that has one, as Python finds it
         if base in class_nodes and base not in seen:
             return _constructor(class_nodes[base], reader, class_nodes, seen)
     return Signature("__init__", (), TypeSpec("none"), 0, "constructor")
