@@ -25,8 +25,10 @@ from bench.realcorpus import RealModule, ensure_venv
 from bench.run import _git_version
 
 REPO = Path(__file__).resolve().parent.parent
-OURS, PEER, LONGER = "miogen", "pynguin-dynamosa", "miogen-30s"
-BUDGETS = {OURS: 5, PEER: 30, LONGER: 30}  # LONGER: miogen at the peer's budget (--longer)
+OURS, PEER, LONGER, DYNAMOSA = "miogen", "pynguin-dynamosa", "miogen-30s", "miogen-dynamosa"
+# LONGER: miogen at the peer's budget (--longer); DYNAMOSA: miogen's DynaMOSA instead of MIO
+BUDGETS = {OURS: 5, PEER: 30, LONGER: 30, DYNAMOSA: 5}
+ALGORITHMS = {OURS: "mio", LONGER: "mio", DYNAMOSA: "dynamosa"}
 
 COLUMNS = [
     "module", "tool", "budget", "held_out", "status", "message", "wall_seconds",
@@ -49,11 +51,14 @@ class ToolRun:
     counts: dict[str, int] = field(default_factory=dict)  # units, drops per cause, refusals
 
 
-def run_ours(path: Path, root: Path, folder: Path, budget: float) -> ToolRun:
+def run_ours(
+    path: Path, root: Path, folder: Path, budget: float, algorithm: str = "mio"
+) -> ToolRun:
     """``bench.ours`` (the CLI's generate_module, timed as a whole process) on one module."""
     output, summary_path = folder / "test_miogen.py", folder / "summary.json"
     command = [
         sys.executable, "-m", "bench.ours", str(path), "--budget", str(budget),
+        "--algorithm", algorithm,
         "--project-root", str(root), "--output", str(output), "--summary", str(summary_path),
     ]  # fmt: skip
     limit = 20 * budget + 900
@@ -117,8 +122,8 @@ def run_job(module: RealModule, tool: str, site: Path, out: Path) -> dict:
     path, root = module.locate(site, folder / "proj")
     load = os.getloadavg()[0]
     budget = BUDGETS[tool]
-    if tool in (OURS, LONGER):
-        run = run_ours(path, root, folder, budget)
+    if tool in ALGORITHMS:
+        run = run_ours(path, root, folder, budget, ALGORITHMS[tool])
     else:
         run = run_peer(path, root, module.module if not module.copy else path.stem, folder, budget)
     name = module.module if not module.copy else path.stem

@@ -11,7 +11,7 @@ import json
 import statistics
 from pathlib import Path
 
-from bench.real import LONGER, OURS, PEER, read_rows
+from bench.real import DYNAMOSA, LONGER, OURS, PEER, read_rows
 from bench.realcorpus import CORPUS
 from bench.report import table
 
@@ -57,6 +57,9 @@ def build(out: Path, data_link: str) -> str:
     return "\n\n".join(p.strip() for p in parts if p.strip()) + "\n"
 
 
+EXTRA_HEADERS = {LONGER: "miogen 30 s branch %", DYNAMOSA: "miogen DynaMOSA branch %"}
+
+
 def module_table(rows: list[dict]) -> str:
     """One line per module: both tools' branch %, tests, failures, wall; miogen's drops."""
     by_module: dict[str, dict[str, dict]] = {}
@@ -67,9 +70,9 @@ def module_table(rows: list[dict]) -> str:
         "Pynguin tests (failed)", "miogen wall s", "Pynguin wall s", "units (failed)",
         "dropped fail/unstable/no-assert", "miogen status",
     ]  # fmt: skip
-    longer = any(LONGER in tools for tools in by_module.values())
-    if longer:
-        header.insert(5, "miogen 30 s branch %")
+    extra = [t for t in (LONGER, DYNAMOSA) if any(t in tools for tools in by_module.values())]
+    for offset, tool in enumerate(extra):
+        header.insert(5 + offset, EXTRA_HEADERS[tool])
     body = []
     for name in _ordered(by_module):
         ours, peer = by_module[name].get(OURS, {}), by_module[name].get(PEER, {})
@@ -84,8 +87,8 @@ def module_table(rows: list[dict]) -> str:
                      ("dropped_failing", "dropped_unstable", "dropped_no_assertion")),
             _status(ours),
         ])  # fmt: skip
-        if longer:
-            body[-1].insert(5, _branch(by_module[name].get(LONGER, {})))
+        for offset, tool in enumerate(extra):
+            body[-1].insert(5 + offset, _branch(by_module[name].get(tool, {})))
     return table(header, body)
 
 
@@ -115,7 +118,23 @@ def aims(rows: list[dict]) -> str:
         f"{_at_least(ours, peer)}",
     ]
     lines += _input_aims(ours, peer, [r for r in rows if r["tool"] == LONGER])
+    lines += _algorithm_line(ours, [r for r in rows if r["tool"] == DYNAMOSA])
     return "\n".join(lines)
+
+
+def _algorithm_line(mio: list[dict], dynamosa: list[dict]) -> list[str]:
+    """Which algorithm covers more at 5 s (issue 15: the default is whichever wins here)."""
+    pairs = _paired(mio, dynamosa)
+    if not pairs:
+        return []
+    ahead = sum(a > b for a, b in pairs)
+    behind = sum(a < b for a, b in pairs)
+    return [
+        f"- MIO against DynaMOSA, both miogen at 5 s: median branch % {_median(mio, 'branch_percent')}"
+        f" vs {_median(dynamosa, 'branch_percent')}; MIO ahead on {ahead}, behind on {behind}, "
+        f"equal on {len(pairs) - ahead - behind} of {len(pairs)} modules; mean difference "
+        f"{statistics.mean(a - b for a, b in pairs):+.1f} points"
+    ]
 
 
 def _input_aims(ours: list[dict], peer: list[dict], longer: list[dict]) -> list[str]:

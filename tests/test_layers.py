@@ -19,8 +19,9 @@ LAYERS = [
     {"instrument", "testcase", "search"},
     {"execution", "minimize"},
     {"assertions"},
+    {"criteria"},  # the coverage criteria's goals, over the trace and the mutants
     {"emit", "verify"},
-    {"problem", "phases", "engine", "worker"},  # the run inside a worker process
+    {"problem", "objectives", "phases", "engine", "worker"},  # the run inside a worker process
     {"pipeline", "config"},  # the front ends' shared steps and settings
     {"cli", "ctg", "lsp", "__main__"},  # front ends
 ]

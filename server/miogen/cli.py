@@ -4,16 +4,19 @@ from __future__ import annotations
 
 import argparse
 import json
+import statistics
 import sys
 import time
 from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from miogen.analysis.targets import CodeMap, parse_code
 from miogen.config import command_line, flag, options
+from miogen.criteria.summary import criteria_summary, describe, line_coverage
 from miogen.ctg.cli import add_parser as _add_ctg_parser
 from miogen.errors import MiogenError
-from miogen.pipeline import Dropped, GenerationReport, UnitReport, generate_module
+from miogen.pipeline import Dropped, GenerationReport, UnitReport, Verification, generate_module
 from miogen.platform_support import require_sandbox
 from miogen.project import locate
 from miogen.records import Algorithm, ErrorKind, Event, Progress, Uncovered, to_json
@@ -79,6 +82,18 @@ def _parser() -> argparse.ArgumentParser:
     generate.add_argument("--seed", type=flag("seed"), help="of the search (default 0)")
     generate.add_argument(
         "--algorithm", type=flag("algorithm"), choices=list(Algorithm), help="(default mio)"
+    )
+    generate.add_argument(
+        "--criteria",
+        type=flag("criteria"),
+        help="goals besides branches: smart (default), all, branch, or a list of "
+        "branch,direct-branch,line,weak-mutation,method,method-no-exception,exception,output",
+    )
+    generate.add_argument(
+        "--performance",
+        action="store_const",
+        const=True,
+        help="keep the cheaper test per covered goal (aDynaMOSA's performance score) under MIO",
     )
     generate.add_argument("--project-root", help="how imports in the emitted tests are written")
     generate.add_argument(
@@ -167,9 +182,12 @@ class _ProgressLine:
             sys.stderr.write("\r" + " " * 70 + "\r")
 
 
-def _unit_summary(report: UnitReport) -> dict[str, Any]:
+def _unit_summary(report: UnitReport, executed_lines: list[int], code: CodeMap) -> dict[str, Any]:
     result = report.outcome.result
     measured = report.measured if report.measured is not None else []
+    lines = line_coverage(executed_lines if report.tests else [], report.unit, code)
+    branches = (len(measured), len(report.unit.targets))
+    worker = to_json(result.criteria) if result else {}
     entry: dict[str, Any] = {
         "name": report.unit.name,
         "kind": report.unit.kind,
@@ -189,6 +207,7 @@ def _unit_summary(report: UnitReport) -> dict[str, Any]:
         "refusals": dict(result.refusals) if result else {},
         "dropped_in_worker": to_json(result.dropped) if result else {},
         "uncovered": [_uncovered(report, item) for item in (result.uncovered if result else ())],
+        "criteria": criteria_summary(worker, branches, lines),
     }
     if set(measured) != set(report.claimed) and report.tests:
         entry["mismatch"] = {"claimed_only": sorted(set(report.claimed) - set(measured)),
@@ -210,11 +229,13 @@ def _uncovered(report: UnitReport, item: Uncovered) -> dict[str, Any]:
 
 def summarize(report: GenerationReport) -> dict[str, Any]:
     """The ``--json`` summary (and what the human one prints)."""
-    units = [_unit_summary(r) for r in report.units]
-    total = sum(u["targets_total"] for u in units)
-    measured_count = sum(u["measured_covered"] for u in units)
     verification = report.verification
     measurement = verification.measurement if verification else None
+    executed = measurement.executed_lines if measurement else []
+    code = parse_code(report.model.source)
+    units = [_unit_summary(r, executed, code) for r in report.units]
+    total = sum(u["targets_total"] for u in units)
+    measured_count = sum(u["measured_covered"] for u in units)
     # A unit whose worker kept dying and that produced nothing counts as failed.
     failed = [u for u in units if u["status"] != "ok" or (u["crashes"] and not u["tests"])]
     error = report.job.error if report.job else None
@@ -240,9 +261,18 @@ def summarize(report: GenerationReport) -> dict[str, Any]:
         "dropped": _dropped_counts(units, dropped),
         "stability_runs": verification.runs if verification else 0,
         "seconds": {step: round(value, 3) for step, value in _seconds(report).items()},
+        # the kept tests' own run time under pytest without coverage.py (median of the reruns)
+        "suite_seconds": _suite_seconds(verification),
         "added": [n for n in report.merge.added if n.startswith("test")] if report.merge else [],
         "exit_code": 2 if input_error else (1 if failed else 0),
     }
+
+
+def _suite_seconds(verification: Verification | None) -> float | None:
+    """Median seconds of the kept tests under pytest without coverage.py (the shuffled reruns)."""
+    if verification is None or not verification.runtimes:
+        return None
+    return round(statistics.median(verification.runtimes), 4)
 
 
 def _dropped_counts(units: list[dict[str, Any]], dropped: Dropped) -> dict[str, int]:
@@ -275,6 +305,8 @@ def _print_summary(summary: dict[str, Any]) -> None:
         if unit["status"] != "ok":
             line = f"{unit['name']}: {unit['status']}: {unit.get('message', '')}"
         print(line)
+        if unit["status"] == "ok" and unit["criteria"]:
+            print(f"  criteria: {describe(unit['criteria'])}")
         for crash in unit["crashes"]:
             print(f"  worker crash: {crash}")
         for item in unit["uncovered"][:10]:
@@ -286,6 +318,8 @@ def _print_summary(summary: dict[str, Any]) -> None:
         f"coverage.py: {measured['covered']}/{measured['total']} targets{share}; "
         f"tests {measured['tests_passed']} passed, {measured['tests_failed']} failed"
     )
+    if summary["suite_seconds"] is not None:
+        print(f"suite runtime: {summary['suite_seconds']:.3f}s (pytest, median of the reruns)")
     if summary["dropped_failing_tests"]:
         print(f"dropped failing tests: {', '.join(summary['dropped_failing_tests'])}")
     if summary["dropped_unstable_tests"]:

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, get_args
 
+from miogen.criteria import parse_criteria
 from miogen.errors import MiogenError
 from miogen.project import ModuleLocation, default_test_path
 from miogen.records import Algorithm
@@ -60,6 +61,8 @@ class Options:
     seed: int = 0  # of the search's random choices
     evaluations: int | None = None  # a budget in fitness evaluations instead (reproducible runs)
     algorithm: Algorithm = Algorithm.MIO
+    criteria: str = "smart"  # goals besides branches: smart | all | branch | a comma list
+    performance: bool = False  # covered goals keep the cheaper test (aDynaMOSA's Eq. 1)
     test_timeout: float = 1.0  # seconds per test execution
     mutation_share: float = 0.2  # budget share kept for killing mutants; 0 = coverage only
 
@@ -69,6 +72,8 @@ class Options:
             "seed": self.seed,
             "evaluations": self.evaluations,
             "algorithm": self.algorithm,
+            "criteria": self.criteria,
+            "performance": self.performance,
             "test_timeout": self.test_timeout,
             "mutation_share": self.mutation_share,
         }
@@ -163,6 +168,13 @@ def _algorithm(value: Any) -> Algorithm:
     return Algorithm(_one_of(tuple(Algorithm))(value))
 
 
+def _criteria(value: Any) -> str:
+    if not isinstance(value, str):
+        raise ValueError("expected smart, all, branch or a comma-separated list of criteria")
+    parse_criteria(value)  # its ValueError names the criteria there are
+    return value
+
+
 # --- the keys -------------------------------------------------------------------------------
 
 
@@ -188,6 +200,8 @@ KEYS: dict[str, Key] = {
     "seed": Key("seed", _whole(0, 2**31 - 1), "engine", int),
     "evaluations": Key("evaluations", _whole(1, 10**8), "engine", int),
     "algorithm": Key("algorithm", _algorithm, "engine"),
+    "criteria": Key("criteria", _criteria, "engine"),
+    "performance": Key("performance", _bool, "engine"),
     "testTimeout": Key("test_timeout", _seconds(600.0), "engine", float),
     "mutationShare": Key("mutation_share", _fraction(1.0, inclusive=False), "engine", float),
     "configurationPreference": Key("configuration_preference", _one_of(PREFERENCES), "client"),

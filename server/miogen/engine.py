@@ -16,6 +16,7 @@ import types
 from miogen.analysis.model import ModuleModel
 from miogen.analysis.module import analyze_file
 from miogen.execution.heartbeat import Heartbeat
+from miogen.objectives import Objectives
 from miogen.phases import Emit, Phases, UnitRun, load
 from miogen.records import JobSpec, Loaded, UnitJob, UnitStarted
 from miogen.search import Budget
@@ -33,12 +34,14 @@ def generate(spec: JobSpec, emit: Emit, heartbeat: Heartbeat | None = None) -> N
         model.unit(job.name)  # an unknown unit fails the job before the import
     if not spec.units:
         spec = dataclasses.replace(spec, units=tuple(UnitJob(u.name) for u in model.units))
-    module = phases.timed("import", load, spec)
+    objectives = Objectives.of(spec, model)  # counters and probes for the job's goals
+    module = phases.timed("import", load, spec, objectives)
     emit(Loaded(phases.seconds, {job.name: _weight(job, model) for job in spec.units}))
+    context = (model, module, heartbeat, emit, objectives)
     if spec.evaluations is not None:
-        _by_evaluations(spec, model, module, heartbeat, emit)
+        _by_evaluations(spec, *context)
     else:
-        _by_time(spec, model, module, heartbeat, emit, time.monotonic() + spec.budget_seconds)
+        _by_time(spec, *context, time.monotonic() + spec.budget_seconds)
 
 
 def _by_evaluations(
@@ -47,12 +50,13 @@ def _by_evaluations(
     module: types.ModuleType,
     heartbeat: Heartbeat | None,
     emit: Emit,
+    objectives: Objectives,
 ) -> None:
     """Every unit gets ``spec.evaluations`` evaluations and the post-processing allowance."""
     taken: set[str] = set()
     for job in spec.units:
         emit(UnitStarted(job.name))
-        run = UnitRun(spec, job, model, module, heartbeat, emit)
+        run = UnitRun(spec, job, model, module, heartbeat, emit, objectives)
         run.search(Budget(evaluations=spec.evaluations))
         emit(run.finish(time.monotonic() + spec.post_allowance(), taken))
 
@@ -63,6 +67,7 @@ def _by_time(
     module: types.ModuleType,
     heartbeat: Heartbeat | None,
     emit: Emit,
+    objectives: Objectives,
     end: float,
 ) -> None:
     """The module's units share the seconds until ``end`` (see the module docstring)."""
@@ -76,7 +81,7 @@ def _by_time(
     reserved: dict[str, float] = {}  # post-processing time set aside for units that wait
     for position, name in enumerate(order):
         emit(UnitStarted(name))
-        run = runs[name] = UnitRun(spec, jobs[name], model, module, heartbeat, emit)
+        run = runs[name] = UnitRun(spec, jobs[name], model, module, heartbeat, emit, objectives)
         left = end - time.monotonic() - sum(reserved.values())
         share = slice_of(left, weights[name], [weights[n] for n in order[position:]])
         started = time.monotonic()

@@ -7,6 +7,7 @@ and turns them into the unit's ``UnitResult`` at the end.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import random
 import sys
@@ -33,6 +34,7 @@ from miogen.instrument.rewrite import probed_lines
 from miogen.minimize.readable import number_parameters
 from miogen.minimize.reduce import ReducedTest
 from miogen.minimize.suite import Reduction, reduce_suite
+from miogen.objectives import GoalsStalled, Objectives, Stagnation, criteria_report
 from miogen.problem import BRANCHES_ONLY, EvaluationMode, UnitProblem
 from miogen.records import (
     Algorithm,
@@ -48,14 +50,24 @@ from miogen.records import (
     UnitResult,
     WorkerDrops,
 )
-from miogen.search import Archive, Budget, Evaluated, MioConfig, run_mio, run_random, run_wts
+from miogen.search import (
+    Archive,
+    Budget,
+    DynaMosaConfig,
+    Evaluated,
+    MioConfig,
+    Variant,
+    run_dynamosa,
+    run_mio,
+    run_random,
+    run_wts,
+)
 from miogen.testcase.model import TestCase, canonical_key, from_json, to_json
 from miogen.testcase.sampling import TestFactory
 from miogen.testcase.validity import still_valid
 
 Emit = Callable[[Any], None]  # sends a record (records.Event) to the supervisor
 R = TypeVar("R")
-MUTATION_PATIENCE = 500  # evaluations without a new kill before the mutation phase may stop
 
 
 @dataclass
@@ -72,11 +84,15 @@ class Phases:
             self.seconds[name] = self.seconds.get(name, 0.0) + time.monotonic() - start
 
 
-def load(spec: JobSpec) -> types.ModuleType:
-    """The module under test, instrumented, imported once for all its units."""
+def load(spec: JobSpec, objectives: Objectives | None = None) -> types.ModuleType:
+    """The module under test, instrumented, imported once for all its units.
+
+    ``objectives``: the job's statement counters and weak-mutation probes go in too.
+    """
     if spec.import_root not in sys.path:
         sys.path.insert(0, spec.import_root)
-    return load_instrumented(spec.path, spec.module_name)
+    transforms = objectives.transforms if objectives is not None else []
+    return load_instrumented(spec.path, spec.module_name, transforms=transforms)
 
 
 def prepare(
@@ -86,8 +102,10 @@ def prepare(
     unit: Unit,
     module: types.ModuleType,
     heartbeat: Heartbeat | None,
+    objectives: Objectives | None = None,
 ) -> UnitProblem:
-    """The unit's search problem: its executor (probes, or the arc tracer where they fall short)."""
+    """The unit's search problem: its executor (probes, or the arc tracer where they fall short);
+    with ``objectives``, the unit's goals of other criteria and the performance proxies."""
     probed = _probed(model.source, spec.path)
     exact = all(t.line in probed for t in unit.targets if t.kind == "branch")
     tracer = None if exact and not spec.trace else ArcTracer(module.__file__ or spec.path)
@@ -98,7 +116,12 @@ def prepare(
         executor.before_test, executor.after_test = heartbeat.begin, heartbeat.end
         executor.before_statement = heartbeat.statement
     blocked = frozenset(canonical_key(from_json(t)) for t in job.blocked)
-    return UnitProblem(TestFactory(model, unit), executor, unit, _code_map(model.source), blocked)
+    criteria = objectives.unit_criteria(model, unit) if objectives is not None else None
+    performance = objectives.performance if objectives is not None else False
+    return UnitProblem(
+        TestFactory(model, unit), executor, unit, _code_map(model.source), blocked,
+        criteria=criteria, performance=performance,
+    )  # fmt: skip
 
 
 @functools.lru_cache(maxsize=4)
@@ -142,9 +165,12 @@ def replay_seeds(
 ) -> tuple[Archive[TestCase], int]:
     """Earlier tests go into the archive first (CTG's previous suite, MIO's counterpart).
 
-    Returns the archive and how many seeds still applied.
+    Returns the archive and how many seeds still applied. A problem whose tests carry the
+    performance proxies gets the archive that prefers cheaper tests (aDynaMOSA's Eq. 1).
     """
-    archive: Archive[TestCase] = Archive(random.Random(seed), feedback_directed=feedback_directed)
+    archive: Archive[TestCase] = Archive(
+        random.Random(seed), feedback_directed=feedback_directed, performance=problem.performance
+    )
     replayed = 0
     for data in job.seeds:
         try:
@@ -180,12 +206,14 @@ class UnitRun:
         module: types.ModuleType,
         heartbeat: Heartbeat | None,
         emit: Emit,
+        objectives: Objectives | None = None,
     ) -> None:
         self.spec, self.job, self.emit = spec, job, emit
+        self.model, self.module = model, module
         self.unit = model.unit(job.name)
         self.phases = Phases()
         args = (spec, job, model, self.unit, module, heartbeat)
-        self.problem = self.phases.timed("prepare", prepare, *args)
+        self.problem = self.phases.timed("prepare", prepare, *args, objectives)
         self.mutants = self.phases.timed("mutants", load_mutants, *args)
         fds = spec.algorithm != Algorithm.MIO_NOFDS
         self.archive, self.replayed = self.phases.timed(
@@ -243,13 +271,18 @@ class UnitRun:
         self.progress.budget = budget
         archive, progress = self.archive, self.progress
         spec, problem = self.spec, self.problem
+        stalled = GoalsStalled(problem, archive, budget)
         if spec.algorithm == Algorithm.RANDOM:
-            run_random(problem, budget, self.rng, archive, progress)
-            return self._covered_or(StopReason.BUDGET, problem)
+            run_random(problem, budget, self.rng, archive, progress, stalled)
+            return self._covered_or(self._stalled_or_budget(stalled), problem)
         if spec.algorithm == Algorithm.WTS:  # the whole-suite GA baseline keeps its own archive
             self.archive = run_wts(problem, budget, self.rng, on_evaluation=self.progress)
             self.progress.archive = self.archive
             return self._covered_or(StopReason.BUDGET, problem)
+        if spec.algorithm.genetic:
+            genetic = DynaMosaConfig(variant=Variant(spec.algorithm.value))
+            run_dynamosa(problem, budget, self.rng, genetic, archive, progress, stalled)
+            return self._covered_or(self._stalled_or_budget(stalled), problem)
         config = MioConfig(
             focus_point=0.0 if continuing else spec.focus_point,
             feedback_directed=spec.algorithm != Algorithm.MIO_NOFDS,
@@ -259,14 +292,15 @@ class UnitRun:
             coverage_end = 1.0 - share
             run_mio(
                 problem, budget, self.rng, config, archive, progress,
-                should_stop=lambda: budget.fraction_used() >= coverage_end,
+                should_stop=lambda: budget.fraction_used() >= coverage_end or stalled(),
             )  # fmt: skip
             self.record.coverage_evaluations += budget.evaluations_used
             if share == 0 or budget.exhausted():
-                return self._covered_or(StopReason.BUDGET, problem)
+                return self._covered_or(self._stalled_or_budget(stalled), problem)
         self.record.mutation_started = True
         mutant_problem = problem.under(self._mutant_mode(budget))
-        stagnation = _Stagnation(self.archive, budget)
+        kills = [loaded.target for loaded in self.mutants.loaded]
+        stagnation = Stagnation(self.archive, budget, of=kills)
         run_mio(mutant_problem, budget, self.rng, config, archive, progress, stagnation)
         if stagnation.fired:
             return StopReason.STAGNATION
@@ -281,6 +315,10 @@ class UnitRun:
             whole_kills=True,
         )
 
+    @staticmethod
+    def _stalled_or_budget(stalled: GoalsStalled) -> StopReason:
+        return StopReason.STAGNATION if stalled.fired else StopReason.BUDGET
+
     def _covered_or(self, reason: StopReason, problem: UnitProblem) -> StopReason:
         covered = all(self.archive.is_covered(t) for t in problem.targets())
         return StopReason.ALL_COVERED if covered else reason
@@ -293,7 +331,10 @@ class UnitRun:
         mutants = self.mutants if self.mutation_on else None
         reduction = self.phases.timed("reduce", self._reduce, mutants, deadline)
         rendering = self.phases.timed("render", self._render, reduction.tests, deadline, taken)
-        return self._result(reduction, rendering)
+        tests = [test.test for test in rendering.tests]
+        args = (self.problem, tests, self.spec, self.model, self.module)
+        criteria = self.phases.timed("measure", criteria_report, *args)
+        return dataclasses.replace(self._result(reduction, rendering), criteria=criteria)
 
     def _reduce(self, mutants: MutantSet | None, deadline: float) -> Reduction:
         originals = [e.individual for e in self.archive.solution().values()]
@@ -444,23 +485,6 @@ def closest(archive: Archive[TestCase], target: Target) -> str:
     source = render_test(best.individual, [], "closest", set()).source
     calls = [line.strip() for line in source.splitlines()[1:]]
     return "; ".join(calls[-2:])
-
-
-class _Stagnation:
-    """True once the mutation phase has killed nothing new for as long as it has been running."""
-
-    def __init__(self, archive: Archive[TestCase], budget: Budget) -> None:
-        self.archive, self.budget = archive, budget
-        self.start = self.last = budget.evaluations_used
-        self.covered = archive.covered_count
-        self.fired = False
-
-    def __call__(self) -> bool:
-        used = self.budget.evaluations_used
-        if self.archive.covered_count > self.covered:
-            self.covered, self.last = self.archive.covered_count, used
-        self.fired = used - self.last > max(MUTATION_PATIENCE, self.last - self.start)
-        return self.fired
 
 
 class _Progress:

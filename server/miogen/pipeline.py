@@ -111,6 +111,8 @@ class Verification:
     dropped: Dropped = field(default_factory=Dropped)
     runs: int = 0  # pytest runs of the final set of tests
     seconds: float = 0.0
+    # The kept tests' own seconds in each shuffled rerun (pytest's, without coverage.py).
+    runtimes: list[float] = field(default_factory=list)
 
 
 VERIFY_RUNS = 3  # the coverage run (hash seed 0) and two shuffled reruns (seeds 1 and 2)
@@ -182,6 +184,7 @@ def verify(
             )
             waiting = {}  # started for the first attempt only
             result.measurement, result.runs = measurement, runs
+            result.runtimes = [rerun.seconds for rerun in shuffled]
             failing = _classify(result.dropped, measurement, shuffled, generated)
             if not failing and measurement.exit_code != -1:
                 break

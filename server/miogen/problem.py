@@ -14,8 +14,10 @@ from dataclasses import dataclass
 from miogen.analysis.model import Target, Unit
 from miogen.analysis.targets import CodeMap
 from miogen.assertions.kills import MutantSet, MutantTarget
+from miogen.criteria import UnitCriteria, proxies
 from miogen.execution.executor import Execution, Executor
 from miogen.search import Evaluated
+from miogen.testcase.crossover import crossover
 from miogen.testcase.model import TestCase, canonical_key, size
 from miogen.testcase.mutation import mutate
 from miogen.testcase.sampling import TestFactory
@@ -57,7 +59,12 @@ class UnitProblem:
         code: CodeMap,
         blocked: frozenset[tuple[object, ...]] = frozenset(),
         mode: EvaluationMode = BRANCHES_ONLY,
+        criteria: UnitCriteria | None = None,
+        performance: bool = False,
     ) -> None:
+        """``criteria``: the other criteria's goals, scored from the same executions;
+        ``performance``: tests carry aDynaMOSA's proxies (its archive and fronts, MIO's
+        ``--performance``)."""
         self.factory = factory
         self.executor = executor
         self.unit = unit
@@ -67,18 +74,41 @@ class UnitProblem:
         self.by_id: dict[int, Target] = {t.id: t for t in unit.targets}
         self.refusals: dict[str, int] = {}  # shared by every view of the problem
         self._first_line: dict[int, int] = {}
-        mutants = mode.mutants.loaded if mode.mutants is not None else []
-        self._targets: tuple[Hashable, ...] = (*self.by_id, *(m.target for m in mutants))
+        self.criteria = criteria
+        self.performance = performance
+        self._mutant_targets = tuple(m.target for m in mode.mutants.loaded) if mode.mutants else ()
+        self._targets: tuple[Hashable, ...] = (*self.by_id, *self._mutant_targets)
+        self._goals = 0  # the criteria's goal count when ``_targets`` was built
 
     def under(self, mode: EvaluationMode) -> UnitProblem:
         """The same problem evaluated in ``mode`` (executor, blocked tests and refusals shared)."""
-        view = UnitProblem(self.factory, self.executor, self.unit, self.code, self.blocked, mode)
+        view = UnitProblem(
+            self.factory, self.executor, self.unit, self.code, self.blocked, mode,
+            self.criteria, self.performance,
+        )  # fmt: skip
         view.refusals, view._first_line = self.refusals, self._first_line
         return view
 
     def targets(self) -> Collection[Hashable]:
-        """Branch targets, and each mutant's in a mode with mutants (asked before every step)."""
+        """Branch targets, the criteria's goals, and each mutant's in a mode with mutants.
+
+        Asked before every step; rebuilt only when a criterion found new goals (exceptions).
+        """
+        goals = self.criteria.goal_count() if self.criteria is not None else 0
+        if goals != self._goals:
+            self._goals = goals
+            criteria = self.criteria.goals() if self.criteria is not None else []
+            self._targets = (*self.by_id, *criteria, *self._mutant_targets)
         return self._targets
+
+    def control_dependencies(self) -> dict[Hashable, tuple[Hashable, ...]]:
+        """DynaMOSA's control-dependence graph over the branch targets and the criteria's goals."""
+        return self.criteria.control_dependencies() if self.criteria is not None else {}
+
+    def crossover(
+        self, first: TestCase, second: TestCase, rng: random.Random
+    ) -> tuple[TestCase, TestCase]:
+        return crossover(first, second, rng, self.factory.config.max_statements)
 
     def sample(self, rng: random.Random) -> TestCase:
         return self.factory.sample(rng)
@@ -97,9 +127,24 @@ class UnitProblem:
                 reason = "other refusals"  # e.g. writes to ever new file names
             self.refusals[reason] = self.refusals.get(reason, 0) + 1
             return Evaluated(execution.test, {}, size(execution.test))
-        return Evaluated(execution.test, self.heuristics(execution), size(execution.test))
+        test = execution.test
+        measured = (
+            proxies(test, execution.counts, self.criteria.counters)
+            if self.performance and self.criteria is not None
+            else ()
+        )
+        return Evaluated(test, self.heuristics(execution), size(test), measured)
 
     def heuristics(self, execution: Execution) -> dict[Hashable, float]:
+        """h per target: the branches', the other criteria's goals', the mutants' (in their mode)."""
+        h = self.branch_heuristics(execution)
+        if self.criteria is not None:
+            h.update(self.criteria.heuristics(execution, h).items())
+        if self.mode.mutants is not None:
+            h.update(self.mutant_heuristics(execution, self.mode.mutants))
+        return h
+
+    def branch_heuristics(self, execution: Execution) -> dict[Hashable, float]:
         """h per target: 1 when covered, else the branch distance, else a little for reaching it.
 
         Coverage comes from the probes' hits (if/while/for outcomes and function entries), which
@@ -127,8 +172,6 @@ class UnitProblem:
                 h[target.id] = branch_h(to_true if target.positive else to_false)
             elif target.line in lines:
                 h[target.id] = REACHED
-        if self.mode.mutants is not None:
-            h.update(self.mutant_heuristics(execution, self.mode.mutants))
         return h
 
     def mutant_heuristics(self, execution: Execution, mutants: MutantSet) -> dict[Hashable, float]:

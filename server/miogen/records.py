@@ -40,6 +40,19 @@ class Algorithm(enum.StrEnum):
     RANDOM = "random"
     WTS = "wts"
     MIO_NOFDS = "mio-nofds"  # MIO without feedback-directed sampling (an ablation)
+    DYNAMOSA = "dynamosa"  # the many-objective GA with dynamic targets (search/dynamosa.py)
+    ADYNAMOSA = "adynamosa"  # DynaMOSA preferring cheap tests (Grano et al., Alg. 1 and 2)
+    ADYNAMOSA_NONADAPTIVE = "adynamosa-nonadaptive"  # its ablation: no adaptive switch
+
+    @property
+    def genetic(self) -> bool:
+        """DynaMOSA and both aDynaMOSA variants (a population, fronts, the CDG)."""
+        return self in (Algorithm.DYNAMOSA, Algorithm.ADYNAMOSA, Algorithm.ADYNAMOSA_NONADAPTIVE)
+
+    @property
+    def performance_aware(self) -> bool:
+        """aDynaMOSA's variants: tests carry the performance proxies I1-I7."""
+        return self in (Algorithm.ADYNAMOSA, Algorithm.ADYNAMOSA_NONADAPTIVE)
 
 
 class StopReason(enum.StrEnum):
@@ -47,7 +60,9 @@ class StopReason(enum.StrEnum):
 
     BUDGET = "budget"  # its share of the time (or its evaluations) ran out
     ALL_COVERED = "all-covered"  # every target, and every mutant of the mutation phase, covered
-    STAGNATION = "stagnation"  # the mutation phase killed nothing new for as long as it had run
+    # The mutation phase killed nothing new for as long as it had run; or, with goals besides
+    # branches, every branch was covered and no new goal came for as long as the search had run.
+    STAGNATION = "stagnation"
     CANCELLED = "cancelled"  # the caller cancelled the job
     NO_SEARCH = "no-search"  # nothing to search: no targets, or replaying seeds only
 
@@ -97,6 +112,10 @@ class JobSpec:
     evaluations: int | None = None
     seed: int = 0
     algorithm: Algorithm = Algorithm.MIO
+    # Goals besides branches (criteria/selection.py): smart | all | branch | a comma list.
+    criteria: str = "smart"
+    # Covered goals keep the cheaper test (aDynaMOSA's Eq. 1) also under MIO.
+    performance: bool = False
     test_timeout: float = 1.0
     post_seconds: float | None = None  # post-processing per unit under an evaluation budget
     focus_point: float = 0.5
@@ -202,6 +221,14 @@ class WorkerDrops:
 
 
 @dataclass(frozen=True)
+class CriterionCoverage:
+    """Goals of one criterion the emitted tests cover, out of the criterion's goals."""
+
+    covered: int
+    total: int
+
+
+@dataclass(frozen=True)
 class UnitResult:
     """What the worker found for one unit."""
 
@@ -222,6 +249,8 @@ class UnitResult:
     mutation: MutationSummary = MutationSummary()
     shrinking: ShrinkSummary = ShrinkSummary()
     dropped: WorkerDrops = WorkerDrops()
+    # Per criterion (criteria.Criterion's values), measured on the emitted tests.
+    criteria: dict[str, CriterionCoverage] = field(default_factory=dict)
     event: Literal["result"] = "result"
 
     @property

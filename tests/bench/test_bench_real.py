@@ -115,3 +115,16 @@ def test_report_builds_from_a_runs_file(tmp_path: Path):
     text = realreport.build(tmp_path, "./")
     assert "## Development corpus" in text and "## Held-out modules" not in text
     assert "Modules failing to load: 0/1" in text
+
+
+def test_the_dynamosa_run_gets_a_column_and_says_which_algorithm_wins(tmp_path: Path):
+    made = rows(tmp_path)
+    module = next(m for m in CORPUS if m.name == "codetiming._timer")
+    measured = SuiteMeasure(branches_total=10, branches_covered=7, tests=5)
+    other = real.ours_run(summary(), 6.0, tmp_path / "t.py")
+    made.append(real.make_row(module, real.DYNAMOSA, other, measured, tmp_path, 1.0))
+    as_text = [{k: str(v) for k, v in row.items()} for row in made]
+    assert "| miogen DynaMOSA branch % |" in realreport.module_table(as_text)
+    assert "| 80.0 | 0.0 | 70.0 | 4 (1) |" in realreport.module_table(as_text)
+    aims = realreport.aims(as_text)
+    assert "MIO ahead on 1, behind on 0, equal on 0 of 1 modules; mean difference +10.0" in aims

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import json
 import shutil
 import subprocess
@@ -51,6 +52,23 @@ def test_classic_subjects_reach_the_coverage_aims(classic, tmp_path, subject, mi
         assert run_pytest(output, work, seed).returncode == 0
 
 
+def statements_of(text: str) -> int:
+    """Statements of the test functions, a parametrized test's once per case (the tests it
+    stands for): parametrizing shortens a file without taking anything away."""
+    total = 0
+    for node in ast.parse(text).body:
+        if isinstance(node, ast.FunctionDef) and node.name.startswith("test"):
+            cases = [
+                len(decorator.args[1].elts)
+                for decorator in node.decorator_list
+                if isinstance(decorator, ast.Call) and len(decorator.args) == 2
+                and isinstance(decorator.args[1], ast.List)
+            ]  # fmt: skip
+            body = sum(1 for inner in ast.walk(node) if isinstance(inner, ast.stmt)) - 1
+            total += body * max(cases, default=1)
+    return total
+
+
 @pytest.mark.parametrize("subject", ["triangle", "gammq"])
 def test_shrinking_and_assertion_selection_keep_measured_coverage(classic, tmp_path, subject):
     work = tmp_path / "classic"
@@ -65,8 +83,7 @@ def test_shrinking_and_assertion_selection_keep_measured_coverage(classic, tmp_p
         )  # fmt: skip
         summary = json.loads(done.stdout)
         measured[mode] = {u["name"]: u["measured_covered"] for u in summary["units"]}
-        statements = output.read_text().count("\n    ")
-        measured[mode + "_lines"] = statements
+        measured[mode + "_lines"] = statements_of(output.read_text())
     assert measured["raw"] == measured["kept"] == measured["mutants"]
     # The same search: shrinking and assertion selection only take away. (The mutation phase
     # may add tests, for mutants; the measured coverage stays.)
@@ -98,6 +115,33 @@ def test_one_unit_human_summary_and_rerun_adds_nothing_twice(classic, tmp_path):
     assert second.returncode == 0
     assert output.read_text().startswith(text), "existing content is kept byte for byte"
     assert "wrote 0 tests" in second.stdout, "the same tests are not added twice"
+
+
+def test_a_genetic_search_reports_every_criterion_and_the_suites_runtime(classic, tmp_path):
+    work = tmp_path / "classic"
+    shutil.copytree(classic, work)
+    done = miogen(
+        "generate", f"{work / 'triangle.py'}::classify", "--algorithm", "adynamosa",
+        "--criteria", "all", "--evaluations", "800", "--output", str(tmp_path / "test_t.py"),
+        "--json",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    summary = json.loads(done.stdout)
+    [unit] = summary["units"]
+    criteria = unit["criteria"]
+    assert list(criteria) == [
+        "branch", "direct-branch", "line", "weak-mutation", "method", "method-no-exception",
+        "exception", "output",
+    ]  # fmt: skip
+    assert criteria["branch"] == {
+        "covered": unit["measured_covered"], "total": unit["targets_total"],
+        "percent": 100.0, "measured_by": "coverage.py",
+    }  # fmt: skip
+    assert criteria["output"]["measured_by"] == "miogen" and criteria["output"]["total"] == 3
+    assert unit["stop_reason"] in ("stagnation", "budget")  # a negative output is infeasible
+    assert summary["suite_seconds"] > 0
+    bad = miogen("generate", str(work / "triangle.py"), "--criteria", "branch,lines")
+    assert bad.returncode == 2 and "unknown criteria lines" in bad.stderr
 
 
 def test_syntax_error_reports_the_line_and_exits_2(tmp_path):

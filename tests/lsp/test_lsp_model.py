@@ -24,6 +24,7 @@ from miogen.lsp.settings import (
 )
 from miogen.lsp.snapshot import Snapshot, take
 from miogen.lsp.views import final_view, infer_executed, render, streamed_view
+from miogen.records import Algorithm, CriterionCoverage
 from pygls.workspace.position_codec import PositionCodec
 
 SOURCE = """\
@@ -77,11 +78,27 @@ def test_setting_names_may_be_camel_snake_or_kebab_case():
         ("testFilePattern", "test_{modul}.py"),
         ("diagnosticSeverity", "loud"),
         ("showCoveredBranches", 1),
+        ("algorithm", "genetic"),
+        ("criteria", "branch,lines"),
+        ("criteria", 3),
+        ("performance", "no"),
     ],
 )
 def test_a_bad_value_is_reported_and_left_out(key, value):
     values, [problem] = read_layer({key: value}, "initializationOptions")
     assert values == {} and key in problem and "initializationOptions" in problem
+
+
+def test_the_search_is_chosen_as_on_the_command_line_and_prefers_cheap_tests():
+    assert Settings().algorithm == "mio" and Settings().criteria == "smart"
+    assert Settings().performance  # tests that run on every save should be cheap
+    values, problems = read_layer(
+        {"algorithm": "adynamosa", "criteria": "branch,exception", "performance": False}, "test"
+    )
+    assert problems == []
+    settings = resolve(values)
+    assert settings.algorithm is Algorithm.ADYNAMOSA
+    assert (settings.criteria, settings.performance) == ("branch,exception", False)
 
 
 def test_stronger_layers_win_key_by_key():
@@ -289,3 +306,18 @@ def test_workspace_edits_create_the_file_only_when_asked():
     assert change.text_document.version == 4
     plain_edit = convert.workspace_edit("file:///t.py", edits, create=False, version=None, document_changes=False)  # fmt: skip
     assert plain_edit.changes == {"file:///t.py": edits}
+
+
+def test_the_lens_hover_lists_the_other_criteria_of_a_verified_result():
+    shape = snap().units["sign"]
+    measured = {
+        "branch": CriterionCoverage(2, 4),  # the title's: coverage.py's, not repeated
+        "weak-mutation": CriterionCoverage(3, 7),
+        "exception": CriterionCoverage(1, 1),
+        "output": CriterionCoverage(2, 3),
+    }
+    view = final_view(shape, [], [shape.statements[0]], [], [], criteria=measured)
+    tooltip = convert.criteria_tooltip(view)
+    lines = f"line 1/{len(shape.statements)}"
+    assert tooltip == f"Other criteria: {lines}, weak-mutation 3/7, exception 1 found, output 2/3"
+    assert convert.criteria_tooltip(final_view(shape, [], [], [], [])) is None  # branch only

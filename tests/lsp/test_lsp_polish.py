@@ -130,6 +130,7 @@ async def test_hover_on_a_unit_says_what_miogen_knows(editor):
     await editor.wait_job("sign")
     text = await _hover(editor, path, line_of(SHAPES, "def sign"))
     assert "`sign`: 3/4 branches covered by" in text and "never true" in text
+    assert "Other criteria: line " in text and "exception 0 found" in text  # issue 15
     assert await _hover(editor, path, line_of(SHAPES, "return -1")) is None
 
 

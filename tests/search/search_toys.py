@@ -70,3 +70,35 @@ def snapshot(archive) -> dict:
         "counters": {target: archive.counter(target) for target in archive.populations()},
         "n": archive.population_size,
     }
+
+
+class Priced:
+    """Targets that many tests cover at different costs, plus one that nobody covers.
+
+    A test is ``(x, cost)``: target ``"t{i}"`` scores ``1/(1+|x - goal_i|)`` (covered at the
+    goal), and ``cost`` in [0, 20] changes nothing but the test's seven performance proxies,
+    which all equal ``cost``. ``"never"`` scores a constant 0.5 so the search keeps running
+    after the feasible targets are covered. Mutation moves x by +-1..3 or redraws the cost.
+    """
+
+    def __init__(self, goals: tuple[int, ...] = (3, 8, 13)) -> None:
+        self.goals = goals
+        self._targets = (*(f"t{i}" for i in range(len(goals))), "never")
+
+    def sample(self, rng: random.Random) -> tuple[int, int]:
+        return (rng.randint(0, 16), rng.randint(0, 20))
+
+    def mutate(self, individual: tuple[int, int], rng: random.Random) -> tuple[int, int]:
+        x, cost = individual
+        if rng.random() < 0.5:
+            return (x + rng.choice((-3, -2, -1, 1, 2, 3)), cost)
+        return (x, rng.randint(0, 20))
+
+    def evaluate(self, individual: tuple[int, int]) -> Evaluated[tuple[int, int]]:
+        x, cost = individual
+        h = {f"t{i}": 1.0 / (1 + abs(x - goal)) for i, goal in enumerate(self.goals)}
+        h["never"] = 0.5
+        return Evaluated(individual, h, 1, proxies=(cost,) * 7)
+
+    def targets(self) -> tuple[str, ...]:
+        return self._targets

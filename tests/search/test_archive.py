@@ -245,3 +245,32 @@ def test_many_targets_keep_the_fds_queue_small():
         a.offer(t(f"t{step}", **{f"x{step % 30}": 0.001 * (step + 1)}))
         a.sample_individual()
     assert len(a._queue) <= 4 * 30 + 64
+
+
+# ---------------------------------------------------------------- performance (aDynaMOSA's archive)
+
+
+def priced(name: str, cost: int, size: int = 1, **h: float) -> Evaluated[str]:
+    return Evaluated(name, h, size, proxies=(cost,) * 7)
+
+
+def test_with_performance_a_covered_target_keeps_the_cheaper_test_even_if_longer():
+    a = Archive(random.Random(0), population_size=1, performance=True)
+    a.offer(priced("costly", 9, size=1, x=1.0))
+    assert a.offer(priced("cheap", 0, size=5, x=1.0))
+    assert not a.offer(priced("costlier", 20, size=1, x=1.0))
+    assert names(a, "x") == ["cheap"]
+
+
+def test_with_performance_equal_scores_fall_back_to_the_size_rule():
+    a = Archive(random.Random(0), population_size=1, performance=True)
+    a.offer(priced("long", 3, size=4, x=1.0))
+    assert a.offer(priced("short", 3, size=2, x=1.0))
+    assert names(a, "x") == ["short"]
+
+
+def test_without_performance_the_cost_of_a_test_is_ignored():
+    a = archive()
+    a.offer(priced("costly", 9, x=1.0))
+    assert not a.offer(priced("cheap", 0, x=1.0))
+    assert names(a, "x") == ["costly"]

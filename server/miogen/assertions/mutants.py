@@ -32,13 +32,31 @@ ARITHMETIC = {
     ast.Mod: (ast.FloorDiv, ast.Mult),
 }
 
+# Bitwise operators to the other two (BOR; smart selection keeps a subset, criteria/selection.py).
+BITWISE = {
+    ast.BitAnd: (ast.BitOr, ast.BitXor),
+    ast.BitOr: (ast.BitAnd, ast.BitXor),
+    ast.BitXor: (ast.BitAnd, ast.BitOr),
+}
+
 
 @dataclass(frozen=True)
 class Mutant:
     index: int
     line: int
-    operator: str  # ROR | AOR | CRP (constant) | COND (negated condition) | LCR (and/or)
+    operator: str  # ROR | AOR | BOR | CRP (constant) | COND (negated condition) | LCR (and/or)
     description: str
+
+
+@dataclass(frozen=True)
+class MutationPoint:
+    """Where a mutant changes the tree: the node, and for chained comparisons which operator."""
+
+    mutant: Mutant
+    node: ast.AST  # Compare, BinOp, BoolOp, Constant, If, While or IfExp
+    position: int  # index of the changed operator in a comparison chain; 0 otherwise
+    original: str  # the operator's AST name ("Lt", "Add", "And"); "" for constants and tests
+    replacement: str
 
 
 Undo = Callable[[], None]
@@ -55,6 +73,7 @@ class _Mutator(ast.NodeVisitor):
         self.unit = unit
         self.found: list[Mutant] = []
         self.appliers: list[Callable[[], Undo]] = []
+        self.points: list[MutationPoint] = []
 
     def _point(
         self,
@@ -62,9 +81,15 @@ class _Mutator(ast.NodeVisitor):
         operator: str,
         description: str,
         apply: Callable[[], Undo],
+        position: int = 0,
     ) -> None:
-        self.found.append(Mutant(len(self.found), node.lineno, operator, description))
+        mutant = Mutant(len(self.found), node.lineno, operator, description)
+        self.found.append(mutant)
         self.appliers.append(apply)
+        original, _, replacement = description.partition(" -> ")
+        if operator in ("CRP", "COND"):
+            original = replacement = ""
+        self.points.append(MutationPoint(mutant, node, position, original, replacement))
 
     def _inside(self, node: ast.AST) -> bool:
         return self.unit.contains(getattr(node, "lineno", -1))
@@ -76,7 +101,8 @@ class _Mutator(ast.NodeVisitor):
         for position, op in enumerate(node.ops):
             for replacement in RELATIONAL.get(type(op), ()):
                 description = f"{type(op).__name__} -> {replacement.__name__}"
-                self._point(node, "ROR", description, _swap_item(node.ops, position, replacement))
+                apply = _swap_item(node.ops, position, replacement)
+                self._point(node, "ROR", description, apply, position)
 
     def visit_BinOp(self, node: ast.BinOp) -> None:
         self.generic_visit(node)
@@ -85,6 +111,9 @@ class _Mutator(ast.NodeVisitor):
         for replacement in ARITHMETIC.get(type(node.op), ()):
             description = f"{type(node.op).__name__} -> {replacement.__name__}"
             self._point(node, "AOR", description, _swap_attribute(node, "op", replacement))
+        for bitwise in BITWISE.get(type(node.op), ()):
+            description = f"{type(node.op).__name__} -> {bitwise.__name__}"
+            self._point(node, "BOR", description, _swap_attribute(node, "op", bitwise))
 
     def visit_BoolOp(self, node: ast.BoolOp) -> None:
         self.generic_visit(node)
@@ -143,6 +172,20 @@ def list_mutants(source: str, unit: Unit) -> list[Mutant]:
     return mutator.found
 
 
+def mutation_points(tree: ast.Module, unit: Unit) -> list[MutationPoint]:
+    """The unit's mutants with the nodes of ``tree`` they change (same numbering as above).
+
+    Weak mutation probes these nodes in the tree it instruments (criteria/unit.py). Only the
+    top-level statements that overlap the unit are visited: the others hold none of its mutants,
+    and a 2,000-line module has many units.
+    """
+    mutator = _Mutator(unit)
+    for statement in tree.body:
+        if overlaps(statement, unit):
+            mutator.visit(statement)
+    return mutator.points
+
+
 class MutantFactory:
     """Builds mutant modules of one unit from one parsed tree.
 
@@ -163,11 +206,11 @@ class MutantFactory:
     ) -> None:
         self.path, self.module_name, self.base = path, module_name, base
         self.tree = tree = parsed(source)
-        self.flags = _future_flags(tree)
+        self.flags = future_flags(tree)
         if base is None:
             self.statements = tree.body
         else:
-            self.statements = [s for s in tree.body if _overlaps(s, unit)]
+            self.statements = [s for s in tree.body if overlaps(s, unit)]
         mutator = _Mutator(unit)
         for statement in self.statements:
             mutator.visit(statement)
@@ -213,7 +256,8 @@ def parsed(source: str) -> ast.Module:
     return ast.parse(source)
 
 
-def _future_flags(tree: ast.Module) -> int:
+def future_flags(tree: ast.Module) -> int:
+    """The compiler flags of the module's ``from __future__`` imports."""
     flags = 0
     for statement in tree.body:
         if isinstance(statement, ast.ImportFrom) and statement.module == "__future__":
@@ -224,7 +268,8 @@ def _future_flags(tree: ast.Module) -> int:
     return flags
 
 
-def _overlaps(statement: ast.stmt, unit: Unit) -> bool:
+def overlaps(statement: ast.stmt, unit: Unit) -> bool:
+    """Whether a top-level statement (decorators included) overlaps the unit's lines."""
     decorators = getattr(statement, "decorator_list", [])
     start = min([statement.lineno, *(d.lineno for d in decorators)])
     end = statement.end_lineno or statement.lineno

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from miogen.config import CTG_KEYS, command_line, flag, options
 from miogen.errors import MiogenError
+from miogen.records import Algorithm
 
 if TYPE_CHECKING:
     from miogen.ctg.runner import CtgConfig
@@ -57,6 +58,17 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="objects from other units' tests as inputs with probability P (<= 0.5; default off)",
     )  # fmt: skip
     ctg.add_argument("--seed", type=flag("seed"), help="of the searches (default 0)")
+    ctg.add_argument(
+        "--algorithm", type=flag("algorithm"), choices=list(Algorithm), help="(default mio)"
+    )
+    ctg.add_argument(
+        "--criteria", type=flag("criteria"),
+        help="goals besides branches: smart (default), all, branch, or a comma list",
+    )  # fmt: skip
+    ctg.add_argument(
+        "--performance", action="store_const", const=True,
+        help="keep the cheaper test per covered goal (aDynaMOSA's performance score) under MIO",
+    )  # fmt: skip
     ctg.add_argument(
         "--test-timeout", type=flag("testTimeout"), help="seconds per test execution (default 1)"
     )
@@ -119,7 +131,10 @@ def _config(args: argparse.Namespace, values: dict[str, Any]) -> CtgConfig:
         **given, strategy=args.strategy, minimum=args.minimum, input_seeding=args.input_seeding,
         seed=engine.seed, test_timeout=engine.test_timeout,
         tests_directory=engine.tests_directory, test_file_pattern=engine.test_file_pattern,
-        job_options={"algorithm": engine.algorithm, "mutation_share": engine.mutation_share},
+        job_options={
+            "algorithm": engine.algorithm, "mutation_share": engine.mutation_share,
+            "criteria": engine.criteria, "performance": engine.performance,
+        },
     )  # fmt: skip
 
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from miogen.execution import sandbox, special, world
 from miogen.execution.tracer import ArcTracer
-from miogen.instrument import runtime
+from miogen.instrument import runtime, tally
 from miogen.testcase.model import Statement, TestCase
 
 
@@ -34,6 +34,12 @@ class Execution:
     exception_class: type[BaseException] | None = None  # to name it as a test would import it
     timed_out: bool = False
     refused: str = ""  # what the sandbox refused (or "run longer than 1 s"): never emitted
+    # Statement counters of counted modules (instrument/counting.py) and the smallest infection
+    # distance per probed mutant (0: weakly killed); the tally's own objects, not copies.
+    counts: list[int] = field(default_factory=list)
+    infections: dict[int, float] = field(default_factory=dict)
+    # The exception passed through the module's own code (not a call with wrong arguments).
+    raised_inside: bool = False
 
 
 class Executor:
@@ -69,10 +75,12 @@ class Executor:
     def run(self, test: TestCase, trace: bool = True) -> Execution:
         self.executions += 1
         runtime.reset()
+        tally.reset()
         values: list[object] = []
         exception = None
         exception_module = ""
         exception_class = None
+        raised_inside = False
         timed_out = False
         executed = len(test)
         if self.before_test is not None:
@@ -100,6 +108,7 @@ class Executor:
                     exception = (index, type(error).__name__, _message(error))
                     exception_module = type(error).__module__
                     exception_class = type(error)
+                    raised_inside = _through(error.__traceback__, self.module.__file__)
                     executed = index + 1
                     break
         except TestTimeout:  # the alarm went off between statements
@@ -125,7 +134,7 @@ class Executor:
         hits = set(runtime.HITS)
         return Execution(
             test[:executed], arcs, distances, hits, values, exception, exception_module,
-            exception_class, timed_out, refused,
+            exception_class, timed_out, refused, tally.COUNTS, tally.INFECTIONS, raised_inside,
         )  # fmt: skip
 
     def _execute(self, statement: Statement, values: list[object]) -> object:
@@ -167,6 +176,15 @@ class Executor:
         for name, snapshot in self._containers.items():
             if namespace[name] != snapshot:
                 namespace[name] = saved[name] = copy.deepcopy(snapshot)
+
+
+def _through(traceback: types.TracebackType | None, filename: str | None) -> bool:
+    """Whether a traceback has a frame in ``filename`` (the code under test ran and raised)."""
+    while traceback is not None:
+        if traceback.tb_frame.f_code.co_filename == filename:
+            return True
+        traceback = traceback.tb_next
+    return False
 
 
 _ARMED = False  # whether the alarm may still stop the running test

@@ -18,39 +18,54 @@ import importlib.util
 import sys
 import traceback
 import types
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from miogen.errors import ModuleImportError
-from miogen.instrument import runtime
+from miogen.instrument import runtime, tally
+from miogen.instrument.counting import TALLY
 from miogen.instrument.rewrite import PROBE, instrument_tree
 
 # The worker's own package is never imported afresh, even when the module under test is in it.
 ENGINE_PACKAGE = __name__.partition(".")[0]
 
+Transform = Callable[[ast.Module], ast.Module]
 
-def compile_instrumented(source: str, path: str) -> types.CodeType:
-    tree = instrument_tree(ast.parse(source, filename=path))
-    return compile(tree, path, "exec", dont_inherit=True)
+
+def compile_instrumented(
+    source: str, path: str, transforms: Sequence[Transform] = ()
+) -> types.CodeType:
+    """The module's code with condition probes; ``transforms`` run first, on the plain tree."""
+    tree = ast.parse(source, filename=path)
+    for transform in transforms:
+        tree = transform(tree)
+    return compile(instrument_tree(tree), path, "exec", dont_inherit=True)
 
 
 class InstrumentedLoader(importlib.machinery.SourceFileLoader):
     """A source loader whose code is the instrumented tree (never read from or written to a .pyc)."""
 
-    def __init__(self, fullname: str, path: str, instrument: bool = True) -> None:
+    def __init__(
+        self,
+        fullname: str,
+        path: str,
+        instrument: bool = True,
+        transforms: Sequence[Transform] = (),
+    ) -> None:
         super().__init__(fullname, path)
-        self.instrument = instrument
+        self.instrument, self.transforms = instrument, transforms
         self.module: types.ModuleType | None = None  # the module this loader executed
 
     def get_code(self, fullname: str) -> types.CodeType:
         source = importlib.util.decode_source(self.get_data(self.path))
         if self.instrument:
-            return compile_instrumented(source, self.path)
+            return compile_instrumented(source, self.path, self.transforms)
         return compile(source, self.path, "exec", dont_inherit=True)
 
     def exec_module(self, module: types.ModuleType) -> None:
         if self.instrument:
             setattr(module, PROBE, runtime)
+            setattr(module, TALLY, tally)
         self.module = module
         super().exec_module(module)
 
@@ -58,9 +73,15 @@ class InstrumentedLoader(importlib.machinery.SourceFileLoader):
 class InstrumentingFinder(importlib.abc.MetaPathFinder):
     """Finds exactly one module name, at one path, with an InstrumentedLoader."""
 
-    def __init__(self, module_name: str, path: str, instrument: bool = True) -> None:
+    def __init__(
+        self,
+        module_name: str,
+        path: str,
+        instrument: bool = True,
+        transforms: Sequence[Transform] = (),
+    ) -> None:
         self.module_name, self.path = module_name, path
-        self.loader = InstrumentedLoader(module_name, path, instrument)
+        self.loader = InstrumentedLoader(module_name, path, instrument, transforms)
 
     def find_spec(
         self,
@@ -80,18 +101,23 @@ class InstrumentingFinder(importlib.abc.MetaPathFinder):
 
 
 def load_instrumented(
-    path: str | Path, module_name: str, instrument: bool = True
+    path: str | Path,
+    module_name: str,
+    instrument: bool = True,
+    transforms: Sequence[Transform] = (),
 ) -> types.ModuleType:
     """Import ``module_name`` from ``path`` with its code instrumented, packages first.
 
     A copy imported earlier (by a ``.pth`` file, a plugin, an earlier load) is forgotten with
     the rest of its top-level package, so that the package is imported again around the
     instrumented module. When the parent packages cannot be found on ``sys.path`` the module is
-    loaded on its own. Raises ModuleImportError naming the exception when user code raises.
+    loaded on its own. ``transforms`` (such as ``counting.Counting``) rewrite the parsed tree
+    before the condition probes are added. Raises ModuleImportError naming the exception when
+    user code raises.
     """
     path = str(Path(path).resolve())
     forget_package(module_name)
-    finder = InstrumentingFinder(module_name, path, instrument)
+    finder = InstrumentingFinder(module_name, path, instrument, transforms)
     sys.meta_path.insert(0, finder)
     try:
         importlib.import_module(module_name)

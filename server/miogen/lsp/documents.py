@@ -254,11 +254,16 @@ class DocumentStore:
 
     def counts(self, uri: str, shape: UnitShape) -> tuple[int, int] | None:
         """(covered, total) of the unit's current result; None before the first or when stale."""
+        view = self.current_view(uri, shape)
+        return (len(view.covered), view.total) if view is not None else None
+
+    def current_view(self, uri: str, shape: UnitShape) -> UnitView | None:
+        """The unit's current result, if it is of the unit as it is now (not stale)."""
         doc = self.documents.get(uri)
         view = doc.record(shape.name).view if doc is not None else None
         if view is None or view.fingerprint != shape.fingerprint:
             return None
-        return len(view.covered), view.total
+        return view
 
 
 def _read(path: Path) -> str:

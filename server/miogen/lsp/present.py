@@ -138,4 +138,5 @@ def unit_summary(doc: Document, shape: UnitShape) -> str:
         text += f"\n- line {branch.target.line}: {branch.target.short}{closest}"
     if len(missing) > MAX_HOVER_MISSES:
         text += f"\n- and {len(missing) - MAX_HOVER_MISSES} more"
-    return text
+    others = convert.criteria_tooltip(view)  # issue 15: the criteria besides branches
+    return text + f"\n\n{others}" if others is not None else text

@@ -89,7 +89,10 @@ class JobReporter:
         result = unit.result if unit is not None else None
         uncovered = result.uncovered if result is not None else ()
         state = job.snapshot.model.has_module_state
-        record.final = final_view(job.shape, covered, executed, job.tests, uncovered, state)
+        criteria = result.criteria if result is not None else {}
+        record.final = final_view(
+            job.shape, covered, executed, job.tests, uncovered, state, criteria
+        )
         record.reference, record.failure = job.shape.fingerprint, None
         record.outdated, record.inserted = None, False
         crashes = tuple(job.crashes)

@@ -8,12 +8,12 @@ when lines above it are added or removed, or when the unit is only reformatted.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from miogen.analysis.model import Target
 from miogen.lsp.snapshot import Snapshot, UnitShape
-from miogen.records import TestRecord, Uncovered
+from miogen.records import CriterionCoverage, TestRecord, Uncovered
 
 
 @dataclass(frozen=True)
@@ -28,6 +28,8 @@ class UnitView:
     tests: tuple[TestRecord, ...] = ()  # the rendered tests (final views only)
     final: bool = False
     module_state: bool = False  # the module keeps state: its tests need the fresh-state fixture
+    # The other criteria on the emitted tests (final views): criterion -> covered of total.
+    criteria: dict[str, CriterionCoverage] = field(default_factory=dict)
 
     @property
     def fingerprint(self) -> str:
@@ -74,6 +76,7 @@ def final_view(
     tests: Sequence[TestRecord],
     uncovered: Sequence[Uncovered],
     module_state: bool = False,
+    criteria: Mapping[str, CriterionCoverage] | None = None,
 ) -> UnitView:
     """The verified result: coverage.py's measured targets and lines, and the tests that stay."""
     ids = {t.id for t in shape.targets}
@@ -87,7 +90,7 @@ def final_view(
     lines = frozenset(executed) & set(shape.statements)
     return UnitView(
         shape, covered, lines, closest, covering, tuple(tests), final=True,
-        module_state=module_state,
+        module_state=module_state, criteria=dict(criteria or {}),
     )  # fmt: skip
 
 

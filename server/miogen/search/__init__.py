@@ -1,28 +1,42 @@
-"""The search core: MIO, random search and whole-suite GA over a generic Problem."""
+"""The search core: MIO, DynaMOSA/aDynaMOSA, random search and whole-suite GA over a generic Problem."""
 
 from miogen.search.archive import Archive
 from miogen.search.budget import Budget
+from miogen.search.cdg import ControlDependencies
 from miogen.search.config import MioConfig, MioParameters
-from miogen.search.landscapes import Deceptive, Gradient, Infeasible, Landscape, Plateau
+from miogen.search.dynamosa import DynaMosaConfig, Generation, Variant, run_dynamosa
+from miogen.search.landscapes import Deceptive, Gradient, Infeasible, Landscape, Plateau, Staircase
 from miogen.search.mio import run_mio
-from miogen.search.problem import Evaluated, Problem
+from miogen.search.performance import PROXIES, Heuristic, performance_score
+from miogen.search.problem import Evaluated, Problem, Recombinable, Structured
 from miogen.search.random_search import run_random
 from miogen.search.wts import Suite, WtsConfig, run_wts
 
 __all__ = [
+    "PROXIES",
     "Archive",
     "Budget",
+    "ControlDependencies",
     "Deceptive",
+    "DynaMosaConfig",
     "Evaluated",
+    "Generation",
     "Gradient",
+    "Heuristic",
     "Infeasible",
     "Landscape",
     "MioConfig",
     "MioParameters",
     "Plateau",
     "Problem",
+    "Recombinable",
+    "Staircase",
+    "Structured",
     "Suite",
+    "Variant",
     "WtsConfig",
+    "performance_score",
+    "run_dynamosa",
     "run_mio",
     "run_random",
     "run_wts",

@@ -49,6 +49,10 @@ class Archive(Generic[T]):
     heap of counters with lazy deletion. The per-test overhead does not grow with the
     number of targets.
 
+    *Performance.* With ``performance=True`` (aDynaMOSA's archive, MIO's ``--performance``) a
+    covered target's test is traded for one with a lower performance score (Eq. 1 of Grano
+    et al.) first; the size rule only breaks ties.
+
     *Determinism.* All containers are insertion-ordered dicts or lists, never iterated
     sets, so a fixed seed gives the same archive whatever ``PYTHONHASHSEED`` is.
 
@@ -60,13 +64,20 @@ class Archive(Generic[T]):
     """
 
     def __init__(
-        self, rng: random.Random, population_size: int = 10, feedback_directed: bool = True
+        self,
+        rng: random.Random,
+        population_size: int = 10,
+        feedback_directed: bool = True,
+        performance: bool = False,
     ) -> None:
         if population_size < 1:
             raise ValueError(f"population_size must be >= 1, got {population_size}")
         self._rng = rng
         self._n = population_size
         self._feedback_directed = feedback_directed
+        # aDynaMOSA's archive rule (and MIO's --performance): a covered target's test is traded
+        # for one with a lower performance score (Eq. 1) first, the size rule only breaks ties.
+        self._performance = performance
         # Population per target, a heap of _Entry; a covered target's has exactly one entry.
         self._populations: dict[Hashable, list[_Entry]] = {}
         self._arrivals = 0
@@ -122,8 +133,21 @@ class Archive(Generic[T]):
         self._latest.pop(target, None)  # its queued tickets become stale
 
     def _offer_to_covered(self, target: Hashable, evaluated: Evaluated[T], total_h: float) -> bool:
-        """Rule 2 (sec. 3.1): replace only by a shorter test, or same size and more total h."""
+        """Rule 2 (sec. 3.1): replace only by a shorter test, or same size and more total h.
+
+        With ``performance`` the performance score (aDynaMOSA's Eq. 1) decides first: a covered
+        target keeps the cheaper test, as aDynaMOSA's archive does (sec. 3.2.2). Coverage is
+        never traded: only tests that also cover the target are offered here.
+        """
         population = self._populations[target]
+        if self._performance:
+            score, current = evaluated.performance_score, population[0][3].performance_score
+            if score != current:
+                if score > current:
+                    return False
+                population[0] = (1.0, -evaluated.size, self._arrivals, evaluated)
+                self._covered[target] = total_h
+                return True
         size = evaluated.size
         current_size = -population[0][1]
         if size < current_size or (size == current_size and total_h > self._covered[target]):
@@ -162,6 +186,11 @@ class Archive(Generic[T]):
     @property
     def population_size(self) -> int:
         return self._n
+
+    @property
+    def performance(self) -> bool:
+        """Whether covered targets keep the test with the lower performance score (Eq. 1)."""
+        return self._performance
 
     @property
     def feedback_directed(self) -> bool:

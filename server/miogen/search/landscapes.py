@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 
 from miogen.search.problem import Evaluated
 
@@ -108,3 +108,61 @@ class Infeasible(Gradient):
 
     def feasible(self) -> Sequence[int]:
         return self._feasible
+
+
+class Staircase:
+    """Nested targets, like nested conditions: step j of a chain counts only once step j-1 holds.
+
+    ``width`` independent chains of ``depth`` steps; an individual is a tuple of
+    ``width * depth`` integers in [0, r], chain c reading positions ``c*depth .. c*depth+depth-1``.
+    Target ``(c, j)`` is reached only when the chain's first j values equal their goals (h = 0
+    otherwise), and then scores ``rho(|x - g|)``: 1 exactly at the goal. So target ``(c, j)`` is
+    control dependent on ``(c, j - 1)``, which ``control_dependencies`` says, as DynaMOSA's
+    CDG would for ``if x0 == g0: if x1 == g1: ...``. Mutation moves one value by +-2**i;
+    crossover cuts both parents at one position (single point). Every test has size 1.
+    """
+
+    def __init__(self, depth: int = 4, width: int = 2, r: int = 100, seed: int = 0) -> None:
+        if depth < 1 or width < 1 or r < 1:
+            raise ValueError(f"need depth, width, r >= 1, got {depth}, {width}, {r}")
+        self.depth, self.width, self.r = depth, width, r
+        goals = random.Random(seed)
+        self.goals = tuple(goals.randint(0, r) for _ in range(depth * width))
+        self._targets = tuple((c, j) for c in range(width) for j in range(depth))
+        self._steps = max(1, r.bit_length())
+
+    def sample(self, rng: random.Random) -> tuple[int, ...]:
+        return tuple(_below(self.r + 1, rng) for _ in self.goals)
+
+    def mutate(self, individual: tuple[int, ...], rng: random.Random) -> tuple[int, ...]:
+        position = _below(len(individual), rng)
+        step = 1 << _below(self._steps, rng)
+        value = individual[position] + (step if rng.random() < 0.5 else -step)
+        values = list(individual)
+        values[position] = min(max(value, 0), self.r)
+        return tuple(values)
+
+    def crossover(
+        self, first: tuple[int, ...], second: tuple[int, ...], rng: random.Random
+    ) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        cut = 1 + _below(len(first) - 1, rng) if len(first) > 1 else 0
+        return first[:cut] + second[cut:], second[:cut] + first[cut:]
+
+    def evaluate(self, individual: tuple[int, ...]) -> Evaluated[tuple[int, ...]]:
+        h: dict[Hashable, float] = {}
+        for chain in range(self.width):
+            for step in range(self.depth):
+                position = chain * self.depth + step
+                h[(chain, step)] = rho(abs(individual[position] - self.goals[position]))
+                if h[(chain, step)] < 1.0:
+                    break  # the steps below are not reached
+        return Evaluated(individual, h, 1)
+
+    def targets(self) -> Sequence[tuple[int, int]]:
+        return self._targets
+
+    def control_dependencies(self) -> dict[tuple[int, int], tuple[tuple[int, int], ...]]:
+        return {(c, j): ((c, j - 1),) for c, j in self._targets if j > 0}
+
+    def __repr__(self) -> str:
+        return f"Staircase(depth={self.depth}, width={self.width}, r={self.r})"

@@ -37,6 +37,7 @@ class Measurement:
     failures: list[str] = field(default_factory=list)  # names of failing tests
     messages: dict[str, str] = field(default_factory=dict)  # failing test -> its failure text
     output: str = ""
+    seconds: float = 0.0  # the tests' own run time, as pytest reports it (set-up included)
 
     @property
     def ok(self) -> bool:
@@ -320,6 +321,7 @@ def read_junit(path: str) -> Measurement:
         return result
     root = ElementTree.parse(path).getroot()
     for case in root.iter("testcase"):
+        result.seconds += float(case.get("time", 0.0) or 0.0)
         failure, error = case.find("failure"), case.find("error")
         if failure is not None or error is not None:
             if failure is not None:

@@ -23,7 +23,10 @@ def register(server: LanguageServer, session: Session) -> None:
         if snapshot is None:
             return []
         codec = session.client.codec
-        return [
-            convert.code_lens(snapshot, shape, uri, store.counts(uri, shape), codec)
-            for shape in snapshot.units.values()
-        ]
+        lenses = []
+        for shape in snapshot.units.values():
+            view = store.current_view(uri, shape)
+            tooltip = convert.criteria_tooltip(view) if view is not None else None
+            counts = store.counts(uri, shape)
+            lenses.append(convert.code_lens(snapshot, shape, uri, counts, codec, tooltip))
+        return lenses

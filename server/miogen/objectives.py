@@ -1,0 +1,172 @@
+"""A job's objectives besides branches: the criteria's goals, their counters and probes, the
+performance proxies, and when to stop searching for goals that may be infeasible.
+
+The module under test is imported once for all the units of a job (``engine``), so its
+statement counters and weak-mutation probes are decided per job: ``Objectives.of`` reads the
+spec and the model, ``transforms`` go to the loader, and each unit's ``UnitCriteria`` finds its
+mutants in the shared tally from its ``probe_bases`` entry.
+"""
+
+from __future__ import annotations
+
+import types
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from miogen.analysis.model import ModuleModel, Unit
+from miogen.criteria import (
+    Coverage,
+    Criterion,
+    Selection,
+    UnitCriteria,
+    parse_criteria,
+    probe_finder,
+)
+from miogen.criteria.measurement import measured_copy
+from miogen.criteria.unit import probe_bases
+from miogen.execution.executor import Executor
+from miogen.instrument.counting import Counting
+from miogen.instrument.loader import Transform
+from miogen.problem import UnitProblem
+from miogen.records import CriterionCoverage, JobSpec, TestData
+from miogen.search import Archive, Budget
+from miogen.testcase.model import TestCase, from_json
+
+MUTATION_PATIENCE = 500  # evaluations without a new kill (or goal) before a phase may stop
+
+
+@dataclass
+class Objectives:
+    """What the job searches for besides branches, and how its module is instrumented for it."""
+
+    selection: Selection
+    performance: bool  # tests carry aDynaMOSA's proxies (its archive, MIO's ``--performance``)
+    counting: Counting | None = None  # statement counters and probes; None: none needed
+    bases: dict[str, int] = field(default_factory=dict)  # unit -> its first mutant's number
+
+    @classmethod
+    def of(cls, spec: JobSpec, model: ModuleModel) -> Objectives:
+        """Counters and probes only as far as the search reads them.
+
+        Line and weak-mutation goals need counters, and the performance proxies do; probes go
+        only on the mutants the search aims at. Branch-only runs stay as fast as before.
+        """
+        selection = parse_criteria(spec.criteria)
+        performance = spec.performance or spec.algorithm.performance_aware
+        if not (selection.counts_statements or performance):
+            return cls(selection, performance)
+        units = [model.unit(job.name) for job in spec.units]
+        counting = Counting(probe_finder(units, selection.probes))
+        return cls(selection, performance, counting, probe_bases(model.source, units))
+
+    @property
+    def transforms(self) -> list[Transform]:
+        return [self.counting] if self.counting is not None else []
+
+    def unit_criteria(self, model: ModuleModel, unit: Unit) -> UnitCriteria:
+        counters = self.counting.map if self.counting is not None else None
+        return UnitCriteria(model, unit, self.selection, counters, self.bases.get(unit.name, 0))
+
+
+def criteria_report(
+    problem: UnitProblem,
+    tests: Sequence[TestData],
+    spec: JobSpec,
+    model: ModuleModel,
+    module: types.ModuleType,
+) -> dict[str, CriterionCoverage]:
+    """Per criterion, the goals the emitted tests cover out of all of the criterion's goals.
+
+    Measured on the tests as emitted, over every criterion whatever the search aimed at (so
+    that runs with different ``--criteria`` compare), by one more run of each in a fully
+    counted and probed copy of the unit (criteria/measurement.py).
+    """
+    criteria = problem.criteria
+    if criteria is None:
+        return {}
+    if not tests:  # nothing covered, of goals the unit still has (its share of the totals)
+        return _coverage(criteria.report([], None))
+    base = None if model.has_module_state else module
+    copy, counters = measured_copy(
+        model.source, module.__file__ or spec.path, problem.unit, spec.module_name, base,
+        criteria.probe_base,
+    )  # fmt: skip
+    executor = Executor(
+        copy, problem.executor.tracer, spec.test_timeout, fresh_containers=model.has_module_state
+    )
+    runs = []
+    for data in tests:
+        execution = executor.run(from_json(data))
+        runs.append((execution, problem.branch_heuristics(execution)))
+    return _coverage(criteria.report(runs, counters))
+
+
+def _coverage(report: Mapping[Criterion, Coverage]) -> dict[str, CriterionCoverage]:
+    return {c.value: CriterionCoverage(v.covered, v.total) for c, v in report.items()}
+
+
+class Stagnation:
+    """True once a phase has covered nothing new for as long as it has been running.
+
+    ``of`` restricts "new" to some targets (the mutation phase counts kills only, not the other
+    criteria's goals it may cover on the way); they are counted only when the archive changed.
+    """
+
+    def __init__(
+        self,
+        archive: Archive[TestCase],
+        budget: Budget,
+        of: Sequence[Hashable] | None = None,
+    ) -> None:
+        self.archive, self.budget, self.of = archive, budget, of
+        self.start = self.last = budget.evaluations_used
+        self.seen = archive.covered_count
+        self.covered = self._count()
+        self.fired = False
+
+    def _count(self) -> int:
+        if self.of is None:
+            return self.archive.covered_count
+        return sum(1 for target in self.of if self.archive.is_covered(target))
+
+    def __call__(self) -> bool:
+        used = self.budget.evaluations_used
+        if self.archive.covered_count != self.seen:
+            self.seen = self.archive.covered_count
+            covered = self._count()
+            if covered > self.covered:
+                self.covered, self.last = covered, used
+        self.fired = used - self.last > max(MUTATION_PATIENCE, self.last - self.start)
+        return self.fired
+
+
+class GoalsStalled:
+    """True once every branch is covered and the other goals stopped coming, as in ``Stagnation``.
+
+    The other criteria's goals often include infeasible ones (a ``negative`` output of a
+    function that never returns one, exceptions nobody can raise): without this rule every
+    unit with criteria would use its whole budget. With every branch target covered, the search
+    goes on for the other goals as long as it keeps covering new ones (at least
+    ``MUTATION_PATIENCE`` evaluations, and as long again as it has been running since).
+    """
+
+    def __init__(self, problem: UnitProblem, archive: Archive[TestCase], budget: Budget) -> None:
+        self.problem, self.archive, self.budget = problem, archive, budget
+        self.seen = -1
+        self.stagnation: Stagnation | None = None
+
+    @property
+    def fired(self) -> bool:
+        return self.stagnation is not None and self.stagnation.fired
+
+    def __call__(self) -> bool:
+        if self.problem.criteria is None or not self.problem.criteria.goal_count():
+            return False
+        if self.stagnation is None:
+            if self.archive.covered_count == self.seen:
+                return False
+            self.seen = self.archive.covered_count
+            if not all(self.archive.is_covered(target) for target in self.problem.by_id):
+                return False
+            self.stagnation = Stagnation(self.archive, self.budget)
+        return self.stagnation()

@@ -1,0 +1,171 @@
+"""Each criterion on a small unit whose goals are known by hand."""
+
+from __future__ import annotations
+
+from harness import (
+    branch,
+    call,
+    calling,
+    construct,
+    goals_of,
+    h_of,
+    method,
+    unit_problem,
+    value,
+)
+from miogen.criteria import Criterion, Goal
+
+EC, OC = Criterion.EXCEPTION, Criterion.OUTPUT
+TMC, NTMC = Criterion.METHOD, Criterion.METHOD_NO_EXCEPTION
+
+PARSE = """
+    def parse(a: str) -> int:
+        if not a:
+            raise ValueError("empty")
+        if a == "x":
+            raise KeyError(a)
+        return int(a)
+"""
+
+
+def test_two_exception_types_are_two_goals_found_as_they_are_raised(write_module):
+    problem = unit_problem(write_module("parsing", PARSE), "parse")
+    assert problem.criteria.reported[EC].goals() == []  # dynamic: nothing known before a run
+    empty, x, seven, word = (problem.evaluate(calling("parse", v)) for v in ("", "x", "7", "w"))
+    assert goals_of(empty, EC) == {Goal(EC, "parse", 0, "ValueError")}
+    assert goals_of(x, EC) == {Goal(EC, "parse", 0, "KeyError")}
+    assert goals_of(seven, EC) == set()
+    assert goals_of(word, EC) == {Goal(EC, "parse", 0, "ValueError")}  # int("w") raises it too
+    assert set(problem.criteria.reported[EC].goals()) == {
+        Goal(EC, "parse", 0, "ValueError"), Goal(EC, "parse", 0, "KeyError")
+    }  # fmt: skip
+    assert set(problem.targets()) >= set(problem.criteria.reported[EC].goals())
+
+
+def test_a_call_with_arguments_the_callable_does_not_take_raises_no_goal(write_module):
+    problem = unit_problem(write_module("parsing3", PARSE), "parse")
+    wrong = problem.evaluate((value("7"), call("parse", ("b", 0))))  # TypeError before parse runs
+    assert wrong.individual and goals_of(wrong, EC) == set()
+    assert problem.criteria.reported[EC].goals() == []
+
+
+def test_a_call_that_raises_covers_the_method_but_not_its_no_exception_goal(write_module):
+    problem = unit_problem(write_module("parsing2", PARSE), "parse")
+    raised, returned = (
+        problem.evaluate(calling("parse", "")),
+        problem.evaluate(calling("parse", "4")),
+    )
+    assert h_of(raised, Goal(TMC, "parse")) == 1.0
+    assert h_of(raised, Goal(NTMC, "parse")) == 0.25  # reached: called, then raised
+    assert h_of(returned, Goal(NTMC, "parse")) == 1.0
+    arguments_only = problem.evaluate((value("4"),))
+    assert h_of(arguments_only, Goal(TMC, "parse")) == 0.0
+
+
+BOOLEAN = """
+    def is_even(a: int) -> bool:
+        return a % 2 == 0
+
+    def sign(a: float) -> float:
+        return a
+
+    def find(a: list[int], b: int) -> int | None:
+        return b if b in a else None
+
+    def untyped(a):
+        return a
+"""
+
+
+def test_a_boolean_output_has_a_true_and_a_false_goal(write_module):
+    problem = unit_problem(write_module("outputs", BOOLEAN), "is_even")
+    assert [g.detail for g in problem.criteria.reported[OC].goals()] == ["true", "false"]
+    odd = problem.evaluate(calling("is_even", 3))
+    assert h_of(odd, Goal(OC, "is_even", 0, "false")) == 1.0
+    assert h_of(odd, Goal(OC, "is_even", 0, "true")) == 0.25  # the other side, one K away
+
+
+def test_a_number_output_has_three_goals_with_distances_to_each(write_module):
+    problem = unit_problem(write_module("outputs2", BOOLEAN), "sign")
+    three = problem.evaluate(calling("sign", 3.0))
+    scores = {g.detail: h_of(three, g) for g in problem.criteria.reported[OC].goals()}
+    assert scores == {"negative": 0.5 / 5, "zero": 0.5 / 4, "positive": 1.0}
+
+
+def test_optional_and_unannotated_outputs(write_module):
+    path = write_module("outputs3", BOOLEAN)
+    problem = unit_problem(path, "find")
+    details = [g.detail for g in problem.criteria.reported[OC].goals()]
+    assert details == ["negative", "zero", "positive", "none", "not-none"]
+    missing = problem.evaluate((value([1]), value(5), call("find", ("a", 0), ("b", 1))))
+    assert h_of(missing, Goal(OC, "find", 0, "none")) == 1.0
+    untyped = unit_problem(path, "untyped")
+    assert untyped.criteria.reported[OC].goals() == []  # found as values come back
+    untyped.evaluate(calling("untyped", ""))
+    assert {g.detail for g in untyped.criteria.reported[OC].goals()} == {"empty", "non-empty"}
+
+
+LONG_BLOCK = """
+    def long_block(a: int) -> int:
+        b = a + 1
+        c = b * 2
+        d = c - 3
+        e = 100 // (d - 7)
+        f = e * 5
+        g = f - 6
+        h = g + 7
+        i = h + 8
+        return i
+
+    def short_block(a: int) -> int:
+        b = a + 1
+        return b
+"""
+
+
+def test_smart_selection_keeps_the_last_line_of_a_block_of_eight_lines(write_module):
+    path = write_module("blocks", LONG_BLOCK)
+    smart = unit_problem(path, "long_block", "smart")
+    lines = [p for p in smart.criteria.searched if p.criterion is Criterion.LINE][0]
+    assert [g.line for g in lines.goals()] == [10]  # lines 2..10: 10 - 2 >= 8
+    assert [
+        g.line for g in unit_problem(path, "short_block", "smart").criteria.goals()
+        if g.criterion is Criterion.LINE
+    ] == []  # fmt: skip
+    every = unit_problem(path, "long_block", "all").criteria.reported[Criterion.LINE].goals()
+    assert [g.line for g in every] == list(range(2, 11))
+    fine, raises = (
+        smart.evaluate(calling("long_block", 1)),
+        smart.evaluate(calling("long_block", 4)),
+    )
+    last = Goal(Criterion.LINE, "long_block", 10)
+    assert h_of(fine, last) == 1.0
+    assert h_of(raises, last) == 0.5  # the function ran, but a = 4 divides by zero on line 5
+
+
+PAIR = """
+    class Pair:
+        def __init__(self, a: int) -> None:
+            self.a = a
+
+        def outer(self) -> int:
+            return self.inner() + 1
+
+        def inner(self) -> int:
+            if self.a > 0:
+                return 1
+            return 0
+"""
+
+
+def test_a_branch_covered_through_another_method_is_not_directly_covered(write_module):
+    problem = unit_problem(write_module("pair", PAIR), "Pair")
+    taken = branch(problem, 9, True)
+    goal = Goal(Criterion.DIRECT_BRANCH, "Pair.inner", 9, str(taken.id))
+    through_outer = problem.evaluate((value(5), construct("Pair", ("a", 0)), method("outer", 1)))
+    direct = problem.evaluate((value(5), construct("Pair", ("a", 0)), method("inner", 1)))
+    assert h_of(through_outer, taken.id) == 1.0 and h_of(through_outer, goal) == 0.0
+    assert h_of(direct, goal) == 1.0
+    smart = unit_problem(write_module("pair2", PAIR), "Pair", "smart")
+    direct_goals = [g for g in smart.criteria.goals() if g.criterion is Criterion.DIRECT_BRANCH]
+    assert {g.callable for g in direct_goals} == {"Pair.inner"}  # outer is never called inside

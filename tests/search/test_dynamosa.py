@@ -1,0 +1,167 @@
+"""DynaMOSA and aDynaMOSA on toy problems: coverage, CDG activation, ranking, budget, determinism."""
+
+import random
+
+import numpy as np
+import pytest
+from miogen.search import (
+    Archive,
+    Budget,
+    DynaMosaConfig,
+    Evaluated,
+    Heuristic,
+    Staircase,
+    Variant,
+    run_dynamosa,
+)
+from miogen.search.ranking import dominance, preference_sort, subvector_dominance
+from search_toys import Counters, Priced, snapshot
+
+
+def dynamosa(problem, evaluations=4000, seed=1, archive=None, **config):
+    budget = Budget(evaluations=evaluations)
+    generations = []
+    archive = run_dynamosa(
+        problem, budget, random.Random(seed), DynaMosaConfig(**config), archive=archive,
+        on_generation=generations.append,
+    )  # fmt: skip
+    return archive, budget, generations
+
+
+@pytest.mark.parametrize("variant", list(Variant))
+def test_every_variant_covers_nested_targets_and_stops_early(variant):
+    for seed in range(3):
+        problem = Staircase(depth=4, width=3, r=100, seed=seed)
+        archive, budget, _ = dynamosa(problem, evaluations=8000, seed=seed, variant=variant)
+        assert archive.covered() == set(problem.targets())
+        assert budget.evaluations_used < 8000
+
+
+def test_only_targets_free_of_dependencies_start_active_and_covering_one_activates_the_next():
+    problem = Staircase(depth=4, width=2, r=1000, seed=5)
+    archive = Archive(random.Random(0), 1, feedback_directed=False)
+    seen = []
+
+    def check(generation):
+        seen.append(generation.active)
+        for chain, step in generation.active:
+            assert not archive.is_covered((chain, step))
+            # active only once the step above it is covered: the CDG's parent
+            assert step == 0 or archive.is_covered((chain, step - 1))
+
+    budget = Budget(evaluations=20000)
+    run_dynamosa(problem, budget, random.Random(3), archive=archive, on_generation=check)
+    assert seen[0] == ((0, 0), (1, 0))
+    assert {step for active in seen for _, step in active} == {0, 1, 2, 3}
+    assert archive.covered() == set(problem.targets())
+
+
+def test_mosa_aims_at_every_uncovered_target_from_the_start():
+    problem = Staircase(depth=3, width=2, r=1000, seed=5)
+    _, _, generations = dynamosa(problem, evaluations=300, dynamic_targets=False)
+    assert set(generations[0].active) == set(problem.targets())
+
+
+def test_the_budget_is_spent_exactly_when_something_stays_uncovered():
+    archive, budget, generations = dynamosa(Priced(), evaluations=777)
+    assert budget.evaluations_used == 777
+    assert not archive.is_covered("never")
+    assert len(generations) == 777 // 50  # the initial population, then one per 50 offspring
+
+
+def test_same_seed_and_evaluation_budget_give_the_same_archive():
+    problem = Staircase(depth=4, width=2, r=100, seed=2)
+    first, _, _ = dynamosa(problem, evaluations=1500, seed=7)
+    second, _, _ = dynamosa(problem, evaluations=1500, seed=7)
+    other, _, _ = dynamosa(problem, evaluations=1500, seed=8)
+    assert snapshot(first) == snapshot(second)
+    assert snapshot(first) != snapshot(other)
+
+
+def test_seeded_tests_start_the_population_and_their_targets_are_not_aimed_at():
+    problem = Staircase(depth=2, width=2, r=100, seed=4)
+    archive = Archive(random.Random(0), 1, feedback_directed=False)
+    goals = problem.goals
+    archive.offer(problem.evaluate((goals[0], goals[1], 0, 0)))  # chain 0 done
+    _, _, generations = dynamosa(problem, evaluations=400, archive=archive)
+    assert archive.is_covered((0, 1))
+    assert all(chain == 1 for chain, _ in generations[0].active)
+
+
+def test_a_problem_without_crossover_or_dependencies_is_searched_too():
+    archive, budget, _ = dynamosa(Counters(length=4, top=12), evaluations=6000)
+    assert archive.covered() == set(Counters(length=4, top=12).targets())
+
+
+# ---------------------------------------------------------------- ranking (MOSA)
+
+
+def rows_of(*rows, sizes=None):
+    sizes = sizes or [1] * len(rows)
+    return [Evaluated(f"t{i}", dict(zip("abc", row, strict=False)), s)
+            for i, (row, s) in enumerate(zip(rows, sizes, strict=True))]  # fmt: skip
+
+
+def test_front_zero_holds_the_best_test_per_target_and_ties_go_to_the_shorter():
+    tests = rows_of((0.5, 0.1), (0.5, 0.2), (0.1, 0.3), (0.2, 0.2), sizes=[3, 2, 1, 1])
+    fronts = preference_sort(tests, ["a", "b"], population_size=4)
+    assert fronts[0] == [1, 2]  # a: t0 and t1 tie at 0.5, t1 is shorter; b: t2
+    assert fronts[1] == [0, 3]  # neither dominates the other on (a, b)
+
+
+def test_non_dominated_fronts_follow_front_zero_until_the_population_is_full():
+    tests = rows_of((0.9, 0.9), (0.5, 0.5), (0.4, 0.4), (0.3, 0.3), (0.2, 0.2))
+    assert preference_sort(tests, ["a", "b"], population_size=3) == [[0], [1], [2], [3, 4]]
+    assert preference_sort(tests, ["a", "b"], population_size=1) == [[0], [1, 2, 3, 4]]
+
+
+def test_dominance_and_subvector_distance():
+    matrix = np.array([[1.0, 1.0], [0.5, 1.0], [0.2, 0.1]])
+    assert dominance(matrix).tolist() == [
+        [False, True, True], [False, False, True], [False, False, False]
+    ]  # fmt: skip
+    # t0 beats t1 on one target only, so its distance is 1; t1 and t2 beat t0 nowhere
+    assert subvector_dominance(matrix) == [1.0, 0.0, 0.0]
+    assert subvector_dominance(matrix[:1]) == [float("inf")]
+
+
+# ---------------------------------------------------------------- aDynaMOSA
+
+
+def mean_cost(archive, targets=("t0", "t1", "t2")):
+    solution = archive.solution()
+    return sum(solution[t].individual[1] for t in targets) / len(targets)
+
+
+def test_adynamosa_keeps_cheaper_tests_than_dynamosa_for_the_same_targets():
+    cheaper = 0
+    for seed in range(5):
+        plain, _, _ = dynamosa(Priced(), evaluations=1500, seed=seed)
+        adaptive, _, _ = dynamosa(Priced(), evaluations=1500, seed=seed, variant=Variant.ADAPTIVE)
+        assert plain.covered() == adaptive.covered() == {"t0", "t1", "t2"}
+        cheaper += mean_cost(adaptive) < mean_cost(plain)
+        assert mean_cost(adaptive) <= 2
+    assert cheaper >= 4
+
+
+def test_adynamosa_switches_to_crowding_when_the_search_stagnates_and_back():
+    _, _, generations = dynamosa(Priced(), evaluations=2000, variant=Variant.ADAPTIVE)
+    used = [g.heuristic for g in generations[1:]]
+    assert used[0] is Heuristic.PERFORMANCE
+    assert Heuristic.CROWDING in used and used.count(Heuristic.PERFORMANCE) > 1
+
+
+def test_dynamosa_and_the_non_adaptive_variant_order_fronts_by_crowding_only():
+    for variant in (Variant.DYNAMOSA, Variant.NON_ADAPTIVE):
+        _, _, generations = dynamosa(Priced(), evaluations=600, variant=variant)
+        assert {g.heuristic for g in generations} == {Heuristic.CROWDING}
+
+
+def test_the_non_adaptive_variant_breaks_front_zero_ties_by_performance_score():
+    tests = [
+        Evaluated("costly", {"a": 0.5}, 1, proxies=(9,) * 7),
+        Evaluated("cheap", {"a": 0.5}, 2, proxies=(0,) * 7),
+    ]
+    by_size = preference_sort(tests, ["a"], 2)
+    by_score = preference_sort(tests, ["a"], 2, tie=lambda test: test.performance_score)
+    assert (by_size[0], by_score[0]) == ([0], [1])

@@ -1,0 +1,93 @@
+"""A job's objectives: one import for all units, so their mutants share one tally without clashes."""
+
+from __future__ import annotations
+
+import ast
+import sys
+import tempfile
+
+from miogen import phases
+from miogen.analysis.module import analyze_file
+from miogen.assertions.mutants import mutation_points
+from miogen.criteria import Criterion, Goal
+from miogen.criteria.unit import probe_bases
+from miogen.objectives import Objectives, criteria_report
+from miogen.records import Algorithm, CriterionCoverage, JobSpec, UnitJob
+from miogen.testcase.model import Statement
+
+WM = Criterion.WEAK_MUTATION
+TWO_UNITS = """
+LIMIT = 1000
+
+
+def ordered(a: int, b: int) -> bool:
+    return a < b
+
+
+def after(a: int, b: int) -> bool:
+    if a > LIMIT:
+        return b > a
+    return ordered(a, b)
+"""
+
+
+def job(path, criteria: str = "all", **options) -> tuple[JobSpec, object]:
+    units = (UnitJob("ordered"), UnitJob("after"))
+    spec = JobSpec(
+        path=str(path), module_name=path.stem, import_root=str(path.parent), units=units,
+        scratch=tempfile.mkdtemp(), criteria=criteria, **options,
+    )  # fmt: skip
+    sys.modules.pop(path.stem, None)
+    return spec, analyze_file(path, path.stem)
+
+
+def test_each_units_mutants_are_numbered_after_the_previous_units(write_module):
+    spec, model = job(write_module("twounits", TWO_UNITS))
+    units = [model.unit("ordered"), model.unit("after")]
+    bases = probe_bases(model.source, units)
+    assert bases["ordered"] == 0 and bases["after"] > 0
+    assert Objectives.of(spec, model).bases == bases
+
+
+def test_a_unit_calling_another_units_code_does_not_cover_its_own_mutants(write_module):
+    """``after(5, 5)`` runs ``ordered``'s ``5 < 5``, which weakly kills ``ordered``'s first
+    mutant (< to <=). ``after``'s own first mutant (``a > LIMIT`` to ``>=``), which has the
+    same number within its unit, stays far from infected."""
+    spec, model = job(write_module("twounits2", TWO_UNITS))
+    objectives = Objectives.of(spec, model)
+    module = phases.load(spec, objectives)
+    problems = {
+        name: phases.prepare(spec, spec.unit(name), model, model.unit(name), module, None, objectives)
+        for name in ("ordered", "after")
+    }  # fmt: skip
+    test = (
+        Statement("value", value=5),
+        Statement("value", value=5),
+        Statement("call", "after", (("a", 0), ("b", 1))),
+    )
+    evaluated = problems["after"].evaluate(test)
+    points = mutation_points(ast.parse(model.source), model.unit("after"))
+    index = next(p.mutant.index for p in points if p.mutant.description == "Gt -> GtE")
+    assert index == 0  # numbered as ``ordered``'s < to <= within its unit
+    own = Goal(WM, "after", 9, str(index))
+    assert own in problems["after"].criteria.goals()
+    assert 0.0 < evaluated.h[own] < 1.0  # reached, 995 away from infecting
+
+
+def test_branch_only_jobs_without_performance_are_not_counted(write_module):
+    spec, model = job(write_module("twounits3", TWO_UNITS), criteria="branch")
+    assert Objectives.of(spec, model).counting is None
+    spec, model = job(write_module("twounits4", TWO_UNITS), "branch", algorithm=Algorithm.ADYNAMOSA)
+    objectives = Objectives.of(spec, model)
+    assert objectives.performance and objectives.counting is not None
+
+
+def test_a_unit_without_tests_still_counts_its_goals_in_the_report(write_module):
+    spec, model = job(write_module("twounits5", TWO_UNITS))
+    objectives = Objectives.of(spec, model)
+    module = phases.load(spec, objectives)
+    unit = model.unit("ordered")
+    problem = phases.prepare(spec, spec.unit("ordered"), model, unit, module, None, objectives)
+    report = criteria_report(problem, [], spec, model, module)
+    assert report["method"] == CriterionCoverage(0, 1)
+    assert report["weak-mutation"].covered == 0 and report["weak-mutation"].total >= 2
