@@ -357,3 +357,25 @@ def test_keyword_options_handed_on_take_the_helpers_parameters_and_keys():
     assert list(params) == ["width", "items"]  # trailing is given by position
     assert params["width"].has_default and params["width"].default == 3
     assert not params["items"].has_default
+
+
+def test_a_function_that_defines_a_generator_inside_is_not_one():
+    model = model_of(
+        """
+        class Box:
+            pass
+
+        def lines(text):
+            def numbered():
+                for number, line in enumerate(text.splitlines()):
+                    yield f"{number}: {line}"
+            return "\\n".join(numbered())
+
+        def wrapper(function):
+            def call(*args):
+                return Box()
+            return call
+        """
+    )
+    assert model.functions["lines"].returns.kind != "iterator"
+    assert model.functions["wrapper"].returns.kind == "any"  # it returns ``call``, not a Box

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import pickle
 from collections import namedtuple
 from pathlib import Path
 
@@ -10,6 +11,7 @@ import pytest
 from lsprotocol import types
 from miogen.emit.merge import TextEdit as MergeEdit
 from miogen.lsp import convert
+from miogen.lsp.analyser import analyse_text
 from miogen.lsp.locator import Locator
 from miogen.lsp.settings import (
     KEYS,
@@ -20,7 +22,7 @@ from miogen.lsp.settings import (
     resolve,
     section,
 )
-from miogen.lsp.snapshot import take
+from miogen.lsp.snapshot import Snapshot, take
 from miogen.lsp.views import final_view, infer_executed, render, streamed_view
 from miogen.records import Algorithm, CriterionCoverage
 from pygls.workspace.position_codec import PositionCodec
@@ -204,6 +206,24 @@ def test_comments_and_formatting_keep_the_fingerprint_code_changes_do_not():
     changed = snap(SOURCE.replace("return -1", "return -2")).units
     assert changed["sign"].fingerprint != before["sign"].fingerprint
     assert changed["Box"].fingerprint == before["Box"].fingerprint
+
+
+def test_the_server_analysis_infers_no_types_and_sends_none(monkeypatch):
+    """Lenses, diagnostics and change detection need units, targets and lines: the inference
+    of untyped parameters (most of an analysis) is left to the engine that reads it."""
+    from miogen.analysis import module
+
+    def no_inference(*args: object) -> None:
+        raise AssertionError("the server completed the signatures")
+
+    monkeypatch.setattr(module, "complete_model", no_inference)
+    source = SOURCE + "\n\ndef untyped(text):\n    return text.strip()\n"
+    snapshot = analyse_text(source, "m.py", "m")  # what the analysis process returns
+    assert isinstance(snapshot, Snapshot) and set(snapshot.units) == {"sign", "Box", "untyped"}
+    received = pickle.loads(pickle.dumps(snapshot))
+    assert not received.model.completed and not snapshot.model.completed
+    monkeypatch.undo()
+    assert received.model.functions["untyped"].params[0].type.kind != "any"  # when asked
 
 
 def test_a_private_helper_belongs_to_the_units_that_call_it():

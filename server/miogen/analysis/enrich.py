@@ -18,6 +18,7 @@ from miogen.analysis import inference, keywords, patterns
 from miogen.analysis.inference import BUILTIN_ATTRIBUTES, FunctionNode, ModuleFacts
 from miogen.analysis.model import ClassModel, ConstantPool, Parameter, Signature
 from miogen.analysis.special import SPECIAL_METHODS
+from miogen.analysis.survey import TreeIndex, index_tree, walk
 from miogen.analysis.typespec import ANY, TypeReader, TypeSpec, binding_aliases, union
 
 ReadSignature = Callable[[FunctionNode, TypeReader, str], Signature]
@@ -32,10 +33,13 @@ def complete_model(
     read_signature: ReadSignature,
     location: tuple[str, str] = ("<string>", "module"),
     analyse: Analyse | None = None,
+    tree_index: TreeIndex | None = None,
 ) -> tuple[dict[str, ClassModel], dict[str, Signature]]:
     """The module's classes (its own, then those it imports from its package) and functions,
-    completed. ``location`` is (path, module name); ``analyse`` reads a sibling module's classes.
+    completed. ``location`` is (path, module name); ``analyse`` reads a sibling module's classes;
+    ``tree_index`` is ``survey.index_tree(tree)`` when the caller has it.
     """
+    tree_index = tree_index or index_tree(tree)
     imported = package_classes(tree, location, analyse) if analyse else {}
     imported = {name: cls for name, cls in imported.items() if name not in classes}
     nodes = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
@@ -44,9 +48,10 @@ def complete_model(
     reader = TypeReader(set(known), {k: v for k, v in aliases.items() if k not in known})
     facts = ModuleFacts(
         reader,
-        _attribute_table(nodes, known),
+        _attribute_table(nodes, known, tree_index),
         _bases(nodes),
         _callables(tree, nodes, classes, functions, read_signature, reader),
+        tree=tree_index,
     )
     inference.call_sites(tree, facts, set(known))
     completed = {
@@ -79,17 +84,7 @@ def _complete_class(
     facts: ModuleFacts,
     read_signature: ReadSignature,
 ) -> ClassModel:
-    constructor = cls.constructor
-    if constructor is not None and constructor.line == 0:
-        created = _defined(node, nodes, "__new__")
-        if created is not None and _defined(node, nodes, "__init__") is None:
-            constructor = read_signature(created, facts.reader, "constructor")
-        elif not constructor.params:
-            constructor = _namedtuple_constructor(node) or constructor
-    if constructor is not None and constructor.kind == "constructor":
-        defined = _defined(node, nodes, constructor.name)
-        if defined is not None and defined.lineno != constructor.line:  # an overload stub
-            constructor = read_signature(defined, facts.reader, "constructor")
+    constructor = _constructor(cls, node, nodes, facts.reader, read_signature)
     if constructor is not None:
         found = _defined(node, nodes, constructor.name)
         constructor = _complete_signature(constructor, found, facts, cls.name)
@@ -98,6 +93,44 @@ def _complete_class(
     )
     special = tuple(_special(cls.name, node, nodes, facts, read_signature))
     return replace(cls, constructor=constructor, methods=methods, special=special)
+
+
+def has_own_code(
+    cls: ClassModel,
+    node: ast.ClassDef,
+    nodes: dict[str, ast.ClassDef],
+    reader: TypeReader,
+    read_signature: ReadSignature,
+) -> bool:
+    """Whether the completed class will have code of its own to run (methods, special methods,
+    a constructor written in the module), read without inferring any type."""
+    if cls.methods or any(True for _ in _special_members(node, nodes)) or _setter_nodes(node):
+        return True
+    constructor = _constructor(cls, node, nodes, reader, read_signature)
+    return constructor is not None and constructor.line > 0
+
+
+def _constructor(
+    cls: ClassModel,
+    node: ast.ClassDef,
+    nodes: dict[str, ast.ClassDef],
+    reader: TypeReader,
+    read_signature: ReadSignature,
+) -> Signature | None:
+    """The constructor as the module writes it: ``__new__``, a namedtuple's fields, the last
+    definition after ``@overload`` stubs (types not inferred yet)."""
+    constructor = cls.constructor
+    if constructor is not None and constructor.line == 0:
+        created = _defined(node, nodes, "__new__")
+        if created is not None and _defined(node, nodes, "__init__") is None:
+            constructor = read_signature(created, reader, "constructor")
+        elif not constructor.params:
+            constructor = _namedtuple_constructor(node) or constructor
+    if constructor is not None and constructor.kind == "constructor":
+        defined = _defined(node, nodes, constructor.name)
+        if defined is not None and defined.lineno != constructor.line:  # an overload stub
+            constructor = read_signature(defined, reader, "constructor")
+    return constructor
 
 
 def _namedtuple_constructor(node: ast.ClassDef) -> Signature | None:
@@ -165,12 +198,7 @@ def _special(
     read_signature: ReadSignature,
 ) -> Iterator[Signature]:
     """Special methods the class (or a base in the module) defines, and property setters."""
-    seen: set[str] = set()
-    has_exit = any(name == "__exit__" for _, name in _members(node, nodes))
-    for item, name in _members(node, nodes):
-        if name in seen or name not in SPECIAL_METHODS or (name == "__enter__" and not has_exit):
-            continue
-        seen.add(name)
+    for item, name in _special_members(node, nodes):
         if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef) and _takes_parameters(name):
             signature = read_signature(item, facts.reader, "method")
             unannotated = {p.name for p in signature.params if p.type == ANY}
@@ -185,6 +213,19 @@ def _special(
         )
         yield replace(signature, params=params, kind="operator")
     yield from _setters(owner, node, facts, read_signature)
+
+
+def _special_members(
+    node: ast.ClassDef, nodes: dict[str, ast.ClassDef]
+) -> Iterator[tuple[ast.stmt, str]]:
+    """(statement, name) of each special method that counts, the nearest definition of each."""
+    seen: set[str] = set()
+    has_exit = any(name == "__exit__" for _, name in _members(node, nodes))
+    for item, name in _members(node, nodes):
+        if name in seen or name not in SPECIAL_METHODS or (name == "__enter__" and not has_exit):
+            continue
+        seen.add(name)
+        yield item, name
 
 
 def _takes_parameters(name: str) -> bool:
@@ -220,14 +261,21 @@ def _operand(parameter: Parameter, owner: str) -> Parameter:
 def _setters(
     owner: str, node: ast.ClassDef, facts: ModuleFacts, read_signature: ReadSignature
 ) -> Iterator[Signature]:
-    for item in node.body:
-        if not isinstance(item, ast.FunctionDef):
-            continue
-        for decorator in item.decorator_list:
-            if isinstance(decorator, ast.Attribute) and decorator.attr == "setter":
-                signature = read_signature(item, facts.reader, "method")
-                signature = _complete_signature(signature, item, facts, owner)
-                yield replace(signature, kind="setter")
+    for item in _setter_nodes(node):
+        signature = read_signature(item, facts.reader, "method")
+        signature = _complete_signature(signature, item, facts, owner)
+        yield replace(signature, kind="setter")
+
+
+def _setter_nodes(node: ast.ClassDef) -> list[ast.FunctionDef]:
+    """``@x.setter`` methods, once per setter decorator (as many as ``_setters`` yields)."""
+    return [
+        item
+        for item in node.body
+        if isinstance(item, ast.FunctionDef)
+        for decorator in item.decorator_list
+        if isinstance(decorator, ast.Attribute) and decorator.attr == "setter"
+    ]
 
 
 # -- signatures --------------------------------------------------------------------------------
@@ -269,11 +317,11 @@ def _complete_signature(
     returns = signature.returns
     if returns == ANY and node.returns is not None:
         returns = facts.reader.read(node.returns)
-    if inference.is_generator(node):  # its body runs only as the result is iterated
+    if inference.is_generator(node, facts):  # its body runs only as the result is iterated
         element = returns.args[0] if returns.kind == "list" and returns.args else ANY
         returns = TypeSpec("iterator", (element,))
     elif returns == ANY:
-        returns = inference.infer_return(node, owner, set(facts.bases))
+        returns = inference.infer_return(node, owner, facts)
     return replace(signature, params=tuple(params), returns=returns)
 
 
@@ -340,11 +388,11 @@ def _bases(nodes: dict[str, ast.ClassDef]) -> dict[str, set[str]]:
 
 
 def _attribute_table(
-    nodes: dict[str, ast.ClassDef], known: dict[str, ClassModel]
+    nodes: dict[str, ast.ClassDef], known: dict[str, ClassModel], tree: TreeIndex
 ) -> dict[TypeSpec, frozenset[str]]:
     """Public attributes of the builtin value types and of every known class."""
     table = dict(BUILTIN_ATTRIBUTES)
-    assigned = {name: _assigned_attributes(node) for name, node in nodes.items()}
+    assigned = {name: _assigned_attributes(node, tree) for name, node in nodes.items()}
     for name, cls in known.items():
         attributes = {m.name for m in cls.methods}
         if cls.constructor is not None:
@@ -356,9 +404,9 @@ def _attribute_table(
     return table
 
 
-def _assigned_attributes(node: ast.ClassDef) -> set[str]:
+def _assigned_attributes(node: ast.ClassDef, tree: TreeIndex) -> set[str]:
     names = set()
-    for inner in ast.walk(node):
+    for inner in tree.inside(node):
         if isinstance(inner, ast.Attribute) and isinstance(inner.ctx, ast.Store):
             if isinstance(inner.value, ast.Name) and inner.value.id == "self":
                 names.add(inner.attr)
@@ -455,11 +503,20 @@ def _analyse_sibling(source: Path, module_name: str, analyse: Analyse) -> dict[s
 # -- constants ---------------------------------------------------------------------------------
 
 
-def with_pattern_examples(tree: ast.Module, pool: ConstantPool) -> ConstantPool:
+def with_pattern_examples(
+    tree: ast.Module, pool: ConstantPool, tree_index: TreeIndex | None = None
+) -> ConstantPool:
     """Strings that the module's regular expressions match join the constant pool."""
     rng = random.Random(0)
     found: list[str] = []
-    for node in ast.walk(tree):
+    if tree_index is None:
+        calls: list[ast.AST] = walk(tree)
+    else:  # in ast.walk's order (breadth first), which draws the examples from ``rng``
+        order = sorted(
+            tree_index.calls, key=lambda c: tree_index.depth[tree_index.position[id(c[2])]]
+        )
+        calls = [call for _, _, call in order]
+    for node in calls:
         pattern = _regex_constant(node)
         shape = patterns.shape_of(pattern) if pattern is not None else None
         if shape is not None:

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 
 from miogen.analysis.docstrings import parameter_types, read_type_text
 from miogen.analysis.model import NO_DEFAULT, Parameter, Signature
+from miogen.analysis.survey import TreeIndex, children, index_tree, walk
 from miogen.analysis.typespec import ANY, STDLIB_TYPES, TypeReader, TypeSpec, union
 
 MAX_OPTIONS = 6  # types kept in an inferred union, the best supported first
@@ -114,6 +115,8 @@ class ModuleFacts:
     calls: dict[tuple[str, str], dict[str, Evidence]] = field(default_factory=dict)
     inferred: dict[tuple[str, str, str], TypeSpec] = field(default_factory=dict)  # helpers read
     telling: dict[int, list[ast.AST]] = field(default_factory=dict)  # id(function) -> its nodes
+    own: dict[int, list[ast.AST]] = field(default_factory=dict)  # id(function) -> own_nodes
+    tree: TreeIndex | None = None  # the module's nodes, walked once
     keep: list[ast.AST] = field(default_factory=list)  # rewritten copies that ``telling`` names
 
 
@@ -198,7 +201,10 @@ def _telling_nodes(node: FunctionNode, facts: ModuleFacts) -> list[ast.AST]:
     """The nodes of a function that can tell a parameter's type, collected once per function."""
     found = facts.telling.get(id(node))
     if found is None:
-        found = facts.telling[id(node)] = [n for n in ast.walk(node) if isinstance(n, _TELLING)]
+        inside = facts.tree.subtree(node) if facts.tree is not None else None
+        if inside is None:  # a rewritten copy (keywords), or no index
+            inside = walk(node)
+        found = facts.telling[id(node)] = [n for n in inside if isinstance(n, _TELLING)]
     return found
 
 
@@ -409,10 +415,11 @@ def _subscript_uses(node: ast.Subscript, name: str) -> Iterator[Use]:
         yield [TypeSpec("list"), TypeSpec("str"), TypeSpec("tuple")], 1.0, False
 
 
-def infer_return(node: FunctionNode, owner: str, classes: set[str]) -> TypeSpec:
+def infer_return(node: FunctionNode, owner: str, facts: ModuleFacts) -> TypeSpec:
     """The class a function or method returns, when its return statements build one."""
+    classes = facts.bases.keys()
     found: set[str] = set()
-    for inner in _own_nodes(node):
+    for inner in own_nodes(node, facts):
         if not isinstance(inner, ast.Return) or inner.value is None:
             continue
         value = inner.value
@@ -426,11 +433,11 @@ def infer_return(node: FunctionNode, owner: str, classes: set[str]) -> TypeSpec:
     return ANY
 
 
-def is_generator(node: FunctionNode) -> bool:
+def is_generator(node: FunctionNode, facts: ModuleFacts) -> bool:
     """A generator function: calling it runs nothing until the result is iterated."""
     if isinstance(node, ast.AsyncFunctionDef):
         return False
-    return any(isinstance(inner, ast.Yield | ast.YieldFrom) for inner in _own_nodes(node))
+    return any(isinstance(inner, ast.Yield | ast.YieldFrom) for inner in own_nodes(node, facts))
 
 
 def _builds(value: ast.expr, name: str) -> bool:
@@ -441,20 +448,44 @@ def _builds_type_of_self(value: ast.expr) -> bool:
     return isinstance(value, ast.Call) and _is_type_of(value.func, "self")
 
 
-def _own_nodes(node: FunctionNode) -> Iterator[ast.AST]:
-    """The nodes of a function's body, not of functions or classes defined inside it."""
-    pending: list[ast.AST] = list(node.body)
-    while pending:
-        current = pending.pop()
-        yield current
-        for child in ast.iter_child_nodes(current):
-            if not isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-                pending.append(child)
+def own_nodes(node: FunctionNode, facts: ModuleFacts) -> list[ast.AST]:
+    """The nodes of a function's body, not of functions or classes defined inside it; collected
+    once per function (a base class's method is completed again for each subclass)."""
+    found = facts.own.get(id(node))
+    if found is None and facts.tree is not None and id(node) in facts.tree.position:
+        found = facts.own[id(node)] = _own_slice(node, facts.tree)
+    if found is None:
+        found = facts.own[id(node)] = []
+        pending: list[ast.AST] = list(node.body)
+        while pending:
+            current = pending.pop()
+            found.append(current)
+            for child in children(current):
+                if not isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                    pending.append(child)
+    return found
+
+
+def _own_slice(node: FunctionNode, tree: TreeIndex) -> list[ast.AST]:
+    """``own_nodes`` read from the module's one walk: the body's nodes, less nested scopes."""
+    found: list[ast.AST] = []
+    for statement in node.body:
+        current = tree.position[id(statement)]
+        stop = tree.end[current]
+        while current < stop:
+            inner = tree.nodes[current]
+            if isinstance(inner, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                current = tree.end[current]
+                continue
+            found.append(inner)
+            current += 1
+    return found
 
 
 def call_sites(tree: ast.Module, facts: ModuleFacts, classes: set[str]) -> None:
     """Types of the arguments that calls in the module pass, per (class, callable) and parameter."""
-    for owner, function, call in _calls_with_context(tree):
+    calls = facts.tree.calls if facts.tree is not None else index_tree(tree).calls
+    for owner, function, call in calls:
         key = call_key(call.func, owner, facts)
         if key is None:
             continue
@@ -469,23 +500,6 @@ def call_sites(tree: ast.Module, facts: ModuleFacts, classes: set[str]) -> None:
             if spec != ANY:
                 evidence = facts.calls.setdefault(key, {}).setdefault(parameter, Evidence())
                 evidence.add([spec], 2.0, True)
-
-
-def _calls_with_context(tree: ast.Module) -> Iterator[tuple[str, FunctionNode | None, ast.Call]]:
-    def walk(
-        node: ast.AST, owner: str, function: FunctionNode | None
-    ) -> Iterator[tuple[str, FunctionNode | None, ast.Call]]:
-        for child in ast.iter_child_nodes(node):
-            if isinstance(child, ast.ClassDef):
-                yield from walk(child, child.name, None)
-            elif isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef):
-                yield from walk(child, owner, child)
-            else:
-                if isinstance(child, ast.Call):
-                    yield owner, function, child
-                yield from walk(child, owner, function)
-
-    yield from walk(tree, "", None)
 
 
 def call_key(function: ast.expr, owner: str, facts: ModuleFacts) -> tuple[str, str] | None:

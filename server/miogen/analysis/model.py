@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -117,21 +119,72 @@ class ConstantPool:
     bytes_: tuple[bytes, ...] = ()
 
 
+@dataclass(frozen=True, slots=True)
+class Completion:
+    """What calling the module's code takes: signatures with inferred types, constants."""
+
+    classes: dict[str, ClassModel]
+    functions: dict[str, Signature]
+    constants: ConstantPool
+
+
 @dataclass
 class ModuleModel:
+    """A module's units and targets, and (computed on first use) its completed signatures.
+
+    The language server needs only the units, their targets and lines; the inference of
+    untyped parameters that the engine needs is most of an analysis' time, so ``classes``,
+    ``functions`` and ``constants`` are computed when first read, by ``complete`` from the
+    source text. A pickled model that was not completed stays so (the receiver completes it
+    if it asks).
+    """
+
     path: str
     module_name: str
     source: str
     units: list[Unit]
-    classes: dict[str, ClassModel]
-    functions: dict[str, Signature]
-    constants: ConstantPool
+    complete: Callable[[ModuleModel], Completion] = field(repr=False, compare=False)
+    literals: ConstantPool = field(default_factory=ConstantPool)  # the source's own constants
     lines_of_code: dict[str, set[int]] = field(default_factory=dict)  # unit -> statement lines
     # Module-level state that code may change (global statements, module-level containers):
     # tests then need a fresh module state each, in the worker and in the emitted file.
     has_module_state: bool = False
     # Private top-level classes and functions (``_name``): units only when named explicitly.
     private_units: list[Unit] = field(default_factory=list)
+    _completion: Completion | None = field(default=None, repr=False, compare=False)
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
+
+    @property
+    def classes(self) -> dict[str, ClassModel]:
+        return self.completion().classes
+
+    @property
+    def functions(self) -> dict[str, Signature]:
+        return self.completion().functions
+
+    @property
+    def constants(self) -> ConstantPool:
+        return self.completion().constants
+
+    @property
+    def completed(self) -> bool:
+        """Whether the signatures were computed (read anything of them and they are)."""
+        return self._completion is not None
+
+    def completion(self) -> Completion:
+        with self._lock:  # the server's threads may share one model
+            if self._completion is None:
+                self._completion = self.complete(self)
+            return self._completion
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        del state["_lock"]
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._lock = threading.Lock()
 
     def unit(self, name: str) -> Unit:
         """The unit called ``name``, public or private; else UnknownUnitError listing them."""

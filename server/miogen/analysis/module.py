@@ -11,17 +11,25 @@ from typing import Any, TypeGuard
 
 from coverage.exceptions import NotPython
 
-from miogen.analysis.enrich import complete_model, with_pattern_examples
+from miogen.analysis.enrich import complete_model, has_own_code, with_pattern_examples
 from miogen.analysis.model import (
     NO_DEFAULT,
     ClassModel,
+    Completion,
     ConstantPool,
     ModuleModel,
     Parameter,
     Signature,
     Unit,
 )
-from miogen.analysis.survey import Survey, decorator_names, has_body, is_abstract, survey
+from miogen.analysis.survey import (
+    Survey,
+    decorator_names,
+    has_body,
+    index_tree,
+    is_abstract,
+    survey,
+)
 from miogen.analysis.targets import find_targets, parse_code
 from miogen.analysis.typespec import TypeReader, TypeSpec
 from miogen.errors import SourceSyntaxError
@@ -73,27 +81,42 @@ def _analyze(source: str, path: str, module_name: str) -> ModuleModel:
     class_nodes = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
     reader = TypeReader(set(class_nodes), _type_aliases(tree))
     classes = {name: _read_class(node, reader, class_nodes) for name, node in class_nodes.items()}
-    functions = {
-        n.name: _read_signature(n, reader, "function")
-        for n in tree.body
-        if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)
+    with_code = {
+        name
+        for name, node in class_nodes.items()
+        if has_own_code(classes[name], node, class_nodes, reader, _read_signature)
     }
-    classes, functions = complete_model(
-        tree, classes, functions, _read_signature, (path, module_name), _sibling_classes
-    )
     walked = survey(tree)
-    found = [_unit(node) for node in definitions(tree.body) if _is_unit(node, classes)]
+    found = [_unit(node) for node in definitions(tree.body) if _is_unit(node, with_code)]
     # Public units first: their target ids do not depend on the private ones.
     found = [u for u in found if not u.private] + [u for u in found if u.private]
     found = _with_helper_ranges(tree, found, walked)
     targets = find_targets(source, tree, found, walked)
     found = [replace(u, targets=tuple(targets.get(u.name, ()))) for u in found]
     units = [u for u in found if not u.private]
-    constants = with_pattern_examples(tree, _constants(walked))
-    model = ModuleModel(path, module_name, source, units, classes, functions, constants)
+    model = ModuleModel(path, module_name, source, units, _complete, _constants(walked))
     model.private_units = [u for u in found if u.private]
     model.has_module_state = _has_module_state(tree, walked)
     return model
+
+
+def _complete(model: ModuleModel) -> Completion:
+    """The signatures of the model's module with their types inferred, and its constants."""
+    tree = _parse_shared(model.source, model.path)  # cached: the analysis parsed it already
+    class_nodes = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
+    reader = TypeReader(set(class_nodes), _type_aliases(tree))
+    classes = {name: _read_class(node, reader, class_nodes) for name, node in class_nodes.items()}
+    functions = {
+        n.name: _read_signature(n, reader, "function")
+        for n in tree.body
+        if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)
+    }
+    location = (model.path, model.module_name)
+    walked = index_tree(tree)
+    classes, functions = complete_model(
+        tree, classes, functions, _read_signature, location, _sibling_classes, walked
+    )
+    return Completion(classes, functions, with_pattern_examples(tree, model.literals, walked))
 
 
 _CONTAINER_CALLS = {"list", "dict", "set", "defaultdict", "deque", "Counter", "OrderedDict"}
@@ -141,9 +164,56 @@ def _changes(node: ast.AST, containers: set[str]) -> bool:
 
 
 def ast_hash(node: ast.AST) -> str:
-    """A hash of the code's structure: blind to formatting, comments and line numbers."""
-    dumped = ast.dump(node, annotate_fields=False, include_attributes=False)
-    return hashlib.sha256(dumped.encode()).hexdigest()[:16]
+    """A hash of the code's structure: blind to formatting, comments and line numbers.
+
+    The text hashed is exactly ``ast.dump(node, annotate_fields=False)`` (hashes are stored in
+    the continuous-generation history), written by ``_dump``, which is about twice as fast.
+    """
+    parts: list[str] = []
+    _dump(node, parts)
+    return hashlib.sha256("".join(parts).encode()).hexdigest()[:16]
+
+
+# Per node class: (field name, whether the class's default for it is None).
+_FIELDS: dict[type, tuple[tuple[str, bool], ...]] = {}
+
+
+def _dump(value: object, parts: list[str]) -> None:
+    """Append ``ast.dump``'s text of ``value`` (no field names, no positions) to ``parts``."""
+    if isinstance(value, ast.AST):
+        kind = type(value)
+        fields = _FIELDS.get(kind)
+        if fields is None:
+            fields = _FIELDS[kind] = tuple(
+                (name, getattr(kind, name, ...) is None) for name in kind._fields
+            )
+        parts.append(kind.__name__ + "(")
+        named, first = False, True
+        for name, optional in fields:
+            try:
+                item = getattr(value, name)
+            except AttributeError:
+                named = True  # from here on ast.dump names the fields it writes
+                continue
+            if item is None and optional:
+                named = True
+                continue
+            if not first:
+                parts.append(", ")
+            first = False
+            if named:
+                parts.append(name + "=")
+            _dump(item, parts)
+        parts.append(")")
+    elif isinstance(value, list):
+        parts.append("[")
+        for index, item in enumerate(value):
+            if index:
+                parts.append(", ")
+            _dump(item, parts)
+        parts.append("]")
+    else:
+        parts.append(repr(value))
 
 
 def _with_helper_ranges(tree: ast.Module, units: list[Unit], walked: Survey) -> list[Unit]:
@@ -173,21 +243,15 @@ def _first_line(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> 
     return min([node.lineno] + [d.lineno for d in node.decorator_list])
 
 
-def _is_unit(
-    node: ast.stmt, classes: dict[str, ClassModel]
-) -> TypeGuard[ast.FunctionDef | ast.ClassDef]:
+def _is_unit(node: ast.stmt, with_code: set[str]) -> TypeGuard[ast.FunctionDef | ast.ClassDef]:
     """Top-level functions, and classes with code of their own to run (private ones too: they
     are units when named; dunder names never are). Interfaces (``Protocol``, classes whose
     methods are all abstract or empty) and exceptions are not units."""
     if isinstance(node, ast.FunctionDef):
         return not _is_dunder(node.name)
     if isinstance(node, ast.ClassDef) and not _is_dunder(node.name):
-        model = classes[node.name]
-        has_code = bool(model.methods or model.special) or (
-            model.constructor and model.constructor.line > 0
-        )
         return (
-            bool(has_code)
+            node.name in with_code
             and not node.name.endswith(EXCEPTION_SUFFIXES)
             and not _is_interface(node)
         )
@@ -248,13 +312,18 @@ def _type_aliases(tree: ast.Module) -> dict[str, ast.expr]:
 
 
 def _base_names(node: ast.ClassDef) -> set[str]:
-    names = set()
+    return set(_bases_in_order(node))
+
+
+def _bases_in_order(node: ast.ClassDef) -> list[str]:
+    """The names of the class's bases as written (the order the method resolution follows)."""
+    names = []
     for base in node.bases:
         expr = base.value if isinstance(base, ast.Subscript) else base
         if isinstance(expr, ast.Name):
-            names.add(expr.id)
+            names.append(expr.id)
         elif isinstance(expr, ast.Attribute):
-            names.add(expr.attr)
+            names.append(expr.attr)
     return names
 
 
@@ -316,7 +385,7 @@ def _constructor(
             "__init__", _dataclass_fields(node, reader), TypeSpec("none"), 0, "constructor"
         )
     seen.add(node.name)
-    for base in _base_names(node):
+    for base in _bases_in_order(node):  # the first base that has one, as Python finds it
         if base in class_nodes and base not in seen:
             return _constructor(class_nodes[base], reader, class_nodes, seen)
     return Signature("__init__", (), TypeSpec("none"), 0, "constructor")

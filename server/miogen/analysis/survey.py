@@ -29,6 +29,90 @@ class Survey:
         return [node for node in self.nodes if isinstance(node, kinds)]
 
 
+def children(node: ast.AST) -> list[ast.AST]:
+    """``list(ast.iter_child_nodes(node))``, in the same order, at a third of the cost."""
+    found: list[ast.AST] = []
+    for name in node._fields:
+        value = getattr(node, name, None)
+        if isinstance(value, ast.AST):
+            found.append(value)
+        elif isinstance(value, list):
+            found.extend(item for item in value if isinstance(item, ast.AST))
+    return found
+
+
+def walk(node: ast.AST) -> list[ast.AST]:
+    """``list(ast.walk(node))``: the same nodes in the same (breadth-first) order, faster."""
+    found = [node]
+    index = 0
+    while index < len(found):
+        found.extend(children(found[index]))
+        index += 1
+    return found
+
+
+Call = tuple[str, "ast.FunctionDef | ast.AsyncFunctionDef | None", ast.Call]
+
+
+@dataclass
+class TreeIndex:
+    """Every node of a tree in source order (depth first, as the code reads), with its depth and
+    where its subtree ends, so that the passes over one function or class read a slice of one
+    walk instead of walking again; and every call with its class and function."""
+
+    nodes: list[ast.AST]
+    depth: list[int]
+    end: list[int]  # nodes[i:end[i]] is the subtree of nodes[i]
+    position: dict[int, int]  # id(node) -> its index
+    calls: list[Call]  # (class or "", function or None, call), in source order
+
+    def subtree(self, node: ast.AST) -> list[ast.AST] | None:
+        """The nodes of ``node``'s subtree in ``ast.walk``'s order (breadth first); None for
+        a node not in the tree (a rewritten copy)."""
+        start = self.position.get(id(node))
+        if start is None:
+            return None
+        stop = self.end[start]
+        # Within one depth, breadth first and depth first orders agree: sort by depth, stably.
+        order = sorted(range(start, stop), key=self.depth.__getitem__)
+        return [self.nodes[i] for i in order]
+
+    def inside(self, node: ast.AST) -> list[ast.AST]:
+        """The nodes of ``node``'s subtree, ``node`` included, in source order."""
+        start = self.position[id(node)]
+        return self.nodes[start : self.end[start]]
+
+
+def index_tree(tree: ast.Module) -> TreeIndex:
+    """One depth-first walk of ``tree`` (iterative: deep nesting cannot overflow the stack)."""
+    nodes: list[ast.AST] = []
+    depths: list[int] = []
+    calls: list[Call] = []
+    pending: list[tuple[ast.AST, int, str, ast.FunctionDef | ast.AsyncFunctionDef | None]]
+    pending = [(tree, 0, "", None)]
+    while pending:
+        node, depth, owner, function = pending.pop()
+        nodes.append(node)
+        depths.append(depth)
+        if isinstance(node, ast.Call):
+            calls.append((owner, function, node))
+        for child in reversed(children(node)):
+            if isinstance(child, ast.ClassDef):
+                pending.append((child, depth + 1, child.name, None))
+            elif isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef):
+                pending.append((child, depth + 1, owner, child))
+            else:
+                pending.append((child, depth + 1, owner, function))
+    end = [len(nodes)] * len(nodes)
+    open_: list[int] = []  # nodes whose subtree has not ended yet
+    for current, depth in enumerate(depths):
+        while open_ and depths[open_[-1]] >= depth:
+            end[open_.pop()] = current
+        open_.append(current)
+    position = {id(node): i for i, node in enumerate(nodes)}
+    return TreeIndex(nodes, depths, end, position, calls)
+
+
 def survey(tree: ast.Module) -> Survey:
     """Walk ``tree`` once (iteratively: deep nesting cannot overflow the stack)."""
     result = Survey(nodes=[tree])
@@ -44,7 +128,7 @@ def survey(tree: ast.Module) -> Survey:
             if isinstance(node, ast.Name):
                 names.add(node.id)
             inside_children = inside or isinstance(node, FUNCTIONS)
-            stack.extend((child, inside_children) for child in ast.iter_child_nodes(node))
+            stack.extend((child, inside_children) for child in children(node))
     return result
 
 
