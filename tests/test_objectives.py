@@ -91,3 +91,46 @@ def test_a_unit_without_tests_still_counts_its_goals_in_the_report(write_module)
     report = criteria_report(problem, [], spec, model, module)
     assert report["method"] == CriterionCoverage(0, 1)
     assert report["weak-mutation"].covered == 0 and report["weak-mutation"].total >= 2
+
+
+REGISTERING = """
+class Registry:
+    def __init__(self):
+        self.known = {}
+
+    def register(self, name):
+        def add(function):
+            if name in self.known:
+                raise TypeError(f"{name} is already registered")
+            self.known[name] = function
+            return function
+
+        return add
+
+
+CONVENTIONS = Registry()
+
+
+@CONVENTIONS.register("double")
+def double(x: int) -> int:
+    if x > 10:
+        return 2 * x
+    return x
+"""
+
+
+def test_a_unit_whose_definition_refuses_to_run_twice_keeps_its_tests(tmp_path):
+    """The criteria report runs the unit's top-level statements again in a copy: a decorator
+    that registers it refuses there. The report is left out; the unit's tests stay."""
+    from miogen.pipeline import generate_module
+
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'p'\n")
+    module = tmp_path / "conventions.py"
+    module.write_text(REGISTERING)
+    output = tmp_path / "tests" / "test_conventions.py"
+    report = generate_module(
+        module, ["double"], 0, output, evaluations=200, seed=1, criteria="smart"
+    )
+    [unit] = report.units
+    assert unit.outcome.status == "ok" and unit.tests, unit.outcome.message
+    assert "double(" in output.read_text()
