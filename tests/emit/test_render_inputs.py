@@ -41,6 +41,9 @@ class Box:
     def __exit__(self, *details):
         return False
 
+    def __rmod__(self, other):
+        return other * self.size
+
     @property
     def label(self):
         return str(self.size)
@@ -144,6 +147,43 @@ def test_equality_with_a_singleton_is_meant_and_says_so(box_module, name, functi
     assert "import operator" in module_imports(rendered.source)
     rendered.extra_imports |= module_imports(rendered.source)
     run(rendered, box_module)
+
+
+def test_a_string_formatted_with_percent_is_written_as_operator_mod(box_module):
+    """``"%s" % box`` is str's formatting (the reflected ``__rmod__`` never runs): linters want
+    format specifiers there (UP031, F507), so the test says ``operator.mod``."""
+    test = (
+        S("construct", "Box"),
+        S("value", value="<%s>"),
+        S("operator", "__rmod__", [("other", 1)], receiver=0),
+    )
+    rendered = render_test(test, [Observation(2, "equals", "'<Box>'")], "test_box", {"Box"})
+    lines = [line.strip() for line in rendered.source.splitlines()]
+    assert "assert operator.mod(\"<%s>\", box) == '<Box>'" in lines
+    numbers = (
+        S("construct", "Box"),
+        S("value", value=7),
+        S("operator", "__rmod__", [("other", 1)], receiver=0),
+    )
+    assert "7 % box" in render_test(numbers, [], "test_box", {"Box"}).source
+
+
+def test_a_raising_context_and_its_with_are_one_statement(box_module):
+    test = (S("construct", "Box"), S("operator", "__enter__", receiver=0))
+    raises = Observation(1, "raises", "ValueError", detail="builtins:ValueError", message=None)
+    rendered = render_test(test, [raises], "test_box", {"Box"})
+    assert "    with pytest.raises(ValueError), box:\n        pass" in rendered.source
+
+
+def test_a_set_literal_names_each_value_once():
+    test = (
+        S("value", value=None),
+        S("value", value=None),
+        S("value", value=3),
+        S("set", args=[("", 0), ("", 1), ("", 2)]),
+        S("call", "twice", [("x", 3)]),
+    )
+    assert "twice(x={None, 3})" in render_test(test, [], "test_set", {"twice"}).source
 
 
 def test_stdlib_values_are_written_as_their_constructors():

@@ -154,7 +154,8 @@ def _expression(statement: Statement, names: dict[int, str], rendered: RenderedT
             return "[" + ", ".join(items) + "]"
         if kind == "tuple":
             return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
-        return "{" + ", ".join(items) + "}" if items else "set()"
+        unique = list(dict.fromkeys(items))  # ``{None, None}`` is ``{None}`` (ruff B033)
+        return "{" + ", ".join(unique) + "}" if unique else "set()"
     if kind == "dict":
         items = [names[i] for _, i in statement.args]
         # A key written twice keeps its last value, as the dict the test ran with did.
@@ -252,6 +253,13 @@ def _special_expression(statement: Statement, names: dict[int, str]) -> str:
         return f"{receiver}({_arguments(statement.args, names)})"
     operands = [_operand(names[i], statement.name) for _, i in statement.args]
     receiver = _operand(receiver, statement.name)
+    if statement.name in _MODULO and operands:
+        left = receiver if statement.name == "__mod__" else operands[0]
+        if left.lstrip("bBrRuU")[:1] in ("'", '"'):
+            # ``"%d" % x`` formats a string: linters want format specifiers (UP031, F507);
+            # the operator module's function says the ``%`` on a string is what is tested.
+            right = operands[0] if statement.name == "__mod__" else receiver
+            return f"operator.mod({left}, {right})"
     if statement.name in _EQUALITIES and SINGLETONS & {receiver, *operands}:
         # ``a == None`` runs ``a.__eq__`` as ``a is None`` would not, but linters (E711/E712)
         # read it as a mistake: the operator module's function says the comparison is meant.
@@ -269,6 +277,7 @@ def _operand(text: str, name: str) -> str:
 
 
 _EQUALITIES = {"__eq__": "eq", "__ne__": "ne"}
+_MODULO = frozenset({"__mod__", "__rmod__"})
 _COMPARISONS = frozenset({"__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__"})
 
 
@@ -318,8 +327,8 @@ def _context_lines(
     statement = test[index]
     receiver = names[statement.receiver]
     raises = next((o for o in observed if o.kind == "raises"), None)
-    if raises is not None:
-        return [raises_line(raises, rendered), f"    with {receiver}:", "        pass"]
+    if raises is not None:  # one ``with`` for both (ruff SIM117)
+        return [raises_line(raises, rendered)[:-1] + f", {receiver}:", "    pass"]
     checks = [o for o in observed if o.kind != "attribute"]
     used = any(index in later.references() for later in test[index + 1 :])
     if not checks and not used:
