@@ -175,6 +175,14 @@ def test_a_raising_context_and_its_with_are_one_statement(box_module):
     assert "    with pytest.raises(ValueError), box:\n        pass" in rendered.source
 
 
+def test_no_variable_is_named_like_a_module_the_tests_import():
+    """An object of a class ``Decimal`` is not called ``decimal``: that would hide
+    ``import decimal`` where a stdlib value is written ``decimal.Decimal("1.5")`` (F811)."""
+    test = (S("construct", "Decimal"), S("method", "apply", [("function", 0)], receiver=0))
+    source = render_test(test, [Observation(1, "equals", "1")], "test_decimal", {"Decimal"}).source
+    assert "decimal_2 = Decimal()" in source and "decimal =" not in source
+
+
 def test_a_set_literal_names_each_value_once():
     test = (
         S("value", value=None),

@@ -50,7 +50,7 @@ def render_test(
         by_index.setdefault(observation.index, []).append(observation)
     rendered = RenderedTest(name, "")
     names: dict[int, str] = {}
-    taken: set[str] = set()
+    taken: set[str] = set(_MODULES | {"pytest"})  # a ``decimal`` variable hides ``import decimal``
     lines: list[str] = []
     for index, statement in enumerate(test):
         if _is_context(statement):
