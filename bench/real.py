@@ -9,7 +9,6 @@ tool writes its test file there and ``bench.measure`` runs it under pytest + cov
 
 from __future__ import annotations
 
-import csv
 import json
 import os
 import subprocess
@@ -19,10 +18,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bench import pynguin
+from bench import run as suite_run
 from bench.measure import SuiteMeasure, measure_suite
 from bench.process import run_group
 from bench.realcorpus import RealModule, ensure_venv
-from bench.run import _git_version
+from bench.run import _git_version, read_rows
 
 REPO = Path(__file__).resolve().parent.parent
 OURS, PEER, LONGER, DYNAMOSA = "miogen", "pynguin-dynamosa", "miogen-30s", "miogen-dynamosa"
@@ -204,23 +204,12 @@ def _miogen_commit() -> str:
     return f"{completed.stdout.strip() or 'unknown'} (engine from {engine})"
 
 
-def read_rows(path: Path) -> list[dict]:
-    if not path.exists():
-        return []
-    with path.open(newline="") as handle:
-        return list(csv.DictReader(handle))
-
-
 def write_rows(path: Path, rows: list[dict]) -> None:
-    with path.open("w", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=COLUMNS)
-        writer.writeheader()
-        writer.writerows(rows)
+    suite_run.write_rows(path, rows, COLUMNS)
 
 
 def append_row(path: Path, row: dict) -> None:
-    with path.open("a", newline="") as handle:
-        csv.DictWriter(handle, fieldnames=COLUMNS).writerow(row)
+    suite_run.append_row(path, row, COLUMNS)
 
 
 def _first_line(text: str) -> str:

@@ -428,16 +428,16 @@ def read_rows(path: Path) -> list[dict]:
         return list(csv.DictReader(handle))
 
 
-def write_rows(path: Path, rows: list[dict]) -> None:
+def write_rows(path: Path, rows: list[dict], columns: list[str] = COLUMNS) -> None:
     with path.open("w", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=COLUMNS)
+        writer = csv.DictWriter(handle, fieldnames=columns)
         writer.writeheader()
         writer.writerows(rows)
 
 
-def append_row(path: Path, row: dict) -> None:
+def append_row(path: Path, row: dict, columns: list[str] = COLUMNS) -> None:
     with path.open("a", newline="") as handle:
-        csv.DictWriter(handle, fieldnames=COLUMNS).writerow(row)
+        csv.DictWriter(handle, fieldnames=columns).writerow(row)
 
 
 def record_machine(out: Path, plan: Plan) -> dict:
