@@ -176,10 +176,11 @@ def _lineage(node: ast.ClassDef, nodes: dict[str, ast.ClassDef]) -> Iterator[ast
             continue
         seen.add(current.name)
         yield current
-        pending += [nodes[b] for b in _base_names(current) if b in nodes]
+        pending += [nodes[b] for b in base_names(current) if b in nodes]
 
 
-def _base_names(node: ast.ClassDef) -> list[str]:
+def base_names(node: ast.ClassDef) -> list[str]:
+    """The names of the class's bases as written (the order the method resolution follows)."""
     names = []
     for base in node.bases:
         expression = base.value if isinstance(base, ast.Subscript) else base
@@ -382,7 +383,7 @@ def _bases(nodes: dict[str, ast.ClassDef]) -> dict[str, set[str]]:
     for name, node in nodes.items():
         names: set[str] = set()
         for owner in _lineage(node, nodes):
-            names |= set(_base_names(owner))
+            names |= set(base_names(owner))
         result[name] = names - {name}
     return result
 

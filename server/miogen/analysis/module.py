@@ -11,7 +11,7 @@ from typing import Any, TypeGuard
 
 from coverage.exceptions import NotPython
 
-from miogen.analysis.enrich import complete_model, has_own_code, with_pattern_examples
+from miogen.analysis.enrich import base_names, complete_model, has_own_code, with_pattern_examples
 from miogen.analysis.model import (
     NO_DEFAULT,
     ClassModel,
@@ -312,19 +312,7 @@ def _type_aliases(tree: ast.Module) -> dict[str, ast.expr]:
 
 
 def _base_names(node: ast.ClassDef) -> set[str]:
-    return set(_bases_in_order(node))
-
-
-def _bases_in_order(node: ast.ClassDef) -> list[str]:
-    """The names of the class's bases as written (the order the method resolution follows)."""
-    names = []
-    for base in node.bases:
-        expr = base.value if isinstance(base, ast.Subscript) else base
-        if isinstance(expr, ast.Name):
-            names.append(expr.id)
-        elif isinstance(expr, ast.Attribute):
-            names.append(expr.attr)
-    return names
+    return set(base_names(node))
 
 
 def _read_class(
@@ -385,7 +373,7 @@ def _constructor(
             "__init__", _dataclass_fields(node, reader), TypeSpec("none"), 0, "constructor"
         )
     seen.add(node.name)
-    for base in _bases_in_order(node):  # the first base that has one, as Python finds it
+    for base in base_names(node):  # the first base that has one, as Python finds it
         if base in class_nodes and base not in seen:
             return _constructor(class_nodes[base], reader, class_nodes, seen)
     return Signature("__init__", (), TypeSpec("none"), 0, "constructor")

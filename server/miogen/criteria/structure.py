@@ -10,6 +10,7 @@ from miogen.analysis.model import ModuleModel, Signature, Target, Unit
 from miogen.analysis.targets import CodeMap
 from miogen.analysis.typespec import TypeSpec
 from miogen.assertions.mutants import overlaps
+from miogen.instrument.counting import is_docstring
 from miogen.testcase.model import Statement
 
 _COMPOUND: tuple[type[ast.stmt], ...] = (
@@ -147,7 +148,7 @@ class _Reader:
         self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef, owner: int
     ) -> None:
         body = node.body
-        if body and _is_docstring(body[0]):
+        if body and is_docstring(body[0]):
             body = body[1:]
         previous, self.owner = self.owner, owner
         self.statements(body, ())  # a function's body runs whenever it is called: free
@@ -244,11 +245,3 @@ def _called_inside(tree: ast.Module, callables: dict[str, UnitCallable], unit: U
         if name in used:
             called.add(key)
     return called
-
-
-def _is_docstring(statement: ast.stmt) -> bool:
-    return (
-        isinstance(statement, ast.Expr)
-        and isinstance(statement.value, ast.Constant)
-        and isinstance(statement.value.value, str)
-    )

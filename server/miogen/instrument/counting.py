@@ -112,7 +112,7 @@ class _StatementCounter(ast.NodeTransformer):
     def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> ast.AST:
         self.depth += 1
         self.generic_visit(node)
-        start = 1 if _is_docstring(node.body[0]) else 0
+        start = 1 if is_docstring(node.body[0]) else 0
         node.body[start:] = self._counted(node.body[start:])
         if len(node.body) > start:
             self.entries.append(self._site_of(node.body[start]))
@@ -260,7 +260,8 @@ def _on_line(node: ast.AST, line: int, keep: ast.AST | None = None) -> ast.AST:
     return node
 
 
-def _is_docstring(statement: ast.stmt) -> bool:
+def is_docstring(statement: ast.stmt) -> bool:
+    """Whether ``statement`` is a string on its own (a docstring where it opens a body)."""
     return (
         isinstance(statement, ast.Expr)
         and isinstance(statement.value, ast.Constant)
