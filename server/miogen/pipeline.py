@@ -31,6 +31,7 @@ from miogen.emit.merge import GeneratedTest, MergeResult, merge_tests, write_mer
 from miogen.emit.parametrize import original_names, parametrize
 from miogen.emit.state import FIXTURE_NAME, state_fixture
 from miogen.emit.style import Style
+from miogen.execution.spare import SpareSource
 from miogen.execution.supervisor import OnEvent, ShouldCancel, run_job
 from miogen.project import ModuleLocation, locate, pytest_warning_filters
 from miogen.records import (
@@ -80,10 +81,14 @@ def job_spec(
 
 
 def run(
-    spec: JobSpec, on_event: OnEvent | None = None, should_cancel: ShouldCancel | None = None
+    spec: JobSpec,
+    on_event: OnEvent | None = None,
+    should_cancel: ShouldCancel | None = None,
+    spares: SpareSource | None = None,
 ) -> JobOutcome:
-    """Run the job in supervised worker processes (user code never runs in this process)."""
-    return run_job(spec, on_event, should_cancel)
+    """Run the job in supervised worker processes (user code never runs in this process);
+    ``spares``: workers started ahead (the language server's), used when one fits."""
+    return run_job(spec, on_event, should_cancel, spares)
 
 
 # --- verification ----------------------------------------------------------------------------
@@ -135,12 +140,12 @@ class VerificationAhead:
         self.closed = False
 
     def __call__(self, event: Event) -> None:
+        if self.forward is not None:
+            self.forward(event)  # first: the first progress is what a save waits to see
         if isinstance(event, Progress):
             with self.lock:
                 if not self.processes and not self.closed:
                     self.processes = start_ahead(self.location.import_root, range(self.runs))
-        if self.forward is not None:
-            self.forward(event)
 
     def close(self) -> None:
         with self.lock:

@@ -357,6 +357,15 @@ class UnitOutcome:
         return StopReason.CANCELLED if self.status == "cancelled" else None
 
 
+@dataclass(frozen=True)
+class WorkerStart:
+    """The process of one attempt of a job: its pid, and whether it was started ahead of the
+    job (a spare, ``execution.spare``: its launch was off the job's clock)."""
+
+    pid: int
+    spare: bool
+
+
 @dataclass
 class JobOutcome:
     """A job's end: each unit's outcome, or the error that stopped the whole job."""
@@ -369,6 +378,7 @@ class JobOutcome:
     # Seconds before the first unit: "start" (launch to loaded, per attempt, summed), "analyse"
     # and "import" (the first attempt's).
     phases: dict[str, float] = field(default_factory=dict)
+    workers: list[WorkerStart] = field(default_factory=list)  # one per attempt, in order
 
     def unit(self, name: str) -> UnitOutcome:
         return next(u for u in self.units if u.unit == name)

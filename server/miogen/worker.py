@@ -4,10 +4,17 @@
 any of it runs, the worker keeps a private copy of its stdout for the protocol and points file
 descriptors 0, 1 and 2 elsewhere, so that user prints (even ``os.write(1, ...)``) can never
 reach the protocol stream.
+
+``python -m miogen.worker --spare`` is a worker started ahead of its job (``execution.spare``):
+it imports miogen's engine, then waits for the spec. Nothing of the user's is read or imported
+before the spec arrives; the sandbox, the limits and the pytest world are entered after it, as
+in a worker started for the job. A spare whose parent goes away reads the end of its stdin and
+exits.
 """
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import sys
@@ -58,8 +65,15 @@ def error_kind(error: MiogenError) -> ErrorKind:
     return ErrorKind.INTERNAL
 
 
-def main() -> None:
-    spec = JobSpec.loads(sys.stdin.read())
+def main(argv: list[str]) -> None:
+    if "--spare" in argv:
+        from miogen import engine  # noqa: F401 - imported ahead: the job then finds it loaded
+    text = sys.stdin.read()
+    if not text:
+        os._exit(0)  # the parent went away (or discarded this spare) before giving it a job
+    spec = JobSpec.loads(text)
+    if "--spare" in argv:
+        _as_started_for(spec)
     channel = isolate_stdio(spec.scratch)
     heartbeat = Heartbeat(os.path.join(spec.scratch, "heartbeat"))
     try:
@@ -78,5 +92,16 @@ def main() -> None:
         os._exit(0)
 
 
+def _as_started_for(spec: JobSpec) -> None:
+    """What a worker started for ``spec`` has: its scratch folder as working directory and as
+    ``sys.path[0]`` (``-m`` put the launch folder there), and import caches that see files
+    written since the launch."""
+    launched = os.getcwd()
+    os.chdir(spec.scratch)
+    if sys.path and sys.path[0] == launched:
+        sys.path[0] = spec.scratch
+    importlib.invalidate_caches()
+
+
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])

@@ -20,7 +20,6 @@ import selectors
 import shutil
 import signal
 import subprocess
-import sys
 import tempfile
 import time
 from collections.abc import Callable
@@ -28,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import IO
 
 from miogen.execution.heartbeat import Heartbeat
+from miogen.execution.spare import Spare, SpareSource, kill_worker, launch_worker
 from miogen.records import (
     SLACK_SECONDS,
     Crash,
@@ -42,6 +42,7 @@ from miogen.records import (
     UnitResult,
     UnitStarted,
     WorkerError,
+    WorkerStart,
     event_from_json,
 )
 from miogen.testcase.model import CALLS, drop_unused_values, from_json, to_json
@@ -49,33 +50,25 @@ from miogen.testcase.model import CALLS, drop_unused_values, from_json, to_json
 MAX_RESTARTS = 3  # per unit
 MIN_SECONDS = 0.2  # a restarted unit with less of its share left only replays what it found
 HARD_KILL_GRACE = 1.0  # past the per-test timeout before the worker is killed
-WORKER = "miogen.worker"
 
 OnEvent = Callable[[Event], None]
 ShouldCancel = Callable[[], bool]
 
 
 class _Attempt:
-    """One worker process."""
+    """One worker process: a spare started ahead (``execution.spare``), or one started now."""
 
-    def __init__(self, spec: JobSpec) -> None:
+    def __init__(self, spec: JobSpec, spare: Spare | None = None) -> None:
         self.spec = spec
-        self.started = time.monotonic()
         self.heartbeat = Heartbeat(os.path.join(spec.scratch, "heartbeat"), create=True)
-        env = dict(os.environ, PYTHONHASHSEED="0", PYTHONDONTWRITEBYTECODE="1")
+        self.spare = spare is not None
         try:
-            self.process = subprocess.Popen(
-                [sys.executable, "-m", WORKER],
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.DEVNULL,
-                cwd=spec.scratch,
-                env=env,
-                start_new_session=True,  # a kill takes the user's child processes along
-            )
+            self.process = spare.process if spare else launch_worker(spec.scratch)
         except OSError:
             self.heartbeat.close()
             raise
+        self.started = time.monotonic()  # the job's start: a spare's launch is off its clock
+        self.answered = False  # the worker sent something
         self.stdout: IO[bytes] = self.process.stdout  # type: ignore[assignment]
         try:
             stdin: IO[bytes] = self.process.stdin  # type: ignore[assignment]
@@ -94,6 +87,7 @@ class _Attempt:
             chunk = os.read(self.stdout.fileno(), 1 << 20)
             if not chunk:
                 return None
+            self.answered = True
             self.buffer += chunk
             *lines, self.buffer = self.buffer.split(b"\n")
             for line in lines:
@@ -108,14 +102,7 @@ class _Attempt:
         return time.monotonic() - started if started else 0.0
 
     def kill(self) -> None:
-        try:
-            os.killpg(self.process.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
-        try:
-            self.process.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            pass
+        kill_worker(self.process)
 
     def death_reason(self) -> str:
         code = self.process.poll()
@@ -168,15 +155,22 @@ class _UnitState:
 
 
 def run_job(
-    spec: JobSpec, on_event: OnEvent | None = None, should_cancel: ShouldCancel | None = None
+    spec: JobSpec,
+    on_event: OnEvent | None = None,
+    should_cancel: ShouldCancel | None = None,
+    spares: SpareSource | None = None,
 ) -> JobOutcome:
-    """Run ``spec`` in worker processes until every unit has a result, failed, or is cancelled."""
+    """Run ``spec`` in worker processes until every unit has a result, failed, or is cancelled.
+
+    ``spares``: workers started ahead; the job runs in one when one fits, and the source is
+    asked for a new one once the search has streamed its first progress (or the worker ended).
+    """
     own_scratch = not spec.scratch
     if own_scratch:
         spec = dataclasses.replace(spec, scratch=tempfile.mkdtemp(prefix="miogen-"))
     started = time.monotonic()
     try:
-        outcome = _Supervisor(spec, on_event, should_cancel).run()
+        outcome = _Supervisor(spec, on_event, should_cancel, spares).run()
     finally:
         if own_scratch:
             shutil.rmtree(spec.scratch, ignore_errors=True)
@@ -186,9 +180,14 @@ def run_job(
 
 class _Supervisor:
     def __init__(
-        self, spec: JobSpec, on_event: OnEvent | None, should_cancel: ShouldCancel | None
+        self,
+        spec: JobSpec,
+        on_event: OnEvent | None,
+        should_cancel: ShouldCancel | None,
+        spares: SpareSource | None = None,
     ) -> None:
         self.spec = spec
+        self.spares = spares
         self.on_event = on_event or (lambda _: None)
         self.should_cancel = should_cancel or (lambda: False)
         self.units: dict[str, _UnitState] = {}
@@ -201,6 +200,7 @@ class _Supervisor:
         self.attempt_deadline = self.deadline
         self.weights: dict[str, float] = {}  # from the worker's first answer
         self.running: tuple[str, float] | None = None  # the unit at work, since when
+        self.refilled = False
 
     def _add(self, job: UnitJob) -> None:
         state = self.units[job.name] = _UnitState(job, UnitOutcome(job.name))
@@ -214,11 +214,11 @@ class _Supervisor:
         return not self.unnamed and all(state.done for state in self.units.values())
 
     def run(self) -> JobOutcome:
-        first = True
+        first, use_spare = True, True
         while not self.finished:
             attempt_spec = self._attempt_spec(first)
             try:
-                attempt = _Attempt(attempt_spec)
+                attempt = self._launch(attempt_spec, use_spare)
             except OSError as error:  # e.g. no processes or memory left for a new worker
                 return self._fail_rest(f"could not start a worker: {error}")
             try:
@@ -227,10 +227,26 @@ class _Supervisor:
             finally:
                 attempt.kill()
                 attempt.close()
+                self._refill()
             if ended:
                 break
-            first = False
+            # A spare that died before it answered (killed while it waited, or by the module's
+            # import) is no crash: the same attempt again, and the job's next ones, in workers
+            # started for them.
+            spare_lost = attempt.spare and not attempt.answered
+            use_spare = use_spare and not spare_lost
+            first = first and spare_lost
         return self.outcome
+
+    def _launch(self, spec: JobSpec, use_spare: bool) -> _Attempt:
+        spare = self.spares.take() if self.spares is not None and use_spare else None
+        attempt = _Attempt(spec, spare)
+        self.outcome.workers.append(WorkerStart(attempt.process.pid, attempt.spare))
+        return attempt
+
+    def _refill(self) -> None:
+        if self.spares is not None:
+            self.spares.refill()
 
     def _attempt_spec(self, first: bool) -> JobSpec:
         """The job for the units still open: all of it first; after a crash, each open unit's
@@ -263,6 +279,8 @@ class _Supervisor:
                 self._cancel_rest()
                 return True
             events = attempt.read_events(0.05)
+            if events is None and attempt.spare and not attempt.answered:
+                return self.finished  # the spare died before the job reached it: not a crash
             if events is None:
                 return self.finished or self._crashed(attempt, current, None)
             for event in events:
@@ -300,6 +318,9 @@ class _Supervisor:
             for name, seconds in event.phases.items():
                 phases.setdefault(name, seconds)
         elif isinstance(event, Progress) and event.unit in self.units:
+            if not self.refilled:  # the save's first news is out: a spare for the next job
+                self.refilled = True
+                self._refill()
             for entry in event.new_tests:
                 self.units[event.unit].add_seed(entry.test)
         elif isinstance(event, UnitResult) and event.unit in self.units:

@@ -16,6 +16,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import os
+import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
@@ -198,7 +201,10 @@ class Analyser:
         if self._executor is None:
             if self.processes:
                 context = multiprocessing.get_context("spawn")  # the server has threads: no fork
-                self._executor = ProcessPoolExecutor(max_workers=1, mp_context=context)
+                self._executor = ProcessPoolExecutor(
+                    max_workers=1, mp_context=context,
+                    initializer=_end_with_parent, initargs=(os.getpid(),),
+                )  # fmt: skip
             else:
                 self._executor = ThreadPoolExecutor(1, thread_name_prefix="miogen-analysis")
         return self._executor
@@ -218,6 +224,21 @@ class Analyser:
 
 def _warm() -> None:
     """Runs in the analysis process: its imports are done by then."""
+
+
+PARENT_CHECK_SECONDS = 0.5
+
+
+def _end_with_parent(parent: int) -> None:
+    """Runs in the analysis process at its start: it exits once the server is gone (killed: its
+    task queue's pipe stays open in this process too, so a read would never end)."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_CHECK_SECONDS)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="miogen-parent-watch", daemon=True).start()
 
 
 def _resolved(

@@ -1,5 +1,9 @@
 """Generation jobs: a queue with a parallel limit, a worker process per job, throttled progress.
 
+Each job runs in a worker process started ahead of it when one fits (``execution.spare``: a
+spare for the job's settings, past Python's start and miogen's imports); the next spare starts
+once the job has streamed its first progress.
+
 The event loop never waits on user code: ``run_job`` (which runs the unit's code only in a worker
 process, invariant 1) and the coverage.py verification run in threads, and their events are
 handed back to the loop. Cancelling sets a flag that ``run_job`` polls every 50 ms and then kills
@@ -17,6 +21,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
+from miogen.execution.spare import Spares
 from miogen.lsp.settings import Settings
 from miogen.lsp.snapshot import Snapshot, UnitShape
 from miogen.pipeline import Dropped, Verification, VerificationAhead, job_spec, run, verify
@@ -132,6 +137,7 @@ class Scheduler:
         self.running: set[Job] = set()
         self.latest: dict[tuple[str, str], Job] = {}
         self.threads = ThreadPoolExecutor(max_workers=32, thread_name_prefix="miogen-job")
+        self.spares = Spares()
         self._tasks: set[asyncio.Task[None]] = set()
 
     def submit(self, job: Job) -> Job:
@@ -166,8 +172,13 @@ class Scheduler:
         jobs = [job for job in self.latest.values() if job.active and predicate(job)]
         return sum(self.cancel(job, reason) for job in jobs)
 
+    def warm_up(self, settings: Settings) -> None:
+        """Have a worker for a job with ``settings`` waiting (one for other settings is replaced)."""
+        self.spares.refill(settings)
+
     def close(self, wait_seconds: float = 3.0) -> bool:
         """Cancel everything; True when every job thread ended within ``wait_seconds``."""
+        self.spares.close()
         for job in list(self.latest.values()):
             job.cancel_reason = job.cancel_reason or "shutdown"
             job._stop.set()
@@ -232,7 +243,9 @@ class Scheduler:
 
     async def _run_and_verify(self, job: Job, spec: JobSpec, ahead: VerificationAhead) -> None:
         loop = asyncio.get_running_loop()
-        outcome = await loop.run_in_executor(self.threads, run, spec, ahead, job._stop.is_set)
+        spares = self.spares.keyed(job.settings)
+        stop = job._stop.is_set
+        outcome = await loop.run_in_executor(self.threads, run, spec, ahead, stop, spares)
         job.outcome = outcome
         unit = job.unit_outcome
         if job._stop.is_set() or outcome.status == "cancelled":

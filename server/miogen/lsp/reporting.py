@@ -180,6 +180,9 @@ def _timing(job: Job, result: UnitResult | None) -> str:
     wall = outcome.wall_seconds if outcome is not None else 0.0
     start = outcome.phases.get("start", 0.0) if outcome is not None else 0.0
     phases = [f"start {start:.1f} s"]
+    if outcome is not None and outcome.workers:
+        worker = outcome.workers[0]
+        phases.insert(0, f"pid {worker.pid}{' started ahead' if worker.spare else ''}")
     if result is not None:
         phases += [f"{name} {seconds:.1f} s" for name, seconds in result.phases.items()]
         phases.append(f"{result.executions} executions")

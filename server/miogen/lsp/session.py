@@ -70,7 +70,16 @@ class Session:
         self.client.log(f"miogen: settings: {settings.describe()}")
         for uri in self.store.open:
             self.publish(uri)
+        self._warm_up()  # a spare started under other settings is replaced
         self.scheduler.pump()
+
+    def _warm_up(self, doc: Document | None = None) -> None:
+        """A worker waiting for the next job of ``doc`` (else of an open document)."""
+        if doc is None:
+            docs = (self.store.documents.get(uri) for uri in sorted(self.store.open))
+            doc = next((found for found in docs if found is not None), None)
+        if doc is not None and not self.client.stopped:
+            self.scheduler.warm_up(self.locator.settings_for(doc.path))
 
     async def initialized(self) -> None:
         self.analyser.warm_up()
@@ -101,6 +110,7 @@ class Session:
     def shutdown(self) -> None:
         self.client.stopped = True
         self.scheduler.cancel_where(lambda job: True, "shutdown")
+        self.scheduler.spares.close()
         self.analyser.close()
 
     # --- documents ------------------------------------------------------------------------------
@@ -113,6 +123,7 @@ class Session:
         self.store.open.add(uri)
         doc.published = None
         self.store.analysis(doc, self.client.text(uri), self.client.version(uri), keep=True)
+        self._warm_up(doc)
 
     def _analysed(self, uri: str) -> None:
         """A newer analysis of the document arrived: show it, and have lenses that were answered
