@@ -30,6 +30,7 @@ import tempfile
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 
 from lsprotocol import types
@@ -381,7 +382,7 @@ def report(subject: Subject, phases: list[Phase], saves: list[Save], budget: flo
     machine = f"{platform.platform()}, {os.cpu_count()} cores, Python {platform.python_version()}"
     return f"""# Language-server latency on a big module ({subject.name})
 
-Command: `{command}`
+Command: `{command}` ({datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")})
 Machine: {machine}; load average (1 min) before {loads[0]:.2f}, at the phases' start {phase_loads},
 after {loads[1]:.2f}. The machine is shared by several engineers: one run's figures, under that load.
 Subject: {subject.origin} ({lines} lines); the saves change the code of `{subject.unit}`;
@@ -410,11 +411,13 @@ from each save below until its result.
 The server analyses each text once, in a process of its own, and answers requests from the latest
 finished analysis after waiting at most 50 ms for a newer one; a save reuses the analysis of the
 text that was typed. A job's time after the save: the save debounce (0.1 s) and the analysis of
-the saved text if it is still running (*job running* ends there), the worker process's start (the
-interpreter, its analysis and import of the module), the unit's search and post-processing within
-the budget (the engine's budget covers these, not the start), then coverage.py's verification of
-the emitted tests in fresh pytest processes (started during the search). The server's account
-splits the worker's wall time into its start and the unit's phases, then the verification.
+the saved text if it is still running (*job running* ends there), the worker's start (a worker
+started ahead of the job, past Python's start and miogen's imports, gets the job spec: *start*
+is its analysis and import of the module; without one, the interpreter's start too), the unit's
+search and post-processing within the budget (the engine's budget covers these, not the start),
+then coverage.py's verification of the emitted tests in fresh pytest processes (started during
+the search). The server's account names the worker's pid ("started ahead" when it was a spare)
+and splits its wall time into the start and the unit's phases, then the verification.
 """
 
 

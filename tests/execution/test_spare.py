@@ -178,3 +178,21 @@ def test_a_spare_ends_when_its_parent_is_killed():
         parent.wait()
         parent.stdout.close()
     assert gone(pid)
+
+
+def test_the_sandbox_holds_in_a_spare(spares, write_module, tmp_path):
+    marker = tmp_path / "outside" / "written.txt"
+    marker.parent.mkdir()
+    source = f"""
+    def touch(x: int) -> int:
+        if x > 0:
+            with open({str(marker)!r}, "w") as out:
+                out.write("harm")
+        return x
+    """
+    spares.refill("settings")
+    outcome = run_job(
+        spec_for(write_module("toucher", source), "touch"), spares=spares.keyed("settings")
+    )
+    assert outcome.status == "ok" and outcome.workers[0].spare
+    assert not marker.exists()
