@@ -62,12 +62,12 @@ class _Attempt:
         self.spec = spec
         self.heartbeat = Heartbeat(os.path.join(spec.scratch, "heartbeat"), create=True)
         self.spare = spare is not None
+        self.started = time.monotonic()  # the job's start: a spare's launch is off its clock
         try:
             self.process = spare.process if spare else launch_worker(spec.scratch)
         except OSError:
             self.heartbeat.close()
             raise
-        self.started = time.monotonic()  # the job's start: a spare's launch is off its clock
         self.answered = False  # the worker sent something
         self.stdout: IO[bytes] = self.process.stdout  # type: ignore[assignment]
         try:

@@ -78,8 +78,13 @@ class Session:
         if doc is None:
             docs = (self.store.documents.get(uri) for uri in sorted(self.store.open))
             doc = next((found for found in docs if found is not None), None)
-        if doc is not None and not self.client.stopped:
-            self.scheduler.warm_up(self.locator.settings_for(doc.path))
+        if doc is None or self.client.stopped:
+            return
+        settings = self.locator.settings_for(doc.path)
+        if settings.save_mode == "off":  # no save will want a worker soon
+            self.scheduler.spares.discard()
+        else:
+            self.scheduler.warm_up(settings)
 
     async def initialized(self) -> None:
         self.analyser.warm_up()
