@@ -27,7 +27,9 @@ async def test_a_save_runs_its_job_in_the_worker_started_before_it(editor):
     editor.save(path, edited_sign("return 2"))
     await editor.wait_job("sign")
     [account] = editor.logs("sign: ")[-1:]
-    pid = int(re.search(r"worker [\d.]+ s \(pid (\d+) started ahead", account).group(1))
+    pid = int(
+        re.search(r"worker [\d.]+ s \(start [\d.]+ s, pid (\d+) started ahead", account).group(1)
+    )
     assert pid in waiting, account
     assert gone(pid)
     later = await editor.wait(lambda: spares(server) - waiting, "the next worker started ahead")
@@ -45,7 +47,10 @@ async def test_a_killed_spare_is_replaced_and_the_save_still_succeeds(editor):
     done = await editor.wait_job("sign")
     assert done["covered"] == 3
     account = editor.logs("sign: ")[-1]
-    assert int(re.search(r"worker [\d.]+ s \(pid (\d+)", account).group(1)) not in killed
+    assert (
+        int(re.search(r"worker [\d.]+ s \(start [\d.]+ s, pid (\d+)", account).group(1))
+        not in killed
+    )
     await editor.wait(lambda: spares(server) - killed, "a new worker started ahead")
 
 
@@ -67,6 +72,8 @@ async def test_a_settings_change_discards_the_spare(fresh, tmp_path):
     editor.save(path, edited_sign("return 2"))
     await editor.wait_job("sign")
     account = editor.logs("sign: ")[-1]
-    pid = int(re.search(r"worker [\d.]+ s \(pid (\d+) started ahead", account).group(1))
+    pid = int(
+        re.search(r"worker [\d.]+ s \(start [\d.]+ s, pid (\d+) started ahead", account).group(1)
+    )
     assert pid != old
     editor.close_all()

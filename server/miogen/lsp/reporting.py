@@ -181,8 +181,8 @@ def _timing(job: Job, result: UnitResult | None) -> str:
     start = outcome.phases.get("start", 0.0) if outcome is not None else 0.0
     phases = [f"start {start:.1f} s"]
     if outcome is not None and outcome.workers:
-        worker = outcome.workers[0]
-        phases.insert(0, f"pid {worker.pid}{' started ahead' if worker.spare else ''}")
+        worker = outcome.workers[0]  # the process the save's job went to first
+        phases.append(f"pid {worker.pid}{' started ahead' if worker.spare else ''}")
     if result is not None:
         phases += [f"{name} {seconds:.1f} s" for name, seconds in result.phases.items()]
         phases.append(f"{result.executions} executions")
