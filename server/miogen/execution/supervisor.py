@@ -318,9 +318,6 @@ class _Supervisor:
             for name, seconds in event.phases.items():
                 phases.setdefault(name, seconds)
         elif isinstance(event, Progress) and event.unit in self.units:
-            if not self.refilled:  # the save's first news is out: a spare for the next job
-                self.refilled = True
-                self._refill()
             for entry in event.new_tests:
                 self.units[event.unit].add_seed(entry.test)
         elif isinstance(event, UnitResult) and event.unit in self.units:
@@ -332,6 +329,9 @@ class _Supervisor:
                 if not state.done:
                     state.outcome.status, state.outcome.message = "failed", event.message
         self.on_event(event)
+        if isinstance(event, Progress) and not self.refilled:
+            self.refilled = True  # the job's first news is out: now a spare for the next job
+            self._refill()
         return current
 
     def _crashed(self, attempt: _Attempt, unit: str | None, reason: str | None) -> bool:
