@@ -31,7 +31,9 @@ class Variant(StrEnum):
 
     DYNAMOSA = "dynamosa"  # size breaks ties, subvector dominance orders a front
     ADAPTIVE = "adynamosa"  # Alg. 1: the archive keeps cheaper tests, fronts switch by Alg. 2
-    NON_ADAPTIVE = "adynamosa-nonadaptive"  # sec. 3.2.1: Eq. 1 replaces size everywhere
+    # The paper's ablation (sec. 5, "Need for an adaptive approach"): aDynaMOSA with
+    # GET-SECONDARY-HEURISTIC disabled, so every front is ordered by Eq. 2 in every generation.
+    NON_ADAPTIVE = "adynamosa-nonadaptive"
 
 
 @dataclass(frozen=True)
@@ -138,17 +140,21 @@ class _ManyObjectiveGa(Generic[T]):
         population = self._rank(self._initial_population(), Heuristic.CROWDING)
         previous_best: dict[Hashable, float] = {}
         while self.session.should_continue():
+            offspring = self._offspring(population)  # Alg. 1, 9-10: the archive is updated too
+            # Alg. 2, line 7 runs after that update: a target the offspring just covered is no
+            # longer "not covered", so covering alone is not an improvement of Alg. 2's loop.
             uncovered = [t for t in self.problem.targets() if not self.archive.is_covered(t)]
-            offspring = self._offspring(population)
             best = _best_h(offspring)
             heuristic = self._heuristic(stagnated(previous_best, best, uncovered))
             previous_best = best
             population = self._rank([m.test for m in population] + offspring, heuristic)
 
     def _heuristic(self, stagnation: bool) -> Heuristic:
-        """Alg. 2 for aDynaMOSA; DynaMOSA and the non-adaptive variant always use crowding."""
+        """Alg. 2 for aDynaMOSA; always Eq. 2 for its ablation; always crowding for DynaMOSA."""
         if self.config.variant is Variant.ADAPTIVE:
             return self.switch.next(stagnation)
+        if self.config.variant is Variant.NON_ADAPTIVE:
+            return Heuristic.PERFORMANCE
         return Heuristic.CROWDING
 
     # ------------------------------------------------------------------ population
@@ -201,8 +207,9 @@ class _ManyObjectiveGa(Generic[T]):
 
         covered = self.archive.is_covered
         active = self.graph.active(list(self.problem.targets()), covered)
-        tie = _performance_score if self.config.variant is Variant.NON_ADAPTIVE else _size
-        fronts = ranking.preference_sort(tests, active, self.size, tie)
+        # Alg. 1, line 13 is DynaMOSA's preference sorting for both aDynaMOSA variants (it is
+        # not in bold): ties for an uncovered target go to the shorter test, never the cheaper.
+        fronts = ranking.preference_sort(tests, active, self.size, _size)
         chosen: list[_Member[T]] = []
         for rank, front in enumerate(fronts):
             members = [_Member(tests[index], rank) for index in front]
@@ -245,7 +252,3 @@ def _best_h(tests: Sequence[Evaluated[T]]) -> dict[Hashable, float]:
 
 def _size(test: Evaluated[Any]) -> float:
     return test.size
-
-
-def _performance_score(test: Evaluated[Any]) -> float:
-    return test.performance_score
