@@ -7,12 +7,19 @@ Each run is ``miogen generate <subject> --json`` in a fresh process on a fresh c
 subject (every unit of the module gets the budget), so a run is exactly what a user gets. From
 its summary come, per criterion, the goals the emitted suite covers out of all goals of the
 criterion (summed over the module's units; branch and line measured by coverage.py, the rest by
-miogen on the emitted tests), the number of tests, and the suite's runtime: the median, over
-``--runtime-runs`` pytest runs in fresh processes, of the tests' own time (each test's
-setup, call and teardown timed by bench/runtime_plugin.py, so interpreter start and collection
-are left out). Rows go to ``<out>/runs.csv`` as runs
-finish (``--resume`` skips the ones there); ``<out>/summary.md`` has the medians per subject in
-the layout of the aDynaMOSA paper's Table III (criteria down, algorithms across).
+miogen on the emitted tests), the number of tests, and three costs of the emitted suite, each
+measured in fresh pytest processes by bench/runtime_plugin.py: ``suite_seconds``, the median over
+``--runtime-runs`` runs of the tests' own time (setup, call and teardown; interpreter start and
+collection left out); ``call_cpu_seconds``, the median CPU seconds of the test calls alone (it
+moves less with the machine's load); and ``suite_lines``, the lines of the module under test the
+calls execute (one traced run; aDynaMOSA's I5 over the suite as emitted, independent of load).
+A seed's configurations run back to back and their suites are timed in turns, so the load of a
+shared machine falls on all alike. Every run's subject copy and suite stay under ``--suites``;
+at the end each configuration's median-coverage suite is run ``--profile-runs`` times (30), in
+turns (bench/suite_profile.py, the paper's runtime profile). Rows go to ``<out>/runs.csv`` as
+runs finish (``--resume`` skips the ones there); ``<out>/summary.md`` has the medians per subject
+in the layout of the aDynaMOSA paper's Table III (criteria down, algorithms across), the pairwise
+tests, the issue's aim (branch loss; cost where branch coverage is equal) and the profile.
 
 An algorithm written ``mio+performance`` runs MIO with ``--performance``. MIO's mutation phase
 is off by default here (``--mutation-share 0``): the question is how the

@@ -3,6 +3,16 @@
 DynaMOSA: Panichella, Kifetew and Tonella, TSE 2018 (MOSA, ICST 2015, plus the control-dependence
 graph). aDynaMOSA: Grano, Laaber, Panichella and Panichella, "Testing with Fewer Resources" (TSE),
 Alg. 1 and 2. The digest (sec. 3) summarises both.
+
+Where the aDynaMOSA paper is silent, this module chooses: the initial population is ranked with
+crowding distance for every variant (Alg. 1 generates offspring from P_0 without saying how its
+tournament ranks it; EvoSuite ranks it as MOSA does); Eq. 2 scores a test of a front alone 0, and a
+proxy with I_max = I_min adds 0 (``performance_heuristic``); the tournament prefers the lower
+front, then the higher secondary score, whichever heuristic produced it; the archive's Eq. 1 rule
+is strict (a replacement must be cheaper), and an equal score falls to DynaMOSA's size rule, which
+can only pick an equally cheap test. The tests the search keeps are minimised afterwards by the
+same post-processing for every algorithm (set cover, then shrinking); the paper minimises too
+(EvoSuite's), without saying how, so bench.criteria measures the cost of the suite as emitted.
 """
 
 from __future__ import annotations
