@@ -8,9 +8,10 @@ Where the aDynaMOSA paper is silent, this module chooses: the initial population
 crowding distance for every variant (Alg. 1 generates offspring from P_0 without saying how its
 tournament ranks it; EvoSuite ranks it as MOSA does); Eq. 2 scores a test of a front alone 0, and a
 proxy with I_max = I_min adds 0 (``performance_heuristic``); the tournament prefers the lower
-front, then the higher secondary score, whichever heuristic produced it; the archive's Eq. 1 rule
-is strict (a replacement must be cheaper), and an equal score falls to DynaMOSA's size rule, which
-can only pick an equally cheap test. The tests the search keeps are minimised afterwards by the
+front, then the higher secondary score, whichever heuristic produced it; the archive replaces a
+covered target's test by a cheaper one (Eq. 1), never by a dearer one, and on an equal score (the
+paper keeps the old test) falls back to DynaMOSA's size rule, which can only pick an equally cheap
+test. The tests the search keeps are minimised afterwards by the
 same post-processing for every algorithm (set cover, then shrinking); the paper minimises too
 (EvoSuite's), without saying how, so bench.criteria measures the cost of the suite as emitted.
 """
