@@ -63,6 +63,8 @@ def main(argv: list[str] | None = None) -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     rows_path = args.out / "runs.csv"
     if args.report_only:
+        if args.combine:
+            combine(args.combine, args.out)
         write_report(args.out)
         return 0
     done = _done(rows_path) if args.resume else set()
@@ -93,6 +95,16 @@ def main(argv: list[str] | None = None) -> int:
     write_report(args.out)
     print(f"wrote {rows_path} and {args.out / 'summary.md'}")
     return 0
+
+
+def combine(folders: list[Path], out: Path) -> None:
+    """``out``'s runs.csv and profile.csv made of the rows of ``folders``' (streams run apart)."""
+    for name, columns in (("runs.csv", COLUMNS), ("profile.csv", suite_profile.COLUMNS)):
+        rows = [row for folder in folders for row in _read(folder / name)]
+        with (out / name).open("w", newline="") as handle:
+            writer = csv.DictWriter(handle, columns)
+            writer.writeheader()
+            writer.writerows(rows)
 
 
 def write_report(out: Path) -> None:
@@ -160,6 +172,10 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--report-only", action="store_true", help="rewrite summary.md from runs.csv, run nothing"
     )
+    parser.add_argument(
+        "--combine", type=Path, nargs="*", default=[],
+        help="with --report-only: first make --out's rows of these folders' (separate streams)",
+    )  # fmt: skip
     return parser
 
 

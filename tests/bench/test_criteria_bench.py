@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import csv
+
 from bench import suite_profile
 from bench.criteria import COLUMNS, _criteria_columns, _pytest_run, summarize, verdict
 
@@ -105,3 +107,27 @@ def test_the_profile_takes_each_configurations_median_coverage_suite_and_runs_th
         suite_profile.report(tmp_path, ("adynamosa", "smart"), ("dynamosa", "smart"))
     )
     assert "| s | dynamosa (smart) | 2 | 3 | 0.5 | 0.25 |" in report
+
+
+def test_separate_streams_combine_into_one_report(tmp_path):
+    from bench.criteria import main
+
+    for name, algorithm in (("one", "dynamosa"), ("two", "adynamosa")):
+        folder = tmp_path / name
+        folder.mkdir()
+        with (folder / "runs.csv").open("w", newline="") as handle:
+            writer = csv.DictWriter(handle, COLUMNS)
+            writer.writeheader()
+            writer.writerows(row(algorithm, seed, 8, 10) for seed in range(3))
+    out = tmp_path / "all"
+    main(
+        [
+            "--report-only",
+            "--out",
+            str(out),
+            "--combine",
+            str(tmp_path / "one"),
+            str(tmp_path / "two"),
+        ]
+    )
+    assert "| adynamosa | s | +0.0 | 1.000 | yes |" in (out / "summary.md").read_text()
