@@ -293,7 +293,9 @@ def _attribute_setters(
     )
     if hook is None or len(hook.args.args) != 3:
         return
-    signature = _complete_signature(read_signature(hook, facts.reader, "method"), hook, facts, owner)
+    signature = _complete_signature(
+        read_signature(hook, facts.reader, "method"), hook, facts, owner
+    )
     value = replace(signature.params[-1], name="value", has_default=False)
     names = [FRESH_ATTRIBUTE, *_own_attributes(node)[:MAX_ATTRIBUTES]]
     for name in names:
