@@ -7,12 +7,19 @@ Each run is ``miogen generate <subject> --json`` in a fresh process on a fresh c
 subject (every unit of the module gets the budget), so a run is exactly what a user gets. From
 its summary come, per criterion, the goals the emitted suite covers out of all goals of the
 criterion (summed over the module's units; branch and line measured by coverage.py, the rest by
-miogen on the emitted tests), the number of tests, and the suite's runtime: the median, over
-``--runtime-runs`` pytest runs in fresh processes, of the tests' own time (each test's
-setup, call and teardown timed by bench/runtime_plugin.py, so interpreter start and collection
-are left out). Rows go to ``<out>/runs.csv`` as runs
-finish (``--resume`` skips the ones there); ``<out>/summary.md`` has the medians per subject in
-the layout of the aDynaMOSA paper's Table III (criteria down, algorithms across).
+miogen on the emitted tests), the number of tests, and three costs of the emitted suite, each
+measured in fresh pytest processes by bench/runtime_plugin.py: ``suite_seconds``, the median over
+``--runtime-runs`` runs of the tests' own time (setup, call and teardown; interpreter start and
+collection left out); ``call_cpu_seconds``, the median CPU seconds of the test calls alone (it
+moves less with the machine's load); and ``suite_lines``, the lines of the module under test the
+calls execute (one traced run; aDynaMOSA's I5 over the suite as emitted, independent of load).
+A seed's configurations run back to back and their suites are timed in turns, so the load of a
+shared machine falls on all alike. Every run's subject copy and suite stay under ``--suites``;
+at the end each configuration's median-coverage suite is run ``--profile-runs`` times (30), in
+turns (bench/suite_profile.py, the paper's runtime profile). Rows go to ``<out>/runs.csv`` as
+runs finish (``--resume`` skips the ones there); ``<out>/summary.md`` has the medians per subject
+in the layout of the aDynaMOSA paper's Table III (criteria down, algorithms across), the pairwise
+tests, the issue's aim (branch loss; cost where branch coverage is equal) and the profile.
 
 An algorithm written ``mio+performance`` runs MIO with ``--performance``. MIO's mutation phase
 is off by default here (``--mutation-share 0``): the question is how the
@@ -31,9 +38,10 @@ import statistics
 import subprocess
 import sys
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 
-from bench import realcorpus, stats
+from bench import realcorpus, stats, suite_profile
 from bench.process import run_group
 from bench.subjects import REPO, SUBJECTS, Subject
 
@@ -44,7 +52,8 @@ CRITERIA = (
 COLUMNS = [
     "subject", "algorithm", "criteria", "seed", "budget", "status", "wall_seconds", "tests",
     *(f"{c}_{part}" for c in CRITERIA for part in ("covered", "total")),
-    "suite_seconds", "runtime_runs", "peak_kb", "evaluations",
+    "suite_seconds", "runtime_runs", "peak_kb", "evaluations", "call_cpu_seconds", "suite_lines",
+    "load1",
 ]  # fmt: skip
 DEFAULT_OUT = REPO / "bench" / "results" / "criteria"
 
@@ -54,29 +63,57 @@ def main(argv: list[str] | None = None) -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     rows_path = args.out / "runs.csv"
     if args.report_only:
-        (args.out / "summary.md").write_text(summarize(_read(rows_path)), encoding="utf-8")
-        plot(_read(rows_path), args.out / "criteria.png")
+        if args.combine:
+            combine(args.combine, args.out)
+        write_report(args.out)
         return 0
     done = _done(rows_path) if args.resume else set()
     if not args.resume or not rows_path.exists():
         with rows_path.open("w", newline="") as handle:
             csv.DictWriter(handle, COLUMNS).writeheader()
-    # Seeds outermost: on a shared machine the load drifts, and every configuration should see
-    # the same drift.
+    # Seeds outermost, and within a seed and subject every configuration's run back to back,
+    # then their suites timed in turns: on a shared machine the load drifts, and every
+    # configuration should see the same drift.
     for seed in range(args.seeds):
         for subject in subjects(args.subjects):
-            for algorithm, criteria in configurations(args.algorithms, args.criteria):
-                key = (subject.name, algorithm, criteria, str(seed))
-                if key in done:
-                    continue
-                row = run_one(subject, algorithm, criteria, seed, args)
+            group = [
+                (algorithm, criteria)
+                for algorithm, criteria in configurations(args.algorithms, args.criteria)
+                if (subject.name, algorithm, criteria, str(seed)) not in done
+            ]
+            if not group:
+                continue
+            runs = [generate(subject, a, c, seed, args) for a, c in group]
+            measure_suites(runs, args.runtime_runs)
+            for run in runs:
                 with rows_path.open("a", newline="") as handle:
-                    csv.DictWriter(handle, COLUMNS).writerow(row)
-                print(_line(row), flush=True)
-    (args.out / "summary.md").write_text(summarize(_read(rows_path)), encoding="utf-8")
-    plot(_read(rows_path), args.out / "criteria.png")
+                    csv.DictWriter(handle, COLUMNS).writerow(run.row)
+                print(_line(run.row), flush=True)
+    if args.profile_runs:
+        rows = _read(rows_path)
+        suite_profile.profile(args.out, args.suites, rows, args.profile_runs, _pytest_run)
+    write_report(args.out)
     print(f"wrote {rows_path} and {args.out / 'summary.md'}")
     return 0
+
+
+def combine(folders: list[Path], out: Path) -> None:
+    """``out``'s runs.csv and profile.csv made of the rows of ``folders``' (streams run apart)."""
+    for name, columns in (("runs.csv", COLUMNS), ("profile.csv", suite_profile.COLUMNS)):
+        rows = [row for folder in folders for row in _read(folder / name)]
+        with (out / name).open("w", newline="") as handle:
+            writer = csv.DictWriter(handle, columns)
+            writer.writeheader()
+            writer.writerows(rows)
+
+
+def write_report(out: Path) -> None:
+    """summary.md (tables, comparisons, the aims, the profiled suites) and the plots."""
+    rows = _read(out / "runs.csv")
+    first, second = ("adynamosa", "smart"), ("dynamosa", "smart")
+    text = summarize(rows) + "\n".join(suite_profile.report(out, first, second)) + "\n"
+    (out / "summary.md").write_text(text, encoding="utf-8")
+    plot(rows, out / "criteria.png")
 
 
 def subjects(names: list[str]) -> list[Subject]:
@@ -117,59 +154,103 @@ def _parser() -> argparse.ArgumentParser:
         "--budget", type=float, default=5.0, help="seconds for the whole module (--evaluations 0)"
     )
     parser.add_argument("--mutation-share", type=float, default=0.0)
-    parser.add_argument("--runtime-runs", type=int, default=5)
+    parser.add_argument(
+        "--runtime-runs", type=int, default=3, help="timed pytest runs of every suite"
+    )
+    parser.add_argument(
+        "--profile-runs", type=int, default=30,
+        help="timed runs of each configuration's median-coverage suite (0: none)",
+    )  # fmt: skip
     parser.add_argument("--timeout", type=float, default=900.0, help="seconds per run")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
     parser.add_argument("--resume", action="store_true")
     parser.add_argument(
+        "--suites", type=Path, default=Path(tempfile.gettempdir()) / "miogen-bench-criteria",
+        help="where every run's subject copy and suite are kept (outside the repository, so "
+        "that its pytest configuration does not apply to them)",
+    )  # fmt: skip
+    parser.add_argument(
         "--report-only", action="store_true", help="rewrite summary.md from runs.csv, run nothing"
     )
+    parser.add_argument(
+        "--combine", type=Path, nargs="*", default=[],
+        help="with --report-only: first make --out's rows of these folders' (separate streams)",
+    )  # fmt: skip
     return parser
 
 
-def run_one(subject: Subject, algorithm: str, criteria: str, seed: int, args) -> dict:
-    """One ``miogen generate`` run, its summary, and the emitted suite's runtime and memory."""
+@dataclass
+class Generated:
+    """One ``miogen generate`` run: its row so far, and where its suite and subject copy are."""
+
+    row: dict
+    folder: Path
+    module: Path | None = None
+    suite: Path | None = None
+
+
+def generate(subject: Subject, algorithm: str, criteria: str, seed: int, args) -> Generated:
+    """One ``miogen generate`` run in a fresh folder, and its summary; the folder is kept."""
     row: dict = {
         "subject": subject.name, "algorithm": algorithm, "criteria": criteria, "seed": seed,
+        "load1": round(os.getloadavg()[0], 2),
     }  # fmt: skip
     row["budget"] = f"{args.evaluations} evaluations" if args.evaluations else f"{args.budget} s"
-    folder = Path(tempfile.mkdtemp(prefix=f"crit-{subject.name}-"))
-    try:
-        path = subject.install(folder)
-        output = folder / f"test_{path.stem}.py"
-        base, _, flag = algorithm.partition("+")  # "mio+performance": MIO with --performance
-        command = [
-            sys.executable, "-m", "miogen.cli", "generate", str(path), "--json",
-            "--algorithm", base, *(["--performance"] if flag == "performance" else []),
-            "--criteria", criteria, "--seed", str(seed),
-            "--mutation-share", str(args.mutation_share), "--output", str(output),
-            *(["--evaluations", str(args.evaluations)] if args.evaluations else
-              ["--budget", str(args.budget)]),
-        ]  # fmt: skip
-        summary_file = folder / "summary.json"
-        with summary_file.open("w") as stdout:
-            code, seconds = run_group(
-                command, args.timeout, cwd=folder, stdout=stdout, stderr=subprocess.DEVNULL
-            )
-        row["wall_seconds"] = round(seconds, 2)
-        if code is None or not summary_file.read_text().strip():
-            row["status"] = "timeout" if code is None else f"exit {code}"
-            return row
-        summary = json.loads(summary_file.read_text())
-        row["status"] = "ok" if code == 0 else f"exit {code}"
-        row.update(_criteria_columns(summary))
-        row["tests"] = sum(unit["tests"] for unit in summary["units"])
-        row["evaluations"] = sum(unit["evaluations"] for unit in summary["units"])
-        if output.exists():
-            runs = [_pytest_run(output, folder) for _ in range(args.runtime_runs)]
-            measured = [run for run in runs if run is not None]
-            if measured:
-                row["suite_seconds"] = round(statistics.median(r[0] for r in measured), 5)
-                row["peak_kb"] = int(statistics.median(r[1] for r in measured))
-            row["runtime_runs"] = len(measured)
-        return row
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
+    folder = suite_profile.suite_folder(args.suites, subject.name, algorithm, criteria, seed)
+    shutil.rmtree(folder, ignore_errors=True)  # a run left unfinished by an interrupted bench
+    folder.mkdir(parents=True)
+    path = subject.install(folder)
+    output = folder / f"test_{path.stem}.py"
+    base, _, flag = algorithm.partition("+")  # "mio+performance": MIO with --performance
+    command = [
+        sys.executable, "-m", "miogen.cli", "generate", str(path), "--json",
+        "--algorithm", base, *(["--performance"] if flag == "performance" else []),
+        "--criteria", criteria, "--seed", str(seed),
+        "--mutation-share", str(args.mutation_share), "--output", str(output),
+        *(["--evaluations", str(args.evaluations)] if args.evaluations else
+          ["--budget", str(args.budget)]),
+    ]  # fmt: skip
+    summary_file = folder / "summary.json"
+    with summary_file.open("w") as stdout:
+        code, seconds = run_group(
+            command, args.timeout, cwd=folder, stdout=stdout, stderr=subprocess.DEVNULL
+        )
+    row["wall_seconds"] = round(seconds, 2)
+    if code is None or not summary_file.read_text().strip():
+        row["status"] = "timeout" if code is None else f"exit {code}"
+        return Generated(row, folder)
+    summary = json.loads(summary_file.read_text())
+    row["status"] = "ok" if code == 0 else f"exit {code}"
+    row.update(_criteria_columns(summary))
+    row["tests"] = sum(unit["tests"] for unit in summary["units"])
+    row["evaluations"] = sum(unit["evaluations"] for unit in summary["units"])
+    return Generated(row, folder, path, output if output.exists() else None)
+
+
+def measure_suites(runs: list[Generated], repetitions: int) -> None:
+    """Each suite's production lines (one traced run), then ``repetitions`` timed runs in turns.
+
+    Round-robin (every suite's first run, then every suite's second ...) so that a burst of load
+    from the other users of the machine falls on all configurations alike.
+    """
+    timed = [run for run in runs if run.suite is not None]
+    for run in timed:
+        counted = _pytest_run(run.suite, run.folder, count=run.module)
+        if counted is not None:
+            run.row["suite_lines"] = counted[3]
+    results: dict[int, list[tuple[float, int, float, int]]] = {id(run): [] for run in timed}
+    for _ in range(repetitions):
+        for run in timed:
+            result = _pytest_run(run.suite, run.folder)
+            if result is not None:
+                results[id(run)].append(result)
+    for run in timed:
+        measured = results[id(run)]
+        if measured:
+            run.row["suite_seconds"] = round(statistics.median(r[0] for r in measured), 5)
+            run.row["peak_kb"] = int(statistics.median(r[1] for r in measured))
+            run.row["call_cpu_seconds"] = round(statistics.median(r[2] for r in measured), 5)
+        run.row["runtime_runs"] = len(measured)
 
 
 def _criteria_columns(summary: dict) -> dict:
@@ -185,15 +266,20 @@ def _criteria_columns(summary: dict) -> dict:
     return columns
 
 
-def _pytest_run(test_file: Path, folder: Path) -> tuple[float, int] | None:
-    """The tests' own seconds in one fresh pytest process and its peak resident memory in KB
-    (bench/runtime_plugin.py), or None when it failed."""
+def _pytest_run(
+    test_file: Path, folder: Path, count: Path | None = None
+) -> tuple[float, int, float, int] | None:
+    """One fresh pytest process over the suite (bench/runtime_plugin.py): the tests' own seconds,
+    its peak resident memory in KB, the CPU seconds of the test calls, and, with ``count``, the
+    lines of that module the calls executed; None when it failed."""
     result = folder / "runtime.txt"
     result.unlink(missing_ok=True)
     environment = dict(
         os.environ, PYTHONPATH=os.pathsep.join([str(folder), str(REPO)]),
         PYTEST_DISABLE_PLUGIN_AUTOLOAD="1", MIOGEN_RUNTIME_FILE=str(result),
     )  # fmt: skip
+    if count is not None:
+        environment["MIOGEN_COUNT_FILE"] = str(count)
     command = [
         sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p",
         "bench.runtime_plugin", str(test_file),
@@ -204,8 +290,8 @@ def _pytest_run(test_file: Path, folder: Path) -> tuple[float, int] | None:
     )  # fmt: skip
     if code != 0 or not result.exists():
         return None
-    seconds, peak = result.read_text().split()
-    return float(seconds), int(peak)
+    seconds, peak, cpu, lines = result.read_text().split()
+    return float(seconds), int(peak), float(cpu), int(lines)
 
 
 def _done(path: Path) -> set[tuple[str, str, str, str]]:
@@ -262,7 +348,8 @@ def summarize(rows: list[dict]) -> str:
         lines += ["", f"## {subject}", ""]
         header = ["criterion", *(f"{a} ({c})" for a, c in configs)]
         lines += ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-        for criterion in (*CRITERIA, "tests", "suite_seconds", "peak_kb", "wall_seconds"):
+        columns = (*CRITERIA, "tests", "suite_seconds", "call_cpu_seconds", "suite_lines")
+        for criterion in (*columns, "peak_kb", "wall_seconds", "load1"):
             cells = [criterion]
             for algorithm, criteria in configs:
                 runs = [
@@ -271,6 +358,7 @@ def summarize(rows: list[dict]) -> str:
                 cells.append(_cell(runs, criterion))
             lines.append("| " + " | ".join(cells) + " |")
     lines += comparisons(rows)
+    lines += verdict(rows)
     return "\n".join(lines) + "\n"
 
 
@@ -286,7 +374,10 @@ PAIRS = (
     (("mio", "smart"), ("mio", "all")),
     (("mio", "smart"), ("mio", "branch")),
 )
-COMPARED = ("branch", "line", "weak-mutation", "exception", "output", "suite_seconds", "tests")
+COMPARED = (
+    "branch", "line", "weak-mutation", "exception", "output", "suite_seconds", "call_cpu_seconds",
+    "suite_lines", "tests",
+)  # fmt: skip
 
 
 def comparisons(rows: list[dict]) -> list[str]:
@@ -325,6 +416,54 @@ def comparisons(rows: list[dict]) -> list[str]:
                     f"{effect:.2f} ({stats.magnitude(effect)}) |"
                 )
     return lines
+
+
+COST = ("suite_seconds", "call_cpu_seconds", "suite_lines")  # lower is cheaper
+EQUAL_P = 0.05  # branch coverage counts as equal when the rank-sum test finds no difference
+
+
+def verdict(rows: list[dict], base: tuple[str, str] = ("dynamosa", "smart")) -> list[str]:
+    """The issue's aim per subject: branch points lost against ``base`` (medians), whether
+    branch coverage is equal (rank-sum p >= 0.05, the paper's rule for which classes it
+    profiles), and where it is, whether the median cost is lower, per cost measure."""
+    rows = complete_totals([r for r in rows if r["status"] == "ok"])
+    header = " | ".join(f"{c}: variant vs base (p, A12)" for c in COST)
+    lines = ["", f"# Against {base[0]} ({base[1]}): branch loss, and cost where branch is equal"]
+    lines += [
+        "",
+        "Loss: the baseline's median branch % minus the variant's (the aim: at most 2 points). "
+        "Equal: branch rank-sum p >= 0.05. A12 < 0.5: the variant's cost tends to be lower.",
+        "",
+        f"| variant | subject | loss (points) | branch p | equal | {header} |",
+        "|---|---|---|---|---|" + "---|" * len(COST),
+    ]
+    totals: list[str] = []
+    for variant in (("adynamosa", "smart"), ("adynamosa-nonadaptive", "smart")):
+        equal_subjects, cheaper = 0, dict.fromkeys(COST, 0)
+        for subject in dict.fromkeys(row["subject"] for row in rows):
+            ok = [r for r in rows if r["subject"] == subject]
+            mine, theirs = _runs(ok, variant), _runs(ok, base)
+            if not mine or not theirs:
+                continue
+            a, b = metric_values(mine, "branch"), metric_values(theirs, "branch")
+            loss, p = statistics.median(b) - statistics.median(a), stats.rank_sum(a, b)
+            equal = p >= EQUAL_P
+            equal_subjects += equal
+            cells = [variant[0], subject, f"{loss:+.1f}", f"{p:.3f}", "yes" if equal else "no"]
+            for cost in COST:
+                x, y = metric_values(mine, cost), metric_values(theirs, cost)
+                if not x or not y:
+                    cells.append("")
+                    continue
+                cheaper[cost] += equal and statistics.median(x) < statistics.median(y)
+                cells.append(
+                    f"{statistics.median(x):.4g} vs {statistics.median(y):.4g} "
+                    f"({stats.rank_sum(x, y):.3f}, {stats.a12(x, y):.2f})"
+                )
+            lines.append("| " + " | ".join(cells) + " |")
+        shares = ", ".join(f"{c} {cheaper[c]}/{equal_subjects}" for c in COST)
+        totals.append(f"- {variant[0]}: cheaper on the equal-branch subjects by {shares}.")
+    return [*lines, "", *totals]
 
 
 def _runs(rows: list[dict], config: tuple[str, str]) -> list[dict]:

@@ -141,6 +141,55 @@ def test_private_helpers_belong_to_the_units_that_call_them():
     assert sum(t.kind == "branch" for t in unit.targets) == 2
 
 
+PRIVATE_CHECKER = """
+class _Checker:
+    def __init__(self, text):
+        self.text = text
+
+    def valid(self):
+        if len(self.text) == 13:
+            return True
+        return False
+
+
+def is_code(text):
+    return _Checker(text).valid()
+"""
+
+
+def test_private_classes_belong_to_the_units_that_build_them():
+    model = analyze_source(PRIVATE_CHECKER, "checker.py", "checker")
+    unit = model.unit("is_code")
+    assert len(unit.ranges) == 2
+    assert {t.arc for t in unit.targets if t.kind == "branch"} == {(7, 8), (7, 9)}
+
+
+ALIASES = """
+class Table(dict):
+    def __getitem__(self, key, default=None, prefix=""):
+        return dict.get(self, prefix + key, default)
+
+    def _store(self, key, value):
+        self[key] = value
+
+    get = __getitem__
+    put = _store
+
+
+class Registry(Table):
+    register = Table._store
+    missing = Table.nowhere
+"""
+
+
+def test_names_a_class_body_binds_to_methods_are_methods_with_their_parameters():
+    model = analyze_source(ALIASES, "aliases.py", "aliases")
+    table = {m.name: m for m in model.classes["Table"].methods}
+    assert [p.name for p in table["get"].params] == ["key", "default", "prefix"]
+    assert [p.name for p in table["put"].params] == ["key", "value"]
+    assert [m.name for m in model.classes["Registry"].methods] == ["register"]
+
+
 def test_target_descriptions_name_the_condition():
     model = analyze_source(SHAPES, "shapes.py", "shapes")
     shorts = {t.short for t in model.unit("Shape").targets}

@@ -183,6 +183,13 @@ def test_no_variable_is_named_like_a_module_the_tests_import():
     assert "decimal_2 = Decimal()" in source and "decimal =" not in source
 
 
+def test_no_variable_is_named_like_the_lowercase_class_it_is_made_from():
+    """``shlex = shlex()`` makes ``shlex`` local to the test: the call raises UnboundLocalError."""
+    test = (S("construct", "shlex"), S("method", "get_token", receiver=0))
+    source = render_test(test, [Observation(1, "equals", "'a'")], "test_shlex", {"shlex"}).source
+    assert "shlex_2 = shlex()" in source and "shlex =" not in source
+
+
 def test_a_set_literal_names_each_value_once():
     test = (
         S("value", value=None),

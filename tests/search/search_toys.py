@@ -102,3 +102,29 @@ class Priced:
 
     def targets(self) -> tuple[str, ...]:
         return self._targets
+
+
+class Lottery:
+    """Targets that are hit or missed, never approached: ``"t{i}"`` scores 1 for the test ``i``.
+
+    A test is an integer in [0, ``draws``); the ones below ``count`` cover one target each and
+    the others cover nothing, so no uncovered target's h ever rises above 0. Each generation
+    still covers a few new targets, and that is its only progress. Mutation draws anew.
+    """
+
+    def __init__(self, count: int = 300, draws: int = 3000) -> None:
+        self.count, self.draws = count, draws
+        self._targets = tuple(f"t{i}" for i in range(count))
+
+    def sample(self, rng: random.Random) -> int:
+        return rng.randrange(self.draws)
+
+    def mutate(self, individual: int, rng: random.Random) -> int:  # noqa: ARG002 - the protocol's
+        return rng.randrange(self.draws)
+
+    def evaluate(self, individual: int) -> Evaluated[int]:
+        h = {f"t{individual}": 1.0} if individual < self.count else {}
+        return Evaluated(individual, h, 1, proxies=(float(individual % 7),) * 7)
+
+    def targets(self) -> tuple[str, ...]:
+        return self._targets

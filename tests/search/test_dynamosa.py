@@ -15,7 +15,7 @@ from miogen.search import (
     run_dynamosa,
 )
 from miogen.search.ranking import dominance, preference_sort, subvector_dominance
-from search_toys import Counters, Priced, snapshot
+from search_toys import Counters, Lottery, Priced, snapshot
 
 
 def dynamosa(problem, evaluations=4000, seed=1, archive=None, **config):
@@ -151,17 +151,49 @@ def test_adynamosa_switches_to_crowding_when_the_search_stagnates_and_back():
     assert Heuristic.CROWDING in used and used.count(Heuristic.PERFORMANCE) > 1
 
 
-def test_dynamosa_and_the_non_adaptive_variant_order_fronts_by_crowding_only():
-    for variant in (Variant.DYNAMOSA, Variant.NON_ADAPTIVE):
-        _, _, generations = dynamosa(Priced(), evaluations=600, variant=variant)
-        assert {g.heuristic for g in generations} == {Heuristic.CROWDING}
+def test_dynamosa_orders_fronts_by_crowding_only():
+    _, _, generations = dynamosa(Priced(), evaluations=600, variant=Variant.DYNAMOSA)
+    assert {g.heuristic for g in generations} == {Heuristic.CROWDING}
 
 
-def test_the_non_adaptive_variant_breaks_front_zero_ties_by_performance_score():
+def test_the_non_adaptive_ablation_orders_every_generation_by_the_performance_heuristic():
+    # The paper's ablation is aDynaMOSA without GET-SECONDARY-HEURISTIC: Eq. 2 in every
+    # generation (the initial ranking, before any generation, is crowding for every variant).
+    _, _, generations = dynamosa(Priced(), evaluations=600, variant=Variant.NON_ADAPTIVE)
+    assert generations[0].heuristic is Heuristic.CROWDING
+    assert {g.heuristic for g in generations[1:]} == {Heuristic.PERFORMANCE}
+
+
+def test_covering_targets_alone_is_stagnation_so_adynamosa_switches_to_crowding():
+    # Alg. 1 updates the archive (line 10) before Alg. 2 looks at the targets not covered
+    # (line 7): a generation that only covered targets improved no uncovered target.
+    problem = Lottery()
+    archive, _, generations = dynamosa(problem, evaluations=1000, variant=Variant.ADAPTIVE)
+    assert 0 < len(archive.covered()) < len(problem.targets())
+    used = [g.heuristic for g in generations[1:]]
+    assert used[0] is Heuristic.PERFORMANCE
+    assert used[:4] == [Heuristic.PERFORMANCE, Heuristic.CROWDING] * 2
+
+
+def test_both_adynamosa_variants_break_front_zero_ties_by_size_not_by_performance_score():
+    # Alg. 1, line 13 (not in bold) is DynaMOSA's preference sorting: among tests equally close
+    # to an uncovered target, the shorter goes into front 0 even if another is cheaper.
     tests = [
-        Evaluated("costly", {"a": 0.5}, 1, proxies=(9,) * 7),
-        Evaluated("cheap", {"a": 0.5}, 2, proxies=(0,) * 7),
+        Evaluated("cheap", {"t0": 0.5}, 2, proxies=(0,) * 7),
+        Evaluated("short", {"t0": 0.5}, 1, proxies=(9,) * 7),
     ]
-    by_size = preference_sort(tests, ["a"], 2)
-    by_score = preference_sort(tests, ["a"], 2, tie=lambda test: test.performance_score)
-    assert (by_size[0], by_score[0]) == ([0], [1])
+    for variant in Variant:
+        ga = _ga(Priced(), variant)
+        ranked = ga._rank(tests, Heuristic.PERFORMANCE)
+        assert [m.test.individual for m in ranked if m.rank == 0] == ["short"]
+
+
+def _ga(problem, variant):
+    from miogen.search.cdg import ControlDependencies
+    from miogen.search.dynamosa import _ManyObjectiveGa
+    from miogen.search.session import Session
+
+    archive = Archive(random.Random(0), 1, feedback_directed=False)
+    session = Session(problem, Budget(evaluations=10), archive, None, None)
+    config = DynaMosaConfig(population_size=2, variant=variant)
+    return _ManyObjectiveGa(session, random.Random(0), config, ControlDependencies(), None)

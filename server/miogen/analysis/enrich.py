@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
 
-from miogen.analysis import inference, keywords, patterns
+from miogen.analysis import guards, inference, keywords, patterns
 from miogen.analysis.inference import BUILTIN_ATTRIBUTES, FunctionNode, ModuleFacts
 from miogen.analysis.model import ClassModel, ConstantPool, Parameter, Signature
 from miogen.analysis.special import SPECIAL_METHODS
@@ -214,6 +214,7 @@ def _special(
         )
         yield replace(signature, params=params, kind="operator")
     yield from _setters(owner, node, facts, read_signature)
+    yield from _attribute_setters(owner, node, nodes, facts, read_signature)
 
 
 def _special_members(
@@ -268,6 +269,50 @@ def _setters(
         yield replace(signature, kind="setter")
 
 
+FRESH_ATTRIBUTE = "extra"  # an attribute name the class does not use itself
+MAX_ATTRIBUTES = 3  # of the class's own attributes, besides the fresh one
+
+
+def _attribute_setters(
+    owner: str,
+    node: ast.ClassDef,
+    nodes: dict[str, ast.ClassDef],
+    facts: ModuleFacts,
+    read_signature: ReadSignature,
+) -> Iterator[Signature]:
+    """``x.name = value`` for a class that defines ``__setattr__`` (a register, a proxy, a
+    record that validates or converts what is set): a fresh name and the attributes its methods
+    set, each with the type ``__setattr__`` gives its value."""
+    hook = next(
+        (
+            item
+            for item, name in _members(node, nodes)
+            if name == "__setattr__" and isinstance(item, ast.FunctionDef)
+        ),
+        None,
+    )
+    if hook is None or len(hook.args.args) != 3:
+        return
+    signature = _complete_signature(
+        read_signature(hook, facts.reader, "method"), hook, facts, owner
+    )
+    value = replace(signature.params[-1], name="value", has_default=False)
+    names = [FRESH_ATTRIBUTE, *_own_attributes(node)[:MAX_ATTRIBUTES]]
+    for name in names:
+        yield Signature(name, (value,), ANY, hook.lineno, "setter")
+
+
+def _own_attributes(node: ast.ClassDef) -> list[str]:
+    """Public ``self.x`` the class's methods assign, in order of first assignment."""
+    found: dict[str, None] = {}
+    for item in ast.walk(node):
+        if isinstance(item, ast.Attribute) and isinstance(item.ctx, ast.Store):
+            if isinstance(item.value, ast.Name) and item.value.id == "self":
+                if not item.attr.startswith("_") and item.attr != FRESH_ATTRIBUTE:
+                    found.setdefault(item.attr)
+    return list(found)
+
+
 def _setter_nodes(node: ast.ClassDef) -> list[ast.FunctionDef]:
     """``@x.setter`` methods, once per setter decorator (as many as ``_setters`` yields)."""
     return [
@@ -309,7 +354,8 @@ def _complete_signature(
         if spec == ANY:
             spec = inference.infer_parameter(node, parameter, facts, owner)
         name = f"/{parameter.name}" if parameter.name in positional_only else parameter.name
-        params.append(replace(parameter, name=name, type=spec))
+        checked = spec != ANY and guards.type_checked(node, parameter.name, facts)
+        params.append(replace(parameter, name=name, type=spec, type_checked=checked))
     if arguments.vararg is not None:
         params.insert(_after_positional(params), _varargs(arguments.vararg, node, facts, owner))
     if arguments.kwarg is not None:  # **options: the keys the body reads from it

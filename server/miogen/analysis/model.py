@@ -28,6 +28,8 @@ class Parameter:
     default: Any = NO_DEFAULT  # a literal value, or NO_DEFAULT (also for non-literal defaults)
     has_default: bool = False
     keyword_only: bool = False
+    # The body checks the type (analysis.guards): a value of another type takes the other side.
+    type_checked: bool = False
 
 
 @dataclass(frozen=True, slots=True)

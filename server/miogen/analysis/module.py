@@ -217,11 +217,13 @@ def _dump(value: object, parts: list[str]) -> None:
 
 
 def _with_helper_ranges(tree: ast.Module, units: list[Unit], walked: Survey) -> list[Unit]:
-    """Private top-level functions belong to the units that call them (transitively)."""
+    """Private top-level functions and classes belong to the units that call them
+    (transitively): a public check that builds a private checker object reaches its branches."""
     helpers = {
         n.name: n
         for n in tree.body
-        if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef) and n.name.startswith("_")
+        if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
+        and n.name.startswith("_")
     }
     index = {getattr(n, "name", None): i for i, n in enumerate(tree.body)}
     result = []
@@ -322,19 +324,13 @@ def _read_class(
     methods = []
     for item in definitions(node.body):
         if isinstance(item, ast.FunctionDef) and not item.name.startswith("_"):
-            decorators = decorator_names(item)
-            kind = (
-                "property"
-                if "property" in decorators or "cached_property" in decorators
-                else "static"
-                if "staticmethod" in decorators
-                else "classmethod"
-                if "classmethod" in decorators
-                else "method"
-            )
-            if kind != "property" and any(d.endswith("setter") for d in decorators):
-                continue
-            methods.append(_read_signature(item, reader, kind))
+            kind = _method_kind(item)
+            if kind is not None:
+                methods.append(_read_signature(item, reader, kind))
+    for alias, item in _method_aliases(node, class_nodes):
+        kind = _method_kind(item)
+        if kind is not None and kind != "property":
+            methods.append(replace(_read_signature(item, reader, kind), name=alias))
     enum_members: tuple[str, ...] = ()
     constructor: Signature | None
     if bases & ENUM_BASES:
@@ -360,6 +356,45 @@ def _read_class(
         enum_members,
         is_dataclass,
     )
+
+
+def _method_kind(item: ast.FunctionDef) -> str | None:
+    """method | property | static | classmethod; None for a property's setter or deleter."""
+    decorators = decorator_names(item)
+    if "property" in decorators or "cached_property" in decorators:
+        return "property"
+    if any(d.endswith(("setter", "deleter")) for d in decorators):
+        return None
+    if "staticmethod" in decorators:
+        return "static"
+    return "classmethod" if "classmethod" in decorators else "method"
+
+
+def _method_aliases(
+    node: ast.ClassDef, class_nodes: dict[str, ast.ClassDef]
+) -> list[tuple[str, ast.FunctionDef]]:
+    """Public names a class body binds to a method (``get = __getitem__``, ``register =
+    Tree.__setitem__``): callable by that name with the method's parameters."""
+    found = []
+    for item in node.body:
+        if not (isinstance(item, ast.Assign) and len(item.targets) == 1):
+            continue
+        target, value = item.targets[0], item.value
+        if not isinstance(target, ast.Name) or target.id.startswith("_"):
+            continue
+        owner, name = node, ""
+        if isinstance(value, ast.Name):
+            name = value.id
+        elif isinstance(value, ast.Attribute) and isinstance(value.value, ast.Name):
+            owner, name = class_nodes.get(value.value.id, node), value.attr
+            if value.value.id not in class_nodes:
+                continue
+        method = next(
+            (f for f in owner.body if isinstance(f, ast.FunctionDef) and f.name == name), None
+        )
+        if method is not None:
+            found.append((target.id, method))
+    return found
 
 
 def _constructor(

@@ -50,7 +50,9 @@ def render_test(
         by_index.setdefault(observation.index, []).append(observation)
     rendered = RenderedTest(name, "")
     names: dict[int, str] = {}
-    taken: set[str] = set(_MODULES | {"pytest"})  # a ``decimal`` variable hides ``import decimal``
+    # A ``decimal`` variable hides ``import decimal``; a ``shlex`` one the class ``shlex`` it is
+    # made from (the name is local to the whole function: its first use would raise).
+    taken: set[str] = set(_MODULES | {"pytest"} | _module_names(test))
     lines: list[str] = []
     for index, statement in enumerate(test):
         if _is_context(statement):

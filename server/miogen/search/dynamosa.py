@@ -3,6 +3,17 @@
 DynaMOSA: Panichella, Kifetew and Tonella, TSE 2018 (MOSA, ICST 2015, plus the control-dependence
 graph). aDynaMOSA: Grano, Laaber, Panichella and Panichella, "Testing with Fewer Resources" (TSE),
 Alg. 1 and 2. The digest (sec. 3) summarises both.
+
+Where the aDynaMOSA paper is silent, this module chooses: the initial population is ranked with
+crowding distance for every variant (Alg. 1 generates offspring from P_0 without saying how its
+tournament ranks it; EvoSuite ranks it as MOSA does); Eq. 2 scores a test of a front alone 0, and a
+proxy with I_max = I_min adds 0 (``performance_heuristic``); the tournament prefers the lower
+front, then the higher secondary score, whichever heuristic produced it; the archive replaces a
+covered target's test by a cheaper one (Eq. 1), never by a dearer one, and on an equal score (the
+paper keeps the old test) falls back to DynaMOSA's size rule, which can only pick an equally cheap
+test. The tests the search keeps are minimised afterwards by the
+same post-processing for every algorithm (set cover, then shrinking); the paper minimises too
+(EvoSuite's), without saying how, so bench.criteria measures the cost of the suite as emitted.
 """
 
 from __future__ import annotations
@@ -31,7 +42,9 @@ class Variant(StrEnum):
 
     DYNAMOSA = "dynamosa"  # size breaks ties, subvector dominance orders a front
     ADAPTIVE = "adynamosa"  # Alg. 1: the archive keeps cheaper tests, fronts switch by Alg. 2
-    NON_ADAPTIVE = "adynamosa-nonadaptive"  # sec. 3.2.1: Eq. 1 replaces size everywhere
+    # The paper's ablation (sec. 5, "Need for an adaptive approach"): aDynaMOSA with
+    # GET-SECONDARY-HEURISTIC disabled, so every front is ordered by Eq. 2 in every generation.
+    NON_ADAPTIVE = "adynamosa-nonadaptive"
 
 
 @dataclass(frozen=True)
@@ -138,17 +151,21 @@ class _ManyObjectiveGa(Generic[T]):
         population = self._rank(self._initial_population(), Heuristic.CROWDING)
         previous_best: dict[Hashable, float] = {}
         while self.session.should_continue():
+            offspring = self._offspring(population)  # Alg. 1, 9-10: the archive is updated too
+            # Alg. 2, line 7 runs after that update: a target the offspring just covered is no
+            # longer "not covered", so covering alone is not an improvement of Alg. 2's loop.
             uncovered = [t for t in self.problem.targets() if not self.archive.is_covered(t)]
-            offspring = self._offspring(population)
             best = _best_h(offspring)
             heuristic = self._heuristic(stagnated(previous_best, best, uncovered))
             previous_best = best
             population = self._rank([m.test for m in population] + offspring, heuristic)
 
     def _heuristic(self, stagnation: bool) -> Heuristic:
-        """Alg. 2 for aDynaMOSA; DynaMOSA and the non-adaptive variant always use crowding."""
+        """Alg. 2 for aDynaMOSA; always Eq. 2 for its ablation; always crowding for DynaMOSA."""
         if self.config.variant is Variant.ADAPTIVE:
             return self.switch.next(stagnation)
+        if self.config.variant is Variant.NON_ADAPTIVE:
+            return Heuristic.PERFORMANCE
         return Heuristic.CROWDING
 
     # ------------------------------------------------------------------ population
@@ -201,8 +218,9 @@ class _ManyObjectiveGa(Generic[T]):
 
         covered = self.archive.is_covered
         active = self.graph.active(list(self.problem.targets()), covered)
-        tie = _performance_score if self.config.variant is Variant.NON_ADAPTIVE else _size
-        fronts = ranking.preference_sort(tests, active, self.size, tie)
+        # Alg. 1, line 13 is DynaMOSA's preference sorting for both aDynaMOSA variants (it is
+        # not in bold): ties for an uncovered target go to the shorter test, never the cheaper.
+        fronts = ranking.preference_sort(tests, active, self.size, _size)
         chosen: list[_Member[T]] = []
         for rank, front in enumerate(fronts):
             members = [_Member(tests[index], rank) for index in front]
@@ -245,7 +263,3 @@ def _best_h(tests: Sequence[Evaluated[T]]) -> dict[Hashable, float]:
 
 def _size(test: Evaluated[Any]) -> float:
     return test.size
-
-
-def _performance_score(test: Evaluated[Any]) -> float:
-    return test.performance_score

@@ -71,11 +71,12 @@ class HeuristicSwitch:
     heuristic just used goes up and the heuristic with the lower counter is chosen (a tie goes to
     performance); otherwise the counter of the heuristic in use is reset and it stays.
 
-    The paper does not say whether a target covered by the new offspring still counts as
-    "uncovered" for this check (the archive is updated before it). Here it does: covering a
-    target is the largest improvement there is, and calling it stagnation would punish the
-    heuristic that achieved it. ``best`` therefore compares against the targets that were
-    uncovered when the previous offspring was scored.
+    Alg. 1 updates the archive (line 10) before it calls this (line 11), and Alg. 2's loop
+    (line 7) looks only at targets that are *not covered*: a target the new offspring covered
+    is no longer among them. So a generation whose only progress was covering targets counts as
+    stagnation, as the paper writes it; the caller passes the targets uncovered after the update.
+    (An earlier version counted covering as improvement; that kept the performance heuristic on
+    longer than the paper does.)
 
     >>> switch = HeuristicSwitch()
     >>> switch.next(stagnated=False), switch.next(stagnated=True), switch.next(stagnated=True)

@@ -10,7 +10,7 @@ from miogen.analysis.typespec import ANY, TypeSpec
 from miogen.testcase import stdlib_values, strings
 from miogen.testcase.callables import ANY_ARITY, CATALOGUE, origin
 from miogen.testcase.model import CALLS, Statement, TestCase, drop_unused_values, remove_statements
-from miogen.testcase.sampling import PRINTABLE, TestFactory
+from miogen.testcase.sampling import TestFactory, random_character
 
 Builder = Callable[[list[Statement]], int | None]
 
@@ -126,7 +126,7 @@ def _edit_string(text: str, rng: random.Random) -> str:
     position = rng.randint(0, len(text))
     roll = rng.random()
     if roll < 0.34 or not text:
-        return text[:position] + rng.choice(PRINTABLE) + text[position:]
+        return text[:position] + random_character(rng) + text[position:]
     position = min(position, len(text) - 1)
     if roll < 0.67:
         return text[:position] + text[position + 1 :]

@@ -13,6 +13,11 @@ from miogen.testcase import callables, stdlib_values
 from miogen.testcase.model import Statement, TestCase
 
 PRINTABLE = string.ascii_letters + string.digits + " _-.,:/@#"
+# Text beyond ASCII, one character per width of its code point (Latin-1, two BMP widths,
+# astral): real code escapes, encodes or measures such characters on paths ASCII never takes.
+WIDE_CHARACTERS = "é\u03a9\u2605\U0001f6d1"
+WIDE_PROBABILITY = 0.1  # a sampled string, or an inserted character, is one of them
+OTHER_TYPE_PROBABILITY = 0.2  # a parameter whose type the body checks gets another type
 ANY_CHOICES = ("int", "str", "float", "bool", "none", "list")
 CONSTRUCTOR_WEIGHT = 3.0  # against 1 for each factory of the class
 CONSUME_PROBABILITY = 0.9  # a generator's result is iterated
@@ -177,6 +182,8 @@ class TestFactory:
     ) -> int:
         """Append statements that build a value of ``spec``; return the index of the value."""
         kind = spec.kind
+        if param is not None and param.type_checked and rng.random() < OTHER_TYPE_PROBABILITY:
+            return self._anything(statements, rng, depth, None)
         if kind == "union":
             return self.value(statements, rng.choice(spec.args), rng, depth)
         if kind == "any":
@@ -297,7 +304,7 @@ class TestFactory:
         if kind == "str":
             if use_pool and pool.strings:
                 return rng.choice(pool.strings)
-            return "".join(rng.choice(PRINTABLE) for _ in range(rng.randint(0, 8)))
+            return random_text(rng, rng.randint(0, 8))
         if kind == "bytes":
             if use_pool and pool.bytes_:
                 return rng.choice(pool.bytes_)
@@ -307,6 +314,21 @@ class TestFactory:
         if kind == "complex":
             return complex(_random_float(rng), _random_float(rng))
         return None
+
+
+def random_text(rng: random.Random, length: int) -> str:
+    """Printable ASCII; now and then one character of the text is a wide one."""
+    text = "".join(rng.choice(PRINTABLE) for _ in range(length))
+    if text and rng.random() < WIDE_PROBABILITY:
+        position = rng.randrange(len(text))
+        text = text[:position] + random_character(rng, wide_only=True) + text[position + 1 :]
+    return text
+
+
+def random_character(rng: random.Random, wide_only: bool = False) -> str:
+    if wide_only or rng.random() < WIDE_PROBABILITY:
+        return rng.choice(WIDE_CHARACTERS)
+    return rng.choice(PRINTABLE)
 
 
 def _random_int(rng: random.Random) -> int:
