@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
+from miogen import pipeline
 from miogen.analysis.module import analyze_file
 from miogen.emit.state import FIXTURE_NAME as FIXTURE
 from miogen.pipeline import (
@@ -99,3 +101,69 @@ def test_verification_processes_start_with_the_search_progress_not_before(tmp_pa
         ahead.close()
     assert len(forwarded) == 4, "every event goes on"
     assert all(process.process.poll() is not None for process in ahead.processes)
+
+
+def _pair_both_shuffles_keep(count: int) -> tuple[int, int]:
+    """Two tests that random shuffles with seeds 1 and 2 (the reruns' before the backwards
+    run) both leave in the file's order."""
+    positions = []
+    for seed in (1, 2):
+        shuffled = list(range(count))
+        random.Random(seed).shuffle(shuffled)
+        positions.append({test: place for place, test in enumerate(shuffled)})
+    return next(
+        (first, second)
+        for first in range(count)
+        for second in range(first + 1, count)
+        if all(place[first] < place[second] for place in positions)
+    )
+
+
+def test_a_test_that_needs_another_before_it_is_dropped_whatever_the_pair(tmp_path: Path):
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'p'\n")
+    module = tmp_path / "words.py"
+    module.write_text("def letters() -> str:\n    return 'a'\n")
+    location = locate(module)
+    model = analyze_file(module, location.module_name)
+    count = 6
+    setter, needer = _pair_both_shuffles_keep(count)
+    tests = [record(f"test_{index}", "assert letters() == 'a'") for index in range(count)]
+    tests[setter] = record(
+        f"test_{setter}", "import os\nos.environ['MIOGEN_ORDER_PROBE'] = '1'\nassert letters()"
+    )
+    tests[needer] = record(
+        f"test_{needer}", "import os\nassert os.environ.get('MIOGEN_ORDER_PROBE') == '1'"
+    )
+    verified = verify(location, model, model.units, tests)
+    assert verified.dropped.unstable == [f"test_{needer}"]
+    assert len(verified.tests) == count - 1
+
+
+def test_a_later_attempt_runs_once_with_coverage_in_a_process_started_meanwhile(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """The kept tests passed every order and seed already; the next attempt runs the file once,
+    with coverage.py, in a process started when the first failure was known."""
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'p'\n")
+    module = tmp_path / "words.py"
+    module.write_text("def letters() -> str:\n    return 'a'\n")
+    location = locate(module)
+    model = analyze_file(module, location.module_name)
+    calls: list[tuple[str, bool]] = []
+    for name in ("measure", "run_shuffled"):
+        original = getattr(pipeline, name)
+
+        def counted(*args, _name=name, _original=original, **kwargs):
+            calls.append((_name, kwargs.get("ahead") is not None))
+            return _original(*args, **kwargs)
+
+        monkeypatch.setattr(pipeline, name, counted)
+    tests = [record("test_kept", "assert letters() == 'a'"), record("test_fails", "assert 0")]
+    verified = verify(location, model, model.units, tests)
+    assert [t.name for t in verified.tests] == ["test_kept"]
+    assert verified.dropped.failing == ["test_fails"]
+    assert sorted(calls) == [
+        ("measure", False), ("measure", True), ("run_shuffled", False), ("run_shuffled", False),
+    ]  # fmt: skip
+    assert verified.measurement is not None and verified.measurement.ok
+    assert verified.measurement.covered["letters"]
