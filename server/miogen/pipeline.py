@@ -93,8 +93,8 @@ def run(
 class Dropped:
     """Tests the verification dropped, by cause (names)."""
 
-    failing: list[str] = field(default_factory=list)  # failed in the coverage run
-    unstable: list[str] = field(default_factory=list)  # passed there, failed shuffled
+    failing: list[str] = field(default_factory=list)  # failed in every run
+    unstable: list[str] = field(default_factory=list)  # passed in one order or hash seed only
     sandbox: list[str] = field(default_factory=list)  # did what the sandbox refuses
 
     def counts(self) -> dict[str, int]:
@@ -115,9 +115,11 @@ class Verification:
     runtimes: list[float] = field(default_factory=list)
 
 
-# The coverage run (hash seed 0, the file's order) and two reruns with hash seeds 1 and 2: the
-# first runs the file backwards, the second shuffled (verify/shuffle.py).
-VERIFY_RUNS = 3
+# The coverage run in the file's order and a rerun backwards (verify/shuffle.py), with hash
+# seeds 1 and 2 (the worker observed with 0): every pair of tests runs in both orders, and a
+# value that depends on the hash seed is checked under two others. (A third run, shuffled,
+# turns no pair around that these two did not.)
+VERIFY_RUNS = 2
 
 
 class VerificationAhead:
@@ -162,8 +164,9 @@ def verify(
     ahead: Sequence[Ahead] = (),
 ) -> Verification:
     """Run the tests under pytest + coverage.py, and ``runs - 1`` more times in other orders
-    with other hash seeds (all at once, each in a fresh sandboxed process); drop those that
-    fail in any run and try again with the rest, at most ``attempts`` times.
+    (backwards, then shuffled), each with a hash seed of its own, none the worker's (all at
+    once, each in a fresh sandboxed process); drop those that fail in any run and try again
+    with the rest, at most ``attempts`` times.
 
     A later attempt runs the rest once, with coverage.py, in the file's order: they passed in
     every order and hash seed already, with the dropped tests among them; what this run adds
@@ -276,20 +279,19 @@ def _classify(
     generated: Sequence[GeneratedTest],
 ) -> set[str]:
     """Every generated test failing in some run (a failing case of a parametrized test names
-    the tests it was made of), each noted once under its cause."""
-    first = _failing(measurement, generated)
-    later: dict[str, str] = {}
-    for run in shuffled:
-        for name, message in _failing(run, generated).items():
-            later.setdefault(name, message)
-    for name in sorted(set(first) | set(later)):
-        if SANDBOX_REFUSAL in first.get(name, later.get(name, "")):
+    the tests it was made of), each noted once under its cause: unstable when it passed in
+    another run (another order or hash seed), failing when it failed in every one."""
+    failed = [_failing(run, generated) for run in (measurement, *shuffled)]
+    names: set[str] = set().union(*failed)
+    for name in sorted(names):
+        message = next(found[name] for found in failed if name in found)
+        if SANDBOX_REFUSAL in message:
             dropped.sandbox.append(name)
-        elif name in first:
+        elif all(name in found for found in failed):
             dropped.failing.append(name)
         else:
             dropped.unstable.append(name)
-    return set(first) | set(later)
+    return names
 
 
 def _failing(run: Measurement, generated: Sequence[GeneratedTest]) -> dict[str, str]:
