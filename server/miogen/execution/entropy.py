@@ -72,10 +72,16 @@ def _note_seed(generator: random.Random, seeded: bool) -> None:
     if not seeded:
         _seeded.pop(id(generator), None)
         return
+    key = id(generator)
     try:
-        _seeded[id(generator)] = weakref.ref(generator)
+        _seeded[key] = weakref.ref(generator, lambda ref: _forget(key, ref))
     except TypeError:  # no weak references: counted as unseeded, which only costs assertions
         pass
+
+
+def _forget(key: int, reference: weakref.ref[random.Random]) -> None:
+    if _seeded.get(key) is reference:  # not a newer generator's, at the same address
+        del _seeded[key]
 
 
 def is_seeded(generator: object) -> bool:
