@@ -2,27 +2,29 @@
 
 Two observation runs agree by chance on a value drawn from a small set (a coin flip agrees half
 the time, four runs a sixteenth), so the worker does not rely on the runs disagreeing: while a
-test is observed, a profile function notes each statement that called such a source, and the
-values that statement made or changed are never stated as literals. A ``random.Random`` seeded
-with a value (or the module's generator after ``random.seed(value)`` in the same test) is
-deterministic and stays asserted; one seeded from the operating system is not.
+test is observed, each statement that drew from such a source is noted, and the values that
+statement made or changed are never stated as literals. A ``random.Random`` seeded with a value
+(or the module's generator after ``random.seed(value)`` in the same test) is deterministic and
+stays asserted; one seeded from the operating system is not.
+
+How a draw is seen, at no cost to code that draws nothing: the functions of ``time`` and ``os``
+that give such values are wrapped (``date.today()`` and ``datetime.today()`` call ``time.time``;
+``uuid4``, ``secrets`` and ``SystemRandom`` call ``os.urandom``), and the state of every
+generator seeded from the operating system is compared before and after each statement.
+(``datetime.now()`` reads the clock in C unseen: its values differ between the two runs.)
 """
 
 from __future__ import annotations
 
-import datetime
+import functools
 import os
 import random
-import sys
 import time
-import uuid
 import weakref
 from collections.abc import Callable
-from types import FrameType
 from typing import Any
 
-# Functions whose result differs from run to run (or between the worker and pytest's process).
-_SOURCE_NAMES = {
+_WRAPPED = {
     time: (
         "time", "time_ns", "monotonic", "monotonic_ns", "perf_counter", "perf_counter_ns",
         "process_time", "process_time_ns", "thread_time", "thread_time_ns", "localtime",
@@ -30,63 +32,82 @@ _SOURCE_NAMES = {
     ),
     os: ("urandom", "getrandom", "getpid", "getppid", "times"),
 }  # fmt: skip
-_CLOCK_METHODS = frozenset({"datetime.now", "datetime.utcnow", "datetime.today", "date.today"})
-_GENERATOR_METHODS = frozenset({"Random.random", "Random.getrandbits"})
 # Not here: id() and hash(), called for identity maps and in every __hash__ (deepcopy, sets);
 # an address differs between the observation runs (world.varied), a str's hash between the
-# verification's runs (another PYTHONHASHSEED).
-_OWN_FOLDER = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+# verification's runs (other PYTHONHASHSEEDs).
 
 
-def _sources() -> frozenset[int]:
-    found = [
-        getattr(module, name, None) for module, names in _SOURCE_NAMES.items() for name in names
-    ]
-    found += [getattr(uuid, "_generate_time_safe", None)]  # uuid1 from the C library
-    return frozenset(id(function) for function in found if function is not None)
+class _Draws:
+    watching = False
+    drew = False
 
 
-# Generators seeded with a value (``Random(5)``, ``seed(5)``): by id, with a weak reference to
-# tell a reused id apart. Every other generator was seeded from the operating system.
-_seeded: dict[int, weakref.ref[random.Random]] = {}
-_installed: list[Callable[..., None]] = []
+# Generators seeded from the operating system, by id: a weak reference (to tell a reused id
+# apart) and their state when last looked at.
+_unseeded: dict[int, tuple[weakref.ref[random.Random], object]] = {}
+_installed: list[bool] = []
 
 
 def install() -> None:
-    """Note which generators are seeded with a value (once per process, before user code runs)."""
+    """Wrap the sources and follow seeding (once per process, before user code runs)."""
     if _installed:
         return
-    original = random.Random.seed
+    for module, names in _WRAPPED.items():
+        for name in names:
+            original = getattr(module, name, None)
+            if original is not None:
+                setattr(module, name, _noting(original, module.__name__))
+    random._urandom = os.urandom  # type: ignore[attr-defined]  # SystemRandom's, bound at import
+    seed = random.Random.seed
 
-    def seed(self: random.Random, a: Any = None, version: int = 2) -> None:
-        original(self, a, version)
+    def seeded(self: random.Random, a: Any = None, version: int = 2) -> None:
+        seed(self, a, version)
         _note_seed(self, a is not None)
 
-    random.Random.seed = seed  # type: ignore[method-assign]
-    instance = random._inst
-    random.seed = instance.seed  # the module's function is bound to the original method
-    _installed.append(original)
+    random.Random.seed = seeded  # type: ignore[method-assign]
+    random.seed = random._inst.seed  # bound to the old method
+    _installed.append(True)
+
+
+def _noting(function: Callable[..., Any], module: str) -> Callable[..., Any]:
+    @functools.wraps(function)
+    def noted(*args: Any, **kwargs: Any) -> Any:
+        if _Draws.watching:
+            _Draws.drew = True
+        return function(*args, **kwargs)
+
+    noted.__module__ = module  # pickled by name: found where the original was
+    return noted
 
 
 def _note_seed(generator: random.Random, seeded: bool) -> None:
-    if not seeded:
-        _seeded.pop(id(generator), None)
-        return
     key = id(generator)
+    if seeded:
+        _unseeded.pop(key, None)
+        return
     try:
-        _seeded[key] = weakref.ref(generator, lambda ref: _forget(key, ref))
-    except TypeError:  # no weak references: counted as unseeded, which only costs assertions
-        pass
+        reference = weakref.ref(generator, lambda ref: _forget(key, ref))
+    except TypeError:  # no weak references: not followed (its draws go unseen)
+        return
+    _unseeded[key] = (reference, _state(generator))
 
 
 def _forget(key: int, reference: weakref.ref[random.Random]) -> None:
-    if _seeded.get(key) is reference:  # not a newer generator's, at the same address
-        del _seeded[key]
+    entry = _unseeded.get(key)
+    if entry is not None and entry[0] is reference:  # not a newer generator's, at that address
+        del _unseeded[key]
 
 
-def is_seeded(generator: object) -> bool:
-    reference = _seeded.get(id(generator))
-    return reference is not None and reference() is generator
+def _state(generator: random.Random) -> object:
+    try:
+        return generator.getstate()
+    except Exception:  # noqa: BLE001 - a subclass's own getstate; then it counts as drawn
+        return None
+
+
+def is_seeded(generator: random.Random) -> bool:
+    entry = _unseeded.get(id(generator))
+    return entry is None or entry[0]() is not generator
 
 
 class Watch:
@@ -94,36 +115,26 @@ class Watch:
 
     def __init__(self) -> None:
         install()
-        self._sources = _sources()
-        self.drew = False
 
     def __enter__(self) -> Watch:
         # The module's generator is shared by all tests in an order the test does not control:
         # only a seed given in this test makes it deterministic.
-        _seeded.pop(id(random._inst), None)
-        self.drew = False
-        sys.setprofile(self._profile)
+        _note_seed(random._inst, seeded=False)
+        _Draws.watching, _Draws.drew = True, False
         return self
 
     def __exit__(self, *exception: object) -> None:
-        sys.setprofile(None)
+        _Draws.watching = False
 
     def take(self) -> bool:
-        drew, self.drew = self.drew, False
+        """Whether a source was drawn from since the last call (and forget it)."""
+        drew, _Draws.drew = _Draws.drew, False
+        for key, (reference, state) in list(_unseeded.items()):
+            generator = reference()
+            if generator is None:
+                continue
+            now = _state(generator)
+            if now is None or now != state:
+                drew = True
+                _unseeded[key] = (reference, now)
         return drew
-
-    def _profile(self, frame: FrameType, event: str, function: Any) -> None:
-        if event == "c_call" and not self.drew and self._unseeded(function):
-            # The sandbox's own checks (a kill's pid, say) are not the test's doing.
-            self.drew = not frame.f_code.co_filename.startswith(_OWN_FOLDER)
-
-    def _unseeded(self, function: Any) -> bool:
-        if id(function) in self._sources:
-            return True
-        name = getattr(function, "__qualname__", "")
-        owner = getattr(function, "__self__", None)
-        if name in _GENERATOR_METHODS:
-            return isinstance(owner, random.Random) and not is_seeded(owner)
-        if name in _CLOCK_METHODS:
-            return isinstance(owner, type) and issubclass(owner, datetime.date)
-        return False
