@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import os
 import random
 import subprocess
 import sys
 import textwrap
+import time
 
 import pytest
 from execution.helpers import problem_for
@@ -182,3 +184,30 @@ def test_emitted_tests_of_random_code_pass_under_pytest_every_time(tmp_path):
                  "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"},
         )  # fmt: skip
         assert completed.returncode == 0, completed.stdout + emitted
+
+
+def _seeded_later() -> random.Random:
+    generator = random.Random()
+    generator.seed(9)
+    return generator
+
+
+@pytest.mark.parametrize(
+    ("call", "draws"),
+    [
+        (lambda: time.strftime("%Y"), True),
+        (lambda: time.strftime("%Y", (2020, 1, 2, 3, 4, 5, 0, 2, 0)), False),
+        (lambda: time.gmtime(), True),
+        (lambda: time.gmtime(0), False),
+        (lambda: os.urandom(2), True),
+        (lambda: random.Random(4).random(), False),
+        (lambda: random.Random().random(), True),  # dropped before it can be compared
+        (lambda: _seeded_later().random(), False),
+        (lambda: len("no source"), False),
+    ],
+)
+def test_a_watch_sees_draws_and_only_draws(call, draws):
+    with entropy.Watch() as watch:
+        watch.take()
+        call()
+        assert watch.take() is draws

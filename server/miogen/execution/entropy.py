@@ -32,6 +32,8 @@ _WRAPPED = {
     ),
     os: ("urandom", "getrandom", "getpid", "getppid", "times"),
 }  # fmt: skip
+# These read the clock only when not given a time: so many arguments make them deterministic.
+_GIVEN_TIME = {"localtime": 1, "gmtime": 1, "ctime": 1, "asctime": 1, "strftime": 2}
 # Not here: id() and hash(), called for identity maps and in every __hash__ (deepcopy, sets);
 # an address differs between the observation runs (world.varied), a str's hash between the
 # verification's runs (other PYTHONHASHSEEDs).
@@ -56,7 +58,8 @@ def install() -> None:
         for name in names:
             original = getattr(module, name, None)
             if original is not None:
-                setattr(module, name, _noting(original, module.__name__))
+                given = _GIVEN_TIME.get(name) if module is time else None
+                setattr(module, name, _noting(original, module.__name__, given))
     random._urandom = os.urandom  # type: ignore[attr-defined]  # SystemRandom's, bound at import
     seed = random.Random.seed
 
@@ -69,10 +72,10 @@ def install() -> None:
     _installed.append(True)
 
 
-def _noting(function: Callable[..., Any], module: str) -> Callable[..., Any]:
+def _noting(function: Callable[..., Any], module: str, given: int | None) -> Callable[..., Any]:
     @functools.wraps(function)
     def noted(*args: Any, **kwargs: Any) -> Any:
-        if _Draws.watching:
+        if _Draws.watching and (given is None or len(args) < given):
             _Draws.drew = True
         return function(*args, **kwargs)
 
@@ -86,16 +89,22 @@ def _note_seed(generator: random.Random, seeded: bool) -> None:
         _unseeded.pop(key, None)
         return
     try:
-        reference = weakref.ref(generator, lambda ref: _forget(key, ref))
+        born_watched = _Draws.watching
+        reference = weakref.ref(generator, lambda ref: _forget(key, ref, born_watched))
     except TypeError:  # no weak references: not followed (its draws go unseen)
         return
     _unseeded[key] = (reference, _state(generator))
 
 
-def _forget(key: int, reference: weakref.ref[random.Random]) -> None:
+def _forget(key: int, reference: weakref.ref[random.Random], born_watched: bool) -> None:
     entry = _unseeded.get(key)
-    if entry is not None and entry[0] is reference:  # not a newer generator's, at that address
-        del _unseeded[key]
+    if entry is None or entry[0] is not reference:  # seeded since, or a newer one's address
+        return
+    del _unseeded[key]
+    if born_watched and _Draws.watching:
+        # Made and dropped within the test (``Random().choice(items)``): its state can no
+        # longer be compared; made for nothing but drawing, it counts as drawn from.
+        _Draws.drew = True
 
 
 def _state(generator: random.Random) -> object:
