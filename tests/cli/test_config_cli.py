@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from importlib import metadata
 from pathlib import Path
+
+from running import miogen
 
 SIGN = """\
 def sign(x: int) -> int:
@@ -14,16 +14,6 @@ def sign(x: int) -> int:
         return -1
     return 1
 """
-
-
-def miogen(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "miogen", *args],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        timeout=300,
-    )
 
 
 def project(root: Path, table: str) -> Path:

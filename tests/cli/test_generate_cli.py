@@ -10,16 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-
-
-def miogen(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "miogen", *args],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        timeout=300,
-    )
+from running import miogen
 
 
 def run_pytest(test_file: Path, import_root: Path, seed: int = 0) -> subprocess.CompletedProcess:

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
+
+from running import miogen
 
 PRIVATE = (
     "def _helper(x: int) -> int:\n    if x > 3:\n        return 1\n    return 0\n\n\n"
@@ -13,15 +14,14 @@ PRIVATE = (
 )
 
 
-def miogen(*args: str) -> subprocess.CompletedProcess:
-    command = [sys.executable, "-m", "miogen", "generate", *args]
-    return subprocess.run(command, capture_output=True, text=True, timeout=300)
+def generate(*args: str) -> subprocess.CompletedProcess:
+    return miogen("generate", *args)
 
 
 def test_module_with_only_private_units_says_so_and_claims_nothing(tmp_path: Path):
     module = tmp_path / "helpers.py"
     module.write_text(PRIVATE)
-    done = miogen(str(module), "--budget", "1", "--output", str(tmp_path / "test_h.py"))
+    done = generate(str(module), "--budget", "1", "--output", str(tmp_path / "test_h.py"))
     assert done.returncode == 2
     assert f"name a private one: {module}::_helper" in done.stderr
     assert "%" not in done.stdout + done.stderr and not (tmp_path / "test_h.py").exists()
@@ -31,7 +31,7 @@ def test_a_private_function_named_explicitly_gets_tests(tmp_path: Path):
     module = tmp_path / "helpers.py"
     module.write_text(PRIVATE)
     output = tmp_path / "test_helpers.py"
-    done = miogen(f"{module}::_helper", "--evaluations", "500", "--output", str(output), "--json")
+    done = generate(f"{module}::_helper", "--evaluations", "500", "--output", str(output), "--json")
     assert done.returncode == 0, done.stderr
     summary = json.loads(done.stdout)
     assert summary["measured"]["covered"] == summary["measured"]["total"] == 2
@@ -41,7 +41,7 @@ def test_a_private_function_named_explicitly_gets_tests(tmp_path: Path):
 def test_zero_targets_show_no_percentage(tmp_path: Path):
     module = tmp_path / "doc.py"
     module.write_text('def documented():\n    """Only a docstring."""\n')
-    done = miogen(f"{module}::documented", "--budget", "1", "--output", str(tmp_path / "t.py"))
+    done = generate(f"{module}::documented", "--budget", "1", "--output", str(tmp_path / "t.py"))
     assert "0/0 targets" in done.stdout and "%" not in done.stdout, done.stdout
-    as_json = miogen(f"{module}::documented", "--budget", "1", "--json")
+    as_json = generate(f"{module}::documented", "--budget", "1", "--json")
     assert json.loads(as_json.stdout)["measured"]["percent"] is None

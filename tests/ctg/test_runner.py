@@ -25,20 +25,7 @@ def evaluations(count: int, criteria: str = "smart", **settings) -> CtgConfig:
     return CtgConfig(budget=1.0, jobs=2, verify_runs=1, job_options=options, **settings)
 
 
-@pytest.mark.parametrize(
-    "criteria",
-    [
-        "branch",
-        pytest.param(
-            "smart",
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="known (issue 15): with other criteria's goals the replayed suite is "
-                "reduced and shrunk again differently, so the rerun adds 2 variants of tests",
-            ),
-        ),
-    ],
-)
+@pytest.mark.parametrize("criteria", ["branch", "smart"])
 def test_second_run_on_an_unchanged_unit_starts_where_the_first_ended(tmp_path, criteria):
     root = make_project(tmp_path / "project", {"bank.py": BANK})
     first = by_name(run_ctg([root], evaluations(300, criteria=criteria)))
@@ -78,6 +65,20 @@ def test_second_run_on_an_unchanged_unit_starts_where_the_first_ended(tmp_path, 
         .result
     )
     assert len(fresh.covered) < len(result.covered)
+
+
+def test_an_unchanged_unit_whose_tests_were_deleted_gets_them_back(tmp_path):
+    root = make_project(tmp_path / "project", {"bank.py": BANK})
+    first = by_name(run_ctg([root], evaluations(300)))
+    test_file = root / "tests" / "test_bank.py"
+    header = test_file.read_text(encoding="utf-8").split("\ndef ")[0]
+    test_file.write_text(header, encoding="utf-8")  # the user deleted every test
+
+    second = by_name(run_ctg([root], evaluations(300)))
+    account = second["Account"]
+    assert not account.changed and account.before == []
+    assert account.added > 0 and account.after == first["Account"].after
+    assert "def test_" in test_file.read_text(encoding="utf-8")
 
 
 def test_a_unit_without_improvement_in_three_runs_is_skipped_until_it_changes(tmp_path):

@@ -391,7 +391,7 @@ def _merge(report: CtgReport, modules: list[Module], states: list[UnitState]) ->
         group = [s for s in states if s.module is module and s.tests]
         if not group:
             continue
-        tests = [t for s in group for t in s.tests]
+        tests = [t for s in group for t in worth_adding(s)]
         try:
             path, merged = write_tests(
                 module.test_path, tests, module.location.module_name,
@@ -403,9 +403,23 @@ def _merge(report: CtgReport, modules: list[Module], states: list[UnitState]) ->
         report.written.append(path)
         skipped = set(merged.skipped)
         for state in group:
-            state.added = sum(1 for t in state.tests if t.name not in skipped)
+            state.added = sum(1 for t in worth_adding(state) if t.name not in skipped)
         if path != module.test_path:
             report.warnings.append(f"{module.test_path} could not be merged into; wrote {path}")
+
+
+def worth_adding(state: UnitState) -> list[TestRecord]:
+    """The unit's verified tests that the test file needs.
+
+    For a unit whose code did not change, only the tests that cover a branch the file does not
+    cover yet: its other tests are the file's own, replayed from the history and reduced and
+    shrunk again (with other criteria's goals, into slightly different shapes), and appending them
+    on every run would grow the file with near-copies. A changed unit gets all of them.
+    """
+    if state.changed:
+        return state.tests
+    known = set(state.before)
+    return [test for test in state.tests if not set(test.targets) <= known]
 
 
 def _record(store: HistoryStore | None, modules: list[Module], states: list[UnitState]) -> None:
