@@ -117,8 +117,8 @@ def main(argv: list[str] | None = None) -> int:
         "shared). Medians over the repetitions. `--budget` is the whole module's: its units "
         "share it. Steps: the summary's `seconds`: CLI analysis (while the worker starts), "
         "worker start (launch to module loaded, its analysis and import included), job (the "
-        "worker's whole run: start, the budget, what post-processing ran past it), verify (three "
-        "pytest runs at once, started ahead), write."
+        "worker's whole run: start, the budget, what post-processing ran past it), verify (two "
+        "pytest runs at once, started ahead: coverage in file order, a rerun backwards), write."
         + (
             f" Baseline: {args.baseline} (`git -C` it: "
             f"{_revision(args.baseline)}), one job per unit with `--budget {args.budget:g}/units`."

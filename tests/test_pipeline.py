@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import random
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
+from miogen import pipeline
 from miogen.analysis.module import analyze_file
 from miogen.emit.state import FIXTURE_NAME as FIXTURE
 from miogen.pipeline import (
@@ -50,20 +54,22 @@ def test_tests_of_separate_jobs_are_renamed_apart():
 
 @pytest.mark.parametrize("started_ahead", [False, True], ids=["fresh", "ahead"])
 def test_verification_drops_each_failing_test_under_its_cause(tmp_path: Path, started_ahead: bool):
-    """One run with coverage (hash seed 0, as in the worker), two shuffled with other seeds,
-    all under the worker's sandbox: what fails anywhere is dropped and counted by cause. The
-    first attempt's runs happen in the processes started ahead, when there are."""
+    """One run with coverage (file order, hash seed 1), one backwards (hash seed 2), both under
+    the worker's sandbox: what fails anywhere is dropped and counted by cause (unstable when it
+    passed in the other run). The first attempt's runs happen in the processes started ahead,
+    when there are."""
     (tmp_path / "pyproject.toml").write_text("[project]\nname = 'p'\n")
     module = tmp_path / "words.py"
-    module.write_text(
-        'def letters() -> str:\n    return ",".join({"alpha", "beta", "gamma", "delta"})\n'
-    )
+    joined = 'def letters() -> str:\n    return ",".join({"alpha", "beta", "gamma", "delta"})\n'
+    module.write_text(joined)
+    orders = [joined_under(joined, seed) for seed in ("1", "2")]
+    assert orders[0] != orders[1], "the two runs' hash seeds give other orders"
     location = locate(module)
     model = analyze_file(module, location.module_name)
     outside = tmp_path / "outside.txt"
     tests = [
         record("test_kept", "assert len(letters()) == 22"),
-        record("test_hash_order", 'assert letters() == "alpha,delta,beta,gamma"'),
+        record("test_hash_order", f"assert letters() == {orders[0]!r}"),
         record("test_fails", 'assert letters() == ""'),
         record("test_writes", f"open({str(outside)!r}, 'w').write('x')"),
     ]
@@ -72,12 +78,21 @@ def test_verification_drops_each_failing_test_under_its_cause(tmp_path: Path, st
     # pytest's exit status (1: some tests failed), not the kill of a process left waiting
     assert [process.process.returncode for process in ahead] == [1] * len(ahead)
     assert [t.name for t in verified.tests] == ["test_kept"]
-    assert verified.dropped.unstable == ["test_hash_order"]  # passed with seed 0 only
+    assert verified.dropped.unstable == ["test_hash_order"]  # passed with hash seed 1 only
     assert verified.dropped.failing == ["test_fails"]
     assert verified.dropped.sandbox == ["test_writes"]
     assert not outside.exists()
     assert verified.measurement is not None and verified.measurement.ok
     assert verified.measurement.covered["letters"], "coverage.py measured what was kept"
+
+
+def joined_under(source: str, hash_seed: str) -> str:
+    """What ``letters()`` of ``source`` returns in an interpreter with that hash seed."""
+    completed = subprocess.run(
+        [sys.executable, "-c", f"{source}\nprint(letters())"], capture_output=True, text=True,
+        env={"PYTHONHASHSEED": hash_seed}, check=True,
+    )  # fmt: skip
+    return completed.stdout.strip()
 
 
 def test_verification_processes_start_with_the_search_progress_not_before(tmp_path: Path):
@@ -99,3 +114,67 @@ def test_verification_processes_start_with_the_search_progress_not_before(tmp_pa
         ahead.close()
     assert len(forwarded) == 4, "every event goes on"
     assert all(process.process.poll() is not None for process in ahead.processes)
+
+
+def _pair_both_shuffles_keep(count: int) -> tuple[int, int]:
+    """Two tests that random shuffles with seeds 1 and 2 (the reruns' before the backwards
+    run) both leave in the file's order."""
+    positions = []
+    for seed in (1, 2):
+        shuffled = list(range(count))
+        random.Random(seed).shuffle(shuffled)
+        positions.append({test: place for place, test in enumerate(shuffled)})
+    return next(
+        (first, second)
+        for first in range(count)
+        for second in range(first + 1, count)
+        if all(place[first] < place[second] for place in positions)
+    )
+
+
+def test_a_test_that_needs_another_before_it_is_dropped_whatever_the_pair(tmp_path: Path):
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'p'\n")
+    module = tmp_path / "words.py"
+    module.write_text("def letters() -> str:\n    return 'a'\n")
+    location = locate(module)
+    model = analyze_file(module, location.module_name)
+    count = 6
+    setter, needer = _pair_both_shuffles_keep(count)
+    tests = [record(f"test_{index}", "assert letters() == 'a'") for index in range(count)]
+    tests[setter] = record(
+        f"test_{setter}", "import os\nos.environ['MIOGEN_ORDER_PROBE'] = '1'\nassert letters()"
+    )
+    tests[needer] = record(
+        f"test_{needer}", "import os\nassert os.environ.get('MIOGEN_ORDER_PROBE') == '1'"
+    )
+    verified = verify(location, model, model.units, tests)
+    assert verified.dropped.unstable == [f"test_{needer}"]
+    assert len(verified.tests) == count - 1
+
+
+def test_a_later_attempt_runs_once_with_coverage_in_a_process_started_meanwhile(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """The kept tests passed every order and seed already; the next attempt runs the file once,
+    with coverage.py, in a process started when the first failure was known."""
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'p'\n")
+    module = tmp_path / "words.py"
+    module.write_text("def letters() -> str:\n    return 'a'\n")
+    location = locate(module)
+    model = analyze_file(module, location.module_name)
+    calls: list[tuple[str, bool]] = []
+    for name in ("measure", "run_shuffled"):
+        original = getattr(pipeline, name)
+
+        def counted(*args, _name=name, _original=original, **kwargs):
+            calls.append((_name, kwargs.get("ahead") is not None))
+            return _original(*args, **kwargs)
+
+        monkeypatch.setattr(pipeline, name, counted)
+    tests = [record("test_kept", "assert letters() == 'a'"), record("test_fails", "assert 0")]
+    verified = verify(location, model, model.units, tests)
+    assert [t.name for t in verified.tests] == ["test_kept"]
+    assert verified.dropped.failing == ["test_fails"]
+    assert sorted(calls) == [("measure", False), ("measure", True), ("run_shuffled", False)]
+    assert verified.measurement is not None and verified.measurement.ok
+    assert verified.measurement.covered["letters"]

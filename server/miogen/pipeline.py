@@ -18,7 +18,7 @@ import shutil
 import tempfile
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -98,8 +98,8 @@ def run(
 class Dropped:
     """Tests the verification dropped, by cause (names)."""
 
-    failing: list[str] = field(default_factory=list)  # failed in the coverage run
-    unstable: list[str] = field(default_factory=list)  # passed there, failed shuffled
+    failing: list[str] = field(default_factory=list)  # failed in every run
+    unstable: list[str] = field(default_factory=list)  # passed in one order or hash seed only
     sandbox: list[str] = field(default_factory=list)  # did what the sandbox refuses
 
     def counts(self) -> dict[str, int]:
@@ -120,7 +120,11 @@ class Verification:
     runtimes: list[float] = field(default_factory=list)
 
 
-VERIFY_RUNS = 3  # the coverage run (hash seed 0) and two shuffled reruns (seeds 1 and 2)
+# The coverage run in the file's order and a rerun backwards (verify/shuffle.py), with hash
+# seeds 1 and 2 (the worker observed with 0): every pair of tests runs in both orders, and a
+# value that depends on the hash seed is checked under two others. (A third run, shuffled,
+# turns no pair around that these two did not.)
+VERIFY_RUNS = 2
 
 
 class VerificationAhead:
@@ -164,9 +168,15 @@ def verify(
     attempts: int = 3,
     ahead: Sequence[Ahead] = (),
 ) -> Verification:
-    """Run the tests under pytest + coverage.py, and ``runs - 1`` more times shuffled with other
-    hash seeds (all at once, each in a fresh sandboxed process); drop those that fail in any run
-    and try again with the rest, at most ``attempts`` times.
+    """Run the tests under pytest + coverage.py, and ``runs - 1`` more times in other orders
+    (backwards, then shuffled), each with a hash seed of its own, none the worker's (all at
+    once, each in a fresh sandboxed process); drop those that fail in any run and try again
+    with the rest, at most ``attempts`` times.
+
+    A later attempt runs the rest once, with coverage.py, in the file's order: they passed in
+    every order and hash seed already, with the dropped tests among them; what this run adds
+    is that none needed a dropped test before it, and the coverage of what is kept. Its
+    process starts as soon as a run of the attempt before reports a failure.
 
     The measurement kept is coverage.py's on the tests that passed every run (invariant 2).
     ``ahead``: processes started for the first attempt (``start_verification``); closed here.
@@ -175,8 +185,9 @@ def verify(
     result = Verification(list(tests))
     scratch = Path(tempfile.mkdtemp(prefix="miogen-emit-"))
     waiting = {process.seed: process for process in ahead}
+    retry = RetryAhead(location.import_root)
     try:
-        for _ in range(attempts):
+        for attempt in range(attempts):
             if not result.tests:
                 break
             candidate = scratch / f"test_{location.module_name.replace('.', '_')}_miogen.py"
@@ -184,22 +195,45 @@ def verify(
             imports, generated = text
             candidate.write_text(merge_tests(None, imports, generated, HEADER).text, "utf-8")
             timeout = verification_timeout(len(result.tests), test_timeout)
+            seeds = range(runs) if attempt == 0 else range(1)
+            last = attempt + 1 == attempts
             measurement, shuffled = _run_all(
-                candidate, location, model, units, runs, timeout, waiting
-            )
-            waiting = {}  # started for the first attempt only
-            result.measurement, result.runs = measurement, runs
-            result.runtimes = [rerun.seconds for rerun in shuffled]
+                candidate, location, model, units, seeds, timeout, waiting,
+                (lambda: None) if last else retry.prepare,
+            )  # fmt: skip
+            waiting = retry.take()
+            result.measurement = measurement
+            if attempt == 0:
+                result.runs, result.runtimes = runs, [rerun.seconds for rerun in shuffled]
             failing = _classify(result.dropped, measurement, shuffled, generated)
             if not failing and measurement.exit_code != -1:
                 break
             result.tests = [t for t in result.tests if t.name not in failing]
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
-        for process in ahead:
+        for process in [*ahead, *retry.take().values()]:
             process.close()
     result.seconds = time.monotonic() - started
     return result
+
+
+class RetryAhead:
+    """The process for a next attempt's coverage run, started while the others still run."""
+
+    def __init__(self, import_root: Path) -> None:
+        self.import_root = import_root
+        self.process: Ahead | None = None
+        self.lock = threading.Lock()
+
+    def prepare(self) -> None:
+        with self.lock:
+            if self.process is None:
+                [self.process] = start_ahead(self.import_root, [0])
+
+    def take(self) -> dict[int, Ahead]:
+        with self.lock:
+            process, self.process = self.process, None
+        return {0: process} if process is not None else {}
 
 
 def _run_all(
@@ -207,33 +241,40 @@ def _run_all(
     location: ModuleLocation,
     model: ModuleModel,
     units: Sequence[Unit],
-    runs: int,
+    seeds: Sequence[int],
     timeout: float,
     ahead: dict[int, Ahead],
+    on_failure: Callable[[], None] = lambda: None,
 ) -> tuple[Measurement, list[Measurement]]:
-    """The coverage run and the shuffled reruns, in parallel processes (those started ahead
-    where there are)."""
+    """The coverage run (seed 0) and the reruns (other seeds), in parallel processes (those
+    started ahead where there are); ``on_failure`` is called when the first run that fails ends."""
     roots = (location.import_root, location.project_root)
     filters = pytest_warning_filters(location.project_root)
-    with ThreadPoolExecutor(max(1, runs)) as threads:
-        covered = threads.submit(
-            measure, candidate, location.path, list(units), model.source, *roots,
-            timeout=timeout, sandbox=True, warning_filters=filters, ahead=ahead.get(0),
+
+    def covered() -> Measurement:
+        found = measure(
+            candidate, location.path, list(units), model.source, *roots, timeout=timeout,
+            sandbox=True, warning_filters=filters, ahead=ahead.get(0),
         )  # fmt: skip
-        reruns = [
-            threads.submit(
-                run_shuffled,
-                candidate,
-                *roots,
-                seed,
-                timeout=timeout,
-                sandbox=True,
-                warning_filters=filters,
-                ahead=ahead.get(seed),
-            )  # fmt: skip
-            for seed in range(1, runs)
-        ]
-        return covered.result(), [rerun.result() for rerun in reruns]
+        return _noting_failure(found, on_failure)
+
+    def rerun(seed: int) -> Measurement:
+        found = run_shuffled(
+            candidate, *roots, seed, timeout=timeout, sandbox=True, warning_filters=filters,
+            ahead=ahead.get(seed),
+        )  # fmt: skip
+        return _noting_failure(found, on_failure)
+
+    with ThreadPoolExecutor(max(1, len(seeds))) as threads:
+        measurement = threads.submit(covered)
+        reruns = [threads.submit(rerun, seed) for seed in seeds if seed != 0]
+        return measurement.result(), [run.result() for run in reruns]
+
+
+def _noting_failure(run: Measurement, on_failure: Callable[[], None]) -> Measurement:
+    if not run.ok:
+        on_failure()
+    return run
 
 
 def _classify(
@@ -243,20 +284,19 @@ def _classify(
     generated: Sequence[GeneratedTest],
 ) -> set[str]:
     """Every generated test failing in some run (a failing case of a parametrized test names
-    the tests it was made of), each noted once under its cause."""
-    first = _failing(measurement, generated)
-    later: dict[str, str] = {}
-    for run in shuffled:
-        for name, message in _failing(run, generated).items():
-            later.setdefault(name, message)
-    for name in sorted(set(first) | set(later)):
-        if SANDBOX_REFUSAL in first.get(name, later.get(name, "")):
+    the tests it was made of), each noted once under its cause: unstable when it passed in
+    another run (another order or hash seed), failing when it failed in every one."""
+    failed = [_failing(run, generated) for run in (measurement, *shuffled)]
+    names: set[str] = set().union(*failed)
+    for name in sorted(names):
+        message = next(found[name] for found in failed if name in found)
+        if SANDBOX_REFUSAL in message:
             dropped.sandbox.append(name)
-        elif name in first:
+        elif all(name in found for found in failed):
             dropped.failing.append(name)
         else:
             dropped.unstable.append(name)
-    return set(first) | set(later)
+    return names
 
 
 def _failing(run: Measurement, generated: Sequence[GeneratedTest]) -> dict[str, str]:

@@ -41,14 +41,14 @@ async def test_inserted_tests_get_the_module_state_fixture(editor):
     assert "import stateful as _miogen_module" in written
 
 
-async def test_tests_that_fail_in_a_shuffled_rerun_are_not_offered(editor):
-    """The worker (hash seed 0) sees one order, and so does the coverage run; the reruns with
-    other hash seeds do not: the test is dropped, as the CLI drops it."""
+async def test_tests_that_fail_under_other_hash_seeds_are_not_offered(editor):
+    """The worker (hash seed 0) sees one order; the verification's runs (hash seeds 1 and 2)
+    do not: the test is dropped, as the CLI drops it."""
     path = editor.write("words.py", HASH_ORDER)
     editor.open(path)
     answer = await editor.command("miogen.generateTests", path, "letters")
     assert answer["tests"] == 0 and not answer["applied"], answer
-    assert editor.logs("dropped 1 unstable"), editor.logs("letters")
+    assert editor.logs("dropped 1 failing"), editor.logs("letters")
 
 
 async def test_the_cli_and_the_server_write_the_same_test_file(editor, tmp_path):

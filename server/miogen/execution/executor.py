@@ -8,7 +8,7 @@ import types
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from miogen.execution import sandbox, special, world
+from miogen.execution import entropy, sandbox, special, world
 from miogen.execution.tracer import ArcTracer
 from miogen.instrument import runtime, tally
 from miogen.testcase.model import Statement, TestCase
@@ -40,6 +40,8 @@ class Execution:
     infections: dict[int, float] = field(default_factory=dict)
     # The exception passed through the module's own code (not a call with wrong arguments).
     raised_inside: bool = False
+    # Statements that drew from an unseeded source (watched runs only: execution/entropy.py).
+    drew: frozenset[int] = frozenset()
 
 
 class Executor:
@@ -72,7 +74,8 @@ class Executor:
         )
         signal.signal(signal.SIGALRM, _raise_timeout)
 
-    def run(self, test: TestCase, trace: bool = True) -> Execution:
+    def run(self, test: TestCase, trace: bool = True, watch: bool = False) -> Execution:
+        """Run ``test``; with ``watch``, note the statements that drew from unseeded sources."""
         self.executions += 1
         runtime.reset()
         tally.reset()
@@ -83,6 +86,8 @@ class Executor:
         raised_inside = False
         timed_out = False
         executed = len(test)
+        drew: set[int] = set()
+        watcher = entropy.Watch() if watch else None
         if self.before_test is not None:
             self.before_test(test)
         tracer = self.tracer if trace else None
@@ -92,11 +97,15 @@ class Executor:
         global _ARMED
         _ARMED = True
         signal.setitimer(signal.ITIMER_REAL, self.timeout)
+        if watcher is not None:
+            watcher.__enter__()
         try:
             before_statement = self.before_statement
             for index, statement in enumerate(test):
                 if before_statement is not None:
                     before_statement(index)
+                if watcher is not None:
+                    watcher.take()
                 try:
                     values.append(self._execute(statement, values))
                 except TestTimeout:
@@ -111,6 +120,9 @@ class Executor:
                     raised_inside = _through(error.__traceback__, self.module.__file__)
                     executed = index + 1
                     break
+                finally:
+                    if watcher is not None and watcher.take():
+                        drew.add(index)
         except TestTimeout:  # the alarm went off between statements
             timed_out = True
             exception = (len(values), "TimeoutError", "the test took too long")
@@ -118,6 +130,8 @@ class Executor:
         finally:
             _ARMED = False  # a plain store: no signal is handled before it (no call, no loop)
             signal.setitimer(signal.ITIMER_REAL, 0)
+            if watcher is not None:
+                watcher.__exit__()
             arcs = tracer.stop() if tracer is not None else set()
             self._restore_globals()
             refused = sandbox.after_test()  # stops threads the test left running, too
@@ -135,6 +149,7 @@ class Executor:
         return Execution(
             test[:executed], arcs, distances, hits, values, exception, exception_module,
             exception_class, timed_out, refused, tally.COUNTS, tally.INFECTIONS, raised_inside,
+            frozenset(drew),
         )  # fmt: skip
 
     def _execute(self, statement: Statement, values: list[object]) -> object:

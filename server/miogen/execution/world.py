@@ -24,7 +24,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, BinaryIO, TextIO
 
-from miogen.execution import sandbox
+from miogen.execution import entropy, sandbox
 
 # pytest 9's message, from _pytest.capture.DontReadFromInput (copied: importing pytest's capture
 # module costs the worker about a second).
@@ -111,6 +111,7 @@ _filters: list[Any] = []  # the warning filters every test starts with
 
 def enter_pytest_world(filters: Sequence[str], module_file: str = "test_module.py") -> None:
     """stdin, argv, environment and warning filters as pytest sets them for a test."""
+    entropy.install()  # before the user's modules make their generators
     sys.stdin = CapturedStdin()
     sys.argv = list(PYTEST_ARGV)
     os.environ["PYTEST_VERSION"] = _pytest_version()
@@ -141,7 +142,10 @@ def settle() -> None:
 
 @contextmanager
 def varied() -> Iterator[None]:
-    """Another argv and another current-test name: what a test must not depend on."""
+    """Another argv, another current-test name and other addresses: what a test must not
+    depend on. Objects held through the run take the memory blocks the first run's objects
+    were freed to, so that ``id()`` and default reprs differ between the runs."""
+    padding = _padding()
     argv, current = sys.argv, os.environ.get(CURRENT_TEST)
     sys.argv = list(VARIED_ARGV)
     os.environ[CURRENT_TEST] = "tests/test_other.py::test_other (call)"
@@ -153,6 +157,17 @@ def varied() -> Iterator[None]:
             os.environ.pop(CURRENT_TEST, None)
         else:
             os.environ[CURRENT_TEST] = current
+        del padding
+
+
+def _padding() -> list[object]:
+    """A few free blocks of each small size class, and a few larger ones, taken."""
+    blocks: list[object] = [object() for _ in range(16)]
+    blocks += [bytearray(size) for size in range(0, 1024, 8) for _ in range(2)]
+    blocks += (
+        [[] for _ in range(16)] + [{} for _ in range(16)] + [bytearray(4096) for _ in range(4)]
+    )
+    return blocks
 
 
 def parse_warning_filter(text: str) -> tuple[Any, str, type[Warning], str, int]:

@@ -61,10 +61,11 @@ def measure(
     """Run ``test_file`` with coverage measuring ``module_path``; map the arcs to unit targets.
 
     ``sandbox``: generated tests run in the worker's world: its audit hook
-    (``miogen.verify.guard``), its hash seed (0), and the project's ``warning_filters`` (the
+    (``miogen.verify.guard``), a hash seed (COVERAGE_HASH_SEED: not the worker's, so that a
+    test that depends on it fails here), and the project's ``warning_filters`` (the
     file lives outside the project, where pytest would not read its configuration); a
     project's own tests run as its developers run them. ``ahead``: a process started for this
-    run (``start_ahead``, seed 0), used instead of a new one when it is still waiting.
+    run (``start_ahead``, run 0), used instead of a new one when it is still waiting.
     """
     with tempfile.TemporaryDirectory(prefix="miogen-verify-") as own:
         scratch = ahead.scratch if ahead is not None else own
@@ -81,7 +82,7 @@ def measure(
                 sys.executable, "-m", "coverage", "run", "--branch", f"--data-file={data_file}",
                 f"--include={module_path}", "-m", "pytest", *args,
             ]  # fmt: skip
-            base = dict(env or os.environ, PYTHONHASHSEED="0") if sandbox else env
+            base = dict(env or os.environ, PYTHONHASHSEED=COVERAGE_HASH_SEED) if sandbox else env
             environment = _environment(base, import_root, scratch if sandbox else None)
             result = _run_and_read(command, cwd, environment, timeout, junit)
         if result.exit_code != -1:
@@ -99,8 +100,9 @@ def run_shuffled(
     warning_filters: Sequence[str] = (),
     ahead: Ahead | None = None,
 ) -> Measurement:
-    """One more run without coverage: shuffled order, another PYTHONHASHSEED, a fresh process
-    (``ahead``: one started for it, with this ``seed``)."""
+    """One more run without coverage: another order (verify/shuffle.py: run 1 backwards, later
+    ones shuffled), another PYTHONHASHSEED, a fresh process (``ahead``: one started for it,
+    with this ``seed``)."""
     with tempfile.TemporaryDirectory(prefix="miogen-stability-") as own:
         scratch = ahead.scratch if ahead is not None else own
         junit = os.path.join(scratch, "junit.xml")
@@ -120,8 +122,13 @@ def run_shuffled(
         )
 
 
+# Run k of a verification has hash seed k + 1: none has the worker's (0), under which the
+# observed values were taken, and no two runs share one.
+COVERAGE_HASH_SEED = "1"
+
+
 def _shuffle(seed: int) -> dict[str, str]:
-    return {"MIOGEN_SHUFFLE_SEED": str(seed), "PYTHONHASHSEED": str(seed)}
+    return {"MIOGEN_SHUFFLE_SEED": str(seed), "PYTHONHASHSEED": str(seed + 1)}
 
 
 # --- runs started ahead ------------------------------------------------------------------------
@@ -136,7 +143,7 @@ class Ahead:
 
     process: subprocess.Popen[str]
     folder: tempfile.TemporaryDirectory[str]
-    seed: int  # 0: the coverage run (the worker's hash seed); others: shuffled reruns
+    seed: int  # 0: the coverage run (file order); others: reruns in other orders
 
     @property
     def scratch(self) -> str:
@@ -153,7 +160,7 @@ class Ahead:
 
 
 def start_ahead(import_root: Path, seeds: Sequence[int]) -> list[Ahead]:
-    """One process per run, each with its hash seed (and shuffle, but for seed 0), sandboxed.
+    """One process per run, each with its hash seed (and order, but for run 0), sandboxed.
 
     They import pytest and coverage.py now and wait; ``measure`` and ``run_shuffled`` hand them
     their run. Close them (``Ahead.close``) when they are not used.
@@ -161,7 +168,9 @@ def start_ahead(import_root: Path, seeds: Sequence[int]) -> list[Ahead]:
     started = []
     for seed in seeds:
         folder = tempfile.TemporaryDirectory(prefix="miogen-ahead-")
-        base = dict(os.environ, **(_shuffle(seed) if seed else {"PYTHONHASHSEED": "0"}))
+        base = dict(
+            os.environ, **(_shuffle(seed) if seed else {"PYTHONHASHSEED": COVERAGE_HASH_SEED})
+        )
         environment = _environment(base, import_root, folder.name)
         environment["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
         command = [sys.executable, "-m", "miogen.verify.ahead", str(VERIFY_MEMORY_MB),
