@@ -111,6 +111,7 @@ class TestFactory:
             if len(statements) >= self.config.max_statements:
                 break
             self.append_call(statements, rng)
+        self._other_type_left = False  # not carried into calls that mutation adds to other tests
         return tuple(statements)
 
     def append_call(self, statements: list[Statement], rng: random.Random) -> int | None:
