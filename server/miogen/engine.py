@@ -81,11 +81,12 @@ def _by_time(
     reserved: dict[str, float] = {}  # post-processing time set aside for units that wait
     for position, name in enumerate(order):
         emit(UnitStarted(name))
-        run = runs[name] = UnitRun(spec, jobs[name], model, module, heartbeat, emit, objectives)
-        left = end - time.monotonic() - sum(reserved.values())
+        started = time.monotonic()  # the unit's preparation (its mutants, seeds) is in its slice
+        left = end - started - sum(reserved.values())
         share = slice_of(left, weights[name], [weights[n] for n in order[position:]])
-        started = time.monotonic()
-        run.search(Budget(seconds=max(share * (1.0 - POST_SHARE), 0.0)))
+        run = runs[name] = UnitRun(spec, jobs[name], model, module, heartbeat, emit, objectives)
+        search_end = started + share * (1.0 - POST_SHARE)
+        run.search(Budget(seconds=max(search_end - time.monotonic(), 0.0)))
         post_end = started + share
         if run.can_continue:
             reserved[name] = max(post_end - time.monotonic(), 0.0)

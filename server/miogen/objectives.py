@@ -25,7 +25,7 @@ from miogen.criteria import (
 from miogen.criteria.measurement import measured_copy
 from miogen.criteria.unit import probe_bases
 from miogen.execution.executor import Executor
-from miogen.instrument.counting import Counting
+from miogen.instrument.counting import CounterMap, Counting
 from miogen.instrument.loader import Transform
 from miogen.problem import UnitProblem
 from miogen.records import CriterionCoverage, JobSpec, TestData
@@ -43,6 +43,11 @@ class Objectives:
     performance: bool  # tests carry aDynaMOSA's proxies (its archive, MIO's ``--performance``)
     counting: Counting | None = None  # statement counters and probes; None: none needed
     bases: dict[str, int] = field(default_factory=dict)  # unit -> its first mutant's number
+    units: tuple[Unit, ...] = ()  # the job's, in the order of ``bases``
+    # The report's counted copy of all the job's units, built at the first report; None: its
+    # top-level statements refused to run twice (then each unit tries a copy of its own).
+    shared_copy: tuple[types.ModuleType, CounterMap] | None = field(default=None, repr=False)
+    shared_tried: bool = field(default=False, repr=False)
 
     @classmethod
     def of(cls, spec: JobSpec, model: ModuleModel) -> Objectives:
@@ -53,15 +58,36 @@ class Objectives:
         """
         selection = parse_criteria(spec.criteria)
         performance = spec.performance or spec.algorithm.performance_aware
+        units = tuple(model.unit(job.name) for job in spec.units)
+        # The report's copy numbers every unit's mutants as the search's tally would.
+        bases = probe_bases(model.source, units)
         if not (selection.counts_statements or performance):
-            return cls(selection, performance)
-        units = [model.unit(job.name) for job in spec.units]
+            return cls(selection, performance, None, bases, units)
         counting = Counting(probe_finder(units, selection.probes))
-        return cls(selection, performance, counting, probe_bases(model.source, units))
+        return cls(selection, performance, counting, bases, units)
 
     @property
     def transforms(self) -> list[Transform]:
         return [self.counting] if self.counting is not None else []
+
+    def measured_copy(
+        self, model: ModuleModel, unit: Unit, module: types.ModuleType, spec: JobSpec
+    ) -> tuple[types.ModuleType, CounterMap]:
+        """A fully counted and probed copy with ``unit`` in it: one for all the job's units,
+        made at the first report (instrumenting and compiling a copy per unit cost more than
+        the search of a small unit); a copy of the unit alone where that one could not be made."""
+        base = None if model.has_module_state else module
+        path, name = module.__file__ or spec.path, spec.module_name
+        shared = unit.name in {u.name for u in self.units}
+        if shared and not self.shared_tried:
+            self.shared_tried = True
+            try:
+                self.shared_copy = measured_copy(model.source, path, self.units, name, base)
+            except Exception:  # noqa: BLE001 - user code run again at the top level may refuse
+                self.shared_copy = None
+        if shared and self.shared_copy is not None:
+            return self.shared_copy
+        return measured_copy(model.source, path, [unit], name, base, self.bases.get(unit.name, 0))
 
     def unit_criteria(self, model: ModuleModel, unit: Unit) -> UnitCriteria:
         counters = self.counting.map if self.counting is not None else None
@@ -74,24 +100,23 @@ def criteria_report(
     spec: JobSpec,
     model: ModuleModel,
     module: types.ModuleType,
+    objectives: Objectives | None = None,
 ) -> dict[str, CriterionCoverage]:
     """Per criterion, the goals the emitted tests cover out of all of the criterion's goals.
 
     Measured on the tests as emitted, over every criterion whatever the search aimed at (so
     that runs with different ``--criteria`` compare), by one more run of each in a fully
-    counted and probed copy of the unit (criteria/measurement.py).
+    counted and probed copy of the unit (criteria/measurement.py; ``objectives``: the job's,
+    whose one copy serves all its units).
     """
     criteria = problem.criteria
     if criteria is None:
         return {}
     if not tests:  # nothing covered, of goals the unit still has (its share of the totals)
         return _coverage(criteria.report([], None))
-    base = None if model.has_module_state else module
+    own = Objectives(criteria.selection, False, None, {problem.unit.name: criteria.probe_base})
     try:
-        copy, counters = measured_copy(
-            model.source, module.__file__ or spec.path, problem.unit, spec.module_name, base,
-            criteria.probe_base,
-        )  # fmt: skip
+        copy, counters = (objectives or own).measured_copy(model, problem.unit, module, spec)
     except Exception:  # noqa: BLE001 - user code run again at the top level may refuse
         # The copy re-runs the unit's top-level statements: a decorator that registers the
         # function (and refuses a second registration) fails there. The report is only a

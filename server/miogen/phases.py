@@ -209,7 +209,7 @@ class UnitRun:
         objectives: Objectives | None = None,
     ) -> None:
         self.spec, self.job, self.emit = spec, job, emit
-        self.model, self.module = model, module
+        self.model, self.module, self.objectives = model, module, objectives
         self.unit = model.unit(job.name)
         self.phases = Phases()
         args = (spec, job, model, self.unit, module, heartbeat)
@@ -328,13 +328,28 @@ class UnitRun:
 
         ``taken``: test names already used in the module (updated), so names never clash.
         """
-        mutants = self.mutants if self.mutation_on else None
+        judges = self._mutants_by(deadline)
+        mutants = judges if self.mutation_on and len(judges) else None
         reduction = self.phases.timed("reduce", self._reduce, mutants, deadline)
-        rendering = self.phases.timed("render", self._render, reduction.tests, deadline, taken)
+        rendering = self.phases.timed(
+            "render", self._render, reduction.tests, deadline, taken, judges
+        )
         tests = [test.test for test in rendering.tests]
-        args = (self.problem, tests, self.spec, self.model, self.module)
+        args = (self.problem, tests, self.spec, self.model, self.module, self.objectives)
         criteria = self.phases.timed("measure", criteria_report, *args)
         return dataclasses.replace(self._result(reduction, rendering), criteria=criteria)
+
+    def _mutants_by(self, deadline: float) -> MutantSet:
+        """The unit's mutants for its post-processing: none when it has no test, or when its
+        time is up and they are not loaded yet (loading compiles the unit once per mutant, a
+        second or more for a large unit of a module with module-level state; past the deadline
+        the assertions are chosen without them anyway)."""
+        if self.mutants.ready or (self.archive.solution() and time.monotonic() < deadline):
+            return self.mutants
+        return MutantSet(
+            self.model.source, self.spec.path, self.unit, self.spec.module_name,
+            self.mutants.timeout, enabled=False,
+        )  # fmt: skip
 
     def _reduce(self, mutants: MutantSet | None, deadline: float) -> Reduction:
         originals = [e.individual for e in self.archive.solution().values()]
@@ -344,8 +359,10 @@ class UnitRun:
             originals, runner, _is_mutant, deadline, self.job.careful, mutants is not None, numbers
         )
 
-    def _render(self, suite: list[ReducedTest], deadline: float, taken: set[str]) -> Rendering:
-        return render(self.problem, suite, self.spec.module_name, deadline, self.mutants, taken)
+    def _render(
+        self, suite: list[ReducedTest], deadline: float, taken: set[str], mutants: MutantSet
+    ) -> Rendering:
+        return render(self.problem, suite, self.spec.module_name, deadline, mutants, taken)
 
     def _result(self, reduction: Reduction, rendering: Rendering) -> UnitResult:
         archive, problem, record = self.archive, self.problem, self.record

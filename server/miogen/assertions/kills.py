@@ -100,6 +100,11 @@ class MutantSet:
             found.append(LoadedMutant(mutant, executor, _scope(scopes, mutant.line)))
         return found
 
+    @property
+    def ready(self) -> bool:
+        """Loaded already (or none to load): using them now compiles nothing."""
+        return self._loaded is not None or self.factory is None
+
     def __len__(self) -> int:
         """The mutants chosen (those loaded, once they are)."""
         return len(self._loaded) if self._loaded is not None else len(self.chosen)

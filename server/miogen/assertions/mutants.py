@@ -207,12 +207,10 @@ class MutantFactory:
         self.path, self.module_name, self.base = path, module_name, base
         self.tree = tree = parsed(source)
         self.flags = future_flags(tree)
-        if base is None:
-            self.statements = tree.body
-        else:
-            self.statements = [s for s in tree.body if overlaps(s, unit)]
+        own = [s for s in tree.body if overlaps(s, unit)]
+        self.statements = tree.body if base is None else own
         mutator = _Mutator(unit)
-        for statement in self.statements:
+        for statement in own:  # the unit's mutants are in its own statements: walk only those
             mutator.visit(statement)
         self.mutants = mutator.found
         self._appliers = mutator.appliers
