@@ -2,7 +2,7 @@
 
 The harness starts ``python -m bench.ours ...`` and times the whole process, so the wall time
 includes interpreter start-up, imports, every unit's worker, verification and writing the file,
-exactly like the CLI. The module's budget (seconds or evaluations) is split evenly over its
+exactly like the CLI (whose worker, as here, starts before the engine's imports). The module's budget (seconds or evaluations) is split evenly over its
 units while miogen's budget is per unit, because Pynguin gets the same number for the whole
 module; ``BUDGET_PER_UNIT`` turns the split off once ``--budget`` means the whole module.
 """
@@ -32,14 +32,28 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--project-root", type=Path, help="default: the module's folder")
     args = parser.parse_args(argv)
     start = time.monotonic()
+    # As `miogen generate` does: the job's worker starts before the engine's imports.
+    from miogen.execution.early import EarlyWorker
 
+    worker = EarlyWorker()
+    try:
+        summary = _generate(args, start, worker)
+    finally:
+        worker.close()
+    summary["wall_inside"] = time.monotonic() - start
+    args.summary.write_text(json.dumps(summary, indent=1), encoding="utf-8")
+    return 0
+
+
+def _generate(args: argparse.Namespace, start: float, worker: object) -> dict:
     from miogen.analysis.module import analyze_file
     from miogen.cli import summarize
     from miogen.pipeline import generate_module
 
-    units = analyze_file(args.path, args.path.stem).units
-    share = max(1, len(units)) if BUDGET_PER_UNIT else 1
-    timeline = Timeline(start, sum(len(unit.targets) for unit in units))
+    share = 1
+    if BUDGET_PER_UNIT:
+        share = max(1, len(analyze_file(args.path, args.path.stem).units))
+    timeline = Timeline(start)
     report = generate_module(
         args.path,
         None,
@@ -50,15 +64,14 @@ def main(argv: list[str] | None = None) -> int:
         seed=args.seed,
         algorithm=args.algorithm,
         evaluations=max(1, args.evaluations // share) if args.evaluations else None,
+        spares=worker,
     )
     summary = summarize(report)
     summary["timeline"] = timeline.points
-    summary["timeline_total"] = timeline.total
+    summary["timeline_total"] = sum(len(unit.unit.targets) for unit in report.units)
     summary["per_unit_budget"] = args.budget / share
     summary["dropped_without_assertion"] = summary["dropped"]["without_assertion"]
-    summary["wall_inside"] = time.monotonic() - start
-    args.summary.write_text(json.dumps(summary, indent=1), encoding="utf-8")
-    return 0
+    return summary
 
 
 class Timeline:
@@ -68,8 +81,8 @@ class Timeline:
     previous units' clocks stopped, so the curve is in the same unit as Pynguin's timeline.
     """
 
-    def __init__(self, start: float, total: int) -> None:
-        self.start, self.total = start, total
+    def __init__(self, start: float) -> None:
+        self.start = start
         self.latest: dict[str, int] = {}
         self.elapsed: dict[str, float] = {}
         self.offsets: dict[str, float] = {}

@@ -16,6 +16,7 @@ from miogen.config import command_line, flag, options
 from miogen.criteria.summary import criteria_summary, describe, line_coverage
 from miogen.ctg.cli import add_parser as _add_ctg_parser
 from miogen.errors import MiogenError
+from miogen.execution.early import EarlyWorker
 from miogen.pipeline import Dropped, GenerationReport, UnitReport, Verification, generate_module
 from miogen.platform_support import require_sandbox
 from miogen.project import locate
@@ -24,10 +25,13 @@ from miogen.records import Algorithm, ErrorKind, Event, Progress, Uncovered, to_
 SANDBOXED_COMMANDS = ("generate", "serve", "ctg")  # they run user code in sandboxed workers
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = _parser()
-    args = parser.parse_args(argv)
+def main(argv: list[str] | None = None, worker: EarlyWorker | None = None) -> int:
+    """The command in ``argv``; ``worker``: one launched for its job at the process's start
+    (``python -m miogen``), stopped here if the job does not take it."""
     try:
+        parser = _parser()
+        args = parser.parse_args(argv)
+        args.worker = worker
         if args.command in SANDBOXED_COMMANDS:
             require_sandbox(args.command)
         code: int = args.run(args)
@@ -37,6 +41,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+    finally:
+        if worker is not None:
+            worker.close()
 
 
 def version() -> str:
@@ -142,6 +149,7 @@ def run_generate(args: argparse.Namespace) -> int:
         project_root=args.project_root,
         on_event=progress,
         raw=args.raw,
+        spares=getattr(args, "worker", None),
         **settings.job_options(),
     )
     progress.done()
@@ -260,6 +268,8 @@ def summarize(report: GenerationReport) -> dict[str, Any]:
         "dropped_sandbox_tests": dropped.sandbox,
         "dropped": _dropped_counts(units, dropped),
         "stability_runs": verification.runs if verification else 0,
+        # one per worker process the job ran in; spare: started before the job (and its spec)
+        "workers": to_json(report.job.workers) if report.job else [],
         "seconds": {step: round(value, 3) for step, value in _seconds(report).items()},
         # the kept tests' own run time under pytest without coverage.py (median of the reruns)
         "suite_seconds": _suite_seconds(verification),

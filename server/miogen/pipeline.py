@@ -429,13 +429,15 @@ def generate_module(
     project_root: str | None = None,
     on_event: OnEvent | None = None,
     raw: bool = False,
+    spares: SpareSource | None = None,
     **options: Any,
 ) -> GenerationReport:
     """One job for the module's units (sharing ``budget``), verified, merged into ``output``.
 
     ``raw``: the search's tests as found (no shrinking, no mutants); ``options``: JobSpec fields.
-    The worker starts at once; this process analyses the module meanwhile (for the units'
-    targets, and to refuse a file that does not parse or a unit that does not exist).
+    The worker starts at once (``spares``: one started earlier still, ``execution.early``); this
+    process analyses the module meanwhile (for the units' targets, and to refuse a file that
+    does not parse or a unit that does not exist).
     """
     started = time.monotonic()
     location = locate(path, project_root)
@@ -450,7 +452,7 @@ def generate_module(
     try:
         with ThreadPoolExecutor(1, thread_name_prefix="miogen-job") as pool:
             spec = job_spec(location, jobs, budget, **options)
-            job = pool.submit(run, spec, ahead, cancel.is_set)
+            job = pool.submit(run, spec, ahead, cancel.is_set, spares)
             try:
                 model = analyze_file(location.path, location.module_name)
                 units = model.select(names or None)  # none public: an error naming the rest

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import ast
 import types
-
 from collections.abc import Sequence
 
 from miogen.analysis.model import Unit
@@ -40,7 +39,9 @@ def measured_copy(
     tree = ast.parse(source, filename=path)
     flags = future_flags(tree)
     if base is not None:
-        tree.body = [statement for statement in tree.body if any(overlaps(statement, unit) for unit in units)]
+        tree.body = [
+            statement for statement in tree.body if any(overlaps(statement, unit) for unit in units)
+        ]
     tree = counting(tree)
     code = compile(instrument_tree(tree), path, "exec", flags=flags, dont_inherit=True)
     module = types.ModuleType(module_name)

@@ -1,0 +1,62 @@
+"""A unit's phases in the worker: its post-processing spends no time it does not have."""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+import time
+
+from miogen import phases
+from miogen.analysis.module import analyze_file
+from miogen.objectives import Objectives
+from miogen.records import JobSpec, UnitJob
+from miogen.search import Budget
+
+STATEFUL = """
+SEEN = []
+
+
+def clamp(x: int, low: int, high: int) -> int:
+    SEEN.append(x)
+    if x < low:
+        return low
+    if x > high:
+        return high
+    return x
+"""
+
+
+def unit_run(path, **options) -> phases.UnitRun:
+    spec = JobSpec(
+        path=str(path), module_name=path.stem, import_root=str(path.parent),
+        units=(UnitJob("clamp"),), scratch=tempfile.mkdtemp(), **options,
+    )  # fmt: skip
+    sys.modules.pop(path.stem, None)
+    model = analyze_file(path, path.stem)
+    objectives = Objectives.of(spec, model)
+    module = phases.load(spec, objectives)
+    return phases.UnitRun(spec, spec.units[0], model, module, None, lambda _: None, objectives)
+
+
+def test_a_unit_without_tests_loads_no_mutants(write_module):
+    run = unit_run(write_module("clamps", STATEFUL))
+    assert len(run.mutants) > 0 and not run.mutants.ready
+    result = run.finish(time.monotonic() + 30, set())
+    assert result.tests == () and not run.mutants.ready
+
+
+def test_past_its_deadline_a_unit_renders_its_tests_without_loading_mutants(write_module):
+    """Loading compiles the module once per mutant (the whole module where it keeps state):
+    past the deadline the assertions are chosen without the mutants anyway."""
+    run = unit_run(write_module("clamps2", STATEFUL), mutation_share=0.0)
+    run.search(Budget(evaluations=100))
+    assert not run.mutants.ready  # the search has no mutation phase
+    result = run.finish(time.monotonic() - 1, set())
+    assert result.tests and not run.mutants.ready
+
+
+def test_in_time_a_unit_judges_its_assertions_by_its_mutants(write_module):
+    run = unit_run(write_module("clamps3", STATEFUL), mutation_share=0.0)
+    run.search(Budget(evaluations=100))
+    result = run.finish(time.monotonic() + 30, set())
+    assert result.tests and run.mutants.ready and result.mutation.mutants > 0
