@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -24,9 +25,11 @@ BENCH = Path(__file__).resolve().parent
 SUBJECTS = {
     "posixpath (17 functions)": BENCH / "subjects" / "stdlib_posixpath.py",
     "textwrap (6 units)": BENCH / "subjects" / "stdlib_textwrap.py",
+    # the real corpus's slowest module: many units, module-level state (a whole-module rerun
+    # per mutant and per criteria copy)
+    "urllib.parse (34 units)": BENCH / "subjects" / "stdlib_urllib_parse.py",
 }
 STEPS = ("analyse", "worker_start", "worker_analyse", "worker_import", "job", "verify", "write")
-UNITS = {"stdlib_posixpath.py": 17, "stdlib_textwrap.py": 6}
 
 
 def run_once(
@@ -34,8 +37,9 @@ def run_once(
 ) -> dict[str, float]:
     """One CLI run in a fresh project; wall seconds and the summary's timings.
 
-    ``baseline``: another checkout of miogen (its ``server/`` first on PYTHONPATH), whose
-    ``--budget`` is per unit: it gets ``budget / units`` so that both share the same total.
+    ``baseline``: another checkout of miogen (its ``server/`` first on PYTHONPATH), with the
+    same whole-module budget. ``cpu``: CPU seconds of the command and every process it waited
+    for (workers, pytest runs): unlike the wall time, it does not grow with the others' load.
     """
     project = work / "project"
     shutil.rmtree(project, ignore_errors=True)
@@ -46,7 +50,7 @@ def run_once(
     env, given = dict(os.environ), budget
     if baseline is not None:
         env["PYTHONPATH"] = str(baseline / "server")
-        given = budget / UNITS[module.name]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.monotonic()
     done = subprocess.run(
         [sys.executable, "-m", "miogen", "generate", str(target), "--budget", f"{given:.4f}",
@@ -55,9 +59,12 @@ def run_once(
         env=env,
     )  # fmt: skip
     wall = time.monotonic() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
     summary = json.loads(done.stdout)
     seconds = summary.get("seconds", {})
-    row = {"wall": wall, "overhead": wall - budget, "units": len(summary["units"])}
+    row = {"wall": wall, "overhead": wall - budget, "cpu": cpu, "units": len(summary["units"])}
+    row["load"] = os.getloadavg()[0]
     row["coverage"] = summary["measured"]["percent"]
     row["tests"] = summary["measured"]["tests_passed"]
     by_cause = summary.get("dropped")  # an older summary lists the dropped tests by name
@@ -75,14 +82,16 @@ def median(rows: list[dict[str, float]], key: str) -> float:
 
 def table(results: dict[str, list[dict[str, float]]], budget: float) -> str:
     header = (
-        "| module | units | wall (s) | wall − budget (s) | CLI analysis | worker start "
-        "| worker analysis | import | job | verify | write | coverage.py | tests | dropped |\n"
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n"
+        "| module | units | wall (s) | wall − budget (s) | CPU (s) | load | CLI analysis "
+        "| worker start | worker analysis | import | job | verify | write | coverage.py | tests "
+        "| dropped |\n"
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n"
     )
     lines = []
     for name, rows in results.items():
         cells = [name, f"{median(rows, 'units'):.0f}", f"{median(rows, 'wall'):.2f}",
-                 f"{median(rows, 'overhead'):.2f}"]  # fmt: skip
+                 f"{median(rows, 'overhead'):.2f}", f"{median(rows, 'cpu'):.2f}",
+                 f"{median(rows, 'load'):.1f}"]  # fmt: skip
         cells += [f"{median(rows, step):.2f}" for step in STEPS]
         cells += [f"{median(rows, 'coverage'):.1f}%", f"{median(rows, 'tests'):.0f}",
                   f"{median(rows, 'dropped'):.0f}"]  # fmt: skip
@@ -120,8 +129,8 @@ def main(argv: list[str] | None = None) -> int:
         "worker's whole run: start, the budget, what post-processing ran past it), verify (two "
         "pytest runs at once, started ahead: coverage in file order, a rerun backwards), write."
         + (
-            f" Baseline: {args.baseline} (`git -C` it: "
-            f"{_revision(args.baseline)}), one job per unit with `--budget {args.budget:g}/units`."
+            f" Baseline: {args.baseline} ({args.baseline_label or _revision(args.baseline)}), the same budget,"
+            " run in turns with this checkout (both see the same load)."
             if args.baseline
             else ""
         )
