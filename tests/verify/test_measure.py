@@ -105,3 +105,38 @@ def test_a_process_started_ahead_and_never_used_is_stopped(tmp_path):
     waiting.close()
     assert waiting.process.returncode is not None
     assert not Path(waiting.scratch).exists()
+
+
+DIRECTORIES = """
+import sys
+
+seen = []
+
+
+def pytest_collect_directory(path, parent):
+    seen.append(str(path))
+
+
+def pytest_unconfigure(config):
+    print(f"collected directories: {len(seen)}", file=sys.stderr)
+"""
+
+
+def test_pytest_collects_no_directory_but_the_emitted_files(tmp_path):
+    """The emitted file lives outside the project: without a conftest cut, pytest collects
+    from the first folder below the paths' common ancestor (all of /tmp for a project in a
+    home folder: 3,300 directories, seconds per run)."""
+    project, emitted = tmp_path / "project", tmp_path / "emitted" / "run"
+    for folder in (project, emitted, *(tmp_path / "emitted" / f"other{i}" for i in range(5))):
+        folder.mkdir(parents=True)
+    (project / "subject.py").write_text(SUBJECT.lstrip(), encoding="utf-8")
+    (project / "directories.py").write_text(DIRECTORIES, encoding="utf-8")
+    test_file = emitted / "test_subject.py"
+    test_file.write_text("from subject import double\n\ndef test_it():\n    assert double(2) == 4\n")
+    model = analyze_file(project / "subject.py", "subject")
+    result = measure(
+        test_file, project / "subject.py", list(model.units), model.source, project, project,
+        sandbox=True, extra_args=("-p", "directories"),
+    )  # fmt: skip
+    assert result.ok and result.passed == 1, result.output
+    assert "collected directories: 1" in result.output, result.output
