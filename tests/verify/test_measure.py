@@ -132,7 +132,9 @@ def test_pytest_collects_no_directory_but_the_emitted_files(tmp_path):
     (project / "subject.py").write_text(SUBJECT.lstrip(), encoding="utf-8")
     (project / "directories.py").write_text(DIRECTORIES, encoding="utf-8")
     test_file = emitted / "test_subject.py"
-    test_file.write_text("from subject import double\n\ndef test_it():\n    assert double(2) == 4\n")
+    test_file.write_text(
+        "from subject import double\n\ndef test_it():\n    assert double(2) == 4\n"
+    )
     model = analyze_file(project / "subject.py", "subject")
     result = measure(
         test_file, project / "subject.py", list(model.units), model.source, project, project,
