@@ -87,12 +87,14 @@ class Phases:
 def load(spec: JobSpec, objectives: Objectives | None = None) -> types.ModuleType:
     """The module under test, instrumented, imported once for all its units.
 
-    ``objectives``: the job's statement counters and weak-mutation probes go in too.
+    ``objectives``: the job's statement counters and weak-mutation probes go in too, and only
+    the code the job's tests can run is instrumented.
     """
     if spec.import_root not in sys.path:
         sys.path.insert(0, spec.import_root)
     transforms = objectives.transforms if objectives is not None else []
-    return load_instrumented(spec.path, spec.module_name, transforms=transforms)
+    scope = objectives.scope if objectives is not None else None
+    return load_instrumented(spec.path, spec.module_name, transforms=transforms, scope=scope)
 
 
 def prepare(
