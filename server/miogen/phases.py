@@ -18,9 +18,9 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from miogen.analysis.model import ModuleModel, Target, Unit
-from miogen.analysis.module import parse_module
 from miogen.analysis.targets import CodeMap, parse_code
 from miogen.assertions.kills import MutantSet, MutantTarget
+from miogen.assertions.mutants import parsed
 from miogen.assertions.observe import observe
 from miogen.assertions.select import MutationAnalysis, MutationReport
 from miogen.emit.names import test_name
@@ -108,7 +108,7 @@ def prepare(
 ) -> UnitProblem:
     """The unit's search problem: its executor (probes, or the arc tracer where they fall short);
     with ``objectives``, the unit's goals of other criteria and the performance proxies."""
-    probed = _probed(model.source, spec.path)
+    probed = probed_lines_of(model.source)
     exact = all(t.line in probed for t in unit.targets if t.kind == "branch")
     tracer = None if exact and not spec.trace else ArcTracer(module.__file__ or spec.path)
     executor = Executor(
@@ -127,9 +127,9 @@ def prepare(
 
 
 @functools.lru_cache(maxsize=4)
-def _probed(source: str, path: str) -> frozenset[int]:
-    """Lines whose branches the probes see (parsed once per module, for all its units)."""
-    return frozenset(probed_lines(parse_module(source, path)))
+def probed_lines_of(source: str) -> frozenset[int]:
+    """Lines whose branches the probes see (found once per module, for all its units)."""
+    return frozenset(probed_lines(parsed(source)))
 
 
 @functools.lru_cache(maxsize=4)
