@@ -14,6 +14,7 @@ from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
 from typing import Protocol
 
+from miogen.minimize.cost import CostOf
 from miogen.minimize.readable import NumberKind
 from miogen.minimize.reduce import CoverageCache, ReducedTest, set_cover, split_independent
 from miogen.minimize.shrink import Shrinker
@@ -52,6 +53,7 @@ def reduce_suite(
     careful: bool = False,
     has_optional: bool = False,
     numbers: NumberKind | None = None,
+    cost: CostOf | None = None,
 ) -> Reduction:
     """Set cover, then shrinking in half the time left (none when ``careful``), then a recount.
 
@@ -60,23 +62,33 @@ def reduce_suite(
     targets (``has_optional``), simpler values often kill more (1 sits on more boundaries than
     3): the cover runs once more over the shrunk tests with every kill counted. ``numbers``
     says which values go to number parameters (see ``readable``).
+
+    With ``cost`` (a test's performance proxies; aDynaMOSA and MIO ``--performance``) the suite
+    is the cheaper cover (``minimize.cost``): pieces and whole tests compete in one weighted
+    cover, since a whole test covering what two pieces cover saves a test's fixed cost, and
+    shrinking never makes a kept test costlier.
     """
 
     def cover(
         candidates: list[TestCase], cache: CoverageCache, already: frozenset[Hashable]
     ) -> list[ReducedTest]:
         return set_cover(
-            candidates, cache, already, optional, MIN_MUTANT_GAIN, optional_share=MUTANT_TEST_SHARE
-        )
+            candidates, cache, already, optional, MIN_MUTANT_GAIN,
+            optional_share=MUTANT_TEST_SHARE, cost=cost,
+        )  # fmt: skip
 
     run.focus(None)
     cache = CoverageCache(run)
     pieces = [piece for test in originals for piece in split_independent(test)]
-    suite = cover(pieces, cache, frozenset())
-    covered = frozenset().union(*(r.targets for r in suite)) if suite else frozenset()
-    suite += cover(originals, cache, covered)
+    if cost is None:
+        suite = cover(pieces, cache, frozenset())
+        covered = frozenset().union(*(r.targets for r in suite)) if suite else frozenset()
+        suite += cover(originals, cache, covered)
+    else:
+        suite = cover(pieces + [t for t in originals if t not in pieces], cache, frozenset())
     now = time.monotonic()
-    shrinker = Shrinker(cache, now if careful else now + (deadline - now) / 2, numbers)
+    limit = now if careful else now + (deadline - now) / 2
+    shrinker = Shrinker(cache, limit, numbers, cost)
     shrunk = []
     for reduced in suite:
         run.focus(t for t in reduced.targets if optional(t))
