@@ -8,7 +8,7 @@ from criteria.harness import calling, unit_problem
 from miogen.minimize.cost import FIXED_TEST_COST, weight
 from miogen.minimize.reduce import CoverageCache, ReducedTest, set_cover
 from miogen.minimize.shrink import Shrinker
-from miogen.minimize.suite import reduce_suite
+from miogen.minimize.suite import MAX_JOINED_CALLS, join_tests, reduce_suite
 from miogen.search import PROXIES
 from miogen.testcase.model import Statement, canonical_key
 
@@ -138,3 +138,44 @@ def test_shrinking_refuses_a_simpler_value_that_makes_the_test_costlier(write_mo
 
     assert shrunk(None) == 6  # the simplest value still above 5: 1,994 iterations
     assert shrunk(runner.proxies) >= 1990  # never costlier than the test it started from
+
+
+def test_narrow_tests_are_joined_into_one_that_covers_what_each_did(write_module):
+    problem = unit_problem(write_module("signs2", SIGNS), "sign", "branch", performance=True)
+    tests = [calling("sign", 3), calling("sign", -3), calling("sign", 0)]
+    runner = Runner(problem)
+    deadline = time.monotonic() + 30
+
+    def reduce(cost):
+        return reduce_suite(tests, runner, lambda t: False, deadline, careful=True, cost=cost)
+
+    plain, cheap = reduce(None).tests, reduce(runner.proxies).tests
+    assert len(plain) == 3 and len(cheap) == 1
+    assert cheap[0].targets == frozenset().union(*(r.targets for r in plain))
+    assert sum(s.kind == "call" for s in cheap[0].test) == 3
+
+
+def test_a_join_stops_at_the_call_limit_and_where_the_joined_test_would_stop_early(write_module):
+    problem = unit_problem(write_module("signs3", RAISES), "check", "branch", performance=True)
+    runner = Runner(problem)
+    cache = CoverageCache(runner)
+    suite = []
+    for value in (1, 2, 3, -1, 4):
+        executed, covered = cache(calling("check", value))
+        suite.append(ReducedTest(executed, covered))
+    joined = join_tests(suite, cache, time.monotonic() + 30)
+    # 1, 2, 3 join; -1 raises, so nothing can follow it in one test: it joins the first
+    # test as its last call only if there is room (3 + 1 calls of at most MAX_JOINED_CALLS).
+    calls = [[s.value for s in r.test if s.kind == "value"] for r in joined]
+    assert calls == [[1, 2, 3, -1], [4]]
+    assert MAX_JOINED_CALLS == 6
+    limited = join_tests(suite * 3, cache, time.monotonic() + 30)
+    assert all(sum(s.kind == "call" for s in r.test) <= MAX_JOINED_CALLS for r in limited)
+
+
+RAISES = """
+def check(a: int) -> int:
+    if a < 0:
+        raise ValueError("negative")
+    return a
+"""
