@@ -164,10 +164,13 @@ def test_a_join_stops_at_the_call_limit_and_where_the_joined_test_would_stop_ear
         executed, covered = cache(calling("check", value))
         suite.append(ReducedTest(executed, covered))
     joined = join_tests(suite, cache, time.monotonic() + 30)
-    # 1, 2, 3 join; -1 raises, so nothing can follow it in one test: it joins the first
-    # test as its last call only if there is room (3 + 1 calls of at most MAX_JOINED_CALLS).
+    # 1, 2, 3 join; -1 raises, so it can end a joined test but nothing can follow it there.
     calls = [[s.value for s in r.test if s.kind == "value"] for r in joined]
     assert calls == [[1, 2, 3, -1], [4]]
+    # A test that cannot follow the first joined test goes to the next one it fits.
+    again = [suite[3], suite[0], suite[1]]
+    joined = join_tests(again, cache, time.monotonic() + 30)
+    assert [[s.value for s in r.test if s.kind == "value"] for r in joined] == [[-1], [1, 2]]
     assert MAX_JOINED_CALLS == 6
     limited = join_tests(suite * 3, cache, time.monotonic() + 30)
     assert all(sum(s.kind == "call" for s in r.test) <= MAX_JOINED_CALLS for r in limited)

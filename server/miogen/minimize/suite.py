@@ -114,21 +114,42 @@ def join_tests(
 
     A pytest test's fixed cost outweighs the production code these tests run (``minimize.cost``),
     so two tests cost more than one doing both. In the suite's order, each test is appended to
-    the test being built while the joined test makes at most ``MAX_JOINED_CALLS`` calls, runs to
-    its end and still covers what both were kept for; otherwise it starts the next one.
+    the first joined test it fits: at most ``MAX_JOINED_CALLS`` calls, the joined test runs to
+    its end and still covers what both were kept for. A joined test whose run stops before the
+    appended part (it ends in a call that raises) takes nothing more; a test that fits nowhere
+    starts a joined test of its own.
     """
     joined: list[ReducedTest] = []
+    closed: set[int] = set()  # joined tests that end in a raise: nothing can follow them
     for reduced in suite:
-        last = joined[-1] if joined else None
-        if last is not None and time.monotonic() < deadline and _calls(last.test, reduced.test):
-            candidate = concatenate(last.test, reduced.test)
-            executed, covered = cache(candidate)
-            targets = last.targets | reduced.targets
-            if len(executed) == len(candidate) and targets <= covered:
-                joined[-1] = ReducedTest(candidate, targets)
-                continue
-        joined.append(reduced)
+        if not _join_into(joined, closed, reduced, cache, deadline):
+            joined.append(reduced)
     return joined
+
+
+def _join_into(
+    joined: list[ReducedTest],
+    closed: set[int],
+    reduced: ReducedTest,
+    cache: CoverageCache,
+    deadline: float,
+) -> bool:
+    """Append ``reduced`` to the first joined test it fits (True), else leave all as they are."""
+    for index, group in enumerate(joined):
+        if time.monotonic() >= deadline:
+            return False
+        if index in closed or not _calls(group.test, reduced.test):
+            continue
+        candidate = concatenate(group.test, reduced.test)
+        executed, covered = cache(candidate)
+        if len(executed) <= len(group.test):
+            closed.add(index)
+            continue
+        targets = group.targets | reduced.targets
+        if len(executed) == len(candidate) and targets <= covered:
+            joined[index] = ReducedTest(candidate, targets)
+            return True
+    return False
 
 
 def concatenate(first: TestCase, second: TestCase) -> TestCase:
