@@ -106,7 +106,7 @@ def test_a_whole_test_covering_what_its_pieces_cover_saves_a_test(write_module):
     deadline = time.monotonic() + 30
 
     def reduce(cost):
-        return reduce_suite([test], runner, lambda t: False, deadline, careful=True, cost=cost)
+        return reduce_suite([test], runner, lambda t: False, deadline, cost=cost)
 
     plain, cheap = reduce(None).tests, reduce(runner.proxies).tests
     assert len(plain) == 2 and len(cheap) == 1
@@ -147,7 +147,7 @@ def test_narrow_tests_are_joined_into_one_that_covers_what_each_did(write_module
     deadline = time.monotonic() + 30
 
     def reduce(cost):
-        return reduce_suite(tests, runner, lambda t: False, deadline, careful=True, cost=cost)
+        return reduce_suite(tests, runner, lambda t: False, deadline, cost=cost)
 
     plain, cheap = reduce(None).tests, reduce(runner.proxies).tests
     assert len(plain) == 3 and len(cheap) == 1
@@ -182,3 +182,12 @@ def check(a: int) -> int:
         raise ValueError("negative")
     return a
 """
+
+
+def test_a_unit_whose_worker_died_gets_no_joined_tests(write_module):
+    problem = unit_problem(write_module("signs4", SIGNS), "sign", "branch", performance=True)
+    tests = [calling("sign", 3), calling("sign", -3)]
+    runner = Runner(problem)
+    deadline = time.monotonic() + 30
+    careful = reduce_suite(tests, runner, lambda t: False, deadline, True, cost=runner.proxies)
+    assert len(careful.tests) == 2  # joining would run tests nobody ran before

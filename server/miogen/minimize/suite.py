@@ -100,7 +100,7 @@ def reduce_suite(
     if has_optional:
         run.focus(t for r in suite for t in r.targets if optional(t))
         shrunk = cover([r.test for r in shrunk], CoverageCache(run), frozenset())
-    if cost is not None:
+    if cost is not None and not careful:  # a unit whose worker died runs nothing new
         run.focus(t for r in shrunk for t in r.targets if optional(t))
         shrunk = join_tests(shrunk, cache, deadline)
     stats = shrinker.stats
