@@ -342,9 +342,12 @@ class UnitRun:
         originals = [e.individual for e in self.archive.solution().values()]
         runner = _SuiteRunner(self.problem, mutants, deadline)
         numbers = number_parameters(self.problem.factory.model)
+        # Performance-aware searches (aDynaMOSA, MIO --performance) keep the cheaper cover.
+        cost = runner.proxies if self.problem.performance else None
         return reduce_suite(
-            originals, runner, _is_mutant, deadline, self.job.careful, mutants is not None, numbers
-        )
+            originals, runner, _is_mutant, deadline, self.job.careful, mutants is not None,
+            numbers, cost,
+        )  # fmt: skip
 
     def _render(self, suite: list[ReducedTest], deadline: float, taken: set[str]) -> Rendering:
         return render(self.problem, suite, self.spec.module_name, deadline, self.mutants, taken)
@@ -414,10 +417,17 @@ class _SuiteRunner:
                 mutants, skip=lambda target: target not in wanted or time.monotonic() >= deadline
             )
         self.problem = problem.under(mode)
+        self._proxies: dict[tuple[object, ...], tuple[float, ...]] = {}
 
     def __call__(self, test: TestCase) -> tuple[TestCase, frozenset[Hashable]]:
         evaluated = self.problem.evaluate(test)
+        if evaluated.proxies:
+            self._proxies[canonical_key(evaluated.individual)] = evaluated.proxies
         return evaluated.individual, frozenset(t for t, h in evaluated.h.items() if h >= 1.0)
+
+    def proxies(self, test: TestCase) -> tuple[float, ...] | None:
+        """The performance proxies I1..I7 of a test this runner ran (as it ran), else None."""
+        return self._proxies.get(canonical_key(test))
 
     def focus(self, optional: Iterable[Hashable] | None) -> None:
         self.wanted.clear()
