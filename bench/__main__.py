@@ -127,6 +127,9 @@ def add_real_commands(commands) -> None:
     real_code.add_argument(
         "--dynamosa", action="store_true", help="miogen's DynaMOSA at 5 s too (which default?)"
     )
+    real_code.add_argument(
+        "--seeds", type=int, default=1, help="run every tool on every module with seeds 0..N-1"
+    )
     real_code.add_argument("--resume", action="store_true", help="keep finished jobs of --out")
     real_code.add_argument("--report-only", action="store_true", help="redraw REAL.md")
     real_code.add_argument("--out", type=Path, help="results folder (default results/real)")
@@ -145,7 +148,7 @@ def run_real(args) -> int:
         tools += [real.LONGER] if args.longer else []
         tools += [real.DYNAMOSA] if args.dynamosa else []
         started = time.monotonic()
-        real.execute(modules, out, tools, resume=args.resume)
+        real.execute(modules, out, tools, resume=args.resume, seeds=args.seeds)
         print(f"bench real finished in {(time.monotonic() - started) / 60:.1f} min")
     target = BENCH / "REAL.md" if official else out / "REAL.md"
     link = "results/real/" if official else "./"

@@ -413,11 +413,15 @@ finished analysis after waiting at most 50 ms for a newer one; a save reuses the
 text that was typed. A job's time after the save: the save debounce (0.1 s) and the analysis of
 the saved text if it is still running (*job running* ends there), the worker's start (a worker
 started ahead of the job, past Python's start and miogen's imports, gets the job spec: *start*
-is its analysis and import of the module; without one, the interpreter's start too), the unit's
-search and post-processing within the budget (the engine's budget covers these, not the start),
-then coverage.py's verification of the emitted tests in fresh pytest processes (started during
-the search). The server's account names the worker's pid ("started ahead" when it was a spare)
-and splits its wall time into the start and the unit's phases, then the verification.
+is its analysis and import of the module, the import instrumenting only the code the unit's
+tests can run; the analysis is done already when the spare was given the saved text while it
+waited, as the server does once typing pauses and at each save; without a spare, the
+interpreter's start too), the unit's search and post-processing within the budget (the
+engine's budget covers these, not the start), then coverage.py's verification of the emitted
+tests in fresh pytest processes (started during the search). The server's account names the
+worker's pid ("started ahead" when it was a spare, "the saved text analysed ahead" when the
+spare had analysed it) and splits its wall time into the start and the unit's phases, then the
+verification.
 """
 
 

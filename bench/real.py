@@ -31,7 +31,7 @@ BUDGETS = {OURS: 5, PEER: 30, LONGER: 30, DYNAMOSA: 5}
 ALGORITHMS = {OURS: "mio", LONGER: "mio", DYNAMOSA: "dynamosa"}
 
 COLUMNS = [
-    "module", "tool", "budget", "held_out", "status", "message", "wall_seconds",
+    "module", "tool", "seed", "budget", "held_out", "status", "message", "wall_seconds",
     "search_seconds", "branches_covered", "branches_total", "branch_percent",
     "coveragepy_percent", "statements_total", "tests", "tests_passed", "tests_failed", "units",
     "units_failed", "dropped_failing", "dropped_unstable", "dropped_no_assertion",
@@ -52,13 +52,13 @@ class ToolRun:
 
 
 def run_ours(
-    path: Path, root: Path, folder: Path, budget: float, algorithm: str = "mio"
+    path: Path, root: Path, folder: Path, budget: float, algorithm: str = "mio", seed: int = 0
 ) -> ToolRun:
     """``bench.ours`` (the CLI's generate_module, timed as a whole process) on one module."""
     output, summary_path = folder / "test_miogen.py", folder / "summary.json"
     command = [
         sys.executable, "-m", "bench.ours", str(path), "--budget", str(budget),
-        "--algorithm", algorithm,
+        "--algorithm", algorithm, "--seed", str(seed),
         "--project-root", str(root), "--output", str(output), "--summary", str(summary_path),
     ]  # fmt: skip
     limit = 20 * budget + 900
@@ -113,9 +113,14 @@ def run_peer(path: Path, root: Path, module: str, folder: Path, budget: int) -> 
     )
 
 
-def run_job(module: RealModule, tool: str, site: Path, out: Path) -> dict:
+def job_folder(out: Path, module: RealModule, tool: str, seed: int) -> Path:
+    """``runs/<module>/<tool>`` for seed 0 (the single-seed layout), ``<tool>-seed<N>`` else."""
+    return out / "runs" / module.name / (tool if seed == 0 else f"{tool}-seed{seed}")
+
+
+def run_job(module: RealModule, tool: str, site: Path, out: Path, seed: int = 0) -> dict:
     """One tool on one module in a fresh folder; the row with coverage.py's measurement."""
-    folder = out / "runs" / module.name / tool
+    folder = job_folder(out, module, tool, seed)
     if folder.exists():
         subprocess.run(["rm", "-rf", str(folder)], check=True)
     folder.mkdir(parents=True)
@@ -123,20 +128,27 @@ def run_job(module: RealModule, tool: str, site: Path, out: Path) -> dict:
     load = os.getloadavg()[0]
     budget = BUDGETS[tool]
     if tool in ALGORITHMS:
-        run = run_ours(path, root, folder, budget, ALGORITHMS[tool])
+        run = run_ours(path, root, folder, budget, ALGORITHMS[tool], seed)
     else:
         run = run_peer(path, root, module.module if not module.copy else path.stem, folder, budget)
     name = module.module if not module.copy else path.stem
     measured = measure_suite(run.test_file, path, import_root=root, module_name=name)
-    return make_row(module, tool, run, measured, out, load)
+    return make_row(module, tool, run, measured, out, load, seed)
 
 
 def make_row(
-    module: RealModule, tool: str, run: ToolRun, measured: SuiteMeasure, out: Path, load: float
+    module: RealModule,
+    tool: str,
+    run: ToolRun,
+    measured: SuiteMeasure,
+    out: Path,
+    load: float,
+    seed: int = 0,
 ) -> dict:
     row: dict[str, object] = {
         "module": module.name,
         "tool": tool,
+        "seed": seed,
         "budget": BUDGETS[tool],
         "held_out": int(module.held_out),
         "status": run.status,
@@ -151,23 +163,45 @@ def make_row(
     return {column: row.get(column, "") for column in COLUMNS}
 
 
+def plan_jobs(
+    modules: list[RealModule], tools: list[str], seeds: int, done: set[tuple[str, str, int]]
+) -> list[tuple[int, RealModule, str]]:
+    """Seed by seed, module by module, every tool back to back: the tools compared on one module
+    and seed run minutes apart at most, so they see the same load (budgets are wall-clock). The
+    tools' order alternates between modules and seeds, so neither always runs first."""
+    jobs = []
+    for seed in range(seeds):
+        for index, module in enumerate(modules):
+            order = tools if (seed + index) % 2 == 0 else tools[::-1]
+            jobs += [(seed, module, t) for t in order if (module.name, t, seed) not in done]
+    return jobs
+
+
 def execute(
-    modules: list[RealModule], out: Path, tools: list[str], resume: bool = False, log=print
+    modules: list[RealModule],
+    out: Path,
+    tools: list[str],
+    resume: bool = False,
+    log=print,
+    seeds: int = 1,
 ) -> None:
-    """Every tool on every module into ``out`` (rows appended as jobs finish)."""
+    """Every tool on every module (``seeds`` times, seeds 0..N-1) into ``out``; rows appended
+    as jobs finish."""
     out.mkdir(parents=True, exist_ok=True)
     site = ensure_venv(log=log)
     started = time.monotonic()
     machine = record_machine(out, modules, tools)
+    machine["seeds"] = seeds
     rows = read_rows(out / "runs.csv") if resume else []
-    done = {(r["module"], r["tool"]) for r in rows}
+    done = {(r["module"], r["tool"], int(r.get("seed") or 0)) for r in rows}
     write_rows(out / "runs.csv", rows)
-    jobs = [(m, t) for m in modules for t in tools if (m.name, t) not in done]
-    for index, (module, tool) in enumerate(jobs, 1):
-        row = run_job(module, tool, site, out)
+    jobs = plan_jobs(modules, tools, seeds, done)
+    for index, (seed, module, tool) in enumerate(jobs, 1):
+        row = run_job(module, tool, site, out, seed)
         append_row(out / "runs.csv", row)
         log(
-            f"[{index}/{len(jobs)} {time.monotonic() - started:5.0f}s] {module.name} {tool}: "
+            f"[{index}/{len(jobs)} {time.monotonic() - started:5.0f}s] seed {seed} "
+            f"{module.name} {tool}: "
             f"{row['status']}, branches {row['branches_covered']}/{row['branches_total']}, "
             f"tests {row['tests_passed']} passed {row['tests_failed']} failed, "
             f"wall {row['wall_seconds']} s {row['message'][:120]}"

@@ -27,10 +27,12 @@ from miogen.criteria.unit import probe_bases
 from miogen.execution.executor import Executor
 from miogen.instrument.counting import CounterMap, Counting
 from miogen.instrument.loader import Transform
+from miogen.instrument.reach import Scope
 from miogen.problem import UnitProblem
 from miogen.records import CriterionCoverage, JobSpec, TestData
 from miogen.search import Archive, Budget
 from miogen.testcase.model import TestCase, from_json
+from miogen.testcase.sampling import TestFactory
 
 MUTATION_PATIENCE = 500  # evaluations without a new kill (or goal) before a phase may stop
 
@@ -43,6 +45,7 @@ class Objectives:
     performance: bool  # tests carry aDynaMOSA's proxies (its archive, MIO's ``--performance``)
     counting: Counting | None = None  # statement counters and probes; None: none needed
     bases: dict[str, int] = field(default_factory=dict)  # unit -> its first mutant's number
+    scope: Scope | None = None  # the code the job's tests can run: all that is instrumented
     units: tuple[Unit, ...] = ()  # the job's, in the order of ``bases``
     # The report's counted copy of all the job's units, built at the first report; None: its
     # top-level statements refused to run twice (then each unit tries a copy of its own).
@@ -51,20 +54,25 @@ class Objectives:
 
     @classmethod
     def of(cls, spec: JobSpec, model: ModuleModel) -> Objectives:
-        """Counters and probes only as far as the search reads them.
+        """Counters and probes only as far as the search reads them, and only in code the job's
+        tests can run (``instrument.reach``).
 
         Line and weak-mutation goals need counters, and the performance proxies do; probes go
-        only on the mutants the search aims at. Branch-only runs stay as fast as before.
+        only on the mutants the search aims at. Branch-only runs stay as fast as before. The
+        goals of every criterion lie in the units' ranges (their own code and the private
+        helpers they call), which the scope starts from; the performance proxies count the
+        production code a test runs, which the scope follows from there.
         """
         selection = parse_criteria(spec.criteria)
         performance = spec.performance or spec.algorithm.performance_aware
         units = tuple(model.unit(job.name) for job in spec.units)
+        scope = job_scope(model, units)
         # The report's copy numbers every unit's mutants as the search's tally would.
         bases = probe_bases(model.source, units)
         if not (selection.counts_statements or performance):
-            return cls(selection, performance, None, bases, units)
+            return cls(selection, performance, None, bases, scope, units)
         counting = Counting(probe_finder(units, selection.probes))
-        return cls(selection, performance, counting, bases, units)
+        return cls(selection, performance, counting, bases, scope, units)
 
     @property
     def transforms(self) -> list[Transform]:
@@ -92,6 +100,15 @@ class Objectives:
     def unit_criteria(self, model: ModuleModel, unit: Unit) -> UnitCriteria:
         counters = self.counting.map if self.counting is not None else None
         return UnitCriteria(model, unit, self.selection, counters, self.bases.get(unit.name, 0))
+
+
+def job_scope(model: ModuleModel, units: Sequence[Unit]) -> Scope:
+    """Where the code the tests of ``units`` can run starts: their ranges, and what a test of
+    each may call by name (``TestFactory.callable_names``)."""
+    names: set[str] = set()
+    for unit in units:
+        names |= TestFactory(model, unit).callable_names()
+    return Scope(tuple(lines for unit in units for lines in unit.ranges), frozenset(names))
 
 
 def criteria_report(

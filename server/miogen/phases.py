@@ -18,9 +18,9 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from miogen.analysis.model import ModuleModel, Target, Unit
-from miogen.analysis.module import parse_module
 from miogen.analysis.targets import CodeMap, parse_code
 from miogen.assertions.kills import MutantSet, MutantTarget
+from miogen.assertions.mutants import parsed
 from miogen.assertions.observe import observe
 from miogen.assertions.select import MutationAnalysis, MutationReport
 from miogen.emit.names import test_name
@@ -87,12 +87,14 @@ class Phases:
 def load(spec: JobSpec, objectives: Objectives | None = None) -> types.ModuleType:
     """The module under test, instrumented, imported once for all its units.
 
-    ``objectives``: the job's statement counters and weak-mutation probes go in too.
+    ``objectives``: the job's statement counters and weak-mutation probes go in too, and only
+    the code the job's tests can run is instrumented.
     """
     if spec.import_root not in sys.path:
         sys.path.insert(0, spec.import_root)
     transforms = objectives.transforms if objectives is not None else []
-    return load_instrumented(spec.path, spec.module_name, transforms=transforms)
+    scope = objectives.scope if objectives is not None else None
+    return load_instrumented(spec.path, spec.module_name, transforms=transforms, scope=scope)
 
 
 def prepare(
@@ -106,7 +108,7 @@ def prepare(
 ) -> UnitProblem:
     """The unit's search problem: its executor (probes, or the arc tracer where they fall short);
     with ``objectives``, the unit's goals of other criteria and the performance proxies."""
-    probed = _probed(model.source, spec.path)
+    probed = probed_lines_of(model.source)
     exact = all(t.line in probed for t in unit.targets if t.kind == "branch")
     tracer = None if exact and not spec.trace else ArcTracer(module.__file__ or spec.path)
     executor = Executor(
@@ -125,9 +127,9 @@ def prepare(
 
 
 @functools.lru_cache(maxsize=4)
-def _probed(source: str, path: str) -> frozenset[int]:
-    """Lines whose branches the probes see (parsed once per module, for all its units)."""
-    return frozenset(probed_lines(parse_module(source, path)))
+def probed_lines_of(source: str) -> frozenset[int]:
+    """Lines whose branches the probes see (found once per module, for all its units)."""
+    return frozenset(probed_lines(parsed(source)))
 
 
 @functools.lru_cache(maxsize=4)
@@ -355,9 +357,12 @@ class UnitRun:
         originals = [e.individual for e in self.archive.solution().values()]
         runner = _SuiteRunner(self.problem, mutants, deadline)
         numbers = number_parameters(self.problem.factory.model)
+        # Performance-aware searches (aDynaMOSA, MIO --performance) keep the cheaper cover.
+        cost = runner.proxies if self.problem.performance else None
         return reduce_suite(
-            originals, runner, _is_mutant, deadline, self.job.careful, mutants is not None, numbers
-        )
+            originals, runner, _is_mutant, deadline, self.job.careful, mutants is not None,
+            numbers, cost,
+        )  # fmt: skip
 
     def _render(
         self, suite: list[ReducedTest], deadline: float, taken: set[str], mutants: MutantSet
@@ -429,10 +434,17 @@ class _SuiteRunner:
                 mutants, skip=lambda target: target not in wanted or time.monotonic() >= deadline
             )
         self.problem = problem.under(mode)
+        self._proxies: dict[tuple[object, ...], tuple[float, ...]] = {}
 
     def __call__(self, test: TestCase) -> tuple[TestCase, frozenset[Hashable]]:
         evaluated = self.problem.evaluate(test)
+        if evaluated.proxies:
+            self._proxies[canonical_key(evaluated.individual)] = evaluated.proxies
         return evaluated.individual, frozenset(t for t, h in evaluated.h.items() if h >= 1.0)
+
+    def proxies(self, test: TestCase) -> tuple[float, ...] | None:
+        """The performance proxies I1..I7 of a test this runner ran (as it ran), else None."""
+        return self._proxies.get(canonical_key(test))
 
     def focus(self, optional: Iterable[Hashable] | None) -> None:
         self.wanted.clear()

@@ -287,6 +287,8 @@ class Loaded:
 
     phases: dict[str, float]
     weights: dict[str, float] = field(default_factory=dict)
+    # The worker was a spare that had analysed the module's text before the job (``worker``).
+    analysed_ahead: bool = False
     event: Literal["loaded"] = "loaded"
 
 
@@ -364,6 +366,7 @@ class WorkerStart:
 
     pid: int
     spare: bool
+    analysed_ahead: bool = False  # the spare had analysed the module's text (once it loaded)
 
 
 @dataclass

@@ -128,3 +128,37 @@ def test_the_dynamosa_run_gets_a_column_and_says_which_algorithm_wins(tmp_path: 
     assert "| 80.0 | 0.0 | 70.0 | 4 (1) |" in realreport.module_table(as_text)
     aims = realreport.aims(as_text)
     assert "MIO ahead on 1, behind on 0, equal on 0 of 1 modules; mean difference +10.0" in aims
+
+
+def test_seeds_run_both_algorithms_back_to_back_per_module_in_alternating_order():
+    modules = [m for m in CORPUS if m.name in ("codetiming._timer", "sty.primitive")]
+    jobs = real.plan_jobs(modules, [real.OURS, real.DYNAMOSA], 2, done=set())
+    assert [(seed, m.name, tool) for seed, m, tool in jobs] == [
+        (0, modules[0].name, real.OURS), (0, modules[0].name, real.DYNAMOSA),
+        (0, modules[1].name, real.DYNAMOSA), (0, modules[1].name, real.OURS),
+        (1, modules[0].name, real.DYNAMOSA), (1, modules[0].name, real.OURS),
+        (1, modules[1].name, real.OURS), (1, modules[1].name, real.DYNAMOSA),
+    ]  # fmt: skip
+    finished = {(modules[0].name, real.OURS, 1)}
+    assert len(real.plan_jobs(modules, [real.OURS, real.DYNAMOSA], 2, finished)) == 7
+    assert real.job_folder(Path("o"), modules[0], real.OURS, 0) == Path(
+        "o/runs/codetiming._timer/miogen"
+    )
+    assert real.job_folder(Path("o"), modules[0], real.OURS, 2).name == "miogen-seed2"
+
+
+def test_several_seeds_are_compared_per_module_by_medians_and_a_signed_rank_test(tmp_path: Path):
+    module = next(m for m in CORPUS if m.name == "codetiming._timer")
+    made = []
+    for seed, (ours, theirs) in enumerate([(8, 7), (9, 7), (6, 7)]):
+        for tool, covered in ((real.OURS, ours), (real.DYNAMOSA, theirs)):
+            measured = SuiteMeasure(branches_total=10, branches_covered=covered, tests=5)
+            run = real.ours_run(summary(), 6.0, tmp_path / "t.py")
+            made.append(real.make_row(module, tool, run, measured, tmp_path, 1.0, seed))
+    real.write_rows(tmp_path / "runs.csv", made)
+    text = realreport.build(tmp_path, "./")
+    assert "## MIO against DynaMOSA over 3 seeds" in text
+    assert "| `codetiming._timer` | 80.0 | 60.0–90.0 | 70.0 | 70.0–70.0 | +10.0 | 0.67 |" in text
+    assert "MIO ahead on 1, behind on 0, equal on 0 of 1 modules" in text
+    assert "Wilcoxon signed-rank over the 1 modules whose medians differ: p = 1.000" in text
+    assert text.count("| `codetiming._timer` | 0 | yes |") == 1  # the module table: seed 0 only

@@ -31,6 +31,7 @@ async def test_a_save_runs_its_job_in_the_worker_started_before_it(editor):
         re.search(r"worker [\d.]+ s \(start [\d.]+ s, pid (\d+) started ahead", account).group(1)
     )
     assert pid in waiting, account
+    assert "the saved text analysed ahead" in account  # the spare analysed it while it waited
     assert gone(pid)
     later = await editor.wait(lambda: spares(server) - waiting, "the next worker started ahead")
     assert pid not in later

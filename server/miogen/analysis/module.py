@@ -75,6 +75,11 @@ def analyze_source(source: str, path: str = "<string>", module_name: str = "modu
     return _analyze(source, path, module_name)
 
 
+def forget_analyses() -> None:
+    """Drop the models analysed so far: the package modules they read may have changed."""
+    _analyze.cache_clear()
+
+
 @functools.lru_cache(maxsize=16)
 def _analyze(source: str, path: str, module_name: str) -> ModuleModel:
     tree = _parse_shared(source, path)

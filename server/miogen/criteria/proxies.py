@@ -13,7 +13,8 @@ def proxies(
 ) -> tuple[float, ...]:
     """I1..I7 (``search.performance.PROXIES``) of a test that ran with statement ``counts``.
 
-    Production code is the instrumented module (the unit and everything else in its file):
+    Production code is the instrumented part of the module (the unit and the code of its file
+    that its tests can run, ``instrument.reach``):
     I1 loop iterations, summed over loops that iterated more than once (the paper keeps loops
     run once out, so that covering a loop is never penalised); I2 calls of its functions; I4
     objects its statements create (list/dict/set displays and comprehensions, calls of classes),

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from miogen.analysis.model import ModuleModel, Unit
 from miogen.analysis.targets import CodeMap, parse_code
-from miogen.assertions.mutants import MutationPoint, mutation_points
+from miogen.assertions.mutants import MutationPoint, mutation_points, parsed
 from miogen.criteria.goals import Criterion, Goal
 from miogen.criteria.providers import (
     DirectBranches,
@@ -58,7 +58,7 @@ def probe_finder(
 
 def probe_bases(source: str, units: Sequence[Unit]) -> dict[str, int]:
     """Unit name -> the number of its first mutant in the tally (see ``probe_finder``)."""
-    return _bases(ast.parse(source), units)
+    return _bases(_parsed(source), units)
 
 
 def _bases(tree: ast.Module, units: Sequence[Unit]) -> dict[str, int]:
@@ -70,10 +70,9 @@ def _bases(tree: ast.Module, units: Sequence[Unit]) -> dict[str, int]:
     return bases
 
 
-@functools.lru_cache(maxsize=4)
 def _parsed(source: str) -> ast.Module:
-    """One tree per module for all its units' criteria (read, never changed)."""
-    return ast.parse(source)
+    """One tree per module for all its units' criteria (read, never changed), the mutants' own."""
+    return parsed(source)
 
 
 @functools.lru_cache(maxsize=4)

@@ -313,6 +313,9 @@ class _Supervisor:
                 extra = named.attempt_seconds() - self.spec.attempt_seconds()
                 self.deadline += extra
                 self.attempt_deadline += extra
+            if event.analysed_ahead:
+                workers = self.outcome.workers
+                workers[-1] = dataclasses.replace(workers[-1], analysed_ahead=True)
             phases = self.outcome.phases
             phases["start"] = phases.get("start", 0.0) + time.monotonic() - attempt.started
             for name, seconds in event.phases.items():

@@ -14,6 +14,7 @@ import ast
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from miogen.analysis.survey import children, walk
 from miogen.instrument import tally
 from miogen.instrument.tally import Mutation
 
@@ -25,6 +26,7 @@ BUILTIN_CONSTRUCTORS = frozenset(
 )
 _DISPLAYS = (ast.List, ast.Dict, ast.Set, ast.ListComp, ast.DictComp, ast.SetComp)
 _STATEMENT_LISTS = ("body", "orelse", "finalbody")
+_HOLDERS = (ast.stmt, ast.excepthandler, ast.match_case)  # nodes whose fields hold statements
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,7 +90,7 @@ class Counting:
             start, tuple(counter.lines), tuple(counter.allocations), tuple(counter.entries),
             tuple(counter.loop_bodies), frozenset(probed),
         )  # fmt: skip
-        return ast.fix_missing_locations(tree)
+        return tree  # every node added has its location (``_on_line``)
 
 
 # ---------------------------------------------------------------- statement counters
@@ -109,6 +111,11 @@ class _StatementCounter(ast.NodeTransformer):
         self.depth = 0
         self._indices: list[tuple[ast.Constant, int]] = []
 
+    def visit(self, node: ast.AST) -> ast.AST:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            return self.visit_FunctionDef(node)
+        return self.generic_visit(node)
+
     def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> ast.AST:
         self.depth += 1
         self.generic_visit(node)
@@ -122,7 +129,14 @@ class _StatementCounter(ast.NodeTransformer):
     visit_AsyncFunctionDef = visit_FunctionDef
 
     def generic_visit(self, node: ast.AST) -> ast.AST:
-        super().generic_visit(node)
+        # Only statements hold statements (expressions, lambdas included, hold none): the walk
+        # goes down statement lists alone, in field order, as a full walk would reach them.
+        for name in node._fields:
+            value = getattr(node, name, None)
+            if isinstance(value, list):
+                for item in value:
+                    if isinstance(item, _HOLDERS):
+                        self.visit(item)
         if self.depth and not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
             for name in _STATEMENT_LISTS:
                 statements = getattr(node, name, None)
@@ -200,7 +214,7 @@ def _walk_without_lambdas(node: ast.AST) -> list[ast.AST]:
         current = stack.pop()
         found.append(current)
         if not isinstance(current, ast.Lambda):
-            stack.extend(ast.iter_child_nodes(current))
+            stack.extend(children(current))
     return found
 
 
@@ -252,8 +266,8 @@ def _wrap(site: int, position: int, operand: ast.expr) -> ast.expr:
 
 def _on_line(node: ast.AST, line: int, keep: ast.AST | None = None) -> ast.AST:
     """New nodes on one line, column 0 (as ``rewrite._on_line``): no new line events."""
-    kept = {id(n) for n in ast.walk(keep)} if keep is not None else set()
-    for inner in ast.walk(node):
+    kept = {id(n) for n in walk(keep)} if keep is not None else set()
+    for inner in walk(node):
         if id(inner) not in kept:
             inner.lineno = inner.end_lineno = line  # type: ignore[attr-defined]
             inner.col_offset = inner.end_col_offset = 0  # type: ignore[attr-defined]

@@ -24,6 +24,7 @@ from pathlib import Path
 from miogen.errors import ModuleImportError
 from miogen.instrument import runtime, tally
 from miogen.instrument.counting import TALLY
+from miogen.instrument.reach import Scope, part, reachable
 from miogen.instrument.rewrite import PROBE, instrument_tree
 
 # The worker's own package is never imported afresh, even when the module under test is in it.
@@ -33,13 +34,22 @@ Transform = Callable[[ast.Module], ast.Module]
 
 
 def compile_instrumented(
-    source: str, path: str, transforms: Sequence[Transform] = ()
+    source: str, path: str, transforms: Sequence[Transform] = (), scope: Scope | None = None
 ) -> types.CodeType:
-    """The module's code with condition probes; ``transforms`` run first, on the plain tree."""
+    """The module's code with condition probes; ``transforms`` run first, on the plain tree.
+
+    ``scope``: only the top-level statements it reaches are rewritten (``reach``), the rest of
+    the module compiles as written; None rewrites every function.
+    """
     tree = ast.parse(source, filename=path)
+    indices = range(len(tree.body)) if scope is None else reachable(tree, scope)
+    rewritten = part(tree, indices)
     for transform in transforms:
-        tree = transform(tree)
-    return compile(instrument_tree(tree), path, "exec", dont_inherit=True)
+        rewritten = transform(rewritten)
+    rewritten = instrument_tree(rewritten)
+    for index, statement in zip(indices, rewritten.body, strict=True):
+        tree.body[index] = statement
+    return compile(tree, path, "exec", dont_inherit=True)
 
 
 class InstrumentedLoader(importlib.machinery.SourceFileLoader):
@@ -51,15 +61,16 @@ class InstrumentedLoader(importlib.machinery.SourceFileLoader):
         path: str,
         instrument: bool = True,
         transforms: Sequence[Transform] = (),
+        scope: Scope | None = None,
     ) -> None:
         super().__init__(fullname, path)
-        self.instrument, self.transforms = instrument, transforms
+        self.instrument, self.transforms, self.scope = instrument, transforms, scope
         self.module: types.ModuleType | None = None  # the module this loader executed
 
     def get_code(self, fullname: str) -> types.CodeType:
         source = importlib.util.decode_source(self.get_data(self.path))
         if self.instrument:
-            return compile_instrumented(source, self.path, self.transforms)
+            return compile_instrumented(source, self.path, self.transforms, self.scope)
         return compile(source, self.path, "exec", dont_inherit=True)
 
     def exec_module(self, module: types.ModuleType) -> None:
@@ -79,9 +90,10 @@ class InstrumentingFinder(importlib.abc.MetaPathFinder):
         path: str,
         instrument: bool = True,
         transforms: Sequence[Transform] = (),
+        scope: Scope | None = None,
     ) -> None:
         self.module_name, self.path = module_name, path
-        self.loader = InstrumentedLoader(module_name, path, instrument, transforms)
+        self.loader = InstrumentedLoader(module_name, path, instrument, transforms, scope)
 
     def find_spec(
         self,
@@ -105,6 +117,7 @@ def load_instrumented(
     module_name: str,
     instrument: bool = True,
     transforms: Sequence[Transform] = (),
+    scope: Scope | None = None,
 ) -> types.ModuleType:
     """Import ``module_name`` from ``path`` with its code instrumented, packages first.
 
@@ -112,12 +125,13 @@ def load_instrumented(
     the rest of its top-level package, so that the package is imported again around the
     instrumented module. When the parent packages cannot be found on ``sys.path`` the module is
     loaded on its own. ``transforms`` (such as ``counting.Counting``) rewrite the parsed tree
-    before the condition probes are added. Raises ModuleImportError naming the exception when
-    user code raises.
+    before the condition probes are added; ``scope`` limits both to what a job's tests can run
+    (``compile_instrumented``). Raises ModuleImportError naming the exception when user code
+    raises.
     """
     path = str(Path(path).resolve())
     forget_package(module_name)
-    finder = InstrumentingFinder(module_name, path, instrument, transforms)
+    finder = InstrumentingFinder(module_name, path, instrument, transforms, scope)
     sys.meta_path.insert(0, finder)
     try:
         importlib.import_module(module_name)

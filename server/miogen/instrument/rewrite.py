@@ -5,6 +5,8 @@ from __future__ import annotations
 import ast
 from typing import TypeVar
 
+from miogen.analysis.survey import children, walk
+
 PROBE = "__miogen_probe__"  # the runtime module, bound in the instrumented module's globals
 _UNSAFE_IN_THUNK = (ast.NamedExpr, ast.Yield, ast.YieldFrom, ast.Await)
 
@@ -12,7 +14,7 @@ _UNSAFE_IN_THUNK = (ast.NamedExpr, ast.Yield, ast.YieldFrom, ast.Await)
 def instrument_tree(tree: ast.Module) -> ast.Module:
     """Rewrite the conditions of every function in the module; line numbers are kept."""
     rewritten: ast.Module = _FunctionConditions().visit(tree)
-    return ast.fix_missing_locations(rewritten)
+    return rewritten  # every node added has its location (``_on_line``, ``_thunk``)
 
 
 Located = ast.expr | ast.stmt  # nodes with a position
@@ -30,8 +32,8 @@ def _on_line(node: N, line: int, originals: tuple[ast.AST, ...] = ()) -> N:
     CPython 3.11 attributes method loads and calls to the end line of a node: a probe that
     inherited a multi-line statement's end line would make the tracer see lines run twice.
     """
-    keep = {id(n) for original in originals for n in ast.walk(original)}
-    for inner in ast.walk(node):
+    keep = {id(n) for original in originals for n in walk(original)}
+    for inner in walk(node):
         if id(inner) in keep:
             continue
         setattr(inner, "lineno", line)  # noqa: B010 - any AST node; ast.AST declares none
@@ -154,10 +156,19 @@ FunctionNode = TypeVar("FunctionNode", ast.FunctionDef, ast.AsyncFunctionDef)
 
 
 class _FunctionConditions(ast.NodeTransformer):
-    """Rewrites conditions only inside function bodies: module and class bodies run once, at import."""
+    """Rewrites conditions only inside function bodies: module and class bodies run once, at import.
+
+    Every visit changes its node in place and returns it, so the walk need not rebuild the
+    fields' lists as ``NodeTransformer.generic_visit`` does (a third of the rewrite's time).
+    """
 
     def __init__(self) -> None:
         self.depth = 0
+
+    def generic_visit(self, node: ast.AST) -> ast.AST:
+        for child in children(node):
+            self.visit(child)
+        return node
 
     def _function(self, node: FunctionNode) -> FunctionNode:
         self.depth += 1

@@ -1,8 +1,8 @@
 """Generation jobs: a queue with a parallel limit, a worker process per job, throttled progress.
 
 Each job runs in a worker process started ahead of it when one fits (``execution.spare``: a
-spare for the job's settings, past Python's start and miogen's imports); the next spare starts
-once the job has streamed its first progress.
+spare for the job's settings, past Python's start and miogen's imports, that may have analysed
+the saved text already); the next spare starts once the job has streamed its first progress.
 
 The event loop never waits on user code: ``run_job`` (which runs the unit's code only in a worker
 process, invariant 1) and the coverage.py verification run in threads, and their events are
@@ -175,6 +175,10 @@ class Scheduler:
     def warm_up(self, settings: Settings) -> None:
         """Have a worker for a job with ``settings`` waiting (one for other settings is replaced)."""
         self.spares.refill(settings)
+
+    def prepare(self, location: ModuleLocation, source: str) -> None:
+        """Have the waiting worker analyse ``source``, the module's text a save may run next."""
+        self.spares.prepare(str(location.path), location.module_name, source)
 
     def close(self, wait_seconds: float = 3.0) -> bool:
         """Cancel everything; True when every job thread ended within ``wait_seconds``."""

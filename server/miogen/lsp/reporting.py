@@ -174,8 +174,9 @@ def percent(job: Job) -> int:
 
 
 def _timing(job: Job, result: UnitResult | None) -> str:
-    """Where the job's time went: the worker's start (launch to module loaded) and the unit's
-    phases (search, mutants, reduce, ...), then coverage.py's verification."""
+    """Where the job's time went: the worker's start (launch to module loaded; whether a spare
+    had analysed the saved text while it waited) and the unit's phases (search, mutants,
+    reduce, ...), then coverage.py's verification."""
     outcome = job.outcome
     wall = outcome.wall_seconds if outcome is not None else 0.0
     start = outcome.phases.get("start", 0.0) if outcome is not None else 0.0
@@ -183,6 +184,8 @@ def _timing(job: Job, result: UnitResult | None) -> str:
     if outcome is not None and outcome.workers:
         worker = outcome.workers[0]  # the process the save's job went to first
         phases.append(f"pid {worker.pid}{' started ahead' if worker.spare else ''}")
+        if worker.analysed_ahead:
+            phases.append("the saved text analysed ahead")
     if result is not None:
         phases += [f"{name} {seconds:.1f} s" for name, seconds in result.phases.items()]
         phases.append(f"{result.executions} executions")

@@ -132,12 +132,28 @@ class Session:
 
     def _analysed(self, uri: str) -> None:
         """A newer analysis of the document arrived: show it, and have lenses that were answered
-        from an older one asked for again."""
+        from an older one asked for again; once typing pauses, the waiting worker analyses the
+        text too (a save of it then starts its search sooner)."""
         self.publish(uri)
         doc = self.store.documents.get(uri)
-        if doc is not None and doc.served_stale:
+        if doc is None:
+            return
+        if doc.served_stale:
             doc.served_stale = False
             self.client.refresh_code_lenses()
+        snapshot = doc.snapshot
+        if snapshot is not None and not self.analyser.busy(uri):
+            self._prepare(doc, snapshot.source)
+
+    def _prepare(self, doc: Document, source: str) -> None:
+        """Give ``source`` to the waiting worker if a save of the document would generate."""
+        if self.client.stopped or doc.uri not in self.store.open:
+            return
+        settings = self.locator.settings_for(doc.path)
+        if settings.save_mode == "off" or is_test_file(doc.path):
+            return
+        if self.locator.folder_of(doc.path) is not None:
+            self.scheduler.prepare(self.locator.location(doc.path), source)
 
     def changed(self, uri: str, changes: Sequence[object]) -> None:
         doc = self.store.documents.get(uri)
@@ -172,6 +188,16 @@ class Session:
         doc = self.store.documents.get(uri)
         if doc is not None:
             doc.save_timer = self._debounce(doc.save_timer, SAVE_DEBOUNCE, lambda: self._saved(doc))
+            self.client.spawn(self._prepare_saved(doc))
+
+    async def _prepare_saved(self, doc: Document) -> None:
+        """The waiting worker analyses the saved text while the save is debounced and analysed
+        here (its job then starts past its analysis)."""
+        try:
+            source = await self.store.read(doc)
+        except OSError:
+            return  # the save's own read reports it
+        self._prepare(doc, source)
 
     def _debounce(
         self,

@@ -6,6 +6,7 @@ import time
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
 
+from miogen.minimize.cost import CostOf, order, weight
 from miogen.testcase.model import (
     CALLS,
     TestCase,
@@ -48,8 +49,14 @@ def set_cover(
     optional: Callable[[Hashable], bool] | None = None,
     min_optional_gain: int = 1,
     optional_share: float | None = None,
+    cost: CostOf | None = None,
 ) -> list[ReducedTest]:
     """Greedy set cover: the test that covers most still-uncovered targets first, shorter on ties.
+
+    With ``cost`` (the cost-aware minimisation, ``minimize.cost``) it is the weighted greedy
+    cover: most uncovered targets *per unit of cost* first (cheaper by Eq. 1, then shorter, on
+    ties), and a test whose targets the others cover between them is dropped afterwards,
+    costliest first: the suite covers the same goals at a lower cost.
 
     Targets in ``already`` are covered by tests chosen before and are not covered again.
     Targets for which ``optional`` is true (killed mutants) pay for a test of their own only
@@ -73,22 +80,30 @@ def set_cover(
         calls = sum(1 for statement in test if statement.kind in CALLS)
         return len(gain) >= min_optional_gain * max(1, calls)
 
+    def rank(gain: frozenset[Hashable], test: TestCase) -> tuple[float, ...]:
+        if cost is None:
+            return (len(gain), -len(test))
+        proxies = cost(test)
+        return (len(gain) / weight(proxies), -order(proxies)[1], -len(test))
+
     while remaining:
         best, best_key = None, None
         for executed, covered in pool:
             gain = covered & remaining
             if not worth(gain, executed):
                 continue
-            key = (len(gain), -len(executed))
+            key = rank(gain, executed)
             if best_key is None or key > best_key:
                 best, best_key = (executed, gain), key
         if best is None:
             break
         chosen.append(ReducedTest(best[0], best[1]))
         remaining -= best[1]
+    covers = {id(test): covered for test, covered in pool}
+    if cost is not None:
+        chosen = _drop_redundant(chosen, covers, worth, lambda r: (-order(cost(r.test))[0], 0))
     if optional is None:
         return chosen
-    covers = {id(test): covered for test, covered in pool}
     chosen = _drop_redundant(chosen, covers, worth)
     if optional_share is None:
         return chosen
@@ -106,14 +121,16 @@ def _drop_redundant(
     chosen: list[ReducedTest],
     covers: dict[int, frozenset[Hashable]],
     worth: Callable[[frozenset[Hashable], TestCase], bool],
+    first: Callable[[ReducedTest], tuple[float, int]] | None = None,
 ) -> list[ReducedTest]:
     """Greedy's second look: tests picked early can become not worth keeping by later picks.
 
     A test goes if what only it covers is no longer worth a test of its own (the same rule
-    as when it was picked); the targets are then handed out again, first test first.
+    as when it was picked); the targets are then handed out again, first test first. Tests
+    are looked at in the order of ``first`` (default: fewest targets first).
     """
     kept = list(chosen)
-    for candidate in sorted(chosen, key=lambda r: len(r.targets)):
+    for candidate in sorted(chosen, key=first or (lambda r: (0.0, len(r.targets)))):
         others = frozenset().union(*(covers[id(r.test)] for r in kept if r is not candidate))
         needed = frozenset().union(*(r.targets for r in kept))
         if not worth((covers[id(candidate.test)] & needed) - others, candidate.test):

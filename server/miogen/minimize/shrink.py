@@ -14,6 +14,7 @@ import time
 from collections.abc import Hashable, Iterable, Iterator
 from dataclasses import dataclass, field
 
+from miogen.minimize.cost import CostOf, weight
 from miogen.minimize.readable import NumberKind, numbers_for_bools
 from miogen.minimize.reduce import CoverageCache, ReducedTest, remove_statements_pass
 from miogen.testcase.model import CALLS, Statement, TestCase, drop_unused_values
@@ -59,12 +60,20 @@ class Shrinker:
     """Runs the passes in order until none makes progress or the deadline passes."""
 
     def __init__(
-        self, coverage: CoverageCache, deadline: float, numbers: NumberKind | None = None
+        self,
+        coverage: CoverageCache,
+        deadline: float,
+        numbers: NumberKind | None = None,
+        cost: CostOf | None = None,
     ) -> None:
-        """``numbers`` tells which values go to number parameters (see ``readable``)."""
+        """``numbers`` tells which values go to number parameters (see ``readable``); with
+        ``cost`` (the test's performance proxies) a step that makes the test costlier, by
+        ``minimize.cost.weight``, is refused: a simpler loop bound is welcome, a simpler value
+        that makes a series converge slower is not."""
         self.coverage = coverage
         self.deadline = deadline
         self.numbers = numbers
+        self.cost = cost
         self.stats = ShrinkStats()
 
     def shrink(self, reduced: ReducedTest) -> ReducedTest:
@@ -104,6 +113,8 @@ class Shrinker:
                 continue
             executed, covered = self.coverage(candidate)
             accepted = targets <= covered and len(executed) == len(candidate)
+            if accepted and self.cost is not None:
+                accepted = weight(self.cost(executed)) <= weight(self.cost(test))
             self.stats.record(name, accepted)
             if accepted:
                 return candidate

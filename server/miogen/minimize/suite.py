@@ -14,11 +14,16 @@ from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
 from typing import Protocol
 
+from miogen.minimize.cost import CostOf
 from miogen.minimize.readable import NumberKind
 from miogen.minimize.reduce import CoverageCache, ReducedTest, set_cover, split_independent
 from miogen.minimize.shrink import Shrinker
-from miogen.testcase.model import TestCase
+from miogen.testcase.model import CALLS, TestCase
 
+# The cost-aware minimisation joins kept tests into one while the joined test makes at most
+# this many calls: each join saves a test's fixed cost (minimize.cost); past a handful of calls
+# a test stops reading as one test (our choice: the paper's suite is its archive, unjoined).
+MAX_JOINED_CALLS = 6
 MIN_MUTANT_GAIN = 2  # mutants a test must kill, that no other test kills, to be kept for them
 MUTANT_TEST_SHARE = 1 / 3  # tests kept for mutants alone, at most, per test kept for coverage
 
@@ -52,6 +57,7 @@ def reduce_suite(
     careful: bool = False,
     has_optional: bool = False,
     numbers: NumberKind | None = None,
+    cost: CostOf | None = None,
 ) -> Reduction:
     """Set cover, then shrinking in half the time left (none when ``careful``), then a recount.
 
@@ -60,23 +66,33 @@ def reduce_suite(
     targets (``has_optional``), simpler values often kill more (1 sits on more boundaries than
     3): the cover runs once more over the shrunk tests with every kill counted. ``numbers``
     says which values go to number parameters (see ``readable``).
+
+    With ``cost`` (a test's performance proxies; aDynaMOSA and MIO ``--performance``) the suite
+    is the cheaper cover (``minimize.cost``): pieces and whole tests compete in one weighted
+    cover, since a whole test covering what two pieces cover saves a test's fixed cost, and
+    shrinking never makes a kept test costlier.
     """
 
     def cover(
         candidates: list[TestCase], cache: CoverageCache, already: frozenset[Hashable]
     ) -> list[ReducedTest]:
         return set_cover(
-            candidates, cache, already, optional, MIN_MUTANT_GAIN, optional_share=MUTANT_TEST_SHARE
-        )
+            candidates, cache, already, optional, MIN_MUTANT_GAIN,
+            optional_share=MUTANT_TEST_SHARE, cost=cost,
+        )  # fmt: skip
 
     run.focus(None)
     cache = CoverageCache(run)
     pieces = [piece for test in originals for piece in split_independent(test)]
-    suite = cover(pieces, cache, frozenset())
-    covered = frozenset().union(*(r.targets for r in suite)) if suite else frozenset()
-    suite += cover(originals, cache, covered)
+    if cost is None:
+        suite = cover(pieces, cache, frozenset())
+        covered = frozenset().union(*(r.targets for r in suite)) if suite else frozenset()
+        suite += cover(originals, cache, covered)
+    else:
+        suite = cover(pieces + [t for t in originals if t not in pieces], cache, frozenset())
     now = time.monotonic()
-    shrinker = Shrinker(cache, now if careful else now + (deadline - now) / 2, numbers)
+    limit = now if careful else now + (deadline - now) / 2
+    shrinker = Shrinker(cache, limit, numbers, cost)
     shrunk = []
     for reduced in suite:
         run.focus(t for t in reduced.targets if optional(t))
@@ -84,5 +100,65 @@ def reduce_suite(
     if has_optional:
         run.focus(t for r in suite for t in r.targets if optional(t))
         shrunk = cover([r.test for r in shrunk], CoverageCache(run), frozenset())
+    if cost is not None and not careful:  # a unit whose worker died runs nothing new
+        run.focus(t for r in shrunk for t in r.targets if optional(t))
+        shrunk = join_tests(shrunk, cache, deadline)
     stats = shrinker.stats
     return Reduction(shrunk, cache.hits, cache.misses, dict(stats.attempts), dict(stats.successes))
+
+
+def join_tests(
+    suite: list[ReducedTest], cache: CoverageCache, deadline: float
+) -> list[ReducedTest]:
+    """Kept tests joined into fewer, each join checked by running the joined test.
+
+    A pytest test's fixed cost outweighs the production code these tests run (``minimize.cost``),
+    so two tests cost more than one doing both. In the suite's order, each test is appended to
+    the first joined test it fits: at most ``MAX_JOINED_CALLS`` calls, the joined test runs to
+    its end and still covers what both were kept for. A joined test whose run stops before the
+    appended part (it ends in a call that raises) takes nothing more; a test that fits nowhere
+    starts a joined test of its own.
+    """
+    joined: list[ReducedTest] = []
+    closed: set[int] = set()  # joined tests that end in a raise: nothing can follow them
+    for reduced in suite:
+        if not _join_into(joined, closed, reduced, cache, deadline):
+            joined.append(reduced)
+    return joined
+
+
+def _join_into(
+    joined: list[ReducedTest],
+    closed: set[int],
+    reduced: ReducedTest,
+    cache: CoverageCache,
+    deadline: float,
+) -> bool:
+    """Append ``reduced`` to the first joined test it fits (True), else leave all as they are."""
+    for index, group in enumerate(joined):
+        if time.monotonic() >= deadline:
+            return False
+        if index in closed or not _calls(group.test, reduced.test):
+            continue
+        candidate = concatenate(group.test, reduced.test)
+        executed, covered = cache(candidate)
+        if len(executed) <= len(group.test):
+            closed.add(index)
+            continue
+        targets = group.targets | reduced.targets
+        if len(executed) == len(candidate) and targets <= covered:
+            joined[index] = ReducedTest(candidate, targets)
+            return True
+    return False
+
+
+def concatenate(first: TestCase, second: TestCase) -> TestCase:
+    """``second``'s statements after ``first``'s, its references moved past them."""
+    offset = len(first)
+    mapping = {index: index + offset for index in range(len(second))}
+    return first + tuple(statement.renumbered(mapping) for statement in second)
+
+
+def _calls(first: TestCase, second: TestCase) -> bool:
+    calls = sum(1 for statement in (*first, *second) if statement.kind in CALLS)
+    return calls <= MAX_JOINED_CALLS

@@ -11,9 +11,11 @@ proxy with I_max = I_min adds 0 (``performance_heuristic``); the tournament pref
 front, then the higher secondary score, whichever heuristic produced it; the archive replaces a
 covered target's test by a cheaper one (Eq. 1), never by a dearer one, and on an equal score (the
 paper keeps the old test) falls back to DynaMOSA's size rule, which can only pick an equally cheap
-test. The tests the search keeps are minimised afterwards by the
-same post-processing for every algorithm (set cover, then shrinking); the paper minimises too
-(EvoSuite's), without saying how, so bench.criteria measures the cost of the suite as emitted.
+test. The tests the search keeps are minimised afterwards (set cover, then shrinking); the paper
+minimises too (EvoSuite's), without saying how, so bench.criteria measures the cost of the suite
+as emitted. For the performance-aware variants (and MIO ``--performance``) the minimisation is
+cost-aware (``minimize.cost``): the cheaper cover of the same goals, a test weighing pytest's
+measured fixed cost plus its production statements, and narrow tests joined into fewer.
 """
 
 from __future__ import annotations

@@ -88,6 +88,24 @@ class TestFactory:
             return [self.model.functions[self.unit.name]]
         return [*self.cls.methods, *self.cls.special]
 
+    def callable_names(self) -> set[str]:
+        """The module's classes and functions a test of the unit may call by name: the unit,
+        the producers of the classes its parameters ask for (transitively, through their own
+        parameters), and the module functions a callable parameter may be given."""
+        names = {self.unit.name}
+        pending = list(self.unit_calls())
+        seen: set[str] = set()
+        while pending:
+            for spec in _class_and_callable_types([p.type for p in pending.pop().params]):
+                if spec.kind == "callable":
+                    names |= {name for name in self.model.functions if not name.startswith("_")}
+                elif spec.name not in seen and spec.name in self.producers:
+                    seen.add(spec.name)
+                    for call, producer in self.producers[spec.name]:
+                        names.add(call.partition(".")[0])
+                        pending.append(producer)
+        return names
+
     def produces(self, statement: Statement) -> str | None:
         """The class of the object a statement makes, when it is known statically."""
         if statement.kind == "construct":
@@ -374,6 +392,18 @@ def _producers(model: ModuleModel, name: str) -> list[tuple[str, Signature]]:
     for function_name, function in model.functions.items():
         if not function_name.startswith("_") and _returns(function, name):
             found.append((function_name, function))
+    return found
+
+
+def _class_and_callable_types(specs: list[TypeSpec]) -> list[TypeSpec]:
+    """The ``class`` and ``callable`` types in ``specs``, also inside unions and containers."""
+    found, pending = [], list(specs)
+    while pending:
+        spec = pending.pop()
+        if spec.kind in ("class", "callable"):
+            found.append(spec)
+        else:
+            pending.extend(spec.args)
     return found
 
 
