@@ -282,7 +282,8 @@ def _suite_seconds(verification: Verification | None) -> float | None:
     """Median seconds of the kept tests under pytest without coverage.py (the shuffled reruns)."""
     if verification is None or not verification.runtimes:
         return None
-    return round(statistics.median(verification.runtimes), 4)
+    # Microseconds: a cost-aware suite of one joined test runs in tens of them.
+    return round(statistics.median(verification.runtimes), 6)
 
 
 def _dropped_counts(units: list[dict[str, Any]], dropped: Dropped) -> dict[str, int]:

@@ -142,3 +142,13 @@ def test_pytest_collects_no_directory_but_the_emitted_files(tmp_path):
     )  # fmt: skip
     assert result.ok and result.passed == 1, result.output
     assert "collected directories: 1" in result.output, result.output
+
+
+def test_a_rerun_times_a_suite_faster_than_the_junit_reports_millisecond(tmp_path):
+    from miogen.verify.measure import run_shuffled
+
+    verify(tmp_path, "from subject import double\n\ndef test_it():\n    assert double(2) == 4\n")
+    shuffled = run_shuffled(tmp_path / "test_subject.py", tmp_path, tmp_path, 1, sandbox=True)
+    # One call of a one-line function: tens of microseconds, which the report's per-test
+    # time writes as 0.000.
+    assert shuffled.passed == 1 and 0.0 < shuffled.seconds < 0.5

@@ -338,6 +338,7 @@ def read_junit(path: str) -> Measurement:
     if not os.path.exists(path):
         return result
     root = ElementTree.parse(path).getroot()
+    exact = [p.get("value") for p in root.iter("property") if p.get("name") == "miogen_seconds"]
     for case in root.iter("testcase"):
         result.seconds += float(case.get("time", 0.0) or 0.0)
         failure, error = case.find("failure"), case.find("error")
@@ -353,6 +354,8 @@ def read_junit(path: str) -> Measurement:
             result.messages[name] = f"{element.get('message', '')}\n{element.text or ''}"
         elif case.find("skipped") is None:
             result.passed += 1
+    if exact and exact[0]:
+        result.seconds = float(exact[0])  # the same sum, without the report's millisecond steps
     return result
 
 
