@@ -17,7 +17,7 @@ import ast
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from miogen.analysis.survey import children
+from miogen.analysis.survey import walk
 
 Lines = tuple[int, int]  # first and last line, decorators included
 
@@ -97,11 +97,4 @@ def _bound(statement: ast.stmt) -> set[str]:
 
 def _loaded_names(statement: ast.stmt) -> set[str]:
     """Every name the statement mentions (a superset of the module-level names it loads)."""
-    names: set[str] = set()
-    stack: list[ast.AST] = [statement]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, ast.Name):
-            names.add(node.id)
-        stack.extend(children(node))
-    return names
+    return {node.id for node in walk(statement) if isinstance(node, ast.Name)}

@@ -73,8 +73,8 @@ def measure(
         junit = os.path.join(scratch, "junit.xml")
         args = [
             "-q", "-p", "no:cacheprovider", "-p", "no:randomly",
-            *_guarded(sandbox, scratch, warning_filters, test_file), f"--junit-xml={junit}",
-            "--rootdir", str(cwd), str(test_file), *extra_args,
+            *_guarded(sandbox, scratch, warning_filters), *_cut(test_file),
+            f"--junit-xml={junit}", "--rootdir", str(cwd), str(test_file), *extra_args,
         ]  # fmt: skip
         result = _run_ahead(ahead, args, cwd, timeout, junit, (data_file, module_path))
         if result is None:
@@ -108,8 +108,8 @@ def run_shuffled(
         junit = os.path.join(scratch, "junit.xml")
         args = [
             "-q", "-p", "no:cacheprovider", "-p", "miogen.verify.shuffle",
-            *_guarded(sandbox, scratch, warning_filters, test_file), f"--junit-xml={junit}",
-            "--rootdir", str(cwd), str(test_file),
+            *_guarded(sandbox, scratch, warning_filters), *_cut(test_file),
+            f"--junit-xml={junit}", "--rootdir", str(cwd), str(test_file),
         ]  # fmt: skip
         result = _run_ahead(ahead, args, cwd, timeout, junit, None)
         if result is not None:
@@ -214,21 +214,23 @@ def _run_ahead(
     return result
 
 
-def _guarded(
-    sandbox: bool, scratch: str, warning_filters: Sequence[str], test_file: Path
-) -> list[str]:
-    """pytest options for generated tests: the sandbox, the project's warning filters (in a
-    configuration file of the run's own, which holds nothing else), and the emitted file's
-    folder as the conftest cut.
+def _cut(test_file: Path) -> list[str]:
+    """The emitted file's folder as pytest's conftest cut, sandboxed or not.
 
     The emitted file is in a temporary folder outside the project (``--rootdir``): without the
     cut, pytest 9 collects from the top folder of that path, walking every directory of /tmp
     (3,300 on the development machine: seconds per run, CPU that the search and the other runs
     share). No conftest.py lies between that folder and the file anyway.
     """
+    return ["--confcutdir", str(test_file.parent)]
+
+
+def _guarded(sandbox: bool, scratch: str, warning_filters: Sequence[str]) -> list[str]:
+    """pytest options for generated tests: the sandbox, and the project's warning filters (in
+    a configuration file of the run's own, which holds nothing else)."""
     if not sandbox:
         return []
-    options = ["-p", "miogen.verify.guard", "--confcutdir", str(test_file.parent)]
+    options = ["-p", "miogen.verify.guard"]
     if warning_filters:
         config = os.path.join(scratch, "pytest.ini")
         lines = "".join(f"    {line}\n" for line in warning_filters)
