@@ -5,6 +5,9 @@ unit gets a slice of what is left (``sharing``): its search first, then its redu
 rendering in the rest of the slice. A unit the budget stopped (it could still gain) keeps its
 post-processing time aside and may get more search time at the end, from what the others left.
 Each unit's result goes out as soon as it is final, so a crash later costs only the units after.
+Everything a unit does in its slice is bounded by it, the loading of its mutants included
+(``phases``); a unit that overran anyway is charged to the units after it, and none of them
+gets less than its floor (``sharing``).
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from miogen.objectives import Objectives
 from miogen.phases import Emit, Phases, UnitRun, load
 from miogen.records import JobSpec, Loaded, UnitJob, UnitStarted
 from miogen.search import Budget
-from miogen.sharing import MIN_EXTRA_SECONDS, POST_SHARE, running_order, slice_of
+from miogen.sharing import MIN_EXTRA_SECONDS, POST_SHARE, floors, running_order, slice_of
 
 
 def generate(spec: JobSpec, emit: Emit, heartbeat: Heartbeat | None = None) -> None:
@@ -74,6 +77,7 @@ def _by_time(
     taken: set[str] = set()
     jobs = {job.name: job for job in spec.units}
     weights = {name: max(_weight(job, model), 1.0) for name, job in jobs.items()}
+    floor = floors(spec.budget_seconds, weights)
     # Units whose worker died before run last: the others' results are out before any new crash.
     order = running_order({n: w for n, w in weights.items() if not jobs[n].careful})
     order += running_order({n: w for n, w in weights.items() if jobs[n].careful})
@@ -83,7 +87,8 @@ def _by_time(
         emit(UnitStarted(name))
         started = time.monotonic()  # the unit's preparation (its mutants, seeds) is in its slice
         left = end - started - sum(reserved.values())
-        share = slice_of(left, weights[name], [weights[n] for n in order[position:]])
+        weights_left = [weights[n] for n in order[position:]]
+        share = slice_of(left, weights[name], weights_left, floor[name])
         run = runs[name] = UnitRun(spec, jobs[name], model, module, heartbeat, emit, objectives)
         search_end = started + share * (1.0 - POST_SHARE)
         run.search(Budget(seconds=max(search_end - time.monotonic(), 0.0)))

@@ -67,6 +67,9 @@ from miogen.testcase.sampling import TestFactory
 from miogen.testcase.validity import still_valid
 
 Emit = Callable[[Any], None]  # sends a record (records.Event) to the supervisor
+# Of the time a phase has left, at most this part goes to loading the mutants it needs: the rest
+# is for running them (a search's mutation phase, a unit's reduction and assertions).
+MUTANT_LOADING_SHARE = 0.5
 R = TypeVar("R")
 
 
@@ -249,6 +252,8 @@ class UnitRun:
         if self.job.replay_only or not self.problem.by_id:
             return self.record.stop_reason
         continuing = self.record.evaluations > 0
+        if not budget.started:
+            budget.start()  # everything the search does counts, its mutants' loading included
         reason = self.phases.timed("search", self._search, budget, continuing)
         self.progress.flush(budget)
         self.record.evaluations += budget.evaluations_used
@@ -268,7 +273,8 @@ class UnitRun:
         ``MUTATION_PATIENCE`` evaluations): equivalent mutants can never be killed, and
         waiting for them wastes the user's time. MIO only: the random and whole-suite
         baselines search for coverage alone. A continued search starts focused (F = 0): its
-        archive has explored already.
+        archive has explored already. The phase's mutants are loaded in its own time (at most
+        ``MUTANT_LOADING_SHARE`` of it, see ``_load_mutants``); with none loaded it is skipped.
         """
         self.progress.budget = budget
         archive, progress = self.archive, self.progress
@@ -299,6 +305,8 @@ class UnitRun:
             self.record.coverage_evaluations += budget.evaluations_used
             if share == 0 or budget.exhausted():
                 return self._covered_or(self._stalled_or_budget(stalled), problem)
+        if not self._load_mutants(budget):
+            return self._covered_or(self._stalled_or_budget(stalled), problem)
         self.record.mutation_started = True
         mutant_problem = problem.under(self._mutant_mode(budget))
         kills = [loaded.target for loaded in self.mutants.loaded]
@@ -307,6 +315,15 @@ class UnitRun:
         if stagnation.fired:
             return StopReason.STAGNATION
         return self._covered_or(StopReason.BUDGET, mutant_problem)
+
+    def _load_mutants(self, budget: Budget) -> bool:
+        """Load (more of) the unit's mutants in at most ``MUTANT_LOADING_SHARE`` of the time
+        left; whether any are loaded. Under an evaluation budget all of them are: loading costs
+        no evaluation, and the run stays the same for the same seed."""
+        left = budget.seconds_left()
+        deadline = None if left is None else time.monotonic() + left * MUTANT_LOADING_SHARE
+        self.mutants.load(deadline)
+        return bool(self.mutants.loaded)
 
     def _mutant_mode(self, budget: Budget) -> EvaluationMode:
         # Killed mutants need no more runs; and no evaluation runs mutants past the budget.
@@ -342,11 +359,15 @@ class UnitRun:
         return dataclasses.replace(self._result(reduction, rendering), criteria=criteria)
 
     def _mutants_by(self, deadline: float) -> MutantSet:
-        """The unit's mutants for its post-processing: none when it has no test, or when its
-        time is up and they are not loaded yet (loading compiles the unit once per mutant, a
-        second or more for a large unit of a module with module-level state; past the deadline
-        the assertions are chosen without them anyway)."""
-        if self.mutants.ready or (self.archive.solution() and time.monotonic() < deadline):
+        """The unit's mutants for its post-processing: those loaded already, and more in at most
+        ``MUTANT_LOADING_SHARE`` of the time to ``deadline``; none when it has no test, or when
+        none could be loaded in time (loading compiles the unit once per mutant, a second or
+        more for a large unit of a module with module-level state; past the deadline the
+        assertions are chosen without them anyway)."""
+        now = time.monotonic()
+        if self.archive.solution() and now < deadline and not self.mutants.ready:
+            self.mutants.load(now + (deadline - now) * MUTANT_LOADING_SHARE)
+        if self.mutants.ready or self.mutants.available:
             return self.mutants
         return MutantSet(
             self.model.source, self.spec.path, self.unit, self.spec.module_name,

@@ -13,12 +13,13 @@ import ast
 import bisect
 import functools
 import math
+import time
 import types
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from miogen.analysis.model import Unit
-from miogen.assertions.mutants import Mutant, MutantFactory, sample_mutants
+from miogen.assertions.mutants import Mutant, MutantFactory, sample_mutants, spread_order
 from miogen.assertions.observation import Observation
 from miogen.assertions.observe import observations_of
 from miogen.execution.executor import Execution, Executor
@@ -37,6 +38,25 @@ class MutantTarget:
 
 
 @dataclass
+class LoadCost:
+    """Seconds per line compiled and run by mutant loads in this process: the guess for a set
+    that has loaded none yet (a worker's units come from one module, so their code is alike)."""
+
+    seconds: float = 0.0
+    lines: int = 0
+
+    def add(self, seconds: float, lines: int) -> None:
+        self.seconds += seconds
+        self.lines += lines
+
+    def per_line(self) -> float:
+        return self.seconds / self.lines if self.lines else 0.0
+
+
+LOAD_COST = LoadCost()
+
+
+@dataclass
 class LoadedMutant:
     mutant: Mutant
     executor: Executor
@@ -50,8 +70,11 @@ class LoadedMutant:
 class MutantSet:
     """The unit's mutants, each loaded once as a fresh module with its own executor.
 
-    Loading (compiling and running the unit's code once per mutant) happens at the first use
-    of ``loaded``: a search that never reaches its mutation phase does not wait for it.
+    Loading compiles and runs the unit's code once per mutant (the whole module where it keeps
+    state), so it is done on demand and may be bounded: ``load(deadline)`` loads mutants, spread
+    over the unit, until the next one is expected to end past the deadline, and a later call
+    goes on. The first use of ``loaded`` loads them all unless ``load`` was called before: a
+    search that never reaches its mutation phase does not wait for them.
     """
 
     def __init__(
@@ -71,43 +94,82 @@ class MutantSet:
         self.failed_to_load = 0
         self.executions = 0
         self.timeout, self.fresh_containers = timeout, fresh_containers
-        self._loaded: list[LoadedMutant] | None = None
+        self._loaded: list[LoadedMutant] = []
+        self._attempted = False
         self._hooks: tuple[Hook | None, ...] = (None, None, None)
         self.factory = MutantFactory(source, path, unit, module_name, base) if enabled else None
         chosen = sample_mutants(self.factory.mutants, limit) if self.factory else iter(())
         self.chosen = list(chosen)
+        self._pending = [self.chosen[i] for i in spread_order(len(self.chosen))]
+        self.load_seconds = 0.0  # spent loading, failed loads included
+        self._loads = 0
 
     @property
     def loaded(self) -> list[LoadedMutant]:
-        if self._loaded is None:
-            self._loaded = self._load()
+        """The mutants loaded so far, in source order (all of them at the first use, unless
+        ``load`` was called)."""
+        if not self._attempted:
+            self.load()
         return self._loaded
 
-    def _load(self) -> list[LoadedMutant]:
+    @property
+    def available(self) -> list[LoadedMutant]:
+        """The mutants loaded so far (loads nothing)."""
+        return self._loaded
+
+    def load(
+        self, deadline: float | None = None, clock: Callable[[], float] = time.monotonic
+    ) -> int:
+        """Load more mutants until none is left or the next would be expected to end after
+        ``deadline`` (by ``clock``); returns how many are loaded.
+
+        The expected cost of one load is the mean of this set's loads, or before the first, this
+        process's cost per line compiled (``LOAD_COST``); with neither, one load is tried: it is
+        the measurement.
+        """
+        self._attempted = True
         factory = self.factory
-        if factory is None:
-            return []
+        if factory is None or not self._pending:
+            return len(self._loaded)
         scopes = _function_scopes(factory.tree)  # the tree is shared: so are its scopes
-        found = []
-        for mutant in self.chosen:
+        while self._pending:
+            if deadline is not None and clock() + self.expected_load_seconds() > deadline:
+                break
+            mutant = self._pending.pop(0)
+            started = clock()
             try:
                 module = factory.load(mutant.index)
             except BaseException:  # noqa: BLE001 - a mutant that breaks the import is not useful
                 self.failed_to_load += 1
                 continue
+            finally:
+                self._count_load(clock() - started, factory.lines)
             executor = Executor(module, None, self.timeout, self.fresh_containers)
             executor.before_test, executor.before_statement, executor.after_test = self._hooks
-            found.append(LoadedMutant(mutant, executor, _scope(scopes, mutant.line)))
-        return found
+            loaded = LoadedMutant(mutant, executor, _scope(scopes, mutant.line))
+            bisect.insort(self._loaded, loaded, key=lambda each: each.mutant.index)
+        return len(self._loaded)
+
+    def expected_load_seconds(self) -> float:
+        """What loading one more mutant is expected to take (0 when nothing was measured yet)."""
+        if self._loads:
+            return self.load_seconds / self._loads
+        lines = self.factory.lines if self.factory is not None else 0
+        return LOAD_COST.per_line() * lines
+
+    def _count_load(self, seconds: float, lines: int) -> None:
+        self.load_seconds += seconds
+        self._loads += 1
+        LOAD_COST.add(seconds, lines)
 
     @property
     def ready(self) -> bool:
-        """Loaded already (or none to load): using them now compiles nothing."""
-        return self._loaded is not None or self.factory is None
+        """All loaded (or none to load): using them now compiles nothing."""
+        return self.factory is None or not self._pending
 
     def __len__(self) -> int:
-        """The mutants chosen (those loaded, once they are)."""
-        return len(self._loaded) if self._loaded is not None else len(self.chosen)
+        """The mutants chosen (those loaded, once all are)."""
+        return len(self._loaded) if self._attempted and self.ready else len(self.chosen)
 
     def hook(
         self,
@@ -117,7 +179,7 @@ class MutantSet:
     ) -> None:
         """Give every mutant's executor the worker's heartbeat, as the original's has."""
         self._hooks = (before_test, before_statement, after_test)
-        for loaded in self._loaded or []:
+        for loaded in self._loaded:
             executor = loaded.executor
             executor.before_test = before_test
             executor.before_statement = before_statement

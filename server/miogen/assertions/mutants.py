@@ -214,6 +214,8 @@ class MutantFactory:
             mutator.visit(statement)
         self.mutants = mutator.found
         self._appliers = mutator.appliers
+        # What one load compiles and runs, the size its cost is estimated by before any is timed.
+        self.lines = sum((s.end_lineno or s.lineno) - s.lineno + 1 for s in self.statements)
 
     def code(self, index: int) -> types.CodeType:
         undo = self._appliers[index]()
@@ -282,3 +284,19 @@ def sample_mutants(mutants: list[Mutant], limit: int) -> Iterator[Mutant]:
     step = len(mutants) / limit
     for position in range(limit):
         yield mutants[int(position * step)]
+
+
+def spread_order(count: int) -> list[int]:
+    """``range(count)`` reordered so that every prefix is spread evenly over it (bit reversal).
+
+    Mutants loaded in this order until a deadline cover the whole unit, not just its top.
+
+    >>> spread_order(5)
+    [0, 4, 2, 1, 3]
+    """
+    bits = max(count - 1, 0).bit_length()
+
+    def reversed_bits(number: int) -> int:
+        return int(f"{number:0{bits}b}"[::-1], 2) if bits else 0
+
+    return sorted(range(count), key=reversed_bits)

@@ -56,6 +56,12 @@ class Budget:
             return 0.0
         return self._clock() - self._started_at
 
+    def seconds_left(self) -> float | None:
+        """Wall seconds until the time limit (all of it before ``start()``); None without one."""
+        if self.seconds is None:
+            return None
+        return max(self.seconds - self.elapsed, 0.0)
+
     def fraction_used(self) -> float:
         """The larger of the two spent fractions, clipped to [0, 1]."""
         used = 0.0
