@@ -120,3 +120,50 @@ def test_time_a_unit_does_not_need_goes_to_a_unit_that_can_still_gain(write_modu
     assert hard.stop_reason == StopReason.BUDGET
     first_share = 4.0 * 1.0 / 10.0
     assert hard.search_seconds > 2 * first_share, (hard.search_seconds, easy.search_seconds)
+
+
+def test_an_expensive_mutation_phase_leaves_the_last_and_largest_unit_its_time(write_module):
+    """Every mutant of a module with module-level state runs the whole module, here 0.25 s
+    each: loading ``clamp``'s mutants would take longer than the whole budget. Its mutants load
+    within its slice instead, and ``grid``, the largest unit and so the last, still searches."""
+    path = write_module(
+        "slowload",
+        """
+        import time
+
+        SEEN = []
+        time.sleep(0.25)
+
+
+        def clamp(x: int, low: int, high: int) -> int:
+            SEEN.append(x)
+            if x < low + 1:
+                return low - 1
+            if x > high * 2:
+                return high + 3
+            return x * 4
+
+
+        def grid(x: int, y: int) -> int:
+            cell = 0
+            if x > 10:
+                cell += 1
+            if x > 20:
+                cell += 2
+            if y > 10:
+                cell += 4
+            if y > 20:
+                cell += 8
+            if x == y:
+                cell += 16
+            return cell
+        """,
+    )
+    spec = spec_for(path, ["clamp", "grid"], budget_seconds=3.0, criteria="branch")
+    outcome = run_job(spec)
+    clamp, grid = outcome.unit("clamp").result, outcome.unit("grid").result
+    assert clamp is not None and grid is not None
+    assert clamp.mutation.mutants < 10  # more would not load in its slice: 16 take 4 s
+    assert grid.evaluations > 0 and grid.covered, grid
+    # clamp's slice is about a third of the budget: generous, since the machine is shared.
+    assert clamp.search_seconds < 2.0, clamp
