@@ -60,3 +60,31 @@ def test_in_time_a_unit_judges_its_assertions_by_its_mutants(write_module):
     run.search(Budget(evaluations=100))
     result = run.finish(time.monotonic() + 30, set())
     assert result.tests and run.mutants.ready and result.mutation.mutants > 0
+
+
+HANGS = """
+def spin(n: int) -> int:
+    if n > 3:
+        while True:
+            pass
+    return n
+"""
+
+
+def test_no_test_of_a_timed_search_runs_longer_than_the_search(write_module):
+    """A test that hangs is stopped at the search's budget, not the (longer) test timeout: it
+    would overrun the unit's slice by that much and take it from the units after."""
+    path = write_module("spins", HANGS)
+    spec = JobSpec(
+        path=str(path), module_name="spins", import_root=str(path.parent),
+        units=(UnitJob("spin"),), scratch=tempfile.mkdtemp(), test_timeout=3.0,
+    )  # fmt: skip
+    sys.modules.pop("spins", None)
+    model = analyze_file(path, "spins")
+    module = phases.load(spec, Objectives.of(spec, model))
+    run = phases.UnitRun(spec, spec.units[0], model, module, None, lambda _: None)
+    budget = Budget(seconds=0.3)
+    run.search(budget)
+    assert any("run longer than" in reason for reason in run.problem.refusals), run.problem.refusals
+    assert budget.elapsed < 2.0  # one hang to the test timeout alone would take 3 s
+    assert run.problem.executor.timeout == 3.0  # post-processing re-runs get the whole timeout

@@ -13,6 +13,7 @@ gets less than its floor (``sharing``).
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import time
 import types
 
@@ -74,6 +75,10 @@ def _by_time(
     end: float,
 ) -> None:
     """The module's units share the seconds until ``end`` (see the module docstring)."""
+    if spec.algorithm.genetic:
+        # The GA ranks with numpy: imported here, in the module's time, rather than in the
+        # middle of the first unit's slice (a few tenths of a second).
+        importlib.import_module("miogen.search.ranking")
     taken: set[str] = set()
     jobs = {job.name: job for job in spec.units}
     weights = {name: max(_weight(job, model), 1.0) for name, job in jobs.items()}

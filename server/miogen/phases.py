@@ -70,6 +70,10 @@ Emit = Callable[[Any], None]  # sends a record (records.Event) to the supervisor
 # Of the time a phase has left, at most this part goes to loading the mutants it needs: the rest
 # is for running them (a search's mutation phase, a unit's reduction and assertions).
 MUTANT_LOADING_SHARE = 0.5
+# Under a time budget no test of a search runs longer than the search's whole budget (nor than
+# this, for searches shorter still): a hanging test would otherwise overrun a short slice by the
+# test timeout and take that time from the units after it.
+MIN_TEST_SECONDS = 0.1
 R = TypeVar("R")
 
 
@@ -254,7 +258,14 @@ class UnitRun:
         continuing = self.record.evaluations > 0
         if not budget.started:
             budget.start()  # everything the search does counts, its mutants' loading included
-        reason = self.phases.timed("search", self._search, budget, continuing)
+        executor = self.problem.executor
+        if budget.seconds is not None:
+            limit = max(budget.seconds, MIN_TEST_SECONDS)
+            executor.timeout = min(self.spec.test_timeout, limit)
+        try:
+            reason = self.phases.timed("search", self._search, budget, continuing)
+        finally:
+            executor.timeout = self.spec.test_timeout
         self.progress.flush(budget)
         self.record.evaluations += budget.evaluations_used
         self.record.seconds += budget.elapsed
