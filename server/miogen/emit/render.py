@@ -11,7 +11,7 @@ import tokenize
 from dataclasses import dataclass, field
 
 from miogen.analysis.special import template_for
-from miogen.assertions.observation import Observation, literal, quoted
+from miogen.assertions.observation import Observation, input_literal, quoted
 from miogen.testcase.model import CALLS, Statement, TestCase
 
 MAX_INLINE = 60  # characters of a literal written into the call that uses it
@@ -146,7 +146,7 @@ def _variable_name(statement: Statement, taken: set[str]) -> str:
 def _expression(statement: Statement, names: dict[int, str], rendered: RenderedTest) -> str:
     kind = statement.kind
     if kind == "value":
-        text = literal(statement.value)
+        text = input_literal(statement.value)
         if text and "math." in text:
             rendered.extra_imports.add("import math")
         return text if text is not None else repr(statement.value)
