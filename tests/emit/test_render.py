@@ -10,10 +10,10 @@ import pytest
 from emit.test_merge import ruff
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from miogen.assertions.observation import literal
 from miogen.emit.merge import GeneratedTest, merge_tests
 from miogen.emit.render import (
     Observation,
-    literal,
     match_pattern,
     pattern_literal,
     render_test,
