@@ -160,3 +160,52 @@ def test_one_counted_copy_serves_every_unit_and_reports_as_a_copy_of_each_unit_w
         assert shared == own and shared["line"].covered > 0
         copies.add(id(objectives.measured_copy(model, unit, module, spec)[0]))
     assert len(copies) == 1
+
+
+COUNTED = """
+import collections
+
+SEEN = collections.Counter()
+
+
+def note(word: str) -> int:
+    SEEN[word] += 1
+    return SEEN[word]
+
+
+def known(word: str) -> str:
+    kind = "new"
+    if SEEN[word] > 0:
+        kind = "seen"
+        kind += " before"
+    return kind
+"""
+
+
+def test_a_unit_of_a_module_with_state_reports_as_a_fresh_run_of_its_tests_would(write_module):
+    """``note``'s tests fill ``SEEN`` (a Counter: the executor only restores plain lists, dicts
+    and sets); ``known``'s report must not see them, as its tests run alone would not."""
+    path = write_module("counted", COUNTED)
+    spec = JobSpec(
+        path=str(path), module_name=path.stem, import_root=str(path.parent),
+        units=(UnitJob("note"), UnitJob("known")), scratch=tempfile.mkdtemp(), criteria="all",
+    )  # fmt: skip
+    sys.modules.pop(path.stem, None)
+    model = analyze_file(path, path.stem)
+    assert model.has_module_state
+    objectives = Objectives.of(spec, model)
+    module = phases.load(spec, objectives)
+    word = Statement("value", value="a")
+    tests = {
+        "note": [to_json((word, Statement("call", "note", (("word", 0),))))],
+        "known": [to_json((word, Statement("call", "known", (("word", 0),))))],
+    }
+    reports = {}
+    for name in ("note", "known"):
+        unit = model.unit(name)
+        problem = phases.prepare(spec, spec.unit(name), model, unit, module, None, objectives)
+        shared = criteria_report(problem, tests[name], spec, model, module, objectives)
+        reports[name] = (shared, criteria_report(problem, tests[name], spec, model, module))
+    for name, (shared, own) in reports.items():
+        assert shared == own, name
+    assert reports["known"][0]["line"] == CriterionCoverage(3, 5)  # not the two "seen" lines

@@ -8,9 +8,12 @@ import time
 
 from miogen import phases
 from miogen.analysis.module import analyze_file
+from miogen.minimize.reduce import ReducedTest
+from miogen.minimize.suite import concatenate
 from miogen.objectives import Objectives
 from miogen.records import JobSpec, UnitJob
 from miogen.search import Budget
+from miogen.testcase.model import Statement
 
 STATEFUL = """
 SEEN = []
@@ -26,10 +29,10 @@ def clamp(x: int, low: int, high: int) -> int:
 """
 
 
-def unit_run(path, **options) -> phases.UnitRun:
+def unit_run(path, unit: str = "clamp", **options) -> phases.UnitRun:
     spec = JobSpec(
         path=str(path), module_name=path.stem, import_root=str(path.parent),
-        units=(UnitJob("clamp"),), scratch=tempfile.mkdtemp(), **options,
+        units=(UnitJob(unit),), scratch=tempfile.mkdtemp(), **options,
     )  # fmt: skip
     sys.modules.pop(path.stem, None)
     model = analyze_file(path, path.stem)
@@ -60,6 +63,44 @@ def test_in_time_a_unit_judges_its_assertions_by_its_mutants(write_module):
     run.search(Budget(evaluations=100))
     result = run.finish(time.monotonic() + 30, set())
     assert result.tests and run.mutants.ready and result.mutation.mutants > 0
+
+
+GAUGE = """
+class Gauge:
+    def __init__(self, level: int = 0) -> None:
+        self.level = level
+
+    def lift(self, step: int) -> int:
+        self.level += step
+        return self.level
+
+    def check(self) -> None:
+        if self.level < 0:
+            raise ValueError("below zero")
+"""
+
+
+def test_a_joined_test_is_rendered_under_a_name_for_all_its_parts(write_module):
+    """The reduction joins kept tests (minimize.suite.join_tests); the name says what each does."""
+    run = unit_run(write_module("gauges", GAUGE), "Gauge")
+    lifting = (
+        Statement("construct", "Gauge"),
+        Statement("value", value=2),
+        Statement("method", "lift", (("step", 1),), receiver=0),
+    )
+    checking = (
+        Statement("value", value=-1),
+        Statement("construct", "Gauge", (("level", 0),)),
+        Statement("method", "check", receiver=1),
+    )
+    joined = ReducedTest(concatenate(lifting, checking), frozenset(), (len(lifting),))
+    for reduced, name in (
+        (joined, "test_lift_check_raises_value_error"),
+        (ReducedTest(joined.test, frozenset()), "test_check_raises_value_error"),  # one part
+    ):
+        deadline = time.monotonic() + 30
+        rendering = phases.render(run.problem, [reduced], "gauges", deadline, run.mutants, set())
+        assert [test.name for test in rendering.tests] == [name]
 
 
 HANGS = """

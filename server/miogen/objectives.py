@@ -22,7 +22,7 @@ from miogen.criteria import (
     parse_criteria,
     probe_finder,
 )
-from miogen.criteria.measurement import measured_copy
+from miogen.criteria.measurement import CountedCode, counted_code, measured_copy
 from miogen.criteria.unit import probe_bases
 from miogen.execution.executor import Executor
 from miogen.instrument.counting import CounterMap, Counting
@@ -47,9 +47,11 @@ class Objectives:
     bases: dict[str, int] = field(default_factory=dict)  # unit -> its first mutant's number
     scope: Scope | None = None  # the code the job's tests can run: all that is instrumented
     units: tuple[Unit, ...] = ()  # the job's, in the order of ``bases``
-    # The report's counted copy of all the job's units, built at the first report; None: its
-    # top-level statements refused to run twice (then each unit tries a copy of its own).
-    shared_copy: tuple[types.ModuleType, CounterMap] | None = field(default=None, repr=False)
+    # The report's counted code of all the job's units, compiled at the first report, and the
+    # copy it ran in; None: its top-level statements refused to run twice (then each unit
+    # tries a copy of its own).
+    shared_code: CountedCode | None = field(default=None, repr=False)
+    shared_copy: types.ModuleType | None = field(default=None, repr=False)
     shared_tried: bool = field(default=False, repr=False)
 
     @classmethod
@@ -81,20 +83,32 @@ class Objectives:
     def measured_copy(
         self, model: ModuleModel, unit: Unit, module: types.ModuleType, spec: JobSpec
     ) -> tuple[types.ModuleType, CounterMap]:
-        """A fully counted and probed copy with ``unit`` in it: one for all the job's units,
-        made at the first report (instrumenting and compiling a copy per unit cost more than
-        the search of a small unit); a copy of the unit alone where that one could not be made."""
+        """A fully counted and probed copy with ``unit`` in it, from one compiled code for all
+        the job's units, made at the first report (instrumenting and compiling a copy per unit
+        cost more than the search of a small unit); a copy of the unit alone where that one
+        could not be made.
+
+        In a module with module-level state the copy is the whole module, and a unit's tests
+        may leave state in it that the executor does not restore (a Counter, a cache, a class
+        attribute, an object's fields): each later unit gets a copy of its own, the same code
+        run afresh (as a run of its tests alone would find the module), not compiled again.
+        """
         base = None if model.has_module_state else module
         path, name = module.__file__ or spec.path, spec.module_name
         shared = unit.name in {u.name for u in self.units}
         if shared and not self.shared_tried:
             self.shared_tried = True
             try:
-                self.shared_copy = measured_copy(model.source, path, self.units, name, base)
+                self.shared_code = counted_code(model.source, path, self.units, name, base)
+                self.shared_copy = self.shared_code.copy()
             except Exception:  # noqa: BLE001 - user code run again at the top level may refuse
-                self.shared_copy = None
-        if shared and self.shared_copy is not None:
-            return self.shared_copy
+                self.shared_code = None
+            else:
+                return self.shared_copy, self.shared_code.counters
+        if shared and self.shared_code is not None and self.shared_copy is not None:
+            if model.has_module_state:
+                self.shared_copy = self.shared_code.copy()
+            return self.shared_copy, self.shared_code.counters
         return measured_copy(model.source, path, [unit], name, base, self.bases.get(unit.name, 0))
 
     def unit_criteria(self, model: ModuleModel, unit: Unit) -> UnitCriteria:

@@ -521,7 +521,7 @@ def render(
         if not observations:
             without_assertion += 1
             continue  # a test without an assertion is not worth keeping
-        name = test_name(observed.test, observations, taken)
+        name = test_name(observed.test, observations, taken, reduced.parts)
         output = render_test(observed.test, observations, name, classes)
         rendered.append(
             TestRecord(

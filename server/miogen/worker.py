@@ -87,7 +87,7 @@ def main(argv: list[str]) -> None:
     spec = JobSpec.loads(text)
     if spare:
         _as_started_for(spec)
-        ahead.keep_if_current(spec)
+        ahead.keep_if_current()
     channel = isolate_stdio(spec.scratch)
     send = _marking_loaded(channel.send) if ahead.done_for(spec) else channel.send
     heartbeat = Heartbeat(os.path.join(spec.scratch, "heartbeat"))
@@ -205,7 +205,7 @@ class Ahead:
             # analyses' many objects again and again (a third of argparse's import).
             gc.freeze()
 
-    def keep_if_current(self, spec: JobSpec) -> None:
+    def keep_if_current(self) -> None:
         """Forget the analyses if a module of the package changed since they were made."""
         if self.prepared is not None and _package_stamps(*self.prepared[1:]) != self.stamps:
             from miogen.analysis.module import forget_analyses

@@ -131,3 +131,27 @@ def test_separate_streams_combine_into_one_report(tmp_path):
         ]
     )
     assert "| adynamosa | s | +0.0 | 1.000 | yes |" in (out / "summary.md").read_text()
+
+
+def test_the_stages_table_shows_where_goals_were_lost_after_the_search(tmp_path):
+    import json
+
+    from bench import criteria_stages
+
+    def run(config: str, seed: int, archive: int, kept: int, measured: int, drops: int) -> None:
+        folder = tmp_path / "fractions" / config / str(seed)
+        folder.mkdir(parents=True)
+        unit = {"targets_total": 10, "uncovered": [{}] * (10 - archive), "targets_covered": kept}
+        data = {"units": [unit], "measured": {"covered": measured}}
+        data["dropped_failing_tests"] = ["test_x"] * drops
+        (folder / "summary.json").write_text(json.dumps(data))
+
+    run("adynamosa-smart", 0, 9, 7, 8, 1)
+    run("adynamosa-smart", 1, 8, 8, 8, 0)
+    run("dynamosa-smart", 0, 9, 9, 9, 0)
+    (tmp_path / "fractions" / "dynamosa-smart" / "1").mkdir()  # a run that wrote nothing
+    rows = criteria_stages.table(tmp_path)[2:]
+    assert rows == [
+        "| fractions | adynamosa-smart | 2 | 8.5 | 7.5 | 8 | 1 | 1 (1) |",
+        "| fractions | dynamosa-smart | 1 | 9 | 9 | 9 | 0 | 0 (0) |",
+    ]

@@ -10,10 +10,10 @@ import pytest
 from emit.test_merge import ruff
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from miogen.assertions.observation import literal
 from miogen.emit.merge import GeneratedTest, merge_tests
 from miogen.emit.render import (
     Observation,
-    literal,
     match_pattern,
     pattern_literal,
     render_test,
@@ -177,6 +177,18 @@ def test_a_property_read_is_never_a_bare_expression() -> None:
     ]
     raising = body(read, [Observation(2, "raises", "KeyError", "", "'size'")])
     assert raising[-1] == "_ = stack.size"
+
+
+def test_a_hash_is_checked_as_a_user_would_and_never_left_as_a_pointless_isinstance() -> None:
+    """``__hash__`` runs as ``isinstance(hash(x), int)`` (string hashes vary between runs)."""
+    hashed = [value(0), STACK, Statement("operator", "__hash__", receiver=1)]
+    assert body(hashed) == ["stack = Stack(capacity=0)", "hash(stack)"]
+    assert body(hashed, [Observation(2, "equals", "True")]) == [
+        "stack = Stack(capacity=0)",
+        "assert isinstance(hash(stack), int)",
+    ]
+    raising = body(hashed, [Observation(2, "raises", "TypeError", "", "unhashable")])
+    assert raising[-1] == "hash(stack)"
 
 
 @pytest.mark.parametrize(

@@ -270,3 +270,18 @@ def test_huge_numbers_have_no_literal_and_do_not_raise():
     assert literal(huge) is None and literal([1, huge]) is None and literal({huge}) is None
     assert literal(fractions.Fraction(huge, 3)) is None
     assert literal(2**600) == repr(2**600)
+
+
+@pytest.mark.parametrize("text", ["NaN", "-NaN", "sNaN"])
+def test_a_nan_decimal_input_is_written_as_its_constructor_and_imported(text):
+    """An assertion cannot compare a NaN Decimal, but a call can take one: the input is
+    ``decimal.Decimal("NaN")`` with its import, not a bare ``Decimal('NaN')`` (NameError)."""
+    value = decimal.Decimal(text)
+    test = (S("value", value=value), S("call", "twice", [("x", 0)]))
+    rendered = render_test(test, [], "test_nan", {"twice"})
+    assert f'decimal.Decimal("{text}")' in rendered.source
+    assert "import decimal" in rendered.extra_imports
+    namespace: dict = {}
+    exec("import decimal", namespace)
+    rebuilt = eval(f'decimal.Decimal("{text}")', namespace)
+    assert str(rebuilt) == str(value)

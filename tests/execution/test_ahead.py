@@ -71,11 +71,11 @@ def test_a_package_module_changed_since_the_analysis_makes_the_job_analyse_again
     spec = JobSpec(path=str(package / "use.py"), module_name="pkg.use", import_root="", units=())
     ahead = worker.Ahead()
     ahead.prepare(Preparation(spec.path, spec.module_name, str(text)), lambda: False)
-    ahead.keep_if_current(spec)
+    ahead.keep_if_current()
     assert ahead.done_for(spec)
     later = time.time() + 5
     os.utime(package / "shapes.py", (later, later))
-    ahead.keep_if_current(spec)
+    ahead.keep_if_current()
     assert not ahead.done_for(spec)
 
 

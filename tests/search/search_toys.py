@@ -128,3 +128,18 @@ class Lottery:
 
     def targets(self) -> tuple[str, ...]:
         return self._targets
+
+
+class Costly(Counters):
+    """Counters in which progress costs: every proxy of a test is the sum of its counters.
+
+    Real code is like this: the tests that reach deep branches run more code. The cheapest
+    test best at some target is the one that got least far, so a parent chosen for its low
+    cost is a poor start for the targets still uncovered.
+    """
+
+    def evaluate(self, individual: tuple[int, ...]) -> Evaluated[tuple[int, ...]]:
+        evaluated = super().evaluate(individual)
+        return Evaluated(
+            individual, evaluated.h, self.length, proxies=(float(sum(individual)),) * 7
+        )

@@ -39,6 +39,18 @@ def literal(value: object) -> str | None:
         return None
 
 
+def input_literal(value: object) -> str | None:
+    """The expression that rebuilds ``value`` as a test's input: ``literal``'s, and also for
+    values an assertion cannot compare with ``==`` but a call can take (a NaN ``Decimal``).
+
+    >>> input_literal(decimal.Decimal("NaN")), literal(decimal.Decimal("NaN"))
+    ('decimal.Decimal("NaN")', None)
+    """
+    if isinstance(value, decimal.Decimal) and type(value) is decimal.Decimal and value.is_nan():
+        return f"decimal.Decimal({quoted(str(value))})"
+    return literal(value)
+
+
 def _literal(value: object) -> str | None:
     if isinstance(value, str | bytes):
         text = quoted(value)

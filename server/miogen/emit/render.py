@@ -11,7 +11,7 @@ import tokenize
 from dataclasses import dataclass, field
 
 from miogen.analysis.special import template_for
-from miogen.assertions.observation import Observation, literal, quoted
+from miogen.assertions.observation import Observation, input_literal, quoted
 from miogen.testcase.model import CALLS, Statement, TestCase
 
 MAX_INLINE = 60  # characters of a literal written into the call that uses it
@@ -146,7 +146,7 @@ def _variable_name(statement: Statement, taken: set[str]) -> str:
 def _expression(statement: Statement, names: dict[int, str], rendered: RenderedTest) -> str:
     kind = statement.kind
     if kind == "value":
-        text = literal(statement.value)
+        text = input_literal(statement.value)
         if text and "math." in text:
             rendered.extra_imports.add("import math")
         return text if text is not None else repr(statement.value)
@@ -193,6 +193,8 @@ def _assertion(variable: str, observation: Observation, rendered: RenderedTest) 
         return f"assert {variable}.{observation.detail} {operator} {observation.value}"
     if observation.kind == "length":
         return f"assert len({variable}) == {observation.value}"
+    if observation.value in ("True", "False") and _type_check(variable) is not None:
+        return f"assert {variable}" if observation.value == "True" else f"assert not {variable}"
     if observation.value in SINGLETONS:
         return f"assert {variable} is {observation.value}"
     return f"assert {variable} == {observation.value}"
@@ -308,9 +310,26 @@ def _as_statement(expression: str) -> str:
     except SyntaxError:
         return expression
     single = tree.body[0] if len(tree.body) == 1 else None
+    checked = _type_check(expression)
+    if checked is not None:  # ``isinstance(hash(x), int)`` unchecked: ``hash(x)`` is what runs
+        return _as_statement(checked)
     if isinstance(single, ast.Expr) and not isinstance(single.value, ast.Call):
         return f"_ = {expression}"
     return expression
+
+
+def _type_check(expression: str) -> str | None:
+    """What ``isinstance(what, kind)`` checks (the text of ``what``); None for anything else."""
+    try:
+        tree = ast.parse(expression, mode="eval")
+    except SyntaxError:
+        return None
+    call = tree.body
+    if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name)):
+        return None
+    if call.func.id != "isinstance" or len(call.args) != 2 or call.keywords:
+        return None
+    return ast.get_source_segment(expression, call.args[0])
 
 
 def _is_context(statement: Statement) -> bool:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import collections
 import copy
 import signal
 import types
@@ -65,10 +66,10 @@ class Executor:
         self.refused_runs = 0  # executions the sandbox refused something in, or that timed out
         self._globals = dict(module.__dict__)
         sandbox.take_refusal()  # what the module's import was refused is not a test's doing
-        # Module-level lists, dicts and sets are copied back after each test (when the module
-        # has such state), so that no test sees another's leftovers.
+        # Module-level containers (the kinds analysis counts as module state) are copied back
+        # after each test when the module has such state, so that no test sees another's leftovers.
         self._containers = (
-            {k: copy.deepcopy(v) for k, v in self._globals.items() if type(v) in (list, dict, set)}
+            {k: copy.deepcopy(v) for k, v in self._globals.items() if type(v) in STATE_CONTAINERS}
             if fresh_containers
             else {}
         )
@@ -191,6 +192,17 @@ class Executor:
         for name, snapshot in self._containers.items():
             if namespace[name] != snapshot:
                 namespace[name] = saved[name] = copy.deepcopy(snapshot)
+
+
+STATE_CONTAINERS = (
+    list,
+    dict,
+    set,
+    collections.defaultdict,
+    collections.deque,
+    collections.Counter,
+    collections.OrderedDict,
+)  # fmt: skip - analysis.module's _CONTAINER_CALLS, as types
 
 
 def _through(traceback: types.TracebackType | None, filename: str | None) -> bool:

@@ -144,7 +144,10 @@ def not_(inner: Probe) -> Probe:
 def _finite(value: float) -> float:
     if value != value or value == math.inf:  # nan, inf: far, but still "reached"
         return 1e300
-    return float(value)
+    try:
+        return float(value)
+    except OverflowError:  # an int past float's range (10**400): as far as infinity
+        return 1e300
 
 
 def _distance(op: str, left: Any, right: Any, result: bool) -> float:

@@ -40,6 +40,8 @@ class CoverageCache:
 class ReducedTest:
     test: TestCase
     targets: frozenset[Hashable]  # what the test is in the suite for
+    # Where each part after the first starts, for a test joined from kept tests (suite.join_tests)
+    parts: tuple[int, ...] = ()
 
 
 def set_cover(

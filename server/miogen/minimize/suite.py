@@ -147,7 +147,9 @@ def _join_into(
             continue
         targets = group.targets | reduced.targets
         if len(executed) == len(candidate) and targets <= covered:
-            joined[index] = ReducedTest(candidate, targets)
+            length = len(group.test)
+            parts = (*group.parts, length, *(start + length for start in reduced.parts))
+            joined[index] = ReducedTest(candidate, targets, parts)
             return True
     return False
 
