@@ -285,3 +285,16 @@ def test_a_nan_decimal_input_is_written_as_its_constructor_and_imported(text):
     exec("import decimal", namespace)
     rebuilt = eval(f'decimal.Decimal("{text}")', namespace)
     assert str(rebuilt) == str(value)
+
+
+def test_a_string_too_long_for_a_literal_is_never_quoted():
+    """A huge string (calendar's with ``w=10**8``) was quoted before its length was checked:
+    the copy ran the worker out of memory and failed every unit after it."""
+
+    class Huge(str):
+        def __repr__(self) -> str:
+            raise AssertionError("quoted a string too long to be a literal")
+
+    assert literal(Huge("x" * 201)) is None
+    assert literal(b"y" * 201) is None
+    assert literal("x" * 190) == '"' + "x" * 190 + '"'

@@ -53,6 +53,8 @@ def input_literal(value: object) -> str | None:
 
 def _literal(value: object) -> str | None:
     if isinstance(value, str | bytes):
+        if len(value) > MAX_LITERAL:  # its literal is longer still; and quoting a string of
+            return None  # hundreds of megabytes (calendar's, w=10**8) ran out of memory
         text = quoted(value)
     elif value is None or isinstance(value, bool | int):
         if isinstance(value, int) and value.bit_length() > MAX_INT_BITS:
