@@ -54,7 +54,7 @@ def test_tmp_is_free_the_rest_of_scratch_noted_and_outside_only_readable(guard, 
     assert noted(guard, "open", os.path.join(guard.scratch, "home", ".config"), "w", WRITE)
     assert noted(guard, "os.remove", "relative.txt", -1)
     assert allowed(guard, "open", f"{OUT}/f", "r", READ)
-    assert allowed(guard, "open", 7, "w", WRITE), "an already-open descriptor"
+    assert allowed(guard, "open", max(guard.held) + 100, "w", WRITE), "a descriptor made since"
     assert not allowed(guard, "open", f"{OUT}/f", "w", WRITE)
     assert not allowed(guard, "open", f"{OUT}/f", None, os.O_RDWR)
     assert not allowed(guard, "open", f"{OUT}/f", "a", os.O_WRONLY | os.O_APPEND)
@@ -256,3 +256,36 @@ def test_a_sandboxed_process_is_refused_records_it_and_stops_leftover_threads(tm
     assert report["after_stale_write"] == "", "nor is its refusal blamed on a later test"
     assert report["cwd_after_chdir"] == report["cwd"], "each test starts in the same folder"
     assert report["output_offset"] == 0 and output.stat().st_size == 0, "a flood is thrown away"
+
+
+def test_a_descriptor_the_process_held_before_is_refused_one_the_test_made_is_not(guard, tmp_path):
+    """``open(fd)`` closes ``fd`` when the file is closed: on pytest's capture file that failed
+    every later test of the run (configparser's ``read(3)``). A descriptor the test made itself,
+    as tempfile does, stays usable."""
+    assert not allowed(guard, "open", 1, "r", READ)
+    assert not allowed(guard, "open", 2, "w", WRITE)
+    made = os.open(tmp_path / "made", WRITE)
+    try:
+        assert allowed(guard, "open", made, "w", WRITE)
+    finally:
+        os.close(made)
+
+
+def test_verification_refuses_closing_pytests_descriptors(tmp_path):
+    """End to end under ``-p miogen.verify.guard``: the test that opens fd 1 fails with the
+    sandbox's refusal; the test after it still runs and passes."""
+    (tmp_path / "test_fd.py").write_text(
+        "def test_closes_stdout():\n    open(1, 'w').close()\n\n\n"
+        "def test_after():\n    print('still here')\n",
+        encoding="utf-8",
+    )
+    free = tmp_path / "free"
+    free.mkdir()
+    env = {**os.environ, "MIOGEN_SANDBOX_FREE": str(free)}
+    run = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p",
+         "miogen.verify.guard", "test_fd.py"],
+        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert "1 failed, 1 passed" in run.stdout, run.stdout
+    assert "file descriptor 1" in run.stdout

@@ -165,6 +165,10 @@ class Guard:
         self.stale: set[object] = set()  # threads a finished test left running (``_thread_key``)
         self.main_thread = _thread.get_ident()
         self.cwd = os.getcwd()  # restored after a test that changed it
+        # The process's own descriptors (stdio, the supervisor's pipes, pytest's capture files):
+        # a file a test opens on one of them closes it when the file is closed (configparser's
+        # ``read(3)`` closed pytest's capture file, and every later test failed).
+        self.held = _open_descriptors()
         self.moved = False  # a test changed the working directory
         self.checks: dict[str, Callable[[tuple[Any, ...]], str]] = {
             "open": self._open,
@@ -235,8 +239,12 @@ class Guard:
 
     def _open(self, args: tuple[Any, ...]) -> str:
         path, _, flags = args
-        if isinstance(path, int) or not flags & WRITE_FLAGS:
-            return ""  # an already-open descriptor, or reading
+        if isinstance(path, int):
+            if path in self.held:
+                return f"open file descriptor {path} of the process running the tests"
+            return ""  # a descriptor the test made itself (tempfile's, a pipe's)
+        if not flags & WRITE_FLAGS:
+            return ""  # reading
         return self._inside(path, "write")
 
     def _sqlite(self, args: tuple[Any, ...]) -> str:
@@ -276,6 +284,23 @@ class Guard:
             relative = os.path.relpath(resolved, self.noted)
             return Noted(f"{action} {relative} outside the temporary folder (as a test, in yours)")
         return f"{action} {resolved} outside the scratch folder"
+
+
+def _open_descriptors() -> frozenset[int]:
+    """The descriptors open now (not the one the listing itself used: closed by the time it ends)."""
+    try:
+        listed = [int(name) for name in os.listdir("/proc/self/fd")]
+    except OSError:  # no /proc: the standard three at least
+        listed = [0, 1, 2]
+    return frozenset(fd for fd in listed if _is_open(fd))
+
+
+def _is_open(fd: int) -> bool:
+    try:
+        os.fstat(fd)
+    except OSError:
+        return False
+    return True
 
 
 def _reads(event: str, args: tuple[Any, ...]) -> bool:
