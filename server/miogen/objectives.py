@@ -22,7 +22,7 @@ from miogen.criteria import (
     parse_criteria,
     probe_finder,
 )
-from miogen.criteria.measurement import CountedCode, counted_code, measured_copy
+from miogen.criteria.measurement import CountedCode, counted_code
 from miogen.criteria.unit import probe_bases
 from miogen.execution.executor import Executor
 from miogen.instrument.counting import CounterMap, Counting
@@ -109,7 +109,8 @@ class Objectives:
             if model.has_module_state:
                 self.shared_copy = self.shared_code.copy()
             return self.shared_copy, self.shared_code.counters
-        return measured_copy(model.source, path, [unit], name, base, self.bases.get(unit.name, 0))
+        own = counted_code(model.source, path, [unit], name, base, self.bases.get(unit.name, 0))
+        return own.copy(), own.counters
 
     def unit_criteria(self, model: ModuleModel, unit: Unit) -> UnitCriteria:
         counters = self.counting.map if self.counting is not None else None

@@ -70,16 +70,3 @@ def counted_code(
     code = compile(instrument_tree(tree), path, "exec", flags=flags, dont_inherit=True)
     assert counting.map is not None
     return CountedCode(code, counting.map, path, module_name, base)
-
-
-def measured_copy(
-    source: str,
-    path: str,
-    units: Sequence[Unit],
-    module_name: str,
-    base: types.ModuleType | None,
-    probe_base: int = 0,
-) -> tuple[types.ModuleType, CounterMap]:
-    """The units in a fresh module object, counted and fully probed (see ``counted_code``)."""
-    counted = counted_code(source, path, units, module_name, base, probe_base)
-    return counted.copy(), counted.counters
