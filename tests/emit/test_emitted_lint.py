@@ -63,3 +63,38 @@ def test_emitted_tests_pass_ruff(subject: Path, tmp_path: Path) -> None:
     test_file = emitted_tests(subject, project)
     assert "def test_" in test_file.read_text()
     assert lint_findings(test_file, project) == ""
+
+
+LOOSE_SUBJECT = """import math
+
+
+class Circle:
+    def __init__(self, radius: float) -> None:
+        if radius < 0:
+            raise ValueError("radius must not be negative")
+        self.radius = radius
+
+    def area(self) -> float:
+        return math.pi * self.radius**2
+"""
+
+
+def test_a_loose_folder_without_project_marker_sorts_as_ruff(tmp_path: Path) -> None:
+    """No pyproject.toml, setup.* or .git: ruff, run from the folder, takes it as the project
+    root, so the module under test is first-party and gets a section of its own (I001)."""
+    folder = tmp_path / "loose"
+    folder.mkdir()
+    (folder / "shapes.py").write_text(LOOSE_SUBJECT)
+    output = folder / "tests" / "test_shapes.py"
+    done = subprocess.run(
+        [sys.executable, "-m", "miogen", "generate", "shapes.py", "--budget", BUDGET, "--seed", "1", "--output", str(output)],
+        cwd=folder, capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    assert done.returncode in (0, 1) and output.exists(), done.stdout[-3000:] + done.stderr[-3000:]
+    text = output.read_text()
+    assert "import pytest" in text and "from shapes import Circle" in text
+    check = subprocess.run(
+        [ruff(), "check", "--isolated", "--no-cache", "--select", "I", "--output-format", "concise", str(output)],
+        cwd=folder, capture_output=True, text=True,
+    )  # fmt: skip
+    assert check.returncode == 0, check.stdout

@@ -60,4 +60,15 @@ def test_first_party_as_ruff_finds_it(tmp_path: Path) -> None:
 
 
 def test_a_file_outside_any_project_gets_the_defaults(tmp_path: Path) -> None:
-    assert project_style(tmp_path / "test_x.py") == Style()
+    assert project_style(tmp_path / "test_x.py", current=tmp_path / "empty") == Style()
+
+
+def test_outside_any_project_the_current_folder_is_the_root_as_in_ruff(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    files = {"shapes.py": "", "tools/__init__.py": "", "src/lib.py": "", "not-a-name.py": ""}
+    test_file = project(tmp_path, files)
+    expected = {"shapes", "tools", "src", "lib"}
+    assert project_style(test_file, current=tmp_path).first_party == expected
+    monkeypatch.chdir(tmp_path)
+    assert project_style(test_file).first_party == expected

@@ -4,7 +4,8 @@ Read from the files ruff, black, flake8 and isort read (``ruff.toml``, ``.ruff.t
 ``pyproject.toml``, ``setup.cfg``) in the nearest folder above the test file that has one of
 them (or a ``setup.py``/``.git``). First-party packages are found as ruff finds them: the
 folders and modules in the project's ``src`` folders (by default the root and ``root/src``),
-plus the names listed as known first-party.
+plus the names listed as known first-party. Without any such file ruff takes the current
+folder as the project root, and so does this: its modules are first-party.
 
     >>> Style().line_length
     88
@@ -35,11 +36,16 @@ class Style:
     root: Path | None = None  # where the configuration lives (the formatter runs there)
 
 
-def project_style(test_path: Path) -> Style:
-    """The style of the project that ``test_path`` (which need not exist yet) belongs to."""
+def project_style(test_path: Path, current: Path | None = None) -> Style:
+    """The style of the project that ``test_path`` (which need not exist yet) belongs to.
+
+    Outside any project, ``current`` (by default the working folder: the CLI's, or the
+    language server's, which is the editor's workspace folder) stands for the root, as in ruff.
+    """
     root = _config_root(Path(test_path).resolve().parent)
     if root is None:
-        return Style()
+        folder = current or _working_folder()
+        return Style(first_party=_first_party(folder, {}, {}, {}) if folder else frozenset())
     found = _ruff_settings(root)
     ruff = found or {}
     pyproject = _toml(root / "pyproject.toml").get("tool", {})
@@ -58,6 +64,13 @@ def project_style(test_path: Path) -> Style:
         formatter=_formatter(found, black),
         root=root,
     )
+
+
+def _working_folder() -> Path | None:
+    try:
+        return Path.cwd()
+    except OSError:  # the folder was removed under the process
+        return None
 
 
 def _config_root(folder: Path) -> Path | None:
