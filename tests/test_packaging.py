@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import json
 import tomllib
 from pathlib import Path
 
+from miogen.lsp.server import VERSION
 from trove_classifiers import classifiers as KNOWN_CLASSIFIERS
 
-PROJECT = tomllib.loads((Path(__file__).parents[1] / "pyproject.toml").read_text())["project"]
+REPO = Path(__file__).parents[1]
+PROJECT = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
 
 
 def test_classifiers_are_known_to_pypi_and_name_the_supported_systems() -> None:
@@ -31,3 +34,9 @@ def test_urls_point_to_the_repository() -> None:
     assert {"Homepage", "Source", "Issues", "Documentation"} <= set(urls)
     assert all(url.startswith("https://") for url in urls.values())
     assert urls["Issues"] == urls["Source"].rstrip("/") + "/issues"
+
+
+def test_one_version_for_the_package_the_server_and_the_extension() -> None:
+    """The extension warns when the server it starts reports another version (serverInfo)."""
+    extension = json.loads((REPO / "vscode-extension" / "package.json").read_text())
+    assert PROJECT["version"] == VERSION == extension["version"]

@@ -8,6 +8,8 @@ import subprocess
 import sys
 import time
 
+from miogen.lsp.server import VERSION
+
 
 def _free_port() -> int:
     with socket.socket() as probe:
@@ -55,7 +57,7 @@ def test_serve_over_tcp_on_the_loopback_interface():
         with connection, connection.makefile("rb") as stream:
             _send(connection, {"id": 1, "method": "initialize", "params": {"capabilities": {}}})
             result = _answer(stream, 1)["result"]
-            assert result["serverInfo"]["name"] == "miogen"
+            assert result["serverInfo"] == {"name": "miogen", "version": VERSION}
             commands = result["capabilities"]["executeCommandProvider"]["commands"]
             assert set(commands) == {"miogen.generateTests", "miogen.insertTests", "miogen.cancel"}
             _send(connection, {"method": "initialized", "params": {}})

@@ -20,7 +20,9 @@ from miogen.lsp.features import actions, commands, documents, hovers, lenses, re
 from miogen.lsp.session import Session
 
 NAME = "miogen"
-VERSION = "0.1.0"
+VERSION = (
+    "0.2.0"  # equal to pyproject.toml and vscode-extension/package.json (tests/test_packaging.py)
+)
 
 
 class MiogenProtocol(LanguageServerProtocol):
