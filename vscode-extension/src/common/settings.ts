@@ -9,11 +9,25 @@ export type ConfigurationPreference = "editorFirst" | "filesystemFirst" | "edito
 /** What a save generates: changed units then untested ones, changed units only, or nothing. */
 export type SaveMode = "untested" | "changed" | "off";
 
-/** Settings the server reads (initializationOptions, workspace/configuration `miogen`, didChangeConfiguration). */
+/** The search algorithms the server knows (miogen.records.Algorithm). */
+export type AlgorithmName = "mio" | "dynamosa" | "adynamosa" | "adynamosa-nonadaptive" | "wts" | "random" | "mio-nofds";
+
+/**
+ * Settings the server reads (initializationOptions, workspace/configuration `miogen`, didChangeConfiguration);
+ * the server's own list is `miogen.config.KEYS` (tests/lsp/test_settings_manifest.py keeps package.json equal to it).
+ */
 export interface ServerSettings {
+  /** Deprecated for `generateOnSave`; `false` still means nothing on save (the server maps it: `Settings.save_mode`). */
   onSave: boolean;
   generateOnSave: SaveMode;
   budgetSeconds: number;
+  evaluations: number | null;
+  algorithm: AlgorithmName;
+  criteria: string;
+  seed: number;
+  performance: boolean;
+  testTimeout: number;
+  mutationShare: number;
   testsDirectory: string;
   testFilePattern: string;
   diagnosticSeverity: DiagnosticSeverityName;
@@ -35,6 +49,13 @@ export const DEFAULT_SETTINGS: Readonly<MiogenSettings> = Object.freeze({
   onSave: true,
   generateOnSave: "untested",
   budgetSeconds: 5,
+  evaluations: null,
+  algorithm: "mio",
+  criteria: "smart",
+  seed: 0,
+  performance: true,
+  testTimeout: 1,
+  mutationShare: 0.2,
   testsDirectory: "tests",
   testFilePattern: "test_{module}.py",
   diagnosticSeverity: "information",
@@ -50,6 +71,13 @@ export const SERVER_KEYS: readonly (keyof ServerSettings)[] = [
   "onSave",
   "generateOnSave",
   "budgetSeconds",
+  "evaluations",
+  "algorithm",
+  "criteria",
+  "seed",
+  "performance",
+  "testTimeout",
+  "mutationShare",
   "testsDirectory",
   "testFilePattern",
   "diagnosticSeverity",
@@ -62,6 +90,7 @@ const TESTING_VIEW: readonly TestingViewSetting[] = ["auto", "on", "off"];
 const SEVERITIES: readonly DiagnosticSeverityName[] = ["error", "warning", "information", "hint"];
 const PREFERENCES: readonly ConfigurationPreference[] = ["editorFirst", "filesystemFirst", "editorOnly"];
 const SAVE_MODES: readonly SaveMode[] = ["untested", "changed", "off"];
+const ALGORITHMS: readonly AlgorithmName[] = ["mio", "dynamosa", "adynamosa", "adynamosa-nonadaptive", "wts", "random", "mio-nofds"];
 
 /**
  * Reads every setting through `get` (e.g. `(k) => workspace.getConfiguration("miogen").get(k)`), keeping a
@@ -74,6 +103,13 @@ export function readSettings(get: (key: string) => unknown): MiogenSettings {
     onSave: boolOr(get("onSave"), d.onSave),
     generateOnSave: oneOf(lower(get("generateOnSave")), SAVE_MODES, d.generateOnSave),
     budgetSeconds: numberOr(get("budgetSeconds"), d.budgetSeconds, (n) => n > 0),
+    evaluations: wholeOrNull(get("evaluations")),
+    algorithm: oneOf(lower(get("algorithm")), ALGORITHMS, d.algorithm),
+    criteria: nonEmptyOr(get("criteria"), d.criteria),
+    seed: numberOr(get("seed"), d.seed, (n) => Number.isInteger(n) && n >= 0),
+    performance: boolOr(get("performance"), d.performance),
+    testTimeout: numberOr(get("testTimeout"), d.testTimeout, (n) => n > 0),
+    mutationShare: numberOr(get("mutationShare"), d.mutationShare, (n) => n >= 0 && n < 1),
     testsDirectory: relativeFolderOr(get("testsDirectory"), d.testsDirectory),
     testFilePattern: patternOr(get("testFilePattern"), d.testFilePattern),
     diagnosticSeverity: oneOf(lower(get("diagnosticSeverity")), SEVERITIES, d.diagnosticSeverity),
@@ -187,6 +223,11 @@ function boolOr(value: unknown, fallback: boolean): boolean {
 
 function numberOr(value: unknown, fallback: number, valid: (n: number) => boolean): number {
   return typeof value === "number" && Number.isFinite(value) && valid(value) ? value : fallback;
+}
+
+/** A whole number from 1, or null (the default: no evaluation budget, the time budget counts). */
+function wholeOrNull(value: unknown): number | null {
+  return typeof value === "number" && Number.isInteger(value) && value >= 1 ? value : null;
 }
 
 function lower(value: unknown): unknown {

@@ -33,8 +33,19 @@ describe("readSettings", () => {
       configurationPreference: "filesystemFirst",
       gutterStyle: "gutter",
       showGutter: false,
+      evaluations: 2000,
+      algorithm: "DynaMOSA",
+      criteria: "branch,exception",
+      seed: 7,
+      performance: false,
+      testTimeout: 2.5,
+      mutationShare: 0,
     });
     assert.equal(s.interpreter, "/opt/py/bin/python");
+    assert.deepEqual(
+      [s.evaluations, s.algorithm, s.criteria, s.seed, s.performance, s.testTimeout, s.mutationShare],
+      [2000, "dynamosa", "branch,exception", 7, false, 2.5, 0],
+    );
     assert.equal(s.onSave, false);
     assert.equal(s.generateOnSave, "changed");
     assert.equal(s.budgetSeconds, 12.5);
@@ -58,6 +69,13 @@ describe("readSettings", () => {
       maxParallelJobs: 1.5,
       configurationPreference: "projectFirst",
       gutterStyle: "icons",
+      evaluations: 0.5,
+      algorithm: "genetic",
+      criteria: " ",
+      seed: -1,
+      performance: "yes",
+      testTimeout: 0,
+      mutationShare: 1,
     });
     assert.deepEqual(s, DEFAULT_SETTINGS);
   });
@@ -101,18 +119,25 @@ describe("toServerSettings", () => {
     assert.deepEqual(
       Object.keys(toServerSettings(get, () => true)).sort(),
       [
+        "algorithm",
         "budgetSeconds",
         "configurationPreference",
+        "criteria",
         "diagnosticSeverity",
+        "evaluations",
         "generateOnSave",
         "maxParallelJobs",
+        "mutationShare",
         "onSave",
+        "performance",
+        "seed",
         "showCoveredBranches",
         "testFilePattern",
+        "testTimeout",
         "testsDirectory",
       ],
     );
-    assert.equal(SERVER_KEYS.length, 9);
+    assert.equal(SERVER_KEYS.length, 16);
   });
 });
 
