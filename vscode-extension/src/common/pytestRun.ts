@@ -22,9 +22,46 @@ export function nodeId(selection: Selection): string {
   return selection.key ? `${selection.file}::${selection.key}` : selection.file;
 }
 
-/** pytest's own arguments: our reporter, colours for the Test Results terminal, the selected nodes. */
-export function pytestArgs(selections: readonly Selection[]): string[] {
-  return ["-p", REPORT_PLUGIN, "--color=yes", "--continue-on-collection-errors", ...selections.map(nodeId)];
+/**
+ * pytest's own arguments: our reporter, colours for the Test Results terminal, the user's options
+ * (`python.testing.pytestArgs`, through `userPytestArgs`), the selected nodes.
+ */
+export function pytestArgs(selections: readonly Selection[], userArgs: readonly string[] = []): string[] {
+  return ["-p", REPORT_PLUGIN, "--color=yes", "--continue-on-collection-errors", ...userArgs, ...selections.map(nodeId)];
+}
+
+/** pytest's (and common plugins') options whose value is the next argument, when not written `--opt=value`. */
+const OPTIONS_WITH_VALUE = new Set([
+  "-c", "-k", "-m", "-o", "-p", "-r", "-W", "-n",
+  "--assert", "--basetemp", "--capture", "--code-highlight", "--color", "--confcutdir", "--config-file",
+  "--cov", "--cov-config", "--cov-context", "--cov-fail-under", "--cov-report", "--deselect", "--dist",
+  "--doctest-glob", "--doctest-report", "--durations", "--durations-min", "--ignore", "--ignore-glob",
+  "--import-mode", "--junit-prefix", "--junit-xml", "--junitxml", "--log-cli-level", "--log-date-format",
+  "--log-file", "--log-file-level", "--log-format", "--log-level", "--maxfail", "--numprocesses",
+  "--override-ini", "--pastebin", "--pdbcls", "--result-log", "--rootdir", "--show-capture", "--tb",
+  "--timeout", "--verbosity",
+]); // prettier-ignore
+
+/**
+ * The user's `python.testing.pytestArgs` for a run of selected tests, as the Python extension
+ * treats them for its own runs: the options are kept; the positional arguments (the files and
+ * folders to collect) are left out, as the run names its tests itself. A coverage run also leaves
+ * out pytest-cov's options: coverage.py measures that run already, and a second measurement
+ * inside it would take over the tracer.
+ */
+export function userPytestArgs(setting: unknown, kind: RunKind): string[] {
+  if (!Array.isArray(setting)) return [];
+  const args = setting.filter((arg): arg is string => typeof arg === "string" && arg.trim() !== "");
+  const kept: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (!arg.startsWith("-")) continue; // a path to collect
+    const takesNext = OPTIONS_WITH_VALUE.has(arg) && i + 1 < args.length && !args[i + 1].startsWith("-");
+    const option = takesNext ? [arg, args[++i]] : [arg];
+    if (kind === "coverage" && /^--(no-)?cov(-|=|$)/.test(arg)) continue;
+    kept.push(...option);
+  }
+  return kept;
 }
 
 export interface CoverageFiles {
@@ -38,10 +75,10 @@ export interface CoverageFiles {
 }
 
 /** After the interpreter: the tests under `coverage run --branch`, measuring the folder's code only. */
-export function coverageRunArgs(selections: readonly Selection[], files: CoverageFiles): string[] {
+export function coverageRunArgs(selections: readonly Selection[], files: CoverageFiles, userArgs: readonly string[] = []): string[] {
   return [
     "-m", "coverage", "run", "--branch", `--data-file=${files.dataFile}`, ...scope(files),
-    "-m", "pytest", ...pytestArgs(selections),
+    "-m", "pytest", ...pytestArgs(selections, userArgs),
   ]; // prettier-ignore
 }
 
@@ -56,13 +93,15 @@ function scope(files: CoverageFiles): string[] {
   return [`--include=${folder}/*`, `--omit=${omit.join(",")}`];
 }
 
-/** The arguments pytest gets for a run; for `python -m pytest` prepend `-m pytest`. */
-export function runArgs(kind: RunKind, selections: readonly Selection[], files?: CoverageFiles): string[] {
+/**
+ * The interpreter's arguments for a run; `userArgs` are `userPytestArgs(python.testing.pytestArgs, kind)`.
+ */
+export function runArgs(kind: RunKind, selections: readonly Selection[], files?: CoverageFiles, userArgs: readonly string[] = []): string[] {
   if (kind === "coverage") {
     if (!files) throw new Error("a coverage run needs its files");
-    return coverageRunArgs(selections, files);
+    return coverageRunArgs(selections, files, userArgs);
   }
-  return ["-m", "pytest", ...pytestArgs(selections)];
+  return ["-m", "pytest", ...pytestArgs(selections, userArgs)];
 }
 
 export type Outcome = "passed" | "failed" | "skipped" | "error";
@@ -144,14 +183,21 @@ function parseLine(line: string): Record<string, unknown> | undefined {
 /** The debug configuration that runs the selected tests under the Python debugger (debugpy). */
 export function debugConfiguration(
   type: "debugpy" | "python",
-  options: { python: string; cwd: string; selections: readonly Selection[]; env: Record<string, string>; runId: string },
+  options: {
+    python: string;
+    cwd: string;
+    selections: readonly Selection[];
+    env: Record<string, string>;
+    runId: string;
+    userArgs?: readonly string[];
+  },
 ): Record<string, unknown> {
   return {
     type,
     request: "launch",
     name: `miogen: debug generated tests (${options.runId})`,
     module: "pytest",
-    args: pytestArgs(options.selections).filter((arg) => arg !== "--color=yes"),
+    args: pytestArgs(options.selections, options.userArgs).filter((arg) => arg !== "--color=yes"),
     cwd: options.cwd,
     env: options.env,
     python: options.python,

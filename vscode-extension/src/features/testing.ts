@@ -53,6 +53,7 @@ import {
   RunKind,
   Selection,
   TestResult,
+  userPytestArgs,
 } from "../common/pytestRun";
 import { chooseInterpreter } from "../common/python";
 import { pythonExtensionInterpreter } from "../common/pythonEnvironment";
@@ -268,6 +269,7 @@ export class GeneratedTestsController implements Disposable {
     leaves.forEach((leaf) => run.started(leaf));
     const python = await this.interpreterFor(folder);
     const selections = items.map((item) => this.selectionOf(item, folder));
+    const userArgs = userPytestArgs(workspace.getConfiguration("python.testing", folder.uri).get("pytestArgs"), kind);
     const scratch = await mkdtemp(path.join(tmpdir(), "miogen-testing-"));
     const reportFile = path.join(scratch, "report.jsonl");
     const env = this.environment(reportFile);
@@ -283,8 +285,8 @@ export class GeneratedTestsController implements Disposable {
       );
       const exitCode =
         kind === "debug"
-          ? await this.debugRun(run, folder, python, selections, env, token)
-          : await this.spawnRun(run, python, runArgs(kind, selections, files), folder.uri.fsPath, env, token);
+          ? await this.debugRun(run, folder, python, selections, userArgs, env, token)
+          : await this.spawnRun(run, python, runArgs(kind, selections, files, userArgs), folder.uri.fsPath, env, token);
       const report = parseReport(await readFile(reportFile, "utf8").catch(() => ""));
       this.publishResults(run, leaves, report, exitCode);
       if (kind === "coverage" && !token.isCancellationRequested)
@@ -347,6 +349,7 @@ export class GeneratedTestsController implements Disposable {
     folder: WorkspaceFolder,
     python: string,
     selections: Selection[],
+    userArgs: string[],
     env: Record<string, string>,
     token: CancellationToken,
   ): Promise<number | null> {
@@ -362,7 +365,7 @@ export class GeneratedTestsController implements Disposable {
       return null;
     }
     const runId = Math.random().toString(36).slice(2);
-    const config = debugConfiguration(type, { python, cwd: folder.uri.fsPath, selections, env, runId });
+    const config = debugConfiguration(type, { python, cwd: folder.uri.fsPath, selections, env, runId, userArgs });
     return new Promise<number | null>((resolve) => {
       const ended = debug.onDidTerminateDebugSession((session) => {
         if (session.configuration.miogenRunId !== runId) return;

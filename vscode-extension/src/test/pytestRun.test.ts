@@ -12,6 +12,7 @@ import {
   pytestArgs,
   REPORT_ENV,
   runArgs,
+  userPytestArgs,
 } from "../common/pytestRun";
 
 const fixtures = path.resolve(__dirname, "..", "..", "src", "test", "fixtures");
@@ -47,6 +48,40 @@ describe("command lines", () => {
     assert.equal(config.python, "/v/bin/python");
     assert.equal(config.miogenRunId, "r1");
     assert.deepEqual(config.args, pytestArgs(selections).filter((a) => a !== "--color=yes"));
+  });
+});
+
+describe("python.testing.pytestArgs in the runs the extension starts", () => {
+  const selections = [{ file: "tests/test_a.py", key: "test_x" }];
+  const setting = ["tests", "-x", "-k", "stack and not slow", "--maxfail=2", "-p", "no:cacheprovider", "--rootdir", ".", "-vv", "src/"];
+  const options = ["-x", "-k", "stack and not slow", "--maxfail=2", "-p", "no:cacheprovider", "--rootdir", ".", "-vv"];
+
+  it("keeps the options with their values and leaves out the paths to collect (the run names its tests)", () => {
+    assert.deepEqual(userPytestArgs(setting, "run"), options);
+  });
+
+  it("puts them after the reporter's arguments and before the selected nodes, in run, coverage and debug", () => {
+    const user = userPytestArgs(setting, "run");
+    assert.deepEqual(runArgs("run", selections, undefined, user), [
+      "-m", "pytest", "-p", "miogen_testing_report", "--color=yes", "--continue-on-collection-errors",
+      ...options, "tests/test_a.py::test_x",
+    ]); // prettier-ignore
+    const coverage = runArgs("coverage", selections, files, userPytestArgs(setting, "coverage"));
+    assert.deepEqual(coverage.slice(coverage.indexOf("--continue-on-collection-errors") + 1), [...options, "tests/test_a.py::test_x"]);
+    const config = debugConfiguration("debugpy", { python: "p", cwd: "/ws", selections, env: {}, runId: "r", userArgs: user });
+    assert.deepEqual((config.args as string[]).slice(-options.length - 1), [...options, "tests/test_a.py::test_x"]);
+  });
+
+  it("leaves pytest-cov's options out of coverage runs only", () => {
+    const withCov = ["--cov", "src", "--cov-report=term", "--cov-branch", "--no-cov-on-fail", "--cov", "-x"];
+    assert.deepEqual(userPytestArgs(withCov, "coverage"), ["-x"]);
+    assert.deepEqual(userPytestArgs(withCov, "run"), withCov);
+  });
+
+  it("ignores a setting that is not a list of strings", () => {
+    assert.deepEqual(userPytestArgs(undefined, "run"), []);
+    assert.deepEqual(userPytestArgs("-x", "run"), []);
+    assert.deepEqual(userPytestArgs(["-x", 3, null, ""], "run"), ["-x"]);
   });
 });
 
