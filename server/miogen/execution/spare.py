@@ -24,7 +24,6 @@ import hashlib
 import json
 import os
 import shutil
-import signal
 import site
 import subprocess
 import sys
@@ -34,6 +33,8 @@ import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import IO, Protocol
+
+from miogen.platform_support import kill_process_group
 
 WORKER = "miogen.worker"
 # The spare's launch folder becomes its sys.path[0] until the job's scratch folder replaces it:
@@ -89,10 +90,7 @@ def launch_worker(cwd: str, spare: bool = False) -> subprocess.Popen[bytes]:
 
 def kill_worker(process: subprocess.Popen[bytes]) -> None:
     """Kill the worker's process group and reap it."""
-    try:
-        os.killpg(process.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
+    kill_process_group(process.pid)
     try:
         process.wait(timeout=5)
     except subprocess.TimeoutExpired:

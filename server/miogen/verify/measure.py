@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import subprocess
 import sys
 import tempfile
@@ -22,6 +21,7 @@ from coverage import CoverageData
 
 from miogen.analysis.model import Unit
 from miogen.analysis.targets import parse_code
+from miogen.platform_support import kill_process_group
 from miogen.verify.guard import FREE
 
 
@@ -312,10 +312,7 @@ def _run_pytest(
 
 
 def _kill_group(process: subprocess.Popen[str]) -> None:
-    try:
-        os.killpg(process.pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
+    kill_process_group(process.pid)
     process.communicate()
 
 

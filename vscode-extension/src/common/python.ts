@@ -29,16 +29,26 @@ export function chooseInterpreter(candidates: { setting?: string; pythonExtensio
   return { path: DEFAULT_INTERPRETER, source: "default" };
 }
 
-/** Printed by the probe; written to run (and fail politely) even on Python 2. */
+/**
+ * Printed by the probe; written to run (and fail politely) even on Python 2. What the platform
+ * lacks comes from the server's own answer (miogen.platform_support.missing_requirements) when
+ * miogen is installed, else from the same two checks made here.
+ */
 export const PROBE_SCRIPT = [
-  "import sys, json",
+  "import sys, os, json",
   "try:",
   "    import importlib.util as u",
   "    has = u.find_spec('miogen') is not None",
   "    serve = has and u.find_spec('miogen.__main__') is not None",
+  "    limits = u.find_spec('resource') is not None",
   "except Exception:",
-  "    has = serve = False",
-  "print(json.dumps({'version': list(sys.version_info[:3]), 'executable': sys.executable, 'miogen': has, 'serve': serve}))",
+  "    has = serve = limits = False",
+  "try:",
+  "    from miogen.platform_support import missing_requirements",
+  "    missing = missing_requirements()",
+  "except Exception:",
+  "    missing = [n for n, ok in (('resource', limits), ('os.killpg', hasattr(os, 'killpg'))) if not ok]",
+  "print(json.dumps({'version': list(sys.version_info[:3]), 'executable': sys.executable, 'miogen': has, 'serve': serve, 'sandbox': not missing, 'missing': missing, 'platform': sys.platform}))",
 ].join("\n");
 
 export type ProblemKind = "notFound" | "failed" | "tooOld" | "unsupported" | "noMiogen" | "noServer";
@@ -93,7 +103,7 @@ export function judgeProbe(choice: InterpreterChoice, output: ProbeOutput): Verd
     return {
       ok: false,
       problem: "unsupported",
-      message: `miogen cannot run with ${where} on ${info.platform || "this platform"}: its worker sandbox needs POSIX resource limits (the 'resource' module). Use Linux or macOS (on Windows, WSL).`,
+      message: `miogen cannot run with ${where} on ${info.platform || "this platform"}: its worker sandbox needs POSIX resource limits and process groups (${info.missing?.length ? info.missing.join(", ") : "the 'resource' module"} missing). Use Linux or macOS (on Windows, WSL).`,
       executable,
     };
   }
@@ -136,7 +146,9 @@ export function isAtLeast(version: readonly number[], minimum: readonly number[]
 
 function parseProbe(
   stdout: string,
-): { version: number[]; executable: string; miogen: boolean; serve?: boolean; sandbox?: boolean; platform?: string } | undefined {
+):
+  | { version: number[]; executable: string; miogen: boolean; serve?: boolean; sandbox?: boolean; missing?: string[]; platform?: string }
+  | undefined {
   const line = stdout.trim().split("\n").pop();
   if (!line) return undefined;
   try {
@@ -148,6 +160,7 @@ function parseProbe(
       miogen: data.miogen === true,
       serve: typeof data.serve === "boolean" ? data.serve : undefined,
       sandbox: typeof data.sandbox === "boolean" ? data.sandbox : undefined,
+      missing: Array.isArray(data.missing) ? data.missing.map(String) : undefined,
       platform: typeof data.platform === "string" ? data.platform : undefined,
     };
   } catch {

@@ -1,4 +1,6 @@
 import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
+import * as path from "node:path";
 import { describe, it } from "node:test";
 import {
   canInstall,
@@ -95,6 +97,22 @@ describe("judgeProbe", () => {
     assert.equal(verdict.problem, "unsupported");
     assert.match(verdict.message, /on win32: its worker sandbox needs POSIX resource limits/);
     assert.equal(canInstall(verdict), false, "installing would not help");
+  });
+
+  it("has the probe ask the platform for real, as on Windows when resource and os.killpg are faked away", async () => {
+    const venv = path.resolve(__dirname, "..", "..", "..", ".venv", "bin", "python");
+    const pythons = ["python3", ...(existsSync(venv) ? [venv] : [])]; // without miogen, and with it
+    const fake = "import sys, os; sys.modules['resource'] = None; del os.killpg; sys.platform = 'win32'\n";
+    for (const python of pythons) {
+      const here = await execFileRunner(python, ["-c", PROBE_SCRIPT]);
+      assert.equal(JSON.parse(here.stdout).sandbox, true, python);
+      const windows = await execFileRunner(python, ["-c", fake + PROBE_SCRIPT]);
+      const verdict = judgeProbe({ path: python, source: "setting" }, windows);
+      assert.equal(verdict.ok, false, windows.stderr);
+      if (verdict.ok) return;
+      assert.equal(verdict.problem, "unsupported", python);
+      assert.match(verdict.message, /on win32: .*\(resource, os\.killpg missing\)\. Use Linux or macOS \(on Windows, WSL\)/);
+    }
   });
 
   it("offers to install miogen into the very interpreter that lacks it", () => {
