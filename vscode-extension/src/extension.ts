@@ -17,10 +17,11 @@ let servers: ServerPool | undefined;
 export async function activate(context: ExtensionContext): Promise<void> {
   const log = createLogOutputChannel(SERVER_NAME);
   context.subscriptions.push(log, registerLogger(log));
-  traceInfo(`miogen extension ${context.extension.packageJSON.version} activating`);
+  const version = String(context.extension.packageJSON.version);
+  traceInfo(`miogen extension ${version} activating`);
 
   const generator = new TestGenerator();
-  const pool = new ServerPool(log, (ref) => generator.runFromServerCommand(ref));
+  const pool = new ServerPool(log, version, (ref) => generator.runFromServerCommand(ref));
   servers = pool;
   const coverage = new CoverageDecorations(context.extensionUri, pool);
   const statusBar = new MiogenStatusBar(pool, coverage);

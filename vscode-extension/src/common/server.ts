@@ -8,8 +8,11 @@ import { createInterface } from "node:readline";
 import type { Readable } from "node:stream";
 import {
   CancellationToken,
+  commands,
   Disposable,
+  env,
   EventEmitter,
+  extensions,
   LogLevel,
   LogOutputChannel,
   ProgressLocation,
@@ -33,6 +36,7 @@ import {
   DynamicFeature,
   Trace,
 } from "vscode-languageclient/node";
+import { platformProblem, REOPEN_IN_WSL, versionMismatch, WSL_EXTENSION, WSL_GUIDE } from "./compatibility";
 import { Debouncer, Serializer } from "./debounce";
 import { CONFIG_SECTION, InternalCommands, Methods, RESTART_DELAY_MS, SERVER_ID, SERVER_NAME } from "./constants";
 import { traceError, traceInfo } from "./log/logging";
@@ -45,6 +49,9 @@ import { getServerSettings, getSettings, openSetting } from "./vscodeapi";
 export const SERVER_ARGS = ["-m", "miogen", "serve"];
 
 const UnitsRequest = new RequestType<{ uri: string }, UnitInfo[] | null, void>(Methods.units);
+
+/** Messages shown once per window, whichever folder's server met them first (platform, versions). */
+const windowNotices = new Set<string>();
 
 export class MiogenServer implements Disposable {
   private client: LanguageClient | undefined;
@@ -71,10 +78,16 @@ export class MiogenServer implements Disposable {
   problem: string | undefined;
   /** The probe's verdict when it failed (what "Install miogen" needs). */
   private failedVerdict: Verdict | undefined;
+  /** The server cannot run on this platform (Windows outside WSL): nothing is started. */
+  private platformBlocked = false;
 
-  /** `folder` undefined: the window has no workspace folder (files opened on their own). */
+  /**
+   * `extensionVersion`: the extension's own, compared with the server's at start.
+   * `folder` undefined: the window has no workspace folder (files opened on their own).
+   */
   constructor(
     private readonly log: LogOutputChannel,
+    private readonly extensionVersion: string,
     readonly folder?: WorkspaceFolder,
   ) {
     this.disposables.push(
@@ -137,6 +150,7 @@ export class MiogenServer implements Disposable {
    * is what is missing, open the interpreter setting, show the log.
    */
   async showProblem(): Promise<void> {
+    if (this.platformBlocked) return this.showPlatformProblem();
     const message = this.problem ?? "miogen: the server is not running.";
     const verdict = this.failedVerdict;
     const install = verdict && canInstall(verdict) ? [INSTALL] : [];
@@ -144,6 +158,14 @@ export class MiogenServer implements Disposable {
     if (choice === INSTALL && verdict && canInstall(verdict)) await this.install(verdict.executable);
     if (choice === "Open setting") await openSetting(`${CONFIG_SECTION}.interpreter`);
     if (choice === "Show log") this.log.show();
+  }
+
+  /** Where the server cannot run: open the folder in WSL (the WSL extension's command, when installed) or read how. */
+  private async showPlatformProblem(): Promise<void> {
+    const reopen = extensions.getExtension(WSL_EXTENSION) ? ["Reopen Folder in WSL"] : [];
+    const choice = await window.showWarningMessage(this.problem ?? "", ...reopen, "How to use WSL");
+    if (choice === "Reopen Folder in WSL") await commands.executeCommand(REOPEN_IN_WSL);
+    if (choice === "How to use WSL") await env.openExternal(Uri.parse(WSL_GUIDE));
   }
 
   /** `python -m pip install miogen` into `python`, then a new server; pip's output goes to the log. */
@@ -190,6 +212,18 @@ export class MiogenServer implements Disposable {
   }
 
   private async startClient(): Promise<void> {
+    const blocked = platformProblem(process.platform, env.remoteName);
+    this.platformBlocked = blocked !== undefined;
+    if (blocked) {
+      // No probe, no process, no retries: one message for the window, the status bar says the rest.
+      traceError(blocked);
+      this.setState("failed", blocked);
+      if (!windowNotices.has(blocked)) {
+        windowNotices.add(blocked);
+        void this.showPlatformProblem();
+      }
+      return;
+    }
     this.setState("starting");
     const folder = this.folder;
     const settings = getSettings(folder?.uri);
@@ -225,6 +259,21 @@ export class MiogenServer implements Disposable {
     }
     this.lastShownProblem = undefined;
     this.setState("running");
+    this.checkVersion(client, choice.path);
+  }
+
+  /** Warns once per window when the server's version (its initialize result's serverInfo) differs from the extension's. */
+  private checkVersion(client: LanguageClient, python: string): void {
+    const serverVersion = client.initializeResult?.serverInfo?.version;
+    traceInfo(`Server version ${serverVersion ?? "(not reported)"}, extension version ${this.extensionVersion}`);
+    const mismatch = versionMismatch(this.extensionVersion, serverVersion, python);
+    if (!mismatch || windowNotices.has(mismatch)) return;
+    windowNotices.add(mismatch);
+    traceError(mismatch);
+    void window.showWarningMessage(mismatch, "Open setting", "Show log").then((choice) => {
+      if (choice === "Open setting") void openSetting(`${CONFIG_SECTION}.interpreter`);
+      if (choice === "Show log") this.log.show();
+    });
   }
 
   private fail(message: string): void {

@@ -35,6 +35,7 @@ export class ServerPool implements Disposable {
    */
   constructor(
     private readonly log: LogOutputChannel,
+    private readonly extensionVersion: string,
     generateTests: (ref: UnitRef) => Promise<unknown>,
   ) {
     this.disposables.push(
@@ -113,7 +114,7 @@ export class ServerPool implements Disposable {
   }
 
   private create(key: string, folder: WorkspaceFolder | undefined): MiogenServer {
-    const server = new MiogenServer(this.log, folder);
+    const server = new MiogenServer(this.log, this.extensionVersion, folder);
     this.servers.set(key, server);
     this.serverDisposables.set(key, [
       server.onCoverage((params) => this.coverageEmitter.fire(params)),
