@@ -1,6 +1,6 @@
 /** Checks package.json against the code: settings, commands and the pure modules' independence from VS Code. */
 import assert from "node:assert/strict";
-import { readFileSync, readdirSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
 import { Commands, ServerCommands } from "../common/constants";
@@ -51,6 +51,58 @@ describe("package.json", () => {
   it("keeps @types/vscode within engines.vscode (vsce refuses otherwise)", () => {
     const engine = manifest.engines.vscode.replace(/^\^/, "");
     assert.equal(manifest.devDependencies["@types/vscode"], engine);
+  });
+});
+
+describe("the walkthrough (contributes.walkthroughs)", () => {
+  /** Commands of VS Code and of the Python extension the walkthrough links to. */
+  const OTHERS = new Set([
+    "python.setInterpreter",
+    "workbench.action.openSettings",
+    "workbench.action.files.openFile",
+    "workbench.view.testing.focus",
+  ]);
+  const contributed = new Set<string>(manifest.contributes.commands.map((c: { command: string }) => c.command));
+  const [walkthrough] = manifest.contributes.walkthroughs;
+  type Step = { id: string; title: string; description: string; media: Record<string, string>; completionEvents: string[] };
+  const steps: Step[] = walkthrough.steps;
+
+  it("takes a new user from the interpreter through a Python file and generation to the coverage marks", () => {
+    assert.deepEqual(
+      steps.map((step) => step.id),
+      ["selectInterpreter", "openPythonFile", "generateTests", "seeCoverage"],
+    );
+    assert.equal(new Set(steps.map((s) => s.id)).size, steps.length);
+    for (const step of steps) assert.ok(step.title && step.description.length > 20, step.id);
+  });
+
+  it("shows media files that exist and are packaged", () => {
+    const packaged = readFileSync(path.join(root, ".vscodeignore"), "utf8");
+    for (const step of steps) {
+      const files = Object.values(step.media).filter((value) => /\.(md|png|svg|gif)$/.test(value));
+      assert.ok(files.length > 0, `${step.id} has media`);
+      for (const file of files) {
+        assert.ok(existsSync(path.join(root, file)), `${step.id}: ${file} exists`);
+        assert.ok(packaged.includes(`!${file.split("/")[0]}/**`), `${file} goes into the VSIX`);
+      }
+    }
+  });
+
+  it("links only to commands that exist: the extension's own or VS Code's and the Python extension's", () => {
+    const linked = (text: string) => [...text.matchAll(/\(command:([\w.]+)/g)].map((m) => m[1]);
+    const events = steps.flatMap((step) => step.completionEvents.filter((e) => e.startsWith("onCommand:")).map((e) => e.slice(10)));
+    const media = steps.flatMap((step) => Object.values(step.media).filter((f) => f.endsWith(".md")).map((f) => readFileSync(path.join(root, f), "utf8")));
+    const commands = [...steps.flatMap((step) => linked(step.description)), ...media.flatMap(linked), ...events];
+    assert.ok(commands.includes(Commands.generateTestsForClass) && commands.includes(Commands.toggleCoverage));
+    for (const command of commands) assert.ok(contributed.has(command) || OTHERS.has(command), command);
+  });
+
+  it("names settings that exist", () => {
+    const properties = manifest.contributes.configuration.properties;
+    const texts = steps.flatMap((step) => [step.description, ...step.completionEvents, ...Object.values(step.media).map((f) => readFileSync(path.join(root, f), "utf8"))]);
+    const named = texts.flatMap((text) => [...text.matchAll(/miogen\.([a-zA-Z]+)(?![\w(])/g)].map((m) => `miogen.${m[1]}`));
+    assert.ok(named.length >= 4);
+    for (const key of named) assert.ok(properties[key] || contributed.has(key), key);
   });
 });
 
