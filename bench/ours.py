@@ -66,6 +66,7 @@ def _generate(args: argparse.Namespace, start: float, worker: object) -> dict:
         args.budget / share,
         args.output,
         project_root=str(args.project_root or args.path.parent),
+        output_root=args.output.parent,  # the bench's own results folder
         on_event=timeline,
         seed=args.seed,
         algorithm=args.algorithm,

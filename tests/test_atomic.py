@@ -9,9 +9,10 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
-from miogen.atomic import read_or_set_aside, set_aside, write_atomically
+from miogen.atomic import ReadOnlyFile, read_or_set_aside, set_aside, write_atomically
 
 # The writer dies (SIGKILL, as from the OOM killer or a closed laptop lid) at the ``kill_at``-th
 # call of one of the functions a write goes through: inside a chunked write, before or after the
@@ -115,3 +116,15 @@ def test_a_good_file_is_read_and_a_missing_one_is_none(tmp_path: Path):
     assert read_or_set_aside(path, json.loads) is None
     write_atomically(path, json.dumps({"runs": 2}))
     assert read_or_set_aside(path, json.loads) == {"runs": 2}
+
+
+def test_a_read_only_file_is_not_replaced_by_the_rename(tmp_path):
+    """The rename needs only the folder's permission: it would replace a file that an append
+    could not write. The file is refused instead, as the append would be (also for root)."""
+    path = tmp_path / "test_m.py"
+    path.write_text("# mine\n")
+    path.chmod(0o444)
+    with pytest.raises(ReadOnlyFile, match="read-only") as refused:
+        write_atomically(path, "# replaced\n")
+    assert isinstance(refused.value, PermissionError)  # callers that catch OSError go on
+    assert path.read_text() == "# mine\n" and sorted(tmp_path.iterdir()) == [path]

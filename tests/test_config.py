@@ -87,6 +87,8 @@ def test_an_unknown_key_is_named_with_the_file_and_a_likely_meaning(tmp_path):
         ("seed = 1.5", "whole number"),
         ("seed = true", "whole number"),
         ('tests-directory = "/abs"', "relative to the project root"),
+        ('tests-directory = "../outside"', "inside the project root"),
+        ('tests-directory = "a/../../x"', "inside the project root"),
         ('test-file-pattern = "tests.py"', "{module}"),
         ('algorithm = "genetic"', "expected one of mio"),
         ("mutation-share = 1", "not included"),
@@ -157,6 +159,29 @@ def test_the_command_line_wins_over_the_file_which_wins_over_the_defaults(tmp_pa
     values = command_line(root, args)
     assert values == {"budget_seconds": 9.0, "seed": 7}
     assert config.options(values) == Options(budget_seconds=9.0, seed=7)
+
+
+def test_a_project_file_cannot_raise_what_runs_above_the_explicit_value_or_a_ceiling():
+    widened = {"max_parallel_jobs": 64, "budget_seconds": 3600.0, "test_timeout": 0.5}
+    assert merge(widened) == {"max_parallel_jobs": 4, "budget_seconds": 60.0, "test_timeout": 0.5}
+    # The editor's own value is the cap, whatever the preference says.
+    editor = {"max_parallel_jobs": 2, "budget_seconds": 5.0}
+    for preference in ("editorFirst", "filesystemFirst"):
+        merged = merge(widened, editor, preference=preference)
+        assert merged["max_parallel_jobs"] == 2 and merged["budget_seconds"] == 5.0
+    assert (
+        merge({"max_parallel_jobs": 1}, editor, preference="filesystemFirst")["max_parallel_jobs"]
+        == 1
+    )  # lowering is fine
+    [note, _] = config.capped(widened, editor)[1]
+    assert "max-parallel-jobs = 64 in pyproject.toml is capped at 2" in note
+
+
+def test_the_command_line_says_what_it_capped(tmp_path, capsys):
+    root = project(tmp_path, "[tool.miogen.ctg]\njobs = 64\nbudget = 5\n")
+    values = command_line(root, argparse.Namespace(jobs=None, budget=None))
+    assert values["jobs"] == 4 and values["budget"] == 5.0
+    assert "jobs = 64 in pyproject.toml is capped at 4" in capsys.readouterr().err
 
 
 def test_the_command_line_stops_at_a_bad_file(tmp_path):

@@ -14,7 +14,7 @@ from pathlib import Path
 PACKAGE = Path(__file__).resolve().parents[1] / "server" / "miogen"
 
 LAYERS = [
-    {"errors", "atomic", "records", "sharing", "project", "platform_support"},  # leaves
+    {"errors", "atomic", "confine", "records", "sharing", "project", "platform_support"},  # leaves
     {"analysis"},
     {"instrument", "testcase", "search"},
     {"execution", "minimize"},

@@ -14,18 +14,34 @@ machine loses power after ``write_atomically`` returned.
 
 from __future__ import annotations
 
+import errno
 import logging
 import os
 import secrets
+import stat
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
 
+from miogen.errors import MiogenError
+
 logger = logging.getLogger(__name__)
 
 CHUNK = 1 << 16
 T = TypeVar("T")
+
+
+class ReadOnlyFile(MiogenError, PermissionError):
+    """The file to replace may not be written: the rename would replace it all the same."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(
+            errno.EACCES, "the file is read-only; miogen does not replace it", str(path)
+        )
+
+    def __str__(self) -> str:
+        return f"{self.filename}: the file is read-only; miogen does not replace it"
 
 
 def write_atomically(
@@ -39,9 +55,12 @@ def write_atomically(
     A file that already exists keeps its permission bits. On any error the temporary file is
     removed and ``path`` is as it was. ``only_if`` is asked last, just before the rename: when it
     says False (the file changed since the caller read it, say), nothing is written and the
-    result is False.
+    result is False. A file that exists but may not be written (no write permission for
+    anyone, or none for this process) is refused with ``ReadOnlyFile``, as an append would be:
+    the rename only needs the folder's permission, and would replace it regardless.
     """
     path = Path(path)
+    refuse_read_only(path)
     payload = data.encode(encoding) if isinstance(data, str) else data
     temporary = path.with_name(f".{path.name}.{secrets.token_hex(6)}.tmp")
     descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
@@ -64,6 +83,16 @@ def write_atomically(
         raise
     sync_folder(path.parent)
     return True
+
+
+def refuse_read_only(path: Path) -> None:
+    """``ReadOnlyFile`` when ``path`` exists and may not be written (also by root: no ``w`` bit)."""
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        return
+    if not stat.S_IMODE(mode) & 0o222 or not os.access(path, os.W_OK):
+        raise ReadOnlyFile(path)
 
 
 def set_aside(

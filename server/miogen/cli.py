@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import sys
 import time
@@ -12,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from miogen.analysis.targets import CodeMap, parse_code
-from miogen.config import command_line, flag, options
+from miogen.config import PROJECT_FILE, command_line, flag, options
 from miogen.criteria.summary import criteria_summary, describe, line_coverage
 from miogen.ctg.cli import add_parser as _add_ctg_parser
 from miogen.errors import MiogenError
@@ -139,6 +140,8 @@ def run_generate(args: argparse.Namespace) -> int:
     location = locate(path, args.project_root)
     settings = options(command_line(location.project_root, args))
     output = args.output or settings.test_path(location)
+    where = "--output" if args.output else f"tests-directory in [tool.miogen] of {PROJECT_FILE}"
+    root = output_root(location.project_root, args.output)
     budget = settings.budget_seconds
     progress = _ProgressLine(budget, enabled=not args.json and sys.stderr.isatty())
     report = generate_module(
@@ -150,6 +153,8 @@ def run_generate(args: argparse.Namespace) -> int:
         on_event=progress,
         raw=args.raw,
         spares=getattr(args, "worker", None),
+        output_setting=where,
+        output_root=root,
         **settings.job_options(),
     )
     progress.done()
@@ -161,6 +166,19 @@ def run_generate(args: argparse.Namespace) -> int:
         _print_summary(summary)
     code: int = summary["exit_code"]
     return code
+
+
+def output_root(project_root: Path, output: Path | None) -> Path:
+    """The folder the test file must resolve into: the project's, unless ``--output`` names a
+    place outside it in so many words (the user's choice, then: its own folder).
+
+    Within the project, a symlink (a ``tests`` folder linking elsewhere) may not lead the file
+    out; a path the user typed outside the project is written where they said.
+    """
+    if output is None:
+        return project_root
+    named = Path(os.path.normpath(Path(os.getcwd(), output)))  # getcwd: symlinks resolved
+    return project_root if named.is_relative_to(project_root) else named.parent
 
 
 class _ProgressLine:
@@ -266,6 +284,7 @@ def summarize(report: GenerationReport) -> dict[str, Any]:
         "dropped_failing_tests": dropped.failing,
         "dropped_unstable_tests": dropped.unstable,
         "dropped_sandbox_tests": dropped.sandbox,
+        "test_file_error": dropped.unimportable or None,
         "dropped": _dropped_counts(units, dropped),
         "stability_runs": verification.runs if verification else 0,
         # one per worker process the job ran in; spare: started before the job (and its spec)
@@ -274,7 +293,7 @@ def summarize(report: GenerationReport) -> dict[str, Any]:
         # the kept tests' own run time under pytest without coverage.py (median of the reruns)
         "suite_seconds": _suite_seconds(verification),
         "added": [n for n in report.merge.added if n.startswith("test")] if report.merge else [],
-        "exit_code": 2 if input_error else (1 if failed else 0),
+        "exit_code": 2 if input_error else (1 if failed or dropped.unimportable else 0),
     }
 
 
@@ -331,6 +350,8 @@ def _print_summary(summary: dict[str, Any]) -> None:
     )
     if summary["suite_seconds"] is not None:
         print(f"suite runtime: {summary['suite_seconds']:.3f}s (pytest, median of the reruns)")
+    if summary["test_file_error"]:
+        print(f"the test file could not be imported: {summary['test_file_error']}; no test kept")
     if summary["dropped_failing_tests"]:
         print(f"dropped failing tests: {', '.join(summary['dropped_failing_tests'])}")
     if summary["dropped_unstable_tests"]:

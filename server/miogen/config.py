@@ -20,12 +20,14 @@ import difflib
 import json
 import math
 import re
+import sys
 import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, get_args
 
+from miogen.confine import escapes
 from miogen.criteria import parse_criteria
 from miogen.errors import MiogenError
 from miogen.project import ModuleLocation, default_test_path
@@ -127,8 +129,10 @@ def _whole(low: int, high: int) -> Callable[[Any], int]:
 def _directory(value: Any) -> str:
     if not isinstance(value, str) or not value.strip():
         raise ValueError("expected a folder name")
-    if Path(value).is_absolute():
+    if Path(value.strip()).is_absolute():
         raise ValueError("expected a folder relative to the project root")
+    if escapes(value.strip()):
+        raise ValueError("expected a folder inside the project root (miogen writes only there)")
     return value.strip()
 
 
@@ -352,13 +356,53 @@ def _client_only(path: Path, values: dict[str, Any]) -> list[str]:
 # --- precedence -----------------------------------------------------------------------------
 
 
+# Settings that widen what runs: a project file (a cloned repository) may lower them, but not
+# raise them above the editor's or the command line's value, nor, where those leave them unset,
+# above these ceilings (by record field).
+PROJECT_CEILINGS: dict[str, float] = {
+    "max_parallel_jobs": 4,
+    "budget_seconds": 60.0,
+    "evaluations": 100_000,
+    "test_timeout": 10.0,
+    "jobs": 4,  # [tool.miogen.ctg]
+    "budget": 600.0,  # [tool.miogen.ctg]
+}
+_NAMES = {key.field: name for name, key in (*KEYS.items(), *CTG_KEYS.items())}
+
+
+def capped(
+    project: Mapping[str, Any], *explicit: Mapping[str, Any]
+) -> tuple[dict[str, Any], list[str]]:
+    """The project file's values with those that widen what runs capped (``PROJECT_CEILINGS``,
+    or the explicit layers' value when they set one), and one note per value capped."""
+    given: dict[str, Any] = {}
+    for layer in explicit:
+        given.update(layer)
+    values, notes = dict(project), []
+    for field, ceiling in PROJECT_CEILINGS.items():
+        value = values.get(field)
+        if value is None:
+            continue
+        limit = given.get(field) if given.get(field) is not None else ceiling
+        if value > limit:
+            values[field] = type(value)(limit)
+            whose = "the explicit setting" if given.get(field) is not None else "miogen's ceiling"
+            notes.append(
+                f"{kebab(_NAMES[field])} = {value:g} in {PROJECT_FILE} is capped at "
+                f"{values[field]:g} ({whose}: a project file may not raise it)"
+            )
+    return values, notes
+
+
 def merge(
     project: Mapping[str, Any],
     *explicit: Mapping[str, Any],
     preference: Preference = "editorFirst",
 ) -> dict[str, Any]:
     """Values by record field from the project file and the explicit layers (weakest first:
-    flags, or the editor's settings), as ``preference`` orders them; defaults fill the rest."""
+    flags, or the editor's settings), as ``preference`` orders them; defaults fill the rest.
+    The project file's values that widen what runs are ``capped`` first."""
+    project = capped(project, *explicit)[0]
     if preference == "editorOnly":
         layers: tuple[Mapping[str, Any], ...] = explicit
     elif preference == "filesystemFirst":
@@ -384,8 +428,10 @@ def command_line(root: Path, args: argparse.Namespace) -> dict[str, Any]:
     """The CLI's values by record field: the flags given (not None) > ``[tool.miogen]`` and
     ``[tool.miogen.ctg]`` of ``root`` (a ConfigError names every bad key) > the defaults."""
     project = load_project(root)
-    given = {name: value for name, value in vars(args).items() if name in FIELDS}
-    return merge({**project.values, **project.ctg}, _set(given))
+    given = _set({name: value for name, value in vars(args).items() if name in FIELDS})
+    for note in capped({**project.values, **project.ctg}, given)[1]:
+        print(f"miogen: {note}", file=sys.stderr)
+    return merge({**project.values, **project.ctg}, given)
 
 
 def _set(values: Mapping[str, Any]) -> dict[str, Any]:

@@ -26,10 +26,12 @@ from typing import Any
 
 from miogen.analysis.model import ModuleModel, Unit
 from miogen.analysis.module import analyze_file
+from miogen.confine import inside
 from miogen.emit.formatting import format_tests
+from miogen.emit.loading import IMPORTLIB, bind_in_tests, importable
 from miogen.emit.merge import GeneratedTest, MergeResult, merge_tests, write_merged
 from miogen.emit.parametrize import original_names, parametrize
-from miogen.emit.state import FIXTURE_NAME, state_fixture
+from miogen.emit.state import FIXTURE_NAME, MODULE_ALIAS, state_fixture
 from miogen.emit.style import Style
 from miogen.execution.spare import SpareSource
 from miogen.execution.supervisor import OnEvent, ShouldCancel, run_job
@@ -101,6 +103,8 @@ class Dropped:
     failing: list[str] = field(default_factory=list)  # failed in every run
     unstable: list[str] = field(default_factory=list)  # passed in one order or hash seed only
     sandbox: list[str] = field(default_factory=list)  # did what the sandbox refuses
+    # Why the test file could not be imported in the verification: then none is kept.
+    unimportable: str = ""
 
     def counts(self) -> dict[str, int]:
         return {"failing": len(self.failing), "unstable": len(self.unstable),
@@ -203,6 +207,12 @@ def verify(
             )  # fmt: skip
             waiting = retry.take()
             result.measurement = measurement
+            broken = next((r.collection_error for r in (measurement, *shuffled)
+                           if r.collection_error), "")  # fmt: skip
+            if broken:  # no test ran: none is kept, and the run says why
+                result.dropped.unimportable = broken
+                result.tests = []
+                break
             if attempt == 0:
                 result.runs, result.runtimes = runs, [rerun.seconds for rerun in shuffled]
             failing = _classify(result.dropped, measurement, shuffled, generated)
@@ -329,6 +339,11 @@ def module_text(
         fixture_imports, fixture = state_fixture(module_name)
         extra |= set(fixture_imports)
         functions.insert(0, fixture)
+    if not importable(module_name):  # my-mod.py: each test binds its names (emit/loading.py)
+        extra = {line for line in extra if not line.endswith(f" as {MODULE_ALIAS}")}
+        extra.add(IMPORTLIB)
+        functions = bind_in_tests(functions, module_name, names, MODULE_ALIAS)
+        return sorted(extra), functions
     imports = sorted(extra) + ([f"from {module_name} import {', '.join(names)}"] if names else [])
     return imports, functions
 
@@ -373,14 +388,22 @@ def merge_into(
 
 
 def write_tests(
-    path: Path, tests: Sequence[TestRecord], module_name: str, module_state: bool
+    path: Path,
+    tests: Sequence[TestRecord],
+    module_name: str,
+    module_state: bool,
+    root: Path,
+    setting: str = "tests-directory in [tool.miogen]",
 ) -> tuple[Path, MergeResult]:
     """Merge ``tests`` into the file at ``path`` (insert-only, atomic; a fallback file when it
-    cannot be merged into); returns the path written and the merge."""
+    cannot be merged into); returns the path written and the merge. The file written must
+    resolve inside ``root`` (else OutsideRoot, naming ``setting``, and nothing is written)."""
+    path = Path(path)
+    inside(root, path, setting)  # before the file is even read
     existing = path.read_text(errors="replace") if path.exists() else None
     text = module_text(tests, module_name, module_state)
     imports, generated = _without_present_fixture(existing, *text)
-    return write_merged(path, imports, generated, header=HEADER)
+    return write_merged(path, imports, generated, header=HEADER, root=root, setting=setting)
 
 
 def _without_present_fixture(
@@ -430,6 +453,8 @@ def generate_module(
     on_event: OnEvent | None = None,
     raw: bool = False,
     spares: SpareSource | None = None,
+    output_setting: str = "tests-directory in [tool.miogen]",
+    output_root: Path | None = None,
     **options: Any,
 ) -> GenerationReport:
     """One job for the module's units (sharing ``budget``), verified, merged into ``output``.
@@ -437,10 +462,15 @@ def generate_module(
     ``raw``: the search's tests as found (no shrinking, no mutants); ``options``: JobSpec fields.
     The worker starts at once (``spares``: one started earlier still, ``execution.early``); this
     process analyses the module meanwhile (for the units' targets, and to refuse a file that
-    does not parse or a unit that does not exist).
+    does not parse or a unit that does not exist). ``output`` must resolve inside
+    ``output_root`` (default: the project root), checked first and again when it is written:
+    else OutsideRoot names ``output_setting``.
     """
     started = time.monotonic()
     location = locate(path, project_root)
+    write_root = output_root or location.project_root
+    if output is not None:
+        inside(write_root, output, output_setting)
     names = unit_names or []
     if (raw or options.get("evaluations")) and not names:
         # Careful units must be named, and an evaluation budget's deadlines and limits count
@@ -473,7 +503,9 @@ def generate_module(
     if output is not None and tests:
         written = time.monotonic()
         state = model.has_module_state
-        report.output, report.merge = write_tests(output, tests, location.module_name, state)
+        report.output, report.merge = write_tests(
+            output, tests, location.module_name, state, write_root, output_setting
+        )
         report.seconds["write"] = time.monotonic() - written
     report.seconds["total"] = time.monotonic() - started
     return report

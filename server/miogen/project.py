@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import configparser
+import re
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -71,6 +72,7 @@ def default_test_path(
     location: ModuleLocation, tests_directory: str = "tests", pattern: str = "test_{module}.py"
 ) -> Path:
     short = location.module_name.rpartition(".")[2]
+    short = re.sub(r"\W", "_", short)  # my-mod.py: tests/test_my_mod.py, a name pytest imports
     return location.project_root / tests_directory / pattern.format(module=short)
 
 

@@ -28,6 +28,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from miogen.analysis.model import ModuleModel
+from miogen.analysis.source import read_source
 from miogen.errors import MiogenError, ModuleImportError, SourceSyntaxError, UnknownUnitError
 from miogen.execution.heartbeat import Heartbeat
 from miogen.execution.sandbox import enter_sandbox
@@ -221,8 +222,8 @@ class Ahead:
         if (str(Path(spec.path)), spec.module_name) != (path, module):
             return False
         try:
-            return Path(path).read_text(encoding="utf-8") == source
-        except (OSError, UnicodeError):
+            return read_source(path) == source
+        except (OSError, MiogenError):
             return False
 
 

@@ -15,7 +15,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from miogen.execution.sandbox import Guard, Noted
+from miogen.execution.sandbox import FILE_SIZE_REASON, Guard, Noted, limit_effect
 
 OUT = "/var/miogen-outside"  # never touched: the guard only judges paths
 
@@ -168,6 +168,15 @@ attempt("popen", lambda: subprocess.run(["true"]))
 attempt("tmp_write", lambda: open(os.path.join(os.environ["TMPDIR"], "t.txt"), "w").close())
 attempt("work_write", lambda: open("inside.txt", "w").close())
 attempt("caught", lambda: swallow(lambda: os.remove(sys.argv[2])))
+
+def past_the_file_size_limit():  # the code catches the EFBIG: the sandbox still noted it
+    path = os.path.join(os.environ["TMPDIR"], "big.bin")
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT)
+    chunk = b"x" * (1 << 20)
+    swallow(lambda: [os.write(descriptor, chunk) for _ in range(sandbox.FILE_SIZE_LIMIT // len(chunk) + 1)])
+    os.close(descriptor)
+    os.remove(path)
+attempt("file_size", past_the_file_size_limit)
 report["limits"] = {
     name: list(resource.getrlimit(getattr(resource, name)))
     for name in ("RLIMIT_AS", "RLIMIT_CPU", "RLIMIT_FSIZE", "RLIMIT_CORE", "RLIMIT_NPROC")
@@ -243,6 +252,8 @@ def test_a_sandboxed_process_is_refused_records_it_and_stops_leftover_threads(tm
     assert report["work_write"] == "done", "allowed in the worker..."
     assert report["work_write_recorded"].startswith("write work/inside.txt outside the temporary")
     assert report["caught_recorded"].startswith("delete"), "recorded even when the code catches it"
+    assert report["file_size"] == "done", "the write failed with EFBIG, which the code caught"
+    assert report["file_size_recorded"] == FILE_SIZE_REASON, "the limit's effect is no behaviour"
     assert outside.read_text() == "keep"
     limits = report["limits"]
     assert limits["RLIMIT_AS"] == [512 * 1024 * 1024] * 2, "hard too: the code cannot lift it"
@@ -289,3 +300,17 @@ def test_verification_refuses_closing_pytests_descriptors(tmp_path):
     )  # fmt: skip
     assert "1 failed, 1 passed" in run.stdout, run.stdout
     assert "file descriptor 1" in run.stdout
+
+
+@pytest.mark.parametrize(
+    ("error", "reason"),
+    [
+        (OSError(27, "File too large"), FILE_SIZE_REASON),
+        (MemoryError(), "exhaust memory"),
+        (RuntimeError("can't start new thread"), "start more threads than the sandbox allows"),
+        (OSError(2, "No such file or directory"), ""),
+        (ValueError("File too large"), ""),
+    ],
+)
+def test_what_the_limits_cause_is_told_apart_from_the_codes_own_errors(error, reason):
+    assert limit_effect(error) == reason

@@ -41,6 +41,7 @@ UNITS = {
     "nondeterminism": "roll",
     "kill_parent": "betray",
     "raise_limits": "unlimit",
+    "fill_disk": "fill",
 }
 
 

@@ -66,6 +66,12 @@ EXPECTED = {
     "nondeterminism": emitted_contains("roll("),
     "kill_parent": refused("send signal 9 to process"),
     "raise_limits": refused("change resource limits"),
+    # EFBIG from the sandbox's file-size limit is the sandbox's doing: never asserted.
+    "fill_disk": lambda unit, emitted: (
+        refused("write past the sandbox's file-size limit")(unit, emitted)
+        and "OSError" not in emitted
+        and "File too large" not in emitted
+    ),
 }
 
 

@@ -17,9 +17,11 @@ from pathlib import Path
 from miogen.analysis import guards, inference, keywords, patterns
 from miogen.analysis.inference import BUILTIN_ATTRIBUTES, FunctionNode, ModuleFacts
 from miogen.analysis.model import ClassModel, ConstantPool, Parameter, Signature
+from miogen.analysis.source import read_source
 from miogen.analysis.special import SPECIAL_METHODS
 from miogen.analysis.survey import TreeIndex, index_tree, walk
 from miogen.analysis.typespec import ANY, TypeReader, TypeSpec, binding_aliases, union
+from miogen.errors import SourceSyntaxError
 
 ReadSignature = Callable[[FunctionNode, TypeReader, str], Signature]
 Analyse = Callable[[Path, str], dict[str, ClassModel]]
@@ -506,8 +508,8 @@ def package_aliases(tree: ast.Module, location: tuple[str, str]) -> dict[str, as
         if source is None:
             continue
         try:
-            bound = binding_aliases(ast.parse(source.read_text(encoding="utf-8")))
-        except (SyntaxError, ValueError, OSError):
+            bound = binding_aliases(ast.parse(read_source(source)))
+        except (SyntaxError, ValueError, OSError, SourceSyntaxError):
             continue
         for alias in node.names:
             if alias.name in bound:

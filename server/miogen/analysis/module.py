@@ -22,6 +22,7 @@ from miogen.analysis.model import (
     Signature,
     Unit,
 )
+from miogen.analysis.source import read_source
 from miogen.analysis.survey import (
     Survey,
     decorator_names,
@@ -61,7 +62,7 @@ def _parse_shared(source: str, path: str) -> ast.Module:
 
 def analyze_file(path: str | Path, module_name: str | None = None) -> ModuleModel:
     path = Path(path)
-    source = path.read_text(encoding="utf-8")
+    source = read_source(path)
     return analyze_source(source, str(path), module_name or path.stem)
 
 
@@ -133,7 +134,7 @@ _MUTATORS = {
 
 def _sibling_classes(path: Path, module_name: str) -> dict[str, ClassModel]:
     """How to build the classes of another module of the package (its own imports not read)."""
-    tree = parse_module(path.read_text(encoding="utf-8"), str(path))
+    tree = parse_module(read_source(path), str(path))
     class_nodes = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
     reader = TypeReader(set(class_nodes), _type_aliases(tree))
     classes = {name: _read_class(node, reader, class_nodes) for name, node in class_nodes.items()}

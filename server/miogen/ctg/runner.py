@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from miogen.analysis.model import Unit
+from miogen.confine import OutsideRoot, inside
 from miogen.ctg.allocation import (
     CHANGED_WEIGHT,
     PATIENCE,
@@ -172,6 +173,9 @@ def run_ctg(
 
 def _open_history(report: CtgReport, history: str | Path | None) -> HistoryStore:
     path = Path(history) if history else report.root / DEFAULT_PATH
+    inside(
+        report.root, path, "--history" if history else f"the history folder {DEFAULT_PATH.parent}"
+    )
     store = HistoryStore.open(path)
     report.history = path
     report.warnings += store.warnings
@@ -395,9 +399,9 @@ def _merge(report: CtgReport, modules: list[Module], states: list[UnitState]) ->
         try:
             path, merged = write_tests(
                 module.test_path, tests, module.location.module_name,
-                module.analysed.has_module_state,
+                module.analysed.has_module_state, report.root,
             )  # fmt: skip
-        except (UnmergeableFile, OSError) as error:
+        except (UnmergeableFile, OSError, OutsideRoot) as error:
             report.warnings.append(f"{module.test_path}: tests not written: {error}")
             continue
         report.written.append(path)

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from miogen.confine import inside
 from miogen.emit import files
 from miogen.emit.formatting import format_tests
 from miogen.emit.import_places import import_inserts
@@ -107,8 +108,13 @@ def write_merged(
     tests: Sequence[GeneratedTest],
     header: str = "",
     style: Style | None = None,
+    root: Path | None = None,
+    setting: str = "the test file's setting",
 ) -> tuple[Path, MergeResult]:
     """Merge into ``path`` and write it atomically; an unmergeable file is left untouched.
+
+    ``root``: the folder the written file must resolve into (``confine.inside``; a candidate
+    that leaves it raises OutsideRoot naming ``setting``, and nothing is written).
 
     The tests are formatted in the project's style first (``style``, by default read from the
     project ``path`` is in). Returns the path written (``path`` or a fallback) and the merge
@@ -120,7 +126,8 @@ def write_merged(
     candidates = itertools.chain([path], files.fallback_candidates(path))
     for candidate in itertools.islice(candidates, FALLBACK_TRIES):
         try:
-            return candidate, _merge_into(candidate, imports, tests, header, style)
+            target = inside(root, candidate, setting) if root is not None else candidate
+            return candidate, _merge_into(target, imports, tests, header, style)
         except UnmergeableFile:
             continue
     raise UnmergeableFile(f"no mergeable file among {FALLBACK_TRIES} candidates for {path}")

@@ -84,6 +84,7 @@ class Executor:
         exception = None
         exception_module = ""
         exception_class = None
+        limited = ""  # the exception is what a sandbox limit caused (sandbox.limit_effect)
         raised_inside = False
         timed_out = False
         executed = len(test)
@@ -119,6 +120,7 @@ class Executor:
                     exception_module = type(error).__module__
                     exception_class = type(error)
                     raised_inside = _through(error.__traceback__, self.module.__file__)
+                    limited = sandbox.limit_effect(error)
                     executed = index + 1
                     break
                 finally:
@@ -141,9 +143,10 @@ class Executor:
                 self.after_test()
         if timed_out and not refused:
             refused = f"run longer than {self.timeout:g} s"
-        elif exception is not None and exception[1] == "MemoryError" and not refused:
-            # Only the worker's memory limit stopped it: outside, as a test, it would not stop.
-            refused = "exhaust memory"
+        elif limited and not refused:
+            # Only the worker's limits stopped it (memory, file size, threads): outside, as a
+            # test, it would not stop there; neither the test nor its exception is emitted.
+            refused = limited
         self.refused_runs += bool(refused)
         distances = {line: list(d) for line, d in runtime.DISTANCES.items()}
         hits = set(runtime.HITS)

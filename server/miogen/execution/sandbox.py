@@ -32,6 +32,7 @@ process-group kill are what bound that.
 from __future__ import annotations
 
 import _thread
+import errno
 import math
 import os
 import resource
@@ -113,8 +114,30 @@ def limit_resources(memory_mb: int, seconds: float) -> None:
     tasks = _user_tasks()
     if tasks is not None:  # not enforced for root, but a bound for everyone else
         _limit(resource.RLIMIT_NPROC, tasks + PROCESS_MARGIN)
-    # Past the file size limit a write fails with EFBIG (an OSError in user code) instead of a kill.
-    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    # Past the file size limit a write fails with EFBIG (an OSError in user code) instead of a
+    # kill; the handler notes the test, whatever the code does with the error (it may catch it).
+    signal.signal(signal.SIGXFSZ, _file_size_reached)
+
+
+FILE_SIZE_REASON = "write past the sandbox's file-size limit"
+THREAD_LIMIT = "can't start new thread"  # CPython's RuntimeError under the process limit
+
+
+def _file_size_reached(signum: int, frame: object) -> None:
+    note(FILE_SIZE_REASON)
+
+
+def limit_effect(error: BaseException) -> str:
+    """What of the sandbox's limits ``error`` shows ("" if none): such a test shows the sandbox,
+    not the code (outside it the write, the allocation or the thread would have succeeded),
+    so it is never emitted, and its exception never asserted."""
+    if isinstance(error, MemoryError):
+        return "exhaust memory"
+    if isinstance(error, OSError) and error.errno == errno.EFBIG:
+        return FILE_SIZE_REASON
+    if isinstance(error, RuntimeError) and THREAD_LIMIT in str(error):
+        return "start more threads than the sandbox allows"
+    return ""
 
 
 def _limit(which: int, soft: int, hard: int | None = None) -> None:

@@ -17,11 +17,12 @@ from typing import Any, Protocol
 
 from lsprotocol import types
 
+from miogen.confine import OutsideRoot, is_inside, resolved
 from miogen.errors import SourceSyntaxError
 from miogen.lsp import convert
 from miogen.lsp.client import Client
 from miogen.lsp.documents import PATIENCE, Document, DocumentStore
-from miogen.lsp.insert import Insertion, OpenFiles, plan, test_path
+from miogen.lsp.insert import SETTING, Insertion, OpenFiles, plan, test_path
 from miogen.lsp.jobs import Job
 from miogen.lsp.locator import Locator
 from miogen.lsp.protocol import (
@@ -239,16 +240,26 @@ class Commands:
         return insertion
 
     async def _plan(self, doc: Document, final: UnitView, open_files: OpenFiles) -> Insertion:
-        return await asyncio.to_thread(
-            plan,
-            final.tests,
-            final.module_state,
-            self.locator.location(doc.path),
-            self.locator.settings_for(doc.path),
-            open_files,
-            self.client.codec,
-            self.client.document_changes(),
-        )
+        """The insertion, its test file inside the project and a workspace folder (else a
+        CommandError naming the setting: no folder is created and no edit sent)."""
+        try:
+            insertion = await asyncio.to_thread(
+                plan,
+                final.tests,
+                final.module_state,
+                self.locator.location(doc.path),
+                self.locator.settings_for(doc.path),
+                open_files,
+                self.client.codec,
+                self.client.document_changes(),
+            )
+            folder = self.locator.folder_of(doc.path)
+            if folder is not None and not is_inside(folder, insertion.path):
+                where = resolved(insertion.path)
+                raise OutsideRoot(insertion.path, where, folder, SETTING, "the workspace folder")
+        except OutsideRoot as error:
+            raise CommandError(f"miogen: {error}") from None
+        return insertion
 
     def _creates_without_client(self, insertion: Insertion) -> bool:
         """The test file is absent and the client cannot create files through the edit."""

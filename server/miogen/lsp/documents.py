@@ -14,6 +14,7 @@ from pathlib import Path
 
 from pygls.uris import to_fs_path
 
+from miogen.analysis.source import read_source
 from miogen.errors import SourceSyntaxError
 from miogen.lsp.analyser import Analyser
 from miogen.lsp.jobs import Job
@@ -197,7 +198,7 @@ class DocumentStore:
         return await self.saved_analysis(doc, await self.read(doc))
 
     async def read(self, doc: Document) -> str:
-        """The file's text on disk (raises OSError)."""
+        """The file's text on disk, decoded as Python would (raises OSError, SourceSyntaxError)."""
         return await asyncio.to_thread(_read, doc.path)
 
     def saved_analysis(self, doc: Document, source: str) -> asyncio.Future[Snapshot]:
@@ -267,4 +268,4 @@ class DocumentStore:
 
 
 def _read(path: Path) -> str:
-    return path.read_text(encoding="utf-8")
+    return read_source(path)

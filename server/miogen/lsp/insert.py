@@ -11,6 +11,7 @@ from lsprotocol import types
 from pygls.uris import from_fs_path
 from pygls.workspace.position_codec import PositionCodec
 
+from miogen.confine import inside
 from miogen.emit.merge import MergeResult, UnmergeableFile, fallback_path
 from miogen.emit.style import project_style
 from miogen.lsp import convert
@@ -19,6 +20,7 @@ from miogen.pipeline import merge_into
 from miogen.project import ModuleLocation, default_test_path
 from miogen.records import TestRecord
 
+SETTING = "miogen.testsDirectory (or tests-directory in [tool.miogen])"
 OpenFiles = dict[Path, tuple[str, int | None]]  # open documents: path -> (text, version)
 
 
@@ -54,15 +56,18 @@ def plan(
     A test file that does not parse is never touched: the tests go to its fallback
     (``test_x_miogen.py``). ``module_state``: the module the tests were made for keeps state at
     module level (the tests then come with the fresh-state fixture). Reads files, so call it
-    off the event loop.
+    off the event loop. The test file (or its fallback) must resolve inside the project root
+    (``confine.inside``): else OutsideRoot, and no edit.
     """
     path = test_path(location, settings)
+    inside(location.project_root, path, SETTING)
     style = project_style(path)
     text, version, exists = _current(path, open_files)
     try:
         merge = merge_into(text, tests, location.module_name, module_state, style, path)
     except UnmergeableFile:
         path = fallback_path(path)
+        inside(location.project_root, path, SETTING)
         text, version, exists = _current(path, open_files)
         merge = merge_into(text, tests, location.module_name, module_state, style, path)
     uri = from_fs_path(str(path)) or path.as_uri()

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from miogen.config import merge
+from miogen.config import PROJECT_FILE, capped, merge
 from miogen.lsp.settings import ProjectSettings, Settings, read_layer, resolve, section
 from miogen.project import ModuleLocation, find_project_root, locate
 
@@ -23,9 +23,16 @@ INITIALIZATION = "initializationOptions"
 class Locator:
     """Folders come from the client (they change); settings layers are kept here."""
 
-    def __init__(self, folders: Callable[[], list[Path]], warn: Callable[[str], None]) -> None:
+    def __init__(
+        self,
+        folders: Callable[[], list[Path]],
+        warn: Callable[[str], None],
+        log: Callable[[str], None] | None = None,
+    ) -> None:
         self.folders = folders
         self.warn = warn
+        self.log = log or (lambda _: None)
+        self.told: dict[Path, str] = {}  # per project root: the settings last logged
         self.init_layer: dict[str, Any] = {}
         self.config_layer: dict[str, Any] = {}
         self.folder_layers: dict[Path, dict[str, Any]] = {}  # asked per folder (scopeUri)
@@ -64,8 +71,19 @@ class Locator:
         preference = resolve(*editor).configuration_preference
         if preference == "editorOnly":
             return resolve(*editor)  # the project file is not even read (nor reported on)
-        project = self.projects.read(self.project_root(path), self.warn)
-        return resolve(merge(project, *editor, preference=preference))
+        root = self.project_root(path)
+        project = self.projects.read(root, self.warn)
+        settings = resolve(merge(project, *editor, preference=preference))
+        if project:  # the log says what is used: the project file's values, capped
+            notes = capped(project, *editor)[1]
+            told = " ".join([settings.describe(), *notes])
+            if self.told.get(root) != told:
+                self.told[root] = told
+                for note in notes:
+                    self.warn(f"miogen: {note}")
+                self.log(f"miogen: settings for {root} (with its {PROJECT_FILE}): "
+                         f"{settings.describe()}")  # fmt: skip
+        return settings
 
     def folder_of(self, path: Path) -> Path | None:
         """The innermost workspace folder holding ``path``; None outside them all."""

@@ -50,7 +50,7 @@ class Session:
 
     def __init__(self, ls: LanguageServer) -> None:
         self.client = Client(ls)
-        self.locator = Locator(self.client.folders, self.client.warn)
+        self.locator = Locator(self.client.folders, self.client.warn, self.client.log)
         self.analyser = Analyser()
         self.store = DocumentStore(
             self.client.text, self.client.version, self._module_name, self._analysed, self.analyser
@@ -195,7 +195,7 @@ class Session:
         here (its job then starts past its analysis)."""
         try:
             source = await self.store.read(doc)
-        except OSError:
+        except (OSError, SourceSyntaxError):
             return  # the save's own read reports it
         self._prepare(doc, source)
 
@@ -216,6 +216,10 @@ class Session:
             source = await self.store.read(doc)
         except OSError as error:
             self.client.warn(f"miogen: cannot read {doc.path}: {error}")
+            return
+        except SourceSyntaxError as error:  # Python could not decode it either
+            self._retract(doc)
+            self._broken(doc, error)
             return
         analysis = self.store.saved_analysis(doc, source)
         settings = self.locator.settings_for(doc.path)

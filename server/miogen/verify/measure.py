@@ -38,6 +38,8 @@ class Measurement:
     messages: dict[str, str] = field(default_factory=dict)  # failing test -> its failure text
     output: str = ""
     seconds: float = 0.0  # the tests' own run time, as pytest reports it (set-up included)
+    # Why pytest could not collect (import) the test file: then no test of it ran ("": it did).
+    collection_error: str = ""
 
     @property
     def ok(self) -> bool:
@@ -349,6 +351,9 @@ def read_junit(path: str) -> Measurement:
             name = case.get("name", "")
             element = failure if failure is not None else error
             assert element is not None
+            if element.get("message") == COLLECTION_FAILURE:
+                result.collection_error = _collection_error(element.text or "")
+                continue
             result.failures.append(name)
             result.messages[name] = f"{element.get('message', '')}\n{element.text or ''}"
         elif case.find("skipped") is None:
@@ -356,6 +361,16 @@ def read_junit(path: str) -> Measurement:
     if exact and exact[0]:
         result.seconds = float(exact[0])  # the same sum, without the report's millisecond steps
     return result
+
+
+COLLECTION_FAILURE = "collection failure"  # pytest's JUnit message for a file it cannot import
+
+
+def _collection_error(text: str) -> str:
+    """The exception of a collection failure: pytest's ``E`` lines, else its last line."""
+    lines = [line[1:].strip() for line in text.splitlines() if line.startswith("E ")]
+    lines = lines or [line.strip() for line in text.splitlines() if line.strip()][-1:]
+    return " ".join(lines) or "pytest could not collect it"
 
 
 def read_coverage(
