@@ -83,7 +83,8 @@ def _parser() -> argparse.ArgumentParser:
         "--output",
         "-o",
         type=Path,
-        help="test file (default: tests-directory/test-file-pattern, tests/test_<module>.py)",
+        help="test file (default: a file of miogen's own under the project's test folder, "
+        "mirroring the package: tests/pkg/test_<module>_miogen.py)",
     )
     generate.add_argument("--json", action="store_true", help="print one machine-readable summary")
     generate.add_argument("--seed", type=flag("seed"), help="of the search (default 0)")
@@ -139,6 +140,7 @@ def run_generate(args: argparse.Namespace) -> int:
     location = locate(path, args.project_root)
     settings = options(command_line(location.project_root, args))
     output = args.output or settings.test_path(location)
+    tests_root = None if args.output else settings.tests_root(location)
     budget = settings.budget_seconds
     progress = _ProgressLine(budget, enabled=not args.json and sys.stderr.isatty())
     report = generate_module(
@@ -150,6 +152,8 @@ def run_generate(args: argparse.Namespace) -> int:
         on_event=progress,
         raw=args.raw,
         spares=getattr(args, "worker", None),
+        own_only=args.output is None,
+        tests_root=tests_root,
         **settings.job_options(),
     )
     progress.done()
@@ -249,6 +253,9 @@ def summarize(report: GenerationReport) -> dict[str, Any]:
     error = report.job.error if report.job else None
     input_error = error is not None and error.kind in (ErrorKind.IMPORT, ErrorKind.SYNTAX)
     dropped = verification.dropped if verification else Dropped()
+    added = [n for n in report.merge.added if n.startswith("test")] if report.merge else []
+    kept = sum(len(r.tests) for r in report.units)
+    notes = _notes(report, kept)
     return {
         "module": report.location.module_name,
         "path": str(report.location.path),
@@ -273,9 +280,35 @@ def summarize(report: GenerationReport) -> dict[str, Any]:
         "seconds": {step: round(value, 3) for step, value in _seconds(report).items()},
         # the kept tests' own run time under pytest without coverage.py (median of the reruns)
         "suite_seconds": _suite_seconds(verification),
-        "added": [n for n in report.merge.added if n.startswith("test")] if report.merge else [],
-        "exit_code": 2 if input_error else (1 if failed else 0),
+        "added": added,
+        "notes": notes,
+        # Nothing kept is no success: a run that writes no test says so and fails.
+        "exit_code": 2 if input_error else (1 if failed or not kept else 0),
     }
+
+
+def _notes(report: GenerationReport, kept: int) -> list[str]:
+    """What a reader of the summary must know besides the numbers."""
+    notes = []
+    if report.model.only_private and len(report.units) == len(report.model.private_units):
+        names = ", ".join(r.unit.name for r in report.units)
+        notes.append(f"the module has no public class or function: tests are for {names}")
+    if not kept:
+        notes.append("no tests written: " + _why_nothing(report))
+    elif report.merge is not None and not report.merge.added:
+        notes.append(f"no new tests: {report.output} holds them all already")
+    return notes
+
+
+def _why_nothing(report: GenerationReport) -> str:
+    found = sum(len(r.outcome.result.tests) for r in report.units if r.outcome.result)
+    if not found:
+        return "the search kept no test"
+    verification = report.verification
+    dropped = verification.dropped if verification else Dropped()
+    causes = {"failing": dropped.failing, "unstable": dropped.unstable, "sandbox": dropped.sandbox}
+    counts = ", ".join(f"{len(names)} {cause}" for cause, names in causes.items() if names)
+    return f"the verification dropped all {found} found ({counts or 'none passed'})"
 
 
 def _suite_seconds(verification: Verification | None) -> float | None:
@@ -337,6 +370,8 @@ def _print_summary(summary: dict[str, Any]) -> None:
         print(f"dropped unstable tests: {', '.join(summary['dropped_unstable_tests'])}")
     if summary["output"]:
         print(f"wrote {len(summary['added'])} tests to {summary['output']}")
+    for note in summary["notes"]:
+        print(f"note: {note}")
 
 
 if __name__ == "__main__":

@@ -32,7 +32,7 @@ def test_second_run_on_an_unchanged_unit_starts_where_the_first_ended(tmp_path, 
     account = first["Account"]
     assert account.status == "ran" and account.changed
     assert len(account.after) == account.total - 1  # all but the infeasible branch
-    assert (root / "tests" / "test_bank.py").is_file() and account.added > 0
+    assert (root / "tests" / "test_bank_miogen.py").is_file() and account.added > 0
     assert first["classify"].after and len(first["classify"].after) == first["classify"].total
 
     # One evaluation: what the second run covers comes from the replayed suite.
@@ -70,7 +70,7 @@ def test_second_run_on_an_unchanged_unit_starts_where_the_first_ended(tmp_path, 
 def test_an_unchanged_unit_whose_tests_were_deleted_gets_them_back(tmp_path):
     root = make_project(tmp_path / "project", {"bank.py": BANK})
     first = by_name(run_ctg([root], evaluations(300)))
-    test_file = root / "tests" / "test_bank.py"
+    test_file = root / "tests" / "test_bank_miogen.py"
     header = test_file.read_text(encoding="utf-8").split("\ndef ")[0]
     test_file.write_text(header, encoding="utf-8")  # the user deleted every test
 

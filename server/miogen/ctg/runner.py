@@ -37,6 +37,7 @@ from miogen.ctg.jobs import Job, Pool, dispatch, local_pool
 from miogen.ctg.seeding import dependencies, pool_objects, pool_seeds, still_valid_seeds
 from miogen.emit.merge import UnmergeableFile
 from miogen.pipeline import job_spec, unique_names, verify, write_tests
+from miogen.project import GENERATED_PATTERN
 from miogen.records import JobOutcome, JobSpec, TestData, TestRecord, UnitJob, UnitOutcome
 from miogen.verify.measure import measure
 
@@ -55,8 +56,10 @@ class CtgConfig:
     seed: int = 0
     test_timeout: float = 1.0
     verify_runs: int = 3  # pytest runs of the new tests (the later ones shuffled): flaky ones go
-    tests_directory: str = "tests"  # where each module's test file is, relative to the root
-    test_file_pattern: str = "test_{module}.py"
+    tests_directory: str = (
+        ""  # the test folder, relative to the root ("": project.project_tests_folder)
+    )
+    test_file_pattern: str = GENERATED_PATTERN  # the name of a module's generated test file
     job_options: dict[str, Any] = field(default_factory=dict)  # more JobSpec fields
 
     @property
@@ -246,11 +249,18 @@ def _coverage_before(module: Module) -> tuple[dict[str, list[int]], list[str], s
     if measurement.exit_code == -1:
         warning = f"{module.test_path}: pytest did not finish; its coverage counts as 0"
     elif measurement.failures:
+        first = measurement.failures[0]
+        reason = _first_line(measurement.messages.get(first, "")) or "no message"
         warning = (
-            f"{module.test_path}: {len(measurement.failures)} existing tests fail on the current "
-            f"version of {module.relative} ({', '.join(measurement.failures[:3])}...)"
+            f"{module.test_path}: {len(measurement.failures)} tests fail before this run "
+            f"({first}: {reason})"
         )
     return measurement.covered, measurement.failures, warning
+
+
+def _first_line(text: str) -> str:
+    """The first non-blank line of a failure's text: the error itself, as pytest reports it."""
+    return next((line.strip() for line in text.splitlines() if line.strip()), "")[:200]
 
 
 def _allocate(states: list[UnitState], config: CtgConfig) -> Plan:
@@ -395,7 +405,7 @@ def _merge(report: CtgReport, modules: list[Module], states: list[UnitState]) ->
         try:
             path, merged = write_tests(
                 module.test_path, tests, module.location.module_name,
-                module.analysed.has_module_state,
+                module.analysed.has_module_state, tests_root=module.tests_root,
             )  # fmt: skip
         except (UnmergeableFile, OSError) as error:
             report.warnings.append(f"{module.test_path}: tests not written: {error}")

@@ -21,7 +21,7 @@ from miogen.errors import SourceSyntaxError
 from miogen.lsp import convert
 from miogen.lsp.client import Client
 from miogen.lsp.documents import PATIENCE, Document, DocumentStore
-from miogen.lsp.insert import Insertion, OpenFiles, plan, test_path
+from miogen.lsp.insert import Insertion, OpenFiles, own_test_path, plan
 from miogen.lsp.jobs import Job
 from miogen.lsp.locator import Locator
 from miogen.lsp.protocol import (
@@ -285,7 +285,9 @@ class Commands:
         }
 
     def _test_path(self, doc: Document) -> Path:
-        return test_path(self.locator.location(doc.path), self.locator.settings_for(doc.path))
+        """The file the unit's tests go to: miogen's own (``insert.own_test_path``)."""
+        location, settings = self.locator.location(doc.path), self.locator.settings_for(doc.path)
+        return own_test_path(location, settings, self.client.open_files(self.store.open))
 
     def _shown_test_path(self, doc: Document) -> str:
         root = self.locator.location(doc.path).project_root
@@ -317,7 +319,10 @@ def _stamp(path: Path) -> tuple[int, int, int] | None:
 
 
 def _create_empty(path: Path) -> None:
-    """An empty test file where none is: nothing that exists is touched (invariant 3)."""
+    """An empty test file where none is: nothing that exists is touched (invariant 3).
+
+    Empty, it is miogen's (``emit.files.is_own``): the insertion then writes the header.
+    """
     path.parent.mkdir(parents=True, exist_ok=True)
     try:
         path.open("x", encoding="utf-8").close()

@@ -11,6 +11,7 @@ from lsprotocol import types
 from pygls.uris import from_fs_path
 from pygls.workspace.position_codec import PositionCodec
 
+from miogen.emit import files
 from miogen.emit.merge import MergeResult, UnmergeableFile, fallback_path
 from miogen.emit.style import project_style
 from miogen.lsp import convert
@@ -37,7 +38,20 @@ class Insertion:
 
 
 def test_path(location: ModuleLocation, settings: Settings) -> Path:
+    """The unit's generated test file as intended (``plan`` writes to ``own_path`` of it)."""
     return default_test_path(location, settings.tests_directory, settings.test_file_pattern)
+
+
+def own_test_path(location: ModuleLocation, settings: Settings, open_files: OpenFiles) -> Path:
+    """The generated test file the tests go to: the intended one, or the first fallback that is
+    miogen's (``emit.files.own_path``), as the editor has the files (unsaved text included)."""
+
+    def text_of(path: Path) -> bytes | None:
+        if path in open_files:
+            return open_files[path][0].encode("utf-8", "surrogatepass")
+        return files.read(path)
+
+    return files.own_path(test_path(location, settings), text_of)
 
 
 def plan(
@@ -51,12 +65,12 @@ def plan(
 ) -> Insertion:
     """Merge ``tests`` into the test file as the editor (or else the disk) has it.
 
-    A test file that does not parse is never touched: the tests go to its fallback
-    (``test_x_miogen.py``). ``module_state``: the module the tests were made for keeps state at
+    A file that is not miogen's (``emit.files.is_own``), or does not parse, is never touched:
+    the tests go to a fallback (``test_x_miogen_2.py``). ``module_state``: the module the tests were made for keeps state at
     module level (the tests then come with the fresh-state fixture). Reads files, so call it
     off the event loop.
     """
-    path = test_path(location, settings)
+    path = own_test_path(location, settings, open_files)
     style = project_style(path)
     text, version, exists = _current(path, open_files)
     try:
