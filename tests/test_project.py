@@ -9,8 +9,9 @@ from miogen.project import (
     default_test_path,
     locate,
     package_files,
-    pytest_ini_values,
     project_tests_folder,
+    pytest_ini_values,
+    pytest_sys_path,
 )
 
 
@@ -84,3 +85,16 @@ def test_only_the_first_pytest_configuration_counts(tmp_path: Path) -> None:
     )
     assert pytest_ini_values(root, "testpaths") is None
     assert pytest_ini_values(root, "addopts") == ("-q",)
+
+
+def test_pytest_sys_path_follows_the_import_mode(tmp_path: Path) -> None:
+    root = project(tmp_path, {"conftest.py": "", "tests/unit/test_x.py": ""})
+    test_file = root / "tests/unit/test_x.py"
+    assert pytest_sys_path(root, test_file) == [root, root / "tests/unit"]
+    (root / "tests/__init__.py").write_text("")
+    (root / "tests/unit/__init__.py").write_text("")
+    assert pytest_sys_path(root, test_file) == [root], "a package's base is the root"
+    (root / "pytest.ini").write_text(
+        "[pytest]\naddopts = -q --import-mode=importlib\npythonpath = src\n"
+    )
+    assert pytest_sys_path(root, test_file) == [root / "src"]

@@ -17,6 +17,7 @@ from miogen.criteria.summary import criteria_summary, describe, line_coverage
 from miogen.ctg.cli import add_parser as _add_ctg_parser
 from miogen.errors import MiogenError
 from miogen.execution.early import EarlyWorker
+from miogen.execution.interpreter import project_interpreter
 from miogen.pipeline import Dropped, GenerationReport, UnitReport, Verification, generate_module
 from miogen.platform_support import require_sandbox
 from miogen.project import locate
@@ -105,6 +106,12 @@ def _parser() -> argparse.ArgumentParser:
     )
     generate.add_argument("--project-root", help="how imports in the emitted tests are written")
     generate.add_argument(
+        "--python",
+        metavar="PATH",
+        help="the project's interpreter, where its code and tests run (default: the active "
+        "virtual environment, else .venv under the project root, else miogen's own)",
+    )
+    generate.add_argument(
         "--test-timeout", type=flag("testTimeout"), help="seconds per test execution (default 1)"
     )
     generate.add_argument(
@@ -139,6 +146,7 @@ def run_generate(args: argparse.Namespace) -> int:
         return 2
     location = locate(path, args.project_root)
     settings = options(command_line(location.project_root, args))
+    interpreter = project_interpreter(location.project_root, args.python)
     output = args.output or settings.test_path(location)
     tests_root = None if args.output else settings.tests_root(location)
     budget = settings.budget_seconds
@@ -151,14 +159,16 @@ def run_generate(args: argparse.Namespace) -> int:
         project_root=args.project_root,
         on_event=progress,
         raw=args.raw,
-        spares=getattr(args, "worker", None),
+        spares=getattr(args, "worker", None) if interpreter.own else None,
         own_only=args.output is None,
         tests_root=tests_root,
+        interpreter=interpreter,
         **settings.job_options(),
     )
     progress.done()
     summary = summarize(report)
     summary["settings"] = to_json(settings)
+    summary["python"] = {"executable": interpreter.executable, "origin": interpreter.origin}
     if args.json:
         print(json.dumps(summary, indent=2))
     else:
@@ -289,7 +299,7 @@ def summarize(report: GenerationReport) -> dict[str, Any]:
 
 def _notes(report: GenerationReport, kept: int) -> list[str]:
     """What a reader of the summary must know besides the numbers."""
-    notes = []
+    notes = list(report.notes)
     if report.model.only_private and len(report.units) == len(report.model.private_units):
         names = ", ".join(r.unit.name for r in report.units)
         notes.append(f"the module has no public class or function: tests are for {names}")

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import os
 import re
 import shutil
 import tempfile
@@ -33,9 +34,16 @@ from miogen.emit.merge import GeneratedTest, MergeResult, merge_tests, write_mer
 from miogen.emit.parametrize import original_names, parametrize
 from miogen.emit.state import FIXTURE_NAME, state_fixture
 from miogen.emit.style import Style
+from miogen.execution.interpreter import OWN, Interpreter, import_origin
 from miogen.execution.spare import SpareSource
 from miogen.execution.supervisor import OnEvent, ShouldCancel, run_job
-from miogen.project import ModuleLocation, locate, package_files, pytest_warning_filters
+from miogen.project import (
+    ModuleLocation,
+    locate,
+    package_files,
+    pytest_sys_path,
+    pytest_warning_filters,
+)
 from miogen.records import (
     Event,
     JobOutcome,
@@ -138,9 +146,14 @@ class VerificationAhead:
     """
 
     def __init__(
-        self, location: ModuleLocation, on_event: OnEvent | None, runs: int = VERIFY_RUNS
+        self,
+        location: ModuleLocation,
+        on_event: OnEvent | None,
+        runs: int = VERIFY_RUNS,
+        interpreter: Interpreter = OWN,
     ) -> None:
         self.location, self.forward, self.runs = location, on_event, runs
+        self.interpreter = interpreter
         self.processes: list[Ahead] = []
         self.lock = threading.Lock()
         self.closed = False
@@ -151,7 +164,9 @@ class VerificationAhead:
         if isinstance(event, Progress):
             with self.lock:
                 if not self.processes and not self.closed:
-                    self.processes = start_ahead(self.location.import_root, range(self.runs))
+                    self.processes = start_ahead(
+                        self.location.import_root, range(self.runs), self.interpreter
+                    )
 
     def close(self) -> None:
         with self.lock:
@@ -169,6 +184,7 @@ def verify(
     runs: int = VERIFY_RUNS,
     attempts: int = 3,
     ahead: Sequence[Ahead] = (),
+    interpreter: Interpreter = OWN,
 ) -> Verification:
     """Run the tests under pytest + coverage.py, and ``runs - 1`` more times in other orders
     (backwards, then shuffled), each with a hash seed of its own, none the worker's (all at
@@ -182,12 +198,13 @@ def verify(
 
     The measurement kept is coverage.py's on the tests that passed every run (invariant 2).
     ``ahead``: processes started for the first attempt (``start_verification``); closed here.
+    ``interpreter``: the project's, where pytest and coverage.py run (``execution.interpreter``).
     """
     started = time.monotonic()
     result = Verification(list(tests))
     scratch = Path(tempfile.mkdtemp(prefix="miogen-emit-"))
     waiting = {process.seed: process for process in ahead}
-    retry = RetryAhead(location.import_root)
+    retry = RetryAhead(location.import_root, interpreter)
     try:
         for attempt in range(attempts):
             if not result.tests:
@@ -201,7 +218,7 @@ def verify(
             last = attempt + 1 == attempts
             measurement, shuffled = _run_all(
                 candidate, location, model, units, seeds, timeout, waiting,
-                (lambda: None) if last else retry.prepare,
+                (lambda: None) if last else retry.prepare, interpreter,
             )  # fmt: skip
             waiting = retry.take()
             result.measurement = measurement
@@ -224,15 +241,15 @@ def verify(
 class RetryAhead:
     """The process for a next attempt's coverage run, started while the others still run."""
 
-    def __init__(self, import_root: Path) -> None:
-        self.import_root = import_root
+    def __init__(self, import_root: Path, interpreter: Interpreter = OWN) -> None:
+        self.import_root, self.interpreter = import_root, interpreter
         self.process: Ahead | None = None
         self.lock = threading.Lock()
 
     def prepare(self) -> None:
         with self.lock:
             if self.process is None:
-                [self.process] = start_ahead(self.import_root, [0])
+                [self.process] = start_ahead(self.import_root, [0], self.interpreter)
 
     def take(self) -> dict[int, Ahead]:
         with self.lock:
@@ -249,6 +266,7 @@ def _run_all(
     timeout: float,
     ahead: dict[int, Ahead],
     on_failure: Callable[[], None] = lambda: None,
+    interpreter: Interpreter = OWN,
 ) -> tuple[Measurement, list[Measurement]]:
     """The coverage run (seed 0) and the reruns (other seeds), in parallel processes (those
     started ahead where there are); ``on_failure`` is called when the first run that fails ends."""
@@ -258,14 +276,14 @@ def _run_all(
     def covered() -> Measurement:
         found = measure(
             candidate, location.path, list(units), model.source, *roots, timeout=timeout,
-            sandbox=True, warning_filters=filters, ahead=ahead.get(0),
+            sandbox=True, warning_filters=filters, ahead=ahead.get(0), interpreter=interpreter,
         )  # fmt: skip
         return _noting_failure(found, on_failure)
 
     def rerun(seed: int) -> Measurement:
         found = run_shuffled(
             candidate, *roots, seed, timeout=timeout, sandbox=True, warning_filters=filters,
-            ahead=ahead.get(seed),
+            ahead=ahead.get(seed), interpreter=interpreter,
         )  # fmt: skip
         return _noting_failure(found, on_failure)
 
@@ -408,6 +426,32 @@ def _without_present_fixture(
     return imports, generated
 
 
+def import_problem(
+    location: ModuleLocation, test_file: Path, interpreter: Interpreter = OWN
+) -> str:
+    """Why the project's plain ``pytest`` (at its root, its configuration, no PYTHONPATH of
+    miogen's) would not import the module under test from ``test_file`` as the tests expect,
+    and how to fix it; empty when it would."""
+    root = location.project_root.resolve()
+    if not test_file.resolve().is_relative_to(root):
+        return ""  # a file the user put elsewhere: run from where, nobody knows
+    top = location.module_name.split(".")[0]
+    first = pytest_sys_path(location.project_root, test_file)
+    origin = import_origin(interpreter, top, first, location.project_root)
+    if origin is not None and Path(origin).resolve().is_relative_to(location.import_root.resolve()):
+        return ""
+    relative = Path(os.path.relpath(location.import_root, location.project_root)).as_posix()
+    fix = (
+        f'add pythonpath = ["{relative}"] under [tool.pytest.ini_options] in pyproject.toml, or '
+        "install the project into its environment (pip install -e .)"
+    )
+    if origin is None:
+        return f"the project's pytest cannot import {top} from {test_file.name}: {fix}"
+    return (
+        f"the project's pytest imports {top} from {origin}, not from {location.import_root}: {fix}"
+    )
+
+
 # --- the CLI's run of one module -------------------------------------------------------------
 
 
@@ -435,6 +479,7 @@ class GenerationReport:
     merge: MergeResult | None = None
     verification: Verification | None = None
     seconds: dict[str, float] = field(default_factory=dict)  # wall time per pipeline step
+    notes: list[str] = field(default_factory=list)  # what the user should know (import_problem)
 
 
 def generate_module(
@@ -448,11 +493,12 @@ def generate_module(
     spares: SpareSource | None = None,
     own_only: bool = True,
     tests_root: Path | None = None,
+    interpreter: Interpreter = OWN,
     **options: Any,
 ) -> GenerationReport:
     """One job for the module's units (sharing ``budget``), verified, merged into ``output``
     (``own_only``: only if it is miogen's file, else a fallback beside it; ``tests_root``: see
-    ``write_tests``).
+    ``write_tests``), the worker and the verification in ``interpreter`` (the project's).
 
     ``raw``: the search's tests as found (no shrinking, no mutants); ``options``: JobSpec fields.
     The worker starts at once (``spares``: one started earlier still, ``execution.early``); this
@@ -468,7 +514,10 @@ def generate_module(
         names = [u.name for u in analyze_file(location.path, location.module_name).select(None)]
     jobs = [UnitJob(name, careful=raw) for name in names]
     cancel = threading.Event()
-    ahead = VerificationAhead(location, on_event)  # pytest starts while the search runs
+    # pytest starts while the search runs
+    ahead = VerificationAhead(location, on_event, interpreter=interpreter)
+    if not interpreter.own:
+        options = {**options, "python": interpreter.executable, "shim": interpreter.shim}
     try:
         with ThreadPoolExecutor(1, thread_name_prefix="miogen-job") as pool:
             spec = job_spec(location, jobs, budget, **options)
@@ -486,7 +535,7 @@ def generate_module(
         outcomes = {u.unit: u for u in report.job.units}
         failed = UnitOutcome("", "failed", message=report.job.message)
         report.units = [UnitReport(u, outcomes.get(u.name, failed)) for u in units]
-        _verify_report(report, options.get("test_timeout", 1.0), ahead.processes)
+        _verify_report(report, options.get("test_timeout", 1.0), ahead.processes, interpreter)
     finally:
         ahead.close()
     tests = [t for r in report.units for t in r.tests]
@@ -496,13 +545,18 @@ def generate_module(
         report.output, report.merge = write_tests(
             output, tests, location.module_name, state, own_only, tests_root
         )
+        if problem := import_problem(location, report.output, interpreter):
+            report.notes.append(problem)
         report.seconds["write"] = time.monotonic() - written
     report.seconds["total"] = time.monotonic() - started
     return report
 
 
 def _verify_report(
-    report: GenerationReport, test_timeout: float, ahead: Sequence[Ahead] = ()
+    report: GenerationReport,
+    test_timeout: float,
+    ahead: Sequence[Ahead] = (),
+    interpreter: Interpreter = OWN,
 ) -> None:
     for unit_report in report.units:
         result = unit_report.outcome.result
@@ -511,7 +565,10 @@ def _verify_report(
     if not tests:
         return
     units = [r.unit for r in report.units]
-    verification = verify(report.location, report.model, units, tests, test_timeout, ahead=ahead)
+    verification = verify(
+        report.location, report.model, units, tests, test_timeout, ahead=ahead,
+        interpreter=interpreter,
+    )  # fmt: skip
     report.verification = verification
     report.seconds["verify"] = verification.seconds
     kept = {t.name for t in verification.tests}

@@ -11,6 +11,7 @@ folder is a package: where the test folder is not one, the name holds the whole 
 from __future__ import annotations
 
 import configparser
+import re
 import shlex
 import tomllib
 from dataclasses import dataclass
@@ -143,6 +144,33 @@ def package_files(tests_root: Path, test_file: Path) -> list[Path]:
     return missing
 
 
+def pytest_sys_path(project_root: Path, test_file: Path) -> list[Path]:
+    """The folders plain ``pytest``, run at ``project_root``, puts first on ``sys.path`` when it
+    imports ``test_file``: its ``pythonpath`` option's, then, unless the import mode is
+    ``importlib``, the base folder of the file and of each ``conftest.py`` on the way from the
+    root to it (the first folder upward that is not a package)."""
+    paths = [project_root / entry for entry in pytest_ini_values(project_root, "pythonpath") or ()]
+    options = " ".join(pytest_ini_values(project_root, "addopts") or ())
+    if re.search(r"--import-mode[= ]importlib", options):
+        return paths
+    folders = [project_root]
+    if test_file.parent.is_relative_to(project_root):
+        for part in test_file.parent.relative_to(project_root).parts:
+            folders.append(folders[-1] / part)
+    with_conftest = [f for f in folders if (f / "conftest.py").is_file()]
+    for folder in [*with_conftest, test_file.parent]:
+        base = _base_folder(folder)
+        if base not in paths:
+            paths.append(base)
+    return paths
+
+
+def _base_folder(folder: Path) -> Path:
+    while (folder / "__init__.py").is_file() and folder.parent != folder:
+        folder = folder.parent
+    return folder
+
+
 def pytest_warning_filters(project_root: Path) -> tuple[str, ...]:
     """The project's pytest ``filterwarnings``, from the file pytest reads at its root."""
     return pytest_ini_values(project_root, "filterwarnings") or ()
@@ -189,7 +217,11 @@ def _values_in(path: Path, key: str) -> tuple[tuple[str, ...] | None] | None:
     return (_lines(value, key) if value is not None else None,)
 
 
-ARGUMENT_LISTS = ("testpaths", "pythonpath")  # pytest's "args" options; the others are line lists
+ARGUMENT_LISTS = (
+    "testpaths",
+    "pythonpath",
+    "addopts",
+)  # pytest's "args" options; the others are line lists
 
 
 def _lines(value: object, key: str) -> tuple[str, ...]:

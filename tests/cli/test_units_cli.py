@@ -71,7 +71,7 @@ def test_zero_targets_show_no_percentage(tmp_path: Path):
     assert json.loads(as_json.stdout)["measured"]["percent"] is None
 
 
-FACTORY = '''\
+FACTORY = """\
 def retry(times):
     if times < 1:
         raise ValueError("times must be positive")
@@ -80,7 +80,7 @@ def retry(times):
         return function
 
     return decorate
-'''
+"""
 
 
 def test_a_decorator_factory_gets_a_callable_check(tmp_path: Path):
