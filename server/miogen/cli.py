@@ -277,6 +277,8 @@ def summarize(report: GenerationReport) -> dict[str, Any]:
             "total": total,
             # Of nothing, no percentage.
             "percent": round(100.0 * measured_count / total, 1) if total else None,
+            # coverage.py's own figure for the module file (its report's total, branch=True)
+            "module_percent": _rounded(measurement.module_percent if measurement else None),
             "tests_passed": measurement.passed if measurement else 0,
             "tests_failed": measurement.failed + measurement.errors if measurement else 0,
         },
@@ -319,6 +321,10 @@ def _why_nothing(report: GenerationReport) -> str:
     causes = {"failing": dropped.failing, "unstable": dropped.unstable, "sandbox": dropped.sandbox}
     counts = ", ".join(f"{len(names)} {cause}" for cause, names in causes.items() if names)
     return f"the verification dropped all {found} found ({counts or 'none passed'})"
+
+
+def _rounded(value: float | None) -> float | None:
+    return round(value, 1) if value is not None else None
 
 
 def _suite_seconds(verification: Verification | None) -> float | None:
@@ -367,7 +373,13 @@ def _print_summary(summary: dict[str, Any]) -> None:
             closest = f" — closest: {item['closest']}" if item["closest"] else ""
             print(f"  line {item['line']}: {item['description']}{closest}")
     measured = summary["measured"]
-    share = f" ({measured['percent']}%)" if measured["percent"] is not None else ""
+    # The one percentage shown is coverage.py's own (`coverage report --branch` on the module).
+    module = measured["module_percent"]
+    share = (
+        f"; the module at {module}% by coverage.py"
+        if module is not None and measured["total"]
+        else ""
+    )
     print(
         f"coverage.py: {measured['covered']}/{measured['total']} targets{share}; "
         f"tests {measured['tests_passed']} passed, {measured['tests_failed']} failed"

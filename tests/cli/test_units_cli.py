@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import io
 import json
 import subprocess
+import sys
 from pathlib import Path
 
+from coverage import Coverage
 from running import miogen
 
 PRIVATE = (
@@ -94,3 +97,26 @@ def test_a_decorator_factory_gets_a_callable_check(tmp_path: Path):
     text = output.read_text()
     assert "assert callable(retry(" in text and "function)" not in text, text
     assert summary["measured"]["covered"] == summary["measured"]["total"] == 2
+
+
+def test_the_percentage_shown_is_coverage_pys_own_on_the_written_file(tmp_path: Path):
+    module = tmp_path / "clamps.py"
+    module.write_text(
+        "def clamp(x):\n    if x > 10:\n        return 10\n"
+        "    if x is None and x > 3:  # never both\n        return -1\n    return x\n"
+    )
+    output = tmp_path / "out" / "test_clamps.py"
+    done = generate(str(module), "--evaluations", "300", "--output", str(output), "--json")
+    shown = json.loads(done.stdout)["measured"]["module_percent"]
+    data = tmp_path / "coverage.dat"
+    subprocess.run(
+        [sys.executable, "-m", "coverage", "run", "--branch", f"--data-file={data}",
+         f"--include={module}", "-m", "pytest", "-q", "-p", "no:cacheprovider", str(output)],
+        cwd=tmp_path, env={"PYTHONPATH": str(tmp_path), "PATH": "/usr/bin:/bin"}, check=True,
+        capture_output=True,
+    )  # fmt: skip
+    measured = Coverage(data_file=str(data), config_file=False)
+    measured.load()
+    assert shown == round(measured.report(file=io.StringIO()), 1) < 100.0
+    text = generate(str(module), "--evaluations", "300", "--output", str(output)).stdout
+    assert f"the module at {shown}% by coverage.py" in text

@@ -6,6 +6,7 @@ coverage.py measures (invariant 2).
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import signal
@@ -18,7 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
-from coverage import CoverageData
+from coverage import Coverage, CoverageData
+from coverage.exceptions import CoverageException
 
 from miogen.analysis.model import Unit
 from miogen.analysis.targets import parse_code
@@ -39,6 +41,9 @@ class Measurement:
     messages: dict[str, str] = field(default_factory=dict)  # failing test -> its failure text
     output: str = ""
     seconds: float = 0.0  # the tests' own run time, as pytest reports it (set-up included)
+    # coverage.py's own total for the module file (statements and branches, as `coverage
+    # report --branch` prints it); None: not measured.
+    module_percent: float | None = None
 
     @property
     def ok(self) -> bool:
@@ -370,6 +375,16 @@ def read_junit(path: str) -> Measurement:
     return result
 
 
+def _module_percent(data_file: str, module_path: Path) -> float | None:
+    """coverage.py's report total for the one file: the figure its own report shows."""
+    measured = Coverage(data_file=data_file, config_file=False, branch=True)
+    measured.load()
+    try:
+        return float(measured.report(morfs=[str(module_path)], file=io.StringIO()))
+    except CoverageException:
+        return None
+
+
 def read_coverage(
     result: Measurement, data_file: str, module_path: Path, units: Sequence[Unit], source: str
 ) -> None:
@@ -383,6 +398,7 @@ def read_coverage(
     lines = {a for a, _ in arcs if a > 0} | {b for _, b in arcs if b > 0}
     result.arcs = sorted(arcs)
     result.executed_lines = sorted(lines & code.statements)
+    result.module_percent = _module_percent(data_file, module_path)
     for unit in units:
         result.covered[unit.name] = [
             t.id for t in unit.targets if (t.arc in arcs if t.kind == "branch" else t.line in lines)
