@@ -7,7 +7,7 @@ import ast
 import pytest
 from lsp_support import E2E, SHAPES, edited_sign, line_of
 from lsprotocol import types
-from miogen.emit.files import HEADER
+from miogen.emit.files import HEADER, PACKAGE_HEADER
 from pygls.exceptions import JsonRpcException
 
 pytestmark = E2E
@@ -138,3 +138,16 @@ async def test_units_request_lists_classes_and_functions(editor):
     assert stack["end"]["line"] == line_of(SHAPES, "return self.items.pop()")
     editor.type(path, SHAPES + "\ndef broken(:\n")
     assert await editor.units(path) == []
+
+
+async def test_a_packaged_tests_folder_gets_marked_packages_from_the_editor(editor):
+    editor.write("tests/__init__.py", "")
+    editor.write("geometry/__init__.py", "")
+    path = editor.write("geometry/shapes.py")
+    editor.open(path)
+    result = await editor.command("miogen.generateTests", path, "Stack")
+    own = editor.project / "tests" / "geometry" / "test_shapes_miogen.py"
+    assert result["applied"] and result["testFile"] == str(own), result
+    init = editor.project / "tests" / "geometry" / "__init__.py"
+    assert init.read_text("utf-8") == PACKAGE_HEADER
+    assert own.read_text("utf-8").startswith(HEADER)

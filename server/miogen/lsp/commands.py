@@ -21,7 +21,7 @@ from miogen.errors import SourceSyntaxError
 from miogen.lsp import convert
 from miogen.lsp.client import Client
 from miogen.lsp.documents import PATIENCE, Document, DocumentStore
-from miogen.lsp.insert import Insertion, OpenFiles, own_test_path, plan
+from miogen.lsp.insert import Insertion, OpenFiles, own_test_path, plan, prepare_folder
 from miogen.lsp.jobs import Job
 from miogen.lsp.locator import Locator
 from miogen.lsp.protocol import (
@@ -136,7 +136,7 @@ class Commands:
         insertion = await self.plan_insertion(doc, final)
         if self._creates_without_client(insertion):
             insertion = await self._create_file(doc, final, insertion)
-        await asyncio.to_thread(insertion.path.parent.mkdir, parents=True, exist_ok=True)
+        await asyncio.to_thread(prepare_folder, insertion)
         action.edit = insertion.edit
         doc.record(final.shape.name).inserted = True  # the client asked for it, to apply it
         return action
@@ -186,7 +186,7 @@ class Commands:
             return self._result(doc, unit, insertion, applied=False, message="already inserted")
         if self._creates_without_client(insertion):
             insertion = await self._create_file(doc, final, insertion)
-        await asyncio.to_thread(insertion.path.parent.mkdir, parents=True, exist_ok=True)
+        await asyncio.to_thread(prepare_folder, insertion)
         applied = await self.client.apply_edit(insertion.edit, f"miogen: tests for {unit}")
         doc.record(unit).inserted = doc.record(unit).inserted or applied
         return self._result(doc, unit, insertion, applied=applied, message="")
@@ -256,6 +256,7 @@ class Commands:
 
     async def _create_file(self, doc: Document, final: UnitView, insertion: Insertion) -> Insertion:
         """Create the missing test file (and its folder) empty, then plan on it."""
+        await asyncio.to_thread(prepare_folder, insertion)  # packages first: they decide the name
         await asyncio.to_thread(_create_empty, insertion.path)
         return await self.plan_insertion(doc, final)
 

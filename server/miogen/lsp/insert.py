@@ -17,7 +17,7 @@ from miogen.emit.style import project_style
 from miogen.lsp import convert
 from miogen.lsp.settings import Settings
 from miogen.pipeline import merge_into
-from miogen.project import ModuleLocation, default_test_path
+from miogen.project import ModuleLocation, default_test_path, package_files
 from miogen.records import TestRecord
 
 OpenFiles = dict[Path, tuple[str, int | None]]  # open documents: path -> (text, version)
@@ -31,6 +31,9 @@ class Insertion:
     merge: MergeResult
     edit: types.WorkspaceEdit
     exists: bool  # the test file exists (else the edit creates it, when the client can)
+    # ``__init__.py`` files of miogen's to create first: the test folder is a package, and the
+    # folders the file goes in are new (``project.package_files``).
+    packages: tuple[Path, ...] = ()
 
     @property
     def count(self) -> int:
@@ -85,7 +88,20 @@ def plan(
         uri, edits, create=not exists, version=version, document_changes=document_changes
     )
     shown = os.path.relpath(path, location.project_root)
-    return Insertion(path, uri, shown, merge, edit, exists)
+    packages = tuple(package_files(settings.tests_root(location), path))
+    return Insertion(path, uri, shown, merge, edit, exists, packages)
+
+
+def prepare_folder(insertion: Insertion) -> None:
+    """The test file's folder, and the ``__init__.py`` files it needs (marked as miogen's; one
+    that exists is never touched)."""
+    insertion.path.parent.mkdir(parents=True, exist_ok=True)
+    for package in insertion.packages:
+        try:
+            with package.open("x", encoding="utf-8") as init:
+                init.write(files.PACKAGE_HEADER)
+        except FileExistsError:
+            pass
 
 
 def _current(path: Path, open_files: OpenFiles) -> tuple[str | None, int | None, bool]:
