@@ -85,3 +85,10 @@ def test_miogen_runs_in_the_project_venv_without_being_installed_there(tmp_path:
     measured = summary["measured"]
     assert measured["covered"] == measured["total"] == 2 and measured["tests_failed"] == 0
     assert "grade(" in Path(summary["output"]).read_text()
+    ctg = subprocess.run(
+        [sys.executable, "-m", "miogen", "ctg", "grade.py", "--budget", "1", "--json", "--quiet",
+         "--python", str(python)],
+        cwd=root, capture_output=True, text=True, env=environment, timeout=300,
+    )  # fmt: skip
+    assert ctg.returncode == 0, ctg.stdout + ctg.stderr
+    assert json.loads(ctg.stdout)["pooled"]["covered"] == 2
