@@ -18,6 +18,7 @@ from miogen.criteria.summary import criteria_summary, describe, line_coverage
 from miogen.ctg.cli import add_parser as _add_ctg_parser
 from miogen.errors import MiogenError
 from miogen.execution.early import EarlyWorker
+from miogen.execution.interpreter import project_interpreter
 from miogen.pipeline import Dropped, GenerationReport, UnitReport, Verification, generate_module
 from miogen.platform_support import require_sandbox
 from miogen.project import locate
@@ -84,7 +85,8 @@ def _parser() -> argparse.ArgumentParser:
         "--output",
         "-o",
         type=Path,
-        help="test file (default: tests-directory/test-file-pattern, tests/test_<module>.py)",
+        help="test file (default: a file of miogen's own under the project's test folder, "
+        "mirroring the package: tests/pkg/test_<module>_miogen.py)",
     )
     generate.add_argument("--json", action="store_true", help="print one machine-readable summary")
     generate.add_argument("--seed", type=flag("seed"), help="of the search (default 0)")
@@ -104,6 +106,12 @@ def _parser() -> argparse.ArgumentParser:
         help="keep the cheaper test per covered goal (aDynaMOSA's performance score) under MIO",
     )
     generate.add_argument("--project-root", help="how imports in the emitted tests are written")
+    generate.add_argument(
+        "--python",
+        metavar="PATH",
+        help="the project's interpreter, where its code and tests run (default: the active "
+        "virtual environment, else .venv under the project root, else miogen's own)",
+    )
     generate.add_argument(
         "--test-timeout", type=flag("testTimeout"), help="seconds per test execution (default 1)"
     )
@@ -139,9 +147,11 @@ def run_generate(args: argparse.Namespace) -> int:
         return 2
     location = locate(path, args.project_root)
     settings = options(command_line(location.project_root, args))
+    interpreter = project_interpreter(location.project_root, args.python)
     output = args.output or settings.test_path(location)
     where = "--output" if args.output else f"tests-directory in [tool.miogen] of {PROJECT_FILE}"
     root = output_root(location.project_root, args.output)
+    tests_root = None if args.output else settings.tests_root(location)
     budget = settings.budget_seconds
     progress = _ProgressLine(budget, enabled=not args.json and sys.stderr.isatty())
     report = generate_module(
@@ -152,14 +162,18 @@ def run_generate(args: argparse.Namespace) -> int:
         project_root=args.project_root,
         on_event=progress,
         raw=args.raw,
-        spares=getattr(args, "worker", None),
+        spares=getattr(args, "worker", None) if interpreter.own else None,
         output_setting=where,
         output_root=root,
+        own_only=args.output is None,
+        tests_root=tests_root,
+        interpreter=interpreter,
         **settings.job_options(),
     )
     progress.done()
     summary = summarize(report)
     summary["settings"] = to_json(settings)
+    summary["python"] = {"executable": interpreter.executable, "origin": interpreter.origin}
     if args.json:
         print(json.dumps(summary, indent=2))
     else:
@@ -267,6 +281,9 @@ def summarize(report: GenerationReport) -> dict[str, Any]:
     error = report.job.error if report.job else None
     input_error = error is not None and error.kind in (ErrorKind.IMPORT, ErrorKind.SYNTAX)
     dropped = verification.dropped if verification else Dropped()
+    added = [n for n in report.merge.added if n.startswith("test")] if report.merge else []
+    kept = sum(len(r.tests) for r in report.units)
+    notes = _notes(report, kept)
     return {
         "module": report.location.module_name,
         "path": str(report.location.path),
@@ -278,6 +295,8 @@ def summarize(report: GenerationReport) -> dict[str, Any]:
             "total": total,
             # Of nothing, no percentage.
             "percent": round(100.0 * measured_count / total, 1) if total else None,
+            # coverage.py's own figure for the module file (its report's total, branch=True)
+            "module_percent": _rounded(measurement.module_percent if measurement else None),
             "tests_passed": measurement.passed if measurement else 0,
             "tests_failed": measurement.failed + measurement.errors if measurement else 0,
         },
@@ -292,9 +311,39 @@ def summarize(report: GenerationReport) -> dict[str, Any]:
         "seconds": {step: round(value, 3) for step, value in _seconds(report).items()},
         # the kept tests' own run time under pytest without coverage.py (median of the reruns)
         "suite_seconds": _suite_seconds(verification),
-        "added": [n for n in report.merge.added if n.startswith("test")] if report.merge else [],
-        "exit_code": 2 if input_error else (1 if failed or dropped.unimportable else 0),
+        "added": added,
+        "notes": notes,
+        # Nothing kept is no success: a run that writes no test says so and fails.
+        "exit_code": 2 if input_error else (1 if failed or not kept or dropped.unimportable else 0),
     }
+
+
+def _notes(report: GenerationReport, kept: int) -> list[str]:
+    """What a reader of the summary must know besides the numbers."""
+    notes = list(report.notes)
+    if report.model.only_private and len(report.units) == len(report.model.private_units):
+        names = ", ".join(r.unit.name for r in report.units)
+        notes.append(f"the module has no public class or function: tests are for {names}")
+    if not kept:
+        notes.append("no tests written: " + _why_nothing(report))
+    elif report.merge is not None and not report.merge.added:
+        notes.append(f"no new tests: {report.output} holds them all already")
+    return notes
+
+
+def _why_nothing(report: GenerationReport) -> str:
+    found = sum(len(r.outcome.result.tests) for r in report.units if r.outcome.result)
+    if not found:
+        return "the search kept no test"
+    verification = report.verification
+    dropped = verification.dropped if verification else Dropped()
+    causes = {"failing": dropped.failing, "unstable": dropped.unstable, "sandbox": dropped.sandbox}
+    counts = ", ".join(f"{len(names)} {cause}" for cause, names in causes.items() if names)
+    return f"the verification dropped all {found} found ({counts or 'none passed'})"
+
+
+def _rounded(value: float | None) -> float | None:
+    return round(value, 1) if value is not None else None
 
 
 def _suite_seconds(verification: Verification | None) -> float | None:
@@ -343,7 +392,13 @@ def _print_summary(summary: dict[str, Any]) -> None:
             closest = f" — closest: {item['closest']}" if item["closest"] else ""
             print(f"  line {item['line']}: {item['description']}{closest}")
     measured = summary["measured"]
-    share = f" ({measured['percent']}%)" if measured["percent"] is not None else ""
+    # The one percentage shown is coverage.py's own (`coverage report --branch` on the module).
+    module = measured["module_percent"]
+    share = (
+        f"; the module at {module}% by coverage.py"
+        if module is not None and measured["total"]
+        else ""
+    )
     print(
         f"coverage.py: {measured['covered']}/{measured['total']} targets{share}; "
         f"tests {measured['tests_passed']} passed, {measured['tests_failed']} failed"
@@ -358,6 +413,8 @@ def _print_summary(summary: dict[str, Any]) -> None:
         print(f"dropped unstable tests: {', '.join(summary['dropped_unstable_tests'])}")
     if summary["output"]:
         print(f"wrote {len(summary['added'])} tests to {summary['output']}")
+    for note in summary["notes"]:
+        print(f"note: {note}")
 
 
 if __name__ == "__main__":

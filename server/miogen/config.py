@@ -30,7 +30,12 @@ from typing import Any, Literal, get_args
 from miogen.confine import escapes
 from miogen.criteria import parse_criteria
 from miogen.errors import MiogenError
-from miogen.project import ModuleLocation, default_test_path
+from miogen.project import (
+    GENERATED_PATTERN,
+    ModuleLocation,
+    default_test_path,
+    project_tests_folder,
+)
 from miogen.records import Algorithm
 
 Preference = Literal["editorFirst", "filesystemFirst", "editorOnly"]
@@ -58,8 +63,8 @@ class Options:
     """
 
     budget_seconds: float = 5.0
-    tests_directory: str = "tests"
-    test_file_pattern: str = "test_{module}.py"
+    tests_directory: str = ""  # relative to the project root; "": pytest's testpaths, tests/...
+    test_file_pattern: str = GENERATED_PATTERN  # the name of a generated test file
     seed: int = 0  # of the search's random choices
     evaluations: int | None = None  # a budget in fitness evaluations instead (reproducible runs)
     algorithm: Algorithm = Algorithm.MIO
@@ -81,7 +86,14 @@ class Options:
         }
 
     def test_path(self, location: ModuleLocation) -> Path:
+        """The module's generated test file as intended (``emit.files.own_path``: as written)."""
         return default_test_path(location, self.tests_directory, self.test_file_pattern)
+
+    def tests_root(self, location: ModuleLocation) -> Path:
+        """The project's test folder, under which generated test files mirror the packages."""
+        if self.tests_directory:
+            return location.project_root / self.tests_directory
+        return project_tests_folder(location.project_root, location.path)
 
 
 # --- checks: each returns the clean value or raises ValueError with the reason -------------

@@ -37,7 +37,7 @@ def generate(spec: JobSpec, emit: Emit, heartbeat: Heartbeat | None = None) -> N
     for job in spec.units:
         model.unit(job.name)  # an unknown unit fails the job before the import
     if not spec.units:
-        spec = dataclasses.replace(spec, units=tuple(UnitJob(u.name) for u in model.units))
+        spec = dataclasses.replace(spec, units=tuple(UnitJob(u.name) for u in model.default_units))
     objectives = Objectives.of(spec, model)  # counters and probes for the job's goals
     module = phases.timed("import", load, spec, objectives)
     emit(Loaded(phases.seconds, {job.name: _weight(job, model) for job in spec.units}))

@@ -1,14 +1,25 @@
-"""Where a module lives in its project: the import root, its dotted name, and its test file."""
+"""Where a module lives in its project: the import root, its dotted name, and its test file.
+
+Generated tests live in files of miogen's own (invariant 3) under the project's test folder
+(pytest's ``testpaths``, else an existing ``tests/`` or ``test/``, else ``tests/``), in folders
+that mirror the module's package path: ``pkg/sub/mod.py`` -> ``tests/pkg/sub/test_mod_miogen.py``.
+pytest's default import mode (``prepend``) imports a test file under its basename unless its
+folder is a package: where the test folder is not one, the name holds the whole dotted path
+(``tests/pkg/sub/test_pkg_sub_mod_miogen.py``), so that two modules of one name never collide.
+"""
 
 from __future__ import annotations
 
 import configparser
 import re
+import shlex
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
 ROOT_MARKERS = ("pyproject.toml", "setup.cfg", "setup.py", ".git")
+GENERATED_PATTERN = "test_{module}_miogen.py"  # the default name of a generated test file
+TEST_FOLDERS = ("tests", "test")
 
 
 @dataclass(frozen=True)
@@ -69,15 +80,106 @@ def is_test_file(path: Path) -> bool:
 
 
 def default_test_path(
-    location: ModuleLocation, tests_directory: str = "tests", pattern: str = "test_{module}.py"
+    location: ModuleLocation, tests_directory: str = "", pattern: str = GENERATED_PATTERN
 ) -> Path:
-    short = location.module_name.rpartition(".")[2]
-    short = re.sub(r"\W", "_", short)  # my-mod.py: tests/test_my_mod.py, a name pytest imports
-    return location.project_root / tests_directory / pattern.format(module=short)
+    """The generated test file of the module at ``location`` (``tests_directory``: relative to
+    the project root; empty: ``project_tests_folder``), mirroring the module's package path.
+
+    >>> root = Path("/nowhere")
+    >>> at = ModuleLocation(root / "pkg/sub/mod.py", root, root, "pkg.sub.mod")
+    >>> default_test_path(at).relative_to(root).as_posix()
+    'tests/pkg/sub/test_pkg_sub_mod_miogen.py'
+    """
+    folder = location.project_root / tests_directory if tests_directory else None
+    folder = folder or project_tests_folder(location.project_root, location.path)
+    *packages, short = location.module_name.split(".")
+    short = re.sub(r"\W", "_", short)  # my-mod.py: test_my_mod..., a name pytest imports
+    target = folder.joinpath(*packages)
+    name = short if packaged(folder, target) else "_".join([*packages, short])
+    return target / pattern.format(module=name)
+
+
+def project_tests_folder(project_root: Path, module_path: Path | None = None) -> Path:
+    """Where the project's tests live: the first of pytest's ``testpaths`` that is a plain folder
+    inside the project (not the project root itself, nor a folder holding ``module_path``), else
+    an existing ``tests/`` or ``test/``, else ``tests/`` (to be created)."""
+    for entry in pytest_ini_values(project_root, "testpaths") or ():
+        if any(char in entry for char in "*?["):
+            continue
+        folder = (project_root / entry).resolve()
+        inside = folder.is_relative_to(project_root.resolve()) and folder != project_root.resolve()
+        holds = module_path is not None and Path(module_path).resolve().is_relative_to(folder)
+        if inside and not holds:
+            return project_root / entry
+    for name in TEST_FOLDERS:
+        if (project_root / name).is_dir():
+            return project_root / name
+    return project_root / TEST_FOLDERS[0]
+
+
+def packaged(tests_root: Path, folder: Path) -> bool:
+    """Whether test files in ``folder`` (under ``tests_root``) are imported as modules of a package:
+    ``tests_root`` has an ``__init__.py``, and so has every folder down to ``folder`` that exists
+    already (the folders miogen creates get one, ``package_files``)."""
+    if not (tests_root / "__init__.py").is_file():
+        return False
+    current = tests_root
+    for part in folder.relative_to(tests_root).parts:
+        current = current / part
+        if current.is_dir() and not (current / "__init__.py").is_file():
+            return False
+    return True
+
+
+def package_files(tests_root: Path, test_file: Path) -> list[Path]:
+    """The ``__init__.py`` files missing between ``tests_root`` and ``test_file``'s folder, where
+    the test folder is a package (pytest then imports the file under its dotted path)."""
+    folder = test_file.parent
+    if not folder.is_relative_to(tests_root) or not packaged(tests_root, folder):
+        return []
+    missing, current = [], tests_root
+    for part in folder.relative_to(tests_root).parts:
+        current = current / part
+        if not (current / "__init__.py").exists():
+            missing.append(current / "__init__.py")
+    return missing
+
+
+def pytest_sys_path(project_root: Path, test_file: Path) -> list[Path]:
+    """The folders plain ``pytest``, run at ``project_root``, puts first on ``sys.path`` when it
+    imports ``test_file``: its ``pythonpath`` option's, then, unless the import mode is
+    ``importlib``, the base folder of the file and of each ``conftest.py`` on the way from the
+    root to it (the first folder upward that is not a package)."""
+    paths = [project_root / entry for entry in pytest_ini_values(project_root, "pythonpath") or ()]
+    options = " ".join(pytest_ini_values(project_root, "addopts") or ())
+    if re.search(r"--import-mode[= ]importlib", options):
+        return paths
+    folders = [project_root]
+    if test_file.parent.is_relative_to(project_root):
+        for part in test_file.parent.relative_to(project_root).parts:
+            folders.append(folders[-1] / part)
+    with_conftest = [f for f in folders if (f / "conftest.py").is_file()]
+    for folder in [*with_conftest, test_file.parent]:
+        base = _base_folder(folder)
+        if base not in paths:
+            paths.append(base)
+    return paths
+
+
+def _base_folder(folder: Path) -> Path:
+    while (folder / "__init__.py").is_file() and folder.parent != folder:
+        folder = folder.parent
+    return folder
 
 
 def pytest_warning_filters(project_root: Path) -> tuple[str, ...]:
-    """The project's pytest ``filterwarnings``, from the file pytest reads at its root.
+    """The project's pytest ``filterwarnings``, from the file pytest reads at its root."""
+    return pytest_ini_values(project_root, "filterwarnings") or ()
+
+
+def pytest_ini_values(project_root: Path, key: str) -> tuple[str, ...] | None:
+    """A line-list option of the project's pytest configuration (``filterwarnings``,
+    ``testpaths``, ``pythonpath``), from the file pytest reads at its root; None: not set.
 
     pytest takes the first of pytest.ini, .pytest.ini, pyproject.toml (with a pytest table),
     tox.ini ([pytest]) and setup.cfg ([tool:pytest]); an unreadable file counts as none.
@@ -87,36 +189,47 @@ def pytest_warning_filters(project_root: Path) -> tuple[str, ...]:
         if not path.is_file():
             continue
         try:
-            found = _filters_in(path)
+            found = _values_in(path, key)
         except (OSError, UnicodeDecodeError, ValueError, configparser.Error):
-            return ()
+            return None
         if found is not None:
-            return found
-    return ()
+            return found[0]
+    return None
 
 
 CONFIG_FILES = ("pytest.ini", ".pytest.ini", "pyproject.toml", "tox.ini", "setup.cfg")
 
 
-def _filters_in(path: Path) -> tuple[str, ...] | None:
-    """The file's filters; None when it is not a pytest configuration."""
+def _values_in(path: Path, key: str) -> tuple[tuple[str, ...] | None] | None:
+    """The key's values in the file (inside a 1-tuple); None when it is no pytest configuration."""
     if path.suffix == ".toml":
         tool = tomllib.loads(path.read_text(encoding="utf-8")).get("tool", {})
         table = tool.get("pytest", {})
         table = table.get("ini_options", table) if isinstance(table, dict) else {}
         if "pytest" not in tool:
             return None
-        return _lines(table.get("filterwarnings", []))
+        return (_lines(table[key], key) if key in table else None,)
     parser = configparser.ConfigParser(interpolation=None)
     parser.read(path, encoding="utf-8")
     section = "tool:pytest" if path.name == "setup.cfg" else "pytest"
     if not parser.has_section(section):
-        return None if path.name in ("tox.ini", "setup.cfg") else ()
-    return _lines(parser.get(section, "filterwarnings", fallback=""))
+        return None if path.name in ("tox.ini", "setup.cfg") else (None,)
+    value = parser.get(section, key, fallback=None)
+    return (_lines(value, key) if value is not None else None,)
 
 
-def _lines(value: object) -> tuple[str, ...]:
-    items = value.splitlines() if isinstance(value, str) else value
+ARGUMENT_LISTS = (
+    "testpaths",
+    "pythonpath",
+    "addopts",
+)  # pytest's "args" options; the others are line lists
+
+
+def _lines(value: object, key: str) -> tuple[str, ...]:
+    if isinstance(value, str):
+        items: object = shlex.split(value) if key in ARGUMENT_LISTS else value.splitlines()
+    else:
+        items = value
     if not isinstance(items, list | tuple):
-        raise ValueError("filterwarnings is neither a string nor a list")
+        raise ValueError("expected a string or a list")
     return tuple(str(item).strip() for item in items if str(item).strip())

@@ -128,6 +128,10 @@ class JobSpec:
     warning_filters: tuple[str, ...] = ()  # the project's pytest ``filterwarnings``
     memory_limit_mb: int = 2048
     trace: bool = False  # measure arcs with the tracer even where the probes suffice (checks)
+    # The project's interpreter and miogen's folder for it (``execution.interpreter``); empty:
+    # the worker runs in miogen's own.
+    python: str = ""
+    shim: str = ""
 
     def attempt_seconds(self) -> float:
         """Wall seconds one worker may take for this spec: start-up, budget, slack.

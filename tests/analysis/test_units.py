@@ -34,12 +34,11 @@ def test_private_units_are_found_when_named_and_never_by_default():
     assert model.select(["_Cache"]) == [model.unit("_Cache")]
 
 
-def test_a_module_without_public_units_lists_the_private_ones():
+def test_a_module_without_public_units_gets_its_private_ones():
     model = analyze_source(PRIVATE_ONLY, "cache.py", "cache")
-    with pytest.raises(
-        NoPublicUnitError, match="name a private one: cache.py::_helper, cache.py::_Cache"
-    ):
-        model.select(None)
+    assert model.only_private
+    assert [u.name for u in model.select(None)] == ["_helper", "_Cache"]
+    assert not analyze_source(PRIVATE_ONLY + "\ndef area(x):\n    return x\n").only_private
     empty = analyze_source("X = 1\n", "consts.py", "consts")
     with pytest.raises(NoPublicUnitError, match="no class or function with code"):
         empty.select(None)

@@ -49,3 +49,17 @@ def test_classes_made_at_run_time_are_not_imported_but_package_classes_are(monke
     found = observed([Row(1), Imported()], ["call", "call"], module)
     assert ("isinstance", "Row", "Row") not in found
     assert ("isinstance", "Imported", "pkg.other:Imported") in found
+
+
+def test_a_returned_function_is_asserted_callable_not_an_instance_of_a_nameless_type(
+    monkeypatch,
+):
+    module = types.ModuleType("factories")
+    monkeypatch.setitem(sys.modules, "factories", module)
+
+    def decorate(function):
+        return function
+
+    generator = (n for n in ())
+    found = observed([decorate, len, generator], ["call", "call", "call"], module)
+    assert found == {("callable", "", "")}  # no `isinstance(x, function)`: a NameError

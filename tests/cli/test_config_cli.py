@@ -84,7 +84,7 @@ def test_ctg_json_is_its_report_on_stdout_with_the_project_files_settings(tmp_pa
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)  # nothing but the JSON on stdout
     assert report["budget_per_job_slot"] == 1.0 and report["jobs"] == 1
-    assert report["written"] == [str(root / "checks" / "test_signs.py")]
+    assert report["written"] == [str(root / "checks" / "test_signs_miogen.py")]
     assert [unit["unit"] for unit in report["units"]] == ["signs.py::sign"]
     assert report["pooled"]["total"] == 2 and report["exit_code"] == 0
 

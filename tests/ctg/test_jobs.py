@@ -86,8 +86,8 @@ def test_dask_local_cluster_with_two_workers_runs_the_jobs(tmp_path):
     assert report.executor.startswith("dask")
     assert [s.status for s in report.units] == ["ran"] * 4
     assert all(s.outcome.status == "ok" and s.after for s in report.units)
-    assert (root / "tests" / "test_bank.py").is_file()
-    assert (root / "tests" / "test_vault.py").is_file()
+    assert (root / "tests" / "test_bank_miogen.py").is_file()
+    assert (root / "tests" / "test_vault_miogen.py").is_file()
     # The jobs ran as tasks on the cluster's workers (here one on each), not in this process.
     tasks = [t for t in stream.data if t["key"].startswith("execute")]
     assert len(tasks) == 2 and {t["worker"] for t in tasks} <= workers and len(workers) == 2

@@ -10,9 +10,10 @@ from ctg_projects import BANK, make_project
 from miogen.analysis.module import analyze_file
 from miogen.cli import main
 from miogen.ctg.history import HistoryStore, RunRow
-from miogen.ctg.runner import CtgConfig, run_ctg
+from miogen.ctg.runner import CtgConfig, pytest_problem, run_ctg
 from miogen.execution.supervisor import run_job
 from miogen.records import JobSpec, UnitJob
+from miogen.verify.measure import Measurement
 
 
 def by_name(report) -> dict:
@@ -32,7 +33,7 @@ def test_second_run_on_an_unchanged_unit_starts_where_the_first_ended(tmp_path, 
     account = first["Account"]
     assert account.status == "ran" and account.changed
     assert len(account.after) == account.total - 1  # all but the infeasible branch
-    assert (root / "tests" / "test_bank.py").is_file() and account.added > 0
+    assert (root / "tests" / "test_bank_miogen.py").is_file() and account.added > 0
     assert first["classify"].after and len(first["classify"].after) == first["classify"].total
 
     # One evaluation: what the second run covers comes from the replayed suite.
@@ -70,7 +71,7 @@ def test_second_run_on_an_unchanged_unit_starts_where_the_first_ended(tmp_path, 
 def test_an_unchanged_unit_whose_tests_were_deleted_gets_them_back(tmp_path):
     root = make_project(tmp_path / "project", {"bank.py": BANK})
     first = by_name(run_ctg([root], evaluations(300)))
-    test_file = root / "tests" / "test_bank.py"
+    test_file = root / "tests" / "test_bank_miogen.py"
     header = test_file.read_text(encoding="utf-8").split("\ndef ")[0]
     test_file.write_text(header, encoding="utf-8")  # the user deleted every test
 
@@ -193,3 +194,23 @@ def test_input_seeding_runs_dependencies_first_and_replays_their_objects(tmp_pat
     ]  # fmt: skip
     transfer = by_name(report)["Transfer"]
     assert transfer.outcome.result.replayed > 0  # pooled Accounts, no history yet
+
+
+def test_a_pytest_run_that_stops_is_reported_with_its_own_error():
+    stopped = Measurement(
+        exit_code=4,
+        output="ImportError while loading conftest '/p/tests/conftest.py'.\n"
+        "tests/conftest.py:1: in <module>\n    import pytest_mock_plugin\n"
+        "E   ModuleNotFoundError: No module named 'pytest_mock_plugin'\n",
+    )
+    assert pytest_problem(stopped) == (
+        "pytest stopped (exit status 4): ModuleNotFoundError: No module named 'pytest_mock_plugin'"
+    )
+    failing = Measurement(exit_code=1, failed=1, failures=["test_a"],
+                          messages={"test_a": "TypeError: 'module' object is not callable\nmore"})  # fmt: skip
+    assert (
+        pytest_problem(failing)
+        == "1 tests fail (test_a: TypeError: 'module' object is not callable)"
+    )
+    assert pytest_problem(Measurement(exit_code=5)) == ""
+    assert "existing tests fail on the current version" not in pytest_problem(failing)

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
-from miogen.emit.files import replace_if_unchanged
+from miogen.emit.files import HEADER, is_generated, is_own, own_path, replace_if_unchanged
 from miogen.emit.merge import (
     LINE_BREAK,
     GeneratedTest,
@@ -263,7 +263,7 @@ def test_write_merged_leaves_an_unmergeable_file_byte_identical(text: str) -> No
         path = Path(directory) / "test_shapes.py"
         data = text.encode("utf-8", "surrogatepass")
         path.write_bytes(data)
-        written, result = write_merged(path, ["import pytest"], [AREA])
+        written, result = write_merged(path, ["import pytest"], [AREA], own_only=False)
         assert written == Path(directory) / "test_shapes_miogen.py"
         assert path.read_bytes() == data
         assert written.read_text() == result.text
@@ -278,7 +278,7 @@ def test_write_merged_writes_what_merge_tests_returns(
     with tempfile.TemporaryDirectory() as directory:
         path = Path(directory) / "test_shapes.py"
         path.write_bytes(existing.encode("utf-8"))
-        written, result = write_merged(path, imports, tests)
+        written, result = write_merged(path, imports, tests, own_only=False)
         bom = BOM if existing.startswith(BOM) else ""  # kept aside while merging
         assert written == path
         assert path.read_bytes() == (bom + result.text).encode("utf-8")
@@ -590,11 +590,11 @@ def test_write_merged_keeps_mode_and_does_not_touch_an_unchanged_file(tmp_path: 
     path = tmp_path / "test_shapes.py"
     path.write_bytes(USER_FILE.encode())
     path.chmod(0o640)
-    write_merged(path, [], [PERIMETER])
+    write_merged(path, [], [PERIMETER], own_only=False)
     assert stat.S_IMODE(path.stat().st_mode) == 0o640
     before = path.stat().st_mtime_ns
     os.utime(path, ns=(before - 10**9, before - 10**9))
-    _, again = write_merged(path, [], [PERIMETER])
+    _, again = write_merged(path, [], [PERIMETER], own_only=False)
     assert again.added == [] and path.stat().st_mtime_ns == before - 10**9
 
 
@@ -602,11 +602,11 @@ def test_write_merged_keeps_latin1_bytes_and_bom(tmp_path: Path) -> None:
     latin = tmp_path / "test_latin.py"
     original = "# -*- coding: latin-1 -*-\nNAME = 'café'\n".encode("latin-1")
     latin.write_bytes(original)
-    write_merged(latin, [], [AREA])
+    write_merged(latin, [], [AREA], own_only=False)
     assert latin.read_bytes().startswith(original)
     bom = tmp_path / "test_bom.py"
     bom.write_bytes(b"\xef\xbb\xbfx = 1\r\n")
-    write_merged(bom, [], [AREA])
+    write_merged(bom, [], [AREA], own_only=False)
     assert (
         bom.read_bytes()
         == b"\xef\xbb\xbfx = 1\r\n\r\n\r\n" + AREA.source.replace("\n", "\r\n").encode()
@@ -626,7 +626,7 @@ def test_write_merged_falls_back_when_the_tests_cannot_be_encoded(tmp_path: Path
     path = tmp_path / "test_latin.py"
     original = "# -*- coding: latin-1 -*-\nNAME = 'café'\n".encode("latin-1")
     path.write_bytes(original)
-    written, result = write_merged(path, [], [UNICODE])
+    written, result = write_merged(path, [], [UNICODE], own_only=False)
     assert written == tmp_path / "test_latin_miogen.py" and path.read_bytes() == original
     assert result.added == ["test_unicode_name"]
 
@@ -636,19 +636,70 @@ def test_write_merged_writes_through_a_symlink(tmp_path: Path) -> None:
     target.write_text("x = 1\n")
     link = tmp_path / "test_link.py"
     link.symlink_to(target)
-    write_merged(link, [], [AREA])
+    write_merged(link, [], [AREA], own_only=False)
     assert link.is_symlink() and target.read_text().startswith("x = 1\n\n\ndef test_area")
 
 
 def test_fallback_path_skips_unmergeable_candidates(tmp_path: Path) -> None:
     path = tmp_path / "test_shapes.py"
     assert fallback_path(path) == tmp_path / "test_shapes_miogen.py"
-    (tmp_path / "test_shapes_miogen.py").write_text("def (:\n")
+    (tmp_path / "test_shapes_miogen.py").write_text(f"{HEADER}\ndef (:\n")
     assert fallback_path(path) == tmp_path / "test_shapes_miogen_2.py"
-    (tmp_path / "test_shapes_miogen_2.py").write_text("x = 1\n")
+    (tmp_path / "test_shapes_miogen_2.py").write_text(f"{HEADER}\nx = 1\n")
     assert fallback_path(path) == tmp_path / "test_shapes_miogen_2.py"
     path.write_text("def broken(:\n")
     written, _ = write_merged(path, [], [AREA])
     assert written == tmp_path / "test_shapes_miogen_2.py"
-    assert (tmp_path / "test_shapes_miogen.py").read_text() == "def (:\n"
-    assert written.read_text().startswith("x = 1\n\n\ndef test_area")
+    assert (tmp_path / "test_shapes_miogen.py").read_text() == f"{HEADER}\ndef (:\n"
+    assert written.read_text().startswith(f"{HEADER}\nx = 1\n\n\ndef test_area")
+
+
+# --- files of miogen's own (invariant 3) ----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "human",
+    [
+        "def test_mine():\n    assert True\n",
+        "import unittest\n\n\nclass TestMine(unittest.TestCase):\n    def test_x(self):\n"
+        "        self.assertTrue(True)\n",
+        "# Tests of mine, not generated by miogen\n",
+    ],
+)
+def test_write_merged_never_touches_a_file_without_the_marker(tmp_path: Path, human: str) -> None:
+    path = tmp_path / "test_shapes_miogen.py"
+    path.write_text(human)
+    written, result = write_merged(path, ["import pytest"], [AREA], header=HEADER)
+    assert path.read_text() == human
+    assert written == tmp_path / "test_shapes_miogen_2.py" and result.added == ["test_area"]
+    assert written.read_text().startswith(HEADER)
+    again, _ = write_merged(path, ["import pytest"], [PERIMETER], header=HEADER)
+    assert again == written and path.read_text() == human
+    assert "def test_perimeter" in written.read_text()
+
+
+def test_a_new_file_starts_with_the_marker_and_is_then_updated(tmp_path: Path) -> None:
+    path = tmp_path / "test_shapes_miogen.py"
+    written, _ = write_merged(path, ["import pytest"], [AREA], header=HEADER)
+    assert written == path and is_generated(path.read_text())
+    assert path.read_text().splitlines()[0] == HEADER
+    again, result = write_merged(path, [], [PERIMETER], header=HEADER)
+    assert again == path and result.added == ["test_perimeter"]
+
+
+def test_only_blank_absent_or_marked_files_are_miogens() -> None:
+    assert is_own(None) and is_own(b"") and is_own(b"\xef\xbb\xbf\n")
+    assert is_own(f"{HEADER}\n".encode()) and is_own(b'"""Tests generated by miogen. Edit"""\n')
+    assert not is_own(b"x = 1\n") and not is_own(b"\n# Generated by hand\n")
+    assert not is_own(f"import os\n{HEADER}\n".encode())
+
+
+def test_own_path_skips_files_of_others(tmp_path: Path) -> None:
+    path = tmp_path / "test_shapes_miogen.py"
+    assert own_path(path) == path
+    path.write_text("def test_mine(): pass\n")
+    assert own_path(path) == tmp_path / "test_shapes_miogen_2.py"
+    (tmp_path / "test_shapes_miogen_2.py").write_text("x = 1\n")
+    (tmp_path / "test_shapes_miogen_3.py").write_text(f"{HEADER}\n")
+    assert own_path(path) == tmp_path / "test_shapes_miogen_3.py"
+    assert own_path(path, lambda p: None) == path  # as an editor sees the files

@@ -7,6 +7,7 @@ import ast
 import pytest
 from lsp_support import E2E, SHAPES, edited_sign, line_of
 from lsprotocol import types
+from miogen.emit.files import HEADER, PACKAGE_HEADER
 from pygls.exceptions import JsonRpcException
 
 pytestmark = E2E
@@ -41,7 +42,7 @@ async def test_code_actions_honour_context_only(editor):
     [fix] = await editor.actions(path, line, only=["quickfix"], diagnostics=[miss])
     assert fix.kind == "quickfix" and fix.diagnostics[0].message == miss.message
     assert fix.title.startswith("Insert ") and fix.title.endswith(
-        " generated tests for sign into tests/test_shapes.py"
+        " generated tests for sign into tests/test_shapes_miogen.py"
     )
     [source] = await editor.actions(path, line, only=["source"], diagnostics=[miss])
     assert source.kind == "source.miogen.insertTests" and source.title == fix.title
@@ -60,7 +61,7 @@ async def test_insert_creates_the_test_file_only_when_it_does_not_exist(editor):
     path = await _generated(editor)
     [action] = await editor.actions(path, line_of(SHAPES, "x < 0"), only=["source"])
     edit = action.edit
-    test_file = editor.project / "tests" / "test_shapes.py"
+    test_file = editor.project / "tests" / "test_shapes_miogen.py"
     if editor.profile.startswith("visual"):
         create, insert = edit.document_changes
         assert isinstance(create, types.CreateFile) and create.uri == test_file.as_uri()
@@ -83,16 +84,25 @@ async def test_insert_creates_the_test_file_only_when_it_does_not_exist(editor):
     assert len(editor.recorder.applied) >= 1
 
 
-async def test_insert_merges_into_an_existing_test_file(editor):
-    test_file = editor.write("tests/test_shapes.py", USER_TESTS)
+async def test_insert_never_touches_a_human_file_and_merges_into_its_own(editor):
+    human = editor.write("tests/test_shapes_miogen.py", USER_TESTS)  # not marked: not miogen's
+    own = editor.project / "tests" / "test_shapes_miogen_2.py"
     path = await _generated(editor)
+    [action] = await editor.actions(path, line_of(SHAPES, "x < 0"), only=["source"])
+    assert action.title.endswith(" into tests/test_shapes_miogen_2.py")
+    result = await editor.command("miogen.insertTests", path, "sign")
+    assert result["applied"] and result["testFile"] == str(own)
+    assert human.read_text("utf-8") == USER_TESTS
+    assert own.read_text("utf-8").startswith(HEADER + "\n")
+
+    own.write_text(f"{HEADER}\n\n{USER_TESTS}", "utf-8")  # miogen's file, edited by its user
     [action] = await editor.actions(path, line_of(SHAPES, "x < 0"), only=["source"])
     changes = action.edit.document_changes or []
     assert not any(isinstance(c, types.CreateFile) for c in changes)
     result = await editor.command("miogen.insertTests", path, "sign")
-    assert result["applied"]
-    merged = test_file.read_text("utf-8")
-    assert merged.startswith('"""My own tests."""') and "def test_sign_of_seven():" in merged
+    assert result["applied"] and result["testFile"] == str(own)
+    merged = own.read_text("utf-8")
+    assert "def test_sign_of_seven():" in merged and human.read_text("utf-8") == USER_TESTS
     assert merged.count("def test_") == 1 + result["tests"]
 
 
@@ -102,7 +112,7 @@ async def test_generate_command_runs_a_job_and_applies_its_tests(editor):
     result = await editor.command("miogen.generateTests", path, "Stack")
     assert result["applied"] and result["unit"] == "Stack" and result["tests"] >= 1
     assert result["covered"] == result["total"] > 0
-    assert (editor.project / "tests" / "test_shapes.py").exists()
+    assert (editor.project / "tests" / "test_shapes_miogen.py").exists()
     [reports] = editor.progress("miogen: Stack")
     assert isinstance(reports[-1], types.WorkDoneProgressEnd)
     lenses = {lens.command.title: lens.command for lens in await editor.lenses(path)}
@@ -110,7 +120,7 @@ async def test_generate_command_runs_a_job_and_applies_its_tests(editor):
     assert title in lenses
     # The hover lists the other criteria (the server searches smart selection's goals).
     assert "exception" in lenses[title].tooltip and "line" in lenses[title].tooltip
-    test_file = editor.project / "tests" / "test_shapes.py"
+    test_file = editor.project / "tests" / "test_shapes_miogen.py"
     editor.open(test_file)
     assert not await editor.lenses(test_file)  # tests are not units to generate tests for
 
@@ -128,3 +138,16 @@ async def test_units_request_lists_classes_and_functions(editor):
     assert stack["end"]["line"] == line_of(SHAPES, "return self.items.pop()")
     editor.type(path, SHAPES + "\ndef broken(:\n")
     assert await editor.units(path) == []
+
+
+async def test_a_packaged_tests_folder_gets_marked_packages_from_the_editor(editor):
+    editor.write("tests/__init__.py", "")
+    editor.write("geometry/__init__.py", "")
+    path = editor.write("geometry/shapes.py")
+    editor.open(path)
+    result = await editor.command("miogen.generateTests", path, "Stack")
+    own = editor.project / "tests" / "geometry" / "test_shapes_miogen.py"
+    assert result["applied"] and result["testFile"] == str(own), result
+    init = editor.project / "tests" / "geometry" / "__init__.py"
+    assert init.read_text("utf-8") == PACKAGE_HEADER
+    assert own.read_text("utf-8").startswith(HEADER)

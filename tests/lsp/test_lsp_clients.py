@@ -49,7 +49,9 @@ async def test_settings_come_from_three_places_and_bad_values_fall_back(fresh, t
     assert miss.code == "uncovered-branch", "covered branches are hidden by the editor setting"
     assert miss.severity == types.DiagnosticSeverity.Hint, "editorFirst: the editor's value wins"
     [action] = await editor.actions(path, line_of(SHAPES, "x < 0"), only=["source"])
-    assert action.title.endswith("for sign into checks/test_shapes.py"), "the file's, unset there"
+    assert action.title.endswith("for sign into checks/test_shapes_miogen.py"), (
+        "the file's, unset there"
+    )
 
     # configurationPreference (ruff's model): the project file first, then the editor alone.
     editor_values = {"showCoveredBranches": False, "diagnosticSeverity": "hint"}
@@ -58,7 +60,7 @@ async def test_settings_come_from_three_places_and_bad_values_fall_back(fresh, t
     _configure(fresh, {**editor_values, "configurationPreference": "editorOnly"})
     await editor.wait(lambda: _severity(editor, path) == "Hint", "the editor's severity")
     [action] = await editor.actions(path, line_of(SHAPES, "x < 0"), only=["source"])
-    assert action.title.endswith("for sign into tests/test_shapes.py"), "the file is ignored"
+    assert action.title.endswith("for sign into tests/test_shapes_miogen.py"), "the file is ignored"
 
     _configure(fresh, {"onSave": False})
     await editor.wait(lambda: editor.logs("onSave=False"), "onSave off")
@@ -124,7 +126,7 @@ async def test_each_workspace_folder_gets_its_own_settings(fresh, tmp_path):
         assert miss.severity == types.DiagnosticSeverity[severity]
         [action] = await editor.actions(path, line_of(SHAPES, "x < 0"), only=["source"])
         found[editor.project.name] = action.title
-    assert found["first"].endswith("for sign into tests/test_shapes.py")
-    assert found["second"].endswith("for sign into checks/test_shapes.py")
+    assert found["first"].endswith("for sign into tests/test_shapes_miogen.py")
+    assert found["second"].endswith("for sign into checks/test_shapes_miogen.py")
     first.close_all()
     second.close_all()

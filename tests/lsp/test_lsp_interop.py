@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 from lsp_support import E2E, Editor, apply_workspace_edit, start
 from lsprotocol import types
+from miogen.emit.files import HEADER
 from miogen.lsp.convert import workspace_edit
 from pygls.protocol import default_converter
 
@@ -42,7 +43,8 @@ class Café:
         return self.total
 '''
 
-USER_TESTS = '''"""Mes tests — déjà là."""
+USER_TESTS = f'''{HEADER}
+"""Mes tests — déjà là."""
 
 from cafe import SALUTATION
 
@@ -108,7 +110,7 @@ def _pytest(project: Path, test_file: Path) -> None:
 async def test_the_insert_action_creates_the_test_file_in_every_client(fresh, tmp_path):
     editor = await _session(fresh, fresh.profile, tmp_path / "ws")
     path = await _generated(editor)
-    test_file = editor.project / "tests" / "test_cafe.py"
+    test_file = editor.project / "tests" / "test_cafe_miogen.py"
     how, edit = await _apply_insert(editor, path)
     expected = {"visual-studio-code": "resolved", "neovim@v0.11.0": "resolved",
                 "emacs@v29.1": "command", "bare": "command"}  # fmt: skip
@@ -132,7 +134,7 @@ async def test_the_insert_action_creates_the_test_file_in_every_client(fresh, tm
                          indirect=True)  # fmt: skip
 async def test_insertions_and_ranges_are_in_the_clients_encoding(fresh, tmp_path):
     editor = await _session(fresh, fresh.profile, tmp_path / "ws")
-    test_file = editor.write("tests/test_cafe.py", USER_TESTS)
+    test_file = editor.write("tests/test_cafe_miogen.py", USER_TESTS)
     path = await _generated(editor)
     how, edit = await _apply_insert(editor, path)
     [change] = edit.document_changes

@@ -164,7 +164,7 @@ def locator_in(root: Path, init: dict, folder: dict | None = None) -> tuple[Loca
         (None, (3.0, "hint", 7, "checks")),  # editorFirst: the editor's explicit settings win
         ("editorFirst", (3.0, "hint", 7, "checks")),
         ("filesystemFirst", (1.0, "warning", 7, "checks")),
-        ("editorOnly", (3.0, "hint", 0, "tests")),
+        ("editorOnly", (3.0, "hint", 0, "")),
     ],
 )
 def test_the_editor_preference_orders_its_settings_and_the_project_file(

@@ -36,7 +36,7 @@ async def test_inserted_tests_get_the_module_state_fixture(editor):
     editor.open(path)
     answer = await editor.command("miogen.generateTests", path, "record")
     assert answer["applied"] and answer["tests"] > 0, answer
-    written = (editor.project / "tests" / "test_stateful.py").read_text()
+    written = (editor.project / "tests" / "test_stateful_miogen.py").read_text()
     assert "def _miogen_fresh_module_state" in written
     assert "import stateful as _miogen_module" in written
 
@@ -60,9 +60,9 @@ async def test_the_cli_and_the_server_write_the_same_test_file(editor, tmp_path)
     editor.open(path)
     answer = await editor.command("miogen.generateTests", path, "record")
     assert answer["applied"], answer
-    server_file = editor.project / "tests" / "test_stateful.py"
+    server_file = editor.project / "tests" / "test_stateful_miogen.py"
 
-    cli_file = cli_project / "tests" / "test_stateful.py"
+    cli_file = cli_project / "tests" / "test_stateful_miogen.py"
     done = subprocess.run(
         [sys.executable, "-m", "miogen", "generate", str(cli_project / "stateful.py") + "::record",
          "--evaluations", "300", "--seed", "7", "--performance", "--output", str(cli_file)],

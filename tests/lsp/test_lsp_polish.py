@@ -109,7 +109,7 @@ async def test_tests_removed_from_the_test_file_mark_the_result_stale(editor):
     editor.save(path, edited_sign("return 2"))
     await editor.wait_job("sign")
     result = await editor.command("miogen.insertTests", path, "sign")
-    test_file = editor.project / "tests" / "test_shapes.py"
+    test_file = editor.project / "tests" / "test_shapes_miogen.py"
     assert result["applied"] and test_file.exists()
     _watched(editor, test_file)  # the insertion itself: nothing stale
     await editor.idle(path)

@@ -198,15 +198,25 @@ class ModuleModel:
         raise UnknownUnitError(name, [u.name for u in self.units], self._private_names())
 
     def select(self, names: list[str] | None) -> list[Unit]:
-        """The named units, or every public unit; a module without any says so (and which
-        private units could be named) instead of reporting on nothing."""
+        """The named units, or the default ones (``default_units``); a module without any unit
+        says so instead of reporting on nothing."""
         if names:
             return [self.unit(name) for name in names]
-        if not self.units:
+        if not self.default_units:
             from miogen.errors import NoPublicUnitError
 
             raise NoPublicUnitError(self.path, self._private_names())
-        return list(self.units)
+        return self.default_units
+
+    @property
+    def default_units(self) -> list[Unit]:
+        """Every public unit; a module without any: its private ones (``only_private``)."""
+        return list(self.units or self.private_units)
+
+    @property
+    def only_private(self) -> bool:
+        """The module has units, all private: a whole-module run tests those (and says so)."""
+        return not self.units and bool(self.private_units)
 
     def _private_names(self) -> list[str]:
         return [u.name for u in self.private_units]

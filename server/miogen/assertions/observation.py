@@ -16,7 +16,7 @@ MAX_LITERAL = 200  # characters: longer values are not asserted literally
 MAX_INT_BITS = 700  # an int of more bits has more than MAX_LITERAL digits
 
 ObservationKind = Literal[
-    "equals", "approx", "nan", "raises", "is_none", "attribute", "isinstance", "length"
+    "equals", "approx", "nan", "raises", "is_none", "attribute", "isinstance", "length", "callable"
 ]
 
 

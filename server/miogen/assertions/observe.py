@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import builtins
 import enum
 import math
 import os
@@ -207,7 +208,8 @@ def _value(index: int, value: object, module_name: str) -> Observation | None:
 
 
 def _type_of(index: int, value: object, module_name: str) -> Observation | None:
-    """At least the type, for values with no literal form (from the module or builtins only)."""
+    """At least the type, for values with no literal form (from the module or builtins only);
+    else, for a callable, that it is one."""
     kind = type(value)
     if kind.__module__ == module_name:
         # Only a class the tests can import by that name (not one the module makes at run time,
@@ -219,8 +221,11 @@ def _type_of(index: int, value: object, module_name: str) -> Observation | None:
         return Observation(index, "isinstance", kind.__name__, kind.__name__)
     if _exposed(kind, module_name):  # a class of the package the module imports: from there
         return Observation(index, "isinstance", kind.__name__, f"{kind.__module__}:{kind.__name__}")
-    if kind.__module__ == "builtins" and kind.__name__.isidentifier():
+    if kind.__module__ == "builtins" and getattr(builtins, kind.__name__, None) is kind:
         return Observation(index, "isinstance", kind.__name__)
+    if callable(value):
+        # A function a decorator factory returns: its type (``function``) has no builtin name.
+        return Observation(index, "callable")
     return None
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 from contextlib import ExitStack
@@ -11,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from miogen.config import CTG_KEYS, command_line, flag, options
 from miogen.errors import MiogenError
+from miogen.execution.interpreter import project_interpreter
 from miogen.records import Algorithm
 
 if TYPE_CHECKING:
@@ -48,6 +50,12 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )  # fmt: skip
     ctg.add_argument("--history", type=Path, help="history file (default: .miogen/history.sqlite)")
     ctg.add_argument("--project-root", help="the project's root (default: found from PATH)")
+    ctg.add_argument(
+        "--python",
+        metavar="PATH",
+        help="the project's interpreter, where its code and tests run (default: the active "
+        "virtual environment, else .venv under the project root, else miogen's own)",
+    )
     ctg.add_argument(
         "--strategy", choices=("ctg", "simple"), default="ctg",
         help="simple: an equal split with no history, the paper's baseline",
@@ -91,6 +99,7 @@ def run(args: argparse.Namespace) -> int:
     root = project_root([Path(p) for p in args.paths], args.project_root)
     values = command_line(root, args)
     config = _config(args, values)
+    config = dataclasses.replace(config, interpreter=project_interpreter(root, args.python))
     log = None if args.quiet else (lambda line: print(line, file=sys.stderr, flush=True))
     with ExitStack() as stack:
         pool = None

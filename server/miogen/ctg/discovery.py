@@ -9,8 +9,16 @@ from pathlib import Path
 from miogen.analysis.model import ModuleModel, Unit
 from miogen.analysis.module import analyze_file
 from miogen.ctg.history import content_hash
+from miogen.emit.files import own_path
 from miogen.errors import MiogenError
-from miogen.project import ModuleLocation, default_test_path, find_project_root, locate
+from miogen.project import (
+    GENERATED_PATTERN,
+    ModuleLocation,
+    default_test_path,
+    find_project_root,
+    locate,
+    project_tests_folder,
+)
 
 SKIPPED_FOLDERS = frozenset(
     {"tests", "test", "testing", "docs", "build", "dist", "node_modules", "site-packages",
@@ -25,10 +33,11 @@ class Module:
 
     location: ModuleLocation
     relative: str  # path from the project root, with "/": the history's key
-    test_path: Path
+    test_path: Path  # its generated test file (miogen's own: ``emit.files.own_path``)
     source_hash: str
     model: ModuleModel | None = None
     error: str = ""
+    tests_root: Path | None = None  # the project's test folder (``project.project_tests_folder``)
 
     def key(self, unit: Unit) -> str:
         return f"{self.relative}::{unit.name}"
@@ -86,11 +95,12 @@ def _is_module(name: str) -> bool:
 def discover(
     paths: list[Path],
     root: Path,
-    tests_directory: str = "tests",
-    test_file_pattern: str = "test_{module}.py",
+    tests_directory: str = "",
+    test_file_pattern: str = GENERATED_PATTERN,
 ) -> list[Module]:
     """Every module under ``paths``, analysed; a module that does not parse carries its error.
-    Each module's test file is ``tests_directory/test_file_pattern`` under ``root``."""
+    Each module's test file is ``test_file_pattern`` under ``tests_directory`` (relative to
+    ``root``; empty: ``project.project_tests_folder``), in folders mirroring its package path."""
     modules = []
     for path in module_files(paths):
         location = locate(path, root)
@@ -100,8 +110,11 @@ def discover(
             relative = path.as_posix()
         if _is_empty(path):
             continue  # an empty __init__.py has nothing to test (and coverage.py's parser refuses it)
-        test_file = default_test_path(location, tests_directory, test_file_pattern)
+        test_file = own_path(default_test_path(location, tests_directory, test_file_pattern))
         module = Module(location, relative, test_file, content_hash(path))
+        module.tests_root = (
+            root / tests_directory if tests_directory else project_tests_folder(root, path)
+        )
         try:
             module.model = analyze_file(path, location.module_name)
         except MiogenError as error:

@@ -11,6 +11,7 @@ merged file covers as long as tests do not depend on each other).
 from __future__ import annotations
 
 import random
+import re
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -37,9 +38,11 @@ from miogen.ctg.history import DEFAULT_PATH, HistoryStore, RunRow, StoredUnit, c
 from miogen.ctg.jobs import Job, Pool, dispatch, local_pool
 from miogen.ctg.seeding import dependencies, pool_objects, pool_seeds, still_valid_seeds
 from miogen.emit.merge import UnmergeableFile
-from miogen.pipeline import job_spec, unique_names, verify, write_tests
+from miogen.execution.interpreter import OWN, Interpreter
+from miogen.pipeline import import_problem, job_spec, unique_names, verify, write_tests
+from miogen.project import GENERATED_PATTERN
 from miogen.records import JobOutcome, JobSpec, TestData, TestRecord, UnitJob, UnitOutcome
-from miogen.verify.measure import measure
+from miogen.verify.measure import Measurement, measure
 
 Log = Callable[[str], None]
 
@@ -56,9 +59,12 @@ class CtgConfig:
     seed: int = 0
     test_timeout: float = 1.0
     verify_runs: int = 3  # pytest runs of the new tests (the later ones shuffled): flaky ones go
-    tests_directory: str = "tests"  # where each module's test file is, relative to the root
-    test_file_pattern: str = "test_{module}.py"
+    tests_directory: str = (
+        ""  # the test folder, relative to the root ("": project.project_tests_folder)
+    )
+    test_file_pattern: str = GENERATED_PATTERN  # the name of a module's generated test file
     job_options: dict[str, Any] = field(default_factory=dict)  # more JobSpec fields
+    interpreter: Interpreter = OWN  # the project's: workers and verification run in it
 
     @property
     def total(self) -> float:
@@ -226,7 +232,9 @@ def _measure_before(
         if not test_hash or cached is not None:
             coverage[module.relative] = cached or {}
         else:
-            futures[module.relative] = threads.submit(_coverage_before, module)
+            futures[module.relative] = threads.submit(
+                _coverage_before, module, report.config.interpreter
+            )
     for module in modules:
         if module.relative in futures:
             coverage[module.relative], failures, warning = futures[module.relative].result()
@@ -240,21 +248,43 @@ def _measure_before(
         state.before = sorted(t for t in known if t in targets)
 
 
-def _coverage_before(module: Module) -> tuple[dict[str, list[int]], list[str], str]:
+def _coverage_before(
+    module: Module, interpreter: Interpreter = OWN
+) -> tuple[dict[str, list[int]], list[str], str]:
     location = module.location
     measurement = measure(
         module.test_path, location.path, module.units, module.analysed.source,
-        location.import_root, location.project_root,
+        location.import_root, location.project_root, interpreter=interpreter,
     )  # fmt: skip
-    warning = ""
-    if measurement.exit_code == -1:
-        warning = f"{module.test_path}: pytest did not finish; its coverage counts as 0"
-    elif measurement.failures:
-        warning = (
-            f"{module.test_path}: {len(measurement.failures)} existing tests fail on the current "
-            f"version of {module.relative} ({', '.join(measurement.failures[:3])}...)"
-        )
+    problem = pytest_problem(measurement)
+    warning = f"{module.test_path}: {problem}" if problem else ""
     return measurement.covered, measurement.failures, warning
+
+
+def pytest_problem(measurement: Measurement) -> str:
+    """What went wrong in a pytest run, in pytest's own words (the error, not a guess at its
+    cause); empty when nothing did. Exit 5 is no test collected: no problem."""
+    if measurement.exit_code == -1:
+        return "pytest did not finish; its coverage counts as 0"
+    if measurement.failures:
+        first = measurement.failures[0]
+        reason = _first_line(measurement.messages.get(first, "")) or "no message"
+        return f"{len(measurement.failures)} tests fail ({first}: {reason})"
+    if measurement.exit_code not in (0, 1, 5):
+        return f"pytest stopped (exit status {measurement.exit_code}): {_error_line(measurement)}"
+    return ""
+
+
+def _first_line(text: str) -> str:
+    """The first non-blank line of a failure's text: the error itself, as pytest reports it."""
+    return next((line.strip() for line in text.splitlines() if line.strip()), "")[:200]
+
+
+def _error_line(measurement: Measurement) -> str:
+    """The last line of pytest's output that names an error (``E   ModuleNotFoundError: ...``)."""
+    lines = [line.strip().removeprefix("E").strip() for line in measurement.output.splitlines()]
+    named = [line for line in lines if re.search(r"\b\w*(Error|Exception)\b", line)]
+    return (named or [line for line in lines if line] or ["no output"])[-1][:300]
 
 
 def _allocate(states: list[UnitState], config: CtgConfig) -> Plan:
@@ -332,6 +362,8 @@ def _builder(
                 seeds += _pool_seeds(state, by_key, finished, config)
             units.append(UnitJob(state.unit.name, seeds=tuple(seeds), share=_seconds(state)))
         options = {"seed": config.seed, "test_timeout": config.test_timeout, **config.job_options}
+        if not config.interpreter.own:
+            options |= {"python": config.interpreter.executable, "shim": config.interpreter.shim}
         budget = sum(_seconds(s) for s in group)
         return job_spec(group[0].module.location, units, budget, **options)
 
@@ -381,7 +413,7 @@ def _verify_module(group: list[UnitState], config: CtgConfig) -> None:
         return
     units = [s.unit for s in group]
     verified = verify(module.location, module.analysed, units, tests, config.test_timeout,
-                      runs=config.verify_runs)  # fmt: skip
+                      runs=config.verify_runs, interpreter=config.interpreter)  # fmt: skip
     kept = {t.name for t in verified.tests}
     measured = verified.measurement.covered if verified.measurement else {}
     for state in group:
@@ -399,12 +431,15 @@ def _merge(report: CtgReport, modules: list[Module], states: list[UnitState]) ->
         try:
             path, merged = write_tests(
                 module.test_path, tests, module.location.module_name,
-                module.analysed.has_module_state, report.root,
+                module.analysed.has_module_state, report.root, tests_root=module.tests_root,
             )  # fmt: skip
         except (UnmergeableFile, OSError, OutsideRoot) as error:
             report.warnings.append(f"{module.test_path}: tests not written: {error}")
             continue
         report.written.append(path)
+        interpreter = report.config.interpreter
+        if problem := import_problem(module.location, path, interpreter):
+            report.warnings.append(f"{path}: {problem}")
         skipped = set(merged.skipped)
         for state in group:
             state.added = sum(1 for t in worth_adding(state) if t.name not in skipped)

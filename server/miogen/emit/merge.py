@@ -97,7 +97,7 @@ def merge_tests(
 def fallback_path(test_path: Path) -> Path:
     """``tests/test_shapes.py`` -> ``tests/test_shapes_miogen.py`` (``_miogen_2``... when taken).
 
-    A candidate is taken when it exists and cannot be merged into.
+    A candidate is taken when it exists and is not miogen's, or cannot be merged into.
     """
     return next(p for p in files.fallback_candidates(test_path) if files.is_mergeable(p))
 
@@ -110,8 +110,11 @@ def write_merged(
     style: Style | None = None,
     root: Path | None = None,
     setting: str = "the test file's setting",
+    own_only: bool = True,
 ) -> tuple[Path, MergeResult]:
-    """Merge into ``path`` and write it atomically; an unmergeable file is left untouched.
+    """Merge into ``path`` and write it atomically; an unmergeable file is left untouched, and so
+    is a file that is not miogen's (``files.is_own``) unless ``own_only`` is False (a file the
+    user named).
 
     ``root``: the folder the written file must resolve into (``confine.inside``; a candidate
     that leaves it raises OutsideRoot naming ``setting``, and nothing is written).
@@ -124,22 +127,30 @@ def write_merged(
     style = style or project_style(path)
     tests = format_tests(tests, style, path)
     candidates = itertools.chain([path], files.fallback_candidates(path))
-    for candidate in itertools.islice(candidates, FALLBACK_TRIES):
+    for index, candidate in enumerate(itertools.islice(candidates, FALLBACK_TRIES)):
         try:
+            only_own = own_only or index > 0
             target = inside(root, candidate, setting) if root is not None else candidate
-            return candidate, _merge_into(target, imports, tests, header, style)
+            return candidate, _merge_into(target, imports, tests, header, style, only_own)
         except UnmergeableFile:
             continue
     raise UnmergeableFile(f"no mergeable file among {FALLBACK_TRIES} candidates for {path}")
 
 
 def _merge_into(
-    path: Path, imports: Sequence[str], tests: Sequence[GeneratedTest], header: str, style: Style
+    path: Path,
+    imports: Sequence[str],
+    tests: Sequence[GeneratedTest],
+    header: str,
+    style: Style,
+    own_only: bool,
 ) -> MergeResult:
     """Merge into one file; retried when the file changes between reading and replacing."""
     target = Path(os.path.realpath(path))  # replace a symlink's target, not the link
     for _ in range(3):
         original = files.read(target)
+        if own_only and not files.is_own(original):
+            raise UnmergeableFile(f"{path} is not a file of miogen's: it is left as it is")
         if original is None:
             result = merge_tests(None, imports, tests, header, style)
             data = result.text.encode("utf-8")

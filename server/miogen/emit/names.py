@@ -95,6 +95,8 @@ def _outcome(index: int, observations: list[Observation]) -> str:
             continue
         if observation.kind == "is_none":
             return "_returns_none"
+        if observation.kind == "callable":
+            return "_returns_a_function"
         if observation.kind in ("equals", "approx"):
             slug = _slug(observation.value)
             if slug:

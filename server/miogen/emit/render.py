@@ -188,6 +188,8 @@ def _assertion(variable: str, observation: Observation, rendered: RenderedTest) 
         return f"assert isinstance({variable}, {observation.value})"
     if observation.kind == "is_none":
         return f"assert {variable} is None"
+    if observation.kind == "callable":
+        return f"assert callable({variable})"
     if observation.kind == "attribute":
         operator = "is" if observation.value in SINGLETONS else "=="
         return f"assert {variable}.{observation.detail} {operator} {observation.value}"

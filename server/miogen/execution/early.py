@@ -5,7 +5,7 @@ module before its job's worker would start, and the worker then spends as long i
 engine: launched first, the worker's start runs beside the command's. It is a spare
 (``execution.spare``): nothing of the user's runs in it before its job spec arrives, and it exits
 when the command does, with or without a job. This module imports only the standard library and
-``execution.spare``, so that the launch comes first.
+``execution.spare`` (with ``execution.interpreter`` and ``errors``), so that the launch comes first.
 """
 
 from __future__ import annotations

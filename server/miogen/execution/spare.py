@@ -34,6 +34,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import IO, Protocol
 
+from miogen.execution.interpreter import OWN, Interpreter
 from miogen.platform_support import kill_process_group
 
 WORKER = "miogen.worker"
@@ -72,18 +73,21 @@ def worker_environment() -> dict[str, str]:
     return dict(os.environ, PYTHONHASHSEED="0", PYTHONDONTWRITEBYTECODE="1")
 
 
-def launch_worker(cwd: str, spare: bool = False) -> subprocess.Popen[bytes]:
-    """A worker process reading its job spec on stdin and answering on stdout.
+def launch_worker(
+    cwd: str, spare: bool = False, interpreter: Interpreter = OWN
+) -> subprocess.Popen[bytes]:
+    """A worker process reading its job spec on stdin and answering on stdout, in
+    ``interpreter`` (the project's, ``execution.interpreter``; spares run in miogen's own).
 
     Its own session: a kill of the process group takes the user's child processes along.
     """
     return subprocess.Popen(
-        [sys.executable, "-m", WORKER, *(["--spare"] if spare else [])],
+        interpreter.command(WORKER, *(["--spare"] if spare else [])),
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
         cwd=cwd,
-        env=worker_environment(),
+        env=interpreter.environment(worker_environment()),
         start_new_session=True,
     )
 

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import IO
 
 from miogen.execution.heartbeat import Heartbeat
+from miogen.execution.interpreter import OWN, Interpreter
 from miogen.execution.spare import Spare, SpareSource, kill_worker, launch_worker
 from miogen.records import (
     SLACK_SECONDS,
@@ -64,7 +65,10 @@ class _Attempt:
         self.spare = spare is not None
         self.started = time.monotonic()  # the job's start: a spare's launch is off its clock
         try:
-            self.process = spare.process if spare else launch_worker(spec.scratch)
+            interpreter = Interpreter(spec.python, spec.shim) if spec.python else OWN
+            self.process = (
+                spare.process if spare else launch_worker(spec.scratch, False, interpreter)
+            )
         except OSError:
             self.heartbeat.close()
             raise
@@ -239,6 +243,8 @@ class _Supervisor:
         return self.outcome
 
     def _launch(self, spec: JobSpec, use_spare: bool) -> _Attempt:
+        # Spares run in miogen's own interpreter: a job for another one starts its own worker.
+        use_spare = use_spare and not self.spec.python
         spare = self.spares.take() if self.spares is not None and use_spare else None
         attempt = _Attempt(spec, spare)
         self.outcome.workers.append(WorkerStart(attempt.process.pid, attempt.spare))

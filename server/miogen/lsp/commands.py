@@ -22,7 +22,7 @@ from miogen.errors import SourceSyntaxError
 from miogen.lsp import convert
 from miogen.lsp.client import Client
 from miogen.lsp.documents import PATIENCE, Document, DocumentStore
-from miogen.lsp.insert import SETTING, Insertion, OpenFiles, plan, test_path
+from miogen.lsp.insert import SETTING, Insertion, OpenFiles, own_test_path, plan, prepare_folder
 from miogen.lsp.jobs import Job
 from miogen.lsp.locator import Locator
 from miogen.lsp.protocol import (
@@ -137,7 +137,7 @@ class Commands:
         insertion = await self.plan_insertion(doc, final)
         if self._creates_without_client(insertion):
             insertion = await self._create_file(doc, final, insertion)
-        await asyncio.to_thread(insertion.path.parent.mkdir, parents=True, exist_ok=True)
+        await asyncio.to_thread(prepare_folder, insertion)
         action.edit = insertion.edit
         doc.record(final.shape.name).inserted = True  # the client asked for it, to apply it
         return action
@@ -187,7 +187,7 @@ class Commands:
             return self._result(doc, unit, insertion, applied=False, message="already inserted")
         if self._creates_without_client(insertion):
             insertion = await self._create_file(doc, final, insertion)
-        await asyncio.to_thread(insertion.path.parent.mkdir, parents=True, exist_ok=True)
+        await asyncio.to_thread(prepare_folder, insertion)
         applied = await self.client.apply_edit(insertion.edit, f"miogen: tests for {unit}")
         doc.record(unit).inserted = doc.record(unit).inserted or applied
         return self._result(doc, unit, insertion, applied=applied, message="")
@@ -267,6 +267,7 @@ class Commands:
 
     async def _create_file(self, doc: Document, final: UnitView, insertion: Insertion) -> Insertion:
         """Create the missing test file (and its folder) empty, then plan on it."""
+        await asyncio.to_thread(prepare_folder, insertion)  # packages first: they decide the name
         await asyncio.to_thread(_create_empty, insertion.path)
         return await self.plan_insertion(doc, final)
 
@@ -296,7 +297,9 @@ class Commands:
         }
 
     def _test_path(self, doc: Document) -> Path:
-        return test_path(self.locator.location(doc.path), self.locator.settings_for(doc.path))
+        """The file the unit's tests go to: miogen's own (``insert.own_test_path``)."""
+        location, settings = self.locator.location(doc.path), self.locator.settings_for(doc.path)
+        return own_test_path(location, settings, self.client.open_files(self.store.open))
 
     def _shown_test_path(self, doc: Document) -> str:
         root = self.locator.location(doc.path).project_root
@@ -328,7 +331,10 @@ def _stamp(path: Path) -> tuple[int, int, int] | None:
 
 
 def _create_empty(path: Path) -> None:
-    """An empty test file where none is: nothing that exists is touched (invariant 3)."""
+    """An empty test file where none is: nothing that exists is touched (invariant 3).
+
+    Empty, it is miogen's (``emit.files.is_own``): the insertion then writes the header.
+    """
     path.parent.mkdir(parents=True, exist_ok=True)
     try:
         path.open("x", encoding="utf-8").close()

@@ -12,12 +12,13 @@ from pygls.uris import from_fs_path
 from pygls.workspace.position_codec import PositionCodec
 
 from miogen.confine import inside
+from miogen.emit import files
 from miogen.emit.merge import MergeResult, UnmergeableFile, fallback_path
 from miogen.emit.style import project_style
 from miogen.lsp import convert
 from miogen.lsp.settings import Settings
 from miogen.pipeline import merge_into
-from miogen.project import ModuleLocation, default_test_path
+from miogen.project import ModuleLocation, default_test_path, package_files
 from miogen.records import TestRecord
 
 SETTING = "miogen.testsDirectory (or tests-directory in [tool.miogen])"
@@ -32,6 +33,9 @@ class Insertion:
     merge: MergeResult
     edit: types.WorkspaceEdit
     exists: bool  # the test file exists (else the edit creates it, when the client can)
+    # ``__init__.py`` files of miogen's to create first: the test folder is a package, and the
+    # folders the file goes in are new (``project.package_files``).
+    packages: tuple[Path, ...] = ()
 
     @property
     def count(self) -> int:
@@ -39,7 +43,20 @@ class Insertion:
 
 
 def test_path(location: ModuleLocation, settings: Settings) -> Path:
+    """The unit's generated test file as intended (``plan`` writes to ``own_path`` of it)."""
     return default_test_path(location, settings.tests_directory, settings.test_file_pattern)
+
+
+def own_test_path(location: ModuleLocation, settings: Settings, open_files: OpenFiles) -> Path:
+    """The generated test file the tests go to: the intended one, or the first fallback that is
+    miogen's (``emit.files.own_path``), as the editor has the files (unsaved text included)."""
+
+    def text_of(path: Path) -> bytes | None:
+        if path in open_files:
+            return open_files[path][0].encode("utf-8", "surrogatepass")
+        return files.read(path)
+
+    return files.own_path(test_path(location, settings), text_of)
 
 
 def plan(
@@ -53,13 +70,13 @@ def plan(
 ) -> Insertion:
     """Merge ``tests`` into the test file as the editor (or else the disk) has it.
 
-    A test file that does not parse is never touched: the tests go to its fallback
-    (``test_x_miogen.py``). ``module_state``: the module the tests were made for keeps state at
+    A file that is not miogen's (``emit.files.is_own``), or does not parse, is never touched:
+    the tests go to a fallback (``test_x_miogen_2.py``). ``module_state``: the module the tests were made for keeps state at
     module level (the tests then come with the fresh-state fixture). Reads files, so call it
     off the event loop. The test file (or its fallback) must resolve inside the project root
     (``confine.inside``): else OutsideRoot, and no edit.
     """
-    path = test_path(location, settings)
+    path = own_test_path(location, settings, open_files)
     inside(location.project_root, path, SETTING)
     style = project_style(path)
     text, version, exists = _current(path, open_files)
@@ -76,7 +93,20 @@ def plan(
         uri, edits, create=not exists, version=version, document_changes=document_changes
     )
     shown = os.path.relpath(path, location.project_root)
-    return Insertion(path, uri, shown, merge, edit, exists)
+    packages = tuple(package_files(settings.tests_root(location), path))
+    return Insertion(path, uri, shown, merge, edit, exists, packages)
+
+
+def prepare_folder(insertion: Insertion) -> None:
+    """The test file's folder, and the ``__init__.py`` files it needs (marked as miogen's; one
+    that exists is never touched)."""
+    insertion.path.parent.mkdir(parents=True, exist_ok=True)
+    for package in insertion.packages:
+        try:
+            with package.open("x", encoding="utf-8") as init:
+                init.write(files.PACKAGE_HEADER)
+        except FileExistsError:
+            pass
 
 
 def _current(path: Path, open_files: OpenFiles) -> tuple[str | None, int | None, bool]:

@@ -17,6 +17,7 @@ from typing import Protocol
 from lsprotocol import types
 from pygls.uris import to_fs_path
 
+from miogen.emit.files import own_path
 from miogen.emit.merge import fallback_path
 from miogen.lsp.client import Client
 from miogen.lsp.documents import Document, DocumentStore
@@ -97,7 +98,8 @@ class Watcher:
         found = set()
         for doc in self._open_documents():
             target = test_path(self.locator.location(doc.path), self.locator.settings_for(doc.path))
-            if file not in (target.resolve(), fallback_path(target).resolve()):
+            own = own_path(target)
+            if file not in (target.resolve(), own.resolve(), fallback_path(own).resolve()):
                 continue
             for record in list(doc.units.values()):
                 final, inserted = record.final, record.inserted

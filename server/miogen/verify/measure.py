@@ -6,6 +6,7 @@ coverage.py measures (invariant 2).
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import subprocess
@@ -17,10 +18,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
-from coverage import CoverageData
+from coverage import Coverage, CoverageData
+from coverage.exceptions import CoverageException
 
 from miogen.analysis.model import Unit
 from miogen.analysis.targets import parse_code
+from miogen.execution.interpreter import OWN, Interpreter
 from miogen.platform_support import kill_process_group
 from miogen.verify.guard import FREE
 
@@ -40,6 +43,9 @@ class Measurement:
     seconds: float = 0.0  # the tests' own run time, as pytest reports it (set-up included)
     # Why pytest could not collect (import) the test file: then no test of it ran ("": it did).
     collection_error: str = ""
+    # coverage.py's own total for the module file (statements and branches, as `coverage
+    # report --branch` prints it); None: not measured.
+    module_percent: float | None = None
 
     @property
     def ok(self) -> bool:
@@ -59,6 +65,7 @@ def measure(
     sandbox: bool = False,
     warning_filters: Sequence[str] = (),
     ahead: Ahead | None = None,
+    interpreter: Interpreter = OWN,
 ) -> Measurement:
     """Run ``test_file`` with coverage measuring ``module_path``; map the arcs to unit targets.
 
@@ -68,6 +75,7 @@ def measure(
     file lives outside the project, where pytest would not read its configuration); a
     project's own tests run as its developers run them. ``ahead``: a process started for this
     run (``start_ahead``, run 0), used instead of a new one when it is still waiting.
+    ``interpreter``: the project's (``execution.interpreter``), where pytest and coverage.py run.
     """
     with tempfile.TemporaryDirectory(prefix="miogen-verify-") as own:
         scratch = ahead.scratch if ahead is not None else own
@@ -80,12 +88,13 @@ def measure(
         ]  # fmt: skip
         result = _run_ahead(ahead, args, cwd, timeout, junit, (data_file, module_path))
         if result is None:
-            command = [
-                sys.executable, "-m", "coverage", "run", "--branch", f"--data-file={data_file}",
+            command = interpreter.command(
+                "coverage", "run", "--branch", f"--data-file={data_file}",
                 f"--include={module_path}", "-m", "pytest", *args,
-            ]  # fmt: skip
+            )  # fmt: skip
             base = dict(env or os.environ, PYTHONHASHSEED=COVERAGE_HASH_SEED) if sandbox else env
             environment = _environment(base, import_root, scratch if sandbox else None)
+            environment = interpreter.environment(environment)
             result = _run_and_read(command, cwd, environment, timeout, junit)
         if result.exit_code != -1:
             read_coverage(result, data_file, module_path, units, source)
@@ -101,6 +110,7 @@ def run_shuffled(
     sandbox: bool = False,
     warning_filters: Sequence[str] = (),
     ahead: Ahead | None = None,
+    interpreter: Interpreter = OWN,
 ) -> Measurement:
     """One more run without coverage: another order (verify/shuffle.py: run 1 backwards, later
     ones shuffled), another PYTHONHASHSEED, a fresh process (``ahead``: one started for it,
@@ -120,8 +130,9 @@ def run_shuffled(
             dict(os.environ, **_shuffle(seed)), import_root, scratch if sandbox else None
         )
         return _run_and_read(
-            [sys.executable, "-m", "pytest", *args], cwd, environment, timeout, junit
-        )
+            interpreter.command("pytest", *args), cwd, interpreter.environment(environment),
+            timeout, junit,
+        )  # fmt: skip
 
 
 # Run k of a verification has hash seed k + 1: none has the worker's (0), under which the
@@ -161,7 +172,9 @@ class Ahead:
         self.folder.cleanup()
 
 
-def start_ahead(import_root: Path, seeds: Sequence[int]) -> list[Ahead]:
+def start_ahead(
+    import_root: Path, seeds: Sequence[int], interpreter: Interpreter = OWN
+) -> list[Ahead]:
     """One process per run, each with its hash seed (and order, but for run 0), sandboxed.
 
     They import pytest and coverage.py now and wait; ``measure`` and ``run_shuffled`` hand them
@@ -173,10 +186,11 @@ def start_ahead(import_root: Path, seeds: Sequence[int]) -> list[Ahead]:
         base = dict(
             os.environ, **(_shuffle(seed) if seed else {"PYTHONHASHSEED": COVERAGE_HASH_SEED})
         )
-        environment = _environment(base, import_root, folder.name)
+        environment = interpreter.environment(_environment(base, import_root, folder.name))
         environment["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
-        command = [sys.executable, "-m", "miogen.verify.ahead", str(VERIFY_MEMORY_MB),
-                   str(AHEAD_CPU_SECONDS)]  # fmt: skip
+        command = interpreter.command(
+            "miogen.verify.ahead", str(VERIFY_MEMORY_MB), str(AHEAD_CPU_SECONDS)
+        )
         process = subprocess.Popen(
             command, cwd=folder.name, env=environment, stdin=subprocess.PIPE,
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
@@ -373,6 +387,16 @@ def _collection_error(text: str) -> str:
     return " ".join(lines) or "pytest could not collect it"
 
 
+def _module_percent(data_file: str, module_path: Path) -> float | None:
+    """coverage.py's report total for the one file: the figure its own report shows."""
+    measured = Coverage(data_file=data_file, config_file=False, branch=True)
+    measured.load()
+    try:
+        return float(measured.report(morfs=[str(module_path)], file=io.StringIO()))
+    except CoverageException:
+        return None
+
+
 def read_coverage(
     result: Measurement, data_file: str, module_path: Path, units: Sequence[Unit], source: str
 ) -> None:
@@ -386,6 +410,7 @@ def read_coverage(
     lines = {a for a, _ in arcs if a > 0} | {b for _, b in arcs if b > 0}
     result.arcs = sorted(arcs)
     result.executed_lines = sorted(lines & code.statements)
+    result.module_percent = _module_percent(data_file, module_path)
     for unit in units:
         result.covered[unit.name] = [
             t.id for t in unit.targets if (t.arc in arcs if t.kind == "branch" else t.line in lines)
