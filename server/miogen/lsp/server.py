@@ -1,4 +1,4 @@
-"""Creates the language server, registers its features, and serves it over stdio or TCP.
+"""Creates the language server, registers its features, and serves it over stdio or a socket.
 
 Imports point one way: this module -> features (the handlers) -> session -> its parts (commands,
 reporting, jobs, documents...). Handlers get the session by closure, not through the server.
@@ -11,6 +11,7 @@ import os
 import sys
 from collections.abc import Callable, Generator
 from concurrent.futures import Future
+from pathlib import Path
 from typing import Any, BinaryIO
 
 from pygls.lsp.server import LanguageServer
@@ -18,6 +19,7 @@ from pygls.protocol import LanguageServerProtocol
 
 from miogen.lsp.features import actions, commands, documents, hovers, lenses, requests
 from miogen.lsp.session import Session
+from miogen.lsp.transport import Listener, loopback, remove_token, serve_socket, token
 
 NAME = "miogen"
 VERSION = "0.1.0"
@@ -74,16 +76,39 @@ def create_server() -> MiogenServer:
     return server
 
 
-def serve(tcp: bool = False, host: str = "127.0.0.1", port: int = 2087) -> int:
-    """Run until the client says exit or goes away; 0 after a clean shutdown."""
+def serve(
+    tcp: bool = False,
+    host: str = "127.0.0.1",
+    port: int = 2087,
+    token_file: Path | None = None,
+    socket_path: Path | None = None,
+) -> int:
+    """Run until the client says exit or goes away; 0 after a clean shutdown.
+
+    Over stdio unless ``tcp`` (loopback ``host`` only, the client sends the token first) or
+    ``socket_path`` (a Unix socket of mode 0600): see ``transport``. Raises TransportError.
+    """
+    listener, written = None, None
+    if socket_path is not None:
+        listener = Listener(path=socket_path)
+    elif tcp:
+        loopback(host)  # raises TransportError for another host
+        secret, written = token(token_file)
+        listener = Listener(host, port, secret)
+        if written is not None:
+            print(f"miogen: the token is in {written} (mode 0600)", file=sys.stderr, flush=True)
     logging.basicConfig(
         stream=sys.stderr,
         level=os.environ.get("MIOGEN_LOG_LEVEL", "WARNING").upper(),
         format="miogen-lsp %(levelname)s %(name)s: %(message)s",
     )
     server = create_server()
-    if tcp:
-        server.start_tcp(host, port)
+    if listener is not None:
+        try:
+            serve_socket(server, listener)
+        finally:
+            if written is not None:
+                remove_token(written, token_file)
     else:
         stdin, stdout = _private_stdio()
         server.start_io(stdin, stdout)
