@@ -265,8 +265,11 @@ class Analyser:
         return self._executor
 
     def warm_up(self) -> None:
-        """Start the analysis process now (it imports the analysis), not at the first request."""
-        self._pool().submit(_warm)
+        """Start the analysis processes now (they import the analysis), not at the first
+        requests (the pool starts a process for a task when none is idle)."""
+        pool = self._pool()
+        for _ in range(PROCESSES):
+            pool.submit(_warm)
 
     def _shutdown(self, kill: bool = False) -> None:
         executor, self._executor = self._executor, None

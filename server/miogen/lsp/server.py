@@ -12,7 +12,7 @@ import sys
 from collections.abc import Callable, Generator
 from concurrent.futures import Future
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, NoReturn
 
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
@@ -82,8 +82,9 @@ def serve(
     port: int = 2087,
     token_file: Path | None = None,
     socket_path: Path | None = None,
-) -> int:
-    """Run until the client says exit or goes away; 0 after a clean shutdown.
+) -> NoReturn:
+    """Run until the client says exit or goes away, then end the process: status 0 after a
+    clean shutdown, else 1.
 
     Over stdio unless ``tcp`` (loopback ``host`` only, the client sends the token first) or
     ``socket_path`` (a Unix socket of mode 0600): see ``transport``. Raises TransportError.
@@ -115,10 +116,16 @@ def serve(
     server.session.analyser.close()
     finished = server.session.scheduler.close()
     code = 0 if server.session.client.stopped else 1  # stopped: the client asked for shutdown
-    if not finished:  # a verification subprocess is still running: do not wait for it
-        sys.stderr.flush()
-        os._exit(code)
-    return code
+    if not finished:
+        logging.getLogger(__name__).warning("a job's thread is still running: not waiting for it")
+    # Whatever the server started is stopped by now (analysis processes killed, workers and
+    # verification subprocesses ended or left to end on their own). The interpreter's own
+    # teardown took a second more (an 8,000-function module open, under load): the client
+    # waits for the exit, so it is skipped.
+    logging.shutdown()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)
 
 
 def _private_stdio() -> tuple[BinaryIO, BinaryIO]:
