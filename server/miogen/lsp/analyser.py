@@ -18,6 +18,7 @@ analysis never holds up the server's exit.
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import multiprocessing
 import os
@@ -70,11 +71,18 @@ class _NoParse:
 
 
 def analyse_text(source: str, path: str, module: str) -> Snapshot | _NoParse:
-    """``take`` for the analysis process: a syntax error comes back as a value."""
+    """``take`` for the analysis process: a syntax error comes back as a value.
+
+    The cyclic garbage collector is off meanwhile: the analysis makes millions of objects and
+    few cycles, and its collections took a sixth to a third of a big module's analysis.
+    """
+    gc.disable()
     try:
         return take(source, path, module)
     except SourceSyntaxError as error:
         return _NoParse(error.path, error.line, str(error))
+    finally:
+        gc.enable()
 
 
 Analysis = Callable[[str, str, str], "Snapshot | _NoParse"]
