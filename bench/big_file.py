@@ -10,8 +10,8 @@ Measured:
   process) of a quarter, a half and all of the functions (its work is linear: the function
   calls are; the time per function grows somewhat with the heap, and with the machine's load);
 * in ``miogen serve`` over stdio: didOpen of the big module -> its ``miogen/coverage`` with its
-  units (the server's analysis, pickling and presenting included); a small module opened while
-  the big one is analysed -> its ``miogen/coverage``;
+  units (the server's analysis, pickling and presenting included); a small module opened once
+  the big one's analysis process has been busy for a CPU second -> its ``miogen/coverage``;
 * with the big module being analysed (its analysis process busy for a second): shutdown + exit,
   and the end of the server's input, -> the server process gone.
 
@@ -182,6 +182,12 @@ def _analysing(server: int) -> bool:
     return False
 
 
+def _wait_for_analysis(server: int) -> None:
+    deadline = time.perf_counter() + 300
+    while not _analysing(server) and time.perf_counter() < deadline:
+        time.sleep(0.05)
+
+
 def analysis_seconds(functions: int) -> tuple[int, int, float]:
     """(characters, lines, seconds) of the analysis of a module of ``functions`` definitions."""
     from miogen.lsp.analyser import analyse_text
@@ -193,11 +199,13 @@ def analysis_seconds(functions: int) -> tuple[int, int, float]:
 
 
 def server_open(folder: Path, text: str) -> tuple[float, float]:
-    """(seconds to the big module's coverage, seconds to the small one's opened meanwhile)."""
+    """(seconds to the big module's coverage, seconds to that of a small one opened once the
+    big one's analysis is under way)."""
     big, small = folder / "big.py", folder / "small.py"
     client = Client(folder)
     try:
         started = client.open(big, text)
+        _wait_for_analysis(client.server.pid)
         small_started = client.open(small, SMALL)
         small_done = client.wait(_covered(small.as_uri()))
         done = client.wait(_covered(big.as_uri()))
@@ -211,9 +219,7 @@ def server_stop(folder: Path, text: str, ending: str) -> float:
     client = Client(folder)
     try:
         client.open(folder / "big.py", text)
-        deadline = time.perf_counter() + 300
-        while not _analysing(client.server.pid) and time.perf_counter() < deadline:
-            time.sleep(0.05)
+        _wait_for_analysis(client.server.pid)
         assert client.server.stdin is not None
         if ending == "end of input":
             started = time.perf_counter()
@@ -256,7 +262,7 @@ def main(argv: list[str] | None = None) -> int:
             big, small = server_open(Path(folder), text)
             rows.append(f"| {run + 1} | server: didOpen -> coverage of the big module | "
                         f"{big:.2f} s | {load:.1f} |")  # fmt: skip
-            rows.append(f"| {run + 1} | server: a small module opened meanwhile -> its coverage "
+            rows.append(f"| {run + 1} | server: a small module opened mid-analysis -> its coverage "
                         f"| {small:.2f} s | {load:.1f} |")  # fmt: skip
             print(*rows[-2:], sep="\n", flush=True)
             for ending in ("shutdown and exit", "end of input"):
