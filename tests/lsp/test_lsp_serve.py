@@ -186,3 +186,17 @@ def test_serve_on_a_unix_socket_of_mode_0600(tmp_path):
         assert not path.exists()
     finally:
         server.close()
+
+
+@pytest.mark.skipif(not hasattr(socket, "AF_UNIX"), reason="no Unix sockets")
+def test_a_socket_path_taken_by_a_file_is_refused_and_the_file_kept(tmp_path):
+    path = tmp_path / "notes.txt"
+    path.write_text("mine\n")
+    done = subprocess.run(
+        [sys.executable, "-m", "miogen", "serve", "--socket", str(path)],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        timeout=TIMEOUT,
+    )
+    assert done.returncode == 2 and "is not a socket" in done.stderr.decode()
+    assert path.read_text() == "mine\n"

@@ -107,15 +107,18 @@ def remove_token(path: Path, given: Path | None) -> None:
 
 def serve_socket(ls: LanguageServer, listener: Listener) -> None:
     """Serve one client on ``listener`` until it goes away or says exit."""
+    if listener.path is not None:
+        _clear_stale(listener.path)  # raises TransportError, before anything is made
     stop = threading.Event()
     ls._stop_event = stop  # pygls' shutdown() sets it
+    gate = _Gate(ls, listener, stop)
     try:
-        asyncio.run(_Gate(ls, listener, stop).run())
+        asyncio.run(gate.run())
     except (KeyboardInterrupt, SystemExit):  # exit: pygls raises SystemExit in the loop
         pass
     finally:
         ls.shutdown()  # type: ignore[no-untyped-call]
-        if listener.path is not None:
+        if listener.path is not None and gate.listening:
             _unlink(listener.path)
 
 
@@ -128,6 +131,7 @@ class _Gate:
         self.stop = stop
         self.served: asyncio.Future[None] | None = None
         self.taken = False  # a client was admitted
+        self.listening = False  # the Unix socket file was made (it is removed at the end)
 
     async def run(self) -> None:
         self.served = asyncio.get_running_loop().create_future()
@@ -143,12 +147,12 @@ class _Gate:
             _say(f"listening on {listener.host}:{port}")
             return server
         path = listener.path
-        _clear_stale(path)
         previous = os.umask(0o177)  # the socket file is made with mode 0600, never wider
         try:
             server = await asyncio.start_unix_server(self._connected, str(path))
         finally:
             os.umask(previous)
+        self.listening = True
         os.chmod(path, 0o600)
         _say(f"listening on the Unix socket {path}")
         return server
