@@ -125,10 +125,28 @@ def _parser() -> argparse.ArgumentParser:
         "default 0.2)",
     )
     generate.set_defaults(run=run_generate)
-    serve = commands.add_parser("serve", help="run the language server (stdio by default)")
-    serve.add_argument("--tcp", action="store_true")
-    serve.add_argument("--host", default="127.0.0.1")
-    serve.add_argument("--port", type=int, default=2087)
+    serve = commands.add_parser(
+        "serve",
+        help="run the language server (stdio by default)",
+        description="Run the language server over stdio (the default), TCP on the loopback "
+        "interface (the client's first line must be the token), or a Unix socket of mode 0600. "
+        "One client at a time.",
+    )
+    transport = serve.add_mutually_exclusive_group()
+    transport.add_argument(
+        "--tcp",
+        action="store_true",
+        help="listen on --host:--port; the token is $MIOGEN_TOKEN if set, else a random one "
+        "written to --token-file (or a new temporary file) whose path is printed",
+    )
+    transport.add_argument(
+        "--socket", type=Path, metavar="PATH", help="listen on a Unix socket (mode 0600) at PATH"
+    )
+    serve.add_argument("--host", default="127.0.0.1", help="a loopback address (default 127.0.0.1)")
+    serve.add_argument("--port", type=int, default=2087, help="0: any free port (printed)")
+    serve.add_argument(
+        "--token-file", type=Path, metavar="PATH", help="where to write the token (a new file)"
+    )
     serve.set_defaults(run=run_serve)
     _add_ctg_parser(commands)
     return parser
@@ -137,7 +155,13 @@ def _parser() -> argparse.ArgumentParser:
 def run_serve(args: argparse.Namespace) -> int:
     from miogen.lsp.server import serve
 
-    return serve(tcp=args.tcp, host=args.host, port=args.port)
+    return serve(
+        tcp=args.tcp,
+        host=args.host,
+        port=args.port,
+        token_file=args.token_file,
+        socket_path=args.socket,
+    )
 
 
 def run_generate(args: argparse.Namespace) -> int:

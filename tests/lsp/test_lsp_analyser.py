@@ -9,9 +9,12 @@ from pathlib import Path
 import pytest
 from lsp_support import SHAPES
 from miogen.errors import SourceSyntaxError
-from miogen.lsp.analyser import Analyser, Superseded, analyse_text
+from miogen.lsp.analyser import Analyser, Closed, Superseded, TooBig, analyse_text
 from miogen.lsp.documents import DocumentStore
+from miogen.lsp.protocol import CommandError
 from miogen.lsp.snapshot import Snapshot
+
+from bench.big_file import module_text
 
 NEW_UNIT = SHAPES + "\n\ndef added(y: int) -> int:\n    return y\n"
 
@@ -173,3 +176,44 @@ async def test_a_request_does_not_wait_for_an_analysis_that_cannot_be_done_in_ti
     for text in (SHAPES + "\n", NEW_UNIT):
         gate.release(text)
     store.analyser.close()
+
+
+async def test_a_text_past_the_limit_is_refused_and_the_client_told_once():
+    gate, told = Gate(), []
+    gate.release(SHAPES)
+    analyser = Analyser(function=gate, processes=False, warn=told.append, limit=len(SHAPES))
+    big = SHAPES + "\n"
+    for _ in range(2):
+        with pytest.raises(TooBig) as raised:
+            await analyser.analysis("doc", big, "/w/shapes.py", "shapes")
+    assert isinstance(raised.value, CommandError) and gate.calls == []
+    assert told == [str(raised.value)] and "shapes.py is too big to analyse" in told[0]
+    assert (await analyser.analysis("doc", SHAPES, "/w/shapes.py", "shapes")).source == SHAPES
+    analyser.close()
+
+
+async def test_a_slow_analysis_of_one_file_leaves_the_others_served():
+    gate = Gate()
+    analyser = thread_analyser(gate)
+    slow = analyser.analysis("big", NEW_UNIT, "/w/big.py", "big")  # never released (yet)
+    gate.release(SHAPES)
+    other = await asyncio.wait_for(analyser.analysis("doc", SHAPES, "/w/shapes.py", "shapes"), 30)
+    assert other.source == SHAPES and not slow.done()
+    gate.release(NEW_UNIT)
+    await slow
+    analyser.close()
+
+
+async def test_closing_abandons_a_running_analysis_and_ends_its_process():
+    analyser = Analyser()
+    await analyser.analysis("doc", SHAPES, "/w/shapes.py", "shapes")  # the processes are up
+    processes = list(analyser._executor._processes.values())  # type: ignore[union-attr]
+    running = analyser.analysis("big", module_text(8000), "/w/big.py", "big")
+    await asyncio.sleep(0.5)
+    assert analyser.busy("big")
+    analyser.close()
+    with pytest.raises(Closed):
+        await asyncio.wait_for(running, 10)
+    for process in processes:
+        process.join(10)
+        assert not process.is_alive()

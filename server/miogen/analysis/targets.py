@@ -59,6 +59,7 @@ def find_targets(
     targets: dict[str, list[Target]] = {}
     next_id = 0
     starts = [arc[0] for arc in code.branch_arcs]  # sorted: the arcs are
+    body_lines = [node.lineno for node in tree.body]  # sorted: the body is in source order
     for unit in units:
         found: list[Target] = []
         arcs = [arc for start, end in unit.ranges for arc in _arcs_from(code, starts, start, end)]
@@ -78,7 +79,7 @@ def find_targets(
                 )
             )
             next_id += 1
-        for line in _branchless_function_lines(tree, unit, code, starts):
+        for line in _branchless_function_lines(tree, body_lines, unit, code, starts):
             found.append(
                 Target(next_id, unit.name, "line", line, None, f"line {line} was never executed")
             )
@@ -131,11 +132,14 @@ class SourceSegments:
 _LINE_BREAKS = re.compile(r"\r\n|\r|\n")
 
 
-def _functions_of(tree: ast.Module, unit: Unit) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
+def _functions_of(
+    tree: ast.Module, body_lines: list[int], unit: Unit
+) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
+    """The functions and methods defined in the unit's ranges (``body_lines``: the first lines
+    of the module's statements). Found by bisection: a scan of the whole module per unit made
+    the analysis quadratic in the number of functions."""
     functions = []
-    for node in tree.body:
-        if not unit.contains(node.lineno):
-            continue
+    for node in _top_level_in(tree, body_lines, unit.ranges):
         if isinstance(node, ast.ClassDef):
             functions += [
                 n for n in node.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)
@@ -143,6 +147,18 @@ def _functions_of(tree: ast.Module, unit: Unit) -> list[ast.FunctionDef | ast.As
         elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
             functions.append(node)
     return functions
+
+
+def _top_level_in(
+    tree: ast.Module, body_lines: list[int], ranges: Iterable[tuple[int, int]]
+) -> list[ast.stmt]:
+    """The module's statements whose first line lies in one of ``ranges``, in source order."""
+    indices: set[int] = set()
+    for first, last in ranges:
+        indices.update(
+            range(bisect.bisect_left(body_lines, first), bisect.bisect_right(body_lines, last))
+        )
+    return [tree.body[index] for index in sorted(indices)]
 
 
 def _arcs_from(
@@ -153,11 +169,11 @@ def _arcs_from(
 
 
 def _branchless_function_lines(
-    tree: ast.Module, unit: Unit, code: CodeMap, starts: list[int]
+    tree: ast.Module, body_lines: list[int], unit: Unit, code: CodeMap, starts: list[int]
 ) -> list[int]:
     """One line goal per function that has no branch of its own: its first body statement."""
     lines = []
-    for function in _functions_of(tree, unit):
+    for function in _functions_of(tree, body_lines, unit):
         if is_abstract(function):
             continue  # an interface method: subclasses run their own code, never this
         body = function.body

@@ -1,22 +1,28 @@
 """Static analyses of the documents' texts, in a process of their own: once per text, newest first.
 
-Analysing a long module costs a good part of a second of CPU (seconds before linear analysis);
-in a thread it would hold the GIL while requests wait, so it runs in a separate process and only
-the picklable ``Snapshot`` comes back (unpickled in the executor's thread, not on the event
-loop). Invariant 1 holds: the analysis is static, nothing of the user's code runs anywhere.
+Analysing a long module costs a good part of a second of CPU (about a millisecond per function,
+linear in the module's size); in a thread it would hold the GIL while requests wait, so it runs in
+separate processes and only the picklable ``Snapshot`` comes back (unpickled in the executor's
+thread, not on the event loop). Invariant 1 holds: the analysis is static, nothing of the user's
+code runs anywhere.
 
 Per document a text is analysed once (results are kept per text, so the saved text reuses the
 editor's), at most one analysis runs at a time, and of the texts waiting behind it only the newest
 is analysed: typing faster than the analysis skips the versions in between. A text that someone
-must have (the saved file) is never skipped.
+must have (the saved file) is never skipped. Two processes serve all documents: one long analysis
+leaves the other free for the next file. A text longer than ``MAX_CHARACTERS`` is not analysed
+(``TooBig``; the client is told once per document). ``close`` kills the processes: a running
+analysis never holds up the server's exit.
 """
 
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import multiprocessing
 import os
+import signal
 import threading
 import time
 from collections import OrderedDict
@@ -26,15 +32,33 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 
 from miogen.errors import SourceSyntaxError
+from miogen.lsp.protocol import CommandError
 from miogen.lsp.snapshot import Snapshot, take
 
 logger = logging.getLogger(__name__)
 
 KEPT_PER_DOCUMENT = 4  # finished analyses kept per document (editor text, saved text, undo)
+PROCESSES = 2  # analysis processes: a long analysis of one file leaves one for the others
+# The longest text analysed (characters): about 50,000 lines; its analysis takes seconds.
+MAX_CHARACTERS = 2_000_000
 
 
 class Superseded(Exception):
     """A newer text of the document was analysed instead of this one."""
+
+
+class TooBig(CommandError):
+    """The text is longer than the analyser takes; a command on it fails with this message."""
+
+    def __init__(self, path: str, size: int, limit: int) -> None:
+        super().__init__(
+            f"miogen: {os.path.basename(path)} is too big to analyse ({size:,} characters, "
+            f"more than {limit:,}): no lenses, coverage or tests for it"
+        )
+
+
+class Closed(Exception):
+    """The analyser was closed while the analysis ran."""
 
 
 @dataclass(frozen=True)
@@ -47,11 +71,18 @@ class _NoParse:
 
 
 def analyse_text(source: str, path: str, module: str) -> Snapshot | _NoParse:
-    """``take`` for the analysis process: a syntax error comes back as a value."""
+    """``take`` for the analysis process: a syntax error comes back as a value.
+
+    The cyclic garbage collector is off meanwhile: the analysis makes millions of objects and
+    few cycles, and its collections took a sixth to a third of a big module's analysis.
+    """
+    gc.disable()
     try:
         return take(source, path, module)
     except SourceSyntaxError as error:
         return _NoParse(error.path, error.line, str(error))
+    finally:
+        gc.enable()
 
 
 Analysis = Callable[[str, str, str], "Snapshot | _NoParse"]
@@ -81,15 +112,26 @@ class Analyser:
     """Analyses texts off the event loop; ``analysis(...)`` gives a future of the ``Snapshot``.
 
     The future raises ``SourceSyntaxError`` when the text does not parse, ``Superseded`` when a
-    newer text was analysed instead. ``function`` and ``processes`` are for tests (a slow or
-    failing analysis, run in a thread).
+    newer text was analysed instead, ``TooBig`` when the text is longer than ``limit``
+    characters (``warn`` is then called with the message, once per document). ``function``
+    and ``processes`` are for tests (a slow or failing analysis, run in threads).
     """
 
-    def __init__(self, function: Analysis = analyse_text, processes: bool = True) -> None:
+    def __init__(
+        self,
+        function: Analysis = analyse_text,
+        processes: bool = True,
+        warn: Callable[[str], None] = logger.warning,
+        limit: int = MAX_CHARACTERS,
+    ) -> None:
         self.function = function
         self.processes = processes
+        self.warn = warn
+        self.limit = limit
         self.runs = 0  # analyses started (for tests and the log)
+        self.closed = False
         self._queues: dict[str, _Queue] = {}
+        self._too_big: set[str] = set()  # documents told they are too big
         self._executor: Executor | None = None
 
     # --- asking -----------------------------------------------------------------------------
@@ -99,6 +141,9 @@ class Analyser:
     ) -> asyncio.Future[Snapshot]:
         """The analysis of ``source`` for document ``key``: finished, running, or queued."""
         loop = asyncio.get_running_loop()
+        if len(source) > self.limit:
+            return self._refused(loop, key, TooBig(path, len(source), self.limit))
+        self._too_big.discard(key)
         queue = self._queues.setdefault(key, _Queue())
         done = queue.finished.get(source)
         if done is not None:
@@ -112,6 +157,17 @@ class Analyser:
         queue.waiting.append(request)
         self._next(key, queue)
         return request.future
+
+    def _refused(
+        self, loop: asyncio.AbstractEventLoop, key: str, error: TooBig
+    ) -> asyncio.Future[Snapshot]:
+        if key not in self._too_big:
+            self._too_big.add(key)
+            self.warn(str(error))
+        future: asyncio.Future[Snapshot] = loop.create_future()
+        future.set_exception(error)
+        future.add_done_callback(lambda f: f.exception())  # nobody may be waiting
+        return future
 
     def finished(self, key: str, source: str) -> Snapshot | SourceSyntaxError | None:
         """The result for ``source`` if it was analysed already (no waiting)."""
@@ -139,6 +195,7 @@ class Analyser:
     def forget(self, key: str) -> None:
         """Drop a closed document's results (a running analysis finishes unseen)."""
         queue = self._queues.pop(key, None)
+        self._too_big.discard(key)
         for request in queue.waiting if queue else []:
             _fail(request, Superseded())
 
@@ -162,6 +219,8 @@ class Analyser:
     async def _run(self, key: str, queue: _Queue, request: _Request) -> None:
         try:
             result = await self._execute(request)
+        except Closed as error:
+            _fail(request, error)
         except Exception as error:  # noqa: BLE001 - a bug in the analysis must not end the session
             logger.exception("analysis of %s failed", request.path)
             _fail(request, error)
@@ -185,41 +244,58 @@ class Analyser:
                 self._next(key, queue)
 
     async def _execute(self, request: _Request) -> Snapshot | _NoParse:
-        """In the analysis process; a process that died is replaced once, then a thread serves."""
+        """In an analysis process; a process that died is replaced once, then a thread serves."""
         loop = asyncio.get_running_loop()
         arguments = (request.source, request.path, request.module)
         for _ in range(2):
             try:
                 return await loop.run_in_executor(self._pool(), self.function, *arguments)
             except BrokenProcessPool:
-                logger.warning("the analysis process died; starting another")
+                if self.closed:
+                    raise Closed() from None
+                logger.warning("an analysis process died; starting others")
                 self._shutdown()
         self.processes = False
         return await loop.run_in_executor(self._pool(), self.function, *arguments)
 
     def _pool(self) -> Executor:
+        if self.closed:
+            raise Closed()
         if self._executor is None:
             if self.processes:
                 context = multiprocessing.get_context("spawn")  # the server has threads: no fork
                 self._executor = ProcessPoolExecutor(
-                    max_workers=1, mp_context=context,
+                    max_workers=PROCESSES, mp_context=context,
                     initializer=_end_with_parent, initargs=(os.getpid(),),
                 )  # fmt: skip
             else:
-                self._executor = ThreadPoolExecutor(1, thread_name_prefix="miogen-analysis")
+                self._executor = ThreadPoolExecutor(PROCESSES, thread_name_prefix="miogen-analysis")
         return self._executor
 
     def warm_up(self) -> None:
-        """Start the analysis process now (it imports the analysis), not at the first request."""
-        self._pool().submit(_warm)
+        """Start the analysis processes now (they import the analysis), not at the first
+        requests (the pool starts a process for a task when none is idle)."""
+        pool = self._pool()
+        for _ in range(PROCESSES):
+            pool.submit(_warm)
 
-    def _shutdown(self) -> None:
-        if self._executor is not None:
-            self._executor.shutdown(wait=False, cancel_futures=True)
-            self._executor = None
+    def _shutdown(self, kill: bool = False) -> None:
+        executor, self._executor = self._executor, None
+        if executor is None:
+            return
+        # A process still analysing would hold the interpreter's exit (it joins the pool).
+        processes = list(getattr(executor, "_processes", None) or {}) if kill else []
+        executor.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            try:
+                os.kill(process, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
 
     def close(self) -> None:
-        self._shutdown()
+        """Abandon every analysis (their futures fail with ``Closed``) and end the processes."""
+        self.closed = True
+        self._shutdown(kill=True)
 
 
 def _warm() -> None:

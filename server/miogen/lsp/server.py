@@ -1,4 +1,4 @@
-"""Creates the language server, registers its features, and serves it over stdio or TCP.
+"""Creates the language server, registers its features, and serves it over stdio or a socket.
 
 Imports point one way: this module -> features (the handlers) -> session -> its parts (commands,
 reporting, jobs, documents...). Handlers get the session by closure, not through the server.
@@ -11,13 +11,15 @@ import os
 import sys
 from collections.abc import Callable, Generator
 from concurrent.futures import Future
-from typing import Any, BinaryIO
+from pathlib import Path
+from typing import Any, BinaryIO, NoReturn
 
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 
 from miogen.lsp.features import actions, commands, documents, hovers, lenses, requests
 from miogen.lsp.session import Session
+from miogen.lsp.transport import Listener, loopback, remove_token, serve_socket, token
 
 NAME = "miogen"
 VERSION = (
@@ -76,26 +78,56 @@ def create_server() -> MiogenServer:
     return server
 
 
-def serve(tcp: bool = False, host: str = "127.0.0.1", port: int = 2087) -> int:
-    """Run until the client says exit or goes away; 0 after a clean shutdown."""
+def serve(
+    tcp: bool = False,
+    host: str = "127.0.0.1",
+    port: int = 2087,
+    token_file: Path | None = None,
+    socket_path: Path | None = None,
+) -> NoReturn:
+    """Run until the client says exit or goes away, then end the process: status 0 after a
+    clean shutdown, else 1.
+
+    Over stdio unless ``tcp`` (loopback ``host`` only, the client sends the token first) or
+    ``socket_path`` (a Unix socket of mode 0600): see ``transport``. Raises TransportError.
+    """
+    listener, written = None, None
+    if socket_path is not None:
+        listener = Listener(path=socket_path)
+    elif tcp:
+        loopback(host)  # raises TransportError for another host
+        secret, written = token(token_file)
+        listener = Listener(host, port, secret)
+        if written is not None:
+            print(f"miogen: the token is in {written} (mode 0600)", file=sys.stderr, flush=True)
     logging.basicConfig(
         stream=sys.stderr,
         level=os.environ.get("MIOGEN_LOG_LEVEL", "WARNING").upper(),
         format="miogen-lsp %(levelname)s %(name)s: %(message)s",
     )
     server = create_server()
-    if tcp:
-        server.start_tcp(host, port)
+    if listener is not None:
+        try:
+            serve_socket(server, listener)
+        finally:
+            if written is not None:
+                remove_token(written, token_file)
     else:
         stdin, stdout = _private_stdio()
         server.start_io(stdin, stdout)
     server.session.analyser.close()
     finished = server.session.scheduler.close()
     code = 0 if server.session.client.stopped else 1  # stopped: the client asked for shutdown
-    if not finished:  # a verification subprocess is still running: do not wait for it
-        sys.stderr.flush()
-        os._exit(code)
-    return code
+    if not finished:
+        logging.getLogger(__name__).warning("a job's thread is still running: not waiting for it")
+    # Whatever the server started is stopped by now (analysis processes killed, workers and
+    # verification subprocesses ended or left to end on their own). The interpreter's own
+    # teardown took a second more (an 8,000-function module open, under load): the client
+    # waits for the exit, so it is skipped.
+    logging.shutdown()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)
 
 
 def _private_stdio() -> tuple[BinaryIO, BinaryIO]:

@@ -22,7 +22,7 @@ from pygls.lsp.server import LanguageServer
 
 from miogen.errors import SourceSyntaxError
 from miogen.lsp import convert
-from miogen.lsp.analyser import Analyser
+from miogen.lsp.analyser import Analyser, TooBig
 from miogen.lsp.client import Client
 from miogen.lsp.commands import Commands
 from miogen.lsp.documents import Document, DocumentStore
@@ -51,7 +51,7 @@ class Session:
     def __init__(self, ls: LanguageServer) -> None:
         self.client = Client(ls)
         self.locator = Locator(self.client.folders, self.client.warn, self.client.log)
-        self.analyser = Analyser()
+        self.analyser = Analyser(warn=self.client.warn)
         self.store = DocumentStore(
             self.client.text, self.client.version, self._module_name, self._analysed, self.analyser
         )
@@ -231,6 +231,8 @@ class Session:
             self._retract(doc)
             self._broken(doc, error)
             return
+        except TooBig:
+            return  # the analyser told the client
         doc.broken = False
         settings = self.locator.settings_for(doc.path)
         if self._generates(doc, settings):

@@ -1,0 +1,294 @@
+"""The language server on one very big module: how long its analysis takes, whether another
+file waits for it, and how soon the server is gone when told to stop while it analyses.
+
+Run: ``.venv/bin/python -m bench.big_file [--functions 10000] [--runs 1]``. Writes
+bench/results/big_file.md (or ``--out``). The module is generated (``module_text``): functions,
+private helpers, dataclasses with methods and async functions with ``match``, in equal shares.
+Measured:
+
+* the analysis itself (``analyse_text``, what the server's analysis process runs, here in this
+  process) of a quarter, a half and all of the functions (its work is linear: the function
+  calls are; the time per function grows somewhat with the heap, and with the machine's load);
+* in ``miogen serve`` over stdio: didOpen of the big module -> its ``miogen/coverage`` with its
+  units (the server's analysis, pickling and presenting included); a small module opened once
+  the big one's analysis process has been busy for a CPU second -> its ``miogen/coverage``;
+* with the big module being analysed (its analysis process busy for a second): shutdown + exit,
+  and the end of the server's input, -> the server process gone.
+
+The machine's load average is recorded with the figures: the machine is shared.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import queue
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+RESULTS = HERE / "results" / "big_file.md"
+SMALL = "def sign(x: int) -> int:\n    if x < 0:\n        return -1\n    return 1\n"
+
+
+def module_text(functions: int) -> str:
+    """A module of ``functions`` top-level definitions (every fifth a class with a method)."""
+    parts = ['"""A generated module."""\n\nimport math\nfrom dataclasses import dataclass\n\n']
+    parts.append("LIMIT = 10\n")
+    for i in range(functions):
+        parts.append(_DEFINITIONS[i % len(_DEFINITIONS)].format(i=i, previous=i - 1))
+    return "".join(parts)
+
+
+_DEFINITIONS = (
+    """
+def _helper_{i}(value: int) -> int:
+    if value > {i}:
+        return value - {i}
+    return value
+""",
+    '''
+def compute_{i}(value: int, scale: float = 1.5) -> float:
+    """Scale value ({i})."""
+    if value < 0:
+        raise ValueError("negative")
+    for step in range(value % 3):
+        value += _helper_{previous}(step)
+    return value * scale
+''',
+    """
+def describe_{i}(name: str, items: list[int]) -> str:
+    while items and items[-1] == 0:
+        items = items[:-1]
+    if name.startswith("x") and len(items) > LIMIT:
+        return name.upper()
+    return name + ": " + str(len(items))
+""",
+    """
+@dataclass
+class Point{i}:
+    x: int
+    y: int
+
+    def norm(self) -> float:
+        if self.x == 0 and self.y == 0:
+            return 0.0
+        return math.hypot(self.x, self.y)
+""",
+    """
+async def fetch_{i}(key: str, table: dict[str, int]) -> int | None:
+    match key:
+        case "a":
+            return table.get("a")
+        case _:
+            return None
+""",
+)
+
+
+class Client:
+    """``miogen serve`` over stdio; messages are read by a thread, with their arrival times."""
+
+    def __init__(self, root: Path) -> None:
+        self.server = subprocess.Popen(
+            [sys.executable, "-m", "miogen", "serve"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+        )
+        self.messages: queue.Queue[tuple[float, dict]] = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+        self.next_id = 0
+        self.request("initialize", {"capabilities": {}, "rootUri": root.as_uri()})
+        self.wait(lambda m: m.get("id") == 1 and "method" not in m)
+        self.send("initialized", {})
+
+    def _read(self) -> None:
+        stream = self.server.stdout
+        assert stream is not None
+        while True:
+            length = 0
+            while (line := stream.readline()).strip():
+                name, _, value = line.partition(b":")
+                if name.lower() == b"content-length":
+                    length = int(value)
+            if not line:
+                return
+            self.messages.put((time.perf_counter(), json.loads(stream.read(length))))
+
+    def send(self, method: str, params: dict) -> None:
+        self._write({"jsonrpc": "2.0", "method": method, "params": params})
+
+    def request(self, method: str, params: dict) -> None:
+        self.next_id += 1
+        self._write({"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params})
+
+    def _write(self, message: dict) -> None:
+        body = json.dumps(message).encode()
+        assert self.server.stdin is not None
+        self.server.stdin.write(f"Content-Length: {len(body)}\r\n\r\n".encode() + body)
+        self.server.stdin.flush()
+
+    def wait(self, matches, timeout: float = 600.0) -> float:
+        """The arrival time of the first message that ``matches``."""
+        deadline = time.perf_counter() + timeout
+        while True:
+            arrived, message = self.messages.get(timeout=max(0.0, deadline - time.perf_counter()))
+            if matches(message):
+                return arrived
+
+    def open(self, path: Path, text: str) -> float:
+        item = {"uri": path.as_uri(), "languageId": "python", "version": 1, "text": text}
+        started = time.perf_counter()
+        self.send("textDocument/didOpen", {"textDocument": item})
+        return started
+
+    def close(self) -> None:
+        if self.server.poll() is None:
+            self.server.kill()
+        self.server.wait()
+
+
+def _covered(uri: str):
+    def matches(message: dict) -> bool:
+        params = message.get("params") or {}
+        return (
+            message.get("method") == "miogen/coverage"
+            and params.get("uri") == uri
+            and bool(params.get("units"))
+        )
+
+    return matches
+
+
+def _analysing(server: int) -> bool:
+    """Whether a child of ``server`` (an analysis process) has used a second of CPU."""
+    for entry in os.listdir("/proc"):
+        try:
+            fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if fields[1] == str(server) and (int(fields[11]) + int(fields[12])) > os.sysconf(
+            "SC_CLK_TCK"
+        ):
+            return True
+    return False
+
+
+def _wait_for_analysis(server: int) -> None:
+    deadline = time.perf_counter() + 300
+    while not _analysing(server) and time.perf_counter() < deadline:
+        time.sleep(0.05)
+
+
+def analysis_seconds(functions: int) -> tuple[int, int, float]:
+    """(characters, lines, seconds) of the analysis of a module of ``functions`` definitions."""
+    from miogen.lsp.analyser import analyse_text
+
+    text = module_text(functions)
+    started = time.perf_counter()
+    analyse_text(text, "big.py", "big")
+    return len(text), text.count("\n"), time.perf_counter() - started
+
+
+def server_open(folder: Path, text: str) -> tuple[float, float]:
+    """(seconds to the big module's coverage, seconds to that of a small one opened once the
+    big one's analysis is under way)."""
+    big, small = folder / "big.py", folder / "small.py"
+    client = Client(folder)
+    try:
+        started = client.open(big, text)
+        _wait_for_analysis(client.server.pid)
+        small_started = client.open(small, SMALL)
+        small_done = client.wait(_covered(small.as_uri()))
+        done = client.wait(_covered(big.as_uri()))
+        return done - started, small_done - small_started
+    finally:
+        client.close()
+
+
+def server_stop(folder: Path, text: str, ending: str) -> float:
+    """Seconds from shutdown + exit (or the end of input) to the server's exit, mid-analysis."""
+    client = Client(folder)
+    try:
+        client.open(folder / "big.py", text)
+        _wait_for_analysis(client.server.pid)
+        assert client.server.stdin is not None
+        if ending == "end of input":
+            started = time.perf_counter()
+            client.server.stdin.close()
+        else:
+            client.request("shutdown", {})
+            client.wait(lambda m: m.get("id") == client.next_id and "method" not in m)
+            started = time.perf_counter()
+            client.send("exit", {})
+        client.server.wait(timeout=300)
+        return time.perf_counter() - started
+    finally:
+        client.close()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m bench.big_file",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--functions", type=int, default=10_000)
+    parser.add_argument("--runs", type=int, default=1)
+    parser.add_argument("--out", type=Path, default=RESULTS)
+    args = parser.parse_args(argv)
+    text = module_text(args.functions)
+    rows = []
+    for run in range(args.runs):
+        for count in (args.functions // 4, args.functions // 2, args.functions):
+            load = os.getloadavg()[0]
+            characters, lines, seconds = analysis_seconds(count)
+            per = seconds / count * 1000
+            rows.append(
+                f"| {run + 1} | analysis, {count:,} functions ({characters:,} characters, "
+                f"{lines:,} lines) | {seconds:.2f} s ({per:.2f} ms per function) | {load:.1f} |"
+            )
+            print(rows[-1], flush=True)
+        with tempfile.TemporaryDirectory() as folder:
+            load = os.getloadavg()[0]
+            big, small = server_open(Path(folder), text)
+            rows.append(f"| {run + 1} | server: didOpen -> coverage of the big module | "
+                        f"{big:.2f} s | {load:.1f} |")  # fmt: skip
+            rows.append(f"| {run + 1} | server: a small module opened mid-analysis -> its coverage "
+                        f"| {small:.2f} s | {load:.1f} |")  # fmt: skip
+            print(*rows[-2:], sep="\n", flush=True)
+            for ending in ("shutdown and exit", "end of input"):
+                load = os.getloadavg()[0]
+                seconds = server_stop(Path(folder), text, ending)
+                rows.append(f"| {run + 1} | server mid-analysis: {ending} -> process gone | "
+                            f"{seconds:.2f} s | {load:.1f} |")  # fmt: skip
+                print(rows[-1], flush=True)
+    when = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    report = [
+        "# The language server on a very big module",
+        "",
+        f"`python -m bench.big_file --functions {args.functions} --runs {args.runs}`, {when}, "
+        f"Python {platform.python_version()}, {os.cpu_count()} CPUs (shared: load average "
+        "in the last column).",
+        "",
+        "| run | measured | time | load |",
+        "|---|---|---|---|",
+        *rows,
+        "",
+    ]
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text("\n".join(report), encoding="utf-8")
+    print(f"wrote {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
