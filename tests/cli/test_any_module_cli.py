@@ -47,7 +47,7 @@ def test_a_latin1_module_gets_passing_tests(tmp_path):
     (root / "greeting.py").write_bytes(LATIN1.encode("latin-1"))
     done = miogen("generate", "greeting.py", "--evaluations", "300", "--seed", "1", cwd=root)
     assert done.returncode == 0, done.stderr
-    emitted = (root / "tests" / "test_greeting.py").read_text("utf-8")
+    emitted = (root / "tests" / "test_greeting_miogen.py").read_text("utf-8")
     assert "olá José" in emitted
     run = users_pytest(root)
     assert run.returncode == 0 and " passed" in run.stdout, run.stdout
@@ -59,7 +59,7 @@ def test_a_module_whose_file_name_is_no_identifier_gets_passing_tests(tmp_path, 
     (root / name).write_text(SIGN)
     done = miogen("generate", name, "--evaluations", "300", "--seed", "1", cwd=root)
     assert done.returncode == 0, done.stderr
-    emitted = (root / "tests" / "test_my_mod.py").read_text()
+    emitted = (root / "tests" / "test_my_mod_miogen.py").read_text()
     assert f'importlib.import_module("{name[:-3]}")' in emitted
     run = users_pytest(root)
     assert run.returncode == 0 and " passed" in run.stdout, run.stdout

@@ -8,6 +8,7 @@ outside; the refusal names the setting.
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -70,7 +71,7 @@ def test_a_tests_folder_or_file_linking_outward_gets_nothing_written(repo, link)
         (project / "tests").symlink_to(outside, target_is_directory=True)
     else:
         (project / "tests").mkdir()
-        (project / "tests" / "test_calc.py").symlink_to(outside / "test_calc.py")
+        (project / "tests" / "test_calc_miogen.py").symlink_to(outside / "test_calc.py")
     done = miogen(project, "generate", "calc.py", "--evaluations", "50")
     assert done.returncode == 2, done.stdout
     assert "refusing to write" in done.stderr and "tests-directory" in done.stderr, done.stderr
@@ -122,11 +123,10 @@ async def test_the_server_sends_no_edit_and_creates_nothing_outside(repo):
         # The project file's value is refused (and reported): the default folder is used.
         answer = await editor.command("miogen.generateTests", path, "sign")
         assert answer["applied"], answer
-        assert Path(answer["testFile"]) == project / "tests" / "test_calc.py"
+        assert Path(answer["testFile"]) == project / "tests" / "test_calc_miogen.py"
         assert editor.logs("inside the project root"), client.log_messages
 
-        (project / "tests" / "test_calc.py").unlink()
-        (project / "tests").rmdir()
+        shutil.rmtree(project / "tests")
         (project / "tests").symlink_to(outside, target_is_directory=True)
         applied = len(editor.recorder.applied)
         with pytest.raises(Exception, match="refusing to write .*testsDirectory"):

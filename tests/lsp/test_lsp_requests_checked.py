@@ -106,4 +106,4 @@ async def test_a_latin1_module_on_disk_is_read_as_python_reads_it(editor):
     answer = await editor.command("miogen.generateTests", path, "greet")
     assert answer["applied"] and answer["covered"] == answer["total"] == 2, answer
     assert not editor.logs("internal error") and not editor.logs("UnicodeDecodeError")
-    assert "olá José" in (editor.project / "tests" / "test_prices.py").read_text("utf-8")
+    assert "olá José" in (editor.project / "tests" / "test_prices_miogen.py").read_text("utf-8")

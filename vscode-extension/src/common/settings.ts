@@ -56,8 +56,8 @@ export const DEFAULT_SETTINGS: Readonly<MiogenSettings> = Object.freeze({
   performance: true,
   testTimeout: 1,
   mutationShare: 0.2,
-  testsDirectory: "tests",
-  testFilePattern: "test_{module}.py",
+  testsDirectory: "",
+  testFilePattern: "test_{module}_miogen.py",
   diagnosticSeverity: "information",
   showCoveredBranches: true,
   maxParallelJobs: 1,
@@ -207,7 +207,7 @@ function nonEmptyOr(value: unknown, fallback: string): string {
 
 /** A folder relative to the project (the server refuses absolute ones). */
 function relativeFolderOr(value: unknown, fallback: string): string {
-  const s = nonEmptyOr(value, fallback);
+  const s = typeof value === "string" ? value.trim() : fallback;
   return s.startsWith("/") || s.startsWith("\\") || /^[A-Za-z]:[\\/]/.test(s) ? fallback : s;
 }
 

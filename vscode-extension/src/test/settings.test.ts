@@ -82,10 +82,10 @@ describe("readSettings", () => {
 
   it("refuses what the server would refuse: absolute test folders, patterns without {module} or with a path", () => {
     for (const testsDirectory of ["/abs/tests", "C:\\tests", "\\\\share\\tests"]) {
-      assert.equal(from({ testsDirectory }).testsDirectory, "tests", testsDirectory);
+      assert.equal(from({ testsDirectory }).testsDirectory, "", testsDirectory);
     }
     for (const testFilePattern of ["test_all.py", "sub/test_{module}.py", "sub\\test_{module}.py"]) {
-      assert.equal(from({ testFilePattern }).testFilePattern, "test_{module}.py", testFilePattern);
+      assert.equal(from({ testFilePattern }).testFilePattern, "test_{module}_miogen.py", testFilePattern);
     }
     assert.equal(from({ testsDirectory: "src/tests" }).testsDirectory, "src/tests");
   });

@@ -47,12 +47,12 @@ def test_last():
 `;
 
 describe("isGeneratedTestFile", () => {
-  it("recognises the header miogen writes (server/miogen/pipeline.py's HEADER)", () => {
-    const source = readFileSync(path.join(repo, "server", "miogen", "pipeline.py"), "utf8");
-    const header = /^HEADER = (.*)$/m.exec(source)?.[1];
-    assert.ok(header, "pipeline.py defines HEADER");
-    assert.match(header, GENERATED_MARKER, "the header the server writes is the one the extension looks for");
-    const firstLine = header.replace(/^'(.*)'$/, "$1"); // the Python literal's text: the file's first line
+  it("recognises the header miogen writes (server/miogen/emit/files.py's MARKER)", () => {
+    const source = readFileSync(path.join(repo, "server", "miogen", "emit", "files.py"), "utf8");
+    const marker = /^MARKER = "(.*)"$/m.exec(source)?.[1];
+    assert.ok(marker, "emit/files.py defines MARKER");
+    assert.match(marker, GENERATED_MARKER, "the marker the server writes is the one the extension looks for");
+    const firstLine = `${marker}; miogen updates this file. Edit a copy, not this file.`;
     assert.equal(isGeneratedTestFile(`${firstLine}\n\nimport pytest\n`), true);
   });
 
