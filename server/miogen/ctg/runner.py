@@ -36,8 +36,9 @@ from miogen.ctg.history import DEFAULT_PATH, HistoryStore, RunRow, StoredUnit, c
 from miogen.ctg.jobs import Job, Pool, dispatch, local_pool
 from miogen.ctg.seeding import dependencies, pool_objects, pool_seeds, still_valid_seeds
 from miogen.emit.merge import UnmergeableFile
-from miogen.pipeline import job_spec, unique_names, verify, write_tests
+from miogen.pipeline import job_spec, keep_only_what_adds, unique_names, verify, write_tests
 from miogen.records import JobOutcome, JobSpec, TestData, TestRecord, UnitJob, UnitOutcome
+from miogen.verify.baseline import project_baseline
 from miogen.verify.measure import measure
 
 Log = Callable[[str], None]
@@ -57,6 +58,7 @@ class CtgConfig:
     verify_runs: int = 3  # pytest runs of the new tests (the later ones shuffled): flaky ones go
     tests_directory: str = "tests"  # where each module's test file is, relative to the root
     test_file_pattern: str = "test_{module}.py"
+    baseline: bool = True  # the project's own suite counts as covered (verify.baseline)
     job_options: dict[str, Any] = field(default_factory=dict)  # more JobSpec fields
 
     @property
@@ -76,6 +78,7 @@ class UnitState:
     seeds_dropped: int = 0
     runs: tuple[RunRecord, ...] = ()  # earlier runs at the current AST hash, oldest first
     before: list[int] = field(default_factory=list)  # covered target ids, coverage.py
+    suite: list[int] = field(default_factory=list)  # ... by the project's own tests alone
     allocation: Allocation | None = None
     outcome: UnitOutcome | None = None
     tests: list[TestRecord] = field(
@@ -230,10 +233,25 @@ def _measure_before(
                 report.failing[str(module.test_path)] = failures
             if warning:
                 report.warnings.append(warning)
+    suite = _suite(report, modules) if report.config.baseline else {}
     for state in states:
         known = coverage[state.module.relative].get(state.unit.name, [])
         targets = {t.id for t in state.unit.targets}
-        state.before = sorted(t for t in known if t in targets)
+        state.suite = sorted(set(suite.get(state.module.relative, {}).get(state.unit.name, [])))
+        state.before = sorted({t for t in known if t in targets} | set(state.suite))
+
+
+def _suite(report: CtgReport, modules: list[Module]) -> dict[str, dict[str, list[int]]]:
+    """Module -> unit -> the target ids the project's own suite covers (cached by content);
+    its failing tests are reported with their errors."""
+    found = project_baseline(report.root)
+    if found.error:
+        report.warnings.append(f"your suite: {found.error}")
+    if found.failures:
+        report.warnings.append(
+            f"your suite: {len(found.failures)} tests fail: " + "; ".join(found.failure_lines()[:5])
+        )
+    return {m.relative: found.covered(m.location.path, m.analysed.source, m.units) for m in modules}
 
 
 def _coverage_before(module: Module) -> tuple[dict[str, list[int]], list[str], str]:
@@ -378,6 +396,9 @@ def _verify_module(group: list[UnitState], config: CtgConfig) -> None:
     units = [s.unit for s in group]
     verified = verify(module.location, module.analysed, units, tests, config.test_timeout,
                       runs=config.verify_runs)  # fmt: skip
+    before = {s.unit.name: s.before for s in group}
+    name = module.location.module_name
+    keep_only_what_adds(verified, name, module.analysed, units, before)
     kept = {t.name for t in verified.tests}
     measured = verified.measurement.covered if verified.measurement else {}
     for state in group:

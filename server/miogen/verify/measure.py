@@ -22,6 +22,7 @@ from coverage import CoverageData
 
 from miogen.analysis.model import Unit
 from miogen.analysis.targets import parse_code
+from miogen.verify.baseline import tests_covering
 from miogen.verify.guard import FREE
 
 
@@ -38,6 +39,8 @@ class Measurement:
     messages: dict[str, str] = field(default_factory=dict)  # failing test -> its failure text
     output: str = ""
     seconds: float = 0.0  # the tests' own run time, as pytest reports it (set-up included)
+    # pytest node id -> the target ids (of all units) that test covers; generated tests only
+    per_test: dict[str, list[int]] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
@@ -230,7 +233,7 @@ def _guarded(sandbox: bool, scratch: str, warning_filters: Sequence[str]) -> lis
     a configuration file of the run's own, which holds nothing else)."""
     if not sandbox:
         return []
-    options = ["-p", "miogen.verify.guard"]
+    options = ["-p", "miogen.verify.guard", "-p", "miogen.verify.contexts"]
     if warning_filters:
         config = os.path.join(scratch, "pytest.ini")
         lines = "".join(f"    {line}\n" for line in warning_filters)
@@ -378,3 +381,4 @@ def read_coverage(
         result.covered[unit.name] = [
             t.id for t in unit.targets if (t.arc in arcs if t.kind == "branch" else t.line in lines)
         ]
+    result.per_test = tests_covering(data_file, module_path, units, source)
