@@ -274,8 +274,23 @@ def summarize(report: GenerationReport) -> dict[str, Any]:
         # the kept tests' own run time under pytest without coverage.py (median of the reruns)
         "suite_seconds": _suite_seconds(verification),
         "added": [n for n in report.merge.added if n.startswith("test")] if report.merge else [],
+        "suite": _suite_summary(report),
         "exit_code": 2 if input_error else (1 if failed else 0),
     }
+
+
+def _suite_summary(report: GenerationReport) -> dict[str, Any] | None:
+    """What the kept tests add to the project's own suite (coverage.py, per unit and module)."""
+    if report.suite is None:
+        return None
+    gains = [*report.gains.values()]
+    return {
+        "ran": report.suite.ran, "cached": report.suite.cached, "error": report.suite.error,
+        "failing": dict(report.suite.failures),
+        "units": {g.name: {"suite": len(g.suite), "combined": len(g.combined), "added": g.added,
+                           "total": g.total} for g in gains},
+        "lines": [g.describe() for g in gains] + ([report.gain.describe()] if gains else []),
+    }  # fmt: skip
 
 
 def _suite_seconds(verification: Verification | None) -> float | None:
@@ -335,8 +350,20 @@ def _print_summary(summary: dict[str, Any]) -> None:
         print(f"dropped failing tests: {', '.join(summary['dropped_failing_tests'])}")
     if summary["dropped_unstable_tests"]:
         print(f"dropped unstable tests: {', '.join(summary['dropped_unstable_tests'])}")
+    _print_suite(summary["suite"])
     if summary["output"]:
         print(f"wrote {len(summary['added'])} tests to {summary['output']}")
+
+
+def _print_suite(suite: dict[str, Any] | None) -> None:
+    if suite is None:
+        return
+    for test, line in sorted(suite["failing"].items())[:10]:
+        print(f"your suite: {test} fails: {line}")
+    if suite["error"] and suite["ran"]:
+        print(f"your suite: {suite['error']}")
+    for line in suite["lines"]:
+        print(line)
 
 
 if __name__ == "__main__":

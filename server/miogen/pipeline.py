@@ -121,6 +121,7 @@ class Verification:
     seconds: float = 0.0
     # The kept tests' own seconds in each shuffled rerun (pytest's, without coverage.py).
     runtimes: list[float] = field(default_factory=list)
+    gains: dict[str, Gain] = field(default_factory=dict)  # unit -> what it adds to the suite
 
 
 # The coverage run in the file's order and a rerun backwards (verify/shuffle.py), with hash
@@ -338,7 +339,7 @@ def keep_only_what_adds(
             ids = {t.id for t in unit.targets}
             measurement.covered[unit.name] = sorted(reached & ids)
     measured = measurement.covered if measurement is not None else {}
-    return {
+    verification.gains = {
         unit.name: Gain(
             unit.name,
             len(unit.targets),
@@ -347,6 +348,7 @@ def keep_only_what_adds(
         )  # fmt: skip
         for unit in units
     }
+    return verification.gains
 
 
 # --- the test module -------------------------------------------------------------------------
