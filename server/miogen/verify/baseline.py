@@ -183,8 +183,11 @@ def project_baseline(
     found = run_suite(root, generated_tests(root, files), python, timeout)
     found.key = key
     if cache and found.ran and not found.error:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        write_atomically(path, json.dumps(_encode(found)))
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            write_atomically(path, json.dumps(_encode(found)))
+        except OSError:
+            pass  # a folder we may not write to: measured again next time
     return found
 
 
