@@ -99,3 +99,27 @@ def test_call_sites_in_the_projects_tests_are_examples_too(tmp_path):
     assert example_tests(factory) == []
     found = example_tests(factory, str(tmp_path))
     assert sorted(test[0].value for test in found) == ["3.4", "5.0b1"]
+
+
+def test_extra_positional_arguments_and_keys_the_body_reads_fit_star_parameters(tmp_path):
+    path = tmp_path / "joins.py"
+    path.write_text(
+        textwrap.dedent('''
+        def join(sep: str, *parts: str, **options) -> str:
+            """
+            >>> join("-", "a", "b", upper=True)
+            'A-B'
+            >>> join("-", "a", colour="red")
+            """
+            text = sep.join(parts)
+            if options.get("upper"):
+                return text.upper()
+            return text
+        ''')
+    )
+    model = analyze_file(path, "joins")
+    [test] = example_tests(TestFactory(model, model.unit("join")))  # no key "colour" is read
+    assert test[-1] == Statement(
+        "call", "join", (("/sep", 0), ("*parts", 1), ("*parts", 2), ("upper", 3))
+    )
+    assert [s.value for s in test[:-1]] == ["-", "a", "b", True]
