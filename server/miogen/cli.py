@@ -86,6 +86,10 @@ def _parser() -> argparse.ArgumentParser:
         help="test file (default: tests-directory/test-file-pattern, tests/test_<module>.py)",
     )
     generate.add_argument("--json", action="store_true", help="print one machine-readable summary")
+    generate.add_argument(
+        "--no-baseline", action="store_true",
+        help="keep every verified test, whether or not the project's own tests cover the same",
+    )  # fmt: skip
     generate.add_argument("--seed", type=flag("seed"), help="of the search (default 0)")
     generate.add_argument(
         "--algorithm", type=flag("algorithm"), choices=list(Algorithm), help="(default mio)"
@@ -150,6 +154,7 @@ def run_generate(args: argparse.Namespace) -> int:
         on_event=progress,
         raw=args.raw,
         spares=getattr(args, "worker", None),
+        baseline=not args.no_baseline,
         **settings.job_options(),
     )
     progress.done()

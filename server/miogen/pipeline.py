@@ -494,9 +494,6 @@ def generate_module(
     """
     started = time.monotonic()
     location = locate(path, project_root)
-    measuring = ThreadPoolExecutor(1, thread_name_prefix="miogen-baseline")
-    suite = measuring.submit(project_baseline, location.project_root) if baseline else None
-    measuring.shutdown(wait=False)
     names = unit_names or []
     if (raw or options.get("evaluations")) and not names:
         # Careful units must be named, and an evaluation budget's deadlines and limits count
@@ -515,6 +512,10 @@ def generate_module(
             except BaseException:
                 cancel.set()
                 raise
+            # The project's suite runs meanwhile (once the module is known to be one to test).
+            measuring = ThreadPoolExecutor(1, thread_name_prefix="miogen-baseline")
+            suite = measuring.submit(project_baseline, location.project_root) if baseline else None
+            measuring.shutdown(wait=False)
             report = GenerationReport(location, model, [])
             report.seconds["analyse"] = time.monotonic() - started
             report.job = job.result()

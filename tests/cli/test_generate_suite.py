@@ -25,11 +25,11 @@ def project(tmp_path: Path, human_tests: str) -> Path:
     return tmp_path
 
 
-def generate(root: Path):
+def generate(root: Path, *more: str):
     output = root / "tests" / "test_signs_miogen.py"
     return miogen(
         "generate", str(root / "signs.py"), "--output", str(output), "--evaluations", "2000",
-        "--seed", "1", "--mutation-share", "0", cwd=root,
+        "--seed", "1", "--mutation-share", "0", *more, cwd=root,
     )  # fmt: skip
 
 
@@ -48,3 +48,12 @@ def test_a_complete_suite_gets_nothing_and_it_is_no_error(tmp_path):
     assert completed.returncode == 0, completed.stdout + completed.stderr
     assert "your suite already covers every branch of sign; nothing added" in completed.stdout
     assert not (root / "tests" / "test_signs_miogen.py").exists()
+
+
+def test_without_the_baseline_every_verified_test_is_kept(tmp_path):
+    root = project(tmp_path, ALL)
+    completed = generate(root, "--no-baseline")
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    assert "your suite" not in completed.stdout
+    assert "def test_" in (root / "tests" / "test_signs_miogen.py").read_text()
+    assert not (root / ".miogen" / "baseline.json").exists(), "the project's tests did not run"
