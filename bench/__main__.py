@@ -3,7 +3,8 @@
 The full run writes bench/results/full/ and rewrites bench/RESULTS.md; ``--quick`` (under ten
 minutes on the 2-core machine) writes bench/results/quick/ only. `python -m bench real` runs the
 real-code corpus (bench/realcorpus.py) into bench/results/real/ and bench/REAL.md;
-`python -m bench analysis` times the analysis of the corpus' largest module.
+`python -m bench analysis` times the analysis of the corpus' largest module;
+`python -m bench projects` runs miogen in real projects with suites of their own (bench/projects.py).
 """
 
 from __future__ import annotations
@@ -84,6 +85,11 @@ LSP_LATENCY = BENCH / "results" / "lsp_latency.md"
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["projects"]:  # its own options (bench/projects.py)
+        from bench import projects
+
+        return projects.main(argv[1:])
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
     run = commands.add_parser("run", help="run the benchmark and write its report")

@@ -203,7 +203,7 @@ def generate(subject: Subject, algorithm: str, criteria: str, seed: int, args) -
     output = folder / f"test_{path.stem}.py"
     base, _, flag = algorithm.partition("+")  # "mio+performance": MIO with --performance
     command = [
-        sys.executable, "-m", "miogen.cli", "generate", str(path), "--json",
+        sys.executable, "-m", "miogen.cli", "generate", str(path), "--json", "--no-baseline",
         "--algorithm", base, *(["--performance"] if flag == "performance" else []),
         "--criteria", criteria, "--seed", str(seed),
         "--mutation-share", str(args.mutation_share), "--output", str(output),

@@ -49,7 +49,7 @@ def measure(path: Path, seed: int, evaluations: int | None, budget: float) -> di
     start = time.monotonic()
     report = generate_module(
         path, None, budget / share, None, project_root=str(location.project_root),
-        seed=seed, evaluations=evaluations, mutation_share=0.0,
+        seed=seed, evaluations=evaluations, mutation_share=0.0, baseline=False,
     )  # fmt: skip
     per_unit = {r.unit.name: [len(r.measured or []), len(r.unit.targets)] for r in report.units}
     covered = sum(c for c, _ in per_unit.values())

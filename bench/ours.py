@@ -72,6 +72,7 @@ def _generate(args: argparse.Namespace, start: float, worker: object) -> dict:
         algorithm=args.algorithm,
         evaluations=max(1, args.evaluations // share) if args.evaluations else None,
         spares=worker,
+        baseline=False,  # a module against other tools', not in a project with a suite
     )
     summary = summarize(report)
     summary["timeline"] = timeline.points

@@ -89,6 +89,10 @@ def _parser() -> argparse.ArgumentParser:
         "mirroring the package: tests/pkg/test_<module>_miogen.py)",
     )
     generate.add_argument("--json", action="store_true", help="print one machine-readable summary")
+    generate.add_argument(
+        "--no-baseline", action="store_true",
+        help="keep every verified test, whether or not the project's own tests cover the same",
+    )  # fmt: skip
     generate.add_argument("--seed", type=flag("seed"), help="of the search (default 0)")
     generate.add_argument(
         "--algorithm", type=flag("algorithm"), choices=list(Algorithm), help="(default mio)"
@@ -192,6 +196,7 @@ def run_generate(args: argparse.Namespace) -> int:
         own_only=args.output is None,
         tests_root=tests_root,
         interpreter=interpreter,
+        baseline=not args.no_baseline,
         **settings.job_options(),
     )
     progress.done()
@@ -337,6 +342,7 @@ def summarize(report: GenerationReport) -> dict[str, Any]:
         "suite_seconds": _suite_seconds(verification),
         "added": added,
         "notes": notes,
+        "suite": _suite_summary(report),
         # Nothing kept is no success: a run that writes no test says so and fails.
         "exit_code": 2 if input_error else (1 if failed or not kept or dropped.unimportable else 0),
     }
@@ -368,6 +374,20 @@ def _why_nothing(report: GenerationReport) -> str:
 
 def _rounded(value: float | None) -> float | None:
     return round(value, 1) if value is not None else None
+
+
+def _suite_summary(report: GenerationReport) -> dict[str, Any] | None:
+    """What the kept tests add to the project's own suite (coverage.py, per unit and module)."""
+    if report.suite is None:
+        return None
+    gains = [*report.gains.values()]
+    return {
+        "ran": report.suite.ran, "cached": report.suite.cached, "error": report.suite.error,
+        "failing": dict(report.suite.failures),
+        "units": {g.name: {"suite": len(g.suite), "combined": len(g.combined), "added": g.added,
+                           "total": g.total} for g in gains},
+        "lines": [g.describe() for g in gains] + ([report.gain.describe()] if gains else []),
+    }  # fmt: skip
 
 
 def _suite_seconds(verification: Verification | None) -> float | None:
@@ -435,10 +455,22 @@ def _print_summary(summary: dict[str, Any]) -> None:
         print(f"dropped failing tests: {', '.join(summary['dropped_failing_tests'])}")
     if summary["dropped_unstable_tests"]:
         print(f"dropped unstable tests: {', '.join(summary['dropped_unstable_tests'])}")
+    _print_suite(summary["suite"])
     if summary["output"]:
         print(f"wrote {len(summary['added'])} tests to {summary['output']}")
     for note in summary["notes"]:
         print(f"note: {note}")
+
+
+def _print_suite(suite: dict[str, Any] | None) -> None:
+    if suite is None:
+        return
+    for test, line in sorted(suite["failing"].items())[:10]:
+        print(f"your suite: {test} fails: {line}")
+    if suite["error"] and suite["ran"]:
+        print(f"your suite: {suite['error']}")
+    for line in suite["lines"]:
+        print(line)
 
 
 if __name__ == "__main__":

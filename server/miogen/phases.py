@@ -62,6 +62,7 @@ from miogen.search import (
     run_random,
     run_wts,
 )
+from miogen.testcase.examples import example_tests
 from miogen.testcase.model import TestCase, canonical_key, from_json, to_json
 from miogen.testcase.sampling import TestFactory
 from miogen.testcase.validity import still_valid
@@ -170,7 +171,7 @@ def load_mutants(
 
 
 def replay_seeds(
-    problem: UnitProblem, job: UnitJob, seed: int, feedback_directed: bool
+    problem: UnitProblem, job: UnitJob, seed: int, feedback_directed: bool, project_root: str = ""
 ) -> tuple[Archive[TestCase], int]:
     """Earlier tests go into the archive first (CTG's previous suite, MIO's counterpart).
 
@@ -189,6 +190,10 @@ def replay_seeds(
         if still_valid(problem.factory, test):
             archive.offer(problem.evaluate(test))
             replayed += 1
+    # Examples of the unit's use: doctests, call sites in the module and the project's tests
+    for test in example_tests(problem.factory, project_root):
+        if still_valid(problem.factory, test):
+            archive.offer(problem.evaluate(test))
     return archive, replayed
 
 
@@ -226,7 +231,7 @@ class UnitRun:
         self.mutants = self.phases.timed("mutants", load_mutants, *args)
         fds = spec.algorithm != Algorithm.MIO_NOFDS
         self.archive, self.replayed = self.phases.timed(
-            "seed", replay_seeds, self.problem, job, spec.seed, fds
+            "seed", replay_seeds, self.problem, job, spec.seed, fds, spec.cwd
         )
         self.rng = random.Random(spec.seed)
         self.record = SearchRecord()

@@ -55,6 +55,8 @@ from miogen.records import (
     UnitJob,
     UnitOutcome,
 )
+from miogen.verify.adds import Gain, covers_by_test, keep_what_adds, module_gain
+from miogen.verify.baseline import Baseline, project_baseline
 from miogen.verify.measure import (
     Ahead,
     Measurement,
@@ -115,10 +117,11 @@ class Dropped:
     sandbox: list[str] = field(default_factory=list)  # did what the sandbox refuses
     # Why the test file could not be imported in the verification: then none is kept.
     unimportable: str = ""
+    adds_nothing: list[str] = field(default_factory=list)  # covers only what is covered already
 
     def counts(self) -> dict[str, int]:
         return {"failing": len(self.failing), "unstable": len(self.unstable),
-                "sandbox": len(self.sandbox)}  # fmt: skip
+                "sandbox": len(self.sandbox), "adds_nothing": len(self.adds_nothing)}  # fmt: skip
 
 
 @dataclass
@@ -132,6 +135,7 @@ class Verification:
     seconds: float = 0.0
     # The kept tests' own seconds in each shuffled rerun (pytest's, without coverage.py).
     runtimes: list[float] = field(default_factory=list)
+    gains: dict[str, Gain] = field(default_factory=dict)  # unit -> what it adds to the suite
 
 
 # The coverage run in the file's order and a rerun backwards (verify/shuffle.py), with hash
@@ -340,6 +344,45 @@ def _failing(run: Measurement, generated: Sequence[GeneratedTest]) -> dict[str, 
     return found
 
 
+def keep_only_what_adds(
+    verification: Verification,
+    module_name: str,
+    model: ModuleModel,
+    units: Sequence[Unit],
+    suite: dict[str, list[int]],
+) -> dict[str, Gain]:
+    """Drop the verified tests that add no target to the project's ``suite`` (unit -> covered
+    ids) and the tests kept before them, in the file's order; the kept tests' coverage is
+    coverage.py's per-test measurement. Returns each unit's gain over the suite.
+
+    Without per-test measurement (no tests, or a run that measured nothing), nothing is dropped.
+    """
+    measurement = verification.measurement
+    if measurement is not None and measurement.per_test and verification.tests:
+        generated = module_text(verification.tests, module_name, model.has_module_state)[1]
+        covers = covers_by_test(measurement.per_test, generated)
+        order = [t.name for t in verification.tests]
+        suite_ids = {i for ids in suite.values() for i in ids}
+        kept = set(keep_what_adds(order, covers, suite_ids))
+        verification.dropped.adds_nothing += [n for n in order if n not in kept]
+        verification.tests = [t for t in verification.tests if t.name in kept]
+        reached = {i for name in kept for i in covers.get(name, ())}
+        for unit in units:
+            ids = {t.id for t in unit.targets}
+            measurement.covered[unit.name] = sorted(reached & ids)
+    measured = measurement.covered if measurement is not None else {}
+    verification.gains = {
+        unit.name: Gain(
+            unit.name,
+            len(unit.targets),
+            frozenset(suite.get(unit.name, ())),
+            frozenset(suite.get(unit.name, ())) | frozenset(measured.get(unit.name, ())),
+        )  # fmt: skip
+        for unit in units
+    }
+    return verification.gains
+
+
 # --- the test module -------------------------------------------------------------------------
 
 
@@ -503,6 +546,12 @@ class GenerationReport:
     verification: Verification | None = None
     seconds: dict[str, float] = field(default_factory=dict)  # wall time per pipeline step
     notes: list[str] = field(default_factory=list)  # what the user should know (import_problem)
+    suite: Baseline | None = None  # the project's own tests' coverage (None: not asked)
+    gains: dict[str, Gain] = field(default_factory=dict)  # unit -> what the kept tests add
+
+    @property
+    def gain(self) -> Gain:
+        return module_gain(self.location.module_name, list(self.gains.values()))
 
 
 def generate_module(
@@ -519,6 +568,7 @@ def generate_module(
     own_only: bool = True,
     tests_root: Path | None = None,
     interpreter: Interpreter = OWN,
+    baseline: bool = True,
     **options: Any,
 ) -> GenerationReport:
     """One job for the module's units (sharing ``budget``), verified, merged into ``output``
@@ -531,6 +581,9 @@ def generate_module(
     does not parse or a unit that does not exist). ``output`` must resolve inside
     ``output_root`` (default: the project root), checked first and again when it is written:
     else OutsideRoot names ``output_setting``.
+
+    ``baseline``: measure the project's own suite meanwhile (``verify.baseline``, cached) and
+    keep only the tests that add to it.
     """
     started = time.monotonic()
     location = locate(path, project_root)
@@ -558,6 +611,14 @@ def generate_module(
             except BaseException:
                 cancel.set()
                 raise
+            # The project's suite runs meanwhile (once the module is known to be one to test).
+            measuring = ThreadPoolExecutor(1, thread_name_prefix="miogen-baseline")
+            suite = (
+                measuring.submit(project_baseline, location.project_root, interpreter)
+                if baseline
+                else None
+            )
+            measuring.shutdown(wait=False)
             report = GenerationReport(location, model, [])
             report.seconds["analyse"] = time.monotonic() - started
             report.job = job.result()
@@ -568,6 +629,8 @@ def generate_module(
         _verify_report(report, options.get("test_timeout", 1.0), ahead.processes, interpreter)
     finally:
         ahead.close()
+    if suite is not None:
+        _keep_what_adds(report, suite.result())
     tests = [t for r in report.units for t in r.tests]
     if output is not None and tests:
         written = time.monotonic()
@@ -581,6 +644,22 @@ def generate_module(
         report.seconds["write"] = time.monotonic() - written
     report.seconds["total"] = time.monotonic() - started
     return report
+
+
+def _keep_what_adds(report: GenerationReport, suite: Baseline) -> None:
+    """The project's suite as the baseline: only tests that add to it stay (``keep_only_what_adds``)."""
+    report.suite = suite
+    units = [r.unit for r in report.units]
+    covered = suite.covered(report.location.path, report.model.source, units)
+    verification = report.verification or Verification([])
+    module = report.location.module_name
+    report.gains = keep_only_what_adds(verification, module, report.model, units, covered)
+    kept = {t.name for t in verification.tests}
+    measured = verification.measurement.covered if verification.measurement else {}
+    for unit_report in report.units:
+        unit_report.tests = [t for t in unit_report.tests if t.name in kept]
+        if unit_report.measured is not None:
+            unit_report.measured = measured.get(unit_report.unit.name, [])
 
 
 def _verify_report(

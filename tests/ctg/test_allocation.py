@@ -122,17 +122,25 @@ def test_a_change_brings_a_retired_unit_back():
     flat = RunRecord(5, 5, 10)
     stuck = Candidate("u", 10, changed=True, covered=5, runs=())  # the runs were at the old hash
     assert retirement(stuck) == ""
-    assert retirement(Candidate("u", 10, changed=True, covered=10)) == ""  # even at 100%
+    # ... unless the existing tests (the project's own suite) cover all of it already
+    assert retirement(Candidate("u", 10, changed=True, covered=10)) == "100% covered"
     assert retirement(unchanged("u", 10, 5, [flat, flat, flat])) != ""
 
 
 def test_retired_units_shares_are_time_saved_not_given_to_others():
+    flat = RunRecord(10, 10, 50)
     units = [
-        unchanged("retired", 50, covered=50),
-        unchanged("open", 50, runs=[RunRecord(1, 2, 50)]),
+        unchanged("retired", 50, covered=10, runs=[flat, flat, flat]),
+        unchanged("open", 50, covered=10, runs=[RunRecord(1, 2, 50)]),
     ]
     plan = allocate(units, AllocationConfig(total=10.0, cap=10.0, minimum=1.0))
     assert seconds(plan) == {"retired": 0.0, "open": 5.0}
+
+
+def test_a_unit_the_suite_covers_completely_has_no_share_to_save():
+    units = [unchanged("done", 50, covered=50), unchanged("open", 50, runs=[RunRecord(1, 2, 50)])]
+    plan = allocate(units, AllocationConfig(total=10.0, cap=10.0, minimum=1.0))
+    assert seconds(plan) == {"done": 0.0, "open": 10.0}
 
 
 def test_units_without_targets_never_run():
@@ -145,3 +153,10 @@ def test_simple_is_an_equal_split_with_nothing_skipped():
     units = [unchanged("done", 8, covered=8), Candidate("b", 80), unchanged("c", 2)]
     plan = allocate_simple(units, total=9.0, cap=9.0)
     assert seconds(plan) == {"done": 3.0, "b": 3.0, "c": 3.0}
+
+
+def test_the_budget_goes_to_what_the_existing_tests_leave_uncovered():
+    """A unit the project's suite covers at 90% gets a tenth of an uncovered one's share."""
+    units = [Candidate("covered", 10, covered=9), Candidate("bare", 10)]
+    plan = allocate(units, AllocationConfig(total=11.0, cap=11.0, minimum=0.0, h=1.0))
+    assert seconds(plan) == {"covered": 1.0, "bare": 10.0}

@@ -12,6 +12,7 @@ from typing import Any, TypeGuard
 from coverage.exceptions import NotPython
 
 from miogen.analysis.enrich import base_names, complete_model, has_own_code, with_pattern_examples
+from miogen.analysis.examples import example_literals
 from miogen.analysis.model import (
     NO_DEFAULT,
     ClassModel,
@@ -100,7 +101,7 @@ def _analyze(source: str, path: str, module_name: str) -> ModuleModel:
     targets = find_targets(source, tree, found, walked)
     found = [replace(u, targets=tuple(targets.get(u.name, ()))) for u in found]
     units = [u for u in found if not u.private]
-    model = ModuleModel(path, module_name, source, units, _complete, _constants(walked))
+    model = ModuleModel(path, module_name, source, units, _complete, _constants(walked, tree))
     model.private_units = [u for u in found if u.private]
     model.has_module_state = _has_module_state(tree, walked)
     return model
@@ -470,7 +471,9 @@ def _read_signature(
     return Signature(node.name, tuple(params), returns, node.lineno, kind)
 
 
-def _constants(walked: Survey) -> ConstantPool:
+def _constants(walked: Survey, tree: ast.Module) -> ConstantPool:
+    """The source's literals, docstrings left out but for their doctest examples' (inputs the
+    author knew to be valid: analysis.examples)."""
     docstrings = set()
     for scope in walked.of_type(ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef):
         first = getattr(scope, "body", None)
@@ -480,10 +483,8 @@ def _constants(walked: Survey) -> ConstantPool:
     floats: set[float] = set()
     strings: set[str] = set()
     raw: set[bytes] = set()
-    for node in walked.of_type(ast.Constant):
-        if id(node) in docstrings:
-            continue
-        value = node.value
+    values = [n.value for n in walked.of_type(ast.Constant) if id(n) not in docstrings]
+    for value in [*values, *example_literals(tree)]:
         if isinstance(value, bool) or value is None:
             continue
         if isinstance(value, int) and abs(value) < 2**63:

@@ -135,24 +135,27 @@ def allocate(candidates: Sequence[Candidate], config: AllocationConfig) -> Plan:
 
 
 def budget_shares(candidates: Sequence[Candidate], config: AllocationConfig) -> dict[str, float]:
-    """*Budget* (sec. 3.1): ``min(b, minimum + (k*b - n*minimum) * B_c / sum(B))``.
+    """*Budget* (sec. 3.1): ``min(b, minimum + (k*b - n*minimum) * B_c / sum(B))``, where B_c
+    counts the unit's targets that the existing tests (the project's own suite, and the test
+    files miogen wrote) leave uncovered: the budget goes where the tests do not.
 
     >>> units = [Candidate("S", 10), Candidate("D", 20)]
     >>> budget_shares(units, AllocationConfig(total=30, cap=30, minimum=0))
     {'S': 10.0, 'D': 20.0}
     """
-    weights = {c.key: float(c.branches) for c in candidates}
+    weights = {c.key: float(max(0, c.branches - c.covered)) for c in candidates}
     return proportional(config.total, weights, config.minimum, config.cap)
 
 
 def retirement(candidate: Candidate, patience: int = PATIENCE) -> str:
-    """Why an unchanged unit is not worth another run (sec. 4.1); empty when it is."""
+    """Why a unit is not worth another run (sec. 4.1); empty when it is. A unit the existing
+    tests cover completely (the project's own, say) has nothing left to cover, changed or not."""
     if candidate.branches == 0:
         return "nothing to cover"
-    if candidate.changed:
-        return ""
     if candidate.covered >= candidate.branches:
         return "100% covered"
+    if candidate.changed:
+        return ""
     recent = candidate.runs[-patience:]
     if len(recent) == patience and not any(run.improved for run in recent):
         return f"no improvement in its last {patience} runs"

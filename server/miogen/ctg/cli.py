@@ -86,6 +86,10 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "a test that fails in any run is dropped (default 3)",
     )  # fmt: skip
     ctg.add_argument("--quiet", "-q", action="store_true", help="no per-job lines on stderr")
+    ctg.add_argument(
+        "--no-baseline", action="store_true",
+        help="do not run the project's own tests: only the module's test file counts as covered",
+    )  # fmt: skip
     ctg.set_defaults(run=run)
 
 
@@ -138,6 +142,7 @@ def _config(args: argparse.Namespace, values: dict[str, Any]) -> CtgConfig:
     given = {name: values[name] for name in ("budget", "jobs", "verify_runs") if name in values}
     return CtgConfig(
         **given, strategy=args.strategy, minimum=args.minimum, input_seeding=args.input_seeding,
+        baseline=not args.no_baseline,
         seed=engine.seed, test_timeout=engine.test_timeout,
         tests_directory=engine.tests_directory, test_file_pattern=engine.test_file_pattern,
         job_options={

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from miogen.ctg.runner import CtgReport, UnitState
+from miogen.verify.adds import Gain, module_gain
 
 
 def unit_entry(state: UnitState) -> dict[str, Any]:
@@ -19,6 +20,7 @@ def unit_entry(state: UnitState) -> dict[str, Any]:
         "budget_seconds": round(allocation.seconds, 3) if allocation else 0.0,
         "targets": state.total,
         "covered_before": len(state.before),
+        "covered_by_your_suite": len(state.suite),
         "covered_after": len(state.after),
         "tests_added": state.added,
         "seconds": round(outcome.seconds, 3) if outcome else 0.0,
@@ -98,9 +100,21 @@ def table(report: CtgReport) -> list[str]:
     return lines
 
 
+def gains(report: CtgReport) -> list[str]:
+    """Per unit that ran and per module: what the tests add to the project's own suite."""
+    lines: list[str] = []
+    modules: dict[str, list[Gain]] = {}
+    for state in report.units:
+        gain = Gain(state.key, state.total, frozenset(state.suite), frozenset(state.after))
+        modules.setdefault(state.module.relative, []).append(gain)
+        if state.outcome is not None:
+            lines.append(gain.describe())
+    return lines + [module_gain(name, found).describe() for name, found in modules.items()]
+
+
 def summary(report: CtgReport) -> list[str]:
     ran = [s for s in report.units if s.outcome is not None]
-    return [
+    return gains(report) + [
         f"pooled coverage mu(P): {_fraction(report.covered, report.branches)} of the branches "
         f"(coverage.py on the test files; {report.pooled:.1f}%)",
         f"{len(ran)} of {len(report.units)} units ran; generation {report.generation_seconds:.1f} s "

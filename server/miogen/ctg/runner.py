@@ -39,9 +39,17 @@ from miogen.ctg.jobs import Job, Pool, dispatch, local_pool
 from miogen.ctg.seeding import dependencies, pool_objects, pool_seeds, still_valid_seeds
 from miogen.emit.merge import UnmergeableFile
 from miogen.execution.interpreter import OWN, Interpreter
-from miogen.pipeline import import_problem, job_spec, unique_names, verify, write_tests
+from miogen.pipeline import (
+    import_problem,
+    job_spec,
+    keep_only_what_adds,
+    unique_names,
+    verify,
+    write_tests,
+)
 from miogen.project import GENERATED_PATTERN
 from miogen.records import JobOutcome, JobSpec, TestData, TestRecord, UnitJob, UnitOutcome
+from miogen.verify.baseline import project_baseline
 from miogen.verify.measure import Measurement, measure
 
 Log = Callable[[str], None]
@@ -63,6 +71,7 @@ class CtgConfig:
         ""  # the test folder, relative to the root ("": project.project_tests_folder)
     )
     test_file_pattern: str = GENERATED_PATTERN  # the name of a module's generated test file
+    baseline: bool = True  # the project's own suite counts as covered (verify.baseline)
     job_options: dict[str, Any] = field(default_factory=dict)  # more JobSpec fields
     interpreter: Interpreter = OWN  # the project's: workers and verification run in it
 
@@ -83,6 +92,7 @@ class UnitState:
     seeds_dropped: int = 0
     runs: tuple[RunRecord, ...] = ()  # earlier runs at the current AST hash, oldest first
     before: list[int] = field(default_factory=list)  # covered target ids, coverage.py
+    suite: list[int] = field(default_factory=list)  # ... by the project's own tests alone
     allocation: Allocation | None = None
     outcome: UnitOutcome | None = None
     tests: list[TestRecord] = field(
@@ -242,10 +252,25 @@ def _measure_before(
                 report.failing[str(module.test_path)] = failures
             if warning:
                 report.warnings.append(warning)
+    suite = _suite(report, modules) if report.config.baseline else {}
     for state in states:
         known = coverage[state.module.relative].get(state.unit.name, [])
         targets = {t.id for t in state.unit.targets}
-        state.before = sorted(t for t in known if t in targets)
+        state.suite = sorted(set(suite.get(state.module.relative, {}).get(state.unit.name, [])))
+        state.before = sorted({t for t in known if t in targets} | set(state.suite))
+
+
+def _suite(report: CtgReport, modules: list[Module]) -> dict[str, dict[str, list[int]]]:
+    """Module -> unit -> the target ids the project's own suite covers (cached by content);
+    its failing tests are reported with their errors."""
+    found = project_baseline(report.root, report.config.interpreter)
+    if found.error:
+        report.warnings.append(f"your suite: {found.error}")
+    if found.failures:
+        report.warnings.append(
+            f"your suite: {len(found.failures)} tests fail: " + "; ".join(found.failure_lines()[:5])
+        )
+    return {m.relative: found.covered(m.location.path, m.analysed.source, m.units) for m in modules}
 
 
 def _coverage_before(
@@ -414,6 +439,9 @@ def _verify_module(group: list[UnitState], config: CtgConfig) -> None:
     units = [s.unit for s in group]
     verified = verify(module.location, module.analysed, units, tests, config.test_timeout,
                       runs=config.verify_runs, interpreter=config.interpreter)  # fmt: skip
+    before = {s.unit.name: s.before for s in group}
+    name = module.location.module_name
+    keep_only_what_adds(verified, name, module.analysed, units, before)
     kept = {t.name for t in verified.tests}
     measured = verified.measurement.covered if verified.measurement else {}
     for state in group:

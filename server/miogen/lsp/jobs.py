@@ -24,7 +24,15 @@ from typing import Any, Literal, Protocol
 from miogen.execution.spare import Spares
 from miogen.lsp.settings import Settings
 from miogen.lsp.snapshot import Snapshot, UnitShape
-from miogen.pipeline import Dropped, Verification, VerificationAhead, job_spec, run, verify
+from miogen.pipeline import (
+    Dropped,
+    Verification,
+    VerificationAhead,
+    job_spec,
+    keep_only_what_adds,
+    run,
+    verify,
+)
 from miogen.project import ModuleLocation
 from miogen.records import (
     Crash,
@@ -37,6 +45,8 @@ from miogen.records import (
     UnitJob,
     UnitOutcome,
 )
+from miogen.verify.adds import Gain
+from miogen.verify.baseline import project_baseline
 from miogen.verify.measure import Ahead, Measurement
 
 logger = logging.getLogger(__name__)
@@ -77,6 +87,7 @@ class Job:
     tests: list[TestRecord] = field(default_factory=list)  # verified tests (state done)
     measurement: Measurement | None = None
     dropped: Dropped | None = None  # what the verification dropped, by cause
+    gain: Gain | None = None  # what the kept tests add to the project's own suite
     message: str = ""  # why it failed, for diagnostics and logs
     token: str | None = None  # work-done progress token, when the client shows progress
     verify_seconds: float = 0.0  # coverage.py's run of the emitted tests
@@ -268,7 +279,7 @@ class Scheduler:
             job.state = "cancelled"
             return
         job.tests, job.measurement = verified.tests, verified.measurement
-        job.dropped = verified.dropped
+        job.dropped, job.gain = verified.dropped, verified.gains.get(job.unit)
         job.state = "done"
 
     def _on_event(self, job: Job, event: Event) -> None:
@@ -323,6 +334,15 @@ def _failure_message(outcome: JobOutcome, unit: UnitOutcome | None) -> str:
 
 
 def _verify(job: Job, tests: list[TestRecord], ahead: list[Ahead]) -> Verification:
-    """The pipeline's verification of the unit's tests (invariant 2: what coverage.py measures)."""
+    """The pipeline's verification of the unit's tests (invariant 2: what coverage.py measures),
+    then only the tests that add to the project's own suite; the marks show both together."""
     timeout = job.settings.test_timeout
-    return verify(job.location, job.snapshot.model, [job.shape.unit], tests, timeout, ahead=ahead)
+    model, units = job.snapshot.model, [job.shape.unit]
+    verified = verify(job.location, model, units, tests, timeout, ahead=ahead)
+    suite = project_baseline(job.location.project_root)
+    covered = suite.covered(job.location.path, model.source, units)
+    verified.gains = keep_only_what_adds(verified, job.location.module_name, model, units, covered)
+    if verified.measurement is not None:
+        for name, gain in verified.gains.items():
+            verified.measurement.covered[name] = sorted(gain.combined)
+    return verified

@@ -109,6 +109,8 @@ class JobReporter:
                 f"; the search claimed {claimed}, coverage.py measured {len(record.final.covered)}"
             )
         self.client.log(f"miogen: {job.unit}: {self.summary(job)}; {timing}")
+        if job.gain is not None:
+            self.client.log(f"miogen: {job.gain.describe()}")
         dropped = job.dropped.counts() if job.dropped is not None else {}
         if any(dropped.values()):
             causes = ", ".join(f"{count} {cause}" for cause, count in dropped.items() if count)

@@ -25,6 +25,7 @@ from miogen.analysis.model import Unit
 from miogen.analysis.targets import parse_code
 from miogen.execution.interpreter import OWN, Interpreter
 from miogen.platform_support import kill_process_group
+from miogen.verify.baseline import tests_covering
 from miogen.verify.guard import FREE
 
 
@@ -46,6 +47,8 @@ class Measurement:
     # coverage.py's own total for the module file (statements and branches, as `coverage
     # report --branch` prints it); None: not measured.
     module_percent: float | None = None
+    # pytest node id -> the target ids (of all units) that test covers; generated tests only
+    per_test: dict[str, list[int]] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
@@ -246,7 +249,7 @@ def _guarded(sandbox: bool, scratch: str, warning_filters: Sequence[str]) -> lis
     a configuration file of the run's own, which holds nothing else)."""
     if not sandbox:
         return []
-    options = ["-p", "miogen.verify.guard"]
+    options = ["-p", "miogen.verify.guard", "-p", "miogen.verify.contexts"]
     if warning_filters:
         config = os.path.join(scratch, "pytest.ini")
         lines = "".join(f"    {line}\n" for line in warning_filters)
@@ -415,3 +418,4 @@ def read_coverage(
         result.covered[unit.name] = [
             t.id for t in unit.targets if (t.arc in arcs if t.kind == "branch" else t.line in lines)
         ]
+    result.per_test = tests_covering(data_file, module_path, units, source)

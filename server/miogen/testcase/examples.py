@@ -1,0 +1,110 @@
+"""Test cases from the examples of a module's use (``analysis.examples``): a function unit's
+doctest calls, its literal call sites in the module and in the project's tests, as the
+search's first tests."""
+
+from __future__ import annotations
+
+import ast
+import functools
+import os
+import sys
+from pathlib import Path
+
+from miogen.analysis.examples import ExampleCall, example_calls
+from miogen.analysis.model import Signature
+from miogen.project import ROOT_MARKERS, is_test_file
+from miogen.testcase.model import Statement, TestCase
+from miogen.testcase.sampling import TestFactory
+
+MAX_TEST_FILES = 400  # test files of the project read for call sites
+MAX_TEST_BYTES = 1 << 20
+SKIPPED = {".git", ".hg", ".tox", ".nox", ".miogen", "node_modules", "__pycache__", "build",
+           "dist", "site-packages"}  # fmt: skip
+
+
+def example_tests(factory: TestFactory, project_root: str = "") -> list[TestCase]:
+    """One test per example call of the (function) unit whose arguments fit its signature;
+    ``project_root``: its test files' call sites count too."""
+    signature = factory.model.functions.get(factory.unit.name)
+    if factory.unit.kind == "class" or signature is None:
+        return []
+    try:
+        tree = ast.parse(factory.model.source)
+    except (SyntaxError, ValueError):
+        return []
+    found = []
+    uses = project_test_trees(project_root, factory.unit.name) if project_root else ()
+    for call in example_calls(tree, factory.unit.name, uses):
+        test = _test(call, signature)
+        if test is not None:
+            found.append(test)
+    return found
+
+
+def project_test_trees(root: str, name: str) -> tuple[ast.Module, ...]:
+    """The project's test files (pytest's names) that mention ``name``, parsed."""
+    trees = []
+    for text in _test_sources(root):
+        if name.encode() in text:
+            try:
+                trees.append(ast.parse(text))
+            except (SyntaxError, ValueError):
+                continue
+    return tuple(trees)
+
+
+@functools.lru_cache(maxsize=4)
+def _test_sources(root: str) -> tuple[bytes, ...]:
+    """The bytes of a project's test files; none outside a project (a folder of an installation,
+    the standard library's, has test files of its own that are no user's)."""
+    base = Path(root)
+    prefixes = {Path(p).resolve() for p in (sys.prefix, sys.base_prefix, sys.exec_prefix)}
+    if "site-packages" in base.parts or any(base.is_relative_to(p) for p in prefixes):
+        return ()
+    if not any((base / marker).exists() for marker in ROOT_MARKERS):
+        return ()
+    sources: list[bytes] = []
+    for folder, folders, files in os.walk(base):
+        folders[:] = sorted(
+            f for f in folders
+            if f not in SKIPPED and not f.startswith(".")
+            and not os.path.exists(os.path.join(folder, f, "pyvenv.cfg"))
+        )  # fmt: skip
+        for file_name in sorted(files):
+            path = Path(folder, file_name)
+            if file_name == "conftest.py" or not is_test_file(path):
+                continue
+            try:
+                if file_name.endswith(".py") and path.stat().st_size <= MAX_TEST_BYTES:
+                    sources.append(path.read_bytes())
+            except OSError:
+                continue
+            if len(sources) >= MAX_TEST_FILES:
+                return tuple(sources)
+    return tuple(sources)
+
+
+def _test(call: ExampleCall, signature: Signature) -> TestCase | None:
+    """``call`` as statements (its literals, then the call), or None where it does not fit."""
+    positional = [p for p in signature.params if not p.keyword_only]
+    by_name = {p.name.lstrip("/"): p for p in signature.params if not p.name.startswith("*")}
+    statements: list[Statement] = []
+    args: list[tuple[str, int]] = []
+    for index, value in enumerate(call.positional):
+        if index < len(positional) and not positional[index].name.startswith("*"):
+            name = positional[index].name
+        else:
+            rest = next((p for p in positional if p.name.startswith("*")), None)
+            if rest is None:
+                return None
+            name = rest.name
+        statements.append(Statement("value", value=value))
+        args.append((name, len(statements) - 1))
+    for key, value in call.keywords:
+        parameter = by_name.get(key)
+        if parameter is None or parameter.name.startswith("/"):
+            return None
+        statements.append(Statement("value", value=value))
+        args.append((parameter.name, len(statements) - 1))
+    statements.append(Statement("call", signature.name, tuple(args)))
+    return tuple(statements)

@@ -1,0 +1,59 @@
+"""`miogen generate` in a project with tests: only what adds to its suite, reported as such."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from running import miogen
+
+SIGN = """def sign(x: int) -> int:
+    if x > 0:
+        return 1
+    if x < 0:
+        return -1
+    return 0
+"""
+POSITIVE = "from signs import sign\n\n\ndef test_positive():\n    assert sign(5) == 1\n"
+ALL = POSITIVE + "\n\ndef test_others():\n    assert sign(-5) == -1\n    assert sign(0) == 0\n"
+
+
+def project(tmp_path: Path, human_tests: str) -> Path:
+    (tmp_path / "pyproject.toml").write_text("[tool.pytest.ini_options]\npythonpath = ['.']\n")
+    (tmp_path / "signs.py").write_text(SIGN)
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_signs.py").write_text(human_tests)
+    return tmp_path
+
+
+def generate(root: Path, *more: str):
+    output = root / "tests" / "test_signs_miogen.py"
+    return miogen(
+        "generate", str(root / "signs.py"), "--output", str(output), "--evaluations", "2000",
+        "--seed", "1", "--mutation-share", "0", *more, cwd=root,
+    )  # fmt: skip
+
+
+def test_what_the_suite_misses_is_added_and_reported_over_it(tmp_path):
+    root = project(tmp_path, POSITIVE)
+    completed = generate(root)
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    assert "sign: +3 branches over your suite (25.0% → 100.0%)" in completed.stdout
+    assert "signs: +3 branches over your suite (25.0% → 100.0%)" in completed.stdout
+    assert (root / "tests" / "test_signs.py").read_text() == POSITIVE
+
+
+def test_a_complete_suite_gets_nothing_and_it_is_no_error(tmp_path):
+    root = project(tmp_path, ALL)
+    completed = generate(root)
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    assert "your suite already covers every branch of sign; nothing added" in completed.stdout
+    assert not (root / "tests" / "test_signs_miogen.py").exists()
+
+
+def test_without_the_baseline_every_verified_test_is_kept(tmp_path):
+    root = project(tmp_path, ALL)
+    completed = generate(root, "--no-baseline")
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    assert "your suite" not in completed.stdout
+    assert "def test_" in (root / "tests" / "test_signs_miogen.py").read_text()
+    assert not (root / ".miogen" / "baseline.json").exists(), "the project's tests did not run"

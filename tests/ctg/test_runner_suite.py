@@ -1,0 +1,39 @@
+"""CTG in a project with its own tests: they count as covered, wherever they are."""
+
+from __future__ import annotations
+
+from ctg_projects import BANK, make_project
+from miogen.ctg import report as reporting
+from miogen.ctg.runner import CtgConfig, run_ctg
+
+HUMAN = """
+from bank import classify
+
+
+def test_classify():
+    assert classify(2, 1) == "greater"
+    assert classify(1, 1) == "equal"
+    assert classify(0, 1) == "less"
+
+
+def test_broken():
+    assert classify(2, 1) == "less"
+"""
+
+
+def test_a_unit_the_suite_covers_gets_no_budget_and_failures_are_told(tmp_path):
+    # not tests/test_bank.py: the suite counts wherever pytest finds it
+    root = make_project(tmp_path / "project", {"bank.py": BANK, "tests/test_by_us.py": HUMAN})
+    config = CtgConfig(budget=1.0, jobs=1, verify_runs=1, job_options={"evaluations": 200})
+    report = run_ctg([root], config)
+    states = {state.unit.name: state for state in report.units}
+    classify = states["classify"]
+    assert classify.suite == classify.before and len(classify.suite) == classify.total
+    assert classify.status == "skipped" and classify.allocation.reason == "100% covered"
+    assert states["Account"].status == "ran" and not states["Account"].suite
+    [warning] = [w for w in report.warnings if w.startswith("your suite")]
+    assert "test_broken" in warning and "AssertionError" in warning
+    lines = reporting.summary(report)
+    assert "bank.py: +" in "\n".join(lines)
+    assert any(line.startswith("bank.py::Account: +") for line in lines)
+    assert (root / "tests" / "test_by_us.py").read_text().strip() == HUMAN.strip()

@@ -1,0 +1,74 @@
+"""Keep only what adds: verified tests that cover nothing beyond the project's suite are dropped."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from miogen.analysis.module import analyze_file
+from miogen.pipeline import keep_only_what_adds, verify
+from miogen.project import locate
+from miogen.records import TestRecord
+
+SIGN = """
+def sign(x: int) -> int:
+    if x > 0:
+        return 1
+    if x < 0:
+        return -1
+    return 0
+"""
+
+
+def record(name: str, body: str) -> TestRecord:
+    return TestRecord(name, f"def {name}():\n    {body}\n", ("sign",), (), (), 0, [])
+
+
+def verified_sign(tmp_path: Path, tests: list[TestRecord]):
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'p'\n")
+    (tmp_path / "signs.py").write_text(SIGN.lstrip())
+    location = locate(tmp_path / "signs.py")
+    model = analyze_file(location.path, location.module_name)
+    return location, model, verify(location, model, model.units, tests, runs=1)
+
+
+def test_only_tests_adding_a_target_beyond_the_suite_and_the_kept_ones_stay(tmp_path):
+    tests = [
+        record("test_positive", "assert sign(5) == 1"),  # the suite has it already
+        record("test_negative", "assert sign(-5) == -1"),
+        record("test_negative_again", "assert sign(-7) == -1"),  # adds nothing to the one before
+        # sign(0): both conditions false; the first is covered already, the second is new
+        record("test_zero", "assert sign(0) == 0"),
+    ]
+    location, model, verification = verified_sign(tmp_path, tests)
+    [unit] = model.units
+    by_arc = {t.arc: t.id for t in unit.targets}
+    suite = {"sign": [by_arc[(2, 3)]]}  # x > 0 true: what the project's tests cover
+    gains = keep_only_what_adds(verification, location.module_name, model, model.units, suite)
+    assert [t.name for t in verification.tests] == ["test_negative", "test_zero"]
+    assert verification.dropped.adds_nothing == ["test_positive", "test_negative_again"]
+    gain = gains["sign"]
+    assert len(gain.suite) == 1 and gain.added == 3 and len(gain.combined) == 4
+    assert gain.describe() == "sign: +3 branches over your suite (25.0% → 100.0%)"
+    assert verification.measurement is not None
+    assert sorted(verification.measurement.covered["sign"]) == sorted(
+        by_arc[a] for a in [(2, 4), (4, 5), (4, 6)]
+    ), "coverage.py's per-test measure of the kept tests"
+
+
+def test_a_complete_suite_gets_nothing_and_says_so(tmp_path):
+    tests = [record("test_negative", "assert sign(-5) == -1")]
+    location, model, verification = verified_sign(tmp_path, tests)
+    everything = {"sign": [t.id for t in model.units[0].targets]}
+    gains = keep_only_what_adds(verification, location.module_name, model, model.units, everything)
+    assert verification.tests == []
+    assert gains["sign"].added == 0
+    assert gains["sign"].describe() == (
+        "your suite already covers every branch of sign; nothing added"
+    )
+
+
+def test_without_a_suite_everything_that_covers_something_new_stays(tmp_path):
+    tests = [record("test_negative", "assert sign(-5) == -1"), record("test_one", "assert sign(1)")]
+    location, model, verification = verified_sign(tmp_path, tests)
+    keep_only_what_adds(verification, location.module_name, model, model.units, {})
+    assert [t.name for t in verification.tests] == ["test_negative", "test_one"]

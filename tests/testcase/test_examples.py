@@ -1,0 +1,125 @@
+"""The module's own examples (doctests, literal call sites) seed the search and its pool."""
+
+from __future__ import annotations
+
+import ast
+import textwrap
+
+from miogen.analysis.examples import ExampleCall, example_calls, example_literals
+from miogen.analysis.module import analyze_file
+from miogen.execution.supervisor import run_job
+from miogen.records import JobSpec, UnitJob
+from miogen.testcase.examples import example_tests
+from miogen.testcase.model import Statement
+from miogen.testcase.sampling import TestFactory
+
+# The issue's case: a str that must match a library class's regex (packaging's Version), whose
+# docstring shows valid inputs; a random string is no version.
+VERSIONS = '''
+from packaging.version import Version
+
+
+def next_minor(text: str) -> str:
+    """The release after ``text``; a pre-release is released as it is.
+
+    >>> next_minor("1.2.3")
+    '1.3.0'
+    >>> next_minor(text="2.0rc1")
+    '2.0rc1'
+    """
+    version = Version(text)
+    if version.is_prerelease:
+        return str(version.release)
+    return f"{version.major}.{version.minor + 1}.0"
+'''
+
+
+def test_doctest_calls_and_call_sites_with_plain_literals_are_examples():
+    tree = ast.parse(
+        textwrap.dedent('''
+        def area(w, h=1, *rest, scale=1.0):
+            """
+            >>> area(2, 3)
+            6
+            >>> area(2, scale=-0.5)
+            -1.0
+            >>> area([1], 2)
+            """
+            return w * h * scale
+
+        TOTAL = area(4, 5, 6) + area(w=x)
+        ''')
+    )
+    assert example_calls(tree, "area") == [
+        ExampleCall("area", (2, 3), ()),
+        ExampleCall("area", (2,), (("scale", -0.5),)),
+        ExampleCall("area", (4, 5, 6), ()),  # the module's own call site
+    ]
+    assert set(example_literals(tree)) >= {2, 3, -0.5, 6, -1.0}  # inputs and outputs
+
+
+def test_examples_become_tests_that_fit_the_signature(tmp_path):
+    path = tmp_path / "versions.py"
+    path.write_text(VERSIONS)
+    model = analyze_file(path, "versions")
+    [first, second] = example_tests(TestFactory(model, model.unit("next_minor")))
+    assert first == (
+        Statement("value", value="1.2.3"),
+        Statement("call", "next_minor", (("text", 0),)),
+    )
+    assert second[0] == Statement("value", value="2.0rc1")
+    assert "1.2.3" in model.constants.strings and "2.0rc1" in model.constants.strings
+
+
+def test_a_version_string_unit_is_covered_from_its_doctests(tmp_path):
+    path = tmp_path / "versions.py"
+    path.write_text(VERSIONS)
+    spec = JobSpec(
+        path=str(path), module_name="versions", import_root=str(tmp_path),
+        units=(UnitJob("next_minor"),), evaluations=60, seed=3, mutation_share=0.0,
+    )  # fmt: skip
+    outcome = run_job(spec)
+    result = outcome.units[0].result
+    assert result is not None, outcome.message
+    assert len(result.covered) == result.total == 2
+
+
+def test_call_sites_in_the_projects_tests_are_examples_too(tmp_path):
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'p'\n")
+    path = tmp_path / "versions.py"
+    path.write_text(VERSIONS.replace("    >>>", "    >>> #"))  # no doctest calls here
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_versions.py").write_text(
+        "import versions\nfrom versions import next_minor\n\n\n"
+        "def test_it():\n    assert versions.next_minor('3.4') == '3.5.0'\n"
+        "    assert next_minor(text='5.0b1')\n    assert next_minor(make())\n"
+    )
+    model = analyze_file(path, "versions")
+    factory = TestFactory(model, model.unit("next_minor"))
+    assert example_tests(factory) == []
+    found = example_tests(factory, str(tmp_path))
+    assert sorted(test[0].value for test in found) == ["3.4", "5.0b1"]
+
+
+def test_extra_positional_arguments_and_keys_the_body_reads_fit_star_parameters(tmp_path):
+    path = tmp_path / "joins.py"
+    path.write_text(
+        textwrap.dedent('''
+        def join(sep: str, *parts: str, **options) -> str:
+            """
+            >>> join("-", "a", "b", upper=True)
+            'A-B'
+            >>> join("-", "a", colour="red")
+            """
+            text = sep.join(parts)
+            if options.get("upper"):
+                return text.upper()
+            return text
+        ''')
+    )
+    model = analyze_file(path, "joins")
+    [test] = example_tests(TestFactory(model, model.unit("join")))  # no key "colour" is read
+    assert test[-1] == Statement(
+        "call", "join", (("/sep", 0), ("*parts", 1), ("*parts", 2), ("upper", 3))
+    )
+    assert [s.value for s in test[:-1]] == ["-", "a", "b", True]
