@@ -151,4 +151,4 @@ def test_a_rerun_times_a_suite_faster_than_the_junit_reports_millisecond(tmp_pat
     shuffled = run_shuffled(tmp_path / "test_subject.py", tmp_path, tmp_path, 1, sandbox=True)
     # One call of a one-line function: tens of microseconds, which the report's per-test
     # time writes as 0.000.
-    assert shuffled.passed == 1 and 0.0 < shuffled.seconds < 0.5
+    assert shuffled.passed == 1 and 0.0 < shuffled.seconds < 5.0  # not the process's seconds
