@@ -456,12 +456,12 @@ def generate_module(
             try:
                 model = analyze_file(location.path, location.module_name)
                 units = model.select(names or None)  # none public: an error naming the rest
-            except BaseException:
-                cancel.set()
+                report = GenerationReport(location, model, [])
+                report.seconds["analyse"] = time.monotonic() - started
+                report.job = job.result()
+            except BaseException:  # also Ctrl-C while the job runs: its supervisor stops
+                cancel.set()  # the worker, and the pool's exit need not wait for the budget
                 raise
-            report = GenerationReport(location, model, [])
-            report.seconds["analyse"] = time.monotonic() - started
-            report.job = job.result()
         report.seconds["job"] = report.job.wall_seconds
         outcomes = {u.unit: u for u in report.job.units}
         failed = UnitOutcome("", "failed", message=report.job.message)

@@ -12,6 +12,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import xml.etree.ElementTree as ElementTree
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -153,6 +154,7 @@ class Ahead:
         """Stop it if it still waits (or runs), and remove its folder; idempotent."""
         if self.process.poll() is None:
             _kill_group(self.process)
+        _ended(self.process)
         for stream in (self.process.stdin, self.process.stdout, self.process.stderr):
             if stream is not None and not stream.closed:
                 stream.close()
@@ -179,6 +181,7 @@ def start_ahead(import_root: Path, seeds: Sequence[int]) -> list[Ahead]:
             command, cwd=folder.name, env=environment, stdin=subprocess.PIPE,
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
         )  # fmt: skip
+        _started(process)
         started.append(Ahead(process, folder, seed))
     return started
 
@@ -298,11 +301,14 @@ def _run_pytest(
             limited, cwd=cwd, env=environment, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             stdin=subprocess.DEVNULL, text=True, start_new_session=True,
         )  # fmt: skip
+        _started(process)
         try:
             stdout, stderr = process.communicate(timeout=timeout)
-        except subprocess.TimeoutExpired:
+        except BaseException:  # past the timeout, or the command was cancelled
             _kill_group(process)
             raise
+        finally:
+            _ended(process)
         return subprocess.CompletedProcess(limited, process.returncode, stdout, stderr)
 
     completed = run(dict(env, PYTEST_DISABLE_PLUGIN_AUTOLOAD="1"))
@@ -317,6 +323,49 @@ def _kill_group(process: subprocess.Popen[str]) -> None:
     except ProcessLookupError:
         pass
     process.communicate()
+
+
+# --- a cancelled command ------------------------------------------------------------------------
+
+# The pytest processes under way (each a process group): ``stop_runs`` kills them, so that the
+# threads waiting for them return at once. Reentrant: ``stop_runs`` runs in a signal handler,
+# which may interrupt this process's main thread while it holds the lock.
+_RUNNING: set[subprocess.Popen[str]] = set()
+_RUNNING_LOCK = threading.RLock()
+_STOPPED = [False]
+
+
+def stop_runs() -> None:
+    """Kill every verification run under way, and each one started later, at its start (for
+    a command that was cancelled: ``miogen generate`` and ``miogen ctg`` on SIGINT/SIGTERM).
+    Their threads reap them."""
+    with _RUNNING_LOCK:
+        _STOPPED[0] = True
+        running = list(_RUNNING)
+    for process in running:
+        _signal_group(process)
+
+
+def _started(process: subprocess.Popen[str]) -> None:
+    with _RUNNING_LOCK:
+        _RUNNING.add(process)
+        stopped = _STOPPED[0]
+    if stopped:
+        _signal_group(process)
+
+
+def _ended(process: subprocess.Popen[str]) -> None:
+    with _RUNNING_LOCK:
+        _RUNNING.discard(process)
+
+
+def _signal_group(process: subprocess.Popen[str]) -> None:
+    if process.returncode is not None:
+        return  # reaped: its process id may be another's now
+    try:
+        os.killpg(process.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
 
 
 VERIFY_MEMORY_MB = 2048  # as a worker's
