@@ -16,11 +16,16 @@ def only(outcome) -> UnitResult:
 
 def test_same_seed_and_evaluation_budget_give_the_same_tests(classic):
     def generate(seed: int) -> list[str]:
+        # Nothing but the per-test timeout and the post-processing's deadline depends on the
+        # clock: both far beyond what a run of ``expint`` (at most 100 iterations) takes on a
+        # busy machine, and a run that timed out anyway is named rather than compared.
         spec = JobSpec(
             path=str(classic / "expint.py"), module_name="expint", import_root=str(classic),
-            units=(UnitJob("expint"),), evaluations=1500, seed=seed, post_seconds=30,
+            units=(UnitJob("expint"),), evaluations=1500, seed=seed, post_seconds=120,
+            test_timeout=30.0,
         )  # fmt: skip
         result = only(run_job(spec))
+        assert not result.refusals, result.refusals
         return [t.source for t in result.tests] + [str(result.covered)]
 
     first = generate(11)
@@ -119,7 +124,8 @@ def test_time_a_unit_does_not_need_goes_to_a_unit_that_can_still_gain(write_modu
     assert easy.stop_reason == StopReason.ALL_COVERED
     assert hard.stop_reason == StopReason.BUDGET
     first_share = 4.0 * 1.0 / 10.0
-    assert hard.search_seconds > 2 * first_share, (hard.search_seconds, easy.search_seconds)
+    # More than its own share (wide of it: the machine may be busy): easy's rest came to it.
+    assert hard.search_seconds > 1.5 * first_share, (hard.search_seconds, easy.search_seconds)
 
 
 def test_an_expensive_mutation_phase_leaves_the_last_and_largest_unit_its_time(write_module):
@@ -165,5 +171,6 @@ def test_an_expensive_mutation_phase_leaves_the_last_and_largest_unit_its_time(w
     assert clamp is not None and grid is not None
     assert clamp.mutation.mutants < 10  # more would not load in its slice: 16 take 4 s
     assert grid.evaluations > 0 and grid.covered, grid
-    # clamp's slice is about a third of the budget: generous, since the machine is shared.
-    assert clamp.search_seconds < 2.0, clamp
+    # clamp's slice is about a third of the budget; loading its mutants would take 4 s. Less
+    # than the whole budget, with a wide margin for a busy machine.
+    assert clamp.search_seconds < 3.0, clamp

@@ -8,14 +8,18 @@ from miogen.records import CriterionCoverage, JobSpec, StopReason, UnitJob, Unit
 
 
 def generate(classic, **options) -> UnitResult:
+    # An evaluation budget, and clock limits (per test, post-processing) far beyond what
+    # ``classify`` (no loop) takes on a busy machine: two runs of a seed compare equal.
     spec = JobSpec(
         path=str(classic / "triangle.py"), module_name="triangle", import_root=str(classic),
-        units=(UnitJob("classify"),), evaluations=1500, seed=5, mutation_share=0.0, **options,
+        units=(UnitJob("classify"),), evaluations=1500, seed=5, mutation_share=0.0,
+        test_timeout=30.0, post_seconds=120, **options,
     )  # fmt: skip
     outcome = run_job(spec)
     assert outcome.status == "ok", outcome.message
     result = outcome.unit("classify").result
     assert result is not None
+    assert not result.refusals, result.refusals  # no run timed out: the comparison holds
     return result
 
 

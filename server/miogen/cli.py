@@ -5,9 +5,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
+import socket
 import statistics
 import sys
+import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -23,8 +28,10 @@ from miogen.pipeline import Dropped, GenerationReport, UnitReport, Verification,
 from miogen.platform_support import require_sandbox
 from miogen.project import locate
 from miogen.records import Algorithm, ErrorKind, Event, Progress, Uncovered, to_json
+from miogen.verify.runs import stop_runs
 
 SANDBOXED_COMMANDS = ("generate", "serve", "ctg")  # they run user code in sandboxed workers
+CANCELLABLE_COMMANDS = ("generate", "ctg")  # SIGINT/SIGTERM stop their processes and exit
 
 
 def main(argv: list[str] | None = None, worker: EarlyWorker | None = None) -> int:
@@ -36,16 +43,84 @@ def main(argv: list[str] | None = None, worker: EarlyWorker | None = None) -> in
         args.worker = worker
         if args.command in SANDBOXED_COMMANDS:
             require_sandbox(args.command)
-        code: int = args.run(args)
+        with _cancellable(args.command in CANCELLABLE_COMMANDS):
+            code: int = args.run(args)
         return code
     except MiogenError as error:
         print(f"miogen: {error}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        return 130
+    except KeyboardInterrupt as stop:  # Ctrl-C, or Cancelled (SIGINT, SIGTERM)
+        print("miogen: cancelled", file=sys.stderr)
+        return 128 + (stop.signum if isinstance(stop, Cancelled) else signal.SIGINT)
     finally:
         if worker is not None:
             worker.close()
+
+
+class Cancelled(KeyboardInterrupt):
+    """SIGINT or SIGTERM arrived: raised in the main thread, it unwinds the command, whose
+    ``finally`` and ``except BaseException`` blocks stop the workers (``cancel`` flags) and
+    close the pytest processes; the exit status is 128 + the signal's number."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+
+@contextmanager
+def _cancellable(wanted: bool) -> Iterator[None]:
+    """SIGINT and SIGTERM raise ``Cancelled`` while the command runs (SIGTERM's default would
+    end this process at once and leave its workers, each in a session of its own, running).
+
+    Python runs the handler in the main thread, but the kernel may deliver the signal to any
+    thread: the main thread, blocked on a lock (``job.result()``), would then not wake until
+    the job ends. The signal's byte on the wakeup descriptor makes a relay thread send it to
+    the main thread itself.
+    """
+    if not wanted or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = {number: signal.getsignal(number) for number in STOP_SIGNALS}
+    receiving, sending = socket.socketpair()
+    sending.setblocking(False)
+    previous_fd = signal.set_wakeup_fd(sending.fileno(), warn_on_full_buffer=False)
+    relay = threading.Thread(
+        target=_relay, args=(receiving, threading.main_thread().ident), daemon=True
+    )
+    for number in previous:
+        signal.signal(number, _cancel)
+    relay.start()
+    cancelled = False
+    try:
+        yield
+    except Cancelled:
+        cancelled = True  # the handlers stay SIG_IGN: the command is ending, no second stop
+        raise
+    finally:
+        signal.set_wakeup_fd(previous_fd)
+        sending.close()  # the relay reads the end of the stream and closes its side
+        if not cancelled:
+            for number, handler in previous.items():
+                signal.signal(number, handler)
+
+
+def _relay(receiving: socket.socket, main: int | None) -> None:
+    with receiving:
+        while received := receiving.recv(16):
+            for number in received:
+                if number in STOP_SIGNALS and main is not None:
+                    signal.pthread_kill(main, number)
+
+
+def _cancel(signum: int, frame: object) -> None:
+    # Once: a second Ctrl-C must not interrupt the clean-up the first one started.
+    for number in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(number, signal.SIG_IGN)
+    stop_runs()  # the verification's pytest processes: the threads waiting for them return
+    raise Cancelled(signum)
 
 
 def version() -> str:

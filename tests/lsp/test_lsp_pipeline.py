@@ -53,7 +53,9 @@ async def test_tests_that_fail_under_other_hash_seeds_are_not_offered(editor):
 
 async def test_the_cli_and_the_server_write_the_same_test_file(editor, tmp_path):
     # The same settings: the server's default has ``performance`` on (cheap tests on save).
-    editor.configure(evaluations=300, seed=7)
+    # An evaluation budget, and a test timeout no run of ``record`` comes near on a busy
+    # machine: the two runs have nothing that depends on the clock.
+    editor.configure(evaluations=300, seed=7, testTimeout=30.0)
     path = editor.write("stateful.py", STATEFUL)
     cli_project = tmp_path / "cli"
     shutil.copytree(editor.project, cli_project)
@@ -65,7 +67,8 @@ async def test_the_cli_and_the_server_write_the_same_test_file(editor, tmp_path)
     cli_file = cli_project / "tests" / "test_stateful_miogen.py"
     done = subprocess.run(
         [sys.executable, "-m", "miogen", "generate", str(cli_project / "stateful.py") + "::record",
-         "--evaluations", "300", "--seed", "7", "--performance", "--output", str(cli_file)],
+         "--evaluations", "300", "--seed", "7", "--performance", "--test-timeout", "30",
+         "--output", str(cli_file)],
         capture_output=True, text=True, timeout=300, stdin=subprocess.DEVNULL,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr

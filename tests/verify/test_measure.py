@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import threading
 import time
 from pathlib import Path
 
 from miogen.analysis.module import analyze_file
-from miogen.verify.measure import measure
+from miogen.verify import runs
+from miogen.verify.measure import measure, start_ahead
 
 SUBJECT = """
 def double(x: int) -> int:
@@ -151,4 +153,26 @@ def test_a_rerun_times_a_suite_faster_than_the_junit_reports_millisecond(tmp_pat
     shuffled = run_shuffled(tmp_path / "test_subject.py", tmp_path, tmp_path, 1, sandbox=True)
     # One call of a one-line function: tens of microseconds, which the report's per-test
     # time writes as 0.000.
-    assert shuffled.passed == 1 and 0.0 < shuffled.seconds < 0.5
+    assert shuffled.passed == 1 and 0.0 < shuffled.seconds < 5.0  # not the process's seconds
+
+
+def test_a_cancelled_command_stops_the_runs_under_way_and_later_ones(tmp_path, monkeypatch):
+    """``stop_runs`` (what SIGINT/SIGTERM call in ``miogen generate`` and ``ctg``) kills the
+    pytest runs under way at once, and each one started later at its start: the threads that
+    wait for them return rather than wait for the timeout."""
+    monkeypatch.setattr(runs, "_STOPPED", [False])  # the rest of this process still runs
+    hangs = "import time\n\ndef test_hangs():\n    time.sleep(300)\n"
+    found = []
+    waiting = threading.Thread(target=lambda: found.append(verify(tmp_path, hangs, timeout=240)))
+    waiting.start()
+    deadline = time.monotonic() + 60
+    while not runs._RUNNING and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert runs._RUNNING, "no run started"
+    runs.stop_runs()
+    waiting.join(60)  # the run's timeout is 240 s
+    assert not waiting.is_alive() and not found[0].ok
+    [later] = start_ahead(tmp_path, [0])  # started after the stop: killed at once
+    assert later.process.wait(timeout=60) != 0
+    later.close()
+    assert not runs._RUNNING

@@ -10,6 +10,7 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from miogen.atomic import write_atomically
 from miogen.config import CTG_KEYS, command_line, flag, options
 from miogen.errors import MiogenError
 from miogen.execution.interpreter import project_interpreter
@@ -120,7 +121,8 @@ def run(args: argparse.Namespace) -> int:
         print("\n".join(reporting.table(report) + reporting.summary(report)))
     if args.report:
         args.report.parent.mkdir(parents=True, exist_ok=True)
-        args.report.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+        # Whole or not at all, also when the command is cancelled while it writes.
+        write_atomically(args.report, json.dumps(data, indent=2) + "\n")
     if fail_under is not None and data["exit_code"] and not report.failed:
         print(
             f"miogen: pooled coverage {report.pooled:.1f}% is under --fail-under {fail_under:g}%",

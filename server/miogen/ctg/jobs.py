@@ -58,6 +58,7 @@ def local_pool(jobs: int) -> Iterator[Pool]:
         yield Pool(executor, jobs, cancel)
     except BaseException:
         cancel.set()  # Ctrl-C or an error: every supervisor kills its worker and returns
+        executor.shutdown(wait=True, cancel_futures=True)  # and no queued job starts one
         raise
     finally:
         executor.shutdown(wait=True)

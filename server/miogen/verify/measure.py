@@ -27,6 +27,7 @@ from miogen.execution.interpreter import OWN, Interpreter
 from miogen.platform_support import kill_process_group
 from miogen.verify.baseline import tests_covering
 from miogen.verify.guard import FREE
+from miogen.verify.runs import ended, started
 
 
 @dataclass
@@ -169,6 +170,7 @@ class Ahead:
         """Stop it if it still waits (or runs), and remove its folder; idempotent."""
         if self.process.poll() is None:
             _kill_group(self.process)
+        ended(self.process)
         for stream in (self.process.stdin, self.process.stdout, self.process.stderr):
             if stream is not None and not stream.closed:
                 stream.close()
@@ -183,7 +185,7 @@ def start_ahead(
     They import pytest and coverage.py now and wait; ``measure`` and ``run_shuffled`` hand them
     their run. Close them (``Ahead.close``) when they are not used.
     """
-    started = []
+    made = []
     for seed in seeds:
         folder = tempfile.TemporaryDirectory(prefix="miogen-ahead-")
         base = dict(
@@ -198,8 +200,9 @@ def start_ahead(
             command, cwd=folder.name, env=environment, stdin=subprocess.PIPE,
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
         )  # fmt: skip
-        started.append(Ahead(process, folder, seed))
-    return started
+        started(process)
+        made.append(Ahead(process, folder, seed))
+    return made
 
 
 def _run_ahead(
@@ -317,11 +320,14 @@ def _run_pytest(
             limited, cwd=cwd, env=environment, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             stdin=subprocess.DEVNULL, text=True, start_new_session=True,
         )  # fmt: skip
+        started(process)
         try:
             stdout, stderr = process.communicate(timeout=timeout)
-        except subprocess.TimeoutExpired:
+        except BaseException:  # past the timeout, or the command was cancelled
             _kill_group(process)
             raise
+        finally:
+            ended(process)
         return subprocess.CompletedProcess(limited, process.returncode, stdout, stderr)
 
     completed = run(dict(env, PYTEST_DISABLE_PLUGIN_AUTOLOAD="1"))

@@ -1,0 +1,71 @@
+"""The project's and the verification's pytest processes under way, to stop at once on Ctrl-C."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import threading
+from collections.abc import Mapping, Sequence
+
+# The pytest processes under way (each a process group): ``stop_runs`` kills them, so that the
+# threads waiting for them return at once. Reentrant: ``stop_runs`` runs in a signal handler,
+# which may interrupt this process's main thread while it holds the lock.
+_RUNNING: set[subprocess.Popen[str]] = set()
+_RUNNING_LOCK = threading.RLock()
+_STOPPED = [False]
+
+
+def stop_runs() -> None:
+    """Kill every run under way, and each one started later, at its start (for a command that
+    was cancelled: ``miogen generate`` and ``miogen ctg`` on SIGINT/SIGTERM). Their threads
+    reap them."""
+    with _RUNNING_LOCK:
+        _STOPPED[0] = True
+        running = list(_RUNNING)
+    for process in running:
+        _signal_group(process)
+
+
+def started(process: subprocess.Popen[str]) -> None:
+    """Register ``process`` (the leader of its own process group) until ``ended``."""
+    with _RUNNING_LOCK:
+        _RUNNING.add(process)
+        stopped = _STOPPED[0]
+    if stopped:
+        _signal_group(process)
+
+
+def ended(process: subprocess.Popen[str]) -> None:
+    with _RUNNING_LOCK:
+        _RUNNING.discard(process)
+
+
+def run_group(
+    command: Sequence[str], cwd: str | os.PathLike[str], env: Mapping[str, str], timeout: float
+) -> subprocess.CompletedProcess[str]:
+    """``command`` in a process group of its own, registered while it runs; the whole group is
+    killed past ``timeout`` (``subprocess.TimeoutExpired``) or when the caller is interrupted."""
+    process = subprocess.Popen(
+        list(command), cwd=cwd, env=dict(env), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        stdin=subprocess.DEVNULL, text=True, start_new_session=True,
+    )  # fmt: skip
+    started(process)
+    try:
+        stdout, stderr = process.communicate(timeout=timeout)
+    except BaseException:
+        _signal_group(process)
+        process.communicate()
+        raise
+    finally:
+        ended(process)
+    return subprocess.CompletedProcess(list(command), process.returncode, stdout, stderr)
+
+
+def _signal_group(process: subprocess.Popen[str]) -> None:
+    if process.returncode is not None:
+        return  # reaped: its process id may be another's now
+    try:
+        os.killpg(process.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
