@@ -62,6 +62,7 @@ from miogen.search import (
     run_random,
     run_wts,
 )
+from miogen.testcase.calling import as_written, mistyped
 from miogen.testcase.model import TestCase, canonical_key, from_json, to_json
 from miogen.testcase.sampling import TestFactory
 from miogen.testcase.validity import still_valid
@@ -522,7 +523,10 @@ def render(
             without_assertion += 1
             continue  # a test without an assertion is not worth keeping
         name = test_name(observed.test, observations, taken, reduced.parts)
-        output = render_test(observed.test, observations, name, classes)
+        signature = problem.factory.signature
+        written = as_written(observed.test, signature)
+        wrong = mistyped(observed.test, signature)
+        output = render_test(written, observations, name, classes, wrong)
         rendered.append(
             TestRecord(
                 name=name,
