@@ -31,7 +31,7 @@ from miogen.execution.heartbeat import Heartbeat
 from miogen.execution.tracer import ArcTracer
 from miogen.instrument.loader import load_instrumented
 from miogen.instrument.rewrite import probed_lines
-from miogen.minimize.readable import number_parameters
+from miogen.minimize.readable import module_words, number_parameters
 from miogen.minimize.reduce import ReducedTest
 from miogen.minimize.suite import Reduction, reduce_suite
 from miogen.objectives import GoalsStalled, Objectives, Stagnation, criteria_report
@@ -389,12 +389,13 @@ class UnitRun:
     def _reduce(self, mutants: MutantSet | None, deadline: float) -> Reduction:
         originals = [e.individual for e in self.archive.solution().values()]
         runner = _SuiteRunner(self.problem, mutants, deadline)
-        numbers = number_parameters(self.problem.factory.model)
+        model = self.problem.factory.model
+        numbers = number_parameters(model)
         # Performance-aware searches (aDynaMOSA, MIO --performance) keep the cheaper cover.
         cost = runner.proxies if self.problem.performance else None
         return reduce_suite(
             originals, runner, _is_mutant, deadline, self.job.careful, mutants is not None,
-            numbers, cost,
+            numbers, cost, module_words(model),
         )  # fmt: skip
 
     def _render(

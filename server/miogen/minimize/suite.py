@@ -58,6 +58,7 @@ def reduce_suite(
     has_optional: bool = False,
     numbers: NumberKind | None = None,
     cost: CostOf | None = None,
+    words: tuple[str, ...] = (),
 ) -> Reduction:
     """Set cover, then shrinking in half the time left (none when ``careful``), then a recount.
 
@@ -65,7 +66,8 @@ def reduce_suite(
     such as a call that sees what an earlier call left in module-level state. With optional
     targets (``has_optional``), simpler values often kill more (1 sits on more boundaries than
     3): the cover runs once more over the shrunk tests with every kill counted. ``numbers``
-    says which values go to number parameters (see ``readable``).
+    says which values go to number parameters, ``words`` what strings may become (see
+    ``readable``).
 
     With ``cost`` (a test's performance proxies; aDynaMOSA and MIO ``--performance``) the suite
     is the cheaper cover (``minimize.cost``): pieces and whole tests compete in one weighted
@@ -92,7 +94,7 @@ def reduce_suite(
         suite = cover(pieces + [t for t in originals if t not in pieces], cache, frozenset())
     now = time.monotonic()
     limit = now if careful else now + (deadline - now) / 2
-    shrinker = Shrinker(cache, limit, numbers, cost)
+    shrinker = Shrinker(cache, limit, numbers, cost, words)
     shrunk = []
     for reduced in suite:
         run.focus(t for t in reduced.targets if optional(t))
