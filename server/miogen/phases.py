@@ -395,7 +395,7 @@ class UnitRun:
         cost = runner.proxies if self.problem.performance else None
         return reduce_suite(
             originals, runner, _is_mutant, deadline, self.job.careful, mutants is not None,
-            numbers, cost, module_words(model),
+            numbers, cost, module_words(model), self.spec.join_tests,
         )  # fmt: skip
 
     def _render(

@@ -59,6 +59,7 @@ def reduce_suite(
     numbers: NumberKind | None = None,
     cost: CostOf | None = None,
     words: tuple[str, ...] = (),
+    join: bool = False,
 ) -> Reduction:
     """Set cover, then shrinking in half the time left (none when ``careful``), then a recount.
 
@@ -69,10 +70,11 @@ def reduce_suite(
     says which values go to number parameters, ``words`` what strings may become (see
     ``readable``).
 
-    With ``cost`` (a test's performance proxies; aDynaMOSA and MIO ``--performance``) the suite
-    is the cheaper cover (``minimize.cost``): pieces and whole tests compete in one weighted
-    cover, since a whole test covering what two pieces cover saves a test's fixed cost, and
-    shrinking never makes a kept test costlier.
+    With ``cost`` (a test's performance proxies; aDynaMOSA and MIO ``--performance``) the cover
+    picks the cheaper tests and shrinking never makes a kept test costlier. Only with ``join``
+    (the ``joinTests`` option; off by default: one behaviour per test) do pieces and whole
+    tests compete in one weighted cover, since a whole test covering what two pieces cover
+    saves a test's fixed cost, and are kept tests joined into fewer (``join_tests``).
     """
 
     def cover(
@@ -86,7 +88,7 @@ def reduce_suite(
     run.focus(None)
     cache = CoverageCache(run)
     pieces = [piece for test in originals for piece in split_independent(test)]
-    if cost is None:
+    if cost is None or not join:
         suite = cover(pieces, cache, frozenset())
         covered = frozenset().union(*(r.targets for r in suite)) if suite else frozenset()
         suite += cover(originals, cache, covered)
@@ -102,7 +104,7 @@ def reduce_suite(
     if has_optional:
         run.focus(t for r in suite for t in r.targets if optional(t))
         shrunk = cover([r.test for r in shrunk], CoverageCache(run), frozenset())
-    if cost is not None and not careful:  # a unit whose worker died runs nothing new
+    if join and not careful:  # a unit whose worker died runs nothing new
         run.focus(t for r in shrunk for t in r.targets if optional(t))
         shrunk = join_tests(shrunk, cache, deadline)
     stats = shrinker.stats
