@@ -63,7 +63,7 @@ from miogen.search import (
     run_wts,
 )
 from miogen.testcase.calling import as_written, mistyped
-from miogen.testcase.model import TestCase, canonical_key, from_json, to_json
+from miogen.testcase.model import CALLS, TestCase, canonical_key, from_json, to_json
 from miogen.testcase.sampling import TestFactory
 from miogen.testcase.validity import still_valid
 
@@ -506,6 +506,7 @@ def render(
     differently (one raises, the other not), or when nothing stable is left to check.
     """
     classes = set(problem.factory.model.classes)
+    suite = sorted(suite, key=lambda reduced: _source_line(problem.factory, reduced.test))
     rendered: list[TestRecord] = []
     refused = unstable = without_assertion = 0
     analysis = MutationAnalysis(mutants)
@@ -541,6 +542,19 @@ def render(
         )
     drops = WorkerDrops(refused, unstable, without_assertion)
     return Rendering(rendered, drops, analysis.report)
+
+
+def _source_line(factory: TestFactory, test: TestCase) -> int:
+    """Where the callable a test is for (its last call) is defined: tests follow the unit's
+    source order, constructor first; a test of no known callable goes first."""
+    calls = [statement for statement in test if statement.kind in CALLS]
+    if not calls:
+        return 0
+    subject = calls[-1]
+    if subject.kind == "operator" and subject.name == "__iter__":  # list(chunk(...)): chunk's
+        subject = test[subject.receiver]
+    signature = factory.signature(subject)
+    return signature.line if signature is not None else 0
 
 
 def closest(archive: Archive[TestCase], target: Target) -> str:
