@@ -24,6 +24,7 @@ from miogen.assertions.mutants import parsed
 from miogen.assertions.observe import observe
 from miogen.assertions.select import MutationAnalysis, MutationReport
 from miogen.emit.names import test_name
+from miogen.emit.relevance import changed_state_only
 from miogen.emit.render import render_test
 from miogen.execution import world
 from miogen.execution.executor import Executor
@@ -521,6 +522,7 @@ def render(
             unstable += 1
             continue
         observations = analysis.select(observed.test, observed.observations, deadline)
+        observations = changed_state_only(observed.test, observations, problem.factory.signature)
         if not observations:
             without_assertion += 1
             continue  # a test without an assertion is not worth keeping
