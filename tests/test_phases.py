@@ -120,7 +120,7 @@ def test_tests_follow_the_source_order_of_what_they_call(write_module):
     suite = [checking, lifting, building]
     rendering = phases.render(run.problem, suite, "gauges", deadline, run.mutants, set())
     assert [t.name for t in rendering.tests] == [
-        "test_gauge_init", "test_lift_returns_1", "test_check_raises_value_error",
+        "test_gauge_init_with_negative_level", "test_lift_returns_1", "test_check_raises_value_error",
     ]  # fmt: skip
 
 
