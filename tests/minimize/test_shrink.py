@@ -156,3 +156,24 @@ def test_strings_shrink_to_a_word_of_the_module_and_floats_to_a_half(write_modul
 
 def test_a_fuzz_string_becomes_a_plain_word_of_the_same_length():
     assert value_cost("kind") < value_cost("K#d!") < value_cost("K#d!x")
+
+
+WIDTHS = """
+def pad(prefix: str, width: int) -> str:
+    if len(prefix) == width:
+        return prefix
+    return prefix.ljust(width)
+"""
+
+
+def test_a_string_whose_length_matters_keeps_it_in_plain_characters(write_module):
+    problem = problem_for(write_module("widths", WIDTHS), "pad")
+    cache = cache_for(problem)
+    test = (
+        Statement("value", value="hV#8"), Statement("value", value=4),
+        Statement("call", "pad", (("prefix", 0), ("width", 1))),
+    )  # fmt: skip
+    _, covered = cache(test)
+    shrunk = Shrinker(cache, time.monotonic() + 5).shrink(ReducedTest(test, covered))
+    values = [s.value for s in shrunk.test if s.kind == "value"]
+    assert values[0].islower() and len(values[0]) == values[1], values

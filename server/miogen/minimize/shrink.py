@@ -195,12 +195,15 @@ class Shrinker:
                 yield _replace(test, index, Statement("value", value=simpler))
 
     def _simpler_strings(self, value: str | bytes) -> list[str | bytes]:
-        """ "", then the module's simplest words simpler than ``value``, then shorter cuts."""
+        """The empty text, then the same text in plain characters (its length kept: code often
+        depends on it), the module's simplest words and those of the same length, then cuts."""
         candidates = _shorter(value)
         if isinstance(value, str):
             cost = value_cost(value)
-            words = [w for w in self.words if value_cost(w) < cost and w != value][:MAX_WORDS]
-            candidates[1:1] = words
+            simpler = [w for w in self.words if value_cost(w) < cost and w != value]
+            same = [w for w in simpler if len(w) == len(value)]
+            words = list(dict.fromkeys([_plain(value), *simpler[:MAX_WORDS], *same[:MAX_WORDS]]))
+            candidates[1:1] = [w for w in words if value_cost(w) < cost]
         return candidates
 
     def _collections(self, test: TestCase) -> Iterator[TestCase]:
@@ -229,6 +232,11 @@ def _shorter(value: str | bytes) -> list[str | bytes]:
     """Empty, half, and each of the first 12 characters left out."""
     cuts = [value[:i] + value[i + 1 :] for i in range(min(len(value), 12))]  # type: ignore[operator]
     return [value[:0], value[: len(value) // 2], *cuts]
+
+
+def _plain(value: str) -> str:
+    """``"hV d8f#Y"`` as ``"hv d8fxy"``: lowercase, other characters as ``x``, same length."""
+    return "".join(c.lower() if c.lower() in PLAIN_CHARACTERS else "x" for c in value)
 
 
 def _replace(test: TestCase, index: int, statement: Statement) -> TestCase:
