@@ -103,6 +103,27 @@ def test_a_joined_test_is_rendered_under_a_name_for_all_its_parts(write_module):
         assert [test.name for test in rendering.tests] == [name]
 
 
+def test_tests_follow_the_source_order_of_what_they_call(write_module):
+    run = unit_run(write_module("gauges", GAUGE), "Gauge")
+    build = (Statement("value", value=-1), Statement("construct", "Gauge", (("level", 0),)))
+    checking = ReducedTest((*build, Statement("method", "check", receiver=1)), frozenset())
+    lifting = ReducedTest(
+        (
+            *build,
+            Statement("value", value=2),
+            Statement("method", "lift", (("step", 2),), receiver=1),
+        ),
+        frozenset(),
+    )
+    building = ReducedTest(build, frozenset())
+    deadline = time.monotonic() + 30
+    suite = [checking, lifting, building]
+    rendering = phases.render(run.problem, suite, "gauges", deadline, run.mutants, set())
+    assert [t.name for t in rendering.tests] == [
+        "test_gauge_init_with_negative_level", "test_lift_returns_1", "test_check_raises_value_error",
+    ]  # fmt: skip
+
+
 HANGS = """
 def spin(n: int) -> int:
     if n > 3:

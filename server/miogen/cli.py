@@ -184,6 +184,13 @@ def _parser() -> argparse.ArgumentParser:
         const=True,
         help="keep the cheaper test per covered goal (aDynaMOSA's performance score) under MIO",
     )
+    generate.add_argument(
+        "--join-tests",
+        action="store_const",
+        const=True,
+        help="join kept tests into fewer that each do several things (default: one behaviour "
+        "per test)",
+    )
     generate.add_argument("--project-root", help="how imports in the emitted tests are written")
     generate.add_argument(
         "--python",

@@ -70,6 +70,9 @@ class Options:
     algorithm: Algorithm = Algorithm.MIO
     criteria: str = "smart"  # goals besides branches: smart | all | branch | a comma list
     performance: bool = False  # covered goals keep the cheaper test (aDynaMOSA's Eq. 1)
+    # Kept tests joined into fewer that each do several things (cheaper to run, harder to
+    # read); off: one behaviour per test.
+    join_tests: bool = False
     test_timeout: float = 1.0  # seconds per test execution
     mutation_share: float = 0.2  # budget share kept for killing mutants; 0 = coverage only
 
@@ -81,6 +84,7 @@ class Options:
             "algorithm": self.algorithm,
             "criteria": self.criteria,
             "performance": self.performance,
+            "join_tests": self.join_tests,
             "test_timeout": self.test_timeout,
             "mutation_share": self.mutation_share,
         }
@@ -218,6 +222,7 @@ KEYS: dict[str, Key] = {
     "algorithm": Key("algorithm", _algorithm, "engine"),
     "criteria": Key("criteria", _criteria, "engine"),
     "performance": Key("performance", _bool, "engine"),
+    "joinTests": Key("join_tests", _bool, "engine"),
     "testTimeout": Key("test_timeout", _seconds(600.0), "engine", float),
     "mutationShare": Key("mutation_share", _fraction(1.0, inclusive=False), "engine", float),
     "configurationPreference": Key("configuration_preference", _one_of(PREFERENCES), "client"),

@@ -24,6 +24,7 @@ from miogen.assertions.mutants import parsed
 from miogen.assertions.observe import observe
 from miogen.assertions.select import MutationAnalysis, MutationReport
 from miogen.emit.names import test_name
+from miogen.emit.relevance import changed_state_only
 from miogen.emit.render import render_test
 from miogen.execution import world
 from miogen.execution.executor import Executor
@@ -31,7 +32,7 @@ from miogen.execution.heartbeat import Heartbeat
 from miogen.execution.tracer import ArcTracer
 from miogen.instrument.loader import load_instrumented
 from miogen.instrument.rewrite import probed_lines
-from miogen.minimize.readable import number_parameters
+from miogen.minimize.readable import module_words, number_parameters
 from miogen.minimize.reduce import ReducedTest
 from miogen.minimize.suite import Reduction, reduce_suite
 from miogen.objectives import GoalsStalled, Objectives, Stagnation, criteria_report
@@ -62,8 +63,9 @@ from miogen.search import (
     run_random,
     run_wts,
 )
+from miogen.testcase.calling import as_written, mistyped
 from miogen.testcase.examples import example_tests
-from miogen.testcase.model import TestCase, canonical_key, from_json, to_json
+from miogen.testcase.model import CALLS, TestCase, canonical_key, from_json, to_json
 from miogen.testcase.sampling import TestFactory
 from miogen.testcase.validity import still_valid
 
@@ -393,12 +395,13 @@ class UnitRun:
     def _reduce(self, mutants: MutantSet | None, deadline: float) -> Reduction:
         originals = [e.individual for e in self.archive.solution().values()]
         runner = _SuiteRunner(self.problem, mutants, deadline)
-        numbers = number_parameters(self.problem.factory.model)
+        model = self.problem.factory.model
+        numbers = number_parameters(model)
         # Performance-aware searches (aDynaMOSA, MIO --performance) keep the cheaper cover.
         cost = runner.proxies if self.problem.performance else None
         return reduce_suite(
             originals, runner, _is_mutant, deadline, self.job.careful, mutants is not None,
-            numbers, cost,
+            numbers, cost, module_words(model), self.spec.join_tests,
         )  # fmt: skip
 
     def _render(
@@ -509,6 +512,7 @@ def render(
     differently (one raises, the other not), or when nothing stable is left to check.
     """
     classes = set(problem.factory.model.classes)
+    suite = sorted(suite, key=lambda reduced: _source_line(problem.factory, reduced.test))
     rendered: list[TestRecord] = []
     refused = unstable = without_assertion = 0
     analysis = MutationAnalysis(mutants)
@@ -523,11 +527,15 @@ def render(
             unstable += 1
             continue
         observations = analysis.select(observed.test, observed.observations, deadline)
+        observations = changed_state_only(observed.test, observations, problem.factory.signature)
         if not observations:
             without_assertion += 1
             continue  # a test without an assertion is not worth keeping
         name = test_name(observed.test, observations, taken, reduced.parts)
-        output = render_test(observed.test, observations, name, classes)
+        signature = problem.factory.signature
+        written = as_written(observed.test, signature)
+        wrong = mistyped(observed.test, signature)
+        output = render_test(written, observations, name, classes, wrong)
         rendered.append(
             TestRecord(
                 name=name,
@@ -541,6 +549,19 @@ def render(
         )
     drops = WorkerDrops(refused, unstable, without_assertion)
     return Rendering(rendered, drops, analysis.report)
+
+
+def _source_line(factory: TestFactory, test: TestCase) -> int:
+    """Where the callable a test is for (its last call) is defined: tests follow the unit's
+    source order, constructor first; a test of no known callable goes first."""
+    calls = [statement for statement in test if statement.kind in CALLS]
+    if not calls:
+        return 0
+    subject = calls[-1]
+    if subject.kind == "operator" and subject.name == "__iter__":  # list(chunk(...)): chunk's
+        subject = test[subject.receiver]
+    signature = factory.signature(subject)
+    return signature.line if signature is not None else 0
 
 
 def closest(archive: Archive[TestCase], target: Target) -> str:

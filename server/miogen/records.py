@@ -116,6 +116,7 @@ class JobSpec:
     criteria: str = "smart"
     # Covered goals keep the cheaper test (aDynaMOSA's Eq. 1) also under MIO.
     performance: bool = False
+    join_tests: bool = False  # kept tests joined into fewer (minimize.suite.join_tests)
     test_timeout: float = 1.0
     post_seconds: float | None = None  # post-processing per unit under an evaluation budget
     focus_point: float = 0.5

@@ -133,3 +133,14 @@ def test_a_mutant_module_reruns_only_the_unit_and_sees_its_mutated_helpers(write
     assert mutant.area(square) == 16  # (3 + 1) * (3 + 1): area calls the mutated helper
     whole = MutantFactory(model.source, str(path), unit, "shapes").load(constant.index)
     assert whole.area(square) == 16 and whole.Square is not base["Square"]
+
+
+def test_float_containers_within_approx_tolerance_do_not_kill():
+    expected = [Observation(1, "approx", "(0.30000000000000004, 2)")]
+    assert not differs(expected, [Observation(1, "approx", "(0.3, 2)")])
+    assert differs(expected, [Observation(1, "approx", "(0.31, 2)")])
+    assert differs(expected, [Observation(1, "approx", "[0.3, 2]")])  # a list is not a tuple
+    assert differs(expected, [Observation(1, "approx", "(0.3, 2, 1)")])
+    mapping = [Observation(1, "approx", '{"a": 0.1}')]
+    assert not differs(mapping, [Observation(1, "approx", '{"a": 0.1000000000001}')])
+    assert differs(mapping, [Observation(1, "approx", '{"b": 0.1}')])

@@ -63,3 +63,20 @@ def test_a_returned_function_is_asserted_callable_not_an_instance_of_a_nameless_
     generator = (n for n in ())
     found = observed([decorate, len, generator], ["call", "call", "call"], module)
     assert found == {("callable", "", "")}  # no `isinstance(x, function)`: a NameError
+
+
+def test_flat_containers_of_floats_are_compared_with_approx(monkeypatch):
+    module = types.ModuleType("floats_module")
+    monkeypatch.setitem(sys.modules, "floats_module", module)
+    values = [(482.31489999999997, -1015.778003), [1, 0.5], {"a": 0.1}, [1, 2], ["x", 0.5]]
+    found = observed(values, ["call"] * 5, module)
+    assert {
+        ("approx", "(482.31489999999997, -1015.778003)", ""),
+        ("approx", "[1, 0.5]", ""),
+        ("approx", '{"a": 0.1}', ""),
+        ("equals", "[1, 2]", ""),  # no float: exact
+        ("equals", '["x", 0.5]', ""),  # not all numbers: pytest.approx would not take it
+    } <= found
+    assert not any(
+        kind == "equals" and "." in value for kind, value, _ in found if "x" not in value
+    )

@@ -54,7 +54,20 @@ def test_a_joined_test_names_each_part_in_order_and_the_raise_it_ends_in():
     )
     raised = [Observation(len(test) - 1, "raises", "ValueError")]
     assert name(test, raised, parts) == "test_deposit_withdraw_account_init_raises_value_error"
-    assert name(test, raised) == "test_account_init_raises_value_error"  # as if one test
+    as_one = name(test, raised)  # as if one test: the situation too
+    assert as_one == "test_account_init_with_negative_balance_raises_value_error"
+
+
+def test_a_single_test_says_what_is_telling_about_its_arguments():
+    test = account_part(("deposit", 5), ("withdraw", 0))
+    raised = [Observation(4, "raises", "ValueError")]
+    assert name(test, raised) == "test_withdraw_with_zero_amount_raises_value_error"
+    empty = (Statement("value", value=""), Statement("call", "parse", (("/text", 0),)))
+    assert name(empty, [Observation(1, "is_none")]) == "test_parse_with_empty_text_returns_none"
+    long = (Statement("value", value=None), Statement("call", "f" * 30, (("limit", 0),)))
+    assert (
+        name(long, [Observation(1, "raises", "TypeError")]) == f"test_{'f' * 30}_raises_type_error"
+    )
 
 
 def test_a_joined_test_does_not_claim_what_its_last_part_returns():

@@ -151,6 +151,25 @@ def test_ids_are_what_pytest_reports(tmp_path: Path, rows: list[tuple[str, ...]]
     assert node_ids == [f"{table.name}[{case_id}]" for case_id, _ in table.cases]
 
 
+def test_ids_pytest_would_not_make_well_are_made_from_the_values() -> None:
+    [table] = parametrize(
+        [
+            case_test(f"test_keep_returns_{n}", f"assert keep(a={a}, b={b}) is not False")
+            for n, (a, b) in enumerate(GIVEN_PAIRS)
+        ]
+    )
+    assert [case_id for case_id, _ in table.cases] == [
+        "n_code-True", "a_very_long_stri-tuple2", "empty-tuple1",
+    ]  # fmt: skip
+
+
+GIVEN_PAIRS = [
+    ('"ünïcode"', "True"),
+    ('"a very long string that pytest would show whole"', "(1, 2)"),
+    ('""', "(3,)"),
+]
+
+
 def test_an_id_that_a_plugin_changed_stands_for_its_whole_group() -> None:
     [table] = parametrize(TRIANGLE)
     names = original_names(["test_classify[renamed]", "test_elsewhere"], [table])

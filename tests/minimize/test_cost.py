@@ -105,12 +105,14 @@ def test_a_whole_test_covering_what_its_pieces_cover_saves_a_test(write_module):
     runner = Runner(problem)
     deadline = time.monotonic() + 30
 
-    def reduce(cost):
-        return reduce_suite([test], runner, lambda t: False, deadline, cost=cost)
+    def reduce(cost, join=True):
+        return reduce_suite([test], runner, lambda t: False, deadline, cost=cost, join=join)
 
-    plain, cheap = reduce(None).tests, reduce(runner.proxies).tests
+    plain, cheap = reduce(None, join=False).tests, reduce(runner.proxies).tests
     assert len(plain) == 2 and len(cheap) == 1
     assert plain[0].targets | plain[1].targets == cheap[0].targets
+    # Without joining (the default), cost-aware or not: one behaviour per test.
+    assert len(reduce(runner.proxies, join=False).tests) == 2
 
 
 COUNTDOWN = """
@@ -146,11 +148,12 @@ def test_narrow_tests_are_joined_into_one_that_covers_what_each_did(write_module
     runner = Runner(problem)
     deadline = time.monotonic() + 30
 
-    def reduce(cost):
-        return reduce_suite(tests, runner, lambda t: False, deadline, cost=cost)
+    def reduce(cost, join=True):
+        return reduce_suite(tests, runner, lambda t: False, deadline, cost=cost, join=join)
 
-    plain, cheap = reduce(None).tests, reduce(runner.proxies).tests
+    plain, cheap = reduce(None, join=False).tests, reduce(runner.proxies).tests
     assert len(plain) == 3 and len(cheap) == 1
+    assert len(reduce(runner.proxies, join=False).tests) == 3
     assert cheap[0].targets == frozenset().union(*(r.targets for r in plain))
     assert sum(s.kind == "call" for s in cheap[0].test) == 3
 
@@ -189,5 +192,7 @@ def test_a_unit_whose_worker_died_gets_no_joined_tests(write_module):
     tests = [calling("sign", 3), calling("sign", -3)]
     runner = Runner(problem)
     deadline = time.monotonic() + 30
-    careful = reduce_suite(tests, runner, lambda t: False, deadline, True, cost=runner.proxies)
+    careful = reduce_suite(
+        tests, runner, lambda t: False, deadline, True, cost=runner.proxies, join=True
+    )
     assert len(careful.tests) == 2  # joining would run tests nobody ran before

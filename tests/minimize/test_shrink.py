@@ -6,8 +6,9 @@ import random
 import time
 
 from execution.helpers import problem_for
+from miogen.minimize.readable import module_words
 from miogen.minimize.reduce import CoverageCache, ReducedTest, set_cover, split_independent
-from miogen.minimize.shrink import Shrinker, simplicity
+from miogen.minimize.shrink import Shrinker, simplicity, value_cost
 from miogen.testcase.model import Statement
 
 SUBJECT = """
@@ -129,3 +130,50 @@ def test_a_relation_between_inputs_shrinks_by_moving_pairs_together(write_module
 def test_a_ratio_between_inputs_shrinks_by_halving_them_together(write_module):
     # Neither one number nor a pair can move without breaking a == 2b == 4c.
     assert shrunk_values(write_module, "doubles", call3("doubles", 512, 256, 128)) == [4, 2, 1]
+
+
+LABELS = """
+def label(kind: str, ratio: float) -> str:
+    if kind.lower() in ("food", "toys") and 0 < ratio < 1:
+        return kind + " share"
+    return "other"
+"""
+
+
+def test_strings_shrink_to_a_word_of_the_module_and_floats_to_a_half(write_module):
+    problem = problem_for(write_module("labels", LABELS), "label")
+    cache = cache_for(problem)
+    test = (
+        Statement("value", value="FoOD"), Statement("value", value=0.73125),
+        Statement("call", "label", (("kind", 0), ("ratio", 1))),
+    )  # fmt: skip
+    _, covered = cache(test)
+    words = module_words(problem.factory.model)
+    assert {"food", "toys", "kind", "ratio", "label"} <= set(words)
+    shrunk = Shrinker(cache, time.monotonic() + 5, words=words).shrink(ReducedTest(test, covered))
+    assert [s.value for s in shrunk.test if s.kind == "value"] == ["food", 0.5]
+
+
+def test_a_fuzz_string_becomes_a_plain_word_of_the_same_length():
+    assert value_cost("kind") < value_cost("K#d!") < value_cost("K#d!x")
+
+
+WIDTHS = """
+def pad(prefix: str, width: int) -> str:
+    if len(prefix) == width:
+        return prefix
+    return prefix.ljust(width)
+"""
+
+
+def test_a_string_whose_length_matters_keeps_it_in_plain_characters(write_module):
+    problem = problem_for(write_module("widths", WIDTHS), "pad")
+    cache = cache_for(problem)
+    test = (
+        Statement("value", value="hV#8"), Statement("value", value=4),
+        Statement("call", "pad", (("prefix", 0), ("width", 1))),
+    )  # fmt: skip
+    _, covered = cache(test)
+    shrunk = Shrinker(cache, time.monotonic() + 5).shrink(ReducedTest(test, covered))
+    values = [s.value for s in shrunk.test if s.kind == "value"]
+    assert values[0].islower() and len(values[0]) == values[1], values

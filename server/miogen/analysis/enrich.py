@@ -338,7 +338,7 @@ def _complete_signature(
     if node is None:
         return signature
     arguments = node.args
-    positional_only = {a.arg for a in arguments.posonlyargs}
+    positional_only = {a.arg for a in arguments.posonlyargs} | _dunder_positional(signature)
     if arguments.vararg is not None:  # what comes before *args can only be passed by position
         positional_only |= {a.arg for a in arguments.args}
     annotations = {
@@ -372,6 +372,19 @@ def _complete_signature(
     elif returns == ANY:
         returns = inference.infer_return(node, owner, facts)
     return replace(signature, params=tuple(params), returns=returns)
+
+
+def _dunder_positional(signature: Signature) -> set[str]:
+    """PEP 484's spelling of positional-only before ``/`` existed: the leading parameters whose
+    names start, but do not end, with two underscores (``def parse(__s)``). A keyword cannot
+    name them: type checkers refuse it, and in a class the name is even mangled."""
+    found: set[str] = set()
+    for parameter in signature.params:
+        name = parameter.name
+        if parameter.keyword_only or not name.startswith("__") or name.endswith("__"):
+            break
+        found.add(name)
+    return found
 
 
 def _after_positional(params: list[Parameter]) -> int:

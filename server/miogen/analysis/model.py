@@ -30,6 +30,7 @@ class Parameter:
     keyword_only: bool = False
     # The body checks the type (analysis.guards): a value of another type takes the other side.
     type_checked: bool = False
+    annotated: bool = False  # ``type`` is the source's annotation (type checkers hold calls to it)
 
 
 @dataclass(frozen=True, slots=True)

@@ -435,11 +435,11 @@ def _dataclass_fields(node: ast.ClassDef, reader: TypeReader) -> tuple[Parameter
                 if keyword.arg == "init" and getattr(keyword.value, "value", True) is False:
                     break
             else:
-                params.append(
-                    Parameter(item.target.id, reader.read(item.annotation), default, has_default)
-                )
+                spec = reader.read(item.annotation)
+                params.append(Parameter(item.target.id, spec, default, has_default, annotated=True))
             continue
-        params.append(Parameter(item.target.id, reader.read(item.annotation), default, has_default))
+        spec = reader.read(item.annotation)
+        params.append(Parameter(item.target.id, spec, default, has_default, annotated=True))
     return tuple(params)
 
 
@@ -463,12 +463,20 @@ def _read_signature(
     params = []
     for arg, default_node in zip(positional, defaults, strict=False):
         default, has_default = _literal_default(default_node)
-        params.append(Parameter(arg.arg, reader.read(arg.annotation), default, has_default))
+        params.append(_parameter(arg, reader, default, has_default, keyword_only=False))
     for arg, default_node in zip(args.kwonlyargs, args.kw_defaults, strict=False):
         default, has_default = _literal_default(default_node)
-        params.append(Parameter(arg.arg, reader.read(arg.annotation), default, has_default, True))
+        params.append(_parameter(arg, reader, default, has_default, keyword_only=True))
     returns = reader.read(node.returns)
     return Signature(node.name, tuple(params), returns, node.lineno, kind)
+
+
+def _parameter(
+    arg: ast.arg, reader: TypeReader, default: object, has_default: bool, keyword_only: bool
+) -> Parameter:
+    annotated = arg.annotation is not None
+    spec = reader.read(arg.annotation)
+    return Parameter(arg.arg, spec, default, has_default, keyword_only, annotated=annotated)
 
 
 def _constants(walked: Survey, tree: ast.Module) -> ConstantPool:

@@ -243,13 +243,35 @@ def fails(observation: Observation, actual: list[Observation]) -> bool:
                 observation.index,
                 "approx",
                 observation.detail,
-            ) and _close(float(observation.value), float(other.value)):
+            ) and _close_texts(observation.value, other.value):
                 return False
     return True
 
 
 def _close(a: float, b: float) -> bool:
     return math.isclose(a, b, rel_tol=APPROX_RELATIVE, abs_tol=1e-12)
+
+
+def _close_texts(expected: str, actual: str) -> bool:
+    """Whether ``pytest.approx`` of one literal accepts the other: a float, or a flat list,
+    tuple or dict of numbers compared element by element."""
+    try:
+        left, right = ast.literal_eval(expected), ast.literal_eval(actual)
+    except (ValueError, SyntaxError, MemoryError, RecursionError):
+        return False
+    if isinstance(left, dict) and isinstance(right, dict):
+        if left.keys() != right.keys():
+            return False
+        left, right = list(left.values()), [right[key] for key in left]
+    if isinstance(left, list | tuple) and isinstance(right, list | tuple):
+        return (
+            type(left) is type(right)
+            and len(left) == len(right)
+            and all(_close(float(a), float(b)) for a, b in zip(left, right, strict=True))
+        )
+    if isinstance(left, int | float) and isinstance(right, int | float):
+        return _close(float(left), float(right))
+    return False
 
 
 @functools.lru_cache(maxsize=4)

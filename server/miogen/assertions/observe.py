@@ -204,7 +204,23 @@ def _value(index: int, value: object, module_name: str) -> Observation | None:
     text = literal(value)
     if text is None or "nan" in text:  # no literal form; a container with nan never equals itself
         return None
+    if _float_container(value):  # ``== pytest.approx([0.1, 2])``: no exact float equality
+        return Observation(index, "approx", text)
     return Observation(index, "equals", text)
+
+
+def _float_container(value: object) -> bool:
+    """A flat list, tuple or dict of numbers with a finite float among them: what
+    ``pytest.approx`` compares element by element (not sets, nor nested containers)."""
+    if type(value) is dict:
+        items = list(value.values())
+    elif type(value) in (list, tuple):
+        items = list(value)  # type: ignore[call-overload]
+    else:
+        return False
+    numbers = all(type(item) in (int, float) for item in items)
+    floats = [item for item in items if type(item) is float]
+    return numbers and bool(floats) and all(math.isfinite(item) for item in floats)
 
 
 def _type_of(index: int, value: object, module_name: str) -> Observation | None:

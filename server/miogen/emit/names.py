@@ -1,4 +1,5 @@
-"""Test names that say what is called and what happens: test_push_on_full_stack_raises_overflow_error."""
+"""Test names that say what is called, in which situation and what happens:
+test_take_with_zero_count_raises_value_error."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from collections.abc import Sequence
 
 from miogen.assertions.observation import Observation
 from miogen.emit.render import snake
-from miogen.testcase.model import CALLS, TestCase
+from miogen.testcase.model import CALLS, Statement, TestCase
 
 MAX_LENGTH = 60
 
@@ -32,7 +33,10 @@ def test_name(
     else:
         index, callee = subjects[-1]
         if len(subjects) == 1:
-            ending = f"{callee}{_outcome(index, observations)}"
+            outcome, situation = _outcome(index, observations), _situation(test, index)
+            if len(f"test_{callee}{situation}{outcome}") > MAX_LENGTH:
+                situation = ""  # the outcome says more
+            ending = f"{callee}{situation}{outcome}"
         else:
             ending = f"{callee}{_raises(index, observations)}"
         earlier = list(dict.fromkeys(c for _, c in subjects[:-1] if c != callee))
@@ -61,6 +65,34 @@ def _subject(test: TestCase, start: int, end: int) -> tuple[int, str] | None:
     if named.kind == "operator" and named.name == "__iter__":  # list(chunk(...)): chunk's test
         named = test[named.receiver]
     return index, _callee(named.name, named.kind)
+
+
+def _situation(test: TestCase, index: int) -> str:
+    """What is telling about the call's arguments: the first that is zero, negative, empty or
+    None (``_with_empty_name``, ``_with_negative_count``); "" when none is."""
+    for name, reference in test[index].args:
+        given = test[reference]
+        word = _telling(given)
+        if word:
+            return f"_with_{word}_{snake(name.lstrip('/*')).rstrip('_')}"
+    return ""
+
+
+def _telling(given: Statement) -> str:
+    if given.kind in ("list", "tuple", "set", "dict"):
+        return "" if given.args else "empty"
+    if given.kind != "value":
+        return ""
+    value = given.value
+    if value is None:
+        return "no"
+    if isinstance(value, bool):
+        return ""
+    if isinstance(value, int | float):
+        return "zero" if value == 0 else "negative" if value < 0 else ""
+    if isinstance(value, str | bytes):
+        return "" if value else "empty"
+    return ""
 
 
 def _fitted(earlier: list[str], ending: str) -> str:

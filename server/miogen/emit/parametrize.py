@@ -36,6 +36,7 @@ MIN_CASES = 3  # fewer tests read as well one by one
 MAX_STATEMENTS = 3  # longer bodies read better written out
 MAX_PARAMETERS = 6
 MAX_ID_TEXT = 24  # characters of a string that pytest's own id shows well
+MAX_SLUG = 16  # characters of a string in an id of ours
 SIMPLE_ID = re.compile(r"[A-Za-z0-9 _.,:;=+*/<>!?'\"#%&@~^|-]+")
 MUTABLE = (ast.List, ast.Set, ast.Dict, ast.ListComp, ast.SetComp, ast.DictComp)
 
@@ -208,7 +209,7 @@ def _group(members: list[_Shaped]) -> GeneratedTest | None:
     rows = [[columns[i][row].text for i in varying] for row in range(len(members))]
     predicted = _pytest_ids(rows)
     explicit = predicted is None
-    ids = _given_ids([m.test.name for m in members]) if predicted is None else predicted
+    ids = predicted or _value_ids(rows) or _given_ids([m.test.name for m in members])
     name = _group_name([m.test.name for m in members])
     body = _body(first, {columns[i][0].start: names[k] for k, i in enumerate(varying)})
     source = (
@@ -287,6 +288,36 @@ def _value_id(text: str) -> str | None:
         escaped = value.encode("unicode_escape").decode("ascii")  # as pytest's ascii_escaped
         return escaped if SIMPLE_ID.fullmatch(escaped.replace("\\", "")) else None
     return None
+
+
+def _value_ids(rows: list[list[str]]) -> list[str] | None:
+    """Ids of our own from the values where pytest's would not do (``minus_1_5-text-tuple2``):
+    short, ASCII, one per case; None when two cases would share one."""
+    ids = ["-".join(_value_slug(text) for text in row) for row in rows]
+    return ids if len(set(ids)) == len(ids) else None
+
+
+def _value_slug(text: str) -> str:
+    try:
+        value = ast.literal_eval(text)
+    except (ValueError, SyntaxError, MemoryError, RecursionError):
+        last = text.rpartition(".")[2]  # Color.RED: RED; anything else: what it makes
+        return last if last.isidentifier() and last.isascii() else "value"
+    if isinstance(value, bool) or value is None:
+        return str(value)
+    if isinstance(value, int):
+        return str(value) if abs(value) < 10**12 else "big_int"
+    if isinstance(value, float):
+        return f"{value:.6g}"
+    if isinstance(value, str | bytes):
+        plain = value if isinstance(value, str) else value.decode("latin-1")
+        words = re.sub(r"[^A-Za-z0-9]+", "_", plain).strip("_")[:MAX_SLUG]
+        prefix = "b_" if isinstance(value, bytes) else ""
+        return prefix + (words or ("empty" if not value else "text"))
+    if isinstance(value, tuple | list | set | frozenset | dict):
+        kind = type(value).__name__
+        return f"{kind}{len(value)}" if value else f"empty_{kind}"
+    return type(value).__name__
 
 
 def _given_ids(names: list[str]) -> list[str]:

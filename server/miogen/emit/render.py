@@ -19,6 +19,7 @@ MATCH_LENGTH = 60  # characters of an exception's message that pytest.raises(mat
 SINGLETONS = frozenset({"True", "False", "None"})  # compared with ``is``, as linters want
 REGEX_SPECIAL = frozenset("\\.^$*+?{}[]|()")
 AMBIGUOUS_NAMES = frozenset({"l", "O", "I"})  # pycodestyle's E741
+IGNORE_ARG_TYPE = "  # type: ignore[arg-type]"
 
 
 @dataclass
@@ -38,9 +39,15 @@ def snake(name: str) -> str:
 
 
 def render_test(
-    test: TestCase, observations: list[Observation], name: str, module_classes: set[str]
+    test: TestCase,
+    observations: list[Observation],
+    name: str,
+    module_classes: set[str],
+    mistyped: set[int] | frozenset[int] = frozenset(),
 ) -> RenderedTest:
-    """Source of one test function. Literals used once are inlined into the call that uses them."""
+    """Source of one test function. Literals used once are inlined into the call that uses them.
+    The calls at the ``mistyped`` indices pass a value of another type than an annotation asks
+    for, on purpose: their lines say so to type checkers."""
     uses: dict[int, int] = {}
     for statement in test:
         for ref in statement.references():
@@ -60,6 +67,7 @@ def render_test(
             lines += _context_lines(index, test, names, taken, observed, rendered)
             continue
         expression = _expression(statement, names, rendered)
+        comment = IGNORE_ARG_TYPE if index in mistyped else ""
         if _inlined(statement, uses.get(index, 0), expression) or statement.kind == "callable":
             names[index] = expression  # a function passed as an argument: always inlined
             continue
@@ -67,7 +75,7 @@ def render_test(
         raises = next((o for o in observed if o.kind == "raises"), None)
         if raises is not None:
             lines.append(raises_line(raises, rendered))
-            lines.append(f"    {_as_statement(expression)}")
+            lines.append(f"    {_as_statement(expression)}{comment}")
             continue
         at_once = [o for o in observed if o.kind != "attribute"]
         needs_name = uses.get(index, 0) > 0 or bool(observed)
@@ -75,7 +83,7 @@ def render_test(
             # One check of a value nothing else uses: `assert f(x) == 3`, one statement, when it
             # fits on a line (ruff format would wrap a longer one).
             observation = observed[0]
-            inline = _assertion(_grouped(statement, expression), observation, rendered)
+            inline = _assertion(_grouped(statement, expression), observation, rendered) + comment
             if len(inline) <= 84:
                 if observation.kind in ("equals", "isinstance") and observation.detail:
                     _import_detail(observation.detail, rendered)
@@ -84,7 +92,7 @@ def render_test(
         if needs_name:
             variable = _variable_name(statement, taken)
             names[index] = variable
-            lines.append(f"{variable} = {expression}")
+            lines.append(f"{variable} = {expression}{comment}")
             for observation in at_once:
                 if observation.kind == "equals" and observation.detail:
                     rendered.imports.add(observation.detail)
@@ -92,7 +100,7 @@ def render_test(
         elif statement.kind == "property":
             lines.append(f"_ = {expression}")  # read for what it runs; a bare read is a lint
         else:
-            lines.append(_as_statement(expression))
+            lines.append(_as_statement(expression) + comment)
     # The state of objects is observed when the test ends, so it is asserted there.
     for observation in observations:
         if observation.kind == "attribute" and observation.index in names:

@@ -79,3 +79,21 @@ def _number_type(parameter: Parameter) -> type | None:
     if kind == "any" and parameter.has_default and type(default) in (int, float):
         return type(default)
     return None
+
+
+MAX_WORD_LENGTH = 12
+
+
+def module_words(model: ModuleModel) -> tuple[str, ...]:
+    """Short plain words a string may shrink to: the module's string constants and the names
+    of its units, methods and parameters, lowercase letters only (``"food"``, ``"capacity"``)."""
+    names = [*model.constants.strings]
+    for cls in model.classes.values():
+        names.append(cls.name.lower())
+        for signature in (cls.constructor, *cls.methods):
+            if signature is not None:
+                names += [signature.name, *(p.name.lstrip("/*") for p in signature.params)]
+    for name, function in model.functions.items():
+        names += [name, *(p.name.lstrip("/*") for p in function.params)]
+    plain = (w for w in names if w.isalpha() and w.islower() and len(w) <= MAX_WORD_LENGTH)
+    return tuple(sorted(set(plain)))

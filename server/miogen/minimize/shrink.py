@@ -1,7 +1,9 @@
 """Shrinking a test under a stated simplicity order, with deterministic passes (Hypothesis-style).
 
 Simplicity order: fewer call statements first, then fewer statements, then simpler values (numbers
-closer to 0 and of smaller magnitude, fewer decimals, shorter strings and collections). Every step
+closer to 0 and of smaller magnitude, fewer decimals; floats toward 0.0, 1.0 and 0.5; shorter
+strings, plain lowercase ones before ones with capitals, punctuation or other characters, and a
+short word of the module's own, its constants and names, before fuzz; shorter collections). Every step
 is kept only if the test still covers the targets it is in the suite for, and still runs as far as
 it did (a test that started raising earlier would test something else). Executions go through the
 CoverageCache, so no candidate runs twice; the whole phase stops at a deadline.
@@ -20,6 +22,8 @@ from miogen.minimize.reduce import CoverageCache, ReducedTest, remove_statements
 from miogen.testcase.model import CALLS, Statement, TestCase, drop_unused_values
 
 MAX_PAIRED = 6  # numbers of a test the pair pass looks at (it tries every pair)
+PLAIN_CHARACTERS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789 ")
+MAX_WORDS = 6  # words of the module a string is tried as (each try is a run)
 
 
 def value_cost(value: object) -> float:
@@ -32,7 +36,9 @@ def value_cost(value: object) -> float:
             return 64.0
         digits = len(repr(value).rstrip("0").split(".")[-1]) if "." in repr(value) else 0
         return math.log2(abs(value) + 1) + digits + (0 if value.is_integer() else 1)
-    if isinstance(value, str | bytes):
+    if isinstance(value, str):
+        return float(len(value) + sum(1 for c in value if c not in PLAIN_CHARACTERS))
+    if isinstance(value, bytes):
         return float(len(value))
     return 8.0
 
@@ -65,15 +71,18 @@ class Shrinker:
         deadline: float,
         numbers: NumberKind | None = None,
         cost: CostOf | None = None,
+        words: tuple[str, ...] = (),
     ) -> None:
         """``numbers`` tells which values go to number parameters (see ``readable``); with
         ``cost`` (the test's performance proxies) a step that makes the test costlier, by
         ``minimize.cost.weight``, is refused: a simpler loop bound is welcome, a simpler value
-        that makes a series converge slower is not."""
+        that makes a series converge slower is not. ``words`` (readable.module_words) are what
+        a string may become besides shorter: the module's own short words."""
         self.coverage = coverage
         self.deadline = deadline
         self.numbers = numbers
         self.cost = cost
+        self.words = tuple(sorted(set(words), key=lambda w: (value_cost(w), w)))
         self.stats = ShrinkStats()
 
     def shrink(self, reduced: ReducedTest) -> ReducedTest:
@@ -182,8 +191,20 @@ class Shrinker:
             value = statement.value
             if statement.kind != "value" or not isinstance(value, str | bytes) or not value:
                 continue
-            for simpler in _shorter(value):
+            for simpler in self._simpler_strings(value):
                 yield _replace(test, index, Statement("value", value=simpler))
+
+    def _simpler_strings(self, value: str | bytes) -> list[str | bytes]:
+        """The empty text, then the same text in plain characters (its length kept: code often
+        depends on it), the module's simplest words and those of the same length, then cuts."""
+        candidates = _shorter(value)
+        if isinstance(value, str):
+            cost = value_cost(value)
+            simpler = [w for w in self.words if value_cost(w) < cost and w != value]
+            same = [w for w in simpler if len(w) == len(value)]
+            words = list(dict.fromkeys([_plain(value), *simpler[:MAX_WORDS], *same[:MAX_WORDS]]))
+            candidates[1:1] = [w for w in words if value_cost(w) < cost]
+        return candidates
 
     def _collections(self, test: TestCase) -> Iterator[TestCase]:
         for index, statement in enumerate(test):
@@ -213,6 +234,11 @@ def _shorter(value: str | bytes) -> list[str | bytes]:
     return [value[:0], value[: len(value) // 2], *cuts]
 
 
+def _plain(value: str) -> str:
+    """``"hV d8f#Y"`` as ``"hv d8fxy"``: lowercase, other characters as ``x``, same length."""
+    return "".join(c.lower() if c.lower() in PLAIN_CHARACTERS else "x" for c in value)
+
+
 def _replace(test: TestCase, index: int, statement: Statement) -> TestCase:
     return test[:index] + (statement,) + test[index + 1 :]
 
@@ -221,6 +247,8 @@ def _simpler_numbers(value: int | float) -> list[int | float]:
     """Candidates from simplest: 0, small magnitudes, halves, rounded, one step closer to 0."""
     kind = type(value)
     candidates: list[int | float] = [kind(0), kind(1), kind(-1)]
+    if isinstance(value, float):
+        candidates += [0.5, -0.5]
     if isinstance(value, float):
         if math.isfinite(value):
             candidates += [float(round(value)), round(value, 1), round(value, 2)]

@@ -58,6 +58,8 @@ def reduce_suite(
     has_optional: bool = False,
     numbers: NumberKind | None = None,
     cost: CostOf | None = None,
+    words: tuple[str, ...] = (),
+    join: bool = False,
 ) -> Reduction:
     """Set cover, then shrinking in half the time left (none when ``careful``), then a recount.
 
@@ -65,12 +67,14 @@ def reduce_suite(
     such as a call that sees what an earlier call left in module-level state. With optional
     targets (``has_optional``), simpler values often kill more (1 sits on more boundaries than
     3): the cover runs once more over the shrunk tests with every kill counted. ``numbers``
-    says which values go to number parameters (see ``readable``).
+    says which values go to number parameters, ``words`` what strings may become (see
+    ``readable``).
 
-    With ``cost`` (a test's performance proxies; aDynaMOSA and MIO ``--performance``) the suite
-    is the cheaper cover (``minimize.cost``): pieces and whole tests compete in one weighted
-    cover, since a whole test covering what two pieces cover saves a test's fixed cost, and
-    shrinking never makes a kept test costlier.
+    With ``cost`` (a test's performance proxies; aDynaMOSA and MIO ``--performance``) the cover
+    picks the cheaper tests and shrinking never makes a kept test costlier. Only with ``join``
+    (the ``joinTests`` option; off by default: one behaviour per test) do pieces and whole
+    tests compete in one weighted cover, since a whole test covering what two pieces cover
+    saves a test's fixed cost, and are kept tests joined into fewer (``join_tests``).
     """
 
     def cover(
@@ -84,7 +88,7 @@ def reduce_suite(
     run.focus(None)
     cache = CoverageCache(run)
     pieces = [piece for test in originals for piece in split_independent(test)]
-    if cost is None:
+    if cost is None or not join:
         suite = cover(pieces, cache, frozenset())
         covered = frozenset().union(*(r.targets for r in suite)) if suite else frozenset()
         suite += cover(originals, cache, covered)
@@ -92,7 +96,7 @@ def reduce_suite(
         suite = cover(pieces + [t for t in originals if t not in pieces], cache, frozenset())
     now = time.monotonic()
     limit = now if careful else now + (deadline - now) / 2
-    shrinker = Shrinker(cache, limit, numbers, cost)
+    shrinker = Shrinker(cache, limit, numbers, cost, words)
     shrunk = []
     for reduced in suite:
         run.focus(t for t in reduced.targets if optional(t))
@@ -100,7 +104,7 @@ def reduce_suite(
     if has_optional:
         run.focus(t for r in suite for t in r.targets if optional(t))
         shrunk = cover([r.test for r in shrunk], CoverageCache(run), frozenset())
-    if cost is not None and not careful:  # a unit whose worker died runs nothing new
+    if join and not careful:  # a unit whose worker died runs nothing new
         run.focus(t for r in shrunk for t in r.targets if optional(t))
         shrunk = join_tests(shrunk, cache, deadline)
     stats = shrinker.stats

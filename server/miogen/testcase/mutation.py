@@ -6,7 +6,7 @@ import math
 import random
 from collections.abc import Callable
 
-from miogen.analysis.typespec import ANY, TypeSpec
+from miogen.analysis.typespec import ANY, PRIMITIVES, TypeSpec
 from miogen.testcase import stdlib_values, strings
 from miogen.testcase.callables import ANY_ARITY, CATALOGUE, origin
 from miogen.testcase.model import CALLS, Statement, TestCase, drop_unused_values, remove_statements
@@ -52,7 +52,9 @@ def _change_value(factory: TestFactory, test: TestCase, rng: random.Random) -> T
         return None
     index = rng.choice(candidates)
     statement = test[index]
-    if statement.kind == "value":
+    if statement.kind == "value" and statement.value is None:
+        new = Statement("value", value=_instead_of_none(factory, test, index, rng))
+    elif statement.kind == "value":
         new = Statement("value", value=change_primitive(factory, statement.value, rng))
     elif statement.kind == "enum":
         cls_name = statement.name.rpartition(".")[0]
@@ -77,6 +79,32 @@ def _change_collection(statement: Statement, index: int, rng: random.Random) -> 
     return Statement(
         statement.kind, statement.name, tuple(args), statement.value, statement.receiver
     )
+
+
+def _instead_of_none(
+    factory: TestFactory, test: TestCase, index: int, rng: random.Random
+) -> object:
+    """A value for a ``None`` of the parameter's declared type: ``Optional[int]`` gets an int,
+    never a string (``Store(maxsize="sxdIywkc#")``); an untyped one any primitive."""
+    spec = _declared_type(factory, test, index)
+    if spec == ANY:
+        return change_primitive(factory, None, rng)
+    members = spec.args if spec.kind == "union" else (spec,)
+    kinds = [m.kind for m in members if m.kind in PRIMITIVES and m.kind != "none"]
+    return factory.primitive(rng.choice(kinds), rng) if kinds else None
+
+
+def _declared_type(factory: TestFactory, test: TestCase, index: int) -> TypeSpec:
+    """The type of the parameter the value at ``index`` is first passed to (ANY if none)."""
+    for statement in test[index + 1 :]:
+        name = next((n for n, i in statement.args if i == index), None)
+        if name is None:
+            continue
+        signature = factory.signature(statement) if statement.kind in CALLS else None
+        if signature is None:
+            return ANY
+        return next((p.type for p in signature.params if p.name == name), ANY)
+    return ANY
 
 
 def change_primitive(factory: TestFactory, value: object, rng: random.Random) -> object:

@@ -26,6 +26,7 @@ export interface ServerSettings {
   criteria: string;
   seed: number;
   performance: boolean;
+  joinTests: boolean;
   testTimeout: number;
   mutationShare: number;
   testsDirectory: string;
@@ -54,6 +55,7 @@ export const DEFAULT_SETTINGS: Readonly<MiogenSettings> = Object.freeze({
   criteria: "smart",
   seed: 0,
   performance: true,
+  joinTests: false,
   testTimeout: 1,
   mutationShare: 0.2,
   testsDirectory: "",
@@ -76,6 +78,7 @@ export const SERVER_KEYS: readonly (keyof ServerSettings)[] = [
   "criteria",
   "seed",
   "performance",
+  "joinTests",
   "testTimeout",
   "mutationShare",
   "testsDirectory",
@@ -108,6 +111,7 @@ export function readSettings(get: (key: string) => unknown): MiogenSettings {
     criteria: nonEmptyOr(get("criteria"), d.criteria),
     seed: numberOr(get("seed"), d.seed, (n) => Number.isInteger(n) && n >= 0),
     performance: boolOr(get("performance"), d.performance),
+    joinTests: boolOr(get("joinTests"), d.joinTests),
     testTimeout: numberOr(get("testTimeout"), d.testTimeout, (n) => n > 0),
     mutationShare: numberOr(get("mutationShare"), d.mutationShare, (n) => n >= 0 && n < 1),
     testsDirectory: relativeFolderOr(get("testsDirectory"), d.testsDirectory),

@@ -1,0 +1,103 @@
+"""Calls are written as the project's code would write them: required parameters by position,
+optional ones by keyword unless equal to their default, plain values of the annotated type."""
+
+from __future__ import annotations
+
+import random
+
+from miogen.analysis.module import analyze_source
+from miogen.emit.render import render_test
+from miogen.testcase.calling import as_written, mistyped
+from miogen.testcase.model import Statement
+from miogen.testcase.mutation import _change_value
+from miogen.testcase.sampling import TestFactory
+
+MODULE = """
+from typing import Optional
+
+
+class Stack:
+    def __init__(self, capacity: int, strict: bool = False, *, label: str = "") -> None:
+        self.capacity = capacity
+
+    def push(self, item: int, /, times: int = 1) -> None:
+        pass
+
+    def limit(self, count: int) -> int:
+        if not isinstance(count, int):
+            raise TypeError("count")
+        return count
+
+
+def parse(__text: str, __base: int, strict: bool = False) -> int:
+    return 0
+
+
+class Store:
+    def __init__(self, maxsize: Optional[int] = None) -> None:
+        self.maxsize = maxsize
+"""
+
+
+def factory(unit: str = "Stack") -> TestFactory:
+    model = analyze_source(MODULE, "stack.py", "stack")
+    return TestFactory(model, model.unit(unit))
+
+
+def source(test, unit: str = "Stack") -> str:
+    f = factory(unit)
+    text = render_test(as_written(test, f.signature), [], "test_x", {"Stack", "Store"}).source
+    return text.split("\n", 1)[1]
+
+
+def value(v: object) -> Statement:
+    return Statement("value", value=v)
+
+
+def test_required_parameters_go_by_position_optional_ones_by_keyword():
+    test = (
+        value(3), value(True), value("s"),
+        Statement("construct", "Stack", (("capacity", 0), ("strict", 1), ("label", 2))),
+    )  # fmt: skip
+    assert source(test).strip() == 'Stack(3, strict=True, label="s")'
+
+
+def test_keywords_equal_to_their_defaults_are_left_out():
+    test = (
+        value(3), value(False), value(""), value(1), value(0),
+        Statement("construct", "Stack", (("capacity", 0), ("strict", 1), ("label", 2))),
+        Statement("method", "push", (("/item", 4), ("times", 3)), receiver=5),  # times=1
+        Statement("construct", "Stack", (("capacity", 0), ("strict", 4))),  # 0 is not False
+    )  # fmt: skip
+    assert source(test).split() == [
+        "stack", "=", "Stack(3)", "stack.push(0)", "Stack(3,", "strict=0)",
+    ]  # fmt: skip
+
+
+def test_positional_only_parameters_never_go_by_keyword():
+    model = analyze_source(MODULE, "stack.py", "stack")
+    assert [p.name for p in model.functions["parse"].params] == ["/__text", "/__base", "strict"]
+    args = (("/__text", 0), ("/__base", 1), ("strict", 2))
+    test = (value("1.2"), value(16), value(True), Statement("call", "parse", args))
+    assert source(test, "parse").strip() == 'parse("1.2", 16, strict=True)'
+
+
+def test_a_value_of_another_type_is_marked_for_type_checkers():
+    f = factory()
+    test = (
+        value(3), Statement("construct", "Stack", (("capacity", 0),)),
+        value(None), Statement("method", "limit", (("count", 2),), receiver=1),
+        value(True), Statement("method", "limit", (("count", 4),), receiver=1),
+    )  # fmt: skip
+    assert mistyped(test, f.signature) == {3}
+    rendered = render_test(as_written(test, f.signature), [], "t", {"Stack"}, {3}).source
+    assert "stack.limit(None)  # type: ignore[arg-type]" in rendered
+    assert "stack.limit(True)\n" in rendered  # a bool is an int to type checkers
+
+
+def test_a_none_for_an_optional_int_changes_into_an_int():
+    f = factory("Store")
+    test = (value(None), Statement("construct", "Store", (("maxsize", 0),)))
+    rng = random.Random(0)
+    changed = {type(_change_value(f, test, rng)[0].value) for _ in range(50)}  # type: ignore[index]
+    assert changed == {int}
