@@ -126,6 +126,7 @@ describe("toServerSettings", () => {
         "diagnosticSeverity",
         "evaluations",
         "generateOnSave",
+        "joinTests",
         "maxParallelJobs",
         "mutationShare",
         "onSave",
@@ -137,7 +138,7 @@ describe("toServerSettings", () => {
         "testsDirectory",
       ],
     );
-    assert.equal(SERVER_KEYS.length, 16);
+    assert.equal(SERVER_KEYS.length, 17);
   });
 });
 
