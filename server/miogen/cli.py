@@ -425,8 +425,15 @@ def summarize(report: GenerationReport) -> dict[str, Any]:
         "added": added,
         "notes": notes,
         "suite": _suite_summary(report),
-        # Nothing kept is no success: a run that writes no test says so and fails.
-        "exit_code": 2 if input_error else (1 if failed or not kept or dropped.unimportable else 0),
+        # Nothing kept is no success (a run that writes no test says so and fails), unless the
+        # project's suite already covers what the tests found cover: that is a result.
+        "exit_code": 2
+        if input_error
+        else (
+            1
+            if failed or (not kept and not _suite_complete(dropped)) or dropped.unimportable
+            else 0
+        ),
     }
 
 
@@ -443,13 +450,23 @@ def _notes(report: GenerationReport, kept: int) -> list[str]:
     return notes
 
 
+def _suite_complete(dropped: Dropped) -> bool:
+    """Whether every test found passed and was left out only for adding nothing to the suite."""
+    return bool(dropped.adds_nothing) and not (
+        dropped.failing or dropped.unstable or dropped.sandbox
+    )
+
+
 def _why_nothing(report: GenerationReport) -> str:
     found = sum(len(r.outcome.result.tests) for r in report.units if r.outcome.result)
     if not found:
         return "the search kept no test"
     verification = report.verification
     dropped = verification.dropped if verification else Dropped()
-    causes = {"failing": dropped.failing, "unstable": dropped.unstable, "sandbox": dropped.sandbox}
+    if _suite_complete(dropped):
+        return f"your suite already covers all that the {found} tests found cover"
+    causes = {"failing": dropped.failing, "unstable": dropped.unstable, "sandbox": dropped.sandbox,
+              "adding nothing to your suite": dropped.adds_nothing}  # fmt: skip
     counts = ", ".join(f"{len(names)} {cause}" for cause, names in causes.items() if names)
     return f"the verification dropped all {found} found ({counts or 'none passed'})"
 

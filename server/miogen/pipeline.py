@@ -365,6 +365,8 @@ def keep_only_what_adds(
         suite_ids = {i for ids in suite.values() for i in ids}
         kept = set(keep_what_adds(order, covers, suite_ids))
         verification.dropped.adds_nothing += [n for n in order if n not in kept]
+        if len(kept) < len(order):  # its module figure was of every verified test
+            measurement.module_percent = None
         verification.tests = [t for t in verification.tests if t.name in kept]
         reached = {i for name in kept for i in covers.get(name, ())}
         for unit in units:
