@@ -43,6 +43,7 @@ from miogen.records import (
     UnitJob,
     UnitOutcome,
 )
+from miogen.verify import clock
 from miogen.verify.measure import (
     Ahead,
     Measurement,
@@ -99,7 +100,8 @@ class Dropped:
     """Tests the verification dropped, by cause (names)."""
 
     failing: list[str] = field(default_factory=list)  # failed in every run
-    unstable: list[str] = field(default_factory=list)  # passed in one order or hash seed only
+    # passed in one order, hash seed or clock only (verify/clock.py: one rerun is years ahead)
+    unstable: list[str] = field(default_factory=list)
     sandbox: list[str] = field(default_factory=list)  # did what the sandbox refuses
 
     def counts(self) -> dict[str, int]:
@@ -115,6 +117,7 @@ class Verification:
     measurement: Measurement | None = None
     dropped: Dropped = field(default_factory=Dropped)
     runs: int = 0  # pytest runs of the final set of tests
+    clock_ahead: bool = False  # whether a rerun had the clock years ahead (libfaketime found)
     seconds: float = 0.0
     # The kept tests' own seconds in each shuffled rerun (pytest's, without coverage.py).
     runtimes: list[float] = field(default_factory=list)
@@ -205,6 +208,7 @@ def verify(
             result.measurement = measurement
             if attempt == 0:
                 result.runs, result.runtimes = runs, [rerun.seconds for rerun in shuffled]
+                result.clock_ahead = clock.SEED in seeds and clock.libfaketime() is not None
             failing = _classify(result.dropped, measurement, shuffled, generated)
             if not failing and measurement.exit_code != -1:
                 break
