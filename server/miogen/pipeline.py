@@ -31,6 +31,7 @@ from miogen.emit.merge import GeneratedTest, MergeResult, merge_tests, write_mer
 from miogen.emit.parametrize import original_names, parametrize
 from miogen.emit.state import FIXTURE_NAME, state_fixture
 from miogen.emit.style import Style
+from miogen.emit.versions import minimum_python, spelled
 from miogen.execution.spare import SpareSource
 from miogen.execution.supervisor import OnEvent, ShouldCancel, run_job
 from miogen.project import ModuleLocation, locate, pytest_warning_filters
@@ -371,6 +372,8 @@ def merge_into(
     formatted in the project's ``style`` as its formatter writes the file at ``path``."""
     text = module_text(tests, module_name, module_state)
     imports, generated = _without_present_fixture(existing, *text)
+    if path is not None:
+        generated = _versioned(generated, path)
     if style is not None:
         generated = format_tests(generated, style, path)
     return merge_tests(existing, imports, generated, HEADER, style)
@@ -384,7 +387,13 @@ def write_tests(
     existing = path.read_text(errors="replace") if path.exists() else None
     text = module_text(tests, module_name, module_state)
     imports, generated = _without_present_fixture(existing, *text)
-    return write_merged(path, imports, generated, header=HEADER)
+    return write_merged(path, imports, _versioned(generated, path), header=HEADER)
+
+
+def _versioned(generated: list[GeneratedTest], path: Path) -> list[GeneratedTest]:
+    """The spellings of the project's minimum Python (emit/versions.py)."""
+    minimum = minimum_python(path)
+    return [dataclasses.replace(t, source=spelled(t.source, minimum)) for t in generated]
 
 
 def _without_present_fixture(

@@ -28,6 +28,8 @@ SUBJECTS = [
 VERSIONS = ["3.9", "3.10", "3.11", "3.12", "3.13"]
 CACHE = REPO / ".miogen" / "pythons"
 EVALUATIONS = "400"
+# The subjects support what they import on; the project says so, as a user's would.
+PYPROJECT = '[project]\nname = "subject"\nrequires-python = ">=3.9"\n'
 
 
 def interpreter(version: str) -> str | None:
@@ -60,7 +62,7 @@ def emitted(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[Path, Path]]
     found = []
     for subject in SUBJECTS:
         project = tmp_path_factory.mktemp(subject.stem)
-        (project / "pyproject.toml").write_text('[project]\nname = "subject"\n')
+        (project / "pyproject.toml").write_text(PYPROJECT)
         shutil.copyfile(subject, project / subject.name)
         output = project / "tests" / f"test_{subject.stem}.py"
         done = subprocess.run(
