@@ -5,6 +5,8 @@ minutes on the 2-core machine) writes bench/results/quick/ only. `python -m benc
 real-code corpus (bench/realcorpus.py) into bench/results/real/ and bench/REAL.md;
 `python -m bench analysis` times the analysis of the corpus' largest module;
 `python -m bench projects` runs miogen in real projects with suites of their own (bench/projects.py).
+`python -m bench smells` counts what a reviewer would not merge in the real corpus' emitted tests
+(bench/smells.py) into bench/results/smells.md.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import sys
 import time
 from pathlib import Path
 
-from bench import real, realcorpus, realreport, report, timing
+from bench import real, realcorpus, realreport, report, smells, timing
 from bench.run import FULL, QUICK, execute
 from bench.subjects import SUBJECTS
 
@@ -104,9 +106,12 @@ def main(argv: list[str] | None = None) -> int:
     again.add_argument("--quick", action="store_true")
     again.add_argument("--out", type=Path)
     add_real_commands(commands)
+    smells.add_arguments(commands.add_parser("smells", help="smells of the real corpus' tests"))
     args = parser.parse_args(argv)
     if args.command == "real":
         return run_real(args)
+    if args.command == "smells":
+        return smells.run_command(args)
     if args.command == "analysis":
         return timing.main(args.module, args.repeat)
     plan = QUICK if args.quick else FULL

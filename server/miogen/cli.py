@@ -417,6 +417,8 @@ def summarize(report: GenerationReport) -> dict[str, Any]:
         "test_file_error": dropped.unimportable or None,
         "dropped": _dropped_counts(units, dropped),
         "stability_runs": verification.runs if verification else 0,
+        # a rerun had the clock five years ahead (needs libfaketime: Debian's faketime)
+        "clock_ahead": verification.clock_ahead if verification else False,
         # one per worker process the job ran in; spare: started before the job (and its spec)
         "workers": to_json(report.job.workers) if report.job else [],
         "seconds": {step: round(value, 3) for step, value in _seconds(report).items()},
@@ -554,6 +556,8 @@ def _print_summary(summary: dict[str, Any]) -> None:
         print(f"dropped failing tests: {', '.join(summary['dropped_failing_tests'])}")
     if summary["dropped_unstable_tests"]:
         print(f"dropped unstable tests: {', '.join(summary['dropped_unstable_tests'])}")
+    if summary["stability_runs"] > 1 and not summary["clock_ahead"]:
+        print("not checked with the clock ahead: libfaketime not found (apt-get install faketime)")
     _print_suite(summary["suite"])
     if summary["output"]:
         print(f"wrote {len(summary['added'])} tests to {summary['output']}")

@@ -36,6 +36,7 @@ from miogen.emit.merge import GeneratedTest, MergeResult, merge_tests, write_mer
 from miogen.emit.parametrize import original_names, parametrize
 from miogen.emit.state import FIXTURE_NAME, MODULE_ALIAS, state_fixture
 from miogen.emit.style import Style
+from miogen.emit.versions import minimum_python, spelled
 from miogen.execution.interpreter import OWN, Interpreter, import_origin
 from miogen.execution.spare import SpareSource
 from miogen.execution.supervisor import OnEvent, ShouldCancel, run_job
@@ -55,6 +56,7 @@ from miogen.records import (
     UnitJob,
     UnitOutcome,
 )
+from miogen.verify import clock
 from miogen.verify.adds import Gain, covers_by_test, keep_what_adds, module_gain
 from miogen.verify.baseline import Baseline, project_baseline
 from miogen.verify.measure import (
@@ -113,7 +115,8 @@ class Dropped:
     """Tests the verification dropped, by cause (names)."""
 
     failing: list[str] = field(default_factory=list)  # failed in every run
-    unstable: list[str] = field(default_factory=list)  # passed in one order or hash seed only
+    # passed in one order, hash seed or clock only (verify/clock.py: one rerun is years ahead)
+    unstable: list[str] = field(default_factory=list)
     sandbox: list[str] = field(default_factory=list)  # did what the sandbox refuses
     # Why the test file could not be imported in the verification: then none is kept.
     unimportable: str = ""
@@ -132,6 +135,7 @@ class Verification:
     measurement: Measurement | None = None
     dropped: Dropped = field(default_factory=Dropped)
     runs: int = 0  # pytest runs of the final set of tests
+    clock_ahead: bool = False  # whether a rerun had the clock years ahead (libfaketime found)
     seconds: float = 0.0
     # The kept tests' own seconds in each shuffled rerun (pytest's, without coverage.py).
     runtimes: list[float] = field(default_factory=list)
@@ -238,6 +242,7 @@ def verify(
                 break
             if attempt == 0:
                 result.runs, result.runtimes = runs, [rerun.seconds for rerun in shuffled]
+                result.clock_ahead = clock.SEED in seeds and clock.libfaketime() is not None
             failing = _classify(result.dropped, measurement, shuffled, generated)
             if not failing and measurement.exit_code != -1:
                 break
@@ -449,6 +454,8 @@ def merge_into(
     formatted in the project's ``style`` as its formatter writes the file at ``path``."""
     text = module_text(tests, module_name, module_state)
     imports, generated = _without_present_fixture(existing, *text)
+    if path is not None:
+        generated = _versioned(generated, path)
     if style is not None:
         generated = format_tests(generated, style, path)
     return merge_tests(existing, imports, generated, HEADER, style)
@@ -481,8 +488,20 @@ def write_tests(
     text = module_text(tests, module_name, module_state)
     imports, generated = _without_present_fixture(existing, *text)
     return write_merged(
-        path, imports, generated, header=HEADER, root=root, setting=setting, own_only=own_only
+        path,
+        imports,
+        _versioned(generated, path),
+        header=HEADER,
+        root=root,
+        setting=setting,
+        own_only=own_only,
     )
+
+
+def _versioned(generated: list[GeneratedTest], path: Path) -> list[GeneratedTest]:
+    """The spellings of the project's minimum Python (emit/versions.py)."""
+    minimum = minimum_python(path)
+    return [dataclasses.replace(t, source=spelled(t.source, minimum)) for t in generated]
 
 
 def _without_present_fixture(

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import datetime
 import os
+import pickle
 import random
 import subprocess
 import sys
@@ -23,6 +25,7 @@ import random
 import secrets
 import time
 import uuid
+from datetime import datetime as Moment
 
 
 class Coin:
@@ -60,6 +63,14 @@ def this_year() -> int:
     return datetime.date.today().year
 
 
+def years_since(year: int) -> int:
+    return datetime.datetime.now().year - year
+
+
+def utc_years_since(year: int) -> int:
+    return Moment.utcnow().year - year
+
+
 def hour() -> int:
     return int(time.time()) // 3600
 
@@ -95,11 +106,16 @@ def asserted(write_module, test: tuple[Statement, ...], unit: str, tries: int = 
 
 
 @pytest.mark.parametrize(
-    "unit", ["global_flip", "token", "secret_bit", "this_year", "hour", "pid_parity"]
-)
+    "unit",
+    [
+        "global_flip", "token", "secret_bit", "this_year", "years_since", "utc_years_since",
+        "hour", "pid_parity",
+    ],
+)  # fmt: skip
 def test_a_value_from_an_unseeded_source_is_not_asserted(write_module, unit):
     tries = TRIES if unit in ("global_flip", "token", "secret_bit") else 1
-    assert asserted(write_module, call(unit), unit, tries) == set()
+    test = call(unit, Statement("value", value=1979)) if "years" in unit else call(unit)
+    assert asserted(write_module, test, unit, tries) == set()
 
 
 def test_a_value_from_a_seeded_module_generator_is_asserted(write_module):
@@ -204,6 +220,12 @@ def _seeded_later() -> random.Random:
         (lambda: random.Random().random(), True),  # dropped before it can be compared
         (lambda: _seeded_later().random(), False),
         (lambda: len("no source"), False),
+        (lambda: datetime.datetime.now(), True),
+        (lambda: datetime.datetime.now(datetime.UTC), True),
+        (lambda: datetime.datetime.today(), True),
+        (lambda: datetime.date.today(), True),
+        (lambda: datetime.datetime(2020, 1, 2).isoformat(), False),
+        (lambda: datetime.datetime.fromtimestamp(0), False),
     ],
 )
 def test_a_watch_sees_draws_and_only_draws(call, draws):
@@ -211,3 +233,17 @@ def test_a_watch_sees_draws_and_only_draws(call, draws):
         watch.take()
         call()
         assert watch.take() is draws
+
+
+def test_the_watched_datetime_class_makes_real_datetimes():
+    entropy.install()
+    real = type(datetime.datetime(2020, 1, 2))
+    assert real is not datetime.datetime  # the watching subclass is what the module offers
+    for moment in (datetime.datetime(2020, 1, 2), datetime.datetime.now(), real(2021, 3, 4)):
+        assert type(moment) is real and isinstance(moment, datetime.datetime)
+        assert pickle.loads(pickle.dumps(moment)) == moment
+
+    class Own(datetime.datetime):
+        pass
+
+    assert type(Own.now()) is Own and not isinstance(datetime.datetime(2020, 1, 2), Own)

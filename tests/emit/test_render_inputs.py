@@ -220,6 +220,9 @@ def test_stdlib_values_are_written_as_their_constructors():
         assert eval(text, namespace) == value, text
     assert literal(decimal.Decimal("NaN")) is None  # never equal to itself
     assert literal(datetime.date(2024, 2, 29)) == "datetime.date(2024, 2, 29)"
+    # datetime.UTC is 3.11's: the spelling every Python has
+    utc = literal(datetime.datetime(2024, 1, 2, tzinfo=datetime.UTC))
+    assert utc == "datetime.datetime(2024, 1, 2, 0, 0, tzinfo=datetime.timezone.utc)"
 
 
 def test_module_imports_come_from_code_not_from_strings():

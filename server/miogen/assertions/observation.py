@@ -14,6 +14,9 @@ from typing import Any, Literal
 
 MAX_LITERAL = 200  # characters: longer values are not asserted literally
 MAX_INT_BITS = 700  # an int of more bits has more than MAX_LITERAL digits
+# Bound at import: the worker later puts a clock-watching subclass in ``datetime.datetime``
+# (execution/entropy.py) whose objects are of the real class.
+_DATES = (datetime.date, datetime.datetime, datetime.time, datetime.timedelta)
 
 ObservationKind = Literal[
     "equals", "approx", "nan", "raises", "is_none", "attribute", "isinstance", "length", "callable"
@@ -128,8 +131,8 @@ def quoted(value: str | bytes) -> str:
 def stdlib_literal(value: object) -> str | None:
     """The constructor call that rebuilds a stdlib value: ``datetime.date(2024, 2, 29)``."""
     kind = type(value)
-    if kind in (datetime.date, datetime.datetime, datetime.time, datetime.timedelta):
-        return repr(value).replace("datetime.timezone.utc", "datetime.UTC")
+    if kind in _DATES:
+        return repr(value)  # datetime.timezone.utc, not datetime.UTC: every Python has it
     if isinstance(value, decimal.Decimal):
         return None if value.is_nan() else f"decimal.Decimal({quoted(str(value))})"
     if isinstance(value, fractions.Fraction):

@@ -11,11 +11,15 @@ How a draw is seen, at no cost to code that draws nothing: the functions of ``ti
 that give such values are wrapped (``date.today()`` and ``datetime.today()`` call ``time.time``;
 ``uuid4``, ``secrets`` and ``SystemRandom`` call ``os.urandom``), and the state of every
 generator seeded from the operating system is compared before and after each statement.
-(``datetime.now()`` reads the clock in C unseen: its values differ between the two runs.)
+``datetime.now()`` and ``utcnow()`` read the clock in C, unseen by such wrappers: the class the
+``datetime`` module offers user code is a subclass whose ``now`` and ``utcnow`` note the read
+and give objects of the real class (so ``type(x) is`` and pickling see nothing new).
 """
 
 from __future__ import annotations
 
+import copyreg
+import datetime
 import functools
 import os
 import random
@@ -69,7 +73,60 @@ def install() -> None:
 
     random.Random.seed = seeded  # type: ignore[method-assign]
     random.seed = random._inst.seed  # bound to the old method
+    watched = _watched_datetime()
+    datetime.datetime = watched  # type: ignore[misc]
+    # pickle finds a class by its name, now the watching one: real objects are pickled as
+    # made by it (which makes real ones, and in a process without it is the real class).
+    copyreg.pickle(_REAL_DATETIME, functools.partial(_reduced, watched))
     _installed.append(True)
+
+
+_REAL_DATETIME = datetime.datetime
+
+
+class _Instances(type):
+    """``isinstance(x, datetime.datetime)`` holds for every datetime, made here or not."""
+
+    def __instancecheck__(cls, instance: object) -> bool:
+        if cls is datetime.datetime:
+            return isinstance(instance, _REAL_DATETIME)
+        return super().__instancecheck__(instance)
+
+    def __subclasscheck__(cls, subclass: type) -> bool:
+        if cls is datetime.datetime:
+            return issubclass(subclass, _REAL_DATETIME)
+        return super().__subclasscheck__(subclass)
+
+
+def _reduced(maker: type[datetime.datetime], moment: datetime.datetime) -> tuple[Any, ...]:
+    return (maker, moment.__reduce__()[1])
+
+
+def _watched_datetime() -> type[datetime.datetime]:
+    real = _REAL_DATETIME
+
+    class Datetime(datetime.datetime, metaclass=_Instances):
+        def __new__(cls, *args: Any, **kwargs: Any) -> Any:
+            return (
+                real(*args, **kwargs) if cls is Datetime else super().__new__(cls, *args, **kwargs)
+            )
+
+        @classmethod
+        def now(cls, tz: datetime.tzinfo | None = None) -> Any:
+            if _Draws.watching:
+                _Draws.drew = True
+            return real.__dict__["now"].__get__(None, real if cls is Datetime else cls)(tz)
+
+        @classmethod
+        def utcnow(cls) -> Any:
+            if _Draws.watching:
+                _Draws.drew = True
+            return real.__dict__["utcnow"].__get__(None, real if cls is Datetime else cls)()
+
+    # Found by pickle and by the names tests are written with as the module's own class.
+    Datetime.__name__ = Datetime.__qualname__ = "datetime"
+    Datetime.__module__ = "datetime"
+    return Datetime
 
 
 def _noting(function: Callable[..., Any], module: str, given: int | None) -> Callable[..., Any]:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import collections
 import copy
+import dis
+import os
 import signal
 import types
 from collections.abc import Callable
@@ -43,6 +45,9 @@ class Execution:
     raised_inside: bool = False
     # Statements that drew from an unseeded source (watched runs only: execution/entropy.py).
     drew: frozenset[int] = frozenset()
+    # The exception's message is the project's: an explicit ``raise`` in the subject's package
+    # made it, not CPython (``'>' not supported ...``, whose words change between versions).
+    raised_by_project: bool = False
 
 
 class Executor:
@@ -56,6 +61,7 @@ class Executor:
         fresh_containers: bool = False,
     ) -> None:
         self.module = module
+        self._root = _project_root(module)
         self.tracer = tracer
         self.timeout = timeout
         self.executions = 0
@@ -86,6 +92,7 @@ class Executor:
         exception_class = None
         limited = ""  # the exception is what a sandbox limit caused (sandbox.limit_effect)
         raised_inside = False
+        raised_by_project = False
         timed_out = False
         executed = len(test)
         drew: set[int] = set()
@@ -121,6 +128,7 @@ class Executor:
                     exception_class = type(error)
                     raised_inside = _through(error.__traceback__, self.module.__file__)
                     limited = sandbox.limit_effect(error)
+                    raised_by_project = _raised_in(error.__traceback__, self._root)
                     executed = index + 1
                     break
                 finally:
@@ -153,7 +161,7 @@ class Executor:
         return Execution(
             test[:executed], arcs, distances, hits, values, exception, exception_module,
             exception_class, timed_out, refused, tally.COUNTS, tally.INFECTIONS, raised_inside,
-            frozenset(drew),
+            frozenset(drew), raised_by_project,
         )  # fmt: skip
 
     def _execute(self, statement: Statement, values: list[object]) -> object:
@@ -215,6 +223,40 @@ def _through(traceback: types.TracebackType | None, filename: str | None) -> boo
             return True
         traceback = traceback.tb_next
     return False
+
+
+_RAISE = dis.opmap["RAISE_VARARGS"]
+
+
+def _project_root(module: types.ModuleType) -> str:
+    """The folder of the subject's top package (of the module itself when it has none)."""
+    filename: str | None = getattr(module, "__file__", None)
+    if not filename:
+        return ""
+    parts = module.__name__.split(".")
+    folder = os.path.dirname(os.path.abspath(filename))
+    above = len(parts) - 1 if os.path.basename(filename) == "__init__.py" else len(parts) - 2
+    for _ in range(max(above, 0)):
+        folder = os.path.dirname(folder)
+    return folder + os.sep
+
+
+def _raised_in(traceback: types.TracebackType | None, root: str) -> bool:
+    """Whether the exception was raised by a ``raise X(...)`` of a file under ``root``: the
+    innermost frame is there and stopped at the raise (not at a call or an operator CPython
+    raised in, nor at a bare ``raise`` passing one on)."""
+    if traceback is None or not root:
+        return False
+    while traceback.tb_next is not None:
+        traceback = traceback.tb_next
+    code = traceback.tb_frame.f_code
+    if not os.path.abspath(code.co_filename).startswith(root):
+        return False
+    instructions = code.co_code
+    at = traceback.tb_lasti
+    return (
+        0 <= at < len(instructions) - 1 and instructions[at] == _RAISE and instructions[at + 1] > 0
+    )
 
 
 _ARMED = False  # whether the alarm may still stop the running test

@@ -25,6 +25,7 @@ from miogen.analysis.model import Unit
 from miogen.analysis.targets import parse_code
 from miogen.execution.interpreter import OWN, Interpreter
 from miogen.platform_support import kill_process_group
+from miogen.verify import clock
 from miogen.verify.baseline import tests_covering
 from miogen.verify.guard import FREE
 from miogen.verify.runs import ended, started
@@ -145,7 +146,9 @@ COVERAGE_HASH_SEED = "1"
 
 
 def _shuffle(seed: int) -> dict[str, str]:
-    return {"MIOGEN_SHUFFLE_SEED": str(seed), "PYTHONHASHSEED": str(seed + 1)}
+    """The rerun's order and hash seed; rerun ``clock.SEED`` also has the clock years ahead."""
+    environment = {"MIOGEN_SHUFFLE_SEED": str(seed), "PYTHONHASHSEED": str(seed + 1)}
+    return clock.ahead_environment(environment) if seed == clock.SEED else environment
 
 
 # --- runs started ahead ------------------------------------------------------------------------

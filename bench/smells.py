@@ -1,0 +1,523 @@
+"""`python -m bench smells`: what a reviewer would not merge in the emitted tests of the real corpus.
+
+For each module (``--modules``, default the dev set of bench/realcorpus.py) miogen generates its
+tests as `bench real` does (5 s, seed 0) into ``<out>/runs/<module>/miogen/test_miogen.py``
+(``--reuse`` keeps files already there), then per 100 tests:
+
+- static counts from the file's syntax tree (simple rules, see each ``_count_*``):
+  interpreter-message matches, exact float equality, fuzz-like literals, default-valued
+  keywords, unchecked query calls, multi-behaviour tests;
+- failing tests when the file runs with the clock five years ahead (libfaketime: "n/a" where it
+  is not installed) and on the other CPythons 3.10, 3.12, 3.13 (each in a venv with pytest,
+  cached in .miogen/pythons/; "n/a" where not installed, "-" where the module does not import).
+
+Writes ``bench/results/smells.md`` (or ``--report``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import glob
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from miogen.verify import clock
+from miogen.verify.measure import read_junit
+
+from bench import real, realcorpus
+
+REPO = Path(__file__).resolve().parent.parent
+RESULTS = REPO / "bench" / "results"
+PYTHONS = ("3.10", "3.12", "3.13")
+PYTHON_CACHE = REPO / ".miogen" / "pythons"
+STATIC = (
+    "interpreter_messages", "float_equality", "fuzz_literals", "default_keywords",
+    "unchecked_queries", "multi_behaviour",
+)  # fmt: skip
+
+
+@dataclass
+class Smells:
+    """One test file's counts."""
+
+    module: str
+    tests: int = 0
+    counts: dict[str, int] = field(default_factory=lambda: dict.fromkeys(STATIC, 0))
+    clock_failures: int | None = None  # None: not run (no libfaketime)
+    python_failures: dict[str, int | None | str] = field(default_factory=dict)
+
+
+# --- the static rules ------------------------------------------------------------------------
+
+
+@dataclass
+class Subject:
+    """What the rules need to know of the module under test."""
+
+    source: str
+    classes: set[str]
+    functions: set[str]  # module functions and methods, by name
+    defaults: dict[str, dict[str, object]]  # callable name -> keyword -> default value
+    queries: set[str]  # callables that return a value and store nothing
+    string_words: set[str] = field(default_factory=set)  # word pairs (and words) in its strings
+
+
+def read_subject(source: str, package: Sequence[str] = ()) -> Subject:
+    """``package``: the sources of the module's package, where its messages may be made."""
+    tree = ast.parse(source)
+    classes, functions, queries = set(), set(), set()
+    defaults: dict[str, dict[str, object]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ClassDef):
+            classes.add(node.name)
+            for item in node.body:
+                if (
+                    isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef)
+                    and item.name == "__init__"
+                ):
+                    defaults[node.name] = _defaults(item)
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            if node.name.startswith("__"):
+                continue
+            functions.add(node.name)
+            defaults.setdefault(node.name, _defaults(node))
+            if _is_query(node):
+                queries.add(node.name)
+    words = _string_words([source, *package])
+    return Subject(source, classes, functions, defaults, queries, words)
+
+
+def _string_words(sources: list[str]) -> set[str]:
+    """Each word and each pair of consecutive words of the sources' string literals."""
+    found: set[str] = set()
+    for text in sources:
+        try:
+            tree = ast.parse(text)
+        except SyntaxError:
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                words = _WORD.findall(node.value)
+                found.update(words)
+                found.update(" ".join(words[i : i + 2]) for i in range(len(words) - 1))
+    return found
+
+
+def _defaults(function: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, object]:
+    arguments = function.args
+    found: dict[str, object] = {}
+    positional = [*arguments.posonlyargs, *arguments.args]
+    given = positional[len(positional) - len(arguments.defaults) :]
+    pairs = list(zip(given, arguments.defaults, strict=True))
+    keywords = zip(arguments.kwonlyargs, arguments.kw_defaults, strict=True)
+    pairs += [(a, d) for a, d in keywords if d is not None]
+    for argument, default in pairs:
+        try:
+            found[argument.arg] = ast.literal_eval(default)
+        except ValueError:
+            continue
+    return found
+
+
+def _is_query(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Returns a value and stores nothing: no attribute or item assignment, no ``global``."""
+    returns = any(isinstance(n, ast.Return) and n.value is not None for n in ast.walk(function))
+    for node in ast.walk(function):
+        targets: list[ast.expr] = []
+        if isinstance(node, ast.Assign):
+            targets = node.targets
+        elif isinstance(node, ast.AugAssign | ast.AnnAssign):
+            targets = [node.target]
+        elif isinstance(node, ast.Global | ast.Nonlocal | ast.Delete | ast.Yield):
+            return False
+        if any(isinstance(t, ast.Attribute | ast.Subscript) for t in targets):
+            return False
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            if node.func.attr in _MUTATORS:
+                return False
+    return returns
+
+
+_MUTATORS = frozenset(
+    "append extend insert pop popitem remove clear update add discard setdefault sort reverse "
+    "write writelines send close".split()
+)
+_WORD = re.compile(r"[A-Za-z]+")
+
+
+def count_file(module: str, test_source: str, subject: Subject) -> Smells:
+    """The static counts of one emitted file."""
+    tree = ast.parse(test_source)
+    smells = Smells(module)
+    for function in tree.body:
+        if not (isinstance(function, ast.FunctionDef) and function.name.startswith("test")):
+            continue
+        cases = _cases(function)
+        smells.tests += cases
+        counts = smells.counts
+        counts["interpreter_messages"] += cases * _count_interpreter_messages(function, subject)
+        counts["float_equality"] += cases * _count_float_equality(function)
+        counts["fuzz_literals"] += _count_fuzz_literals(function, subject)
+        counts["default_keywords"] += cases * _count_default_keywords(function, subject)
+        counts["unchecked_queries"] += cases * _count_unchecked_queries(function, subject)
+        counts["multi_behaviour"] += cases * _is_multi_behaviour(function, subject)
+    return smells
+
+
+def _cases(function: ast.FunctionDef) -> int:
+    for decorator in function.decorator_list:
+        if (
+            isinstance(decorator, ast.Call)
+            and isinstance(decorator.func, ast.Attribute)
+            and decorator.func.attr == "parametrize"
+            and len(decorator.args) > 1
+            and isinstance(decorator.args[1], ast.List | ast.Tuple)
+        ):
+            return max(1, len(decorator.args[1].elts))
+    return 1
+
+
+def _count_interpreter_messages(function: ast.FunctionDef, subject: Subject) -> int:
+    """``pytest.raises(X, match=m)`` where no two consecutive words of ``m`` occur together in
+    a string of the package's source: the words are CPython's (or another library's), not the
+    project's. ``Unknown method: 'x'`` from ``f"Unknown method: {m!r}"`` is the project's."""
+    found = 0
+    strings = subject.string_words
+    for node in ast.walk(function):
+        if not (isinstance(node, ast.Call) and _name(node.func) == "raises"):
+            continue
+        for keyword in node.keywords:
+            if keyword.arg != "match" or not isinstance(keyword.value, ast.Constant):
+                continue
+            words = _WORD.findall(re.sub(r"\\(.)", r"\1", str(keyword.value.value)))
+            size = min(2, len(words))
+            runs = {" ".join(words[i : i + size]) for i in range(len(words) - size + 1)}
+            if runs and not runs & strings:
+                found += 1
+    return found
+
+
+def _count_float_equality(function: ast.FunctionDef) -> int:
+    """``==`` / ``!=`` against a literal holding a float that is not 0.0/1.0-like (outside
+    ``pytest.approx``)."""
+    found = 0
+    for node in ast.walk(function):
+        if isinstance(node, ast.Compare) and any(
+            isinstance(o, ast.Eq | ast.NotEq) for o in node.ops
+        ):
+            sides = [node.left, *node.comparators]
+            if any(_inexact_float(side) for side in sides):
+                found += 1
+    return found
+
+
+def _inexact_float(node: ast.expr) -> bool:
+    if isinstance(node, ast.Call) and _name(node.func) == "approx":
+        return False
+    for inner in ast.walk(node):
+        if isinstance(inner, ast.Constant) and isinstance(inner.value, float):
+            if inner.value != round(inner.value, 3):
+                return True
+    return False
+
+
+def _count_fuzz_literals(function: ast.FunctionDef, subject: Subject) -> int:
+    """Literal arguments of calls that read as random: strings mixing letters with punctuation
+    or odd case (``"sxdIywkc#"``), ints of three digits and more and floats of more than three
+    decimals that the module's source does not contain."""
+    found = 0
+    for node in ast.walk(function):
+        if not isinstance(node, ast.Call) or _name(node.func) in (
+            "raises",
+            "approx",
+            "parametrize",
+        ):
+            continue
+        for value in [*node.args, *(k.value for k in node.keywords)]:
+            for inner in ast.walk(value):
+                if isinstance(inner, ast.Constant) and _fuzz_like(inner.value, subject.source):
+                    found += 1
+    return found
+
+
+_PLAIN = re.compile(r"[A-Za-z0-9 _\-./:,@]*")
+_ODD_CASE = re.compile(r"[a-z][A-Z][a-z]|[A-Z]{2}[a-z]{2}")
+
+
+def _fuzz_like(value: object, source: str) -> bool:
+    if isinstance(value, bool) or value is None:
+        return False
+    if isinstance(value, str):
+        if len(value) < 3 or repr(value) in source or f'"{value}"' in source:
+            return False
+        return not _PLAIN.fullmatch(value) or bool(_ODD_CASE.search(value))
+    if isinstance(value, int):
+        return abs(value) >= 100 and str(value) not in source
+    if isinstance(value, float):
+        return value != round(value, 3) and repr(value) not in source
+    return False
+
+
+def _count_default_keywords(function: ast.FunctionDef, subject: Subject) -> int:
+    found = 0
+    for node in ast.walk(function):
+        if not isinstance(node, ast.Call):
+            continue
+        defaults = subject.defaults.get(_name(node.func), {})
+        for keyword in node.keywords:
+            if keyword.arg in defaults:
+                try:
+                    value = ast.literal_eval(keyword.value)
+                except ValueError:
+                    continue
+                default = defaults[keyword.arg]
+                if type(value) is type(default) and value == default:
+                    found += 1
+    return found
+
+
+def _count_unchecked_queries(function: ast.FunctionDef, subject: Subject) -> int:
+    """A call of a query of the module as a statement of its own (its result dropped), outside
+    ``pytest.raises``."""
+    found = 0
+    for node in ast.walk(function):
+        if isinstance(node, ast.With) and any(
+            _name(_call(i.context_expr)) == "raises" for i in node.items
+        ):
+            continue
+        body = getattr(node, "body", None)
+        if not isinstance(body, list):
+            continue
+        for statement in body:
+            if (
+                isinstance(statement, ast.Expr)
+                and isinstance(statement.value, ast.Call)
+                and _name(statement.value.func) in subject.queries
+            ):
+                found += 1
+    return found
+
+
+def _is_multi_behaviour(function: ast.FunctionDef, subject: Subject) -> int:
+    """More than one function or method of the module called (constructors are setup)."""
+    called = {
+        _name(node.func)
+        for node in ast.walk(function)
+        if isinstance(node, ast.Call) and _name(node.func) in subject.functions
+    }
+    return int(len(called) > 1)
+
+
+def _call(node: ast.expr) -> ast.expr:
+    return node.func if isinstance(node, ast.Call) else node
+
+
+def _name(node: ast.expr) -> str:
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    if isinstance(node, ast.Name):
+        return node.id
+    return ""
+
+
+# --- the runs --------------------------------------------------------------------------------
+
+
+def failures(
+    python: str, test_file: Path, import_root: Path, environment: dict[str, str] | None = None
+) -> int | str:
+    """Failing tests of ``test_file`` under ``python`` (pytest's JUnit count), or why not run."""
+    with tempfile.TemporaryDirectory(prefix="bench-smells-") as scratch:
+        junit = os.path.join(scratch, "junit.xml")
+        base = {"PYTHONPATH": str(import_root), "PATH": "/usr/bin:/bin",
+                "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1", "PYTHONDONTWRITEBYTECODE": "1"}  # fmt: skip
+        completed = subprocess.run(
+            [python, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--confcutdir",
+             str(test_file.parent), f"--junit-xml={junit}", str(test_file)],
+            cwd=scratch, env={**base, **(environment or {})}, capture_output=True, text=True,
+            timeout=600, stdin=subprocess.DEVNULL,
+        )  # fmt: skip
+        if not os.path.exists(junit):
+            return f"no run ({completed.returncode})"
+        verdict = read_junit(junit)
+        if completed.returncode not in (0, 1) or verdict.passed + verdict.failed == 0:
+            if "ModuleNotFoundError" in completed.stdout or "ImportError" in completed.stdout:
+                return "-"  # the module does not import on this Python
+        return verdict.failed + verdict.errors
+
+
+def interpreter(version: str) -> str | None:
+    home = Path(os.environ.get("PYENV_ROOT", Path.home() / ".pyenv"))
+    found = sorted(glob.glob(str(home / "versions" / f"{version}.*" / "bin" / "python")))
+    return found[-1] if found else shutil.which(f"python{version}")
+
+
+def python_with_pytest(version: str) -> str | None:
+    """A venv of that CPython with pytest (cached), None where the CPython is not installed."""
+    python = interpreter(version)
+    if python is None:
+        return None
+    venv = PYTHON_CACHE / version
+    if not (venv / "ready").exists():
+        shutil.rmtree(venv, ignore_errors=True)
+        subprocess.run([python, "-m", "venv", str(venv)], check=True)
+        subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "-q", "pytest"],
+                       check=True, stdin=subprocess.DEVNULL)  # fmt: skip
+        (venv / "ready").write_text("")
+    return str(venv / "bin" / "python")
+
+
+# --- the command -----------------------------------------------------------------------------
+
+
+def run(
+    modules: list[realcorpus.RealModule],
+    out: Path,
+    reuse: bool,
+    log=print,
+    generator: Path | None = None,
+) -> list[Smells]:
+    """``generator``: a folder holding another ``miogen`` package (an older commit's
+    ``server/``, exported) to generate the tests with, for numbers before a change."""
+    site = realcorpus.ensure_venv(log=log)
+    pythons = {version: python_with_pytest(version) for version in PYTHONS}
+    found = []
+    for module in modules:
+        folder = real.job_folder(out, module, real.OURS, 0)
+        test_file = folder / "test_miogen.py"
+        path, root = module.locate(site, folder / "proj")
+        if not (reuse and test_file.exists()):
+            if folder.exists():
+                shutil.rmtree(folder)
+            folder.mkdir(parents=True)
+            path, root = module.locate(site, folder / "proj")
+            log(f"{module.name}: generating ({real.BUDGETS[real.OURS]} s)")
+            _generate(path, root, folder, generator)
+        if not test_file.exists():
+            log(f"{module.name}: no test file")
+            continue
+        subject = read_subject(path.read_text(encoding="utf-8"), _package_sources(module, root))
+        smells = count_file(module.name, test_file.read_text(encoding="utf-8"), subject)
+        if clock.libfaketime() is not None:
+            ahead = clock.ahead_environment({})
+            counted = failures(sys.executable, test_file, root, ahead)
+            smells.clock_failures = counted if isinstance(counted, int) else None
+        for version, python in pythons.items():
+            smells.python_failures[version] = (
+                None if python is None else failures(python, test_file, root)
+            )
+        log(f"{module.name}: {smells.tests} tests, {smells.counts}, clock ahead: "
+            f"{smells.clock_failures}, other Pythons: {smells.python_failures}")  # fmt: skip
+        found.append(smells)
+    return found
+
+
+def _generate(path: Path, root: Path, folder: Path, generator: Path | None) -> None:
+    saved = os.environ.get("PYTHONPATH")
+    if generator is not None:
+        os.environ["PYTHONPATH"] = str(generator.resolve())
+    try:
+        real.run_ours(path, root, folder, real.BUDGETS[real.OURS])
+    finally:
+        if saved is None:
+            os.environ.pop("PYTHONPATH", None)
+        else:
+            os.environ["PYTHONPATH"] = saved
+
+
+def _package_sources(module: realcorpus.RealModule, root: Path) -> list[str]:
+    """The sources of the module's top package (none for a stdlib copy: it is one file)."""
+    if module.copy:
+        return []
+    top = root / module.module.split(".")[0]
+    return [p.read_text(encoding="utf-8", errors="replace") for p in sorted(top.rglob("*.py"))]
+
+
+def per_100(count: int, tests: int) -> str:
+    return f"{100 * count / tests:.1f}" if tests else "-"
+
+
+def report(found: list[Smells], command: str) -> str:
+    heads = ["module", "tests", *STATIC, "clock +5y failing",
+             *(f"py{v} failing" for v in PYTHONS)]  # fmt: skip
+    lines = [
+        "# Smells of the emitted tests (issue 24)",
+        "",
+        f"Generated by `{command}`. Static counts are per 100 tests (simple syntax-tree rules, "
+        "bench/smells.py); the last columns are failing tests (n/a: libfaketime or that Python "
+        "is not installed; -: the module does not import there).",
+        "",
+        "| " + " | ".join(heads) + " |",
+        "|" + "---|" * len(heads),
+    ]
+    total = Smells("all")
+    for smells in found:
+        total.tests += smells.tests
+        for key in STATIC:
+            total.counts[key] += smells.counts[key]
+        cells = [smells.module, str(smells.tests),
+                 *(per_100(smells.counts[k], smells.tests) for k in STATIC),
+                 _cell(smells.clock_failures),
+                 *(_cell(smells.python_failures.get(v)) for v in PYTHONS)]  # fmt: skip
+        lines.append("| " + " | ".join(cells) + " |")
+    summed = [_sum([s.clock_failures for s in found])]
+    summed += [_sum([s.python_failures.get(v) for s in found]) for v in PYTHONS]
+    lines.append(
+        "| **all** | "
+        + str(total.tests)
+        + " | "
+        + " | ".join(per_100(total.counts[k], total.tests) for k in STATIC)
+        + " | "
+        + " | ".join(summed)
+        + " |"
+    )
+    return "\n".join(lines) + "\n"
+
+
+def _cell(value: int | str | None) -> str:
+    return "n/a" if value is None else str(value)
+
+
+def _sum(values: list) -> str:
+    numbers = [v for v in values if isinstance(v, int)]
+    return str(sum(numbers)) if numbers else "n/a"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench smells", description=__doc__)
+    add_arguments(parser)
+    return run_command(parser.parse_args(argv))
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--modules", nargs="+", help="these modules only (names as listed)")
+    parser.add_argument("--set", choices=("dev", "held-out", "all"), default="dev")
+    parser.add_argument("--out", type=Path, default=RESULTS / "smells", help="where tests go")
+    parser.add_argument("--reuse", action="store_true", help="keep test files already there")
+    parser.add_argument("--report", type=Path, default=RESULTS / "smells.md")
+    parser.add_argument(
+        "--generator", type=Path, help="folder with another miogen package to generate with"
+    )
+
+
+def run_command(args: argparse.Namespace) -> int:
+    modules = realcorpus.select(args.modules, args.set)
+    found = run(modules, args.out.resolve(), args.reuse, generator=args.generator)
+    command = "python -m bench smells" + (
+        f" --modules {' '.join(args.modules)}" if args.modules else ""
+    )
+    args.report.write_text(report(found, command), encoding="utf-8")
+    print(f"wrote {args.report}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,106 @@
+"""bench.smells: the static rules, each on a test that has the smell and one that has not."""
+
+from __future__ import annotations
+
+import textwrap
+
+from bench import smells
+
+SUBJECT = """
+class Stack:
+    def __init__(self, capacity: int = 3) -> None:
+        self.items = []
+        self.capacity = capacity
+
+    def push(self, item: object) -> None:
+        if len(self.items) >= self.capacity:
+            raise OverflowError(f"stack is full at {self.capacity}")
+        self.items.append(item)
+
+    def peek(self) -> object:
+        return self.items[-1]
+
+
+def mean(values: list, weight: float = 1.0) -> float:
+    return sum(values) / len(values) * weight
+"""
+
+TESTS = """
+import pytest
+
+
+def test_push_when_full_raises_an_f_string():
+    stack = Stack(capacity=0)
+    with pytest.raises(OverflowError, match="stack is full at 0"):
+        stack.push(1)
+
+
+def test_push_when_full_raises():
+    stack = Stack(capacity=0)
+    with pytest.raises(OverflowError, match="stack is full at 0"):
+        stack.push(1)
+
+
+def test_mean_wrong_type():
+    with pytest.raises(TypeError, match="unsupported operand type\\\\(s\\\\) for \\\\+"):
+        mean(["a"])
+
+
+def test_mean():
+    assert mean([1.0, 2.0]) == 1.5
+    assert mean([0.1, 0.2], weight=1.0) == 0.15000000000000002
+    assert mean([0.1, 0.2]) == pytest.approx(0.15000000000000002)
+
+
+def test_everything():
+    stack = Stack(capacity=3)
+    stack.push("sxdIywkc#")
+    stack.push("apple")
+    stack.push(48213)
+    stack.peek()
+
+
+@pytest.mark.parametrize("values", [[1], [2]])
+def test_mean_cases(values):
+    assert mean(values) == values[0]
+"""
+
+
+def counts() -> smells.Smells:
+    subject = smells.read_subject(textwrap.dedent(SUBJECT))
+    return smells.count_file("stack", textwrap.dedent(TESTS), subject)
+
+
+def test_each_rule_counts_what_it_names_and_nothing_else():
+    found = counts()
+    assert found.tests == 7  # a parametrized test counts each case
+    assert found.counts == {
+        "interpreter_messages": 1,  # CPython's operand message; the project's own is fine
+        "float_equality": 1,  # 0.15000000000000002 exactly; 1.5 and approx are fine
+        "fuzz_literals": 2,  # "sxdIywkc#" and 48213; "apple", 0 and 1 are plain
+        "default_keywords": 2,  # capacity=3 and weight=1.0
+        "unchecked_queries": 1,  # peek() dropped; push() changes the stack
+        "multi_behaviour": 1,  # push and peek in one test
+    }
+
+
+def test_the_report_gives_counts_per_100_tests_and_failures():
+    found = counts()
+    found.clock_failures = 0
+    found.python_failures = {"3.10": 2, "3.12": None, "3.13": "-"}
+    text = smells.report([found], "python -m bench smells")
+    row = next(line for line in text.splitlines() if line.startswith("| stack"))
+    assert row == "| stack | 7 | 14.3 | 14.3 | 28.6 | 28.6 | 14.3 | 14.3 | 0 | 2 | n/a | - |"
+
+
+def test_a_message_made_elsewhere_in_the_package_is_the_projects():
+    test = textwrap.dedent("""
+        def test_mean_of_text():
+            with pytest.raises(ValueError, match='Expected "str", received "int"'):
+                mean(3)
+    """)
+    alone = smells.read_subject(textwrap.dedent(SUBJECT))
+    package = 'class InvalidInputError(ValueError):\n    msg = \'Expected "str", received "{}"\'\n'
+    with_package = smells.read_subject(textwrap.dedent(SUBJECT), [package])
+    assert smells.count_file("m", test, alone).counts["interpreter_messages"] == 1
+    assert smells.count_file("m", test, with_package).counts["interpreter_messages"] == 0
