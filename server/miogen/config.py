@@ -143,8 +143,12 @@ def _whole(low: int, high: int) -> Callable[[Any], int]:
 
 
 def _directory(value: Any) -> str:
-    if not isinstance(value, str) or not value.strip():
+    """A test folder relative to the project root; "" (the default): pytest's ``testpaths``,
+    else ``tests/`` or ``test/`` (``project.project_tests_folder``)."""
+    if not isinstance(value, str):
         raise ValueError("expected a folder name")
+    if not value.strip():
+        return ""
     if Path(value.strip()).is_absolute():
         raise ValueError("expected a folder relative to the project root")
     if escapes(value.strip()):
