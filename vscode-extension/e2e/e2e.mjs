@@ -148,7 +148,7 @@ async function firstFolderSteps(page, dirs) {
   await clickLine(page, "def push(self, item):");
   await runCommand(page, "miogen: Generate tests for class");
   log("ran miogen: Generate tests for class");
-  const testFile = path.join(dirs.wsA, "tests", "test_shapes.py");
+  const testFile = path.join(dirs.wsA, "tests", "test_shapes_miogen.py");
   const summary = page.locator(".notification-toast", { hasText: /\d+ tests?, \d+\/\d+ branches/ }).first();
   await waitFor("the summary notification (\"N tests, c/t branches\")", async () => summary.isVisible(), { interval: 1000 });
   log(`summary: ${(await summary.innerText()).split("\n")[0]}`);
@@ -160,7 +160,7 @@ async function firstFolderSteps(page, dirs) {
 
   const pytest = pytestIn(dirs.wsA, python, testFile);
   writeFileSync(path.join(artifacts, "pytest.txt"), pytest.output);
-  copyFileSync(testFile, path.join(artifacts, "test_shapes.py"));
+  copyFileSync(testFile, path.join(artifacts, "test_shapes_miogen.py"));
   if (!pytest.ok) fail(`pytest on the generated tests failed (exit ${pytest.status}):\n${pytest.output.trim().split("\n").slice(-15).join("\n")}`);
   log(`pytest: ${pytest.output.trim().split("\n").filter((l) => /passed/.test(l)).pop()}`);
 
@@ -218,9 +218,9 @@ async function testExplorerRows(page) {
 async function testingViewSteps(page) {
   await runCommand(page, "View: Show Testing");
   await page.locator(".test-explorer").first().waitFor({ timeout: 30_000 });
-  const listed = await waitFor("the Testing view to list tests/test_shapes.py and its tests", async () => {
+  const listed = await waitFor("the Testing view to list tests/test_shapes_miogen.py and its tests", async () => {
     const rows = await testExplorerRows(page);
-    return rows.some((r) => r.label.includes("test_shapes.py")) && rows.filter((r) => r.label.startsWith("test_")).length >= 2 ? rows : undefined;
+    return rows.some((r) => r.label.includes("test_shapes_miogen.py")) && rows.filter((r) => r.label.startsWith("test_")).length >= 2 ? rows : undefined;
   }, { timeout: 60_000, interval: 1000 });
   const tests = listed.filter((r) => r.label.startsWith("test_") && !r.label.endsWith(".py"));
   log(`Testing view: ${listed.map((r) => `${"  ".repeat(Math.max(0, r.level - 1))}${r.label}`).join(" | ")}`);
@@ -322,8 +322,8 @@ async function secondFolderSteps(page, dirs) {
   await lens.waitFor({ timeout: 30_000 });
   await lens.click();
   log("clicked the code lens \"Generate tests\" above class Ledger");
-  const testFile = path.join(dirs.wsB, TESTS_DIRECTORY_B, "test_ledger.py");
-  await waitFor(`${FOLDER_B}/${TESTS_DIRECTORY_B}/test_ledger.py (the folder's own testsDirectory)`, async () =>
+  const testFile = path.join(dirs.wsB, TESTS_DIRECTORY_B, "test_ledger_miogen.py");
+  await waitFor(`${FOLDER_B}/${TESTS_DIRECTORY_B}/test_ledger_miogen.py (the folder's own testsDirectory)`, async () =>
     existsSync(testFile) && /def test_/.test(readFileSync(testFile, "utf8")), { interval: 1000 });
   await page.locator(".monaco-editor .view-line", { hasText: "def test_" }).first().waitFor({ timeout: 30_000 });
   await page.waitForTimeout(1000);
@@ -335,8 +335,8 @@ async function secondFolderSteps(page, dirs) {
 
   // The Testing view lists both folders' generated tests and runs each folder's with its own interpreter.
   await runCommand(page, "View: Show Testing");
-  await waitFor("the Testing view to list ledger's checks/test_ledger.py", async () =>
-    (await testExplorerRows(page)).some((r) => r.label.includes("checks/test_ledger.py")), { timeout: 60_000, interval: 1000 });
+  await waitFor("the Testing view to list ledger's checks/test_ledger_miogen.py", async () =>
+    (await testExplorerRows(page)).some((r) => r.label.includes("checks/test_ledger_miogen.py")), { timeout: 60_000, interval: 1000 });
   await runCommand(page, "Test: Run All Tests");
   const rows = await waitFor("both folders' tests to finish in the Testing view", async () => {
     const found = (await testExplorerRows(page)).filter((r) => r.label.startsWith("test_") && !r.label.endsWith(".py"));
