@@ -123,3 +123,20 @@ def test_extra_positional_arguments_and_keys_the_body_reads_fit_star_parameters(
         "call", "join", (("/sep", 0), ("*parts", 1), ("*parts", 2), ("upper", 3))
     )
     assert [s.value for s in test[:-1]] == ["-", "a", "b", True]
+
+
+def test_the_units_of_a_module_share_one_walk_of_it(tmp_path):
+    """Each unit's examples come from one walk of the module (per worker), not a walk per unit:
+    urllib.parse's 40 units each walking it left the search of a 1 s budget no time at all."""
+    from miogen.analysis import examples
+
+    path = tmp_path / "many.py"
+    path.write_text(
+        "".join(f"def f{i}(x: int) -> int:\n    return x\n\n\nf{i}({i})\n" for i in range(30))
+    )
+    model = analyze_file(path, "many")
+    examples.module_calls.cache_clear()
+    for unit in model.units:
+        [test] = example_tests(TestFactory(model, unit))
+        assert test[0] == Statement("value", value=int(unit.name[1:]))
+    assert examples.module_calls.cache_info().misses == 1

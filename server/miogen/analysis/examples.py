@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import doctest
+import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -90,25 +91,39 @@ def example_calls(
     """Calls of ``name`` with plain literal arguments: the doctest examples' first, then the
     module's own call sites, then those of the project's ``tests`` (``name(...)`` or
     ``module.name(...)`` there)."""
-    found: dict[ExampleCall, None] = {}
-    sources = [(t, False) for t in [*example_trees(tree), tree]] + [(t, True) for t in tests]
-    for source, qualified in sources:
-        for call in _calls(ast.walk(source), name, qualified):
+    found = dict.fromkeys(module_calls(tree).get(name, ()))
+    for source in tests:
+        for call in _calls(ast.walk(source), name, True):
             found.setdefault(call, None)
-            if len(found) >= MAX_EXAMPLES:
-                return list(found)
-    return list(found)
+    return list(found)[:MAX_EXAMPLES]
 
 
-def _calls(nodes: Iterable[ast.AST], name: str, qualified: bool) -> Iterable[ExampleCall]:
+@functools.lru_cache(maxsize=8)  # by the tree's identity: the units of a module share one walk
+def module_calls(tree: ast.Module) -> dict[str, list[ExampleCall]]:
+    """Every name's example calls in the module (its doctest examples' first, then its own call
+    sites), at most MAX_EXAMPLES each: one walk for all the module's units."""
+    found: dict[str, dict[ExampleCall, None]] = {}
+    for source in [*example_trees(tree), tree]:
+        for call in _calls(ast.walk(source), None, False):
+            calls = found.setdefault(call.name, {})
+            if len(calls) < MAX_EXAMPLES:
+                calls.setdefault(call, None)
+    return {name: list(calls) for name, calls in found.items()}
+
+
+def _calls(nodes: Iterable[ast.AST], name: str | None, qualified: bool) -> Iterable[ExampleCall]:
+    """Calls of ``name`` (None: of any plain name) with plain literal arguments."""
     for node in nodes:
         if not isinstance(node, ast.Call):
             continue
         called = node.func
         if isinstance(called, ast.Name):
-            if called.id != name:
+            if name is not None and called.id != name:
                 continue
-        elif not (qualified and isinstance(called, ast.Attribute) and called.attr == name):
+            name_called = called.id
+        elif qualified and isinstance(called, ast.Attribute) and called.attr == name:
+            name_called = called.attr
+        else:
             continue
         try:
             positional = tuple(_plain(arg) for arg in node.args)
@@ -116,7 +131,7 @@ def _calls(nodes: Iterable[ast.AST], name: str, qualified: bool) -> Iterable[Exa
         except ValueError:
             continue
         if len(keywords) == len(node.keywords):
-            yield ExampleCall(name, positional, keywords)
+            yield ExampleCall(name_called, positional, keywords)
 
 
 def _plain(node: ast.expr) -> object:

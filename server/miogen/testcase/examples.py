@@ -28,9 +28,8 @@ def example_tests(factory: TestFactory, project_root: str = "") -> list[TestCase
     signature = factory.model.functions.get(factory.unit.name)
     if factory.unit.kind == "class" or signature is None:
         return []
-    try:
-        tree = ast.parse(factory.model.source)
-    except (SyntaxError, ValueError):
+    tree = _parsed(factory.model.source)
+    if tree is None:
         return []
     found = []
     uses = project_test_trees(project_root, factory.unit.name) if project_root else ()
@@ -42,15 +41,20 @@ def example_tests(factory: TestFactory, project_root: str = "") -> list[TestCase
 
 
 def project_test_trees(root: str, name: str) -> tuple[ast.Module, ...]:
-    """The project's test files (pytest's names) that mention ``name``, parsed."""
-    trees = []
-    for text in _test_sources(root):
-        if name.encode() in text:
-            try:
-                trees.append(ast.parse(text))
-            except (SyntaxError, ValueError):
-                continue
-    return tuple(trees)
+    """The project's test files (pytest's names) that mention ``name``, parsed (each once per
+    worker: the units of a module share them)."""
+    trees = (_parsed(text) for text in _test_sources(root) if name.encode() in text)
+    return tuple(tree for tree in trees if tree is not None)
+
+
+@functools.lru_cache(maxsize=512)
+def _parsed(source: str | bytes) -> ast.Module | None:
+    """``source`` parsed, once for all units (None: it does not parse). The trees are only read,
+    and ``example_calls`` keeps its walk of the module in ``module_calls``' cache."""
+    try:
+        return ast.parse(source)
+    except (SyntaxError, ValueError):
+        return None
 
 
 @functools.lru_cache(maxsize=4)
