@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
+import time
+
 from lsp_support import E2E
+from miogen.verify.baseline import BASELINE_PATH, project_baseline
 
 pytestmark = E2E
 
@@ -34,10 +38,28 @@ def test_others():
 )
 
 
+async def test_a_save_never_waits_for_the_suite_which_is_measured_meanwhile(editor):
+    """Without a current measurement of the suite the job keeps its tests (as with no suite) and
+    the suite is measured in the background, for the jobs after it."""
+    editor.configure(evaluations=2000, seed=1)
+    path = editor.write("signs.py", SIGN)
+    editor.write("tests/test_signs_by_us.py", EVERY)
+    editor.open(path)
+    answer = await editor.command("miogen.generateTests", path, "sign")
+    assert answer["tests"] > 0, answer  # the complete suite was not known yet
+    cache = editor.project / BASELINE_PATH
+    deadline = time.monotonic() + 240
+    while not cache.exists() and time.monotonic() < deadline:
+        await asyncio.sleep(0.5)
+    assert cache.exists(), "the suite was not measured in the background"
+    assert project_baseline(editor.project, run=False).cached
+
+
 async def test_the_insert_adds_to_the_suite_and_tells_by_how_much(editor):
     editor.configure(evaluations=2000, seed=1)
     path = editor.write("signs.py", SIGN)
     editor.write("tests/test_signs_by_us.py", POSITIVE)
+    project_baseline(editor.project)  # measured before, as the editor does in the background
     editor.open(path)
     answer = await editor.command("miogen.generateTests", path, "sign")
     assert answer["applied"], answer
@@ -49,6 +71,7 @@ async def test_a_complete_suite_gets_no_tests_and_it_is_said(editor):
     editor.configure(evaluations=2000, seed=1)
     path = editor.write("signs.py", SIGN)
     editor.write("tests/test_signs_by_us.py", EVERY)
+    project_baseline(editor.project)
     editor.open(path)
     answer = await editor.command("miogen.generateTests", path, "sign")
     assert answer["tests"] == 0 and not answer["applied"], answer

@@ -46,7 +46,7 @@ from miogen.records import (
     UnitOutcome,
 )
 from miogen.verify.adds import Gain
-from miogen.verify.baseline import project_baseline
+from miogen.verify.baseline import project_baseline, refresh_in_background
 from miogen.verify.measure import Ahead, Measurement
 
 logger = logging.getLogger(__name__)
@@ -339,7 +339,12 @@ def _verify(job: Job, tests: list[TestRecord], ahead: list[Ahead]) -> Verificati
     timeout = job.settings.test_timeout
     model, units = job.snapshot.model, [job.shape.unit]
     verified = verify(job.location, model, units, tests, timeout, ahead=ahead)
-    suite = project_baseline(job.location.project_root)
+    # A save never waits for the project's whole suite: its cached measurement when current,
+    # else one is started in the background for the next job, and this one keeps every test.
+    suite = project_baseline(job.location.project_root, run=False)
+    if suite.stale:
+        refresh_in_background(job.location.project_root)
+        return verified
     covered = suite.covered(job.location.path, model.source, units)
     verified.gains = keep_only_what_adds(verified, job.location.module_name, model, units, covered)
     if verified.measurement is not None:

@@ -20,6 +20,7 @@ from pygls.protocol import LanguageServerProtocol
 from miogen.lsp.features import actions, commands, documents, hovers, lenses, requests
 from miogen.lsp.session import Session
 from miogen.lsp.transport import Listener, loopback, remove_token, serve_socket, token
+from miogen.verify.runs import stop_runs
 
 NAME = "miogen"
 VERSION = (
@@ -116,6 +117,7 @@ def serve(
         stdin, stdout = _private_stdio()
         server.start_io(stdin, stdout)
     server.session.analyser.close()
+    stop_runs()  # the suite measured in the background (verify.baseline), pytest runs under way
     finished = server.session.scheduler.close()
     code = 0 if server.session.client.stopped else 1  # stopped: the client asked for shutdown
     if not finished:

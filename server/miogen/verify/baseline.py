@@ -24,6 +24,7 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
+import threading
 import xml.etree.ElementTree as ElementTree
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -70,6 +71,7 @@ class Baseline:
     failures: dict[str, str] = field(default_factory=dict)  # test id -> its exception line
     error: str = ""  # why the suite could not be run or measured
     cached: bool = False
+    stale: bool = False  # asked for the cache only, and it is not of these files
 
     def coverage_of(self, path: Path) -> FileCoverage:
         return self.files.get(_relative(path, self.root), FileCoverage())
@@ -167,9 +169,12 @@ def project_baseline(
     interpreter: Interpreter = OWN,
     timeout: float = BASELINE_TIMEOUT,
     cache: bool = True,
+    run: bool = True,
 ) -> Baseline:
     """The suite's coverage, from the cache when no file changed, else measured (and cached),
-    run by the project's ``interpreter`` (coverage.py from miogen's shim when it has none)."""
+    run by the project's ``interpreter`` (coverage.py from miogen's shim when it has none).
+    ``run`` False: the cache only (the editor's save must not wait for a whole suite); without
+    a current one, an empty baseline that says so."""
     root = Path(root).resolve()
     if not is_project(root):
         return Baseline(root, error=f"{root} is not a project's root folder")
@@ -185,6 +190,9 @@ def project_baseline(
             return stored
     if not any(is_test_file(p) and p not in generated for p in files):
         return Baseline(root, key)  # no human tests: nothing covered, nothing to run
+    if not run:
+        return Baseline(root, error="the suite's coverage is not measured for these files yet",
+                        stale=True)  # fmt: skip
     found = run_suite(root, sorted(generated), interpreter, timeout)
     found.key = key
     if cache and found.ran and not found.error:
@@ -194,6 +202,31 @@ def project_baseline(
         except OSError:
             pass  # a folder we may not write to: measured again next time
     return found
+
+
+_REFRESHING: set[Path] = set()  # roots whose suite is being measured in the background
+_REFRESH_LOCK = threading.Lock()
+
+
+def refresh_in_background(root: str | Path, interpreter: Interpreter = OWN) -> bool:
+    """Measure the suite of ``root`` (and cache it) in a thread of its own, one at a time per
+    root, for a caller that must not wait for it (the editor's save); True if one was started.
+    Its pytest run is registered (``verify.runs``): ``stop_runs`` ends it."""
+    root = Path(root).resolve()
+    with _REFRESH_LOCK:
+        if root in _REFRESHING:
+            return False
+        _REFRESHING.add(root)
+
+    def measure() -> None:
+        try:
+            project_baseline(root, interpreter)
+        finally:
+            with _REFRESH_LOCK:
+                _REFRESHING.discard(root)
+
+    threading.Thread(target=measure, name="miogen-baseline", daemon=True).start()
+    return True
 
 
 def run_suite(
