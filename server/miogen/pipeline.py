@@ -47,6 +47,7 @@ from miogen.project import (
     package_files,
     pytest_sys_path,
     pytest_warning_filters,
+    time_freezer,
 )
 from miogen.records import (
     Event,
@@ -664,6 +665,11 @@ def generate_module(
         if problem := import_problem(location, report.output, interpreter):
             report.notes.append(problem)
         report.notes += check_notes(report.output, project_style(report.output))
+        if freezer := time_freezer(location.project_root):
+            report.notes.append(
+                f"the project freezes time with {freezer}: clock-derived values are still "
+                "not asserted (the tests do not freeze the clock)"
+            )
         report.seconds["write"] = time.monotonic() - written
     report.seconds["total"] = time.monotonic() - started
     return report

@@ -47,3 +47,4 @@ def test_the_written_file_passes_the_projects_ruff_and_mypy(tmp_path: Path) -> N
     assert check.returncode == 0, check.stdout + text
     notes = summary["notes"]
     assert not [n for n in notes if "your configuration" in n], notes
+    assert any("freezes time with freezegun" in n for n in notes), notes
