@@ -12,6 +12,7 @@ from miogen.project import (
     project_tests_folder,
     pytest_ini_values,
     pytest_sys_path,
+    time_freezer,
 )
 
 
@@ -98,3 +99,32 @@ def test_pytest_sys_path_follows_the_import_mode(tmp_path: Path) -> None:
         "[pytest]\naddopts = -q --import-mode=importlib\npythonpath = src\n"
     )
     assert pytest_sys_path(root, test_file) == [root / "src"]
+
+
+@pytest.mark.parametrize(
+    ("files", "freezer"),
+    [
+        (
+            {"pyproject.toml": '[project.optional-dependencies]\ntest = ["freezegun>=1.2"]\n'},
+            "freezegun",
+        ),
+        ({"pyproject.toml": '[dependency-groups]\ndev = ["time-machine"]\n'}, "time-machine"),
+        ({"requirements-dev.txt": "pytest\ntime_machine==2.14\n"}, "time-machine"),
+        ({"setup.cfg": "[options.extras_require]\ntests =\n    freezegun\n"}, "freezegun"),
+        ({"tests/conftest.py": "from freezegun import freeze_time\n"}, "freezegun"),
+        ({"tests/test_clock.py": "import time_machine\n"}, "time-machine"),
+        (
+            {"pyproject.toml": '[project]\ndependencies = ["pytest-freezegunx", "freezeguns"]\n'},
+            None,
+        ),
+        ({"tests/test_clock.py": "# we could import freezegun here\n"}, None),
+        ({"pyproject.toml": '[project]\nname = "plain"\n'}, None),
+    ],
+)
+def test_the_projects_time_freezer_is_found(
+    tmp_path: Path, files: dict[str, str], freezer: str | None
+) -> None:
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    assert time_freezer(tmp_path) == freezer

@@ -30,12 +30,13 @@ from miogen.analysis.model import ModuleModel, Unit
 from miogen.analysis.module import analyze_file
 from miogen.confine import inside
 from miogen.emit import files
+from miogen.emit.checks import check_notes
 from miogen.emit.formatting import format_tests
 from miogen.emit.loading import IMPORTLIB, bind_in_tests, importable
 from miogen.emit.merge import GeneratedTest, MergeResult, merge_tests, write_merged
 from miogen.emit.parametrize import original_names, parametrize
 from miogen.emit.state import FIXTURE_NAME, MODULE_ALIAS, state_fixture
-from miogen.emit.style import Style
+from miogen.emit.style import Style, project_style
 from miogen.emit.versions import minimum_python, spelled
 from miogen.execution.interpreter import OWN, Interpreter, import_origin
 from miogen.execution.spare import SpareSource
@@ -46,6 +47,7 @@ from miogen.project import (
     package_files,
     pytest_sys_path,
     pytest_warning_filters,
+    time_freezer,
 )
 from miogen.records import (
     Event,
@@ -457,7 +459,7 @@ def merge_into(
     if path is not None:
         generated = _versioned(generated, path)
     if style is not None:
-        generated = format_tests(generated, style, path)
+        generated = format_tests(generated, style, path, imports)
     return merge_tests(existing, imports, generated, HEADER, style)
 
 
@@ -662,6 +664,12 @@ def generate_module(
         )  # fmt: skip
         if problem := import_problem(location, report.output, interpreter):
             report.notes.append(problem)
+        report.notes += check_notes(report.output, project_style(report.output))
+        if freezer := time_freezer(location.project_root):
+            report.notes.append(
+                f"the project freezes time with {freezer}: clock-derived values are still "
+                "not asserted (the tests do not freeze the clock)"
+            )
         report.seconds["write"] = time.monotonic() - written
     report.seconds["total"] = time.monotonic() - started
     return report

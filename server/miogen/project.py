@@ -233,3 +233,50 @@ def _lines(value: object, key: str) -> tuple[str, ...]:
     if not isinstance(items, list | tuple):
         raise ValueError("expected a string or a list")
     return tuple(str(item).strip() for item in items if str(item).strip())
+
+
+# --- the project's tool for freezing time in tests --------------------------------------------
+
+TIME_FREEZERS = {"freezegun": "freezegun", "time-machine": "time_machine"}  # package: module
+DEPENDENCY_FILES = ("pyproject.toml", "setup.cfg", "setup.py", "tox.ini")
+SCANNED_TEST_FILES = 200  # test files read for an import, at the most
+
+
+def time_freezer(project_root: Path) -> str | None:
+    """The tool the project freezes time with in its tests, ``freezegun`` or ``time-machine``:
+    named among its dependencies (pyproject.toml, setup.cfg, setup.py, tox.ini,
+    requirements*.txt) or imported by its tests or their ``conftest.py``; None when neither."""
+    texts = [
+        *(project_root / name for name in DEPENDENCY_FILES),
+        *sorted(project_root.glob("requirements*.txt")),
+        *sorted(project_root.glob("requirements/*.txt")),
+    ]
+    for path in texts:
+        found = _freezer_named(_read(path))
+        if found:
+            return found
+    folder = project_tests_folder(project_root)
+    candidates = [project_root / "conftest.py"]
+    if folder.is_dir():
+        candidates += sorted(folder.rglob("conftest.py")) + sorted(folder.rglob("test_*.py"))
+    for path in candidates[:SCANNED_TEST_FILES]:
+        text = _read(path)
+        for package, module in TIME_FREEZERS.items():
+            if re.search(rf"^\s*(from|import)\s+{module}\b", text, re.MULTILINE):
+                return package
+    return None
+
+
+def _freezer_named(text: str) -> str | None:
+    for package in TIME_FREEZERS:
+        pattern = package.replace("-", "[-_.]")
+        if re.search(rf"(?<![\w.-]){pattern}(?![\w-])", text, re.IGNORECASE):
+            return package
+    return None
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8", errors="replace") if path.is_file() else ""
+    except OSError:
+        return ""

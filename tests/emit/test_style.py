@@ -72,3 +72,33 @@ def test_outside_any_project_the_current_folder_is_the_root_as_in_ruff(
     assert project_style(test_file, current=tmp_path).first_party == expected
     monkeypatch.chdir(tmp_path)
     assert project_style(test_file).first_party == expected
+
+
+@pytest.mark.parametrize(
+    ("files", "lints", "required", "mypy"),
+    [
+        ({"pyproject.toml": "[project]\nname = 'x'\n"}, False, (), False),
+        (
+            {
+                "pyproject.toml": "[tool.ruff.lint.isort]\n"
+                "required-imports = ['from __future__ import annotations', 'not python(']\n"
+            },
+            True,
+            ("from __future__ import annotations",),
+            False,
+        ),
+        ({"ruff.toml": "[isort]\nrequired-imports = ['import os']\n"}, True, ("import os",), False),
+        ({"pyproject.toml": "[tool.mypy]\nstrict = false\n"}, False, (), True),
+        ({"setup.cfg": "[mypy]\nstrict = True\n"}, False, (), True),
+        ({"pyproject.toml": "[project]\nname = 'x'\n", "mypy.ini": "[mypy]\n"}, False, (), True),
+    ],
+)
+def test_the_projects_checkers_are_read(
+    tmp_path: Path,
+    files: dict[str, str],
+    lints: bool,
+    required: tuple[str, ...],
+    mypy: bool,
+) -> None:
+    style = project_style(project(tmp_path, files))
+    assert (style.lints, style.required_imports, style.mypy) == (lints, required, mypy)

@@ -5,7 +5,9 @@ only inserts. The formatter runs as a separate process (the project's own ruff o
 configuration names one, else the ruff miogen depends on, with the project's line length), on
 the tests alone. Strings too long for a line are split into implicitly concatenated pieces
 first, since formatters never split a string. The result is used only if it parses to the same
-code; when no formatter can run, the tests stay as rendered.
+code; when no formatter can run, the tests stay as rendered. Where the project configures ruff,
+the safe fixes of its rules are applied next (``ruff check --fix`` with its configuration: its
+quote style, its parametrize conventions), and the result formatted again.
 """
 
 from __future__ import annotations
@@ -32,12 +34,19 @@ SPLIT_ROUNDS = 3  # format, split the strings still too long, format again
 MIN_PIECE = 16  # characters of a string piece, at the least
 PLAIN_PREFIXES = frozenset({"", "b", "r", "u", "br", "rb"})
 VENV_FOLDERS = (".venv", "venv", "env")
+# ruff's fixes that are unsafe in general but not on what miogen writes: parametrize's names
+# and values in the project's convention (tuple, list or "a,b"), never changing what runs
+SAFE_HERE = ("PT006", "PT007")
 
 
 def format_tests(
-    tests: Sequence[GeneratedTest], style: Style, path: Path | None = None
+    tests: Sequence[GeneratedTest],
+    style: Style,
+    path: Path | None = None,
+    imports: Sequence[str] = (),
 ) -> list[GeneratedTest]:
-    """``tests`` as the project's formatter writes them (``path``: the file they go into)."""
+    """``tests`` as the project's formatter writes them (``path``: the file they go into), and
+    its ruff's safe fixes applied (the tests' ``imports`` tell ruff what their names are)."""
     if not tests:
         return []
     source = "\n\n\n".join(t.source.rstrip("\n") for t in tests) + "\n"
@@ -54,7 +63,39 @@ def format_tests(
         formatted = _run(command, split, style.root)
     if formatted is None or not _same_code(source, formatted):
         return list(tests)
+    fixed = lint_fixed(formatted, style, path, imports)
+    if fixed != formatted:  # the fixes laid out as the formatter lays code out
+        again = _run(command, fixed, style.root)
+        formatted = again if again is not None and _parses(again) else formatted
     return _functions(formatted, tests)
+
+
+def lint_fixed(
+    source: str, style: Style, path: Path | None = None, imports: Sequence[str] = ()
+) -> str:
+    """``source`` with the safe fixes of the project's ruff configuration applied (its quotes,
+    its parametrize conventions...), as ``ruff check --fix`` would on the file at ``path``;
+    ``source`` itself when the project does not configure ruff or ruff cannot run. ``imports``
+    go above ``source`` while ruff reads it (``pytest.mark`` is pytest's only where ``pytest``
+    is imported); the result holds them too, the caller keeps the functions."""
+    ruff = ruff_executable(style.root) if style.lints else None
+    if ruff is None:
+        return source
+    stdin_name = str(path or (style.root or Path.cwd()) / "test_miogen.py")
+    command = [ruff, "check", "--fix", "--no-unsafe-fixes", "--exit-zero", "--quiet",
+               "--config", f"lint.extend-safe-fixes = {list(SAFE_HERE)}",
+               "--stdin-filename", stdin_name, "-"]  # fmt: skip
+    text = "\n".join([*imports, "", "", source]) if imports else source
+    fixed = _run(command, text, style.root)
+    return fixed if fixed is not None and _parses(fixed) else source
+
+
+def _parses(text: str) -> bool:
+    try:
+        ast.parse(text)
+    except SyntaxError:
+        return False
+    return True
 
 
 def formatter_command(style: Style, path: Path | None = None) -> list[str] | None:
@@ -64,7 +105,7 @@ def formatter_command(style: Style, path: Path | None = None) -> list[str] | Non
         black = _black(style.root)
         if black is not None:
             return [*black, "--quiet", "--stdin-filename", stdin_name, "-"]
-    ruff = _ruff(style.root)
+    ruff = ruff_executable(style.root)
     if ruff is None:
         return None
     if style.formatter == "ruff":
@@ -72,14 +113,14 @@ def formatter_command(style: Style, path: Path | None = None) -> list[str] | Non
     return [ruff, "format", "--isolated", "--line-length", str(style.line_length), "-"]
 
 
-def _environment_folders(root: Path | None) -> list[Path]:
+def environment_folders(root: Path | None) -> list[Path]:
     """Script folders, the project's own virtual environment's first."""
     folders = [root / name / "bin" for name in VENV_FOLDERS] if root else []
     return [*folders, Path(sys.executable).parent]
 
 
 def _black(root: Path | None) -> list[str] | None:
-    for folder in _environment_folders(root):
+    for folder in environment_folders(root):
         if (folder / "black").is_file():
             return [str(folder / "black")]
     if importlib.util.find_spec("black") is not None:
@@ -87,8 +128,8 @@ def _black(root: Path | None) -> list[str] | None:
     return None
 
 
-def _ruff(root: Path | None) -> str | None:
-    for folder in _environment_folders(root):
+def ruff_executable(root: Path | None) -> str | None:
+    for folder in environment_folders(root):
         if (folder / "ruff").is_file():
             return str(folder / "ruff")
     try:

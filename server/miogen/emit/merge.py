@@ -87,8 +87,8 @@ def merge_tests(
     New imports go where isort would put them, in ``style``'s sections (``Style()``: no
     first-party packages known, 88 characters).
     """
-    wanted = parse_imports(imports)
     style = style or Style()
+    wanted = parse_imports([*style.required_imports, *imports])
     if not existing:
         return _new_module(wanted, tests, header, style)
     return _merge_existing(parse_module(existing), wanted, tests, style)
@@ -125,7 +125,7 @@ def write_merged(
     """
     path = Path(path)
     style = style or project_style(path)
-    tests = format_tests(tests, style, path)
+    tests = format_tests(tests, style, path, imports)
     candidates = itertools.chain([path], files.fallback_candidates(path))
     for index, candidate in enumerate(itertools.islice(candidates, FALLBACK_TRIES)):
         try:

@@ -13,6 +13,7 @@ folder as the project root, and so does this: its modules are first-party.
 
 from __future__ import annotations
 
+import ast
 import configparser
 import tomllib
 from dataclasses import dataclass
@@ -34,6 +35,9 @@ class Style:
     first_party: frozenset[str] = frozenset()  # top-level module names
     formatter: Formatter | None = None  # the one the project configures, if any
     root: Path | None = None  # where the configuration lives (the formatter runs there)
+    lints: bool = False  # the project configures ruff: its rules apply to the emitted file
+    required_imports: tuple[str, ...] = ()  # isort's required-imports (ruff's rule I002)
+    mypy: bool = False  # the project configures mypy ([tool.mypy], mypy.ini, setup.cfg [mypy])
 
 
 def project_style(test_path: Path, current: Path | None = None) -> Style:
@@ -63,6 +67,9 @@ def project_style(test_path: Path, current: Path | None = None) -> Style:
         first_party=_first_party(root, ruff, pyproject, setup),
         formatter=_formatter(found, black),
         root=root,
+        lints=found is not None,
+        required_imports=_required_imports(ruff),
+        mypy=_configures_mypy(root, pyproject, setup),
     )
 
 
@@ -98,6 +105,33 @@ def _formatter(ruff: dict[str, Any] | None, black: dict[str, Any] | None) -> For
     if black is not None and "format" not in (ruff or {}):
         return "black"
     return "ruff" if ruff is not None else None
+
+
+def _required_imports(ruff: dict[str, Any]) -> tuple[str, ...]:
+    """The imports every file must have (``[lint.isort] required-imports``, or the older
+    top-level ``[isort]`` table)."""
+    lint = ruff.get("lint", {}) if isinstance(ruff.get("lint"), dict) else {}
+    for table in (lint.get("isort"), ruff.get("isort")):
+        if isinstance(table, dict) and isinstance(table.get("required-imports"), list):
+            return tuple(i for i in map(str, table["required-imports"]) if _is_import(i))
+    return ()
+
+
+def _is_import(line: str) -> bool:
+    try:
+        body = ast.parse(line).body
+    except SyntaxError:
+        return False
+    return bool(body) and all(isinstance(n, ast.Import | ast.ImportFrom) for n in body)
+
+
+def _configures_mypy(
+    root: Path, pyproject: dict[str, Any], setup: dict[str, dict[str, str]]
+) -> bool:
+    """Whether mypy has a configuration of the project's, where mypy looks for one."""
+    if (root / "mypy.ini").is_file() or (root / ".mypy.ini").is_file():
+        return True
+    return isinstance(pyproject.get("mypy"), dict) or "mypy" in setup
 
 
 def _first_party(

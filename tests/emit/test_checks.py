@@ -1,0 +1,111 @@
+"""Generated files pass the project's own ruff configuration as written, and its mypy's."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from emit.test_merge import ruff
+from miogen.emit.checks import check_notes, mypy_errors, ruff_findings
+from miogen.emit.formatting import environment_folders
+from miogen.emit.merge import GeneratedTest, write_merged
+from miogen.emit.style import project_style
+
+STRICT_RUFF = """\
+[tool.ruff]
+line-length = 88
+
+[tool.ruff.lint]
+select = ["E", "F", "I", "PT", "Q", "UP", "B"]
+
+[tool.ruff.lint.isort]
+required-imports = ["from __future__ import annotations"]
+
+[tool.ruff.lint.flake8-quotes]
+inline-quotes = "single"
+
+[tool.ruff.format]
+quote-style = "single"
+"""
+
+PARAMETRIZED = GeneratedTest(
+    "test_scaled",
+    '@pytest.mark.parametrize("n,expected", [(1, "one"), (2, "two")])\n'
+    "def test_scaled(n, expected):\n"
+    "    assert shapes.name(n) == expected\n",
+)
+RAISES = GeneratedTest(
+    "test_name_of_zero_raises_value_error",
+    "def test_name_of_zero_raises_value_error():\n"
+    "    with pytest.raises(ValueError):  # noqa: PT011\n"
+    "        shapes.name(0)\n",
+)
+IMPORTS = ["import pytest", "import shapes"]
+
+
+def strict_project(tmp_path: Path) -> Path:
+    (tmp_path / "pyproject.toml").write_text(STRICT_RUFF)
+    (tmp_path / "shapes.py").write_text(
+        "def name(n: int) -> str:\n    if not n:\n        raise ValueError('zero')\n"
+        "    return {1: 'one'}.get(n, 'two')\n"
+    )
+    return tmp_path / "tests" / "test_shapes_miogen.py"
+
+
+def ruff_no_fix(path: Path, root: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [ruff(), "check", "--no-fix", "--output-format", "concise", str(path)],
+        cwd=root, capture_output=True, text=True,
+    )  # fmt: skip
+
+
+def test_the_written_file_passes_the_projects_ruff_without_a_fix(tmp_path: Path) -> None:
+    path = strict_project(tmp_path)
+    written, _ = write_merged(path, IMPORTS, [PARAMETRIZED, RAISES])
+    text = written.read_text()
+    assert text.splitlines()[0].startswith("from __future__ import annotations") or (
+        "\nfrom __future__ import annotations\n" in text
+    ), text
+    assert "@pytest.mark.parametrize(('n', 'expected'), [(1, 'one'), (2, 'two')])" in text, text
+    done = ruff_no_fix(written, tmp_path)
+    assert done.returncode == 0, done.stdout + text
+    assert ruff_findings(written, project_style(written)) == []
+    assert check_notes(written, project_style(written)) == []
+
+
+def test_what_no_fix_can_mend_is_reported(tmp_path: Path) -> None:
+    path = strict_project(tmp_path)
+    plain = GeneratedTest("test_one", "def test_one():\n    assert shapes.name(1) == 'one'\n")
+    written, _ = write_merged(path, IMPORTS, [plain])  # pytest imported, and unused
+    found = ruff_findings(written, project_style(written))
+    assert [f.split()[0] for f in found] == ["F401"], found
+    [note] = check_notes(written, project_style(written))
+    assert note.startswith("ruff (your configuration) still finds 1 issue in test_shapes_miogen.py")
+
+
+def test_without_a_ruff_configuration_nothing_is_checked(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "shapes"\n')
+    written, _ = write_merged(tmp_path / "tests" / "test_x.py", IMPORTS, [RAISES])
+    assert "from __future__" not in written.read_text()
+    assert ruff_findings(written, project_style(written)) == []
+
+
+def has_mypy() -> bool:
+    return any((folder / "mypy").is_file() for folder in environment_folders(None))
+
+
+@pytest.mark.skipif(not has_mypy(), reason="mypy is not installed")
+def test_mypy_of_the_project_finds_no_error_in_the_written_file(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text(STRICT_RUFF + "\n[tool.mypy]\nstrict = false\n")
+    (tmp_path / "shapes.py").write_text("def name(n: int) -> str:\n    return str(n)\n")
+    written, _ = write_merged(tmp_path / "tests" / "test_shapes_miogen.py", IMPORTS, [RAISES])
+    style = project_style(written)
+    assert style.mypy
+    assert mypy_errors(written, style) == []
+    broken = tmp_path / "tests" / "test_broken_miogen.py"
+    shutil.copyfile(written, broken)
+    broken.write_text(broken.read_text() + "\n\ndef test_typed() -> None:\n    shapes.name('1')\n")
+    [error] = mypy_errors(broken, style)
+    assert "arg-type" in error and error.startswith("line "), error
