@@ -102,7 +102,7 @@ def test_the_workflow_runs_as_written(tmp_path):
     for name in UPLOADED:
         assert (root / name).is_file(), name
     assert list(root.glob("tests/**/test_*_miogen.py")) == [root / "tests" / "test_bank_miogen.py"]
-    assert "classify" in (tmp_path / "summary").read_text(encoding="utf-8")
+    assert "Branch coverage of the changed units" in (tmp_path / "summary").read_text("utf-8")
 
     # A commit that changes no unit: nothing to do (status 3), the step still passes.
     for name in UPLOADED:

@@ -184,7 +184,8 @@ def markdown(report: CtgReport, fail_under: float | None = None) -> str:
         lines += ["", "### Could not keep", "", *problems]
     lines += [
         "",
-        f"Pooled branch coverage (coverage.py): {report.covered}/{report.branches} "
+        f"Branch coverage of {'the changed' if report.changes else 'all'} units (coverage.py): "
+        f"{report.covered}/{report.branches} "
         f"({report.pooled:.1f}%). {len(report.written)} test files written. Exit status {code}.",
     ]
     return "\n".join(lines) + "\n"
