@@ -144,6 +144,8 @@ def exit_code_for(data: dict, fail_under: float) -> int:
     class Ran:
         failed = False
         pooled = data["pooled"]["percent"]
+        not_kept = sum(len(u["tests_not_kept"]) for u in data["units"]) + len(data["not_written"])
+        nothing_to_do = False
 
     return exit_code(Ran, fail_under)
 

@@ -17,7 +17,7 @@ from miogen.execution.interpreter import project_interpreter
 from miogen.records import Algorithm
 
 if TYPE_CHECKING:
-    from miogen.ctg.runner import CtgConfig
+    from miogen.ctg.runner import CtgConfig, CtgReport
 
 
 def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -49,7 +49,26 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--scheduler", metavar="ADDRESS",
         help="dask scheduler (tcp://host:8786); without it, a LocalCluster of --jobs workers",
     )  # fmt: skip
-    ctg.add_argument("--history", type=Path, help="history file (default: .miogen/history.sqlite)")
+    ctg.add_argument(
+        "--history", type=Path,
+        help="history file (default: .miogen/history.sqlite); cache it between CI runs",
+    )  # fmt: skip
+    ctg.add_argument(
+        "--changed-since", metavar="REF",
+        help="only the units changed since the git ref REF (its merge base with HEAD), "
+        "uncommitted changes included",
+    )  # fmt: skip
+    ctg.add_argument(
+        "--summary-md", type=Path, metavar="FILE", help="write a Markdown summary (a PR comment)"
+    )
+    ctg.add_argument(
+        "--junit-xml", type=Path, metavar="FILE",
+        help="run the written test files once more and write pytest's JUnit XML",
+    )  # fmt: skip
+    ctg.add_argument(
+        "--coverage-xml", type=Path, metavar="FILE",
+        help="coverage.py's XML report (branches) of the written test files alone",
+    )  # fmt: skip
     ctg.add_argument("--project-root", help="the project's root (default: found from PATH)")
     ctg.add_argument(
         "--python",
@@ -96,6 +115,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def run(args: argparse.Namespace) -> int:
     from miogen.ctg import report as reporting
+    from miogen.ctg.ci import changed_since
     from miogen.ctg.discovery import project_root
     from miogen.ctg.jobs import dask_pool
     from miogen.ctg.runner import run_ctg
@@ -105,12 +125,16 @@ def run(args: argparse.Namespace) -> int:
     values = command_line(root, args)
     config = _config(args, values)
     config = dataclasses.replace(config, interpreter=project_interpreter(root, args.python))
+    changes = changed_since(root, args.changed_since) if args.changed_since else None
     log = None if args.quiet else (lambda line: print(line, file=sys.stderr, flush=True))
     with ExitStack() as stack:
         pool = None
         if args.executor == "dask":
             pool = stack.enter_context(dask_pool(args.scheduler, config.jobs))
-        report = run_ctg(args.paths, config, root=root, history=args.history, pool=pool, log=log)
+        report = run_ctg(
+            args.paths, config, root=root, history=args.history, pool=pool, log=log,
+            changes=changes,
+        )  # fmt: skip
     for warning in report.warnings:
         print(f"miogen: warning: {warning}", file=sys.stderr)
     fail_under: float | None = values.get("fail_under")
@@ -123,13 +147,35 @@ def run(args: argparse.Namespace) -> int:
         args.report.parent.mkdir(parents=True, exist_ok=True)
         # Whole or not at all, also when the command is cancelled while it writes.
         write_atomically(args.report, json.dumps(data, indent=2) + "\n")
-    if fail_under is not None and data["exit_code"] and not report.failed:
+    if args.summary_md:
+        args.summary_md.parent.mkdir(parents=True, exist_ok=True)
+        write_atomically(args.summary_md, reporting.markdown(report, fail_under))
+    _xml_reports(args, report)
+    if fail_under is not None and data["exit_code"] == 1 and not report.failed:
         print(
             f"miogen: pooled coverage {report.pooled:.1f}% is under --fail-under {fail_under:g}%",
             file=sys.stderr,
         )
     code: int = data["exit_code"]
     return code
+
+
+def _xml_reports(args: argparse.Namespace, report: CtgReport) -> None:
+    """--junit-xml and --coverage-xml: the written test files run once more (none written: no
+    file, and a note)."""
+    from miogen.ctg.ci import run_written_tests
+
+    if not (args.junit_xml or args.coverage_xml):
+        return
+    if not report.written:
+        print("miogen: no test file written: no JUnit or coverage XML", file=sys.stderr)
+        return
+    found = run_written_tests(
+        report.written, report.root, args.junit_xml, args.coverage_xml, report.config.interpreter
+    )
+    if found.exit_code not in (0, 5):
+        print(f"miogen: warning: the written tests fail (pytest exit {found.exit_code})",
+              file=sys.stderr)  # fmt: skip
 
 
 def _config(args: argparse.Namespace, values: dict[str, Any]) -> CtgConfig:

@@ -26,6 +26,7 @@ def unit_entry(state: UnitState) -> dict[str, Any]:
         "seconds": round(outcome.seconds, 3) if outcome else 0.0,
         "seeds_replayed": outcome.result.replayed if outcome and outcome.result else 0,
         "seeds_dropped": state.seeds_dropped,
+        "tests_not_kept": state.dropped,
     }
     if outcome is not None and outcome.status != "ok":
         entry["message"] = outcome.message
@@ -55,17 +56,29 @@ def to_json(report: CtgReport, fail_under: float | None = None) -> dict[str, Any
         "generation_seconds": round(report.generation_seconds, 3),
         "wall_seconds": round(report.wall_seconds, 3),
         "written": [str(p) for p in report.written],
+        "not_written": report.unwritten,
+        "changed_since": report.changes.ref if report.changes else None,
         "fail_under": fail_under,
         "exit_code": exit_code(report, fail_under),
     }
 
 
+NOTHING_TO_DO = 3  # --changed-since: no unit changed
+NOT_KEPT = 4  # generated tests were dropped by the verification, or a test file was not written
+
+
 def exit_code(report: CtgReport, fail_under: float | None) -> int:
-    """0 unless something failed to run, or the pooled coverage is under the gate."""
+    """1: something failed to run, or the pooled coverage is under ``fail_under``; 4: tests
+    could not be kept; 3: nothing to do; 0: tests added, or none needed. (2: bad input, from
+    the command line.)"""
     if report.failed:
         return 1
     if fail_under is not None and report.pooled + 1e-9 < fail_under:
         return 1
+    if report.not_kept:
+        return NOT_KEPT
+    if report.nothing_to_do:
+        return NOTHING_TO_DO
     return 0
 
 
@@ -120,3 +133,59 @@ def summary(report: CtgReport) -> list[str]:
         f"{len(ran)} of {len(report.units)} units ran; generation {report.generation_seconds:.1f} s "
         f"on {report.config.jobs} job slot(s), wall {report.wall_seconds:.1f} s",
     ]
+
+
+def markdown(report: CtgReport, fail_under: float | None = None) -> str:
+    """A pull-request comment: per module its units, the tests added, what they add over the
+    project's own suite, and what could not be kept and why."""
+    code = exit_code(report, fail_under)
+    since = f" since `{report.changes.ref}`" if report.changes else ""
+    lines = ["## miogen: generated tests", ""]
+    if report.nothing_to_do:
+        lines.append(f"No unit changed{since}: nothing to do.")
+    modules: dict[str, list[UnitState]] = {}
+    for state in report.units:
+        modules.setdefault(state.module.relative, []).append(state)
+    if modules:
+        lines += [
+            f"| module | units{' changed' if report.changes else ''} | tests added | "
+            "over your suite |",
+            "|---|---|---:|---|",
+        ]
+    for relative, group in modules.items():
+        gain = module_gain(
+            relative,
+            [Gain(s.key, s.total, frozenset(s.suite), frozenset(s.after)) for s in group],
+        )
+        before, after = gain.percent(gain.suite), gain.percent(gain.combined)
+        over = (
+            f"+{gain.added} branches over your suite ({before:.0f}% → {after:.0f}%)"
+            if gain.added
+            else f"nothing added ({before:.0f}%)"
+        )
+        names = ", ".join(f"`{s.unit.name}`" for s in group)
+        added = sum(s.added for s in group)
+        lines.append(f"| `{relative}` | {names} | {added} | {over} |")
+    problems = []
+    for state in report.units:
+        if state.dropped:
+            problems.append(
+                f"- `{state.key}`: {len(state.dropped)} generated tests dropped: they failed, "
+                "were unstable or did what the sandbox refuses in the verification "
+                f"({', '.join(state.dropped[:5])})"
+            )
+        if state.status == "failed" and state.outcome is not None:
+            problems.append(f"- `{state.key}`: the search failed: {state.outcome.message}")
+    for path, why in report.unwritten.items():
+        problems.append(f"- `{path}`: not written: {why}")
+    for relative, message in report.module_errors.items():
+        problems.append(f"- `{relative}`: not analysed: {message}")
+    if problems:
+        lines += ["", "### Could not keep", "", *problems]
+    lines += [
+        "",
+        f"Branch coverage of {'the changed' if report.changes else 'all'} units (coverage.py): "
+        f"{report.covered}/{report.branches} "
+        f"({report.pooled:.1f}%). {len(report.written)} test files written. Exit status {code}.",
+    ]
+    return "\n".join(lines) + "\n"

@@ -33,6 +33,7 @@ from miogen.ctg.allocation import (
     allocate,
     allocate_simple,
 )
+from miogen.ctg.ci import Changes
 from miogen.ctg.discovery import Module, discover, project_root
 from miogen.ctg.history import DEFAULT_PATH, HistoryStore, RunRow, StoredUnit, content_hash
 from miogen.ctg.jobs import Job, Pool, dispatch, local_pool
@@ -100,6 +101,7 @@ class UnitState:
     )  # generated tests that passed verification
     measured: list[int] = field(default_factory=list)  # what coverage.py measured for them
     added: int = 0  # tests merged into the file (not already there)
+    dropped: list[str] = field(default_factory=list)  # failed, unstable or refused in verification
 
     @property
     def total(self) -> int:
@@ -135,6 +137,19 @@ class CtgReport:
     executor: str = "local"
     wall_seconds: float = 0.0
     generation_seconds: float = 0.0  # the jobs' wall seconds, summed (the paper's time spent)
+    changes: Changes | None = None  # --changed-since: only the units these lines touch ran
+    unwritten: dict[str, str] = field(default_factory=dict)  # test file -> why not written
+
+    @property
+    def nothing_to_do(self) -> bool:
+        """--changed-since found no changed unit (and no module that cannot be analysed)."""
+        return self.changes is not None and not self.units and not self.module_errors
+
+    @property
+    def not_kept(self) -> int:
+        """Generated tests verification dropped (failing, unstable, refused by the sandbox, or
+        not importable), plus the test files that could not be written."""
+        return sum(len(u.dropped) for u in self.units) + len(self.unwritten)
 
     @property
     def covered(self) -> int:
@@ -161,12 +176,14 @@ def run_ctg(
     history: str | Path | None = None,
     pool: Pool | None = None,
     log: Log | None = None,
+    changes: Changes | None = None,
 ) -> CtgReport:
-    """Discover units, allocate ``config.total`` seconds, run, verify, merge and record."""
+    """Discover units, allocate ``config.total`` seconds, run, verify, merge and record.
+    ``changes``: only the units they touch (``ctg.ci.changed_since``) take part."""
     started = time.monotonic()
     log = log or (lambda _: None)
     folders = [Path(p) for p in paths] or [Path.cwd()]
-    report = CtgReport(project_root(folders, root), config)
+    report = CtgReport(project_root(folders, root), config, changes=changes)
     with ExitStack() as stack:
         store = _open_history(report, history) if config.strategy == "ctg" else None
         if store is not None:
@@ -175,7 +192,8 @@ def run_ctg(
         report.executor = pool.name
         threads = stack.enter_context(ThreadPoolExecutor(max(1, config.jobs)))
         modules = _discover(report, folders, config)
-        states = _load_history(modules, store)
+        states = _load_history(modules, store, changes)
+        modules = [m for m in modules if any(s.module is m for s in states)]
         _measure_before(report, modules, states, store, threads)
         plan = _allocate(states, config)
         _run_jobs(report, states, plan, config, pool, log)
@@ -200,17 +218,24 @@ def _open_history(report: CtgReport, history: str | Path | None) -> HistoryStore
 
 def _discover(report: CtgReport, paths: list[Path], config: CtgConfig) -> list[Module]:
     modules = discover(paths, report.root, config.tests_directory, config.test_file_pattern)
+    if report.changes is not None:
+        modules = [m for m in modules if report.changes.touches_file(m.location.path)]
     for module in modules:
         if module.error:
             report.module_errors[module.relative] = module.error
     return [m for m in modules if m.model is not None]
 
 
-def _load_history(modules: list[Module], store: HistoryStore | None) -> list[UnitState]:
-    """Each unit with its stored suite, whose tests are re-validated against the current code."""
+def _load_history(
+    modules: list[Module], store: HistoryStore | None, changes: Changes | None = None
+) -> list[UnitState]:
+    """Each unit (that ``changes`` touch, if given) with its stored suite, whose tests are
+    re-validated against the current code."""
     states = []
     for module in modules:
         for unit in module.units:
+            if changes is not None and not changes.touches(module.location.path, unit):
+                continue
             state = UnitState(module, unit, module.key(unit))
             if store is not None:
                 state.stored = store.unit(state.key)
@@ -252,7 +277,7 @@ def _measure_before(
                 report.failing[str(module.test_path)] = failures
             if warning:
                 report.warnings.append(warning)
-    suite = _suite(report, modules) if report.config.baseline else {}
+    suite = _suite(report, modules) if report.config.baseline and modules else {}
     for state in states:
         known = coverage[state.module.relative].get(state.unit.name, [])
         targets = {t.id for t in state.unit.targets}
@@ -439,6 +464,10 @@ def _verify_module(group: list[UnitState], config: CtgConfig) -> None:
     units = [s.unit for s in group]
     verified = verify(module.location, module.analysed, units, tests, config.test_timeout,
                       runs=config.verify_runs, interpreter=config.interpreter)  # fmt: skip
+    gone = verified.dropped
+    refused = set(gone.failing) | set(gone.unstable) | set(gone.sandbox)
+    for state in group:
+        state.dropped = [t.name for t in state.tests if gone.unimportable or t.name in refused]
     before = {s.unit.name: s.before for s in group}
     name = module.location.module_name
     keep_only_what_adds(verified, name, module.analysed, units, before)
@@ -463,6 +492,7 @@ def _merge(report: CtgReport, modules: list[Module], states: list[UnitState]) ->
             )  # fmt: skip
         except (UnmergeableFile, OSError, OutsideRoot) as error:
             report.warnings.append(f"{module.test_path}: tests not written: {error}")
+            report.unwritten[str(module.test_path)] = str(error)
             continue
         report.written.append(path)
         interpreter = report.config.interpreter
@@ -518,8 +548,10 @@ def _record(store: HistoryStore | None, modules: list[Module], states: list[Unit
             {s.unit.name: s.after for s in states if s.module is m},
         )
         for m in modules
+        # A module whose units took part only in part (--changed-since): its coverage is not known
+        if sum(1 for s in states if s.module is m) == len(m.units)
     }
-    present = {s.key for s in states}
+    present = {m.key(u) for m in modules for u in m.units}
     analysed = {m.relative for m in modules}
     forget = [
         key for key in store.keys() if key.rpartition("::")[0] in analysed and key not in present
