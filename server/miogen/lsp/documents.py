@@ -234,22 +234,21 @@ class DocumentStore:
         doc.served_stale = True
         return None if doc.broken else doc.snapshot
 
-    async def first_look(self, uri: str, patience: float = PATIENCE) -> Snapshot | Outline | None:
+    async def first_look(self, uri: str) -> Snapshot | Outline | None:
         """What lenses are made of: ``latest``, except on a file just opened whose analysis is
-        not done within ``patience``: then an outline of the editor's text from a parse (in a
-        thread), and the lenses are refreshed when the analysis arrives. A text longer than
+        not done: then at once an outline of the editor's text from a parse (in a thread; the
+        analysis would give the same lenses: a file just opened has no results to count), and
+        the lenses are refreshed when the analysis arrives. A text longer than
         ``OUTLINE_CHARACTERS`` waits for its analysis (and past the analyser's limit gets none)."""
         doc = self.documents.get(uri)
         if doc is None or uri not in self.open or doc.snapshot is not None:
-            return await self.latest(uri, patience)
+            return await self.latest(uri)
         source = self.editor_text(uri)
         if len(source) > OUTLINE_CHARACTERS:
-            return await self.latest(uri, patience)
+            return await self.latest(uri)
         future = self.analysis(doc, source, self.editor_version(uri))
-        if not future.done():
-            await asyncio.wait({future}, timeout=patience)
         if future.done() or doc.snapshot is not None:
-            return await self.latest(uri, patience)
+            return await self.latest(uri)
         doc.served_stale = True
         return await asyncio.to_thread(outline, source)
 
