@@ -8,6 +8,11 @@ and resolves code actions, and measures:
 * ``textDocument/codeLens``, ``codeAction`` and ``hover`` round trips (p50, p95, max), one after
   the other with 20 ms between them: idle (the file analysed), while typing (a ``didChange``
   every 100 ms into the unit) and while a job runs;
+* ``textDocument/codeLens`` after opening the file (issue 26, part 5): each of ``--opens`` opens
+  of a fresh copy sends didOpen and at once codeLens, timed to its answer (before the analysis is
+  done the lenses come from a parse, without counts), to the server's
+  ``workspace/codeLens/refresh`` (the analysis arrived) and to the answer of the codeLens asked
+  then; on a quiet machine and with a CPU hog (a busy loop process) on the other core; medians;
 * per save of a code change inside the unit (typed, then saved at once, as a user does):
   didSave -> the job is visible (work-done progress begin or ``miogen/jobStatus`` queued),
   -> the first streamed coverage (``miogen/coverage`` with the unit running and branches covered),
@@ -25,6 +30,7 @@ import os
 import platform
 import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -107,6 +113,8 @@ class Probe:
         client.feature(types.WINDOW_WORK_DONE_PROGRESS_CREATE)(lambda p: None)
         client.feature(types.PROGRESS)(lambda p: self.events.append((time.perf_counter(), "progress", p)))  # fmt: skip
         client.feature(types.WINDOW_LOG_MESSAGE)(lambda p: self.logs.append(p.message))
+        client.feature(types.WORKSPACE_CODE_LENS_REFRESH)(lambda p: self.refreshes.append(time.perf_counter()))  # fmt: skip
+        self.refreshes: list[float] = []
 
     def _record(self, kind: str, params: object) -> None:
         if getattr(params, "uri", None) == self.uri:
@@ -118,7 +126,9 @@ class Probe:
 
 CAPABILITIES = types.ClientCapabilities(
     window=types.WindowClientCapabilities(work_done_progress=True),
-    workspace=types.WorkspaceClientCapabilities(apply_edit=True),
+    workspace=types.WorkspaceClientCapabilities(
+        apply_edit=True, code_lens=types.CodeLensWorkspaceClientCapabilities(refresh_support=True)
+    ),
     text_document=types.TextDocumentClientCapabilities(
         code_action=types.CodeActionClientCapabilities(
             data_support=True,
@@ -331,6 +341,127 @@ async def measure(
         shutil.rmtree(workspace, ignore_errors=True)
 
 
+# --- the lens after opening the file -------------------------------------------------------------
+
+
+@dataclass
+class Open:
+    """One open of a fresh copy of the subject, seen from the client (seconds after didOpen)."""
+
+    lens: float  # the codeLens sent with the didOpen answered
+    parsed: bool  # that answer came from a parse (a refresh followed when the analysis arrived)
+    refresh: float  # workspace/codeLens/refresh arrived (the analysis is done)
+    refined: float  # the codeLens asked on the refresh answered
+    units: int  # lenses in the first answer
+
+
+@dataclass
+class Opens:
+    name: str
+    load: float
+    opens: list[Open] = field(default_factory=list)
+
+
+def _hog() -> subprocess.Popen[bytes]:
+    """A busy loop in a process of its own: the other core kept busy."""
+    return subprocess.Popen([sys.executable, "-c", "while True:\n    pass\n"])
+
+
+async def lens_after_open(subject: Subject, opens: int) -> list[Opens]:
+    """``opens`` opens of fresh copies on a quiet machine, then as many with a CPU hog running."""
+    workspace = Path(tempfile.mkdtemp(prefix="miogen-bench-open-"))
+    original = subject.path.read_text("utf-8")
+    probe = Probe(workspace.as_uri())
+    try:
+        (workspace / "pyproject.toml").write_text('[project]\nname = "bench"\nversion = "0"\n')
+        await probe.client.start_io(sys.executable, "-m", "miogen", "serve")
+        await probe.client.initialize_async(
+            types.InitializeParams(
+                capabilities=CAPABILITIES,
+                root_uri=workspace.as_uri(),
+                workspace_folders=[types.WorkspaceFolder(uri=workspace.as_uri(), name="bench")],
+                initialization_options={"onSave": False},
+            )
+        )
+        probe.client.initialized(types.InitializedParams())
+        await _open_once(probe, workspace / "warm_up.py", original)  # processes started, imports
+        results = []
+        for name in ("quiet", "other core busy"):
+            hog = _hog() if name != "quiet" else None
+            try:
+                await asyncio.sleep(0.5)
+                phase = Opens(name, os.getloadavg()[0])
+                for index in range(opens):
+                    path = workspace / f"{subject.path.stem}_{name[0]}{index}.py"
+                    phase.opens.append(await _open_once(probe, path, original))
+                results.append(phase)
+            finally:
+                if hog is not None:
+                    hog.kill()
+                    hog.wait()
+        await probe.client.shutdown_async(None)
+        probe.client.exit(None)
+        await probe.client.stop()
+        return results
+    finally:
+        shutil.rmtree(workspace, ignore_errors=True)
+
+
+async def _open_once(probe: Probe, path: Path, text: str) -> Open:
+    path.write_text(text, "utf-8")
+    uri, client = path.as_uri(), probe.client
+    document = types.TextDocumentIdentifier(uri=uri)
+    refreshes = len(probe.refreshes)
+    start = time.perf_counter()
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(text_document=types.TextDocumentItem(uri=uri, language_id="python", version=1, text=text))
+    )  # fmt: skip
+    lenses = await client.text_document_code_lens_async(types.CodeLensParams(text_document=document))  # fmt: skip
+    answered = time.perf_counter() - start
+    units = len(lenses or [])
+    refresh = refined = float("nan")
+    deadline = time.perf_counter() + 60
+    while len(probe.refreshes) == refreshes and time.perf_counter() < deadline:
+        await asyncio.sleep(0.005)
+    if len(probe.refreshes) > refreshes:
+        refresh = probe.refreshes[refreshes] - start
+        await client.text_document_code_lens_async(types.CodeLensParams(text_document=document))
+        refined = time.perf_counter() - start
+    client.text_document_did_close(types.DidCloseTextDocumentParams(text_document=document))
+    await asyncio.sleep(0.3)
+    return Open(answered, len(probe.refreshes) > refreshes, refresh, refined, units)
+
+
+def open_report(phases: list[Opens], subject: Subject) -> str:
+    if not phases:
+        return ""
+    rows = []
+    for phase in phases:
+        lens = _median([o.lens for o in phase.opens])
+        rows.append(
+            f"| {phase.name} (load {phase.load:.2f}) | {_ms(lens)} | {_ms(max(o.lens for o in phase.opens))} "
+            f"| {sum(o.parsed for o in phase.opens)}/{len(phase.opens)} | {phase.opens[0].units} "
+            f"| {_ms(_median([o.refresh for o in phase.opens]))} | {_ms(_median([o.refined for o in phase.opens]))} "
+            f"| {_verdict(lens < 0.3)} |"
+        )  # fmt: skip
+    each = "; ".join(f"{p.name}: " + ", ".join(_ms(o.lens) for o in p.opens) for p in phases)
+    return f"""
+## The lens after opening the file (median of {len(phases[0].opens)} opens; aim: < 300 ms)
+
+Each open is of a fresh copy of the subject (never analysed before) in a server that has opened
+one file already; codeLens is sent right after didOpen. Until the file's first analysis is done
+(coverage.py's tokenizing dominates it) the lenses come from a parse of the text, without branch
+counts; the server asks for a refresh when the analysis arrives. *Other core busy*: a process
+running a busy loop for the whole phase. *From a parse*: answers followed by a refresh.
+
+| machine | didOpen -> lens | max | from a parse | lenses | -> refresh asked | -> refined lens | < 300 ms |
+|---|---|---|---|---|---|---|---|
+{chr(10).join(rows)}
+
+Each open's lens: {each}.
+"""
+
+
 # --- the report ---------------------------------------------------------------------------------
 
 
@@ -358,7 +489,7 @@ def _verdict(ok: bool) -> str:
     return "met" if ok else "**missed**"
 
 
-def report(subject: Subject, phases: list[Phase], saves: list[Save], budget: float, command: str, loads: tuple[float, float], seconds: float) -> str:  # fmt: skip
+def report(subject: Subject, phases: list[Phase], saves: list[Save], budget: float, command: str, loads: tuple[float, float], seconds: float, opened: list[Opens] | None = None) -> str:  # fmt: skip
     lines = subject.path.read_text("utf-8").count("\n")
     rows = []
     for phase in phases:
@@ -422,7 +553,7 @@ tests in fresh pytest processes (started during the search). The server's accoun
 worker's pid ("started ahead" when it was a spare, "the saved text analysed ahead" when the
 spare had analysed it) and splits its wall time into the start and the unit's phases, then the
 verification.
-"""
+{open_report(opened or [], subject)}"""
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -433,6 +564,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--seconds", type=float, default=10.0, help="length of the idle and typing phases"
     )
+    parser.add_argument(
+        "--opens", type=int, default=7, help="opens per machine state for the lens (default 7)"
+    )
     parser.add_argument("--out", type=Path, default=RESULTS)
     args = parser.parse_args(argv)
     command = " ".join(
@@ -441,9 +575,10 @@ def main(argv: list[str] | None = None) -> int:
     subject = SUBJECTS[args.subject]
     before, started = os.getloadavg()[0], time.perf_counter()
     phases, saves = asyncio.run(measure(subject, args.runs, args.budget, args.seconds))
+    opened = asyncio.run(lens_after_open(subject, args.opens)) if args.opens > 0 else []
     loads = (before, os.getloadavg()[0])
     text = report(
-        subject, phases, saves, args.budget, command, loads, time.perf_counter() - started
+        subject, phases, saves, args.budget, command, loads, time.perf_counter() - started, opened
     )
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(text, "utf-8")

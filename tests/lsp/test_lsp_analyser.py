@@ -7,12 +7,12 @@ import threading
 from pathlib import Path
 
 import pytest
-from lsp_support import SHAPES
+from lsp_support import SHAPES, line_of
 from miogen.errors import SourceSyntaxError
 from miogen.lsp.analyser import Analyser, Closed, Superseded, TooBig, analyse_text
-from miogen.lsp.documents import DocumentStore
+from miogen.lsp.documents import OUTLINE_CHARACTERS, DocumentStore
 from miogen.lsp.protocol import CommandError
-from miogen.lsp.snapshot import Snapshot
+from miogen.lsp.snapshot import Outline, Snapshot, outline, take
 
 from bench.big_file import module_text
 
@@ -217,3 +217,85 @@ async def test_closing_abandons_a_running_analysis_and_ends_its_process():
     for process in processes:
         process.join(10)
         assert not process.is_alive()
+
+
+OUTLINED = (
+    """\
+from typing import Protocol, overload
+
+
+class Shape(Protocol):
+    def area(self) -> float: ...
+
+
+class EmptyError(Exception):
+    pass
+
+
+class __Hidden:
+    def go(self) -> int:
+        return 1
+
+
+def _helper(x: int) -> int:
+    return x
+
+
+@overload
+def scale(x: int) -> int: ...
+@overload
+def scale(x: float) -> float: ...
+@staticmethod
+def scale(x):
+    return x * 2
+
+
+async def fetch() -> int:
+    return 1
+"""
+    + SHAPES
+)
+
+
+def test_an_outline_has_the_units_the_analysis_has_at_their_lines():
+    found = outline(OUTLINED)
+    snapshot = take(OUTLINED, "/w/outlined.py", "outlined")
+    assert found is not None and found.lines == snapshot.lines
+    assert list(found.units) == [(s.name, s.unit.line) for s in snapshot.units.values()]
+    assert [name for name, _ in found.units] == ["scale", "Stack", "sign"]
+    assert outline("def broken(:\n") is None
+
+
+async def test_a_file_just_opened_gets_an_outline_until_its_analysis_arrives():
+    gate, refreshed = Gate(), []
+    uri = Path("/w/shapes.py").as_uri()
+    store = store_with(gate, {uri: SHAPES}, refreshed)
+    doc = store.document(uri)
+    store.open.add(uri)
+    found = await asyncio.wait_for(store.first_look(uri), timeout=30)
+    assert isinstance(found, Outline), "not held up by the analysis"
+    first_lines = (line_of(SHAPES, "class Stack") + 1, line_of(SHAPES, "def sign") + 1)
+    assert found.units == tuple(zip(("Stack", "sign"), first_lines, strict=True))
+    assert doc.served_stale
+    assert refreshed == []
+
+    gate.release(SHAPES)
+    await store.analysis(doc, SHAPES, None)  # the one under way
+    await asyncio.sleep(0)
+    assert set(refreshed) == {uri} and doc.served_stale, "the session asks for lenses again"
+    assert isinstance(await store.first_look(uri), Snapshot)
+    store.analyser.close()
+
+
+async def test_a_text_too_long_to_outline_waits_for_its_analysis():
+    gate, refreshed = Gate(), []
+    uri = Path("/w/big.py").as_uri()
+    text = module_text(5) + "#" * OUTLINE_CHARACTERS + "\n"
+    store = store_with(gate, {uri: text}, refreshed)
+    store.document(uri)
+    store.open.add(uri)
+    answer = asyncio.ensure_future(store.first_look(uri))
+    await asyncio.sleep(0.3)  # an outline would have been answered by now
+    gate.release(text)
+    assert isinstance(await asyncio.wait_for(answer, timeout=30), Snapshot)
+    store.analyser.close()

@@ -85,16 +85,8 @@ def forget_analyses() -> None:
 @functools.lru_cache(maxsize=16)
 def _analyze(source: str, path: str, module_name: str) -> ModuleModel:
     tree = _parse_shared(source, path)
-    class_nodes = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
-    reader = TypeReader(set(class_nodes), _type_aliases(tree))
-    classes = {name: _read_class(node, reader, class_nodes) for name, node in class_nodes.items()}
-    with_code = {
-        name
-        for name, node in class_nodes.items()
-        if has_own_code(classes[name], node, class_nodes, reader, _read_signature)
-    }
     walked = survey(tree)
-    found = [_unit(node) for node in definitions(tree.body) if _is_unit(node, with_code)]
+    found = [_unit(node) for node in unit_nodes(tree)]
     # Public units first: their target ids do not depend on the private ones.
     found = [u for u in found if not u.private] + [u for u in found if u.private]
     found = _with_helper_ranges(tree, found, walked)
@@ -105,6 +97,25 @@ def _analyze(source: str, path: str, module_name: str) -> ModuleModel:
     model.private_units = [u for u in found if u.private]
     model.has_module_state = _has_module_state(tree, walked)
     return model
+
+
+def unit_nodes(tree: ast.Module) -> list[ast.FunctionDef | ast.ClassDef]:
+    """The module's units, public and private, in order: its top-level functions and the classes
+    with code of their own. Read from the tree alone (no targets): a small part of an analysis."""
+    class_nodes = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
+    reader = TypeReader(set(class_nodes), _type_aliases(tree))
+    classes = {name: _read_class(node, reader, class_nodes) for name, node in class_nodes.items()}
+    with_code = {
+        name
+        for name, node in class_nodes.items()
+        if has_own_code(classes[name], node, class_nodes, reader, _read_signature)
+    }
+    return [node for node in definitions(tree.body) if _is_unit(node, with_code)]
+
+
+def unit_headers(tree: ast.Module) -> list[tuple[str, int]]:
+    """The public units' names and first lines (decorators included), as the analysis has them."""
+    return [(n.name, _first_line(n)) for n in unit_nodes(tree) if not n.name.startswith("_")]
 
 
 def _complete(model: ModuleModel) -> Completion:

@@ -41,6 +41,10 @@ KEPT_PER_DOCUMENT = 4  # finished analyses kept per document (editor text, saved
 PROCESSES = 2  # analysis processes: a long analysis of one file leaves one for the others
 # The longest text analysed (characters): about 50,000 lines; its analysis takes seconds.
 MAX_CHARACTERS = 2_000_000
+# Tests only: while this variable names a file that does not exist, analyses wait (up to
+# GATE_SECONDS), so that a test sees what the server answers before an analysis finishes.
+GATE_VARIABLE = "MIOGEN_TEST_ANALYSIS_GATE"
+GATE_SECONDS = 300.0
 
 
 class Superseded(Exception):
@@ -76,6 +80,7 @@ def analyse_text(source: str, path: str, module: str) -> Snapshot | _NoParse:
     The cyclic garbage collector is off meanwhile: the analysis makes millions of objects and
     few cycles, and its collections took a sixth to a third of a big module's analysis.
     """
+    _wait_for_gate()
     gc.disable()
     try:
         return take(source, path, module)
@@ -83,6 +88,13 @@ def analyse_text(source: str, path: str, module: str) -> Snapshot | _NoParse:
         return _NoParse(error.path, error.line, str(error))
     finally:
         gc.enable()
+
+
+def _wait_for_gate() -> None:
+    gate = os.environ.get(GATE_VARIABLE)
+    deadline = time.monotonic() + GATE_SECONDS
+    while gate and not os.path.exists(gate) and time.monotonic() < deadline:
+        time.sleep(0.05)
 
 
 Analysis = Callable[[str, str, str], "Snapshot | _NoParse"]

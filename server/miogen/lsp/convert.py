@@ -29,7 +29,7 @@ from miogen.lsp.protocol import (
 )
 from miogen.lsp.protocol import Range as RangeJson
 from miogen.lsp.settings import Settings
-from miogen.lsp.snapshot import Snapshot, Span, UnitShape
+from miogen.lsp.snapshot import Outline, Snapshot, Span, UnitShape, line_span
 from miogen.lsp.views import Branch, UnitView
 
 SEVERITY = {
@@ -201,6 +201,19 @@ def code_lens(
         range=header_range(snapshot, shape, codec),
         command=types.Command(title, GENERATE, tooltip=tooltip, arguments=arguments),
     )
+
+
+def outline_lenses(found: Outline, uri: str, codec: PositionCodec) -> list[types.CodeLens]:
+    """The lenses of a text not analysed yet: one per unit, without counts (none are known)."""
+    return [
+        types.CodeLens(
+            range=span_range(found.lines, line_span(found.lines, line), codec),
+            command=types.Command(
+                "miogen: Generate tests", GENERATE, arguments=[unit_ref(uri, name)]
+            ),
+        )
+        for name, line in found.units
+    ]
 
 
 def criteria_tooltip(view: UnitView) -> str | None:

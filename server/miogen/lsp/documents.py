@@ -19,12 +19,15 @@ from miogen.errors import SourceSyntaxError
 from miogen.lsp.analyser import Analyser
 from miogen.lsp.jobs import Job
 from miogen.lsp.protocol import CommandError, UnitState
-from miogen.lsp.snapshot import Snapshot, UnitShape
+from miogen.lsp.snapshot import Outline, Snapshot, UnitShape, outline
 from miogen.lsp.views import UnitView
 from miogen.records import TestData
 
 MAX_SEEDS = 200  # tests handed to the next job; the newest win
 PATIENCE = 0.05  # seconds a request waits for the analysis of a newer text before answering
+# The longest text outlined for lenses before its first analysis (characters, about 5,000 lines):
+# the parse holds the GIL, a few tens of ms at this size; a longer text waits for its analysis.
+OUTLINE_CHARACTERS = 200_000
 
 
 @dataclass
@@ -230,6 +233,24 @@ class DocumentStore:
             return None
         doc.served_stale = True
         return None if doc.broken else doc.snapshot
+
+    async def first_look(self, uri: str) -> Snapshot | Outline | None:
+        """What lenses are made of: ``latest``, except on a file just opened whose analysis is
+        not done: then at once an outline of the editor's text from a parse (in a thread; the
+        analysis would give the same lenses: a file just opened has no results to count), and
+        the lenses are refreshed when the analysis arrives. A text longer than
+        ``OUTLINE_CHARACTERS`` waits for its analysis (and past the analyser's limit gets none)."""
+        doc = self.documents.get(uri)
+        if doc is None or uri not in self.open or doc.snapshot is not None:
+            return await self.latest(uri)
+        source = self.editor_text(uri)
+        if len(source) > OUTLINE_CHARACTERS:
+            return await self.latest(uri)
+        future = self.analysis(doc, source, self.editor_version(uri))
+        if future.done() or doc.snapshot is not None:
+            return await self.latest(uri)
+        doc.served_stale = True
+        return await asyncio.to_thread(outline, source)
 
     def _patience(self, doc: Document, source: str, patience: float) -> float | None:
         """How long to wait for the analysis of ``source``: all of it for a file just opened

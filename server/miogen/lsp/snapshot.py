@@ -12,7 +12,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from miogen.analysis.model import ModuleModel, Target, Unit
-from miogen.analysis.module import analyze_source, ast_hash, definitions, parse_module
+from miogen.analysis.module import (
+    analyze_source,
+    ast_hash,
+    definitions,
+    parse_module,
+    unit_headers,
+)
 from miogen.analysis.targets import parse_code
 
 # (start line, start character, end line, end character): 0-based lines, str indices.
@@ -53,12 +59,36 @@ class Snapshot:
 
     def statement_span(self, line: int) -> Span:
         """The text of a (1-based) line without its indentation and line ending."""
-        text = self.lines[line - 1].rstrip("\r\n") if 0 < line <= len(self.lines) else ""
-        start = len(text) - len(text.lstrip())
-        return (line - 1, start, line - 1, len(text))
+        return line_span(self.lines, line)
 
     def span_of(self, line: int) -> Span:
         return self.conditions.get(line) or self.statement_span(line)
+
+
+def line_span(lines: Sequence[str], line: int) -> Span:
+    """The text of a (1-based) line without its indentation and line ending."""
+    text = lines[line - 1].rstrip("\r\n") if 0 < line <= len(lines) else ""
+    start = len(text) - len(text.lstrip())
+    return (line - 1, start, line - 1, len(text))
+
+
+@dataclass(frozen=True)
+class Outline:
+    """A text's public units from a parse alone: where lenses go before the analysis is done."""
+
+    lines: list[str]
+    units: tuple[tuple[str, int], ...]  # (name, first line, 1-based, decorators included)
+
+
+def outline(source: str) -> Outline | None:
+    """The units of ``source`` without its analysis (a parse and a walk of the top level, linear
+    in the text; coverage.py's tokenizing is what makes the analysis slow). None when it does
+    not parse."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return None
+    return Outline(source.splitlines(keepends=True), tuple(unit_headers(tree)))
 
 
 def take(source: str, path: str, module_name: str) -> Snapshot:

@@ -9,6 +9,7 @@ from pygls.lsp.server import LanguageServer
 
 from miogen.lsp import convert
 from miogen.lsp.session import Session
+from miogen.lsp.snapshot import Outline
 from miogen.project import is_test_file
 
 
@@ -19,10 +20,12 @@ def register(server: LanguageServer, session: Session) -> None:
         if is_test_file(Path(uri)):
             return []  # a test file's functions are tests, not units to generate tests for
         store = session.store
-        snapshot = await store.latest(uri)
+        snapshot = await store.first_look(uri)
+        codec = session.client.codec
+        if isinstance(snapshot, Outline):  # not analysed yet: no counts until it is
+            return convert.outline_lenses(snapshot, uri, codec)
         if snapshot is None:
             return []
-        codec = session.client.codec
         lenses = []
         for shape in snapshot.units.values():
             view = store.current_view(uri, shape)
