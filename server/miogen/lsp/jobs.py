@@ -350,4 +350,6 @@ def _verify(job: Job, tests: list[TestRecord], ahead: list[Ahead]) -> Verificati
     if verified.measurement is not None:
         for name, gain in verified.gains.items():
             verified.measurement.covered[name] = sorted(gain.combined)
+    if not suite.ran:
+        verified.gains = {}  # the project has no suite of its own: no gain over it to tell
     return verified

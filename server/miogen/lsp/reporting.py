@@ -113,8 +113,10 @@ class JobReporter:
             self.client.log(f"miogen: {job.gain.describe()}")
         dropped = job.dropped.counts() if job.dropped is not None else {}
         if any(dropped.values()):
-            causes = ", ".join(f"{count} {cause}" for cause, count in dropped.items() if count)
-            self.client.log(f"miogen: {job.unit}: dropped {causes} tests (pytest runs)")
+            causes = ", ".join(
+                f"{count} {cause.replace('_', ' ')}" for cause, count in dropped.items() if count
+            )
+            self.client.log(f"miogen: {job.unit}: left out tests: {causes}")
 
     def _failed(self, doc: Document, job: Job) -> None:
         error = job.outcome.error if job.outcome else None
