@@ -7,7 +7,16 @@ of its own beside the project's tests (marked as generated). Then the project's 
 ``pytest`` runs twice from its root under coverage.py (branch): without the generated files
 (the human suite) and with them (combined). Per project it reports the human suite's branch %,
 the combined %, the branches added, the human files modified (by content hash), the generated
-tests failing in the project's own run, and the wall time.
+tests failing in the project's own run, and the wall time. The generated files then run twice
+more alone under the project's pytest: a generated test failing in all three runs is failing,
+in some of them flaky.
+
+Pynguin (bench/pynguin.py, its own venv) runs per module at 30 s (``--pynguin-budget``;
+``--no-pynguin`` skips it); its files go where miogen's went (miogen's set aside) and the
+project's pytest measures the human suite plus Pynguin's tests the same way. With
+``--mutation``, cosmic-ray (bench/mutation.py's venv) mutates the modules a project names in
+``mutation``, runs the project's test file for each mutant, and each survivor is applied again
+with the generated file alone: the mutants the human file leaves alive that miogen's tests kill.
 
 Every figure is coverage.py's (``coverage json``'s covered_branches / num_branches of the
 modules generated for), measured by the project's own pytest run, not miogen's report.
@@ -19,6 +28,7 @@ import argparse
 import hashlib
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tarfile
@@ -40,6 +50,8 @@ class Project:
     sha256: str  # of the sdist
     modules: tuple[str, ...]  # relative to the unpacked root
     tests: str  # folder (relative) where the generated files go, beside the project's tests
+    # (module, the project's test file for it): mutants measured with --mutation
+    mutation: tuple[tuple[str, str], ...] = ()
 
     @property
     def archive(self) -> str:
@@ -56,6 +68,31 @@ PROJECTS = (
         "toolz", "0.12.1",
         "ecca342664893f177a13dac0e6b41cbd8ac25a358e5f215316d43e2100224f4d",
         ("toolz/dicttoolz.py", "toolz/recipes.py"), "toolz/tests",
+        (("toolz/dicttoolz.py", "toolz/tests/test_dicttoolz.py"),
+         ("toolz/recipes.py", "toolz/tests/test_recipes.py")),
+    ),
+    Project(
+        "more-itertools", "10.2.0",
+        "8fccb480c43d3e99a00087634c06dd02b0d50fbf088b380de5a41a015ec239e1",
+        ("more_itertools/recipes.py",), "tests",
+    ),
+    # boltons (24.0.0, 25.0.0) was tried: its conftest's pytest_ignore_collect(path) hook stops
+    # pytest 8 from collecting its suite at all, so it had no human figure.
+    Project(
+        "six", "1.16.0",
+        "1e61c37477a1626458e36f7b1d82aa5c9b094fa4802892072e49de9c60c4c926",
+        ("six.py",), ".",
+    ),
+    Project(
+        "parse", "1.20.1",
+        "09002ca350ad42e76629995f71f7b518670bcf93548bdde3684fd55d2be51975",
+        ("parse.py",), "tests",
+    ),
+    Project(
+        "idna", "3.6",
+        "9ecdbbd083b06798ae1e86adcbfe8ab1479cf864e4ee30fe4e46a003d12491ca",
+        ("idna/core.py", "idna/intranges.py"), "tests",
+        (("idna/intranges.py", "tests/test_intranges.py"),),
     ),
 )  # fmt: skip
 
@@ -70,8 +107,13 @@ class ProjectResult:
     human_files_modified: int = 0
     generated_tests: int = 0
     generated_failing: list[str] = field(default_factory=list)
+    generated_flaky: list[str] = field(default_factory=list)
     human_failing: list[str] = field(default_factory=list)
     wall_seconds: float = 0.0
+    pynguin_covered: int | None = None  # human suite + Pynguin's tests; None: not run
+    pynguin_status: list[str] = field(default_factory=list)
+    pynguin_seconds: float = 0.0
+    mutants: list[dict[str, object]] = field(default_factory=list)  # per module, with --mutation
     miogen_lines: list[str] = field(default_factory=list)  # what miogen said per module
 
     @property
@@ -86,6 +128,16 @@ class ProjectResult:
     @property
     def added(self) -> int:
         return self.combined_covered - self.human_covered
+
+    @property
+    def missed(self) -> int:
+        return self.human_branches - self.human_covered
+
+    @property
+    def pynguin_added(self) -> int | None:
+        if self.pynguin_covered is None:
+            return None
+        return self.pynguin_covered - self.human_covered
 
 
 def fetch(project: Project) -> Path:
@@ -155,11 +207,7 @@ def measure(root: Path, modules: tuple[str, ...], leave_out: list[Path]) -> dict
             cwd=root, capture_output=True, text=True, check=False,
         )  # fmt: skip
         files = json.loads(Path(report).read_text())["files"] if os.path.exists(report) else {}
-        failing = []
-        if os.path.exists(junit):
-            for case in ElementTree.parse(junit).getroot().iter("testcase"):
-                if case.find("failure") is not None or case.find("error") is not None:
-                    failing.append(f"{case.get('classname', '')}::{case.get('name', '')}")
+        failing = failing_tests(Path(junit))
     summary = {"branches": 0, "covered": 0, "failing": failing}
     for module in modules:
         entry = files.get(module) or files.get(str(root / module)) or {}
@@ -169,7 +217,179 @@ def measure(root: Path, modules: tuple[str, ...], leave_out: list[Path]) -> dict
     return summary
 
 
-def run_project(project: Project, budget: float, seed: int) -> ProjectResult:
+def failing_tests(junit: Path) -> list[str]:
+    """The ids (classname::name) of the test cases a JUnit XML report marks failed or errored."""
+    if not junit.exists():
+        return []
+    return [
+        f"{case.get('classname', '')}::{case.get('name', '')}"
+        for case in ElementTree.parse(junit).getroot().iter("testcase")
+        if case.find("failure") is not None or case.find("error") is not None
+    ]
+
+
+def passes(root: Path, files: list[Path]) -> tuple[list[str], list[str]]:
+    """The project's plain pytest on ``files`` alone, from its root: (all ids, failing ids)."""
+    with tempfile.TemporaryDirectory(prefix="bench-projects-") as scratch:
+        junit = Path(scratch) / "junit.xml"
+        subprocess.run(
+            [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+             f"--junit-xml={junit}", *map(str, files)],
+            cwd=root, env=dict(os.environ, PYTHONDONTWRITEBYTECODE="1"),
+            capture_output=True, text=True, timeout=1800, stdin=subprocess.DEVNULL,
+        )  # fmt: skip
+        if not junit.exists():
+            return [], []
+        cases = [
+            f"{case.get('classname', '')}::{case.get('name', '')}"
+            for case in ElementTree.parse(junit).getroot().iter("testcase")
+        ]
+        return cases, failing_tests(junit)
+
+
+def failing_and_flaky(runs: list[list[str]]) -> tuple[list[str], list[str]]:
+    """Failing: failed in every run; flaky: failed in some runs, not all.
+
+    >>> failing_and_flaky([["a", "b"], ["a"], ["a", "c"]])
+    (['a'], ['b', 'c'])
+    """
+    seen = sorted({test for run in runs for test in run})
+    failing = [t for t in seen if all(t in run for run in runs)]
+    return failing, [t for t in seen if t not in failing]
+
+
+def module_name(module: str) -> str:
+    """The dotted name of a module path relative to the project's root.
+
+    >>> module_name("inflection/__init__.py"), module_name("toolz/recipes.py")
+    ('inflection', 'toolz.recipes')
+    """
+    parts = list(Path(module).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def pynguin_files(
+    project: Project, root: Path, budget: int, seed: int, scratch: Path
+) -> tuple[list[Path], list[str], float]:
+    """Pynguin (its own venv) per module at ``budget`` s; its files go beside the project's tests."""
+    from bench.pynguin import run_pynguin
+
+    written, said, seconds = [], [], 0.0
+    for module in project.modules:
+        name = module_name(module)
+        run = run_pynguin(
+            root / module, "pynguin-dynamosa", budget, seed, scratch / name,
+            project_path=root, module_name=name,
+        )  # fmt: skip
+        seconds += run.wall_seconds
+        said.append(f"{name}: {run.status} {run.message}".strip())
+        if run.test_file is not None:
+            stem = generated_path(project, root, module).name.replace("_miogen", "_pynguin")
+            target = root / project.tests / stem
+            target.write_text(run.test_file.read_text())
+            written.append(target)
+    return written, said, seconds
+
+
+MUTATION_CONFIG = """[cosmic-ray]
+module-path = "{module}"
+timeout = 20.0
+excluded-modules = []
+test-command = "{python} -m pytest -x -q -p no:cacheprovider {tests}"
+
+[cosmic-ray.distributor]
+name = "local"
+"""
+
+
+def survivors(dump: str) -> tuple[int, list[tuple[str, int]]]:
+    """From ``cosmic-ray dump``: the number of mutants run and the (operator, occurrence) survived.
+
+    >>> job = lambda op, n, outcome: json.dumps([{"mutations": [{"operator_name": op,
+    ...     "occurrence": n}]}, {"test_outcome": outcome}])
+    >>> survivors("\\n".join([job("a", 0, "killed"), job("a", 1, "survived"), job("b", 0, None)]))
+    (2, [('a', 1)])
+    """
+    run, alive = 0, []
+    for line in dump.splitlines():
+        if not line.strip():
+            continue
+        job, result = json.loads(line)
+        outcome = (result or {}).get("test_outcome")
+        if outcome not in ("killed", "survived"):
+            continue
+        run += 1
+        if outcome == "survived":
+            [mutation] = job["mutations"]
+            alive.append((mutation["operator_name"], int(mutation["occurrence"])))
+    return run, alive
+
+
+def mutants(
+    root: Path, module: str, human_tests: str, generated: Path, scratch: Path
+) -> dict[str, object]:
+    """Mutants of ``module`` the project's test file for it leaves alive, and how many of them
+    the generated file kills: cosmic-ray runs the human file per mutant; each survivor is
+    applied again (``cosmic-ray apply``) and the generated file run against it alone."""
+    from bench.mutation import VENV, ensure_cosmic_ray
+
+    ensure_cosmic_ray()
+    tool = str(VENV / "bin" / "cosmic-ray")
+    environment = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
+    for cache in list(root.rglob("__pycache__")):  # no stale bytecode hides a mutant
+        shutil.rmtree(cache)
+    scratch.mkdir(parents=True, exist_ok=True)
+    config, session = scratch / "cosmic-ray.toml", scratch / "session.sqlite"
+    config.write_text(
+        MUTATION_CONFIG.format(module=module, python=sys.executable, tests=human_tests)
+    )
+    started = time.monotonic()
+    for step in ("init", "exec"):
+        subprocess.run(
+            [tool, step, str(config), str(session)], cwd=root, env=environment, check=True,
+            capture_output=True, stdin=subprocess.DEVNULL,
+        )  # fmt: skip
+    dump = subprocess.run(
+        [tool, "dump", str(session)], cwd=root, check=True, capture_output=True, text=True
+    ).stdout
+    run, alive = survivors(dump)
+    original = (root / module).read_bytes()
+    killed = 0
+    for operator, occurrence in alive if generated.exists() else []:
+        try:
+            subprocess.run(
+                [tool, "apply", module, operator, str(occurrence)], cwd=root, check=True,
+                capture_output=True, stdin=subprocess.DEVNULL,
+            )  # fmt: skip
+            if (root / module).read_bytes() == original:
+                continue
+            done = subprocess.run(
+                [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider",
+                 str(generated)],
+                cwd=root, env=environment, capture_output=True, timeout=20,
+                stdin=subprocess.DEVNULL,
+            )  # fmt: skip
+            killed += done.returncode != 0
+        except subprocess.TimeoutExpired:
+            killed += 1
+        finally:
+            (root / module).write_bytes(original)
+    return {
+        "module": module, "human_tests": human_tests, "mutants": run,
+        "human_alive": len(alive), "generated_kill": killed,
+        "seconds": round(time.monotonic() - started, 1),
+    }  # fmt: skip
+
+
+def run_project(
+    project: Project,
+    budget: float,
+    seed: int,
+    pynguin_budget: int | None = None,
+    mutation: bool = False,
+) -> ProjectResult:
     started = time.monotonic()
     result = ProjectResult(project.name, list(project.modules))
     with tempfile.TemporaryDirectory(prefix=f"bench-{project.name}-") as work:
@@ -185,33 +405,86 @@ def run_project(project: Project, budget: float, seed: int) -> ProjectResult:
         result.human_branches = int(human["branches"])  # type: ignore[call-overload]
         result.human_covered = int(human["covered"])  # type: ignore[call-overload]
         result.combined_covered = int(combined["covered"])  # type: ignore[call-overload]
-        names = {p.name for p in outputs}
-        result.generated_failing = [
+        names = {p.name.removesuffix(".py") for p in outputs}
+        ours = [
             f
-            for f in combined["failing"]
-            if any(n.removesuffix(".py") in f for n in names)  # type: ignore[attr-defined]
+            for f in combined["failing"]  # type: ignore[attr-defined]
+            if any(n in f for n in names)
         ]
+        # The generated files alone, twice more: a test that fails in one of the three runs
+        # and passes in another is flaky; one that fails in all three, failing.
+        existing = [p for p in outputs if p.exists()]
+        runs = [ours]
+        for _ in range(2):
+            runs.append(passes(root, existing)[1] if existing else [])
+        result.generated_failing, result.generated_flaky = failing_and_flaky(runs)
         result.human_failing = list(human["failing"])  # type: ignore[call-overload]
         result.generated_tests = sum(
             p.read_text().count("\ndef test_") for p in outputs if p.exists()
         )
-    result.wall_seconds = time.monotonic() - started
+        result.wall_seconds = time.monotonic() - started
+        for module, human_tests in project.mutation if mutation else ():
+            output = generated_path(project, root, module)
+            scratch = Path(work) / "mutation" / module_name(module)
+            result.mutants.append(mutants(root, module, human_tests, output, scratch))
+        if pynguin_budget is not None:
+            scratch = Path(work) / "pynguin"
+            for p in existing:  # Pynguin is measured against the human suite alone
+                p.rename(p.with_suffix(".miogen-aside"))
+            written, result.pynguin_status, result.pynguin_seconds = pynguin_files(
+                project, root, pynguin_budget, seed, scratch
+            )
+            with_pynguin = measure(root, project.modules, [])
+            result.pynguin_covered = int(with_pynguin["covered"])  # type: ignore[call-overload]
     return result
 
 
 def table(results: list[ProjectResult]) -> list[str]:
     lines = [
-        "| project | human suite branch % | combined % | branches added | human files modified "
-        "| generated tests (failing) | human tests failing | wall s |",
-        "|---|---|---|---|---|---|---|---|",
+        "| project | human suite branch % | combined % | branches added | added by Pynguin "
+        "| human files modified | generated tests (failing, flaky) | human tests failing "
+        "| wall s (Pynguin s) |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     for r in results:
+        pynguin = "not run" if r.pynguin_added is None else str(r.pynguin_added)
         lines.append(
             f"| {r.project} ({', '.join(r.modules)}) | {r.human_covered}/{r.human_branches} "
             f"{r.human_percent:.1f}% | {r.combined_covered}/{r.human_branches} "
-            f"{r.combined_percent:.1f}% | {r.added} | {r.human_files_modified} | "
-            f"{r.generated_tests} ({len(r.generated_failing)}) | {len(r.human_failing)} | "
-            f"{r.wall_seconds:.0f} |"
+            f"{r.combined_percent:.1f}% | {r.added} | {pynguin} | {r.human_files_modified} | "
+            f"{r.generated_tests} ({len(r.generated_failing)}, {len(r.generated_flaky)}) | "
+            f"{len(r.human_failing)} | {r.wall_seconds:.0f} ({r.pynguin_seconds:.0f}) |"
+        )
+    return lines
+
+
+def totals(results: list[ProjectResult]) -> str:
+    """One line: what the human suites miss, what miogen and Pynguin add, what went wrong."""
+    ran = [r.pynguin_added for r in results if r.pynguin_added is not None]
+    pynguin = f"{sum(ran)} (on {len(ran)} of {len(results)} projects)" if ran else "not run"
+    return (
+        f"Totals: human suites miss {sum(r.missed for r in results)} of "
+        f"{sum(r.human_branches for r in results)} branches; miogen adds "
+        f"{sum(r.added for r in results)}; Pynguin adds {pynguin}; human files modified "
+        f"{sum(r.human_files_modified for r in results)}; generated tests failing "
+        f"{sum(len(r.generated_failing) for r in results)}, flaky "
+        f"{sum(len(r.generated_flaky) for r in results)}."
+    )
+
+
+def mutation_table(results: list[ProjectResult]) -> list[str]:
+    rows = [(r.project, m) for r in results for m in r.mutants]
+    if not rows:
+        return []
+    lines = [
+        "| project | module | human test file | mutants | alive after the human file "
+        "| of those killed by the generated tests | s |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for project, m in rows:
+        lines.append(
+            f"| {project} | {m['module']} | {m['human_tests']} | {m['mutants']} | "
+            f"{m['human_alive']} | {m['generated_kill']} | {m['seconds']} |"
         )
     return lines
 
@@ -221,17 +494,41 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--budget", type=float, default=2.0, help="seconds per unit")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--projects", nargs="*", help="names (default: all)")
+    parser.add_argument("--pynguin-budget", type=int, default=30, help="seconds per module")
+    parser.add_argument("--no-pynguin", action="store_true", help="skip the Pynguin column")
+    parser.add_argument(
+        "--mutation", action="store_true", help="mutants (cosmic-ray) on the chosen modules"
+    )
+    parser.add_argument("--output", default="results", help="name of the JSON file written")
     args = parser.parse_args(argv)
     chosen = [p for p in PROJECTS if not args.projects or p.name in args.projects]
-    results = [run_project(p, args.budget, args.seed) for p in chosen]
+    unknown = set(args.projects or ()) - {p.name for p in PROJECTS}
+    if unknown:
+        parser.error(f"unknown projects: {', '.join(sorted(unknown))}")
+    pynguin_budget = None if args.no_pynguin else args.pynguin_budget
+    if pynguin_budget is not None:
+        from bench.pynguin import ensure_pynguin
+
+        ensure_pynguin()
+    results = []
+    for p in chosen:
+        results.append(run_project(p, args.budget, args.seed, pynguin_budget, args.mutation))
+        print("\n".join(table(results[-1:])[2:]), flush=True)
     RESULTS.mkdir(parents=True, exist_ok=True)
     rows = [dict(asdict(r), added=r.added, human_percent=r.human_percent,
-                 combined_percent=r.combined_percent) for r in results]  # fmt: skip
-    (RESULTS / "results.json").write_text(json.dumps(rows, indent=2) + "\n")
+                 combined_percent=r.combined_percent, pynguin_added=r.pynguin_added)
+            for r in results]  # fmt: skip
+    (RESULTS / f"{args.output}.json").write_text(json.dumps(rows, indent=2) + "\n")
     print("\n".join(table(results)))
+    print(totals(results))
+    print("\n".join(mutation_table(results)))
     for r in results:
         for line in r.miogen_lines:
             print(f"{r.project}: {line}")
+        for line in r.pynguin_status:
+            print(f"{r.project}: pynguin {line}")
+        for test in r.generated_failing + r.generated_flaky:
+            print(f"{r.project}: generated test failing or flaky: {test}")
     return 0
 
 

@@ -1,0 +1,72 @@
+"""`python -m bench projects`: its pins, its readers (JUnit, cosmic-ray), its tables and totals."""
+
+from __future__ import annotations
+
+import doctest
+import json
+from pathlib import Path
+
+from bench import projects
+from bench.projects import PROJECTS, ProjectResult, failing_tests, totals
+
+
+def test_doctests():
+    assert doctest.testmod(projects).failed == 0
+
+
+def test_at_least_six_pinned_projects_with_three_mutation_modules():
+    assert len({p.name for p in PROJECTS}) == len(PROJECTS) >= 6
+    for project in PROJECTS:
+        assert len(project.sha256) == 64 and project.modules
+        assert {module for module, _ in project.mutation} <= set(project.modules)
+    assert sum(len(p.mutation) for p in PROJECTS) >= 3
+
+
+def test_junit_failures_and_errors_are_failing(tmp_path: Path):
+    junit = tmp_path / "junit.xml"
+    junit.write_text(
+        '<testsuites><testsuite name="pytest">'
+        '<testcase classname="tests.test_a_miogen" name="test_ok"/>'
+        '<testcase classname="tests.test_a_miogen" name="test_bad"><failure/></testcase>'
+        '<testcase classname="tests.test_b" name="test_err"><error/></testcase>'
+        "</testsuite></testsuites>"
+    )
+    assert failing_tests(junit) == ["tests.test_a_miogen::test_bad", "tests.test_b::test_err"]
+    assert failing_tests(tmp_path / "absent.xml") == []
+
+
+def test_a_test_failing_in_one_run_of_three_is_flaky_not_failing():
+    failing, flaky = projects.failing_and_flaky([["t::x"], [], ["t::x"]])
+    assert (failing, flaky) == ([], ["t::x"])
+
+
+def result(name: str, covered: int, combined: int, pynguin: int | None, **more) -> ProjectResult:
+    r = ProjectResult(name, [f"{name}/m.py"], human_branches=10, human_covered=covered,
+                      combined_covered=combined, pynguin_covered=pynguin, **more)  # fmt: skip
+    return r
+
+
+def test_table_and_totals_count_missed_added_and_pynguin():
+    results = [
+        result("a", 6, 9, 7, generated_tests=3, generated_flaky=["x"]),
+        result("b", 10, 10, None, human_files_modified=1, generated_failing=["y", "z"]),
+    ]
+    lines = projects.table(results)
+    assert len(lines) == 4 and lines[0].count("|") == lines[2].count("|")
+    assert "| 3 | 1 |" in lines[2] and "3 (0, 1)" in lines[2]
+    assert "| 0 | not run | 1 |" in lines[3]
+    assert totals(results) == (
+        "Totals: human suites miss 4 of 20 branches; miogen adds 3; Pynguin adds 1 (on 1 of 2 "
+        "projects); human files modified 1; generated tests failing 2, flaky 1."
+    )
+
+
+def test_mutation_table_only_when_measured():
+    assert projects.mutation_table([result("a", 6, 9, None)]) == []
+    measured = result("a", 6, 9, None)
+    measured.mutants.append({"module": "a/m.py", "human_tests": "tests/test_m.py",
+                             "mutants": 40, "human_alive": 5, "generated_kill": 2,
+                             "seconds": 1.0})  # fmt: skip
+    lines = projects.mutation_table([measured])
+    assert lines[2] == "| a | a/m.py | tests/test_m.py | 40 | 5 | 2 | 1.0 |"
+    json.dumps(measured.mutants)  # what results.json holds
