@@ -138,7 +138,7 @@ def test_neovim_session_inserts_passing_tests(workspace: Path, edit: bool) -> No
     assert report["edit_kinds"] == ["create", "edit"], report["edit_kinds"]
     assert report["applied"] and report["written"], report
     # The test file did not exist: the edit creates it (and its folder) in Neovim too.
-    test_file = workspace / "tests" / "test_book_miogen.py"
+    test_file = workspace / "tests" / "ledger" / "test_ledger_book_miogen.py"
     assert test_file.exists(), report
     text = test_file.read_text(encoding="utf-8")
     assert "from ledger.book import" in text, text

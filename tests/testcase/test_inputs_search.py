@@ -68,7 +68,7 @@ def test_every_branch_is_covered(module: str, unit: str):
 def test_emitted_tests_with_operators_and_factories_pass_and_cover(tmp_path):
     output = tmp_path / "test_money.py"
     report = generate_module(
-        INPUTS / "money.py", None, 5.0, output, project_root=str(INPUTS),
+        INPUTS / "money.py", None, 5.0, output, project_root=str(INPUTS), output_root=output.parent,
         evaluations=EVALUATIONS, seed=2, mutation_share=0.0,
     )  # fmt: skip
     assert report.verification is not None

@@ -161,6 +161,7 @@ def test_a_cancelled_command_stops_the_runs_under_way_and_later_ones(tmp_path, m
     pytest runs under way at once, and each one started later at its start: the threads that
     wait for them return rather than wait for the timeout."""
     monkeypatch.setattr(runs, "_STOPPED", [False])  # the rest of this process still runs
+    monkeypatch.setattr(runs, "_RUNNING", set())  # other tests' runs started ahead stay theirs
     hangs = "import time\n\ndef test_hangs():\n    time.sleep(300)\n"
     found = []
     waiting = threading.Thread(target=lambda: found.append(verify(tmp_path, hangs, timeout=240)))
