@@ -25,11 +25,41 @@ CONFIG = """[cosmic-ray]
 module-path = "{module}"
 timeout = 20.0
 excluded-modules = []
-test-command = "{python} -m pytest -x -q -p no:cacheprovider -p no:randomly {tests}"
+test-command = "{python} -m pytest -x -q -p no:cacheprovider{options} {tests}"
 
 [cosmic-ray.distributor]
 name = "local"
 """
+
+
+def run_session(
+    workdir: Path,
+    scratch: Path,
+    module: str,
+    tests: str,
+    python: str,
+    options: str = "",
+    env: dict[str, str] | None = None,
+    venv: Path = VENV,
+) -> str:
+    """Mutate ``module`` (a path under ``workdir``, where the tests run), run ``tests`` against
+    each mutant with ``python``, and return ``cosmic-ray dump``'s output. The config and the
+    session database go to ``scratch``, which may be ``workdir`` itself for a throwaway copy."""
+    scratch.mkdir(parents=True, exist_ok=True)
+    config, session = scratch / "cosmic-ray.toml", scratch / "session.sqlite"
+    config.write_text(
+        CONFIG.format(module=module, python=python, tests=tests, options=options),
+        encoding="utf-8",
+    )
+    tool = str(venv / "bin" / "cosmic-ray")
+    for step in ("init", "exec"):
+        subprocess.run(
+            [tool, step, str(config), str(session)], cwd=workdir, env=env, check=True,
+            capture_output=True, stdin=subprocess.DEVNULL,
+        )  # fmt: skip
+    return subprocess.run(
+        [tool, "dump", str(session)], cwd=workdir, check=True, capture_output=True, text=True
+    ).stdout
 
 
 def ensure_cosmic_ray(venv: Path = VENV, log=print) -> str:
@@ -85,24 +115,12 @@ def mutation_score(
     workdir.mkdir(parents=True)
     shutil.copyfile(module_path, workdir / module_path.name)
     shutil.copyfile(test_file, workdir / "test_suite.py")
-    python = venv / "bin" / "python"
-    config = workdir / "cosmic-ray.toml"
-    config.write_text(
-        CONFIG.format(module=module_path.name, python=python, tests="test_suite.py"),
-        encoding="utf-8",
-    )
-    tool = str(venv / "bin" / "cosmic-ray")
+    python = str(venv / "bin" / "python")
     start = time.monotonic()
-    for step in ("init", "exec"):
-        subprocess.run(
-            [tool, step, str(config), "session.sqlite"], cwd=workdir, check=True,
-            capture_output=True, stdin=subprocess.DEVNULL,
-        )  # fmt: skip
-    seconds = time.monotonic() - start
-    dump = subprocess.run(
-        [tool, "dump", "session.sqlite"], cwd=workdir, check=True, capture_output=True, text=True
+    dump = run_session(
+        workdir, workdir, module_path.name, "test_suite.py", python, " -p no:randomly", venv=venv
     )
-    return tally(dump.stdout, unit_names, seconds)
+    return tally(dump, unit_names, time.monotonic() - start)
 
 
 def tally(dump: str, unit_names: set[str], seconds: float = 0.0) -> MutationScore:

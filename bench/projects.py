@@ -293,17 +293,6 @@ def pynguin_files(
     return written, said, seconds
 
 
-MUTATION_CONFIG = """[cosmic-ray]
-module-path = "{module}"
-timeout = 20.0
-excluded-modules = []
-test-command = "{python} -m pytest -x -q -p no:cacheprovider {tests}"
-
-[cosmic-ray.distributor]
-name = "local"
-"""
-
-
 def survivors(dump: str) -> tuple[int, list[tuple[str, int]]]:
     """From ``cosmic-ray dump``: the number of mutants run and the (operator, occurrence) survived.
 
@@ -333,27 +322,15 @@ def mutants(
     """Mutants of ``module`` the project's test file for it leaves alive, and how many of them
     the generated file kills: cosmic-ray runs the human file per mutant; each survivor is
     applied again (``cosmic-ray apply``) and the generated file run against it alone."""
-    from bench.mutation import VENV, ensure_cosmic_ray
+    from bench.mutation import VENV, ensure_cosmic_ray, run_session
 
     ensure_cosmic_ray()
     tool = str(VENV / "bin" / "cosmic-ray")
     environment = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
     for cache in list(root.rglob("__pycache__")):  # no stale bytecode hides a mutant
         shutil.rmtree(cache)
-    scratch.mkdir(parents=True, exist_ok=True)
-    config, session = scratch / "cosmic-ray.toml", scratch / "session.sqlite"
-    config.write_text(
-        MUTATION_CONFIG.format(module=module, python=sys.executable, tests=human_tests)
-    )
     started = time.monotonic()
-    for step in ("init", "exec"):
-        subprocess.run(
-            [tool, step, str(config), str(session)], cwd=root, env=environment, check=True,
-            capture_output=True, stdin=subprocess.DEVNULL,
-        )  # fmt: skip
-    dump = subprocess.run(
-        [tool, "dump", str(session)], cwd=root, check=True, capture_output=True, text=True
-    ).stdout
+    dump = run_session(root, scratch, module, human_tests, sys.executable, env=environment)
     run, alive = survivors(dump)
     original = (root / module).read_bytes()
     killed = 0
