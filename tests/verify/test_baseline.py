@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import os
 import textwrap
+import time
 from pathlib import Path
 
 from miogen.analysis.module import analyze_file
+from miogen.verify import baseline as baseline_module
 from miogen.verify.baseline import (
     BASELINE_PATH,
     GENERATED_MARKER,
@@ -122,3 +125,25 @@ def test_the_exception_line_is_the_error_pytest_printed():
     text = "    def test_x():\n>       f()\nE       KeyError: 'a'\n\nx.py:3: KeyError"
     assert exception_line("KeyError: 'a'", text) == "KeyError: 'a'"
     assert exception_line("assert 1 == 2", "E   assert 1 == 2") == "assert 1 == 2"
+
+
+def test_the_key_is_hashed_again_only_when_a_files_stat_changed(tmp_path, monkeypatch):
+    root = project(
+        tmp_path,
+        {"tests/test_sign.py": POSITIVE},
+        "[tool.pytest.ini_options]\npythonpath = ['.']\n",
+    )
+    hour_ago = time.time() - 3600
+    for path in root.rglob("*"):
+        os.utime(path, (hour_ago, hour_ago))
+    hashed: list[int] = []
+    real_key = baseline_module.content_key
+    monkeypatch.setattr(baseline_module, "content_key", lambda *a: hashed.append(1) or real_key(*a))
+    first = project_baseline(root)
+    assert project_baseline(root).cached and project_baseline(root).key == first.key
+    assert len(hashed) == 1  # settled files, unchanged stat: the key from memory
+    test_file = root / "tests" / "test_sign.py"
+    test_file.write_text(POSITIVE + "\n\ndef test_zero():\n    assert sign(0) == 0\n")
+    changed = project_baseline(root)  # just written: hashed, and hashed again next time
+    project_baseline(root)
+    assert len(hashed) == 3 and changed.key != first.key and changed.passed == 2

@@ -25,6 +25,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 import xml.etree.ElementTree as ElementTree
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -46,6 +47,7 @@ SKIPPED_FOLDERS = {".git", ".hg", ".miogen", ".tox", ".nox", "node_modules", "__
                    "build", "dist", "site-packages"}  # fmt: skip
 MARKER_CHARACTERS = 400  # how far into a file the generated marker is looked for
 BASELINE_TIMEOUT = 600.0
+RACY_SECONDS = 2.0  # a file changed this recently may change again within its mtime's tick
 
 
 Arc = tuple[int, int]
@@ -161,6 +163,38 @@ def content_key(root: Path, files: Sequence[Path], python: str) -> str:
     return digest.hexdigest()
 
 
+_KEYS: dict[tuple[Path, str], tuple[tuple[tuple[str, int, int, int], ...], set[Path], str]] = {}
+_KEYS_LOCK = threading.Lock()
+
+
+def _generated_and_key(root: Path, files: Sequence[Path], python: str) -> tuple[set[Path], str]:
+    """The generated test files and the content key, hashed again only when a file's stat
+    (path, size, mtime, inode) changed since the last call: the editor asks on every job, and
+    reading every file of a large project each time is what ``git status`` avoids the same way.
+    A file modified within ``RACY_SECONDS`` is hashed each time (its next write may keep the
+    mtime: git's "racily clean" rule)."""
+    signature = []
+    for path in [*files, *(root / name for name in CONFIG_FILES)]:
+        try:
+            stat = path.stat()
+        except OSError:
+            continue
+        signature.append((str(path), stat.st_size, stat.st_mtime_ns, stat.st_ino))
+    stamp = tuple(signature)
+    with _KEYS_LOCK:
+        known = _KEYS.get((root, python))
+    if known is not None and known[0] == stamp:
+        return set(known[1]), known[2]
+    generated = set(generated_tests(root, files))
+    # What miogen writes is no part of the key: writing its tests keeps the baseline valid.
+    key = content_key(root, [p for p in files if p not in generated], python)
+    settled = time.time_ns() - int(RACY_SECONDS * 1e9)
+    if all(mtime < settled for _, _, mtime, _ in signature):
+        with _KEYS_LOCK:
+            _KEYS[root, python] = (stamp, set(generated), key)
+    return generated, key
+
+
 # --- the run ----------------------------------------------------------------------------------
 
 
@@ -179,9 +213,7 @@ def project_baseline(
     if not is_project(root):
         return Baseline(root, error=f"{root} is not a project's root folder")
     files = project_files(root)
-    generated = set(generated_tests(root, files))
-    # What miogen writes is no part of the key: writing its tests keeps the baseline valid.
-    key = content_key(root, [p for p in files if p not in generated], interpreter.executable)
+    generated, key = _generated_and_key(root, files, interpreter.executable)
     path = root / BASELINE_PATH
     if cache:
         stored = read_or_set_aside(path, lambda data: _decode(json.loads(data), root))
