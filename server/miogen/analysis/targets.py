@@ -18,10 +18,10 @@ import coverage
 from coverage.bytecode import ByteParser
 from coverage.config import DEFAULT_EXCLUDE
 from coverage.misc import join_regex
-from coverage.parser import PythonParser, walk_statement_nodes
+from coverage.parser import PythonParser
 
 from miogen.analysis.model import Target, Unit
-from miogen.analysis.survey import Survey, is_abstract, survey
+from miogen.analysis.survey import Survey, is_abstract, statement_walk, survey
 
 # Words in coverage.py's arc descriptions that mark the "condition false" side of a branch.
 _NEGATIVE_MARKERS = ("always true", "didn't complete", "always matched", "was never false")
@@ -90,8 +90,9 @@ class QuickParser(PythonParser):
         if not empty:
             code = compile(root, self.filename, "exec", dont_inherit=True)
             self.raw_statements.update(ByteParser(code=code).find_statements())
-        # coverage.py's walk for docstrings; its exclusions carried to bodies: none here.
-        for node in walk_statement_nodes(root):
+        # coverage.py's walk for docstrings (the same statements, found faster); its exclusions
+        # carried to bodies: none here.
+        for node in statement_walk(root):
             if isinstance(node, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef | ast.Module):
                 first = node.body[0] if node.body else None
                 if (
