@@ -83,8 +83,8 @@ class Outline:
 
 def outline(source: str) -> Outline | None:
     """The units of ``source`` without its analysis (a parse and a walk of the top level, linear
-    in the text; coverage.py's tokenizing is what makes the analysis slow). None when it does
-    not parse."""
+    in the text; a fifth of the analysis, whose coverage.py arcs, bytecode and hashes take the
+    rest). None when it does not parse."""
     try:
         tree = ast.parse(source)
     except (SyntaxError, ValueError):
