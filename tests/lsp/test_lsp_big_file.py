@@ -4,10 +4,8 @@ limit is not analysed (the server says why), and the server ends promptly while 
 from __future__ import annotations
 
 import cProfile
-import json
 import os
 import pstats
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -18,6 +16,7 @@ from miogen.lsp.snapshot import take
 from process_support import children, gone
 
 from bench.big_file import module_text
+from bench.lsp_client import RawClient
 
 LOG = "window/logMessage"
 
@@ -36,59 +35,6 @@ def test_the_servers_analysis_is_linear_in_the_number_of_functions():
     few = calls(take, module_text(100), "few.py", "few")
     many = calls(take, module_text(400), "many.py", "many")
     assert many / few < 4.5, (few, many)
-
-
-class RawClient:
-    """JSON-RPC over the server's stdio; the server's requests are left unanswered."""
-
-    def __init__(self, root: Path) -> None:
-        self.server = subprocess.Popen(
-            [sys.executable, "-m", "miogen", "serve"],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-        )
-        self.next_id = 0
-        self.received: list[dict] = []
-        self.send("initialize", {"capabilities": {}, "rootUri": root.as_uri()}, request=True)
-        self.answer(self.next_id)
-        self.send("initialized", {})
-
-    def send(self, method: str, params: dict, request: bool = False) -> None:
-        message: dict = {"jsonrpc": "2.0", "method": method, "params": params}
-        if request:
-            self.next_id += 1
-            message["id"] = self.next_id
-        body = json.dumps(message).encode()
-        self.server.stdin.write(f"Content-Length: {len(body)}\r\n\r\n".encode() + body)
-        self.server.stdin.flush()
-
-    def receive(self) -> dict:
-        length = 0
-        while (line := self.server.stdout.readline().strip()) != b"":
-            name, _, value = line.partition(b":")
-            if name.lower() == b"content-length":
-                length = int(value)
-        message = json.loads(self.server.stdout.read(length))
-        self.received.append(message)
-        return message
-
-    def answer(self, request_id: int) -> dict:
-        while True:
-            message = self.receive()
-            if message.get("id") == request_id and "method" not in message:
-                return message
-
-    def open(self, path: Path, text: str) -> None:
-        item = {"uri": path.as_uri(), "languageId": "python", "version": 1, "text": text}
-        self.send("textDocument/didOpen", {"textDocument": item})
-
-    def close(self) -> None:
-        if self.server.poll() is None:
-            self.server.kill()
-            self.server.wait()
-        self.server.stdin.close()
-        self.server.stdout.close()
 
 
 def _cpu_seconds(pid: int) -> float:
@@ -124,8 +70,7 @@ def test_the_server_ends_promptly_while_it_analyses_a_big_file(tmp_path, ending)
         if ending == "end of input":
             client.server.stdin.close()
         else:
-            client.send("shutdown", {}, request=True)
-            client.answer(client.next_id)
+            client.answer(client.request("shutdown", {}))
             client.send("exit", {})
         stopped = time.monotonic()
         client.server.wait(timeout=10)  # about 0.1 s when measured (bench/big_file.py)
@@ -141,8 +86,8 @@ def test_a_file_past_the_size_limit_is_not_analysed_and_the_client_is_told(tmp_p
     client = RawClient(tmp_path)
     try:
         client.open(path, text)
-        client.send("textDocument/codeLens", {"textDocument": {"uri": path.as_uri()}}, True)
-        assert client.answer(client.next_id)["result"] == []
+        lenses = client.request("textDocument/codeLens", {"textDocument": {"uri": path.as_uri()}})
+        assert client.answer(lenses)["result"] == []
         logs = [m["params"]["message"] for m in client.received if m.get("method") == LOG]
         while not any("too big" in message for message in logs):
             message = client.receive()
@@ -150,8 +95,7 @@ def test_a_file_past_the_size_limit_is_not_analysed_and_the_client_is_told(tmp_p
                 logs.append(message["params"]["message"])
         told = next(message for message in logs if "too big" in message)
         assert f"huge.py is too big to analyse ({len(text):,} characters" in told
-        client.send("shutdown", {}, request=True)
-        client.answer(client.next_id)
+        client.answer(client.request("shutdown", {}))
         client.send("exit", {})
         assert client.server.wait(timeout=30) == 0
     finally:

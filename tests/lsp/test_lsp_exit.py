@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import json
 import signal
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -13,54 +11,9 @@ import pytest
 from lsp_support import SHAPES
 from process_support import children, gone, spares
 
+from bench.lsp_client import RawClient
+
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
-
-
-class RawClient:
-    """JSON-RPC over the server's stdio, answering nothing it is asked."""
-
-    def __init__(self, root: Path) -> None:
-        self.server = subprocess.Popen(
-            [sys.executable, "-m", "miogen", "serve"],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-        )
-        self.next_id = 0
-        self.send("initialize", {"capabilities": {}, "rootUri": root.as_uri()}, request=True)
-        self.answer(self.next_id)
-        self.send("initialized", {})
-
-    def send(self, method: str, params: dict, request: bool = False) -> None:
-        message: dict = {"jsonrpc": "2.0", "method": method, "params": params}
-        if request:
-            self.next_id += 1
-            message["id"] = self.next_id
-        body = json.dumps(message).encode()
-        self.server.stdin.write(f"Content-Length: {len(body)}\r\n\r\n".encode() + body)
-        self.server.stdin.flush()
-
-    def answer(self, request_id: int) -> dict:
-        while True:
-            length = 0
-            while (line := self.server.stdout.readline().strip()) != b"":
-                name, _, value = line.partition(b":")
-                if name.lower() == b"content-length":
-                    length = int(value)
-            message = json.loads(self.server.stdout.read(length))
-            if message.get("id") == request_id and "method" not in message:
-                return message
-
-    def open(self, path: Path) -> None:
-        item = {"uri": path.as_uri(), "languageId": "python", "version": 1, "text": SHAPES}
-        self.send("textDocument/didOpen", {"textDocument": item})
-
-    def close(self) -> None:
-        if self.server.poll() is None:
-            self.server.kill()
-            self.server.wait()
-        self.server.stdin.close()
-        self.server.stdout.close()
 
 
 def _wait(condition, what: str, timeout: float = 90.0):
@@ -85,14 +38,13 @@ def test_no_child_process_outlives_the_server(tmp_path, ending):
     path = _project(tmp_path)
     client = RawClient(tmp_path)
     try:
-        client.open(path)
+        client.open(path, SHAPES)
         _wait(lambda: spares(client.server.pid), "a worker started ahead")
         started = set(children(client.server.pid))
         if ending == "killed":
             client.server.send_signal(signal.SIGKILL)
         else:
-            client.send("shutdown", {}, request=True)
-            client.answer(client.next_id)
+            client.answer(client.request("shutdown", {}))
             client.send("exit", {})
         client.server.wait(timeout=60)
         _wait(lambda: all(gone(pid) for pid in started), f"{started} to end")

@@ -14,6 +14,8 @@ import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from miogen.analysis.survey import statement_walk
+
 PLAIN = (int, float, str, bytes, bool, type(None))
 MAX_EXAMPLES = 32  # example calls per unit: seeds, not a suite
 _PARSER = doctest.DocTestParser()
@@ -31,7 +33,7 @@ class ExampleCall:
 def docstrings(tree: ast.Module) -> list[str]:
     """The docstrings of the module, its classes and its functions."""
     found = []
-    for node in ast.walk(tree):
+    for node in statement_walk(tree):  # ast.walk's order, without the expressions
         if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
             text = ast.get_docstring(node, clean=True)
             if text and ">>>" in text:

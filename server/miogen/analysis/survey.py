@@ -51,6 +51,25 @@ def walk(node: ast.AST) -> list[ast.AST]:
     return found
 
 
+# Where statements are: a statement, an ``except`` clause or a ``case`` holds them in these fields.
+STATEMENT_FIELDS = frozenset({"body", "orelse", "finalbody", "handlers", "cases"})
+
+
+def statement_walk(tree: ast.Module) -> list[ast.AST]:
+    """The module, its statements, ``except`` clauses and ``case`` clauses, in ``ast.walk``'s
+    (breadth-first) order, without visiting the expressions (most of a tree's nodes): a
+    definition, a docstring, a branch or an import is always found among them."""
+    found: list[ast.AST] = [tree]
+    index = 0
+    while index < len(found):
+        node = found[index]
+        index += 1
+        for name in node._fields:
+            if name in STATEMENT_FIELDS:
+                found.extend(getattr(node, name))
+    return found
+
+
 Call = tuple[str, "ast.FunctionDef | ast.AsyncFunctionDef | None", ast.Call]
 
 
@@ -114,21 +133,35 @@ def index_tree(tree: ast.Module) -> TreeIndex:
 
 
 def survey(tree: ast.Module) -> Survey:
-    """Walk ``tree`` once (iteratively: deep nesting cannot overflow the stack)."""
+    """Walk ``tree`` once (iteratively: deep nesting cannot overflow the stack).
+
+    The walk of every node is a good part of a long module's analysis: the children are found
+    inline (as ``children`` does), not by a call per node.
+    """
     result = Survey(nodes=[tree])
+    nodes, in_functions = result.nodes, result.in_functions
     for index, statement in enumerate(tree.body):
         names: set[str] = set()
         result.names[index] = names
         stack: list[tuple[ast.AST, bool]] = [(statement, False)]
+        pop, push = stack.pop, stack.append
         while stack:
-            node, inside = stack.pop()
-            result.nodes.append(node)
+            node, inside = pop()
+            nodes.append(node)
             if inside:
-                result.in_functions.append(node)
-            if isinstance(node, ast.Name):
+                in_functions.append(node)
+            elif isinstance(node, FUNCTIONS):
+                inside = True  # for the children: they are inside a function body
+            if type(node) is ast.Name:
                 names.add(node.id)
-            inside_children = inside or isinstance(node, FUNCTIONS)
-            stack.extend((child, inside_children) for child in children(node))
+            for name in node._fields:
+                value = getattr(node, name, None)
+                if isinstance(value, ast.AST):
+                    push((value, inside))
+                elif type(value) is list:
+                    for item in value:
+                        if isinstance(item, ast.AST):
+                            push((item, inside))
     return result
 
 

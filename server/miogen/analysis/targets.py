@@ -5,16 +5,23 @@ from __future__ import annotations
 import ast
 import bisect
 import functools
+import io
 import re
-from collections.abc import Iterable
+import sys
+import token
+import tokenize
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from typing import cast
 
+import coverage
+from coverage.bytecode import ByteParser
 from coverage.config import DEFAULT_EXCLUDE
 from coverage.misc import join_regex
 from coverage.parser import PythonParser
 
 from miogen.analysis.model import Target, Unit
-from miogen.analysis.survey import Survey, is_abstract, survey
+from miogen.analysis.survey import Survey, is_abstract, statement_walk, survey
 
 # Words in coverage.py's arc descriptions that mark the "condition false" side of a branch.
 _NEGATIVE_MARKERS = ("always true", "didn't complete", "always matched", "was never false")
@@ -42,13 +49,93 @@ def parse_code(source: str) -> CodeMap:
     each ask for the same module's map; a CodeMap is never changed after it is built.
     """
     # coverage.py's parser takes "" for "no text given": an empty file is one empty line to it.
-    parser = PythonParser(text=source or "\n", exclude=join_regex(DEFAULT_EXCLUDE))
+    kind = QuickParser if QUICK_PARSE else PythonParser
+    parser = kind(text=source or "\n", exclude=join_regex(DEFAULT_EXCLUDE))
     parser.parse_source()
     tree = getattr(parser, "_ast_root", None)  # coverage.py drops it once the arcs are known
     exits = parser.exit_counts()
     arcs = tuple(sorted(a for a in parser.arcs() if exits.get(a[0], 0) > 1 and a[0] > 0))
     shared = tree if isinstance(tree, ast.Module) and source else None
     return CodeMap(frozenset(parser.statements), arcs, parser, shared)
+
+
+# The coverage.py versions whose ``PythonParser._raw_parse`` ``QuickParser`` reproduces (checked
+# by tests/analysis/test_targets.py against coverage.py's own parser on a corpus of modules).
+QUICK_PARSE = (7, 17) <= coverage.version_info[:2] < (7, 18)
+
+
+class QuickParser(PythonParser):
+    """coverage.py's parser with the same results in a fraction of its time on long modules.
+
+    Its ``_raw_parse`` tokenizes the whole text with the pure-Python ``tokenize`` (about a third
+    of a 10,000-function module's analysis) only to find the lines of multi-line statements and
+    the lines a ``# pragma: no cover`` excludes, and compiles the text that ``parse_source`` has
+    just parsed. Here, when nothing is excluded (no line matches the exclusion pattern), the
+    statements' lines come from the interpreter's own tokenizer (C; the same NEWLINE tokens and
+    first tokens of statements) and the bytecode is compiled from the parsed tree. A text with
+    an exclusion, or with a lone carriage return (a line break to the parser but not to
+    ``tokenize``'s line reading), takes coverage.py's own path.
+    """
+
+    def _raw_parse(self) -> None:
+        text = self.text
+        if (self.exclude and re.search(self.exclude, text, flags=re.MULTILINE)) or (
+            "\r" in text and text.count("\r") != text.count("\r\n")
+        ):
+            super()._raw_parse()
+            return
+        root = self._ast_root
+        assert isinstance(root, ast.Module)
+        self.multiline_map, empty = _statement_lines(text)
+        if not empty:
+            code = compile(root, self.filename, "exec", dont_inherit=True)
+            self.raw_statements.update(ByteParser(code=code).find_statements())
+        # coverage.py's walk for docstrings (the same statements, found faster); its exclusions
+        # carried to bodies: none here.
+        for node in statement_walk(root):
+            if isinstance(node, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef | ast.Module):
+                first = node.body[0] if node.body else None
+                if (
+                    isinstance(first, ast.Expr)
+                    and isinstance(first.value, ast.Constant)
+                    and isinstance(first.value.value, str)
+                ):
+                    self.raw_docstrings.update(range(first.lineno, cast(int, first.end_lineno) + 1))
+
+
+def _statement_lines(text: str) -> tuple[dict[int, int], bool]:
+    """coverage.py's ``multiline_map_from_tokens`` over the C tokenizer's tokens (which leaves
+    out comments and blank lines: tokens coverage.py skips), and whether the text has no token."""
+    multiline: dict[int, int] = {}
+    first_line = 0
+    empty = True
+    newline = token.NEWLINE
+    for ttext, toktype, start, end in _tokens(text):
+        if toktype == newline:
+            if first_line and end != first_line:
+                for line in range(first_line, end + 1):
+                    multiline[line] = first_line
+            first_line = 0
+        elif not first_line and ttext.strip():
+            first_line = start
+            empty = False
+    return multiline, empty
+
+
+def _tokens(text: str) -> Iterator[tuple[str, int, int, int]]:
+    """(text, type, first line, last line) of the tokens of ``text`` but comments and blank
+    lines, from the interpreter's tokenizer (written in C; ``tokenize`` is since Python 3.12)."""
+    if sys.version_info >= (3, 12):
+        for kind, string, (start, _), (end, _), _ in tokenize.generate_tokens(
+            io.StringIO(text).readline
+        ):
+            if kind not in (tokenize.COMMENT, tokenize.NL):
+                yield string, kind, start, end
+        return
+    from _tokenize import TokenizerIter  # type: ignore[import-not-found]  # CPython 3.11's own
+
+    for string, kind, start, end, _, _, _ in TokenizerIter(text):
+        yield string, kind, start, end
 
 
 def find_targets(

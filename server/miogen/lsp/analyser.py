@@ -1,7 +1,7 @@
 """Static analyses of the documents' texts, in a process of their own: once per text, newest first.
 
-Analysing a long module costs a good part of a second of CPU (about a millisecond per function,
-linear in the module's size); in a thread it would hold the GIL while requests wait, so it runs in
+Analysing a long module costs seconds of CPU (about half a millisecond per function, linear in
+the module's size: bench/big_file.py); in a thread it would hold the GIL while requests wait, so it runs in
 separate processes and only the picklable ``Snapshot`` comes back (unpickled in the executor's
 thread, not on the event loop). Invariant 1 holds: the analysis is static, nothing of the user's
 code runs anywhere.
