@@ -30,11 +30,12 @@ pip=("$python" -m pip install --quiet --disable-pip-version-check --no-warn-scri
 
 rm -rf "$out"
 mkdir -p "$out"
+"${pip[@]}" --no-deps --target "$out" "$repo"
+# The console scripts pip writes name the packaging interpreter: useless on the user's machine.
+rm -rf "$out/bin"
 "${pip[@]}" --no-deps --require-hashes --only-binary=:all: --target "$out" \
   --platform "$platform" --python-version 3.11 --implementation py --abi none \
   -r "$repo/vscode-extension/bundled/requirements.txt"
-"${pip[@]}" --no-deps --target "$out" "$repo"
-# The console scripts pip wrote name the packaging interpreter: useless on the user's machine.
 # ruff's binary stays (ruff's find_ruff_bin looks in <target>/bin).
 find "$out/bin" -mindepth 1 ! -name ruff -delete
 find "$out" -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -14,6 +14,8 @@ export const DEFAULT_IMPORT_STRATEGY: ImportStrategy = "useBundled";
 /** The launcher in the VSIX (bundled/tool/serve.py) and the folder it runs miogen from. */
 export const BUNDLE_LAUNCHER = ["bundled", "tool", "serve.py"] as const;
 export const BUNDLE_LIBS = ["bundled", "libs"] as const;
+/** Runs `-m MODULE` with the bundle appended to sys.path (bundled/tool/run_module.py). */
+export const MODULE_RUNNER = ["bundled", "tool", "run_module.py"] as const;
 /** What `python -m` runs with "fromEnvironment". */
 export const ENVIRONMENT_SERVER_ARGS = ["-m", "miogen", "serve"];
 
@@ -26,6 +28,17 @@ export interface ServerLaunch {
 export function serverLaunch(strategy: ImportStrategy, python: string, extensionRoot: string): ServerLaunch {
   if (strategy === "fromEnvironment") return { command: python, args: [...ENVIRONMENT_SERVER_ARGS] };
   return { command: python, args: [path.join(extensionRoot, ...BUNDLE_LAUNCHER)] };
+}
+
+/**
+ * The interpreter's arguments `-m MODULE ARGS...` (pytest, coverage.py) for a run of the Testing
+ * view: with the bundled server, through the module runner, so that pytest and coverage.py come
+ * from the interpreter when it has them and from the bundle when it has not. Other arguments, and
+ * "fromEnvironment", as they are.
+ */
+export function withBundleFallback(args: readonly string[], strategy: ImportStrategy, extensionRoot: string): string[] {
+  if (strategy !== "useBundled" || args[0] !== "-m" || args.length < 2) return [...args];
+  return [path.join(extensionRoot, ...MODULE_RUNNER), ...args.slice(1)];
 }
 
 /** Whether miogen must be importable from the interpreter itself (the probe then insists on it). */

@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
-import { existsSync, readFileSync } from "node:fs";
+import { execFile } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { describe, it } from "node:test";
 import {
@@ -7,8 +9,10 @@ import {
   bundleProblem,
   DEFAULT_IMPORT_STRATEGY,
   IMPORT_STRATEGIES,
+  MODULE_RUNNER,
   numpyProblem,
   serverLaunch,
+  withBundleFallback,
 } from "../common/bundle";
 import { DEFAULT_SETTINGS, readSettings } from "../common/settings";
 
@@ -48,6 +52,7 @@ describe("miogen.importStrategy", () => {
     assert.ok(existsSync(path.join(extensionRoot, ...BUNDLE_LAUNCHER)));
     const ignore = readFileSync(path.join(extensionRoot, ".vscodeignore"), "utf8").split("\n");
     assert.ok(ignore.includes("!bundled/tool/serve.py") && ignore.includes("!bundled/libs/**"));
+    assert.ok(existsSync(path.join(extensionRoot, ...MODULE_RUNNER)) && ignore.includes("!bundled/tool/run_module.py"));
   });
 
   it("says when the build carries no bundle, and only for useBundled", () => {
@@ -59,6 +64,31 @@ describe("miogen.importStrategy", () => {
     assert.equal(bundleProblem("fromEnvironment", "/ext", nothing), undefined);
     const present = new Set([path.join("/ext", "bundled", "libs", "miogen", "__main__.py"), path.join("/ext", ...BUNDLE_LAUNCHER)]);
     assert.equal(bundleProblem("useBundled", "/ext", (file) => present.has(file)), undefined);
+  });
+});
+
+describe("withBundleFallback (the Testing view's pytest and coverage.py)", () => {
+  it("runs -m modules through the bundle's module runner with useBundled only", () => {
+    const runner = path.join("/ext", ...MODULE_RUNNER);
+    assert.deepEqual(withBundleFallback(["-m", "pytest", "-q", "t.py"], "useBundled", "/ext"), [runner, "pytest", "-q", "t.py"]);
+    assert.deepEqual(withBundleFallback(["-m", "coverage", "run", "-m", "pytest"], "useBundled", "/ext"), [runner, "coverage", "run", "-m", "pytest"]);
+    assert.deepEqual(withBundleFallback(["-m", "pytest"], "fromEnvironment", "/ext"), ["-m", "pytest"]);
+    assert.deepEqual(withBundleFallback(["script.py"], "useBundled", "/ext"), ["script.py"]);
+  });
+
+  it("the runner behaves as -m: the working folder first, the bundle last, the module's arguments", async () => {
+    const runner = path.join(extensionRoot, ...MODULE_RUNNER);
+    const show = "import sys, json; print(json.dumps([sys.argv, sys.path[0], sys.path[-1]]))";
+    // A module of the working folder (as -m finds it) that prints what it sees.
+    const folder = realpathSync(mkdtempSync(path.join(tmpdir(), "miogen-runner-")));
+    writeFileSync(path.join(folder, "shown.py"), show);
+    const stdout = await new Promise<string>((resolve, reject) =>
+      execFile("python3", [runner, "shown", "-q", "x"], { cwd: folder }, (error, out) => (error ? reject(error) : resolve(out))),
+    );
+    const [argv, first, last] = JSON.parse(stdout);
+    assert.deepEqual(argv, [path.join(folder, "shown.py"), "-q", "x"]);
+    assert.equal(first, folder);
+    assert.equal(last, path.join(extensionRoot, "bundled", "libs"));
   });
 });
 
