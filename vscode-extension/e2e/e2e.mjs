@@ -17,7 +17,8 @@
 //  11. folder "ledger" (its own fresh venv, nothing pip-installed): no message, the VSIX's bundled
 //      server runs there (miogen.importStrategy useBundled), its code lens generates into its own
 //      tests folder ("checks", a folder setting answered per scopeUri), and those tests pass in that
-//      venv with the bundle's pytest, also from the Testing view (run with that venv's interpreter)
+//      venv with the bundle's pytest, also from the Testing view (run with that venv's interpreter),
+//      and with coverage there (the bundle's coverage.py)
 //
 // Environment: MIOGEN_PYTHON (default <repo>/.venv/bin/python, where `pip install -e .` provides
 // `python -m miogen serve`), MIOGEN_E2E_CODE_SERVER / _NODE24 / _CHROMIUM (from setup.sh's env.sh),
@@ -347,6 +348,19 @@ async function secondFolderSteps(page, dirs) {
   if (notPassed.length > 0) fail(`tests did not pass in the Testing view: ${notPassed.map((r) => r.label).join(", ")}`);
   log(`Testing view, both folders: ${rows.length} tests passed`);
   await screenshot(page, "12-testing-both-folders.png");
+
+  // Coverage in the plain venv too: coverage.py from the bundle, the venv has none.
+  await runCommand(page, "Test: Run All Tests with Coverage");
+  const coveragePane = page.locator(".pane", { has: page.locator(".pane-header", { hasText: /test coverage/i }) });
+  const ledgerRow = coveragePane.locator(".monaco-list-row", { hasText: /ledger\.py[\s\S]*%/ }).first();
+  const text = await waitFor("the Test Coverage view to show ledger.py (plain venv, the bundle's coverage.py)", async () => {
+    if (await ledgerRow.isVisible()) return ledgerRow.innerText();
+    // Collapsed folder rows of a multi-root workspace: open them.
+    for (const row of await coveragePane.locator(".monaco-list-row[aria-expanded='false']").all()) await row.click().catch(() => undefined);
+    return undefined;
+  }, { timeout: 120_000, interval: 1000 });
+  log(`Test Coverage view (plain venv): ${text.replace(/\s+/g, " ").trim()}`);
+  await screenshot(page, "13-coverage-plain-venv.png");
 }
 
 function checkServersPerFolder(dirs) {
@@ -362,6 +376,8 @@ function checkServersPerFolder(dirs) {
   }
   const testingB = extensionLog.split("\n").find((line) => line.includes("Testing: ") && line.includes(`(in ${dirs.wsB})`));
   if (!testingB?.includes(`Testing: ${dirs.pythonB} `)) fail(`the Testing view ran ledger's tests with another interpreter: ${testingB}`);
+  const coverageB = extensionLog.split("\n").find((line) => line.includes(`Testing: ${dirs.pythonB} `) && line.includes(" coverage run "));
+  if (!coverageB?.includes(path.join("bundled", "tool", "run_module.py"))) fail(`ledger's coverage run did not go through the bundle: ${coverageB}`);
   log(`folder ${FOLDER_B}: Testing view ran pytest with ${dirs.pythonB}`);
 }
 

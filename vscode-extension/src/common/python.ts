@@ -56,8 +56,11 @@ export const PROBE_SCRIPT = [
 export type ProblemKind = "notFound" | "failed" | "tooOld" | "unsupported" | "noMiogen" | "noServer";
 
 export type Verdict =
-  /** `numpy`: whether the interpreter has it (the genetic algorithms need it; the bundle lacks it). */
-  | { ok: true; executable: string; version: string; numpy?: boolean }
+  /**
+   * `numpy`: whether the interpreter has it (the genetic algorithms need it; the bundle lacks it).
+   * `ownMiogen`: the interpreter has a miogen of its own besides the bundle's (with "useBundled").
+   */
+  | { ok: true; executable: string; version: string; numpy?: boolean; ownMiogen?: boolean }
   /** `executable`: the interpreter's own path, when it ran. */
   | { ok: false; problem: ProblemKind; message: string; executable?: string };
 
@@ -114,7 +117,9 @@ export function judgeProbe(choice: InterpreterChoice, output: ProbeOutput, strat
       executable,
     };
   }
-  if (!needsMiogenInEnvironment(strategy)) return { ok: true, executable, version, numpy: info.numpy };
+  if (!needsMiogenInEnvironment(strategy)) {
+    return { ok: true, executable, version, numpy: info.numpy, ...(info.miogen ? { ownMiogen: true } : {}) };
+  }
   const instead = `or set "miogen.importStrategy" to "useBundled" (the server that comes with the extension; nothing to install)`;
   if (!info.miogen) {
     return {

@@ -221,6 +221,12 @@ export class MiogenServer implements Disposable {
     const commandLine = [launch.command, ...launch.args].join(" ");
     traceInfo(`Python ${verdict.version} at ${verdict.executable}; starting${where}: ${commandLine}`);
     this.warnOnce(numpyProblem(settings.algorithm, verdict.numpy, verdict.executable), "algorithm");
+    if (verdict.ownMiogen) {
+      // The server runs the bundle's; its workers append the bundle after the interpreter's packages.
+      traceInfo(
+        `${verdict.executable} has a miogen of its own: the server runs the bundled one, miogen's worker processes import the interpreter's first. Keep it at version ${this.extensionVersion}, or set miogen.importStrategy to fromEnvironment.`,
+      );
+    }
     this.stderrTail = [];
     const client = this.createClient(launch.command, launch.args, folder?.uri.fsPath);
     this.client = client;

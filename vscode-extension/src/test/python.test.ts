@@ -41,7 +41,8 @@ describe("judgeProbe", () => {
 
   it("accepts Python 3.11+ with miogen", () => {
     for (const strategy of ["useBundled", "fromEnvironment"] as const) {
-      assert.deepEqual(judgeProbe(setting, probe([3, 11, 7]), strategy), { ok: true, executable: "/venv/bin/python", version: "3.11.7", numpy: true });
+      const verdict = judgeProbe(setting, probe([3, 11, 7]), strategy);
+      assert.deepEqual({ ...verdict, ownMiogen: undefined }, { ok: true, executable: "/venv/bin/python", version: "3.11.7", numpy: true, ownMiogen: undefined });
       assert.equal(judgeProbe(setting, probe([3, 13, 0]), strategy).ok, true);
     }
   });
@@ -50,6 +51,13 @@ describe("judgeProbe", () => {
     const bare = probe([3, 11, 7], false, "/plain/bin/python", false);
     assert.deepEqual(judgeProbe(setting, bare), { ok: true, executable: "/plain/bin/python", version: "3.11.7", numpy: false });
     assert.deepEqual(judgeProbe(setting, bare, "useBundled"), judgeProbe(setting, bare));
+    assert.deepEqual(judgeProbe(setting, probe([3, 12, 0], true, "/dev/bin/python")), {
+      ok: true,
+      executable: "/dev/bin/python",
+      version: "3.12.0",
+      numpy: true,
+      ownMiogen: true,
+    });
     const old = judgeProbe(setting, probe([3, 10, 4], false), "useBundled");
     assert.equal(old.ok, false, "the bundle does not make an old Python new");
   });
