@@ -92,3 +92,18 @@ def test_miogen_runs_in_the_project_venv_without_being_installed_there(tmp_path:
     )  # fmt: skip
     assert ctg.returncode == 0, ctg.stdout + ctg.stderr
     assert json.loads(ctg.stdout)["pooled"]["covered"] == 2
+
+
+def test_miogen_run_from_the_extensions_bundle_starts_its_processes_with_the_bundle(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The extension's launcher (vscode-extension/bundled/tool/serve.py) names its bundle in
+    $MIOGEN_BUNDLE: miogen's own processes bootstrap it (appended), installed or not."""
+    monkeypatch.delenv("MIOGEN_BUNDLE", raising=False)
+    assert OWN.command("miogen.worker") == [sys.executable, "-m", "miogen.worker"]
+    assert "MIOGEN_SYS_PATH" not in OWN.environment({})
+    monkeypatch.setenv("MIOGEN_BUNDLE", "/ext/bundled/libs")
+    assert OWN.own, "still miogen's own interpreter: spares and all"
+    assert OWN.command("miogen.worker", "--spare")[:2] == [sys.executable, "-c"]
+    assert OWN.command("miogen.worker", "--spare")[3:] == ["miogen.worker", "--spare"]
+    assert OWN.environment({"A": "1"}) == {"A": "1", "MIOGEN_SYS_PATH": "/ext/bundled/libs"}

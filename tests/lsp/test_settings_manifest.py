@@ -18,7 +18,7 @@ REPO = Path(__file__).resolve().parents[2]
 MANIFEST = json.loads((REPO / "vscode-extension" / "package.json").read_text(encoding="utf-8"))
 PROPERTIES: dict[str, dict[str, Any]] = MANIFEST["contributes"]["configuration"]["properties"]
 # What only the extension reads: the server never sees these (vscode-extension/src/common/settings.ts).
-CLIENT_ONLY = {"interpreter", "gutterStyle", "showGutter", "testingView"}
+CLIENT_ONLY = {"interpreter", "importStrategy", "gutterStyle", "showGutter", "testingView"}
 WINDOW_SCOPED = {"maxParallelJobs", "gutterStyle", "showGutter"}  # one value for the whole window
 
 

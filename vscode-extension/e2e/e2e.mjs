@@ -14,10 +14,11 @@
 //   8. the Testing view lists the generated tests; "Run All Tests" runs them (all pass)
 //   9. "Run All Tests with Coverage" -> VS Code's Test Coverage view and inline coverage of the class
 //  10. the marks in a high-contrast theme (visible border on partial/uncovered lines)
-//  11. folder "ledger" (its own venv without miogen): one message with "Install miogen"; after the
-//      install its own server runs there, its code lens generates into its own tests folder
-//      ("checks", a folder setting answered per scopeUri), and those tests pass in that venv, also
-//      from the Testing view (run with that venv's interpreter)
+//  11. folder "ledger" (its own fresh venv, nothing pip-installed): no message, the VSIX's bundled
+//      server runs there (miogen.importStrategy useBundled), its code lens generates into its own
+//      tests folder ("checks", a folder setting answered per scopeUri), and those tests pass in that
+//      venv with the bundle's pytest, also from the Testing view (run with that venv's interpreter),
+//      and with coverage there (the bundle's coverage.py)
 //
 // Environment: MIOGEN_PYTHON (default <repo>/.venv/bin/python, where `pip install -e .` provides
 // `python -m miogen serve`), MIOGEN_E2E_CODE_SERVER / _NODE24 / _CHROMIUM (from setup.sh's env.sh),
@@ -25,7 +26,7 @@
 // MIOGEN_E2E_UPDATE_DOCS=1 (copy the README's screenshots to docs/images/).
 
 import { spawnSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { chromium } from "playwright-core";
 import {
@@ -63,8 +64,17 @@ const DOC_IMAGES = [
   ["11-second-folder.png", "multi-root.png"],
 ];
 
-function pytestIn(cwd, interpreter, testFile) {
-  const run = spawnSync(interpreter, ["-m", "pytest", "-q", "-p", "no:cacheprovider", path.relative(cwd, testFile)], {
+/** The installed VSIX's bundled/tool/run_module.py (`-m` with the bundle appended to sys.path). */
+function bundledModuleRunner(dirs) {
+  const installed = readdirSync(dirs.extensions).find((name) => name.startsWith("miogen.miogen-"));
+  const runner = installed && path.join(dirs.extensions, installed, "bundled", "tool", "run_module.py");
+  if (!runner || !existsSync(runner)) fail(`the installed extension has no bundled/tool/run_module.py (in ${dirs.extensions})`);
+  return runner;
+}
+
+function pytestIn(cwd, interpreter, testFile, moduleRunner) {
+  const module = moduleRunner ? [moduleRunner, "pytest"] : ["-m", "pytest"];
+  const run = spawnSync(interpreter, [...module, "-q", "-p", "no:cacheprovider", path.relative(cwd, testFile)], {
     cwd,
     encoding: "utf8",
     timeout: 300_000,
@@ -291,26 +301,17 @@ async function highContrastSteps(page) {
   await setColorTheme(page, "Dark Modern");
 }
 
-/** Step 11: the second folder, its own venv without miogen: install from the message, then generate there. */
+/** Step 11: the second folder, a plain venv with nothing installed: the bundled server runs there. */
 async function secondFolderSteps(page, dirs) {
   await openFromExplorer(page, FOLDER_B, "ledger.py");
   await page.locator(".monaco-editor .view-line", { hasText: "class Ledger" }).first().waitFor({ timeout: 30_000 });
-  const toast = page.locator(".notification-toast", { hasText: "miogen is not installed" }).first();
-  await waitFor("one message that miogen is missing in the second folder's interpreter", async () => toast.isVisible(), { timeout: 60_000 });
-  const message = (await toast.locator(".notification-list-item-message").first().innerText()).replace(/\s+/g, " ");
-  log(`second folder: ${message.slice(0, 220)}`);
-  if (!message.includes(dirs.pythonB) || !message.includes(FOLDER_B)) fail(`the message should name ${dirs.pythonB} and folder ${FOLDER_B}: ${message}`);
-  const messages = await page.locator(".notification-toast", { hasText: "miogen is not installed" }).count();
-  if (messages !== 1) fail(`expected one message about the missing miogen, saw ${messages}`);
-  await toast.locator(".monaco-button", { hasText: "Install miogen" }).first().click();
-  const installed = page.locator(".notification-toast", { hasText: "installed into" }).first();
-  await waitFor("the install to finish", async () => installed.isVisible(), { timeout: 180_000, interval: 1000 });
-  log(`second folder: ${(await installed.innerText()).split("\n")[0]}`);
   const ledger = path.join(dirs.wsB, "ledger.py");
-  await waitFor("the second folder's server to start", async () => {
+  await waitFor("the second folder's server to start (bundled, in the plain venv)", async () => {
     await page.locator(".monaco-editor .view-line", { hasText: "class Ledger" }).first().click();
     return page.locator(".statusbar-item:has(.codicon-beaker)", { hasText: /miogen|\d+\/\d+/ }).first().isVisible();
   }, { timeout: 90_000, interval: 1000 });
+  const complaints = await page.locator(".notification-toast", { hasText: /miogen is not installed|did not start|Install miogen/ }).count();
+  if (complaints !== 0) fail(`the bundled server should start in the plain venv without a message, saw ${complaints}`);
   await editAndSave(page, ledger, "def __init__(self, limit=0):", { keys: ["ArrowLeft", "ArrowLeft", "Backspace"], text: "5" }, "limit=5):");
   const marks = await waitFor("marks in the second folder's file", async () => {
     const counts = await countMarks(page, "class\\sLedger");
@@ -328,7 +329,8 @@ async function secondFolderSteps(page, dirs) {
   await page.locator(".monaco-editor .view-line", { hasText: "def test_" }).first().waitFor({ timeout: 30_000 });
   await page.waitForTimeout(1000);
   await screenshot(page, "11-second-folder.png");
-  const pytest = pytestIn(dirs.wsB, dirs.pythonB, testFile);
+  // The plain venv has no pytest: the tests run there with the bundle's (as the Testing view runs them).
+  const pytest = pytestIn(dirs.wsB, dirs.pythonB, testFile, bundledModuleRunner(dirs));
   writeFileSync(path.join(artifacts, "pytest-ledger.txt"), pytest.output);
   if (!pytest.ok) fail(`pytest (second venv) on ${testFile} failed:\n${pytest.output.trim().split("\n").slice(-15).join("\n")}`);
   log(`second folder pytest (${path.relative(dirs.wsB, dirs.pythonB) || dirs.pythonB}): ${pytest.output.trim().split("\n").filter((l) => /passed/.test(l)).pop()}`);
@@ -346,20 +348,36 @@ async function secondFolderSteps(page, dirs) {
   if (notPassed.length > 0) fail(`tests did not pass in the Testing view: ${notPassed.map((r) => r.label).join(", ")}`);
   log(`Testing view, both folders: ${rows.length} tests passed`);
   await screenshot(page, "12-testing-both-folders.png");
+
+  // Coverage in the plain venv too: coverage.py from the bundle, the venv has none.
+  await runCommand(page, "Test: Run All Tests with Coverage");
+  const coveragePane = page.locator(".pane", { has: page.locator(".pane-header", { hasText: /test coverage/i }) });
+  const ledgerRow = coveragePane.locator(".monaco-list-row", { hasText: /ledger\.py[\s\S]*%/ }).first();
+  const text = await waitFor("the Test Coverage view to show ledger.py (plain venv, the bundle's coverage.py)", async () => {
+    if (await ledgerRow.isVisible()) return ledgerRow.innerText();
+    // Collapsed folder rows of a multi-root workspace: open them.
+    for (const row of await coveragePane.locator(".monaco-list-row[aria-expanded='false']").all()) await row.click().catch(() => undefined);
+    return undefined;
+  }, { timeout: 120_000, interval: 1000 });
+  log(`Test Coverage view (plain venv): ${text.replace(/\s+/g, " ").trim()}`);
+  await screenshot(page, "13-coverage-plain-venv.png");
 }
 
 function checkServersPerFolder(dirs) {
   const extensionLog = readFileSync(path.join(artifacts, "miogen.log"), "utf8");
   for (const [folder, interpreter] of [[FOLDER_A, python], [FOLDER_B, dirs.pythonB]]) {
-    const started = new RegExp(`at (\\S+); starting for folder ${folder}:`).exec(extensionLog);
+    const started = new RegExp(`at (\\S+); starting for folder ${folder}: (.*)$`, "m").exec(extensionLog);
     if (!started) fail(`the extension log does not show a server started for folder ${folder}`);
+    if (!started[2].endsWith(path.join("bundled", "tool", "serve.py"))) fail(`folder ${folder}'s server is not the bundled one: ${started[2]}`);
     if (path.resolve(started[1]) !== path.resolve(interpreter) && !started[1].startsWith(path.dirname(path.dirname(interpreter)))) {
       fail(`folder ${folder}'s server ran ${started[1]}, expected ${interpreter}`);
     }
-    log(`folder ${folder}: server on ${started[1]}`);
+    log(`folder ${folder}: bundled server on ${started[1]}`);
   }
   const testingB = extensionLog.split("\n").find((line) => line.includes("Testing: ") && line.includes(`(in ${dirs.wsB})`));
   if (!testingB?.includes(`Testing: ${dirs.pythonB} `)) fail(`the Testing view ran ledger's tests with another interpreter: ${testingB}`);
+  const coverageB = extensionLog.split("\n").find((line) => line.includes(`Testing: ${dirs.pythonB} `) && line.includes(" coverage run "));
+  if (!coverageB?.includes(path.join("bundled", "tool", "run_module.py"))) fail(`ledger's coverage run did not go through the bundle: ${coverageB}`);
   log(`folder ${FOLDER_B}: Testing view ran pytest with ${dirs.pythonB}`);
 }
 

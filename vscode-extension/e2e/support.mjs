@@ -89,13 +89,12 @@ export function isolatedEnv(dirs, extra = {}) {
   };
 }
 
-/** code-server's environment; pip (the "Install miogen" button) finds miogen in the local wheel folder only. */
+/** code-server's environment; pip may not reach an index (nothing should install anything). */
 export function codeServerEnv(dirs) {
   const node24 = requireEnv("MIOGEN_E2E_NODE24");
   return isolatedEnv(dirs, {
     PATH: `${path.dirname(node24)}:${process.env.PATH}`,
     PIP_NO_INDEX: "1",
-    PIP_FIND_LINKS: dirs.wheels,
     PIP_DISABLE_PIP_VERSION_CHECK: "1",
   });
 }

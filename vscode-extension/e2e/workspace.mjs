@@ -1,6 +1,6 @@
 // The end-to-end test's multi-root workspace: folder "stack" (fixtures/workspace, the repository's
-// .venv from the user settings) and folder "ledger" (fixtures/workspace-b, its own virtual environment
-// without miogen, its own tests folder), plus the wheel the "Install miogen" button installs from.
+// .venv from the user settings) and folder "ledger" (fixtures/workspace-b, its own fresh virtual
+// environment with nothing pip-installed, its own tests folder).
 
 import { spawnSync } from "node:child_process";
 import { cpSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
@@ -35,7 +35,7 @@ export const USER_SETTINGS = {
 
 export function prepareWorkspace() {
   rmSync(work, { recursive: true, force: true });
-  const dirs = { wsA: "ws-a", wsB: "ws-b", userData: "user-data", extensions: "extensions", home: "home", wheels: "wheels" };
+  const dirs = { wsA: "ws-a", wsB: "ws-b", userData: "user-data", extensions: "extensions", home: "home" };
   for (const key of Object.keys(dirs)) {
     dirs[key] = path.join(work, dirs[key]);
     mkdirSync(dirs[key], { recursive: true });
@@ -66,21 +66,15 @@ function run(what, command, args, options = {}) {
 }
 
 /**
- * The second folder's virtual environment: miogen's dependencies (linked from the repository's .venv,
- * so nothing is downloaded) but not miogen itself; and a wheel of this repository in `dirs.wheels`,
- * where pip finds "miogen" when the extension's button installs it (PIP_FIND_LINKS, PIP_NO_INDEX).
+ * The second folder's virtual environment: a fresh `python -m venv`, nothing pip-installed (no
+ * miogen, pytest, coverage.py or pygls): the extension's bundled server must run there as it is.
  */
 export function prepareSecondEnvironment(dirs) {
   run("python -m venv (second folder)", python, ["-m", "venv", dirs.venvB]);
-  const purelib = run("sysconfig", python, ["-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"]).stdout.trim();
-  const purelibB = run("sysconfig", dirs.pythonB, ["-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"]).stdout.trim();
-  const deps = path.join(work, "deps-b");
-  mkdirSync(deps);
-  const skip = /^(miogen|__editable__|_distutils_hack|distutils-precedence|pip|setuptools|pkg_resources)|\.pth$/;
-  for (const name of readdirSync(purelib)) if (!skip.test(name)) symlinkSync(path.join(purelib, name), path.join(deps, name));
-  writeFileSync(path.join(purelibB, "miogen-e2e-deps.pth"), `${deps}\n`);
-  const probe = run("the second environment's probe", dirs.pythonB, ["-c", "import importlib.util as u, pygls, coverage; print(u.find_spec('miogen') is None)"]);
-  if (probe.stdout.trim() !== "True") fail("the second environment should not have miogen before the test installs it");
-  run("pip wheel (miogen, for the Install button)", python, ["-m", "pip", "wheel", "--no-deps", "-q", "-w", dirs.wheels, repo]);
-  log(`second folder's environment ready (${dirs.venvB}, without miogen; wheel in ${path.relative(work, dirs.wheels)}/)`);
+  const probe = run("the second environment's probe", dirs.pythonB, [
+    "-c",
+    "import importlib.util as u; print([m for m in ('miogen', 'pygls', 'pytest', 'coverage', 'numpy') if u.find_spec(m)])",
+  ]);
+  if (probe.stdout.trim() !== "[]") fail(`the second environment should have nothing installed, has ${probe.stdout.trim()}`);
+  log(`second folder's environment ready (${dirs.venvB}: a plain venv, nothing installed)`);
 }

@@ -4,7 +4,7 @@ import { ExtensionContext } from "vscode";
 import { Commands, InternalCommands, SERVER_NAME } from "./common/constants";
 import { registerLogger, traceInfo } from "./common/log/logging";
 import { onDidChangePythonInterpreter } from "./common/pythonEnvironment";
-import { effectsOfChange } from "./common/settings";
+import { effectsOfChange, RESTART_KEYS } from "./common/settings";
 import { createLogOutputChannel, getSettings, onDidChangeConfiguration, registerCommand } from "./common/vscodeapi";
 import { CoverageDecorations } from "./features/coverageDecorations";
 import { TestGenerator } from "./features/generateTests";
@@ -21,7 +21,7 @@ export async function activate(context: ExtensionContext): Promise<void> {
   traceInfo(`miogen extension ${version} activating`);
 
   const generator = new TestGenerator();
-  const pool = new ServerPool(log, version, (ref) => generator.runFromServerCommand(ref));
+  const pool = new ServerPool(log, version, (ref) => generator.runFromServerCommand(ref), context.extensionPath);
   servers = pool;
   const coverage = new CoverageDecorations(context.extensionUri, pool);
   const statusBar = new MiogenStatusBar(pool, coverage);
@@ -46,7 +46,7 @@ export async function activate(context: ExtensionContext): Promise<void> {
       const effects = effectsOfChange((key) => event.affectsConfiguration(key));
       if (effects.has("restart")) {
         for (const server of pool.all()) {
-          if (event.affectsConfiguration("miogen.interpreter", server.folder?.uri)) server.restart();
+          if (RESTART_KEYS.some((key) => event.affectsConfiguration(key, server.folder?.uri))) server.restart();
         }
       } else if (effects.has("notifyServer")) pool.notifyConfigurationChanged();
       if (effects.has("repaint")) coverage.refreshSettings();

@@ -10,6 +10,11 @@ Nothing is installed into it. A process of miogen's in another interpreter start
 links to the ``miogen`` and ``coverage`` packages, nothing else) to the END of ``sys.path``, so
 that the project's own packages (its coverage.py too, where it has one) come first, then runs the
 module as ``-m`` would. The folder is named in the process's environment only.
+
+The VS Code extension's bundled server (vscode-extension/bundled/tool/serve.py) runs miogen from
+a folder of the extension's (``$MIOGEN_BUNDLE``: miogen and its pure-Python dependencies) in an
+interpreter that need not have any of them. miogen's own processes then start with the same
+bootstrap, the bundle appended to their ``sys.path``: what the interpreter has comes first.
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ BOOTSTRAP = (
     f"sys.path.extend(p for p in os.environ.get({PATH_VARIABLE!r}, '').split(os.pathsep) if p); "
     "sys.argv.pop(0); runpy.run_module(sys.argv[0], run_name='__main__', alter_sys=True)"
 )
+BUNDLE_VARIABLE = "MIOGEN_BUNDLE"  # set by the extension's launcher: where its bundle lies
 MINIMUM_VERSION = (3, 11)  # miogen's requires-python
 PROBE = (
     "import importlib.util as u, json, sys; print(json.dumps([list(sys.version_info[:2]), "
@@ -58,19 +64,26 @@ class Interpreter:
 
     def command(self, module: str, *args: str) -> list[str]:
         """``python -m module args`` in this interpreter."""
-        if self.own:
+        if self.own and not bundle():
             return [self.executable, "-m", module, *args]
         return [self.executable, "-c", BOOTSTRAP, module, *args]
 
     def environment(self, base: Mapping[str, str]) -> dict[str, str]:
-        """``base`` with the shim named for the bootstrap (nothing on PYTHONPATH)."""
+        """``base`` with the shim (or, for miogen's own interpreter, the extension's bundle)
+        named for the bootstrap (nothing on PYTHONPATH)."""
         environment = dict(base)
-        if not self.own:
-            environment[PATH_VARIABLE] = self.shim
+        path = bundle() if self.own else self.shim
+        if path:
+            environment[PATH_VARIABLE] = path
         return environment
 
 
 OWN = Interpreter()
+
+
+def bundle() -> str:
+    """The extension's bundle miogen runs from, or "" (miogen is installed where it runs)."""
+    return os.environ.get(BUNDLE_VARIABLE, "")
 
 
 def project_interpreter(

@@ -10,7 +10,6 @@ import io
 import json
 import os
 import subprocess
-import sys
 import tempfile
 import xml.etree.ElementTree as ElementTree
 from collections.abc import Sequence
@@ -316,7 +315,7 @@ def _run_pytest(
 
     def run(environment: dict[str, str]) -> subprocess.CompletedProcess[str]:
         limited = [
-            sys.executable, "-m", "miogen.verify.limited", str(VERIFY_MEMORY_MB), str(timeout),
+            *OWN.command("miogen.verify.limited", str(VERIFY_MEMORY_MB), str(timeout)),
             "--", *command,
         ]  # fmt: skip
         process = subprocess.Popen(

@@ -35,16 +35,31 @@ export function parseVersion(text: string | undefined): [number, number, number]
  * repository's tests keep pyproject.toml, the server and package.json equal). They count as
  * different when major or minor differ: in 0.x a minor release may change the protocol and the
  * settings, a patch release changes neither. A server that reports no version is not judged.
+ * `strategy`: where the server came from (`miogen.importStrategy`), which decides the fix.
  */
-export function versionMismatch(extension: string, server: string | undefined, python: string): string | undefined {
+export function versionMismatch(
+  extension: string,
+  server: string | undefined,
+  python: string,
+  strategy: "useBundled" | "fromEnvironment" = "fromEnvironment",
+): string | undefined {
   const mine = parseVersion(extension);
   const theirs = parseVersion(server);
   if (!mine || !theirs || (mine[0] === theirs[0] && mine[1] === theirs[1])) return undefined;
   const wanted = `${mine[0]}.${mine[1]}`;
+  if (strategy === "useBundled") {
+    // The bundle is packaged with the extension: a mismatch means a broken build or a miogen that
+    // the interpreter forces ahead of the bundle (a .pth, PYTHONPATH).
+    return (
+      `miogen: the extension is ${extension} but its bundled server, started with ${python}, reports ${server}; ` +
+      `the interpreter seems to load another miogen ahead of the bundle (PYTHONPATH?). Reinstall the extension, ` +
+      `or set "miogen.importStrategy" to "fromEnvironment" to use the interpreter's miogen on purpose.`
+    );
+  }
   const older = mine[0] < theirs[0] || (mine[0] === theirs[0] && mine[1] < theirs[1]) ? "extension" : "server";
   const fix =
     older === "server"
-      ? `Install miogen ${wanted} into that interpreter (or point "miogen.interpreter" to one that has it)`
-      : `Update the miogen extension to ${theirs[0]}.${theirs[1]}, or install miogen ${wanted} into that interpreter`;
+      ? `Install miogen ${wanted} into that interpreter, or set "miogen.importStrategy" to "useBundled" (the server that comes with the extension)`
+      : `Update the miogen extension to ${theirs[0]}.${theirs[1]}, or set "miogen.importStrategy" to "useBundled"`;
   return `miogen: the extension is ${extension} but the server it started (${python}) is ${server}; some features may not work. ${fix}.`;
 }

@@ -1,6 +1,7 @@
 /** Which Python runs the server, and whether it can: the interpreter order and the probe of its version. */
 
 import { execFile } from "node:child_process";
+import { DEFAULT_IMPORT_STRATEGY, ImportStrategy, needsMiogenInEnvironment } from "./bundle";
 import { MIN_PYTHON } from "./constants";
 
 export type InterpreterSource = "setting" | "pythonExtension" | "default";
@@ -41,21 +42,26 @@ export const PROBE_SCRIPT = [
   "    has = u.find_spec('miogen') is not None",
   "    serve = has and u.find_spec('miogen.__main__') is not None",
   "    limits = u.find_spec('resource') is not None",
+  "    numpy = u.find_spec('numpy') is not None",
   "except Exception:",
-  "    has = serve = limits = False",
+  "    has = serve = limits = numpy = False",
   "try:",
   "    from miogen.platform_support import missing_requirements",
   "    missing = missing_requirements()",
   "except Exception:",
   "    missing = [n for n, ok in (('resource', limits), ('os.killpg', hasattr(os, 'killpg'))) if not ok]",
-  "print(json.dumps({'version': list(sys.version_info[:3]), 'executable': sys.executable, 'miogen': has, 'serve': serve, 'sandbox': not missing, 'missing': missing, 'platform': sys.platform}))",
+  "print(json.dumps({'version': list(sys.version_info[:3]), 'executable': sys.executable, 'miogen': has, 'serve': serve, 'numpy': numpy, 'sandbox': not missing, 'missing': missing, 'platform': sys.platform}))",
 ].join("\n");
 
 export type ProblemKind = "notFound" | "failed" | "tooOld" | "unsupported" | "noMiogen" | "noServer";
 
 export type Verdict =
-  | { ok: true; executable: string; version: string }
-  /** `executable`: the interpreter's own path, when it ran (where "Install miogen" installs). */
+  /**
+   * `numpy`: whether the interpreter has it (the genetic algorithms need it; the bundle lacks it).
+   * `ownMiogen`: the interpreter has a miogen of its own besides the bundle's (with "useBundled").
+   */
+  | { ok: true; executable: string; version: string; numpy?: boolean; ownMiogen?: boolean }
+  /** `executable`: the interpreter's own path, when it ran. */
   | { ok: false; problem: ProblemKind; message: string; executable?: string };
 
 /** What running the probe gave: an error (spawn or exit code) and/or its stdout. */
@@ -71,14 +77,18 @@ const SOURCE_LABEL: Record<InterpreterSource, string> = {
   default: "the default, python3 on PATH",
 };
 
-/** Turns the probe's output into one clear verdict (the message is what the user sees). */
-export function judgeProbe(choice: InterpreterChoice, output: ProbeOutput): Verdict {
+/**
+ * Turns the probe's output into one clear verdict (the message is what the user sees). With the
+ * bundled server ("useBundled") the interpreter needs no miogen; with "fromEnvironment" it must have it.
+ */
+export function judgeProbe(choice: InterpreterChoice, output: ProbeOutput, strategy: ImportStrategy = DEFAULT_IMPORT_STRATEGY): Verdict {
   const where = `${choice.path} (${SOURCE_LABEL[choice.source]})`;
+  const wanted = needsMiogenInEnvironment(strategy) ? "a Python 3.11+ with miogen installed" : "a Python 3.11 or newer";
   if (output.error?.code === "ENOENT" || output.error?.code === "EACCES") {
     return {
       ok: false,
       problem: "notFound",
-      message: `miogen: cannot run the Python interpreter ${where}. Set "miogen.interpreter" to a Python 3.11+ with miogen installed.`,
+      message: `miogen: cannot run the Python interpreter ${where}. Set "miogen.interpreter" to ${wanted}.`,
     };
   }
   const info = parseProbe(output.stdout);
@@ -87,7 +97,7 @@ export function judgeProbe(choice: InterpreterChoice, output: ProbeOutput): Verd
     return {
       ok: false,
       problem: "failed",
-      message: `miogen: the Python interpreter ${where} did not start${detail ? `: ${detail}` : ""}. Set "miogen.interpreter" to a Python 3.11+ with miogen installed.`,
+      message: `miogen: the Python interpreter ${where} did not start${detail ? `: ${detail}` : ""}. Set "miogen.interpreter" to ${wanted}.`,
     };
   }
   const version = info.version.join(".");
@@ -107,11 +117,15 @@ export function judgeProbe(choice: InterpreterChoice, output: ProbeOutput): Verd
       executable,
     };
   }
+  if (!needsMiogenInEnvironment(strategy)) {
+    return { ok: true, executable, version, numpy: info.numpy, ...(info.miogen ? { ownMiogen: true } : {}) };
+  }
+  const instead = `or set "miogen.importStrategy" to "useBundled" (the server that comes with the extension; nothing to install)`;
   if (!info.miogen) {
     return {
       ok: false,
       problem: "noMiogen",
-      message: `miogen is not installed in ${where} (Python ${version}). Install it there ("${executable} ${installArgs().join(" ")}"), or set "miogen.interpreter" to an environment that has it.`,
+      message: `miogen is not installed in ${where} (Python ${version}), which "miogen.importStrategy": "fromEnvironment" asks to run it from. Install miogen there yourself, set "miogen.interpreter" to an environment that has it, ${instead}.`,
       executable,
     };
   }
@@ -119,21 +133,11 @@ export function judgeProbe(choice: InterpreterChoice, output: ProbeOutput): Verd
     return {
       ok: false,
       problem: "noServer",
-      message: `The miogen installed in ${where} (Python ${version}) has no language server ("python -m miogen serve"). Upgrade it ("${executable} ${installArgs(true).join(" ")}"), or set "miogen.interpreter" to an environment with a current miogen.`,
+      message: `The miogen installed in ${where} (Python ${version}) has no language server ("python -m miogen serve"). Upgrade it there, set "miogen.interpreter" to an environment with a current miogen, ${instead}.`,
       executable,
     };
   }
-  return { ok: true, executable, version };
-}
-
-/** Arguments after the interpreter that install (or upgrade) miogen into it with pip. */
-export function installArgs(upgrade = false): string[] {
-  return ["-m", "pip", "install", ...(upgrade ? ["--upgrade"] : []), "miogen"];
-}
-
-/** Problems the "Install miogen" button can fix. */
-export function canInstall(verdict: Verdict): verdict is Extract<Verdict, { ok: false }> & { executable: string } {
-  return !verdict.ok && (verdict.problem === "noMiogen" || verdict.problem === "noServer") && !!verdict.executable;
+  return { ok: true, executable, version, numpy: info.numpy };
 }
 
 export function isAtLeast(version: readonly number[], minimum: readonly number[]): boolean {
@@ -147,7 +151,16 @@ export function isAtLeast(version: readonly number[], minimum: readonly number[]
 function parseProbe(
   stdout: string,
 ):
-  | { version: number[]; executable: string; miogen: boolean; serve?: boolean; sandbox?: boolean; missing?: string[]; platform?: string }
+  | {
+      version: number[];
+      executable: string;
+      miogen: boolean;
+      serve?: boolean;
+      numpy?: boolean;
+      sandbox?: boolean;
+      missing?: string[];
+      platform?: string;
+    }
   | undefined {
   const line = stdout.trim().split("\n").pop();
   if (!line) return undefined;
@@ -159,6 +172,7 @@ function parseProbe(
       executable: String(data.executable ?? ""),
       miogen: data.miogen === true,
       serve: typeof data.serve === "boolean" ? data.serve : undefined,
+      numpy: typeof data.numpy === "boolean" ? data.numpy : undefined,
       sandbox: typeof data.sandbox === "boolean" ? data.sandbox : undefined,
       missing: Array.isArray(data.missing) ? data.missing.map(String) : undefined,
       platform: typeof data.platform === "string" ? data.platform : undefined,
@@ -184,7 +198,11 @@ export const execFileRunner: ProbeRunner = (file, args, options = {}) =>
     });
   });
 
-/** Checks that `choice` is a Python >= 3.11 with miogen importable. */
-export async function probeInterpreter(choice: InterpreterChoice, run: ProbeRunner = execFileRunner): Promise<Verdict> {
-  return judgeProbe(choice, await run(choice.path, ["-c", PROBE_SCRIPT]));
+/** Checks that `choice` is a Python >= 3.11 that can run the server (with miogen importable, for "fromEnvironment"). */
+export async function probeInterpreter(
+  choice: InterpreterChoice,
+  strategy: ImportStrategy = DEFAULT_IMPORT_STRATEGY,
+  run: ProbeRunner = execFileRunner,
+): Promise<Verdict> {
+  return judgeProbe(choice, await run(choice.path, ["-c", PROBE_SCRIPT]), strategy);
 }

@@ -4,6 +4,7 @@
  * relays the server's custom notifications to the features. Restarts are debounced and serialized.
  */
 
+import { existsSync } from "node:fs";
 import { createInterface } from "node:readline";
 import type { Readable } from "node:stream";
 import {
@@ -15,7 +16,6 @@ import {
   extensions,
   LogLevel,
   LogOutputChannel,
-  ProgressLocation,
   Uri,
   window,
   WorkspaceFolder,
@@ -36,17 +36,16 @@ import {
   DynamicFeature,
   Trace,
 } from "vscode-languageclient/node";
+import { bundleProblem, ImportStrategy, numpyProblem, serverLaunch } from "./bundle";
 import { platformProblem, REOPEN_IN_WSL, versionMismatch, WSL_EXTENSION, WSL_GUIDE } from "./compatibility";
 import { Debouncer, Serializer } from "./debounce";
 import { CONFIG_SECTION, InternalCommands, Methods, RESTART_DELAY_MS, SERVER_ID, SERVER_NAME } from "./constants";
 import { traceError, traceInfo } from "./log/logging";
 import type { CoverageParams, JobStatusParams, UnitInfo } from "./protocol";
-import { canInstall, chooseInterpreter, execFileRunner, installArgs, probeInterpreter, Verdict } from "./python";
+import { chooseInterpreter, probeInterpreter, Verdict } from "./python";
 import { pythonExtensionInterpreter } from "./pythonEnvironment";
 import { type ServerState, withoutServerProgress } from "./status";
 import { getServerSettings, getSettings, openSetting } from "./vscodeapi";
-
-export const SERVER_ARGS = ["-m", "miogen", "serve"];
 
 const UnitsRequest = new RequestType<{ uri: string }, UnitInfo[] | null, void>(Methods.units);
 
@@ -76,18 +75,18 @@ export class MiogenServer implements Disposable {
   state: ServerState = "stopped";
   /** Why the server is not running, in words for the user. */
   problem: string | undefined;
-  /** The probe's verdict when it failed (what "Install miogen" needs). */
-  private failedVerdict: Verdict | undefined;
   /** The server cannot run on this platform (Windows outside WSL): nothing is started. */
   private platformBlocked = false;
 
   /**
    * `extensionVersion`: the extension's own, compared with the server's at start.
+   * `extensionRoot`: the extension's folder, where the bundled server lies (bundled/).
    * `folder` undefined: the window has no workspace folder (files opened on their own).
    */
   constructor(
     private readonly log: LogOutputChannel,
     private readonly extensionVersion: string,
+    private readonly extensionRoot: string,
     readonly folder?: WorkspaceFolder,
   ) {
     this.disposables.push(
@@ -146,17 +145,15 @@ export class MiogenServer implements Disposable {
   }
 
   /**
-   * Shows why the server is not running, with buttons: install miogen into the interpreter when that
-   * is what is missing, open the interpreter setting, show the log.
+   * Shows why the server is not running, with buttons: open the interpreter setting (or the import
+   * strategy's, when that is what the message is about), show the log. Nothing is ever installed.
    */
   async showProblem(): Promise<void> {
     if (this.platformBlocked) return this.showPlatformProblem();
     const message = this.problem ?? "miogen: the server is not running.";
-    const verdict = this.failedVerdict;
-    const install = verdict && canInstall(verdict) ? [INSTALL] : [];
-    const choice = await window.showErrorMessage(message, ...install, "Open setting", "Show log");
-    if (choice === INSTALL && verdict && canInstall(verdict)) await this.install(verdict.executable);
-    if (choice === "Open setting") await openSetting(`${CONFIG_SECTION}.interpreter`);
+    const choice = await window.showErrorMessage(message, "Open setting", "Show log");
+    const setting = message.includes("miogen.importStrategy") && !message.includes("miogen.interpreter") ? "importStrategy" : "interpreter";
+    if (choice === "Open setting") await openSetting(`${CONFIG_SECTION}.${setting}`);
     if (choice === "Show log") this.log.show();
   }
 
@@ -166,30 +163,6 @@ export class MiogenServer implements Disposable {
     const choice = await window.showWarningMessage(this.problem ?? "", ...reopen, "How to use WSL");
     if (choice === "Reopen Folder in WSL") await commands.executeCommand(REOPEN_IN_WSL);
     if (choice === "How to use WSL") await env.openExternal(Uri.parse(WSL_GUIDE));
-  }
-
-  /** `python -m pip install miogen` into `python`, then a new server; pip's output goes to the log. */
-  async install(python: string): Promise<boolean> {
-    const args = installArgs(this.failedVerdict?.ok === false && this.failedVerdict.problem === "noServer");
-    traceInfo(`Installing: ${python} ${args.join(" ")}`);
-    const output = await window.withProgress(
-      { location: ProgressLocation.Notification, title: `miogen: installing miogen into ${python}` },
-      () => execFileRunner(python, args, { timeoutMs: 15 * 60_000 }),
-    );
-    for (const line of `${output.stdout}\n${output.stderr ?? ""}`.split("\n")) if (line.trim()) this.log.info(`[pip] ${line}`);
-    if (output.error) {
-      const why = (output.stderr ?? output.error.message).trim().split("\n").pop();
-      traceError(`Installing miogen failed: ${why}`);
-      void window.showErrorMessage(`miogen: installing into ${python} failed: ${why}`, "Show log").then((choice) => {
-        if (choice) this.log.show();
-      });
-      return false;
-    }
-    void window.showInformationMessage(
-      `miogen: installed into ${python}${this.label ? ` (folder ${this.label})` : ""}; starting the server.`,
-    );
-    await this.restartNow({ showProblemAgain: true });
-    return true;
   }
 
   dispose(): void {
@@ -232,17 +205,30 @@ export class MiogenServer implements Disposable {
       pythonExtension: settings.interpreter ? undefined : await pythonExtensionInterpreter(folder?.uri),
     });
     const where = folder ? ` for folder ${folder.name}` : "";
-    traceInfo(`Interpreter${where}: ${choice.path} (${choice.source})`);
-    const verdict: Verdict = await probeInterpreter(choice);
+    const strategy = settings.importStrategy;
+    traceInfo(`Interpreter${where}: ${choice.path} (${choice.source}); miogen.importStrategy: ${strategy}`);
+    const missingBundle = bundleProblem(strategy, this.extensionRoot, existsSync);
+    if (missingBundle) {
+      this.fail(missingBundle);
+      return;
+    }
+    const verdict: Verdict = await probeInterpreter(choice, strategy);
     if (!verdict.ok) {
-      this.failedVerdict = verdict;
       this.fail(folder ? `${verdict.message} (workspace folder ${folder.name})` : verdict.message);
       return;
     }
-    this.failedVerdict = undefined;
-    traceInfo(`Python ${verdict.version} at ${verdict.executable}; starting${where}: ${choice.path} ${SERVER_ARGS.join(" ")}`);
+    const launch = serverLaunch(strategy, choice.path, this.extensionRoot);
+    const commandLine = [launch.command, ...launch.args].join(" ");
+    traceInfo(`Python ${verdict.version} at ${verdict.executable}; starting${where}: ${commandLine}`);
+    this.warnOnce(numpyProblem(settings.algorithm, verdict.numpy, verdict.executable), "algorithm");
+    if (verdict.ownMiogen) {
+      // The server runs the bundle's; its workers append the bundle after the interpreter's packages.
+      traceInfo(
+        `${verdict.executable} has a miogen of its own: the server runs the bundled one, miogen's worker processes import the interpreter's first. Keep it at version ${this.extensionVersion}, or set miogen.importStrategy to fromEnvironment.`,
+      );
+    }
     this.stderrTail = [];
-    const client = this.createClient(choice.path, folder?.uri.fsPath);
+    const client = this.createClient(launch.command, launch.args, folder?.uri.fsPath);
     this.client = client;
     try {
       await client.start();
@@ -254,24 +240,28 @@ export class MiogenServer implements Disposable {
       traceError("The server did not start:", error);
       await client.dispose().catch(() => undefined);
       const cause = this.stderrTail.filter((line) => line.trim()).pop() ?? messageOf(error);
-      this.fail(`miogen: the server did not start ("${choice.path} ${SERVER_ARGS.join(" ")}"): ${cause}`);
+      this.fail(`miogen: the server did not start ("${commandLine}"): ${cause}`);
       return;
     }
     this.lastShownProblem = undefined;
     this.setState("running");
-    this.checkVersion(client, choice.path);
+    this.checkVersion(client, choice.path, strategy);
   }
 
   /** Warns once per window when the server's version (its initialize result's serverInfo) differs from the extension's. */
-  private checkVersion(client: LanguageClient, python: string): void {
+  private checkVersion(client: LanguageClient, python: string, strategy: ImportStrategy): void {
     const serverVersion = client.initializeResult?.serverInfo?.version;
     traceInfo(`Server version ${serverVersion ?? "(not reported)"}, extension version ${this.extensionVersion}`);
-    const mismatch = versionMismatch(this.extensionVersion, serverVersion, python);
-    if (!mismatch || windowNotices.has(mismatch)) return;
-    windowNotices.add(mismatch);
-    traceError(mismatch);
-    void window.showWarningMessage(mismatch, "Open setting", "Show log").then((choice) => {
-      if (choice === "Open setting") void openSetting(`${CONFIG_SECTION}.interpreter`);
+    this.warnOnce(versionMismatch(this.extensionVersion, serverVersion, python, strategy), strategy === "useBundled" ? "importStrategy" : "interpreter");
+  }
+
+  /** Shows `message` (when there is one) once per window, with a button to the setting that fixes it. */
+  private warnOnce(message: string | undefined, setting: string): void {
+    if (!message || windowNotices.has(message)) return;
+    windowNotices.add(message);
+    traceError(message);
+    void window.showWarningMessage(message, "Open setting", "Show log").then((choice) => {
+      if (choice === "Open setting") void openSetting(`${CONFIG_SECTION}.${setting}`);
       if (choice === "Show log") this.log.show();
     });
   }
@@ -285,10 +275,10 @@ export class MiogenServer implements Disposable {
     }
   }
 
-  private createClient(python: string, cwd: string | undefined): LanguageClient {
+  private createClient(command: string, args: string[], cwd: string | undefined): LanguageClient {
     const serverOptions: ServerOptions = {
-      command: python,
-      args: SERVER_ARGS,
+      command,
+      args,
       options: { cwd, env: { ...process.env, PYTHONUNBUFFERED: "1" } },
     };
     const folder = this.folder;
@@ -402,8 +392,6 @@ export class MiogenServer implements Disposable {
 }
 
 export class ServerNotRunningError extends Error {}
-
-const INSTALL = "Install miogen";
 
 /**
  * A LanguageClient that leaves the server's commands (`executeCommandProvider`) to the extension:

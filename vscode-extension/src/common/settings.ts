@@ -1,5 +1,6 @@
 /** The extension's settings: defaults, validation, what reaches the server and what a change implies. */
 
+import { DEFAULT_IMPORT_STRATEGY, IMPORT_STRATEGIES, ImportStrategy } from "./bundle";
 import { DEFAULT_MARK_STYLE, MARK_STYLES, MarkStyle } from "./markStyle";
 import type { TestingViewSetting } from "./pytestRun";
 
@@ -37,9 +38,10 @@ export interface ServerSettings {
   configurationPreference: ConfigurationPreference;
 }
 
-/** Every `miogen.*` setting; `interpreter`, `gutterStyle`, `showGutter` and `testingView` stay in the client. */
+/** Every `miogen.*` setting; `interpreter`, `importStrategy`, `gutterStyle`, `showGutter` and `testingView` stay in the client. */
 export interface MiogenSettings extends ServerSettings {
   interpreter: string;
+  importStrategy: ImportStrategy;
   gutterStyle: MarkStyle;
   showGutter: boolean;
   testingView: TestingViewSetting;
@@ -47,6 +49,7 @@ export interface MiogenSettings extends ServerSettings {
 
 export const DEFAULT_SETTINGS: Readonly<MiogenSettings> = Object.freeze({
   interpreter: "",
+  importStrategy: DEFAULT_IMPORT_STRATEGY,
   onSave: true,
   generateOnSave: "untested",
   budgetSeconds: 5,
@@ -103,6 +106,7 @@ export function readSettings(get: (key: string) => unknown): MiogenSettings {
   const d = DEFAULT_SETTINGS;
   return {
     interpreter: stringOr(get("interpreter"), d.interpreter).trim(),
+    importStrategy: oneOf(get("importStrategy"), IMPORT_STRATEGIES, d.importStrategy),
     onSave: boolOr(get("onSave"), d.onSave),
     generateOnSave: oneOf(lower(get("generateOnSave")), SAVE_MODES, d.generateOnSave),
     budgetSeconds: numberOr(get("budgetSeconds"), d.budgetSeconds, (n) => n > 0),
@@ -166,14 +170,17 @@ export function isSetByUser(origins: SettingOrigins | undefined): boolean {
 
 export type ChangeEffect = "restart" | "notifyServer" | "repaint";
 
+/** Settings that change the server's process (its interpreter, which miogen it runs): a change restarts it. */
+export const RESTART_KEYS: readonly string[] = ["miogen.interpreter", "miogen.importStrategy"];
+
 /**
  * What a configuration change calls for, given `affects(key)` (from `ConfigurationChangeEvent`):
- * a new interpreter needs a new server process; server settings are pushed with didChangeConfiguration,
+ * a new interpreter or import strategy needs a new server process; server settings are pushed with didChangeConfiguration,
  * so running jobs and coverage survive; the gutter settings only repaint.
  */
 export function effectsOfChange(affects: (fullKey: string) => boolean): Set<ChangeEffect> {
   const effects = new Set<ChangeEffect>();
-  if (affects("miogen.interpreter")) {
+  if (RESTART_KEYS.some((key) => affects(key))) {
     effects.add("restart");
   }
   if (SERVER_KEYS.some((key) => affects(`miogen.${key}`))) {

@@ -37,6 +37,8 @@ export class ServerPool implements Disposable {
     private readonly log: LogOutputChannel,
     private readonly extensionVersion: string,
     generateTests: (ref: UnitRef) => Promise<unknown>,
+    /** The extension's folder: the bundled server lies under it (bundled/). */
+    private readonly extensionRoot: string,
   ) {
     this.disposables.push(
       registerCommand(ServerCommands.generateTests, (ref: unknown) => (isUnitRef(ref) ? generateTests(ref) : undefined)),
@@ -114,7 +116,7 @@ export class ServerPool implements Disposable {
   }
 
   private create(key: string, folder: WorkspaceFolder | undefined): MiogenServer {
-    const server = new MiogenServer(this.log, this.extensionVersion, folder);
+    const server = new MiogenServer(this.log, this.extensionVersion, this.extensionRoot, folder);
     this.servers.set(key, server);
     this.serverDisposables.set(key, [
       server.onCoverage((params) => this.coverageEmitter.fire(params)),

@@ -38,6 +38,7 @@ import {
   workspace,
   WorkspaceFolder,
 } from "vscode";
+import { withBundleFallback } from "../common/bundle";
 import { CONFIG_SECTION } from "../common/constants";
 import { FileCoverageData, lineSpan, parseCoverageJson } from "../common/coverageReport";
 import { traceError, traceInfo } from "../common/log/logging";
@@ -286,7 +287,7 @@ export class GeneratedTestsController implements Disposable {
       const exitCode =
         kind === "debug"
           ? await this.debugRun(run, folder, python, selections, userArgs, env, token)
-          : await this.spawnRun(run, python, runArgs(kind, selections, files, userArgs), folder.uri.fsPath, env, token);
+          : await this.spawnRun(run, python, this.withBundle(runArgs(kind, selections, files, userArgs), folder), folder.uri.fsPath, env, token);
       const report = parseReport(await readFile(reportFile, "utf8").catch(() => ""));
       this.publishResults(run, leaves, report, exitCode);
       if (kind === "coverage" && !token.isCancellationRequested)
@@ -300,6 +301,11 @@ export class GeneratedTestsController implements Disposable {
     const setting = getSettings(folder.uri).interpreter;
     return chooseInterpreter({ setting, pythonExtension: setting ? undefined : await pythonExtensionInterpreter(folder.uri) })
       .path;
+  }
+
+  /** pytest and coverage.py from the bundle where the interpreter lacks them ("useBundled"). */
+  private withBundle(args: string[], folder: WorkspaceFolder): string[] {
+    return withBundleFallback(args, getSettings(folder.uri).importStrategy, this.context.extensionPath);
   }
 
   private environment(reportFile: string): Record<string, string> {
@@ -423,7 +429,7 @@ export class GeneratedTestsController implements Disposable {
     env: Record<string, string>,
     token: CancellationToken,
   ): Promise<void> {
-    const exit = await this.spawnRun(run, python, coverageJsonArgs(files), folder.uri.fsPath, env, token);
+    const exit = await this.spawnRun(run, python, this.withBundle(coverageJsonArgs(files), folder), folder.uri.fsPath, env, token);
     let data: FileCoverageData[];
     try {
       data = parseCoverageJson(await readFile(files.jsonFile, "utf8"));

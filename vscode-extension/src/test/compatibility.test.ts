@@ -46,6 +46,21 @@ describe("versionMismatch", () => {
     assert.match(newer, /Update the miogen extension to 1\.0/);
   });
 
+  it("tells a fromEnvironment user to install the matching miogen or use the bundle", () => {
+    const older = versionMismatch("0.2.0", "0.1.0", "/v/bin/python", "fromEnvironment");
+    assert.ok(older);
+    assert.match(older, /Install miogen 0\.2 into that interpreter, or set "miogen\.importStrategy" to "useBundled"/);
+  });
+
+  it("with the bundled server, blames what loads another miogen ahead of the bundle, not the user's install", () => {
+    assert.equal(versionMismatch("0.2.0", "0.2.1", "/v/bin/python", "useBundled"), undefined);
+    const message = versionMismatch("0.2.0", "0.1.0", "/v/bin/python", "useBundled");
+    assert.ok(message);
+    assert.match(message, /its bundled server, started with \/v\/bin\/python, reports 0\.1\.0/);
+    assert.match(message, /"miogen\.importStrategy" to "fromEnvironment"/);
+    assert.doesNotMatch(message, /Install miogen/);
+  });
+
   it("does not judge a server that reports no version", () => {
     assert.equal(versionMismatch("0.2.0", undefined, "python3"), undefined);
     assert.equal(versionMismatch("0.2.0", "dev", "python3"), undefined);

@@ -3,9 +3,7 @@ import { existsSync } from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
 import {
-  canInstall,
   chooseInterpreter,
-  installArgs,
   execFileRunner,
   isAtLeast,
   judgeProbe,
@@ -14,8 +12,8 @@ import {
   ProbeOutput,
 } from "../common/python";
 
-const probe = (version: number[], miogen = true, executable = "/venv/bin/python"): ProbeOutput => ({
-  stdout: `${JSON.stringify({ version, executable, miogen })}\n`,
+const probe = (version: number[], miogen = true, executable = "/venv/bin/python", numpy = true): ProbeOutput => ({
+  stdout: `${JSON.stringify({ version, executable, miogen, numpy })}\n`,
 });
 
 describe("chooseInterpreter", () => {
@@ -42,8 +40,26 @@ describe("judgeProbe", () => {
   const setting = { path: "/venv/bin/python", source: "setting" as const };
 
   it("accepts Python 3.11+ with miogen", () => {
-    assert.deepEqual(judgeProbe(setting, probe([3, 11, 7])), { ok: true, executable: "/venv/bin/python", version: "3.11.7" });
-    assert.equal(judgeProbe(setting, probe([3, 13, 0])).ok, true);
+    for (const strategy of ["useBundled", "fromEnvironment"] as const) {
+      const verdict = judgeProbe(setting, probe([3, 11, 7]), strategy);
+      assert.deepEqual({ ...verdict, ownMiogen: undefined }, { ok: true, executable: "/venv/bin/python", version: "3.11.7", numpy: true, ownMiogen: undefined });
+      assert.equal(judgeProbe(setting, probe([3, 13, 0]), strategy).ok, true);
+    }
+  });
+
+  it("with the bundled server (the default), accepts a plain Python 3.11+ without miogen and tells whether numpy is there", () => {
+    const bare = probe([3, 11, 7], false, "/plain/bin/python", false);
+    assert.deepEqual(judgeProbe(setting, bare), { ok: true, executable: "/plain/bin/python", version: "3.11.7", numpy: false });
+    assert.deepEqual(judgeProbe(setting, bare, "useBundled"), judgeProbe(setting, bare));
+    assert.deepEqual(judgeProbe(setting, probe([3, 12, 0], true, "/dev/bin/python")), {
+      ok: true,
+      executable: "/dev/bin/python",
+      version: "3.12.0",
+      numpy: true,
+      ownMiogen: true,
+    });
+    const old = judgeProbe(setting, probe([3, 10, 4], false), "useBundled");
+    assert.equal(old.ok, false, "the bundle does not make an old Python new");
   });
 
   it("rejects an older Python with one clear message", () => {
@@ -57,17 +73,22 @@ describe("judgeProbe", () => {
     );
   });
 
-  it("says how to install miogen when it is missing", () => {
-    const verdict = judgeProbe({ path: "python3", source: "default" }, probe([3, 12, 1], false, "/usr/bin/python3"));
+  it("with fromEnvironment, says miogen is missing and points to the bundle, installing nothing", () => {
+    const verdict = judgeProbe({ path: "python3", source: "default" }, probe([3, 12, 1], false, "/usr/bin/python3"), "fromEnvironment");
     assert.equal(verdict.ok, false);
     if (verdict.ok) return;
     assert.equal(verdict.problem, "noMiogen");
     assert.match(verdict.message, /miogen is not installed in python3 \(the default, python3 on PATH\) \(Python 3\.12\.1\)/);
-    assert.match(verdict.message, /\/usr\/bin\/python3 -m pip install miogen/);
+    assert.match(verdict.message, /"miogen\.importStrategy" to "useBundled"/);
+    assert.doesNotMatch(verdict.message, /pip install/, "no command that installs an unpinned name");
   });
 
-  it("reports a miogen without the server module", () => {
-    const verdict = judgeProbe(setting, { stdout: JSON.stringify({ version: [3, 11, 7], executable: "/venv/bin/python", miogen: true, serve: false }) });
+  it("reports a miogen without the server module (fromEnvironment)", () => {
+    const verdict = judgeProbe(
+      setting,
+      { stdout: JSON.stringify({ version: [3, 11, 7], executable: "/venv/bin/python", miogen: true, serve: false }) },
+      "fromEnvironment",
+    );
     assert.equal(verdict.ok, false);
     if (verdict.ok) return;
     assert.equal(verdict.problem, "noServer");
@@ -96,7 +117,6 @@ describe("judgeProbe", () => {
     if (verdict.ok) return;
     assert.equal(verdict.problem, "unsupported");
     assert.match(verdict.message, /on win32: its worker sandbox needs POSIX resource limits/);
-    assert.equal(canInstall(verdict), false, "installing would not help");
   });
 
   it("has the probe ask the platform for real, as on Windows when resource and os.killpg are faked away", async () => {
@@ -113,16 +133,6 @@ describe("judgeProbe", () => {
       assert.equal(verdict.problem, "unsupported", python);
       assert.match(verdict.message, /on win32: .*\(resource, os\.killpg missing\)\. Use Linux or macOS \(on Windows, WSL\)/);
     }
-  });
-
-  it("offers to install miogen into the very interpreter that lacks it", () => {
-    const verdict = judgeProbe({ path: "python3", source: "default" }, probe([3, 12, 1], false, "/ws/b/.venv/bin/python"));
-    assert.equal(canInstall(verdict), true);
-    if (!canInstall(verdict)) return;
-    assert.equal(verdict.executable, "/ws/b/.venv/bin/python");
-    assert.deepEqual(installArgs(), ["-m", "pip", "install", "miogen"]);
-    assert.deepEqual(installArgs(true), ["-m", "pip", "install", "--upgrade", "miogen"]);
-    assert.equal(canInstall(judgeProbe(setting, probe([3, 10, 0], false))), false, "too old: installing would not help");
   });
 
   it("uses the last line of stdout (site packages may print before)", () => {
@@ -142,7 +152,7 @@ describe("isAtLeast", () => {
 describe("probeInterpreter", () => {
   it("runs the probe script with the chosen interpreter", async () => {
     const calls: string[][] = [];
-    const verdict = await probeInterpreter({ path: "/p/python", source: "setting" }, async (file, args) => {
+    const verdict = await probeInterpreter({ path: "/p/python", source: "setting" }, "fromEnvironment", async (file, args) => {
       calls.push([file, ...args]);
       return probe([3, 11, 9]);
     });
@@ -151,7 +161,7 @@ describe("probeInterpreter", () => {
   });
 
   it("reports a missing executable for real", async () => {
-    const verdict = await probeInterpreter({ path: "/nonexistent/bin/python", source: "setting" }, execFileRunner);
+    const verdict = await probeInterpreter({ path: "/nonexistent/bin/python", source: "setting" }, "useBundled", execFileRunner);
     assert.equal(verdict.ok, false);
     if (!verdict.ok) assert.equal(verdict.problem, "notFound");
   });
