@@ -55,6 +55,14 @@ PROJECT = {
     "shop/money.py": MONEY,
     "shop/prices.py": PRICES,
     "shop/unrelated.py": "VALUE = 1\n",
+    # The project's own test: the search starts from its calls of total (testcase.examples)
+    "tests/test_shop.py": """
+        from shop.prices import total
+
+
+        def test_total():
+            assert total([1.5, 2.25], discount=10) == 338
+        """,
 }
 
 
@@ -188,10 +196,11 @@ def test_workers_in_their_own_folders_write_what_the_local_executor_writes(tmp_p
     }  # fmt: skip
     assert [s.measured for s in report.units] == [s.measured for s in local.units]
     # The jobs ran on the CLI's workers, both of them; each distinct file was scattered once:
-    # bank.py; prices.py, money.py, shop/__init__.py; money.py's own job shares two of those.
+    # pyproject.toml, bank.py; prices.py, money.py, shop/__init__.py, tests/test_shop.py (it
+    # calls total); money.py's own job shares the files it needs with prices.py's.
     tasks = [t for t in stream.data if t["key"].startswith("execute_remote")]
     assert len(tasks) == 3 and {t["worker"] for t in tasks} == set(workers.values())
-    assert scattered == 4
+    assert scattered == 6
 
 
 def test_a_worker_of_another_miogen_is_refused_at_connect(tmp_path):
@@ -213,11 +222,17 @@ def test_a_job_carries_its_module_and_the_project_files_it_imports(tmp_path):
     root = make_project(tmp_path / "project", PROJECT)
     location = locate(root / "shop" / "prices.py", root)
     packed = pack(job_spec(location, ["total"], 1.0))
-    assert set(packed.files) == {"shop/__init__.py", "shop/money.py", "shop/prices.py"}
+    assert set(packed.files) == {
+        "shop/__init__.py", "shop/money.py", "shop/prices.py", "tests/test_shop.py",
+        "pyproject.toml",
+    }  # fmt: skip
     assert (packed.spec.path, packed.spec.import_root, packed.spec.cwd) == (
         "shop/prices.py", ".", ".",
     )  # fmt: skip
     assert str(tmp_path) not in packed.spec.dumps()  # no path of this machine travels
+    # A unit no test names carries no test file
+    bank = pack(job_spec(locate(root / "bank.py", root), ["classify"], 1.0))
+    assert set(bank.files) == {"bank.py", "pyproject.toml"}
 
 
 def test_the_closure_follows_imports_through_packages_in_a_src_layout(tmp_path):

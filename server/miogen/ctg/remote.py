@@ -3,7 +3,9 @@ the job (no checkout, no path): only miogen and the project's dependencies are i
 
 On the client, ``pack`` turns a job into a job of relative paths (from the project root) and
 the files it needs: the module, the ``__init__.py`` of its packages, and every file of the
-project it imports, transitively (``import_closure``). Each file travels as a blob named by
+project it imports, transitively (``import_closure``); the project's test files that name one
+of its units (the search starts from their calls: ``testcase.examples``) and its root markers
+(``pyproject.toml``...: without one no test file counts). Each file travels as a blob named by
 its SHA-256: the dask pool scatters a blob once (``jobs.dask_pool``), and dask hands it to each
 worker that runs a job needing it, once per worker.
 
@@ -35,7 +37,7 @@ from miogen.analysis.module import analyze_file
 from miogen.confine import inside
 from miogen.errors import MiogenError
 from miogen.pipeline import Dropped, Verification, run, unique_names, verify
-from miogen.project import ModuleLocation
+from miogen.project import ROOT_MARKERS, ModuleLocation
 from miogen.records import (
     JobOutcome,
     JobSpec,
@@ -47,9 +49,11 @@ from miogen.records import (
     unsealed,
     versions,
 )
+from miogen.testcase.examples import project_test_files
 from miogen.verify.measure import Measurement
 
 MAX_FILES = 2000  # files of the project one job carries, at the most
+ROOT_FILES = tuple(name for name in ROOT_MARKERS if name != ".git")  # a folder: not carried
 
 
 @dataclass(frozen=True)
@@ -77,6 +81,8 @@ def pack(spec: JobSpec) -> Packed:
         if where != root and not where.is_relative_to(root):
             raise MiogenError(f"the {what} {where} is outside the project root {root}")
     files = import_closure(path, spec.module_name, import_root)
+    files |= {root / name for name in ROOT_FILES if (root / name).is_file()}
+    files |= examples_of(root, [unit.name for unit in spec.units])
     relative = {(p.relative_to(root).as_posix()): p for p in sorted(files)}
     moved = dataclasses.replace(
         spec,
@@ -88,6 +94,20 @@ def pack(spec: JobSpec) -> Packed:
         shim="",
     )
     return Packed(moved, relative)
+
+
+def examples_of(root: Path, units: Iterable[str]) -> set[Path]:
+    """The project's test files (as the search reads them) that name one of ``units``."""
+    names = [name.encode() for name in units]
+    found = set()
+    for path in project_test_files(str(root)):
+        try:
+            text = path.read_bytes()
+        except OSError:
+            continue
+        if any(name in text for name in names) and path.resolve().is_relative_to(root):
+            found.add(path.resolve())
+    return found
 
 
 def import_closure(path: Path, module_name: str, import_root: Path) -> set[Path]:
