@@ -206,13 +206,20 @@ def test_workers_in_their_own_folders_write_what_the_local_executor_writes(tmp_p
 def test_a_worker_of_another_miogen_is_refused_at_connect(tmp_path):
     fake = tmp_path / "other_miogen.py"
     fake.write_text("import miogen\nmiogen.__version__ = '0.0.0+other'\n", encoding="utf-8")
+    root = make_project(tmp_path / "project", {"bank.py": BANK})
     with cluster(tmp_path / "cluster", workers=1, preload=fake) as address:
         with pytest.raises(MiogenError) as refused:
             with dask_pool(address, jobs=1):
                 pytest.fail("a pool was made with a worker of another miogen")
+        command = [sys.executable, "-m", "miogen", "ctg", str(root), "--budget", "1",
+                   "--executor", "dask", "--scheduler", address]  # fmt: skip
+        ran = subprocess.run(command, cwd=root, capture_output=True, text=True, timeout=300)
     message = str(refused.value)
     assert "miogen 0.0.0+other" in message and f"miogen {miogen.__version__}" in message
     assert "install the same miogen on the client and on every worker" in message
+    # The command says so and stops before any job: no test file is written
+    assert ran.returncode == 2 and f"miogen: {message}" in ran.stderr.replace("\n", "")
+    assert not (root / "tests").exists()
 
 
 # --- the parts, in this process -------------------------------------------------------------
