@@ -310,3 +310,33 @@ def test_blobs_are_checked_against_their_hash(tmp_path):
         import hashlib
 
         remote.materialise(tmp_path, {"../m.py": hashlib.sha256(data).hexdigest()}, [data])
+
+
+def _sent(packed: remote.Packed) -> tuple:
+    """What the pool sends for a job: the sealed spec, the manifest and the blobs."""
+    blobs = packed.blobs()
+    manifest = {relative: digest for relative, (digest, _) in blobs.items()}
+    return sealed(packed.spec), manifest, *(data for _, data in blobs.values())
+
+
+def test_a_worker_runs_a_packed_job_and_verifies_its_tests_there(tmp_path):
+    root = make_project(tmp_path / "project", PROJECT)
+    spec = job_spec(locate(root / "shop" / "prices.py", root), ["total"], 1.0,
+                    evaluations=100, verify_runs=1)  # fmt: skip
+    sent = _sent(pack(spec))
+    shutil.move(root, tmp_path / "moved")  # the job needs no file where the client had them
+    outcome = outcome_of(execute_remote(*sent))
+    assert outcome.status == "ok" and outcome.verified is not None
+    tests = outcome.unit("total").result.tests
+    assert tests and set(outcome.verified.kept) <= {t.name for t in tests}
+    assert outcome.verified.kept and outcome.verified.measurement["covered"]["total"]
+
+
+def test_a_module_that_fails_to_import_on_the_worker_says_why(tmp_path):
+    root = make_project(tmp_path / "project", {"broken.py": "import missing_thing\n\ndef f(x):\n    return x\n"})  # fmt: skip
+    sent = _sent(pack(job_spec(locate(root / "broken.py", root), ["f"], 1.0)))
+    outcome = outcome_of(execute_remote(*sent))
+    assert outcome.status == "failed" and outcome.error is not None
+    assert outcome.error.message == (
+        "importing broken raised ModuleNotFoundError: No module named 'missing_thing'"
+    )
