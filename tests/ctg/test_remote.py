@@ -14,6 +14,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -340,3 +341,45 @@ def test_a_module_that_fails_to_import_on_the_worker_says_why(tmp_path):
     assert outcome.error.message == (
         "importing broken raised ModuleNotFoundError: No module named 'missing_thing'"
     )
+
+
+class FakeClient:
+    """Enough of a dask client for DaskPool: records what is scattered and which files each
+    job carries, and answers each job with an empty outcome."""
+
+    def __init__(self) -> None:
+        self.scheduler = type("Scheduler", (), {"address": "inproc://fake"})()
+        self.scattered: list[bytes] = []
+        self.manifests: list[dict[str, str]] = []
+        client = self
+
+        class Executor(ThreadPoolExecutor):
+            def submit(self, fn, *args, **kwargs):
+                assert fn is execute_remote and len(args) == 2 + len(args[1])
+                client.manifests.append(args[1])
+                return super().submit(lambda: sealed(JobOutcome("ok")))
+
+        self.executor = Executor(1)
+
+    def get_executor(self, pure: bool):
+        return self.executor
+
+    def scatter(self, data: bytes, hash: bool):
+        self.scattered.append(data)
+        return data
+
+
+def test_the_pool_scatters_each_file_once_and_reads_the_tests_again_for_each_run(tmp_path):
+    root = make_project(tmp_path / "project", PROJECT)
+    spec = job_spec(locate(root / "shop" / "prices.py", root), ["total"], 1.0)
+    money = job_spec(locate(root / "shop" / "money.py", root), ["cents"], 1.0)
+    client = FakeClient()
+    pool = DaskPool(client, 1)
+    jobs = [Job("prices", 2, lambda _: spec), Job("money", 1, lambda _: money)]
+    dispatch(jobs, pool, lambda *_: None)
+    assert "tests/test_shop.py" in client.manifests[0] and "shop/money.py" in client.manifests[1]
+    assert len(client.scattered) == len(set(client.scattered)) == 5  # money.py's job: nothing new
+    (root / "tests" / "test_more.py").write_text("from shop.prices import total\n")
+    dispatch(jobs[:1], pool, lambda *_: None)
+    assert "tests/test_more.py" in client.manifests[2]
+    assert len(client.scattered) == 6  # only the new file

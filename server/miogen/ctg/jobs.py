@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ThreadPoolExecutor, wait
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from miogen.ctg import remote
@@ -62,6 +63,9 @@ class Pool:
     name: str = "local"
     verifies: bool = False  # jobs verify their tests where they run (``JobSpec.verify_runs``)
 
+    def begin(self) -> None:
+        """Called when a run's jobs start (``dispatch``)."""
+
     def submit(self, spec: JobSpec) -> Future[dict[str, Any]]:
         if self.cancel is not None:
             return self.executor.submit(execute, spec.dumps(), self.cancel)
@@ -90,11 +94,18 @@ class DaskPool(Pool):
         super().__init__(client.get_executor(pure=False), parallel, name=name, verifies=True)
         self.client = client
         self.scattered: dict[str, Any] = {}  # SHA-256 -> the dask future of that content
+        self.tests: dict[Path, list[tuple[Path, bytes]]] = {}  # root -> its test files
         self.lock = threading.Lock()
+
+    def begin(self) -> None:
+        self.tests.clear()  # a new run: the last one may have written test files
 
     def submit(self, spec: JobSpec) -> Future[dict[str, Any]]:
         try:
-            packed = remote.pack(spec)
+            root = remote.job_root(spec)
+            if root not in self.tests:
+                self.tests[root] = remote.project_tests(root)
+            packed = remote.pack(spec, self.tests[root])
             blobs = packed.blobs()
         except (MiogenError, OSError) as error:
             failed: Future[dict[str, Any]] = Future()
@@ -171,6 +182,7 @@ def dispatch(
     As in the paper, a job waits for a dependency only when another job can run meanwhile;
     when nothing else can (a cycle, or every remaining job waiting), the first one goes anyway.
     """
+    pool.begin()
     pending = sorted(jobs, key=lambda job: (-job.seconds, job.key))
     running: dict[Future[dict[str, Any]], Job] = {}
     finished: dict[str, JobOutcome] = {}

@@ -25,10 +25,11 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import functools
 import hashlib
 import shutil
 import tempfile
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -72,17 +73,27 @@ class Packed:
         return found
 
 
-def pack(spec: JobSpec) -> Packed:
-    """The job with paths relative to its project root (``spec.cwd``, else its import root)
-    and the project files it needs; MiogenError when the module is outside that root."""
-    root = Path(spec.cwd or spec.import_root).resolve()
+ProjectTests = Sequence[tuple[Path, bytes]]  # a project's test files and their text
+
+
+def job_root(spec: JobSpec) -> Path:
+    """The project root of a job (its tests' working folder), which its paths are taken from."""
+    return Path(spec.cwd or spec.import_root).resolve()
+
+
+def pack(spec: JobSpec, tests: ProjectTests | None = None) -> Packed:
+    """The job with paths relative to its project root (``job_root``) and the project files it
+    needs; MiogenError when the module is outside that root. ``tests``: ``project_tests`` of
+    the root, read once for many jobs (read here without it)."""
+    root = job_root(spec)
     path, import_root = Path(spec.path).resolve(), Path(spec.import_root).resolve()
     for what, where in (("module", path), ("import root", import_root)):
         if where != root and not where.is_relative_to(root):
             raise MiogenError(f"the {what} {where} is outside the project root {root}")
     files = import_closure(path, spec.module_name, import_root)
     files |= {root / name for name in ROOT_FILES if (root / name).is_file()}
-    files |= examples_of(root, [unit.name for unit in spec.units])
+    tests = project_tests(root) if tests is None else tests
+    files |= examples_of(tests, [unit.name for unit in spec.units])
     relative = {(p.relative_to(root).as_posix()): p for p in sorted(files)}
     moved = dataclasses.replace(
         spec,
@@ -96,18 +107,22 @@ def pack(spec: JobSpec) -> Packed:
     return Packed(moved, relative)
 
 
-def examples_of(root: Path, units: Iterable[str]) -> set[Path]:
-    """The project's test files (as the search reads them) that name one of ``units``."""
-    names = [name.encode() for name in units]
-    found = set()
+def project_tests(root: Path) -> list[tuple[Path, bytes]]:
+    """The project's test files as the search reads them (``testcase.examples``), with their
+    text; those that resolve outside the root are left out."""
+    found = []
     for path in project_test_files(str(root)):
         try:
-            text = path.read_bytes()
+            found.append((path.resolve(), path.read_bytes()))
         except OSError:
             continue
-        if any(name in text for name in names) and path.resolve().is_relative_to(root):
-            found.add(path.resolve())
-    return found
+    return [(path, text) for path, text in found if path.is_relative_to(root)]
+
+
+def examples_of(tests: ProjectTests, units: Iterable[str]) -> set[Path]:
+    """The test files that name one of ``units`` (the search reads their calls of it)."""
+    names = [name.encode() for name in units]
+    return {path for path, text in tests if any(name in text for name in names)}
 
 
 def import_closure(path: Path, module_name: str, import_root: Path) -> set[Path]:
@@ -128,13 +143,23 @@ def import_closure(path: Path, module_name: str, import_root: Path) -> set[Path]
     return set(found)
 
 
-def _imported(file: Path, name: str) -> set[str]:
+def _imported(file: Path, name: str) -> frozenset[str]:
     """Every dotted name the file may import, with their packages (``a.b`` gives a and a.b;
     ``from p import x`` gives p and p.x, x being perhaps a module)."""
     try:
+        stat = file.stat()
+    except OSError:
+        return frozenset()
+    return _imported_by(file, name, (stat.st_mtime_ns, stat.st_size))
+
+
+@functools.lru_cache(maxsize=4096)
+def _imported_by(file: Path, name: str, stamp: tuple[int, int]) -> frozenset[str]:
+    """``_imported`` of the file as it is at ``stamp`` (parsed once for all the jobs)."""
+    try:
         tree = ast.parse(file.read_bytes(), str(file))
     except (SyntaxError, ValueError, OSError):
-        return set()  # it travels as it is; its import fails on the worker and says why
+        return frozenset()  # it travels as it is; its import fails on the worker and says why
     package = name.split(".") if file.name == "__init__.py" else name.split(".")[:-1]
     names: list[str] = []
     for node in ast.walk(tree):
@@ -144,7 +169,7 @@ def _imported(file: Path, name: str) -> set[str]:
             base = package[: len(package) - node.level + 1] if node.level else []
             start = ".".join([*base, *([node.module] if node.module else [])])
             names += [start] + [f"{start}.{a.name}" if start else a.name for a in node.names]
-    return {prefix for name in names for prefix in _prefixes(name.split("."))}
+    return frozenset(prefix for name in names for prefix in _prefixes(name.split(".")))
 
 
 def _prefixes(parts: list[str]) -> list[str]:
