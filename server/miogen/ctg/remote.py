@@ -208,7 +208,9 @@ def mismatched(workers: Mapping[str, Mapping[str, str]]) -> str:
     return mismatch_message(f"the dask worker {address}{more}", theirs)
 
 
-def execute_remote(sealed_spec: dict[str, Any], manifest: dict[str, str], *blobs: bytes) -> Any:
+def execute_remote(
+    sealed_spec: dict[str, Any], manifest: dict[str, str], *blobs: bytes
+) -> dict[str, Any]:
     """Run a packed job on this worker: ``manifest`` (relative path -> SHA-256) and ``blobs``
     in its order. A job sealed by another miogen is refused (``records.VersionMismatch``)."""
     spec = unsealed(JobSpec, sealed_spec, "the dask client")
