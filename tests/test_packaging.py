@@ -6,6 +6,7 @@ import json
 import tomllib
 from pathlib import Path
 
+import miogen
 from miogen.lsp.server import VERSION
 from trove_classifiers import classifiers as KNOWN_CLASSIFIERS
 
@@ -37,6 +38,7 @@ def test_urls_point_to_the_repository() -> None:
 
 
 def test_one_version_for_the_package_the_server_and_the_extension() -> None:
-    """The extension warns when the server it starts reports another version (serverInfo)."""
+    """The extension warns when the server it starts reports another version (serverInfo);
+    dask clients and workers refuse to mix versions (``miogen.__version__``)."""
     extension = json.loads((REPO / "vscode-extension" / "package.json").read_text())
-    assert PROJECT["version"] == VERSION == extension["version"]
+    assert PROJECT["version"] == VERSION == extension["version"] == miogen.__version__

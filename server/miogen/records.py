@@ -15,12 +15,16 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import functools
+import hashlib
 import json
 import types
 import typing
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeVar, Union
+
+import miogen
 
 STARTUP_SECONDS = 10.0  # interpreter start, analysis and import, on a loaded machine
 SLACK_SECONDS = 5.0  # beyond the budget and post-processing, before a worker is given up
@@ -133,6 +137,9 @@ class JobSpec:
     # the worker runs in miogen's own.
     python: str = ""
     shim: str = ""
+    # Pytest runs of the verification done where the job ran, after the search (the dask
+    # executor's workers: ``ctg.remote``); 0: the caller verifies.
+    verify_runs: int = 0
 
     def attempt_seconds(self) -> float:
         """Wall seconds one worker may take for this spec: start-up, budget, slack.
@@ -374,6 +381,24 @@ class WorkerStart:
     analysed_ahead: bool = False  # the spare had analysed the module's text (once it loaded)
 
 
+@dataclass(frozen=True)
+class VerifiedTests:
+    """A job's tests as verified where the job ran (``JobSpec.verify_runs``): the names kept
+    (after ``pipeline.unique_names`` over the job's units, in their order), those dropped by
+    cause, and coverage.py's ``Measurement`` of the kept ones as plain JSON."""
+
+    kept: tuple[str, ...]
+    failing: tuple[str, ...] = ()
+    unstable: tuple[str, ...] = ()
+    sandbox: tuple[str, ...] = ()
+    unimportable: str = ""
+    measurement: dict[str, Any] | None = None
+    runs: int = 0
+    runtimes: tuple[float, ...] = ()
+    clock_ahead: bool = False
+    seconds: float = 0.0
+
+
 @dataclass
 class JobOutcome:
     """A job's end: each unit's outcome, or the error that stopped the whole job."""
@@ -387,6 +412,7 @@ class JobOutcome:
     # and "import" (the first attempt's).
     phases: dict[str, float] = field(default_factory=dict)
     workers: list[WorkerStart] = field(default_factory=list)  # one per attempt, in order
+    verified: VerifiedTests | None = None  # when the spec asked for ``verify_runs``
 
     def unit(self, name: str) -> UnitOutcome:
         return next(u for u in self.units if u.unit == name)
@@ -394,6 +420,54 @@ class JobOutcome:
     @property
     def crashes(self) -> list[Crash]:
         return [crash for unit in self.units for crash in unit.crashes]
+
+
+# --- across machines ------------------------------------------------------------------------
+
+
+class VersionMismatch(ValueError):
+    """A record sealed by another miogen, or by records of another shape: never decoded."""
+
+
+@functools.cache
+def schema() -> str:
+    """A digest of every record's fields and their declared types: two ends with the same one
+    read each other's JSON alike (a field added, renamed or retyped changes it)."""
+    shapes = sorted(
+        f"{name}({', '.join(f'{f.name}: {f.type}' for f in dataclasses.fields(kind))})"
+        for name, kind in globals().items()
+        if isinstance(kind, type) and dataclasses.is_dataclass(kind) and kind.__module__ == __name__
+    )
+    return hashlib.sha256("\n".join(shapes).encode()).hexdigest()[:12]
+
+
+def versions() -> dict[str, str]:
+    """This end's miogen version and record schema (what ``sealed`` stamps)."""
+    return {"miogen": miogen.__version__, "schema": schema()}
+
+
+def sealed(record: object) -> dict[str, Any]:
+    """A record as JSON stamped with this end's ``versions`` (for another machine)."""
+    return {**versions(), "record": to_json(record)}
+
+
+def unsealed(kind: type[R], data: Mapping[str, Any], sender: str = "the other end") -> R:
+    """The record ``sealed`` stamped, or VersionMismatch when it was sealed by another miogen
+    version or another record schema: records are refused across versions, never read in part.
+    """
+    theirs = {key: str(data.get(key, "?")) for key in ("miogen", "schema")}
+    if theirs != versions():
+        raise VersionMismatch(mismatch_message(sender, theirs))
+    return from_json(kind, data["record"])
+
+
+def mismatch_message(sender: str, theirs: Mapping[str, str]) -> str:
+    ours = versions()
+    return (
+        f"{sender} runs miogen {theirs.get('miogen', '?')} (records {theirs.get('schema', '?')}), "
+        f"this end miogen {ours['miogen']} (records {ours['schema']}): they cannot work together; "
+        "install the same miogen on the client and on every worker"
+    )
 
 
 # --- JSON -----------------------------------------------------------------------------------

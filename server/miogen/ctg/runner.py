@@ -37,6 +37,7 @@ from miogen.ctg.ci import Changes
 from miogen.ctg.discovery import Module, discover, project_root
 from miogen.ctg.history import DEFAULT_PATH, HistoryStore, RunRow, StoredUnit, content_hash
 from miogen.ctg.jobs import Job, Pool, dispatch, local_pool
+from miogen.ctg.remote import verification_of
 from miogen.ctg.seeding import dependencies, pool_objects, pool_seeds, still_valid_seeds
 from miogen.emit.merge import UnmergeableFile
 from miogen.execution.interpreter import OWN, Interpreter
@@ -49,7 +50,15 @@ from miogen.pipeline import (
     write_tests,
 )
 from miogen.project import GENERATED_PATTERN
-from miogen.records import JobOutcome, JobSpec, TestData, TestRecord, UnitJob, UnitOutcome
+from miogen.records import (
+    JobOutcome,
+    JobSpec,
+    TestData,
+    TestRecord,
+    UnitJob,
+    UnitOutcome,
+    VerifiedTests,
+)
 from miogen.verify.baseline import project_baseline
 from miogen.verify.measure import Measurement, measure
 
@@ -102,6 +111,7 @@ class UnitState:
     measured: list[int] = field(default_factory=list)  # what coverage.py measured for them
     added: int = 0  # tests merged into the file (not already there)
     dropped: list[str] = field(default_factory=list)  # failed, unstable or refused in verification
+    verified: VerifiedTests | None = None  # its job's tests, verified where the job ran
 
     @property
     def total(self) -> int:
@@ -364,6 +374,8 @@ def _run_jobs(
     unit, in dependency order, so that a unit's job starts from its dependencies' new tests."""
     by_key = {s.key: s for s in states}
     seeding = config.strategy == "ctg" and config.input_seeding > 0
+    # A job verifies its tests where it ran when it holds its module's units (without seeding)
+    there = pool.verifies and not seeding
     groups: dict[str, list[UnitState]] = {}
     for allocation in plan.running():
         state = by_key[allocation.key]
@@ -372,12 +384,13 @@ def _run_jobs(
     for key, group in groups.items():
         seconds = sum(_seconds(s) for s in group)
         after = _dependencies(group[0], by_key) if seeding else set()
-        jobs.append(Job(key, seconds, _builder(group, by_key, config), after))
+        jobs.append(Job(key, seconds, _builder(group, by_key, config, there), after))
 
     def finished(job: Job, outcome: JobOutcome) -> None:
         report.generation_seconds += outcome.wall_seconds
         for state in groups[job.key]:
             state.outcome = _unit_outcome(outcome, state.unit.name)
+            state.verified = outcome.verified
             result = state.outcome.result
             log(f"{state.key}: {state.outcome.status} in {state.outcome.seconds:.1f} s "
                 f"(search claims {len(result.covered) if result else 0}/{state.total})")  # fmt: skip
@@ -400,7 +413,7 @@ def _unit_outcome(outcome: JobOutcome, unit: str) -> UnitOutcome:
 
 
 def _builder(
-    group: list[UnitState], by_key: dict[str, UnitState], config: CtgConfig
+    group: list[UnitState], by_key: dict[str, UnitState], config: CtgConfig, there: bool = False
 ) -> Callable[[dict[str, JobOutcome]], JobSpec]:
     """The JobSpec of a group, made when the job starts (the pool needs its dependencies' tests)."""
 
@@ -414,6 +427,8 @@ def _builder(
         options = {"seed": config.seed, "test_timeout": config.test_timeout, **config.job_options}
         if not config.interpreter.own:
             options |= {"python": config.interpreter.executable, "shim": config.interpreter.shim}
+        if there:  # verified on the worker that ran it (``ctg.remote``)
+            options["verify_runs"] = config.verify_runs
         budget = sum(_seconds(s) for s in group)
         return job_spec(group[0].module.location, units, budget, **options)
 
@@ -462,8 +477,12 @@ def _verify_module(group: list[UnitState], config: CtgConfig) -> None:
     if not tests:
         return
     units = [s.unit for s in group]
-    verified = verify(module.location, module.analysed, units, tests, config.test_timeout,
-                      runs=config.verify_runs, interpreter=config.interpreter)  # fmt: skip
+    there = group[0].verified
+    if there is not None and all(s.verified is there for s in group):  # one job's, verified
+        verified = verification_of(there, tests)
+    else:
+        verified = verify(module.location, module.analysed, units, tests, config.test_timeout,
+                          runs=config.verify_runs, interpreter=config.interpreter)  # fmt: skip
     gone = verified.dropped
     refused = set(gone.failing) | set(gone.unstable) | set(gone.sandbox)
     for state in group:

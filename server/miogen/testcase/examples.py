@@ -59,15 +59,27 @@ def _parsed(source: str | bytes) -> ast.Module | None:
 
 @functools.lru_cache(maxsize=4)
 def _test_sources(root: str) -> tuple[bytes, ...]:
-    """The bytes of a project's test files; none outside a project (a folder of an installation,
-    the standard library's, has test files of its own that are no user's)."""
+    """The bytes of a project's test files (``project_test_files``)."""
+    sources = []
+    for path in project_test_files(root):
+        try:
+            sources.append(path.read_bytes())
+        except OSError:
+            continue
+    return tuple(sources)
+
+
+def project_test_files(root: str) -> tuple[Path, ...]:
+    """A project's test files whose call sites count, in the order they are read; none
+    outside a project (a folder of an installation, the standard library's, has test files of
+    its own that are no user's). A dask job carries those naming its units (``ctg.remote``)."""
     base = Path(root)
     prefixes = {Path(p).resolve() for p in (sys.prefix, sys.base_prefix, sys.exec_prefix)}
     if "site-packages" in base.parts or any(base.is_relative_to(p) for p in prefixes):
         return ()
     if not any((base / marker).exists() for marker in ROOT_MARKERS):
         return ()
-    sources: list[bytes] = []
+    found: list[Path] = []
     for folder, folders, files in os.walk(base):
         folders[:] = sorted(
             f for f in folders
@@ -80,12 +92,12 @@ def _test_sources(root: str) -> tuple[bytes, ...]:
                 continue
             try:
                 if file_name.endswith(".py") and path.stat().st_size <= MAX_TEST_BYTES:
-                    sources.append(path.read_bytes())
+                    found.append(path)
             except OSError:
                 continue
-            if len(sources) >= MAX_TEST_FILES:
-                return tuple(sources)
-    return tuple(sources)
+            if len(found) >= MAX_TEST_FILES:
+                return tuple(found)
+    return tuple(found)
 
 
 def _test(call: ExampleCall, signature: Signature) -> TestCase | None:
