@@ -295,7 +295,7 @@ def _clean_env() -> dict[str, str]:
 
 
 class TimedPool(Pool):
-    """ctg's pool, noting each job's wall seconds (module -> seconds) and the jobs' span."""
+    """ctg's pool, noting each job's wall seconds (module's path -> seconds) and the jobs' span."""
 
     def __init__(self, pool: Pool) -> None:
         super().__init__(pool.executor, pool.parallel, pool.cancel, pool.name)
@@ -311,7 +311,7 @@ class TimedPool(Pool):
     def _done(self, path: str, future: Future[dict[str, Any]]) -> None:
         self.last = time.monotonic()
         if not future.cancelled() and future.exception() is None:
-            self.job_seconds[Path(path).name] = float(future.result().get("wall_seconds", 0.0))
+            self.job_seconds[path] = float(future.result().get("wall_seconds", 0.0))
 
     @property
     def span(self) -> float:
@@ -376,9 +376,13 @@ def run_row(
         jobs_span_seconds=round(pool.span, 1), budget_seconds=round(
             sum(u.allocation.seconds for u in report.units if u.allocation), 1),
         load_before=round(load_before, 2), load_after=round(os.getloadavg()[0], 2),
-        job_seconds={k: round(v, 2) for k, v in sorted(pool.job_seconds.items())},
+        job_seconds={_relative(k, project): round(v, 2) for k, v in sorted(pool.job_seconds.items())},
     )  # fmt: skip
     return row, report
+
+
+def _relative(path: str, project: Path) -> str:
+    return Path(path).resolve().relative_to(project.resolve()).as_posix()
 
 
 def _executor(executor: str, scheduler: str | None) -> str:
@@ -460,13 +464,38 @@ def projection(one: Row, two: Row | None, workers: int = 64) -> dict[str, float]
     client = two.client_seconds if two is not None else one.client_seconds
     return {
         "workers": workers,
-        "jobs_serial": round(sum(jobs), 1),
+        "jobs_serial": round(one.generation_seconds, 1),  # ctg's own sum of the jobs' wall s
         "longest_job": round(max(jobs, default=0.0), 1),
         "jobs_makespan": round(makespan(jobs, workers), 1),
         "client_1": round(one.client_seconds, 1),
         "client_2": round(two.client_seconds, 1) if two is not None else 0.0,
         "estimate": round(client + makespan(jobs, workers), 1),
         "client_share": round(one.client_seconds / one.wall_seconds, 3) if one.wall_seconds else 0,
+    } | _fit(one, two, workers)
+
+
+def _fit(one: Row, two: Row | None, workers: int) -> dict[str, float]:
+    """The part outside jobs as S + V/k from k = 1 and 2 ({} when the two points do not allow
+    it: no 2-worker row, or noise that makes S or V negative).
+
+    >>> row = lambda k, client: Row("r", "local", k, 1, 1, 1, 0, 0, 0, 1, 0.0, client + 10.0,
+    ...                            10.0, 10.0, 1.0, 0.0, 0.0, {"m.py": 10.0})
+    >>> _fit(row(1, 100.0), row(2, 60.0), 64)["serial"]
+    20.0
+    >>> _fit(row(1, 100.0), row(2, 110.0), 64)
+    {}
+    """
+    if two is None:
+        return {}
+    parallel = 2 * (one.client_seconds - two.client_seconds)
+    serial = one.client_seconds - parallel
+    if parallel <= 0 or serial <= 0:
+        return {}
+    jobs = makespan(list(one.job_seconds.values()), workers)
+    return {
+        "serial": round(serial, 1),
+        "parallel": round(parallel, 1),
+        "estimate_verified_on_workers": round(serial + parallel / workers + jobs, 1),
     }
 
 
@@ -515,8 +544,8 @@ def report_text(rows: list[Row], settings: Settings, machine: dict[str, Any], no
         p = projection(one, two)
         lines += [
             "**64 workers, on paper (Amdahl).** "
-            f"The 1-worker run spent {p['jobs_serial']:.0f} s in its {len(one.job_seconds)} jobs "
-            f"(one per module, longest {p['longest_job']:.0f} s) and {p['client_1']:.0f} s outside "
+            f"The 1-worker run spent {p['jobs_serial']:.0f} s in its jobs (one per module with "
+            f"something to cover, longest {p['longest_job']:.0f} s) and {p['client_1']:.0f} s outside "
             f"them ({100 * p['client_share']:.0f}% of its wall time"
             + (f"; {p['client_2']:.0f} s with 2 workers" if two is not None else "")
             + "). Scheduled longest first on 64 workers the jobs take "
@@ -530,6 +559,16 @@ def report_text(rows: list[Row], settings: Settings, machine: dict[str, Any], no
             "module, so no run can be shorter than its longest module.",
             "",
         ]
+        if "serial" in p:
+            lines += [
+                "If the client's verification ran on the workers too (issue 27 part 1), the part "
+                "outside jobs would split: fitted as S + V/k to the 1- and 2-worker runs, "
+                f"S = {p['serial']:.0f} s (discovery, merge, history, coverage.py before) and "
+                f"V = {p['parallel']:.0f} s that parallelise, so 64 workers would take about "
+                f"**{p['estimate_verified_on_workers']:.0f} s** (S + V/64 + the makespan; a fit "
+                "of two noisy points on a loaded machine, so a rough figure).",
+                "",
+            ]
     lines += [notes.strip(), ""] if notes.strip() else []
     return "\n".join(lines)
 
