@@ -563,7 +563,7 @@ def report_text(rows: list[Row], settings: Settings, machine: dict[str, Any], no
             lines += [
                 "If the client's verification ran on the workers too (issue 27 part 1), the part "
                 "outside jobs would split: fitted as S + V/k to the 1- and 2-worker runs, "
-                f"S = {p['serial']:.0f} s (discovery, merge, history, coverage.py before) and "
+                f"S = {p['serial']:.0f} s (discovery, the suite baseline, merge, history) and "
                 f"V = {p['parallel']:.0f} s that parallelise, so 64 workers would take about "
                 f"**{p['estimate_verified_on_workers']:.0f} s** (S + V/64 + the makespan; a fit "
                 "of two noisy points on a loaded machine, so a rough figure).",
