@@ -5,6 +5,9 @@ minutes on the 2-core machine) writes bench/results/quick/ only. `python -m benc
 real-code corpus (bench/realcorpus.py) into bench/results/real/ and bench/REAL.md;
 `python -m bench analysis` times the analysis of the corpus' largest module;
 `python -m bench projects` runs miogen in real projects with suites of their own (bench/projects.py).
+`python -m bench ctg --scale` runs `miogen ctg` on 100 standard-library modules with 1 and 2
+workers and an external dask scheduler (bench/ctg/scale.py); `python -m bench ctg` without it
+replays the shop's versions (bench/ctg/run.py).
 `python -m bench smells` counts what a reviewer would not merge in the real corpus' emitted tests
 (bench/smells.py) into bench/results/smells.md.
 """
@@ -92,6 +95,15 @@ def main(argv: list[str] | None = None) -> int:
         from bench import projects
 
         return projects.main(argv[1:])
+    if argv[:1] == ["ctg"]:  # --scale: bench/ctg/scale.py; else the versions (bench/ctg/run.py)
+        rest = argv[1:]
+        if "--scale" in rest:
+            from bench.ctg import scale
+
+            return scale.main([arg for arg in rest if arg != "--scale"])
+        from bench.ctg import run as ctg_versions
+
+        return ctg_versions.main(rest)
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
     run = commands.add_parser("run", help="run the benchmark and write its report")
@@ -192,9 +204,12 @@ def write_reports(out: Path, official: bool) -> list[Path]:
         # The criteria benchmark's headline (bench.criteria, run separately) stays in the page.
         criteria = BENCH / "results" / "criteria-headline.md"
         extra = "\n" + criteria.read_text(encoding="utf-8") if criteria.exists() else ""
-        RESULTS.write_text(
-            intro + "\n" + body + latency_section(LSP_LATENCY) + extra, encoding="utf-8"
-        )
+        page = intro + "\n" + body + latency_section(LSP_LATENCY) + extra
+        # The scale table of `python -m bench ctg --scale` (run separately) stays in the page.
+        from bench.ctg import scale
+
+        found = scale.section()
+        RESULTS.write_text(scale.splice(page, found) if found else page, encoding="utf-8")
         written.append(RESULTS)
     return written
 
