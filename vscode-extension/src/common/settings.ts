@@ -35,6 +35,8 @@ export interface ServerSettings {
   showCoveredBranches: boolean;
   maxParallelJobs: number;
   configurationPreference: ConfigurationPreference;
+  /** "Generate tests for class or function" shows its edit in the Refactor Preview first (the server annotates it). */
+  previewTests: boolean;
 }
 
 /** Every `miogen.*` setting; `interpreter`, `gutterStyle`, `showGutter` and `testingView` stay in the client. */
@@ -64,6 +66,7 @@ export const DEFAULT_SETTINGS: Readonly<MiogenSettings> = Object.freeze({
   showCoveredBranches: true,
   maxParallelJobs: 1,
   configurationPreference: "editorFirst",
+  previewTests: true,
   gutterStyle: DEFAULT_MARK_STYLE,
   showGutter: true,
   testingView: "auto",
@@ -87,6 +90,7 @@ export const SERVER_KEYS: readonly (keyof ServerSettings)[] = [
   "showCoveredBranches",
   "maxParallelJobs",
   "configurationPreference",
+  "previewTests",
 ];
 
 const TESTING_VIEW: readonly TestingViewSetting[] = ["auto", "on", "off"];
@@ -120,6 +124,7 @@ export function readSettings(get: (key: string) => unknown): MiogenSettings {
     showCoveredBranches: boolOr(get("showCoveredBranches"), d.showCoveredBranches),
     maxParallelJobs: numberOr(get("maxParallelJobs"), d.maxParallelJobs, (n) => Number.isInteger(n) && n >= 1),
     configurationPreference: oneOf(get("configurationPreference"), PREFERENCES, d.configurationPreference),
+    previewTests: boolOr(get("previewTests"), d.previewTests),
     gutterStyle: oneOf(lower(get("gutterStyle")), MARK_STYLES, d.gutterStyle),
     showGutter: boolOr(get("showGutter"), d.showGutter),
     testingView: oneOf(lower(get("testingView")), TESTING_VIEW, d.testingView),
