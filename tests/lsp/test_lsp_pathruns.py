@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 
 import pytest
-from lsp_support import E2E, SHAPES
+from lsp_support import E2E, SHAPES, Editor, start
 from lsprotocol import types
 from miogen.emit.files import HEADER
 from miogen.lsp.pathruns import command
@@ -134,7 +134,9 @@ async def test_cancel_on_the_progress_stops_the_run(editor):
     [token] = [
         token
         for token, reports in editor.client.progress_reports.items()
-        if reports and getattr(reports[0], "title", None) == title
+        if reports
+        and getattr(reports[0], "title", None) == title
+        and token not in editor._old_tokens  # begun in this test
     ]
     editor.client.window_work_done_progress_cancel(types.WorkDoneProgressCancelParams(token=token))
     result = await asyncio.wait_for(answer, timeout=90)
@@ -187,3 +189,19 @@ def test_the_run_gets_the_editors_settings_as_flags(tmp_path):
     assert flags["--test-file-pattern"] == "test_{module}_gen.py"
     assert flags["--project-root"] == str(tmp_path)
     assert "--performance" not in argv and "--json" in argv
+
+
+@e2e
+async def test_shutdown_while_a_run_is_under_way_is_answered(fresh, tmp_path):
+    editor = Editor(fresh, tmp_path / "ws" / "project")
+    await start(fresh, fresh.profile, [tmp_path / "ws"])
+    editor.configure(budgetSeconds=60)
+    shapes = editor.write("shapes.py", SHAPES)
+    answer = asyncio.ensure_future(_run(editor, shapes))
+    await editor.wait(lambda: editor.progress("miogen: generating tests for shapes.py"), "progress")
+    await fresh.shutdown_session()  # pygls cancels the pending command; shutdown is answered
+    fresh.capabilities = None  # the fixture's own shutdown_session: done already
+    with pytest.raises(JsonRpcException):
+        await asyncio.wait_for(answer, timeout=30)
+    await editor.wait(lambda: not _ctg_processes(editor.project), "the run to stop", timeout=60)
+    assert not (editor.project / "tests").exists()
