@@ -230,6 +230,7 @@ KEYS: dict[str, Key] = {
     "testTimeout": Key("test_timeout", _seconds(600.0), "engine", float),
     "mutationShare": Key("mutation_share", _fraction(1.0, inclusive=False), "engine", float),
     "configurationPreference": Key("configuration_preference", _one_of(PREFERENCES), "client"),
+    "previewTests": Key("preview_tests", _bool, "editor"),
 }
 CTG_KEYS: dict[str, Key] = {  # [tool.miogen.ctg]
     "budget": Key("budget", _seconds(MAX_BUDGET_SECONDS), "ctg", float),

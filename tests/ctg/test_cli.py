@@ -38,3 +38,21 @@ def test_unknown_criteria_are_refused_with_the_known_ones(capsys):
     with pytest.raises(SystemExit):
         _parser().parse_args(["ctg", "--budget", "2", "--criteria", "lines"])
     assert "unknown criteria lines" in capsys.readouterr().err
+
+
+def test_the_test_files_place_and_the_mutation_share_can_be_flags(tmp_path):
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.miogen]\ntests-directory = "checks"\nmutation-share = 0.5\n'
+    )
+    config = config_for(tmp_path)
+    assert (config.tests_directory, config.job_options["mutation_share"]) == ("checks", 0.5)
+    flags = ("--tests-directory", "spec", "--test-file-pattern", "test_{module}_gen.py")
+    config = config_for(tmp_path, *flags, "--mutation-share", "0")
+    assert (config.tests_directory, config.test_file_pattern) == ("spec", "test_{module}_gen.py")
+    assert config.job_options["mutation_share"] == 0.0
+
+
+def test_a_tests_directory_flag_outside_the_project_is_refused(capsys):
+    with pytest.raises(SystemExit):
+        _parser().parse_args(["ctg", "--budget", "2", "--tests-directory", "../elsewhere"])
+    assert "inside the project root" in capsys.readouterr().err

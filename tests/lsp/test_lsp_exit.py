@@ -50,3 +50,28 @@ def test_no_child_process_outlives_the_server(tmp_path, ending):
         _wait(lambda: all(gone(pid) for pid in started), f"{started} to end")
     finally:
         client.close()
+
+
+def test_shutdown_during_a_file_run_answers_and_stops_the_run(tmp_path):
+    """A command still running at shutdown (here ``miogen ctg`` on a file) is cancelled; shutdown
+    is answered, and the run ends with the server, writing nothing."""
+    path = _project(tmp_path)
+    (tmp_path / "pyproject.toml").write_text("[tool.miogen]\nbudgetSeconds = 60\n", "utf-8")
+    client = RawClient(tmp_path)
+    try:
+        arguments = [{"uris": [path.as_uri()]}]
+        client.send("workspace/executeCommand",
+                    {"command": "miogen.generateTestsForPaths", "arguments": arguments}, request=True)  # fmt: skip
+        ctg = _wait(
+            lambda: [pid for pid, cmd in children(client.server.pid).items() if " ctg " in cmd],
+            "the ctg run",
+        )
+        client.send("shutdown", {}, request=True)
+        answer = client.answer(client.next_id)  # the run's own answer (cancelled) came first
+        assert "error" not in answer, answer
+        client.send("exit", {})
+        client.server.wait(timeout=60)
+        _wait(lambda: all(gone(pid) for pid in ctg), f"the ctg run {ctg} to end")
+        assert not (tmp_path / "tests").exists()
+    finally:
+        client.close()

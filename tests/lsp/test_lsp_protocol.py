@@ -38,12 +38,13 @@ def test_method_and_command_names_are_the_extensions():
         "generateTests": protocol.GENERATE,
         "insertTests": protocol.INSERT,
         "cancel": protocol.CANCEL,
+        "generateTestsForPaths": protocol.GENERATE_PATHS,
     }
 
 
 def test_payload_keys_are_the_extensions():
     for name in ("UnitInfo", "CoverageUnit", "MissingBranch", "CoverageParams",
-                 "JobStatusParams", "UnitRef", "GenerateResult"):  # fmt: skip
+                 "JobStatusParams", "UnitRef", "GenerateResult", "PathsRef", "PathsResult"):  # fmt: skip
         ours = set(typing.get_type_hints(getattr(protocol, name)))
         assert ours == ts_interface(name), name
 

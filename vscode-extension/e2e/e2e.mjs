@@ -8,9 +8,12 @@
 //   2. edit the class and save -> coverage marks from the miogen server, none in the breakpoint gutter
 //   3. hover a partially covered line -> the missing branch
 //   4. the Problems panel lists the uncovered branch (source miogen)
-//   5. "miogen: Generate tests for class" -> the test file on disk, and its tests pass under pytest
+//   5. "miogen: Generate tests for class or function" -> the Refactor Preview of the tests; Apply -> the
+//      test file on disk, and its tests pass under pytest
 //   6. an edit inside the class greys its marks; "miogen: Toggle coverage marks" hides them
 //   7. a second generation is cancelled from its progress notification
+//   7b. the Explorer's context menu "Generate tests for file" on clamp.py -> the project-wide run
+//      (miogen ctg) writes tests/test_clamp_miogen.py, whose tests pass under pytest
 //   8. the Testing view lists the generated tests; "Run All Tests" runs them (all pass)
 //   9. "Run All Tests with Coverage" -> VS Code's Test Coverage view and inline coverage of the class
 //  10. the marks in a high-contrast theme (visible border on partial/uncovered lines)
@@ -58,6 +61,8 @@ import { FOLDER_A, FOLDER_B, prepareSecondEnvironment, prepareWorkspace, TESTS_D
 const DOC_IMAGES = [
   ["03-hover.png", "gutter.png"],
   ["05-generated-tests.png", "generated-tests.png"],
+  ["05-preview.png", "preview.png"],
+  ["07b-explorer-menu.png", "explorer.png"],
   ["08-testing-view.png", "testing-view.png"],
   ["09-coverage.png", "native-coverage.png"],
   ["10-high-contrast.png", "high-contrast.png"],
@@ -154,11 +159,13 @@ async function firstFolderSteps(page, dirs) {
   await screenshot(page, "04-problems.png");
   await runCommand(page, "View: Toggle Panel Visibility");
 
-  // Step 5: "Generate tests for class" with the cursor inside Stack.
+  // Step 5: "Generate tests for class or function" with the cursor inside Stack: the tests come as a
+  // Refactor Preview (miogen.previewTests, on by default), written only once applied.
   await clickLine(page, "def push(self, item):");
-  await runCommand(page, "miogen: Generate tests for class");
-  log("ran miogen: Generate tests for class");
+  await runCommand(page, "miogen: Generate tests for class or function");
+  log("ran miogen: Generate tests for class or function");
   const testFile = path.join(dirs.wsA, "tests", "test_shapes_miogen.py");
+  await applyPreview(page, "05-preview.png", testFile);
   const summary = page.locator(".notification-toast", { hasText: /\d+ tests?, \d+\/\d+ branches/ }).first();
   await waitFor("the summary notification (\"N tests, c/t branches\")", async () => summary.isVisible(), { interval: 1000 });
   log(`summary: ${(await summary.innerText()).split("\n")[0]}`);
@@ -193,7 +200,7 @@ async function firstFolderSteps(page, dirs) {
   log("miogen: Toggle coverage marks hid the marks");
 
   // Step 7: a second generation, cancelled from its progress notification -> miogen.cancel.
-  await runCommand(page, "miogen: Generate tests for class");
+  await runCommand(page, "miogen: Generate tests for class or function");
   const progressToast = page.locator(".notification-toast", { hasText: "generating tests for Stack" }).first();
   await progressToast.waitFor({ state: "visible", timeout: 30_000 });
   await progressToast.locator(".monaco-button", { hasText: "Cancel" }).first().click();
@@ -205,6 +212,65 @@ async function firstFolderSteps(page, dirs) {
   await runCommand(page, "File: Revert File");
   await runCommand(page, "Notifications: Clear All Notifications");
   return testFile;
+}
+
+/**
+ * The Refactor Preview of generated tests (an edit whose changes need confirmation): nothing is on disk
+ * while it shows; ticked and applied, they are written. A screenshot of it when `shot` is given.
+ */
+async function applyPreview(page, shot, testFile) {
+  const apply = page.locator(".bulk-edit-panel .monaco-button", { hasText: /^\s*Apply\s*$/ }).first();
+  await waitFor("the Refactor Preview of the generated tests (its Apply button)", async () => apply.isVisible(), { interval: 1000 });
+  const entry = page.locator(".bulk-edit-panel .monaco-list-row", { hasText: path.basename(testFile) }).first();
+  await waitFor(`the preview to list ${path.basename(testFile)}`, async () => entry.isVisible(), { timeout: 30_000 });
+  if (existsSync(testFile) && /def test_/.test(readFileSync(testFile, "utf8"))) fail(`${testFile} was written before the preview was applied`);
+  log(`Refactor Preview shows ${path.basename(testFile)}; nothing written yet`);
+  // Changes that need confirmation start unticked (VS Code's rule): tick the file's, then its diff shows the tests.
+  const tick = entry.locator(".edit-checkbox").first();
+  await tick.click();
+  await waitFor("the preview's change to be ticked", async () => /checked|true/.test(`${await tick.getAttribute("class")} ${await tick.getAttribute("aria-checked")}`), {
+    timeout: 10_000,
+  });
+  if (shot) {
+    await entry.locator(".monaco-icon-label").first().click(); // its diff: the tests to be added
+    await page.locator(".monaco-diff-editor .view-line", { hasText: "def test_" }).first().waitFor({ timeout: 30_000 });
+    await page.waitForTimeout(1000);
+    await screenshot(page, shot);
+  }
+  await apply.click();
+  log("applied the preview");
+}
+
+/**
+ * Step 7b: the Explorer's context menu on clamp.py -> "Generate tests for file": the server runs `miogen ctg`
+ * on the file (progress notification, then a summary) and writes tests/test_clamp_miogen.py.
+ */
+async function explorerSteps(page, dirs) {
+  if (!(await page.locator(".explorer-folders-view").first().isVisible())) await runCommand(page, "View: Show Explorer");
+  const row = page.locator(".explorer-folders-view .monaco-list-row", { hasText: /^\s*clamp\.py\s*$/ }).first();
+  await row.waitFor({ timeout: 30_000 });
+  await row.click({ button: "right" });
+  const item = page.locator(".context-view .action-item", { hasText: "Generate tests for file" }).first();
+  await item.waitFor({ state: "visible", timeout: 15_000 });
+  await item.hover();
+  await page.waitForTimeout(500);
+  await screenshot(page, "07b-explorer-menu.png");
+  await item.click();
+  log("explorer: Generate tests for file on clamp.py");
+  await page.locator(".notification-toast", { hasText: "generating tests for clamp.py" }).first().waitFor({ state: "visible", timeout: 30_000 });
+  const summary = page.locator(".notification-toast", { hasText: /tests added to 1 test file/ }).first();
+  const text = await waitFor("the file run's summary (\"N tests added to 1 test file\")", async () => (await summary.isVisible()) && (await summary.innerText()), {
+    timeout: 300_000,
+    interval: 1000,
+  });
+  log(`explorer run: ${text.split("\n").find((line) => /tests added/.test(line))}`);
+  const testFile = path.join(dirs.wsA, "tests", "test_clamp_miogen.py");
+  if (!existsSync(testFile) || !/def test_/.test(readFileSync(testFile, "utf8"))) fail(`${testFile} was not written by the file run`);
+  const pytest = pytestIn(dirs.wsA, python, testFile);
+  writeFileSync(path.join(artifacts, "pytest-clamp.txt"), pytest.output);
+  if (!pytest.ok) fail(`pytest on the file run's tests failed:\n${pytest.output.trim().split("\n").slice(-15).join("\n")}`);
+  log(`pytest (file run): ${pytest.output.trim().split("\n").filter((l) => /passed/.test(l)).pop()}`);
+  await runCommand(page, "Notifications: Clear All Notifications");
 }
 
 /** The Test Explorer's rows (label and state) after expanding every collapsed node. */
@@ -324,6 +390,7 @@ async function secondFolderSteps(page, dirs) {
   await lens.click();
   log("clicked the code lens \"Generate tests\" above class Ledger");
   const testFile = path.join(dirs.wsB, TESTS_DIRECTORY_B, "test_ledger_miogen.py");
+  await applyPreview(page, undefined, testFile);
   await waitFor(`${FOLDER_B}/${TESTS_DIRECTORY_B}/test_ledger_miogen.py (the folder's own testsDirectory)`, async () =>
     existsSync(testFile) && /def test_/.test(readFileSync(testFile, "utf8")), { interval: 1000 });
   await page.locator(".monaco-editor .view-line", { hasText: "def test_" }).first().waitFor({ timeout: 30_000 });
@@ -411,6 +478,7 @@ async function main() {
     log("workbench visible (multi-root workspace)");
 
     await firstFolderSteps(page, dirs);
+    await explorerSteps(page, dirs);
     await testingViewSteps(page);
     await coverageSteps(page);
     await highContrastSteps(page);

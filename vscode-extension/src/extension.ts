@@ -7,6 +7,7 @@ import { onDidChangePythonInterpreter } from "./common/pythonEnvironment";
 import { effectsOfChange, RESTART_KEYS } from "./common/settings";
 import { createLogOutputChannel, getSettings, onDidChangeConfiguration, registerCommand } from "./common/vscodeapi";
 import { CoverageDecorations } from "./features/coverageDecorations";
+import { PathsGenerator } from "./features/generatePaths";
 import { TestGenerator } from "./features/generateTests";
 import { ServerPool } from "./features/servers";
 import { MiogenStatusBar } from "./features/statusBar";
@@ -27,6 +28,7 @@ export async function activate(context: ExtensionContext): Promise<void> {
   const statusBar = new MiogenStatusBar(pool, coverage);
   generator.attach(pool, (ref) => statusBar.showElsewhere(ref.uri, ref.unit));
   const testing = new GeneratedTestsController(context, log);
+  const paths = new PathsGenerator(pool);
 
   context.subscriptions.push(
     pool,
@@ -36,6 +38,10 @@ export async function activate(context: ExtensionContext): Promise<void> {
     testing,
     generator.onDidGenerate((result) => testing.remember(result.testUri)),
     registerCommand(Commands.generateTestsForClass, (arg?: unknown) => generator.generateForClass(arg)),
+    paths,
+    paths.onDidWrite((uris) => Promise.all(uris.map((uri) => testing.remember(uri)))),
+    registerCommand(Commands.generateTestsForFile, (uri?: unknown, uris?: unknown) => paths.generateForFile(uri, uris)),
+    registerCommand(Commands.generateTestsForFolder, (uri?: unknown, uris?: unknown) => paths.generateForFolder(uri, uris)),
     registerCommand(Commands.restart, () => pool.restart(undefined, { showProblemAgain: true })),
     registerCommand(Commands.toggleCoverage, () => coverage.toggle()),
     registerCommand(Commands.showLog, () => log.show()),

@@ -101,6 +101,19 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--test-timeout", type=flag("testTimeout"), help="seconds per test execution (default 1)"
     )
     ctg.add_argument(
+        "--tests-directory", type=flag("testsDirectory"), metavar="FOLDER",
+        help="where the test files go, relative to the project root (default: tests-directory "
+        "in [tool.miogen], else pytest's testpaths, tests/ or test/)",
+    )  # fmt: skip
+    ctg.add_argument(
+        "--test-file-pattern", type=flag("testFilePattern"), metavar="PATTERN",
+        help="the generated test file's name, {module} replaced (default test_{module}_miogen.py)",
+    )  # fmt: skip
+    ctg.add_argument(
+        "--mutation-share", type=flag("mutationShare"), metavar="SHARE",
+        help="share of a job's budget kept for tests that kill mutants (default 0.2)",
+    )  # fmt: skip
+    ctg.add_argument(
         "--verify-runs", type=flag("verifyRuns", CTG_KEYS), metavar="N",
         help="pytest runs of the new tests before they are merged, the later ones shuffled; "
         "a test that fails in any run is dropped (default 3)",

@@ -108,6 +108,13 @@ class Client:
         operations = (edit.resource_operations if edit is not None else None) or []
         return types.ResourceOperationKind.Create in operations
 
+    def confirms_edits(self) -> bool:
+        """The client shows an edit whose change annotation needs confirmation before it applies
+        it (VS Code: the Refactor Preview); such annotations need documentChanges."""
+        edit = self._workspace_edit()
+        support = getattr(edit, "change_annotation_support", None) if edit else None
+        return support is not None and bool(edit and edit.document_changes)
+
     def _workspace_edit(self) -> types.WorkspaceEditClientCapabilities | None:
         return getattr(self.ls.client_capabilities.workspace, "workspace_edit", None)
 
@@ -212,7 +219,8 @@ class Client:
         )
         return token
 
-    def report_progress(self, token: str, percentage: int, message: str) -> None:
+    def report_progress(self, token: str, percentage: int | None, message: str) -> None:
+        """``percentage`` None: the message only (the bar's end is not known)."""
         if not self.stopped:
             self.ls.work_done_progress.report(
                 token, types.WorkDoneProgressReport(percentage=percentage, message=message)

@@ -187,13 +187,25 @@ class Commands:
             return self._result(doc, unit, insertion, applied=False, message="already inserted")
         if self._creates_without_client(insertion):
             insertion = await self._create_file(doc, final, insertion)
-        await asyncio.to_thread(prepare_folder, insertion)
-        applied = await self.client.apply_edit(insertion.edit, f"miogen: tests for {unit}")
+        label = f"miogen: tests for {unit}"
+        preview = self._previews(doc)
+        if not preview:
+            await asyncio.to_thread(prepare_folder, insertion)
+        edit = convert.needing_confirmation(insertion.edit, label) if preview else insertion.edit
+        applied = await self.client.apply_edit(edit, label)
+        if preview and applied:  # nothing is written before the user accepts the preview
+            await asyncio.to_thread(prepare_folder, insertion)
         doc.record(unit).inserted = doc.record(unit).inserted or applied
-        return self._result(doc, unit, insertion, applied=applied, message="")
+        message = "the preview was discarded" if preview and not applied else ""
+        return self._result(doc, unit, insertion, applied=applied, message=message)
 
     def cancel(self, uri: str, unit: str) -> bool:
         return self.jobs.cancel(uri, unit)
+
+    def _previews(self, doc: Document) -> bool:
+        """The edit goes to the user's preview first (setting previewTests, and a client that
+        confirms annotated edits)."""
+        return self.locator.settings_for(doc.path).preview_tests and self.client.confirms_edits()
 
     # --- planning ---------------------------------------------------------------------------
 

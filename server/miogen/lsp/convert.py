@@ -326,3 +326,47 @@ def workspace_edit(
         )
     )
     return types.WorkspaceEdit(document_changes=operations)
+
+
+PREVIEW_ANNOTATION = "miogen.generatedTests"
+
+
+def needing_confirmation(edit: types.WorkspaceEdit, label: str) -> types.WorkspaceEdit:
+    """``edit`` with every operation under one change annotation that needs confirmation: VS
+    Code shows it in its Refactor Preview and applies it only when the user accepts.
+
+    Annotations exist only inside ``documentChanges``: an edit in ``changes`` is returned as is.
+    """
+    if edit.document_changes is None:
+        return edit
+    operations: list[Any] = []
+    for operation in edit.document_changes:
+        if isinstance(operation, types.TextDocumentEdit):
+            annotated: list[types.TextEdit | types.AnnotatedTextEdit | types.SnippetTextEdit] = [
+                types.AnnotatedTextEdit(
+                    range=e.range, new_text=e.new_text, annotation_id=PREVIEW_ANNOTATION
+                )
+                for e in operation.edits
+                if isinstance(e, types.TextEdit)
+            ]
+            operations.append(
+                types.TextDocumentEdit(text_document=operation.text_document, edits=annotated)
+            )
+        elif isinstance(operation, types.CreateFile):
+            operations.append(
+                types.CreateFile(
+                    uri=operation.uri,
+                    options=operation.options,
+                    annotation_id=PREVIEW_ANNOTATION,
+                )
+            )
+        else:
+            operations.append(operation)
+    annotation = types.ChangeAnnotation(
+        label=label,
+        needs_confirmation=True,
+        description="miogen writes them when you apply the preview",
+    )
+    return types.WorkspaceEdit(
+        document_changes=operations, change_annotations={PREVIEW_ANNOTATION: annotation}
+    )

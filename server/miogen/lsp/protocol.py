@@ -19,6 +19,7 @@ SOURCE = "miogen"  # diagnostics' source
 GENERATE = "miogen.generateTests"
 INSERT = "miogen.insertTests"
 CANCEL = "miogen.cancel"
+GENERATE_PATHS = "miogen.generateTestsForPaths"  # `miogen ctg` over files and folders
 
 # The Insert action's kind: a sub-kind of "source" that clients can bind to a key.
 INSERT_KIND = "source.miogen.insertTests"
@@ -127,3 +128,25 @@ class GenerateResult(TypedDict):
 
 class CancelResult(TypedDict):
     cancelled: bool
+
+
+class PathsRef(TypedDict):
+    """The single argument of ``miogen.generateTestsForPaths``: files and folders."""
+
+    uris: list[str]
+
+
+class PathsResult(TypedDict):
+    """Result of ``miogen.generateTestsForPaths`` (the ``miogen ctg`` run's report, in short)."""
+
+    uris: list[str]
+    written: list[str]  # URIs of the test files written
+    units: int  # classes and functions found
+    ran: int  # ... that got a search
+    tests: int  # tests added to the files
+    covered: int  # branches covered (coverage.py), over those of the units
+    total: int
+    warnings: list[str]
+    exitCode: int  # the run's (miogen ctg's exit status)
+    cancelled: bool
+    message: str

@@ -14,8 +14,10 @@ from concurrent.futures import Future
 from pathlib import Path
 from typing import Any, BinaryIO, NoReturn
 
+from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
+from pygls.protocol.language_server import lsp_method
 
 from miogen.lsp.features import actions, commands, documents, hovers, lenses, requests
 from miogen.lsp.session import Session
@@ -48,6 +50,19 @@ class MiogenProtocol(LanguageServerProtocol):
         for key in set(self._request_futures) - before:
             inner = self._request_futures.pop(key)  # never answered on its own id
             result_future.add_done_callback(_cancelling(inner))
+
+    @lsp_method(types.SHUTDOWN)
+    def lsp_shutdown(self, *args: Any) -> Generator[Any, Any, None]:
+        """pygls' shutdown, cancelling the pending requests from a copy of their table: a command
+        cancelled there answers at once, which takes it out of the table pygls iterates over
+        (a RuntimeError, and no answer to shutdown, when a command was still running)."""
+        if (user_handler := self.fm.features.get(types.SHUTDOWN)) is not None:
+            yield user_handler, args, None
+        current = self.msg_id
+        for msg_id, future in list(self._request_futures.items()):
+            if msg_id != current and not future.done():
+                future.cancel()
+        self._shutdown = True
 
 
 def _cancelling(inner: Future[Any]) -> Callable[[Future[Any]], None]:

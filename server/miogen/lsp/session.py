@@ -29,6 +29,7 @@ from miogen.lsp.documents import Document, DocumentStore
 from miogen.lsp.jobs import Job, Scheduler
 from miogen.lsp.locator import Locator
 from miogen.lsp.onsave import changed_at_a_glance, history_of, plan_save
+from miogen.lsp.pathruns import PathRuns
 from miogen.lsp.present import present, unit_summary
 from miogen.lsp.protocol import COVERAGE, JOB_STATUS, CommandError, UnitInfo
 from miogen.lsp.reporting import JobReporter
@@ -58,6 +59,7 @@ class Session:
         self.reporter = JobReporter(self.client, self.store, self.publish, self.cancel_job)
         self.scheduler = Scheduler(self.reporter)
         self.commands = Commands(self.store, self.locator, self.client, self)
+        self.paths = PathRuns(self.locator, self.client)
         self.watcher = Watcher(self.store, self.locator, self.client, self.commands, self.publish)
 
     def _module_name(self, path: Path) -> str:
@@ -117,6 +119,7 @@ class Session:
         self.scheduler.cancel_where(lambda job: True, "shutdown")
         self.scheduler.spares.close()
         self.analyser.close()
+        self.paths.close()
 
     # --- documents ------------------------------------------------------------------------------
 

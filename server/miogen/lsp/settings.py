@@ -31,6 +31,8 @@ class Settings(Options):
     show_covered_branches: bool = True
     max_parallel_jobs: int = 1
     configuration_preference: Preference = "editorFirst"
+    # The generate command's edit shown for the user to accept (clients with change annotations)
+    preview_tests: bool = True
     # Tests that run on every save should be cheap: covered goals keep the test with the lower
     # performance score (aDynaMOSA's Eq. 1), which never costs coverage.
     performance: bool = True

@@ -13,6 +13,8 @@ export const RESTART_DELAY_MS = 1000;
 /** The extension's own commands. They must differ from the server's, which vscode-languageclient registers. */
 export const Commands = {
   generateTestsForClass: "miogen.generateTestsForClass",
+  generateTestsForFile: "miogen.generateTestsForFile",
+  generateTestsForFolder: "miogen.generateTestsForFolder",
   restart: "miogen.restart",
   toggleCoverage: "miogen.toggleCoverage",
   showLog: "miogen.showLog",
@@ -29,6 +31,7 @@ export const ServerCommands = {
   generateTests: "miogen.generateTests",
   insertTests: "miogen.insertTests",
   cancel: "miogen.cancel",
+  generateTestsForPaths: "miogen.generateTestsForPaths",
 } as const;
 
 /** Custom LSP methods. */

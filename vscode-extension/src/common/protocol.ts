@@ -74,3 +74,28 @@ export interface GenerateResult {
   /** Why nothing was applied ("already inserted", "no generated tests yet", a failed job's summary). */
   message?: string;
 }
+
+/** Argument of the server command `miogen.generateTestsForPaths`: files and folders of one workspace folder. */
+export interface PathsRef {
+  uris: string[];
+}
+
+/** Result of `miogen.generateTestsForPaths`: the `miogen ctg` run's report, in short. */
+export interface PathsResult {
+  uris: string[];
+  /** URIs of the test files written. */
+  written: string[];
+  /** Classes and functions found, and those that got a search. */
+  units: number;
+  ran: number;
+  /** Tests added to the files. */
+  tests: number;
+  /** Branches covered (coverage.py) over those of the units. */
+  covered: number;
+  total: number;
+  warnings: string[];
+  /** `miogen ctg`'s exit status. */
+  exitCode: number;
+  cancelled: boolean;
+  message: string;
+}

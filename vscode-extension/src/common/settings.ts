@@ -36,6 +36,8 @@ export interface ServerSettings {
   showCoveredBranches: boolean;
   maxParallelJobs: number;
   configurationPreference: ConfigurationPreference;
+  /** "Generate tests for class or function" shows its edit in the Refactor Preview first (the server annotates it). */
+  previewTests: boolean;
 }
 
 /** Every `miogen.*` setting; `interpreter`, `importStrategy`, `gutterStyle`, `showGutter` and `testingView` stay in the client. */
@@ -67,6 +69,7 @@ export const DEFAULT_SETTINGS: Readonly<MiogenSettings> = Object.freeze({
   showCoveredBranches: true,
   maxParallelJobs: 1,
   configurationPreference: "editorFirst",
+  previewTests: true,
   gutterStyle: DEFAULT_MARK_STYLE,
   showGutter: true,
   testingView: "auto",
@@ -90,6 +93,7 @@ export const SERVER_KEYS: readonly (keyof ServerSettings)[] = [
   "showCoveredBranches",
   "maxParallelJobs",
   "configurationPreference",
+  "previewTests",
 ];
 
 const TESTING_VIEW: readonly TestingViewSetting[] = ["auto", "on", "off"];
@@ -124,6 +128,7 @@ export function readSettings(get: (key: string) => unknown): MiogenSettings {
     showCoveredBranches: boolOr(get("showCoveredBranches"), d.showCoveredBranches),
     maxParallelJobs: numberOr(get("maxParallelJobs"), d.maxParallelJobs, (n) => Number.isInteger(n) && n >= 1),
     configurationPreference: oneOf(get("configurationPreference"), PREFERENCES, d.configurationPreference),
+    previewTests: boolOr(get("previewTests"), d.previewTests),
     gutterStyle: oneOf(lower(get("gutterStyle")), MARK_STYLES, d.gutterStyle),
     showGutter: boolOr(get("showGutter"), d.showGutter),
     testingView: oneOf(lower(get("testingView")), TESTING_VIEW, d.testingView),

@@ -1,5 +1,5 @@
 /**
- * "Generate tests for class": finds the unit (cursor, or a quick pick from `miogen/units`), runs the server
+ * "Generate tests for class or function": finds the unit (cursor, or a quick pick from `miogen/units`), runs the server
  * command `miogen.generateTests` under a cancellable progress (cancel -> `miogen.cancel`), then opens the
  * test file beside the editor and shows a summary. Code lenses that call the server command directly get
  * the same treatment through the command ServerPool registers. Each call goes to the server of the
@@ -58,29 +58,8 @@ export class TestGenerator {
     this.generatedEmitter.dispose();
   }
 
-  /** The running server for `uri`'s folder; otherwise says why not and returns undefined. */
-  private async serverFor(uri: Uri): Promise<MiogenServer | undefined> {
-    const server = this.pool?.serverFor(uri);
-    if (!server) {
-      void window.showWarningMessage(
-        `miogen: ${workspace.asRelativePath(uri)} is outside the workspace folders; open its folder to generate tests.`,
-      );
-      return undefined;
-    }
-    if (server.state === "starting")
-      await new Promise<void>((resolve) => {
-        const subscription = server.onStateChange((state) => {
-          if (state !== "starting") {
-            subscription.dispose();
-            resolve();
-          }
-        });
-      });
-    if (!server.running) {
-      await server.showProblem();
-      return undefined;
-    }
-    return server;
+  private serverFor(uri: Uri): Promise<MiogenServer | undefined> {
+    return readyServer(this.pool, uri);
   }
 
   private async pickUnit(resource: Uri | undefined): Promise<UnitRef | undefined> {
@@ -192,6 +171,31 @@ export class TestGenerator {
     await window.showTextDocument(document, { viewColumn: ViewColumn.Beside, preview: false, preserveFocus: true });
     return document;
   }
+}
+
+/** The running server for `uri`'s folder (waiting while it starts); otherwise says why not and returns undefined. */
+export async function readyServer(pool: ServerPool | undefined, uri: Uri): Promise<MiogenServer | undefined> {
+  const server = pool?.serverFor(uri);
+  if (!server) {
+    void window.showWarningMessage(
+      `miogen: ${workspace.asRelativePath(uri)} is outside the workspace folders; open its folder to generate tests.`,
+    );
+    return undefined;
+  }
+  if (server.state === "starting")
+    await new Promise<void>((resolve) => {
+      const subscription = server.onStateChange((state) => {
+        if (state !== "starting") {
+          subscription.dispose();
+          resolve();
+        }
+      });
+    });
+  if (!server.running) {
+    await server.showProblem();
+    return undefined;
+  }
+  return server;
 }
 
 /** The request's result; after a cancel, that result if it comes within the grace period, else undefined. */

@@ -42,10 +42,37 @@ describe("package.json", () => {
     for (const id of Object.values(ServerCommands)) assert.ok(!contributed.includes(id), `${id} is left to the server`);
   });
 
-  it("puts 'Generate tests for class' in the editor context menu for Python files", () => {
+  it("puts 'Generate tests for class or function' in the editor context menu for Python files", () => {
     const [entry] = manifest.contributes.menus["editor/context"];
     assert.equal(entry.command, Commands.generateTestsForClass);
     assert.match(entry.when, /editorLangId == python/);
+  });
+
+  it("names the class command for classes and functions", () => {
+    const titles = Object.fromEntries(manifest.contributes.commands.map((c: { command: string; title: string }) => [c.command, c.title]));
+    assert.equal(titles[Commands.generateTestsForClass], "Generate tests for class or function");
+    assert.equal(titles[Commands.generateTestsForFile], "Generate tests for file");
+    assert.equal(titles[Commands.generateTestsForFolder], "Generate tests for folder");
+  });
+
+  it("puts 'Generate tests for file' and 'for folder' in the explorer's context menu and the editor title", () => {
+    type Entry = { command: string; when: string; group: string };
+    const menus: Record<string, Entry[]> = manifest.contributes.menus;
+    const entry = (menu: string, command: string) => menus[menu]?.find((e) => e.command === command);
+    const file = entry("explorer/context", Commands.generateTestsForFile);
+    const folder = entry("explorer/context", Commands.generateTestsForFolder);
+    assert.ok(file && folder);
+    assert.match(file.when, /resourceLangId == python/);
+    assert.match(file.when, /!explorerResourceIsFolder/);
+    assert.match(folder.when, /(^|&& )explorerResourceIsFolder/);
+    for (const command of [Commands.generateTestsForFile, Commands.generateTestsForFolder]) {
+      assert.match(entry("editor/title", command)?.when ?? "", /resourceLangId == python/, command);
+    }
+  });
+
+  it("declares previewTests, on by default, per resource", () => {
+    const preview = properties["miogen.previewTests"] as { default: unknown; type: string; scope: string };
+    assert.deepEqual([preview.type, preview.default, preview.scope], ["boolean", true, "resource"]);
   });
 
   it("keeps @types/vscode within engines.vscode (vsce refuses otherwise)", () => {

@@ -40,8 +40,10 @@ describe("readSettings", () => {
       performance: false,
       testTimeout: 2.5,
       mutationShare: 0,
+      previewTests: false,
     });
     assert.equal(s.interpreter, "/opt/py/bin/python");
+    assert.equal(s.previewTests, false);
     assert.deepEqual(
       [s.evaluations, s.algorithm, s.criteria, s.seed, s.performance, s.testTimeout, s.mutationShare],
       [2000, "dynamosa", "branch,exception", 7, false, 2.5, 0],
@@ -131,6 +133,7 @@ describe("toServerSettings", () => {
         "mutationShare",
         "onSave",
         "performance",
+        "previewTests",
         "seed",
         "showCoveredBranches",
         "testFilePattern",
@@ -138,7 +141,7 @@ describe("toServerSettings", () => {
         "testsDirectory",
       ],
     );
-    assert.equal(SERVER_KEYS.length, 17);
+    assert.equal(SERVER_KEYS.length, 18);
   });
 });
 
