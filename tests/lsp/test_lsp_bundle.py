@@ -147,6 +147,16 @@ async def test_the_bundled_server_runs_in_a_plain_interpreter_and_generates(
         m for m in editor.logs("sign: ") if re.search(r"2/2 branches .*\(coverage\.py\)", m)
     ]
     assert measured, editor.logs("sign")
+    # "Generate tests for file": miogen ctg in a process of its own, started as miogen's own
+    # processes are (the bundle at the end of sys.path), in the same plain interpreter.
+    other = editor.write("clipping.py", ROUNDING.replace("sign", "clip_sign"))
+    ran = await bundled_server.workspace_execute_command_async(
+        types.ExecuteCommandParams(
+            command="miogen.generateTestsForPaths", arguments=[{"uris": [editor.uri(other)]}]
+        )
+    )
+    assert ran["exitCode"] == 0 and ran["tests"] > 0, (ran, editor.logs(""))
+    assert (project / "tests" / "test_clipping_miogen.py").is_file()
     editor.close_all()
 
 

@@ -29,11 +29,11 @@ from typing import Any
 
 from pygls.uris import to_fs_path
 
-import miogen
 from miogen.config import MAX_BUDGET_SECONDS
 from miogen.confine import resolved
 from miogen.ctg.discovery import module_files
 from miogen.errors import MiogenError
+from miogen.execution.interpreter import OWN
 from miogen.lsp.client import Client
 from miogen.lsp.locator import Locator
 from miogen.lsp.protocol import CommandError, PathsResult
@@ -217,7 +217,7 @@ def command(paths: list[Path], root: Path, settings: Settings, modules: int) -> 
     jobs = settings.max_parallel_jobs
     budget = min(MAX_BUDGET_SECONDS, settings.budget_seconds * max(1, modules) / jobs)
     argv = [
-        sys.executable, "-m", "miogen", "ctg", *(str(path) for path in paths),
+        *OWN.command("miogen", "ctg", *(str(path) for path in paths)),
         "--json", "--project-root", str(root), "--python", sys.executable,
         "--budget", f"{budget:g}", "--jobs", str(jobs),
         "--seed", str(settings.seed), "--algorithm", str(settings.algorithm),
@@ -233,11 +233,10 @@ def command(paths: list[Path], root: Path, settings: Settings, modules: int) -> 
 
 
 def environment() -> dict[str, str]:
-    """The server's environment, with the folder miogen is imported from first on PYTHONPATH
-    (a server started from a bundled copy finds itself in the run too)."""
-    home = str(Path(miogen.__file__).resolve().parent.parent)
-    path = [home, *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))]
-    return {**os.environ, "PYTHONPATH": os.pathsep.join(dict.fromkeys(path))}
+    """The server's environment for the run, which starts as miogen's own processes do
+    (``execution.interpreter``): from the extension's bundle, the bundle goes on the END of
+    ``sys.path``, so the interpreter's own packages (its pytest, its plugins) come first."""
+    return OWN.environment(os.environ)
 
 
 async def stop(process: asyncio.subprocess.Process, grace: float = STOP_GRACE) -> None:
