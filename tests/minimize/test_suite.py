@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Hashable, Iterable
 
 from miogen.emit import names
 from miogen.minimize.reduce import CoverageCache, ReducedTest
-from miogen.minimize.suite import join_tests
+from miogen.minimize.suite import join_tests, reduce_suite
 from miogen.testcase.model import Statement, TestCase
 
 
@@ -38,3 +39,30 @@ def test_a_test_that_joins_nothing_has_one_part():
     cache = CoverageCache(runs_to_the_end)
     [alone] = join_tests([ReducedTest(calling("push", 1), frozenset({"push"}))], cache, 1e18)
     assert alone.parts == ()
+
+
+class SignRunner:
+    """Runs ``calling`` tests whole; each covers the sign of its value (no optional targets)."""
+
+    def __call__(self, test: TestCase) -> tuple[TestCase, frozenset[Hashable]]:
+        value = test[0].value if test and test[0].kind == "value" else 0
+        return test, frozenset({"positive" if isinstance(value, int) and value > 0 else "other"})
+
+    def focus(self, optional: Iterable[Hashable] | None) -> None:
+        return None
+
+
+def kept_values(allowance: float) -> tuple[list[object], float]:
+    reduction = reduce_suite(
+        [calling("grade", 731)], SignRunner(), lambda target: False, time.monotonic(),
+        allowance=allowance,
+    )  # fmt: skip
+    values = [s.value for r in reduction.tests for s in r.test if s.kind == "value"]
+    return values, reduction.extra_seconds
+
+
+def test_values_are_shrunk_in_shrinkings_own_time_when_the_share_is_spent():
+    # The unit's share is spent (its deadline is now): only the allowance lets 731 become 1.
+    values, extra = kept_values(allowance=30.0)
+    assert values == [1] and 0.0 < extra < 30.0
+    assert kept_values(allowance=0.0) == ([731], 0.0)
