@@ -66,3 +66,34 @@ def test_values_are_shrunk_in_shrinkings_own_time_when_the_share_is_spent():
     values, extra = kept_values(allowance=30.0)
     assert values == [1] and 0.0 < extra < 30.0
     assert kept_values(allowance=0.0) == ([731], 0.0)
+
+
+class MethodRunner:
+    """Each method call covers its name, and its name with the argument's value if it has one."""
+
+    def __call__(self, test: TestCase) -> tuple[TestCase, frozenset[Hashable]]:
+        covered: set[Hashable] = set()
+        for statement in test:
+            if statement.kind == "method":
+                covered.add(statement.name)
+                covered.update(f"{statement.name}:{test[i].value}" for _, i in statement.args)
+        return test, frozenset(covered)
+
+    def focus(self, optional: Iterable[Hashable] | None) -> None:
+        return None
+
+
+def test_a_target_two_kept_tests_cover_stays_with_the_one_call_test():
+    # ``both`` is picked first and owns "peek"; ``alone`` covers it with one call: handed to
+    # it, "peek" no longer holds the extra call in ``both``, which shrinks to ``pop`` alone.
+    both = (
+        Statement("construct", "Stack"), Statement("method", "peek", receiver=0),
+        Statement("method", "pop", receiver=0),
+    )  # fmt: skip
+    alone = (
+        Statement("construct", "Stack"), Statement("value", value=7),
+        Statement("method", "peek", (("n", 1),), receiver=0),
+    )  # fmt: skip
+    reduction = reduce_suite([both, alone], MethodRunner(), lambda t: False, time.monotonic() + 30)
+    calls = [[s.name for s in r.test if s.kind == "method"] for r in reduction.tests]
+    assert sorted(calls) == [["peek"], ["pop"]]
