@@ -533,7 +533,9 @@ def per_100(count: int, tests: int) -> str:
     return f"{100 * count / tests:.1f}" if tests else "-"
 
 
-def report(found: list[Smells], command: str) -> str:
+def report(found: list[Smells], command: str, load: tuple[float, ...] | None = None) -> str:
+    """The table; ``load``: the load average when the run started (tests are generated under a
+    time budget, so the load changes them)."""
     heads = ["module", "tests", *STATIC, *(f"{c} errors" for c in CHECKS), "clock +5y failing",
              *(f"py{v} failing" for v in PYTHONS)]  # fmt: skip
     lines = [
@@ -545,6 +547,15 @@ def report(found: list[Smells], command: str) -> str:
         f"{', '.join(RUFF_IGNORED)}); the last columns are failing tests (n/a: libfaketime or "
         "that Python is not installed; -: the module does not import there).",
         "",
+        *(
+            [
+                f"Load average at start: {', '.join(f'{x:.2f}' for x in load)} "
+                f"({os.cpu_count()} cores).",
+                "",
+            ]
+            if load
+            else []
+        ),
         "| " + " | ".join(heads) + " |",
         "|" + "---|" * len(heads),
     ]
@@ -602,11 +613,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run_command(args: argparse.Namespace) -> int:
     modules = realcorpus.select(args.modules, args.set)
+    load = os.getloadavg()
     found = run(modules, args.out.resolve(), args.reuse, generator=args.generator)
     command = "python -m bench smells" + (
         f" --modules {' '.join(args.modules)}" if args.modules else ""
     )
-    args.report.write_text(report(found, command), encoding="utf-8")
+    args.report.write_text(report(found, command, load), encoding="utf-8")
     print(f"wrote {args.report}")
     return 0
 
