@@ -97,3 +97,26 @@ def test_a_target_two_kept_tests_cover_stays_with_the_one_call_test():
     reduction = reduce_suite([both, alone], MethodRunner(), lambda t: False, time.monotonic() + 30)
     calls = [[s.name for s in r.test if s.kind == "method"] for r in reduction.tests]
     assert sorted(calls) == [["peek"], ["pop"]]
+
+
+def test_every_kept_test_has_its_values_made_plain_before_any_is_shrunk_further():
+    # Runs for five tests only: the cover's two and three more. Made plain first, neither test
+    # keeps 731 or -613; shrunk one after the other, the first would spend them all.
+    runs: list[TestCase] = []
+
+    def run(test: TestCase) -> tuple[TestCase, frozenset[Hashable]]:
+        runs.append(test)
+        if len(runs) > 5 or not test or test[0].kind != "value":
+            return test[:0], frozenset()  # no runs left; a call without its argument raises
+        return SignRunner()(test)
+
+    class Limited(SignRunner):
+        def __call__(self, test: TestCase) -> tuple[TestCase, frozenset[Hashable]]:
+            return run(test)
+
+    reduction = reduce_suite(
+        [calling("grade", 731), calling("score", -613)], Limited(), lambda target: False,
+        time.monotonic() + 30,
+    )  # fmt: skip
+    values = [s.value for r in reduction.tests for s in r.test if s.kind == "value"]
+    assert len(reduction.tests) == 2 and values and all(abs(v) <= 1 for v in values), values

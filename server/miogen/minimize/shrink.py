@@ -85,6 +85,14 @@ class Shrinker:
         self.words = tuple(sorted(set(words), key=lambda w: (value_cost(w), w)))
         self.stats = ShrinkStats()
 
+    def plain(self, reduced: ReducedTest) -> ReducedTest:
+        """Only the first pass, all values plain at once (``_plain``): a few runs a test, so
+        that every test of a unit gets it before any test gets the rest."""
+        test = self._first_accepted(
+            "plain", reduced.test, reduced.targets, self._plain(reduced.test)
+        )
+        return reduced if test is None else ReducedTest(test, reduced.targets, reduced.parts)
+
     def shrink(self, reduced: ReducedTest) -> ReducedTest:
         reduced = remove_statements_pass(reduced, self.coverage, self.deadline)
         test = reduced.test
