@@ -120,19 +120,3 @@ def test_every_kept_test_has_its_values_made_plain_before_any_is_shrunk_further(
     )  # fmt: skip
     values = [s.value for r in reduction.tests for s in r.test if s.kind == "value"]
     assert len(reduction.tests) == 2 and values and all(abs(v) <= 1 for v in values), values
-
-
-def test_setup_and_a_generators_iteration_are_not_calls_of_their_own_when_handing_out():
-    # ``alone`` builds its stack and iterates what peek returns: still the one-call test.
-    both = (
-        Statement("construct", "Stack"), Statement("method", "peek", receiver=0),
-        Statement("method", "pop", receiver=0),
-    )  # fmt: skip
-    alone = (
-        Statement("construct", "Stack"), Statement("construct", "Stack"),
-        Statement("value", value=7), Statement("method", "peek", (("n", 2),), receiver=0),
-        Statement("operator", "__iter__", receiver=3),
-    )  # fmt: skip
-    reduction = reduce_suite([both, alone], MethodRunner(), lambda t: False, time.monotonic() + 30)
-    calls = [[s.name for s in r.test if s.kind == "method"] for r in reduction.tests]
-    assert sorted(calls) == [["peek"], ["pop"]]

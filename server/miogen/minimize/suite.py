@@ -155,15 +155,7 @@ def hand_to_fewest_calls(suite: list[ReducedTest], cache: CoverageCache) -> list
 
 
 def _call_count(test: TestCase) -> int:
-    """The calls a test makes but its setup: constructions, and the iteration that runs a
-    generator's body (``list(result)``) go with the call they serve."""
-    return sum(
-        1
-        for statement in test
-        if statement.kind in CALLS
-        and statement.kind != "construct"
-        and not (statement.kind == "operator" and statement.name == "__iter__")
-    )
+    return sum(1 for statement in test if statement.kind in CALLS)
 
 
 def join_tests(
