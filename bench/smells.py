@@ -7,6 +7,8 @@ tests as `bench real` does (5 s, seed 0) into ``<out>/runs/<module>/miogen/test_
 - static counts from the file's syntax tree (simple rules, see each ``_count_*``):
   interpreter-message matches, exact float equality, fuzz-like literals, default-valued
   keywords, unchecked query calls, multi-behaviour tests;
+- mypy errors and ruff findings in the file under a strict configuration (``MYPY_STRICT``,
+  ``RUFF_IGNORED``), the module under test read from its source;
 - failing tests when the file runs with the clock five years ahead (libfaketime: "n/a" where it
   is not installed) and on the other CPythons 3.10, 3.12, 3.13 (each in a venv with pytest,
   cached in .miogen/pythons/; "n/a" where not installed, "-" where the module does not import).
@@ -38,6 +40,7 @@ REPO = Path(__file__).resolve().parent.parent
 RESULTS = REPO / "bench" / "results"
 PYTHONS = ("3.10", "3.12", "3.13")
 PYTHON_CACHE = REPO / ".miogen" / "pythons"
+CHECKS = ("mypy", "ruff")
 STATIC = (
     "interpreter_messages", "float_equality", "fuzz_literals", "default_keywords",
     "unchecked_queries", "multi_behaviour",
@@ -52,6 +55,7 @@ class Smells:
     tests: int = 0
     counts: dict[str, int] = field(default_factory=lambda: dict.fromkeys(STATIC, 0))
     clock_failures: int | None = None  # None: not run (no libfaketime)
+    checks: dict[str, int | None] = field(default_factory=dict)  # "mypy"/"ruff" -> findings
     python_failures: dict[str, int | None | str] = field(default_factory=dict)
 
 
@@ -232,20 +236,46 @@ def _inexact_float(node: ast.expr) -> bool:
 def _count_fuzz_literals(function: ast.FunctionDef, subject: Subject) -> int:
     """Literal arguments of calls that read as random: strings mixing letters with punctuation
     or odd case (``"sxdIywkc#"``), ints of three digits and more and floats of more than three
-    decimals that the module's source does not contain."""
-    found = 0
+    decimals that the module's source does not contain. A parametrized test's inputs count
+    too (its columns but ``expected...``, the outputs)."""
+    inputs: list[ast.expr] = []
     for node in ast.walk(function):
-        if not isinstance(node, ast.Call) or _name(node.func) in (
-            "raises",
-            "approx",
-            "parametrize",
-        ):
+        if not isinstance(node, ast.Call) or _name(node.func) in ("raises", "approx"):
             continue
-        for value in [*node.args, *(k.value for k in node.keywords)]:
-            for inner in ast.walk(value):
-                if isinstance(inner, ast.Constant) and _fuzz_like(inner.value, subject.source):
-                    found += 1
-    return found
+        if _name(node.func) == "parametrize":
+            inputs += _parametrized_inputs(node)
+        else:
+            inputs += [*node.args, *(k.value for k in node.keywords)]
+    return sum(
+        1
+        for value in inputs
+        for inner in ast.walk(value)
+        if isinstance(inner, ast.Constant) and _fuzz_like(inner.value, subject.source)
+    )
+
+
+def _parametrized_inputs(decorator: ast.Call) -> list[ast.expr]:
+    """The input cells of ``pytest.mark.parametrize(names, rows)``: the rows' values under
+    names that do not start with ``expected``."""
+    if len(decorator.args) < 2 or not isinstance(decorator.args[1], ast.List | ast.Tuple):
+        return []
+    names_node = decorator.args[0]
+    if isinstance(names_node, ast.Constant) and isinstance(names_node.value, str):
+        names = [n.strip() for n in names_node.value.split(",")]
+    elif isinstance(names_node, ast.List | ast.Tuple):
+        names = [str(n.value) for n in names_node.elts if isinstance(n, ast.Constant)]
+    else:
+        return []
+    cells: list[ast.expr] = []
+    for row in decorator.args[1].elts:
+        if isinstance(row, ast.Call) and _name(row.func) == "param":
+            values = list(row.args)
+        elif len(names) > 1 and isinstance(row, ast.Tuple | ast.List):
+            values = list(row.elts)
+        else:
+            values = [row]
+        cells += [v for n, v in zip(names, values, strict=False) if not n.startswith("expected")]
+    return cells
 
 
 _PLAIN = re.compile(r"[A-Za-z0-9 _\-./:,@]*")
@@ -328,6 +358,60 @@ def _name(node: ast.expr) -> str:
     return ""
 
 
+# --- mypy and ruff under a strict configuration -----------------------------------------------
+
+# mypy --strict (every test body checked), but for the annotations of test functions (as
+# RUFF_IGNORED's ANN; projects' strict settings commonly leave them out for tests) and for calls
+# into the project's own unannotated code (the tests cannot type it).
+MYPY_STRICT = (
+    "--strict", "--allow-untyped-defs", "--allow-incomplete-defs", "--allow-untyped-calls",
+    "--no-error-summary", "--show-error-codes",
+)  # fmt: skip
+# Every ruff rule but those that no project applies to its tests (asserts, docstrings and
+# annotations of test functions, magic values in assertions, folders without __init__) and
+# the two that conflict with the formatter.
+RUFF_IGNORED = ("S101", "D", "ANN", "INP001", "PLR2004", "CPY001", "COM812", "ISC001")
+_FINDING = re.compile(r"^(?P<path>[^:]+):\d+:(?:\d+:)? error:", re.MULTILINE)
+
+
+def mypy_errors(test_file: Path, import_root: Path, package: str | None) -> int | None:
+    """Errors mypy finds in ``test_file`` (not in the code it imports) under ``MYPY_STRICT``.
+
+    The module under test is analysed from source: a stdlib copy from ``import_root``, an
+    installed package (``package``: its top folder there) through a link in a scratch folder,
+    so that a package without ``py.typed`` is read rather than taken as ``Any``."""
+    with tempfile.TemporaryDirectory(prefix="bench-smells-mypy-") as scratch:
+        search = import_root
+        if package is not None:
+            search = Path(scratch) / "path"
+            search.mkdir()
+            (search / package).symlink_to(import_root / package)
+        completed = subprocess.run(
+            [sys.executable, "-m", "mypy", *MYPY_STRICT, "--cache-dir",
+             os.path.join(scratch, "cache"), test_file.name],
+            cwd=test_file.parent, env={**os.environ, "MYPYPATH": str(search)},
+            capture_output=True, text=True, timeout=900, stdin=subprocess.DEVNULL,
+        )  # fmt: skip
+    if completed.returncode not in (0, 1):
+        return None
+    return sum(1 for m in _FINDING.finditer(completed.stdout) if m["path"] == test_file.name)
+
+
+def ruff_findings(test_file: Path) -> int | None:
+    """Findings of ``ruff check --select ALL`` (but ``RUFF_IGNORED``) in ``test_file``, with no
+    fix applied and no project configuration read."""
+    completed = subprocess.run(
+        [sys.executable, "-m", "ruff", "check", "--isolated", "--no-fix", "--select", "ALL",
+         "--ignore", ",".join(RUFF_IGNORED), "--output-format", "concise", "--quiet",
+         test_file.name],
+        cwd=test_file.parent, capture_output=True, text=True, timeout=300,
+        stdin=subprocess.DEVNULL,
+    )  # fmt: skip
+    if completed.returncode not in (0, 1):
+        return None
+    return sum(1 for line in completed.stdout.splitlines() if line.startswith(test_file.name))
+
+
 # --- the runs --------------------------------------------------------------------------------
 
 
@@ -406,6 +490,9 @@ def run(
             continue
         subject = read_subject(path.read_text(encoding="utf-8"), _package_sources(module, root))
         smells = count_file(module.name, test_file.read_text(encoding="utf-8"), subject)
+        package = None if module.copy else module.module.split(".")[0]
+        smells.checks = {"mypy": mypy_errors(test_file, root, package),
+                         "ruff": ruff_findings(test_file)}  # fmt: skip
         if clock.libfaketime() is not None:
             ahead = clock.ahead_environment({})
             counted = failures(sys.executable, test_file, root, ahead)
@@ -415,7 +502,8 @@ def run(
                 None if python is None else failures(python, test_file, root)
             )
         log(f"{module.name}: {smells.tests} tests, {smells.counts}, clock ahead: "
-            f"{smells.clock_failures}, other Pythons: {smells.python_failures}")  # fmt: skip
+            f"{smells.clock_failures}, other Pythons: {smells.python_failures}, "
+            f"strict checks: {smells.checks}")  # fmt: skip
         found.append(smells)
     return found
 
@@ -445,16 +533,29 @@ def per_100(count: int, tests: int) -> str:
     return f"{100 * count / tests:.1f}" if tests else "-"
 
 
-def report(found: list[Smells], command: str) -> str:
-    heads = ["module", "tests", *STATIC, "clock +5y failing",
+def report(found: list[Smells], command: str, load: tuple[float, ...] | None = None) -> str:
+    """The table; ``load``: the load average when the run started (tests are generated under a
+    time budget, so the load changes them)."""
+    heads = ["module", "tests", *STATIC, *(f"{c} errors" for c in CHECKS), "clock +5y failing",
              *(f"py{v} failing" for v in PYTHONS)]  # fmt: skip
     lines = [
         "# Smells of the emitted tests (issue 24)",
         "",
         f"Generated by `{command}`. Static counts are per 100 tests (simple syntax-tree rules, "
-        "bench/smells.py); the last columns are failing tests (n/a: libfaketime or that Python "
-        "is not installed; -: the module does not import there).",
+        "bench/smells.py); mypy and ruff errors are counts in the file under a strict "
+        f"configuration (`mypy {' '.join(MYPY_STRICT[:4])}`; `ruff check --select ALL` but "
+        f"{', '.join(RUFF_IGNORED)}); the last columns are failing tests (n/a: libfaketime or "
+        "that Python is not installed; -: the module does not import there).",
         "",
+        *(
+            [
+                f"Load average at start: {', '.join(f'{x:.2f}' for x in load)} "
+                f"({os.cpu_count()} cores).",
+                "",
+            ]
+            if load
+            else []
+        ),
         "| " + " | ".join(heads) + " |",
         "|" + "---|" * len(heads),
     ]
@@ -465,10 +566,12 @@ def report(found: list[Smells], command: str) -> str:
             total.counts[key] += smells.counts[key]
         cells = [smells.module, str(smells.tests),
                  *(per_100(smells.counts[k], smells.tests) for k in STATIC),
+                 *(_cell(smells.checks.get(c)) for c in CHECKS),
                  _cell(smells.clock_failures),
                  *(_cell(smells.python_failures.get(v)) for v in PYTHONS)]  # fmt: skip
         lines.append("| " + " | ".join(cells) + " |")
-    summed = [_sum([s.clock_failures for s in found])]
+    summed = [_sum([s.checks.get(c) for s in found]) for c in CHECKS]
+    summed += [_sum([s.clock_failures for s in found])]
     summed += [_sum([s.python_failures.get(v) for s in found]) for v in PYTHONS]
     lines.append(
         "| **all** | "
@@ -510,11 +613,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run_command(args: argparse.Namespace) -> int:
     modules = realcorpus.select(args.modules, args.set)
+    load = os.getloadavg()
     found = run(modules, args.out.resolve(), args.reuse, generator=args.generator)
     command = "python -m bench smells" + (
         f" --modules {' '.join(args.modules)}" if args.modules else ""
     )
-    args.report.write_text(report(found, command), encoding="utf-8")
+    args.report.write_text(report(found, command, load), encoding="utf-8")
     print(f"wrote {args.report}")
     return 0
 

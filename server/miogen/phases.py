@@ -368,6 +368,7 @@ class UnitRun:
         judges = self._mutants_by(deadline)
         mutants = judges if self.mutation_on and len(judges) else None
         reduction = self.phases.timed("reduce", self._reduce, mutants, deadline)
+        deadline += reduction.extra_seconds  # shrinking's own allowance, taken beyond it
         rendering = self.phases.timed(
             "render", self._render, reduction.tests, deadline, taken, judges
         )
@@ -402,6 +403,7 @@ class UnitRun:
         return reduce_suite(
             originals, runner, _is_mutant, deadline, self.job.careful, mutants is not None,
             numbers, cost, module_words(model), self.spec.join_tests,
+            self.spec.shrink_allowance(),
         )  # fmt: skip
 
     def _render(

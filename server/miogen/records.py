@@ -32,6 +32,11 @@ EVALUATION_RUN_SECONDS = 60.0  # wall allowance per unit when the budget counts 
 # Post-processing per unit under an evaluation budget: a bound that load does not reach, so that
 # the same seed gives the same tests (shrinking and assertion selection stop at their fixpoint).
 EVALUATION_POST_SECONDS = 30.0
+# Shrinking's own time per unit under a time budget, beyond the unit's share (at most; about
+# SHRINK_SECONDS_PER_TEST per kept test): values are minimised however short the budget
+# (issue 24: plain values), as EvoSuite's minimisation has a timeout of its own.
+SHRINK_SECONDS = 1.0
+SHRINK_SECONDS_PER_TEST = 0.1
 
 TestData = list[Any]  # a test case as testcase.model.to_json writes it
 R = TypeVar("R")
@@ -158,15 +163,21 @@ class JobSpec:
     def post_allowance(self) -> float:
         """Seconds of post-processing per unit beyond its budget share, at most.
 
-        Under a time budget post-processing is part of each unit's share; this allowance only
-        bounds how far the rendering of the last tests may run past it. Under an evaluation
+        Under a time budget post-processing is part of each unit's share but for shrinking's
+        own time (``shrink_allowance``); the rest of this allowance only bounds how far the
+        rendering of the last tests may run past it. Under an evaluation
         budget it is the post-processing's own deadline, far enough not to depend on the load.
         """
         if self.post_seconds is not None:
             return self.post_seconds
         if self.evaluations is not None:
             return max(EVALUATION_POST_SECONDS, 0.2 * self.budget_seconds)
-        return 1.0
+        return 1.0 + self.shrink_allowance()
+
+    def shrink_allowance(self) -> float:
+        """Seconds per unit that shrinking may take beyond the unit's share, at most: none
+        under an evaluation budget (its post-processing deadline is far already)."""
+        return SHRINK_SECONDS if self.evaluations is None else 0.0
 
     def unit(self, name: str) -> UnitJob:
         return next(u for u in self.units if u.name == name)

@@ -63,6 +63,11 @@ def test_everything():
 @pytest.mark.parametrize("values", [[1], [2]])
 def test_mean_cases(values):
     assert mean(values) == values[0]
+
+
+@pytest.mark.parametrize(("values", "expected"), [([7.0], 7.0), ([60311], 60311.0)])
+def test_mean_rows(values, expected):
+    assert mean(values) == expected
 """
 
 
@@ -73,11 +78,13 @@ def counts() -> smells.Smells:
 
 def test_each_rule_counts_what_it_names_and_nothing_else():
     found = counts()
-    assert found.tests == 7  # a parametrized test counts each case
+    assert found.tests == 9  # a parametrized test counts each case
     assert found.counts == {
         "interpreter_messages": 1,  # CPython's operand message; the project's own is fine
         "float_equality": 1,  # 0.15000000000000002 exactly; 1.5 and approx are fine
-        "fuzz_literals": 2,  # "sxdIywkc#" and 48213; "apple", 0 and 1 are plain
+        # "sxdIywkc#", 48213 and the input 60311 (its expected output is not one); "apple",
+        # 0 and 1 are plain
+        "fuzz_literals": 3,
         "default_keywords": 2,  # capacity=3 and weight=1.0
         "unchecked_queries": 1,  # peek() dropped; push() changes the stack
         "multi_behaviour": 1,  # push and peek in one test
@@ -87,10 +94,14 @@ def test_each_rule_counts_what_it_names_and_nothing_else():
 def test_the_report_gives_counts_per_100_tests_and_failures():
     found = counts()
     found.clock_failures = 0
+    found.checks = {"mypy": 3, "ruff": None}
     found.python_failures = {"3.10": 2, "3.12": None, "3.13": "-"}
-    text = smells.report([found], "python -m bench smells")
+    text = smells.report([found], "python -m bench smells", (9.08, 4.55, 2.88))
+    assert "Load average at start: 9.08, 4.55, 2.88" in text
     row = next(line for line in text.splitlines() if line.startswith("| stack"))
-    assert row == "| stack | 7 | 14.3 | 14.3 | 28.6 | 28.6 | 14.3 | 14.3 | 0 | 2 | n/a | - |"
+    assert (
+        row == "| stack | 9 | 11.1 | 11.1 | 33.3 | 22.2 | 11.1 | 11.1 | 3 | n/a | 0 | 2 | n/a | - |"
+    )
 
 
 def test_a_message_made_elsewhere_in_the_package_is_the_projects():
@@ -104,3 +115,30 @@ def test_a_message_made_elsewhere_in_the_package_is_the_projects():
     with_package = smells.read_subject(textwrap.dedent(SUBJECT), [package])
     assert smells.count_file("m", test, alone).counts["interpreter_messages"] == 1
     assert smells.count_file("m", test, with_package).counts["interpreter_messages"] == 0
+
+
+CHECKED = """
+def parse(text: str, /, strict: bool = False) -> int:
+    return len(text)
+"""
+
+CHECKED_TEST = """
+from checked import parse
+
+
+def test_parse() -> None:
+    assert parse("a", True) == 1
+"""
+
+
+def test_mypy_and_ruff_count_the_test_files_findings_under_the_strict_configuration(tmp_path):
+    (tmp_path / "checked.py").write_text(CHECKED)
+    test_file = tmp_path / "test_checked.py"
+    test_file.write_text(CHECKED_TEST)
+    assert smells.mypy_errors(test_file, tmp_path, None) == 0
+    assert smells.ruff_findings(test_file) == 1  # FBT003: a bare True for a flag
+    # text passed by keyword to a positional-only parameter; an unannotated test is fine
+    test_file.write_text(CHECKED_TEST.replace('parse("a", True)', 'parse(text="a")'))
+    test_file.write_text(test_file.read_text().replace(" -> None:", ":"))
+    assert smells.mypy_errors(test_file, tmp_path, None) == 1
+    assert smells.ruff_findings(test_file) == 0

@@ -102,7 +102,7 @@ def edge(a: int, b: int, c: int) -> str:
 
 
 def doubles(a: int, b: int, c: int) -> str:
-    if a == 2 * b and b == 2 * c:
+    if c > 0 and a == 2 * b and b == 2 * c:
         return "doubling"
     return "other"
 """
@@ -160,7 +160,7 @@ def test_a_fuzz_string_becomes_a_plain_word_of_the_same_length():
 
 WIDTHS = """
 def pad(prefix: str, width: int) -> str:
-    if len(prefix) == width:
+    if len(prefix) == width > 3:
         return prefix
     return prefix.ljust(width)
 """
@@ -177,3 +177,36 @@ def test_a_string_whose_length_matters_keeps_it_in_plain_characters(write_module
     shrunk = Shrinker(cache, time.monotonic() + 5).shrink(ReducedTest(test, covered))
     values = [s.value for s in shrunk.test if s.kind == "value"]
     assert values[0].islower() and len(values[0]) == values[1], values
+
+
+PICK = """
+def pick(flag: int, a: int, b: float, c: str, d: int) -> str:
+    if flag > 0:
+        return "yes"
+    return "no"
+"""
+
+
+def test_values_the_targets_do_not_need_become_plain_in_a_few_runs(write_module):
+    # Four of the five values matter to nothing: one run makes them all plain at once, where a
+    # run per value and step would be needed (and a short post-processing has few runs).
+    problem = problem_for(write_module("picks", PICK), "pick")
+    values = (731, 1416707424, 8.8564375, "sxdIy#", -1549307622)
+    test = (
+        *(Statement("value", value=v) for v in values),
+        Statement("call", "pick", tuple((n, i) for i, n in enumerate("flag a b c d".split()))),
+    )
+    runs = []
+
+    def run(candidate):
+        runs.append(candidate)
+        if len(runs) > 4:  # the runs allowed are spent: refused, as at a deadline
+            return candidate[:0], frozenset()
+        evaluated = problem.evaluate(candidate)
+        return evaluated.individual, frozenset(t for t, h in evaluated.h.items() if h >= 1.0)
+
+    cache = CoverageCache(run)
+    _, covered = cache(test)
+    shrunk = Shrinker(cache, time.monotonic() + 30).shrink(ReducedTest(test, covered))
+    plain = [s.value for s in shrunk.test if s.kind == "value"]
+    assert plain == [1, 1, 1.0, "a", -1], plain

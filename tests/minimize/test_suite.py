@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Hashable, Iterable
 
 from miogen.emit import names
 from miogen.minimize.reduce import CoverageCache, ReducedTest
-from miogen.minimize.suite import join_tests
+from miogen.minimize.suite import join_tests, reduce_suite
 from miogen.testcase.model import Statement, TestCase
 
 
@@ -38,3 +39,84 @@ def test_a_test_that_joins_nothing_has_one_part():
     cache = CoverageCache(runs_to_the_end)
     [alone] = join_tests([ReducedTest(calling("push", 1), frozenset({"push"}))], cache, 1e18)
     assert alone.parts == ()
+
+
+class SignRunner:
+    """Runs ``calling`` tests whole; each covers the sign of its value (no optional targets)."""
+
+    def __call__(self, test: TestCase) -> tuple[TestCase, frozenset[Hashable]]:
+        value = test[0].value if test and test[0].kind == "value" else 0
+        return test, frozenset({"positive" if isinstance(value, int) and value > 0 else "other"})
+
+    def focus(self, optional: Iterable[Hashable] | None) -> None:
+        return None
+
+
+def kept_values(allowance: float) -> tuple[list[object], float]:
+    reduction = reduce_suite(
+        [calling("grade", 731)], SignRunner(), lambda target: False, time.monotonic(),
+        allowance=allowance,
+    )  # fmt: skip
+    values = [s.value for r in reduction.tests for s in r.test if s.kind == "value"]
+    return values, reduction.extra_seconds
+
+
+def test_values_are_shrunk_in_shrinkings_own_time_when_the_share_is_spent():
+    # The unit's share is spent (its deadline is now): only the allowance lets 731 become 1.
+    values, extra = kept_values(allowance=30.0)
+    assert values == [1] and 0.0 < extra < 30.0
+    assert kept_values(allowance=0.0) == ([731], 0.0)
+
+
+class MethodRunner:
+    """Each method call covers its name, and its name with the argument's value if it has one."""
+
+    def __call__(self, test: TestCase) -> tuple[TestCase, frozenset[Hashable]]:
+        covered: set[Hashable] = set()
+        for statement in test:
+            if statement.kind == "method":
+                covered.add(statement.name)
+                covered.update(f"{statement.name}:{test[i].value}" for _, i in statement.args)
+        return test, frozenset(covered)
+
+    def focus(self, optional: Iterable[Hashable] | None) -> None:
+        return None
+
+
+def test_a_target_two_kept_tests_cover_stays_with_the_one_call_test():
+    # ``both`` is picked first and owns "peek"; ``alone`` covers it with one call: handed to
+    # it, "peek" no longer holds the extra call in ``both``, which shrinks to ``pop`` alone.
+    both = (
+        Statement("construct", "Stack"), Statement("method", "peek", receiver=0),
+        Statement("method", "pop", receiver=0),
+    )  # fmt: skip
+    alone = (
+        Statement("construct", "Stack"), Statement("value", value=7),
+        Statement("method", "peek", (("n", 1),), receiver=0),
+    )  # fmt: skip
+    reduction = reduce_suite([both, alone], MethodRunner(), lambda t: False, time.monotonic() + 30)
+    calls = [[s.name for s in r.test if s.kind == "method"] for r in reduction.tests]
+    assert sorted(calls) == [["peek"], ["pop"]]
+
+
+def test_every_kept_test_has_its_values_made_plain_before_any_is_shrunk_further():
+    # Runs for five tests only: the cover's two and three more. Made plain first, neither test
+    # keeps 731 or -613; shrunk one after the other, the first would spend them all.
+    runs: list[TestCase] = []
+
+    def run(test: TestCase) -> tuple[TestCase, frozenset[Hashable]]:
+        runs.append(test)
+        if len(runs) > 5 or not test or test[0].kind != "value":
+            return test[:0], frozenset()  # no runs left; a call without its argument raises
+        return SignRunner()(test)
+
+    class Limited(SignRunner):
+        def __call__(self, test: TestCase) -> tuple[TestCase, frozenset[Hashable]]:
+            return run(test)
+
+    reduction = reduce_suite(
+        [calling("grade", 731), calling("score", -613)], Limited(), lambda target: False,
+        time.monotonic() + 30,
+    )  # fmt: skip
+    values = [s.value for r in reduction.tests for s in r.test if s.kind == "value"]
+    assert len(reduction.tests) == 2 and values and all(abs(v) <= 1 for v in values), values

@@ -85,6 +85,14 @@ class Shrinker:
         self.words = tuple(sorted(set(words), key=lambda w: (value_cost(w), w)))
         self.stats = ShrinkStats()
 
+    def plain(self, reduced: ReducedTest) -> ReducedTest:
+        """Only the first pass, all values plain at once (``_plain``): a few runs a test, so
+        that every test of a unit gets it before any test gets the rest."""
+        test = self._first_accepted(
+            "plain", reduced.test, reduced.targets, self._plain(reduced.test)
+        )
+        return reduced if test is None else ReducedTest(test, reduced.targets, reduced.parts)
+
     def shrink(self, reduced: ReducedTest) -> ReducedTest:
         reduced = remove_statements_pass(reduced, self.coverage, self.deadline)
         test = reduced.test
@@ -92,6 +100,8 @@ class Shrinker:
             for candidate in list(numbers_for_bools(test, self.numbers)):
                 improved = self._first_accepted("readable", test, reduced.targets, [candidate])
                 test = improved or test
+        plain = self._first_accepted("plain", test, reduced.targets, self._plain(test))
+        test = plain or test
         progress = True
         while progress and time.monotonic() < self.deadline:
             progress = False
@@ -103,8 +113,11 @@ class Shrinker:
                 ("strings", self._strings),
                 ("collections", self._collections),
             ):
-                improved = self._first_accepted(name, test, reduced.targets, candidates(test))
-                if improved is not None:
+                # Each pass to its own fixpoint: a success does not restart the earlier
+                # passes, whose candidates mostly failed for the same reason again.
+                while (
+                    improved := self._first_accepted(name, test, reduced.targets, candidates(test))
+                ) is not None:
                     test, progress = improved, True
         return ReducedTest(test, reduced.targets)
 
@@ -128,6 +141,23 @@ class Shrinker:
             if accepted:
                 return candidate
         return None
+
+    def _plain(self, test: TestCase) -> Iterator[TestCase]:
+        """Every value at once as a plain one, from the plainest: a test found by search often
+        carries many values that its targets do not depend on (``Calendar(firstweekday=
+        1416707424)``), and one run that makes them all plain saves a run per value and step.
+        The values become 0 and empties, else small ones of the same sign (1, -1, 0.5, a
+        short word), else the same rounded (2 significant digits, fewer decimals)."""
+        for level in range(len(_PLAIN_LEVELS)):
+            candidate = test
+            for index, statement in enumerate(test):
+                if statement.kind != "value":
+                    continue
+                plain = _plain_value(statement.value, level, self.words)
+                if plain is not _NONE and value_cost(plain) < value_cost(statement.value):
+                    candidate = _replace(candidate, index, Statement("value", value=plain))
+            if candidate != test:
+                yield candidate
 
     def _arguments(self, test: TestCase) -> Iterator[TestCase]:
         """Leave out an argument (one with a default: without it the call raises TypeError)."""
@@ -217,6 +247,51 @@ class Shrinker:
                     statement.kind, statement.name, args, statement.value, statement.receiver
                 )
                 yield drop_unused_values(_replace(test, index, shorter))
+
+
+_NONE = object()  # no plain value at that level
+_PLAIN_LEVELS = ("empty", "unit", "rounded")
+
+
+def _plain_value(value: object, level: int, words: tuple[str, ...]) -> object:
+    """``value`` made plain at ``_PLAIN_LEVELS[level]``, or ``_NONE``.
+
+    >>> [_plain_value(-1549307622, n, ()) for n in range(3)]
+    [0, -1, -1500000000]
+    >>> [_plain_value(8.8564375, n, ()) for n in range(3)]
+    [0.0, 1.0, 8.9]
+    >>> [_plain_value("sxdIy#", n, ("month",)) for n in range(3)]
+    ['', 'month', 'sxdiyx']
+    """
+    if isinstance(value, bool) or value is None:
+        return _NONE
+    if isinstance(value, int | float) and not (
+        isinstance(value, float) and not math.isfinite(value)
+    ):
+        if level == 0:
+            return type(value)(0)
+        if level == 1:
+            sign = 1 if value > 0 else -1
+            if isinstance(value, float) and abs(value) < 1:
+                return sign * 0.5
+            return type(value)(sign)
+        return _rounded(value)
+    if isinstance(value, str):
+        if level == 0:
+            return ""
+        if level == 1:
+            return words[0] if words else "a"
+        return _plain(value)
+    return _NONE
+
+
+def _rounded(value: int | float) -> int | float:
+    """Two significant digits: ``1416707424`` as ``1400000000``, ``8.8564375`` as ``8.9``."""
+    if not value:
+        return value
+    digits = 1 - int(math.floor(math.log10(abs(value))))
+    rounded = round(value, digits)
+    return type(value)(rounded)
 
 
 def _finite_number(statement: Statement) -> int | float | None:

@@ -18,6 +18,7 @@ from miogen.minimize.cost import CostOf
 from miogen.minimize.readable import NumberKind
 from miogen.minimize.reduce import CoverageCache, ReducedTest, set_cover, split_independent
 from miogen.minimize.shrink import Shrinker
+from miogen.records import SHRINK_SECONDS_PER_TEST
 from miogen.testcase.model import CALLS, TestCase
 
 # The cost-aware minimisation joins kept tests into one while the joined test makes at most
@@ -47,6 +48,7 @@ class Reduction:
     executions: int
     shrink_attempts: dict[str, int]
     shrink_successes: dict[str, int]
+    extra_seconds: float = 0.0  # taken beyond the deadline by shrinking (its allowance)
 
 
 def reduce_suite(
@@ -60,6 +62,7 @@ def reduce_suite(
     cost: CostOf | None = None,
     words: tuple[str, ...] = (),
     join: bool = False,
+    allowance: float = 0.0,
 ) -> Reduction:
     """Set cover, then shrinking in half the time left (none when ``careful``), then a recount.
 
@@ -75,6 +78,10 @@ def reduce_suite(
     (the ``joinTests`` option; off by default: one behaviour per test) do pieces and whole
     tests compete in one weighted cover, since a whole test covering what two pieces cover
     saves a test's fixed cost, and are kept tests joined into fewer (``join_tests``).
+
+    ``allowance``: seconds shrinking may take beyond ``deadline`` at most (about
+    ``SHRINK_SECONDS_PER_TEST`` per kept test); the Reduction says how many it took, by which
+    the caller's later phases move their deadline.
     """
 
     def cover(
@@ -92,15 +99,24 @@ def reduce_suite(
         suite = cover(pieces, cache, frozenset())
         covered = frozenset().union(*(r.targets for r in suite)) if suite else frozenset()
         suite += cover(originals, cache, covered)
+        if not join:
+            suite = hand_to_fewest_calls(suite, cache)
     else:
         suite = cover(pieces + [t for t in originals if t not in pieces], cache, frozenset())
     now = time.monotonic()
-    limit = now if careful else now + (deadline - now) / 2
+    extra = 0.0 if careful else min(allowance, SHRINK_SECONDS_PER_TEST * len(suite))
+    limit = now if careful else now + max(deadline - now, 0.0) / 2 + extra
     shrinker = Shrinker(cache, limit, numbers, cost, words)
-    shrunk = []
+    plain = []  # the cheap pass over every test first: when time runs out, all have had it
     for reduced in suite:
         run.focus(t for t in reduced.targets if optional(t))
+        plain.append(shrinker.plain(reduced))
+    shrunk = []
+    for reduced in plain:
+        run.focus(t for t in reduced.targets if optional(t))
         shrunk.append(shrinker.shrink(reduced))
+    extra = min(extra, max(time.monotonic() - (now + max(deadline - now, 0.0) / 2), 0.0))
+    deadline += extra
     if has_optional:
         run.focus(t for r in suite for t in r.targets if optional(t))
         shrunk = cover([r.test for r in shrunk], CoverageCache(run), frozenset())
@@ -108,7 +124,38 @@ def reduce_suite(
         run.focus(t for r in shrunk for t in r.targets if optional(t))
         shrunk = join_tests(shrunk, cache, deadline)
     stats = shrinker.stats
-    return Reduction(shrunk, cache.hits, cache.misses, dict(stats.attempts), dict(stats.successes))
+    return Reduction(
+        shrunk, cache.hits, cache.misses, dict(stats.attempts), dict(stats.successes), extra
+    )
+
+
+def hand_to_fewest_calls(suite: list[ReducedTest], cache: CoverageCache) -> list[ReducedTest]:
+    """Each target the suite is kept for, handed to the kept test with the fewest calls that
+    covers it (in the suite's order on ties); a test left with none goes.
+
+    The greedy cover gives a shared target to the test picked first, often one that calls
+    several methods: ``c.getfirstweekday()`` stays in a test of ``c.yeardays2calendar(0.0)``
+    although ``test_getfirstweekday_returns_1`` covers it too. Handed to the one-call test, the
+    target no longer holds the extra call, and shrinking drops it: one behaviour per test.
+    No test runs again (the cache has them all)."""
+    if len(suite) < 2:
+        return suite
+    wanted = frozenset().union(*(r.targets for r in suite))
+    covers = [cache(r.test)[1] & wanted for r in suite]
+    order = sorted(range(len(suite)), key=lambda i: (_call_count(suite[i].test), i))
+    handed: dict[int, frozenset[Hashable]] = {}
+    for index in order:
+        handed[index] = covers[index] & wanted
+        wanted -= handed[index]
+    return [
+        ReducedTest(reduced.test, handed[index], reduced.parts)
+        for index, reduced in enumerate(suite)
+        if handed[index]
+    ]
+
+
+def _call_count(test: TestCase) -> int:
+    return sum(1 for statement in test if statement.kind in CALLS)
 
 
 def join_tests(
