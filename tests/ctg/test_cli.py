@@ -17,21 +17,21 @@ def config_for(tmp_path, *flags: str):
 def test_the_search_options_go_to_every_job(tmp_path):
     options = config_for(
         tmp_path, "--algorithm", "adynamosa", "--criteria", "branch,output"
-    ).job_options
-    assert options["algorithm"] is Algorithm.ADYNAMOSA
-    assert (options["criteria"], options["performance"]) == ("branch,output", False)
-    defaults = config_for(tmp_path, "--performance").job_options
-    assert defaults["algorithm"] is Algorithm.MIO and defaults["criteria"] == "smart"
-    assert defaults["performance"] is True
+    ).options
+    assert options.algorithm is Algorithm.ADYNAMOSA
+    assert (options.criteria, options.performance) == ("branch,output", False)
+    defaults = config_for(tmp_path, "--performance").options
+    assert defaults.algorithm is Algorithm.MIO and defaults.criteria == "smart"
+    assert defaults.performance is True
 
 
 def test_the_project_file_sets_them_and_a_flag_wins(tmp_path):
     (tmp_path / "pyproject.toml").write_text(
         '[tool.miogen]\nalgorithm = "dynamosa"\ncriteria = "all"\nperformance = true\n'
     )
-    options = config_for(tmp_path, "--criteria", "branch").job_options
-    assert options["algorithm"] is Algorithm.DYNAMOSA and options["performance"] is True
-    assert options["criteria"] == "branch"
+    options = config_for(tmp_path, "--criteria", "branch").options
+    assert options.algorithm is Algorithm.DYNAMOSA and options.performance is True
+    assert options.criteria == "branch"
 
 
 def test_unknown_criteria_are_refused_with_the_known_ones(capsys):

@@ -21,8 +21,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from miogen.errors import MiogenError
-from miogen.pipeline import run
 from miogen.records import JobOutcome, JobSpec, from_json, to_json
+from miogen.run.job import run
 
 
 def execute(spec_text: str, cancel: threading.Event | None = None) -> dict[str, Any]:
