@@ -14,7 +14,8 @@ from miogen.emit.state import FIXTURE_NAME as FIXTURE
 from miogen.project import locate
 from miogen.records import Loaded, Progress, TestRecord, UnitStarted
 from miogen.run import verify as verifying
-from miogen.run.verify import VERIFY_RUNS, VerificationAhead, verify
+from miogen.run.job import VerificationAhead
+from miogen.run.verify import VERIFY_RUNS, verify
 from miogen.run.write import merge_into
 from miogen.verify.measure import start_ahead
 

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import inspect
+
 import pytest
 from miogen.cli import _parser
 from miogen.config import command_line
 from miogen.ctg.cli import _config
 from miogen.records import Algorithm
+from miogen.run.verify import VERIFY_RUNS, verify_outcomes
 
 
 def config_for(tmp_path, *flags: str):
@@ -38,3 +41,10 @@ def test_unknown_criteria_are_refused_with_the_known_ones(capsys):
     with pytest.raises(SystemExit):
         _parser().parse_args(["ctg", "--budget", "2", "--criteria", "lines"])
     assert "unknown criteria lines" in capsys.readouterr().err
+
+
+def test_ctg_verifies_as_often_as_generate_and_the_editor(tmp_path):
+    """One default for every front end (run.verify.VERIFY_RUNS); a flag or the file sets it."""
+    assert config_for(tmp_path).verify_runs == VERIFY_RUNS == 2
+    assert inspect.signature(verify_outcomes).parameters["runs"].default == VERIFY_RUNS
+    assert config_for(tmp_path, "--verify-runs", "3").verify_runs == 3

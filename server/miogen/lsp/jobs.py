@@ -36,9 +36,9 @@ from miogen.records import (
     UnitJob,
     UnitOutcome,
 )
-from miogen.run.job import ModuleJob, run_and_verify
+from miogen.run.job import ModuleJob, VerificationAhead, run_and_verify
 from miogen.run.result import Dropped, ModuleRun
-from miogen.run.verify import CachedSuite, VerificationAhead
+from miogen.run.verify import CachedSuite
 from miogen.verify.adds import Gain
 from miogen.verify.measure import Measurement
 
@@ -264,8 +264,7 @@ class Scheduler:
         spares = self.spares.keyed(job.settings)
         suite = CachedSuite(job.location.project_root)
         running = loop.run_in_executor(
-            self.threads, run_and_verify, request, on_event, job._stop.is_set, spares, suite,
-            ahead,
+            self.threads, run_and_verify, request, on_event, job._stop, spares, suite, ahead,
         )  # fmt: skip
         try:
             result = await _unless_stopped(job, running)

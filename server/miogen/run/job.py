@@ -29,10 +29,11 @@ from miogen.execution.interpreter import OWN, Interpreter
 from miogen.execution.spare import SpareSource
 from miogen.execution.supervisor import OnEvent, ShouldCancel, run_job
 from miogen.project import ModuleLocation, locate, pytest_warning_filters
-from miogen.records import JobOutcome, JobSpec, UnitJob, UnitOutcome
+from miogen.records import Event, JobOutcome, JobSpec, Progress, UnitJob, UnitOutcome
 from miogen.run.result import ModuleRun
-from miogen.run.verify import MeasuredSuite, SuiteSource, VerificationAhead, verify_outcomes
+from miogen.run.verify import VERIFY_RUNS, MeasuredSuite, SuiteSource, verify_outcomes
 from miogen.run.write import Output, write_module
+from miogen.verify.measure import Ahead, start_ahead
 
 
 def job_spec(
@@ -76,6 +77,44 @@ def run(
     return run_job(spec, on_event, should_cancel, spares)
 
 
+class VerificationAhead:
+    """The verification's pytest processes, started once the search has reported its first
+    progress (so that they slow neither the worker's start nor the first tests it streams):
+    they import pytest and coverage.py during the rest of the search.
+
+    Use it as the job's ``on_event`` (it passes events on) and hand ``processes`` to ``verify``.
+    """
+
+    def __init__(
+        self,
+        location: ModuleLocation,
+        on_event: OnEvent | None,
+        runs: int = VERIFY_RUNS,
+        interpreter: Interpreter = OWN,
+    ) -> None:
+        self.location, self.forward, self.runs = location, on_event, runs
+        self.interpreter = interpreter
+        self.processes: list[Ahead] = []
+        self.lock = threading.Lock()
+        self.closed = False
+
+    def __call__(self, event: Event) -> None:
+        if self.forward is not None:
+            self.forward(event)  # first: the first progress is what a save waits to see
+        if isinstance(event, Progress):
+            with self.lock:
+                if not self.processes and not self.closed:
+                    self.processes = start_ahead(
+                        self.location.import_root, range(self.runs), self.interpreter
+                    )
+
+    def close(self) -> None:
+        with self.lock:
+            self.closed = True
+            for process in self.processes:
+                process.close()
+
+
 # --- one module's run --------------------------------------------------------------------------
 
 
@@ -97,7 +136,7 @@ class ModuleJob:
 def run_and_verify(
     job: ModuleJob,
     on_event: OnEvent | None = None,
-    should_cancel: ShouldCancel | None = None,
+    cancel: threading.Event | None = None,
     spares: SpareSource | None = None,
     suite: SuiteSource | None = None,
     ahead: VerificationAhead | None = None,
@@ -107,20 +146,17 @@ def run_and_verify(
     The worker starts at once; this process analyses the module meanwhile (unless the job
     brings the analysis), to refuse a file that does not parse or a unit that does not exist.
     The verification's pytest processes start while the search runs (``ahead``: the caller's,
-    to close them sooner, else made here). A job cancelled (``should_cancel``) is not verified.
+    to close them sooner, else made here). A job cancelled (``cancel`` set: by the caller, or
+    here on an error or Ctrl-C) is not verified.
     """
     started = time.monotonic()
     location = job.location
     own_ahead = ahead is None
     ahead = ahead or VerificationAhead(location, on_event, interpreter=job.interpreter)
-    cancel = threading.Event()
-
-    def stop() -> bool:
-        return cancel.is_set() or (should_cancel is not None and should_cancel())
-
+    cancel = cancel or threading.Event()
     try:
         with ThreadPoolExecutor(1, thread_name_prefix="miogen-job") as pool:
-            running = pool.submit(run, job.spec(), ahead, stop, spares)
+            running = pool.submit(run, job.spec(), ahead, cancel.is_set, spares)
             try:
                 model, units = _analysed(job)
                 if suite is not None:
@@ -131,7 +167,7 @@ def run_and_verify(
                 cancel.set()  # the worker, and the pool's exit need not wait for the budget
                 raise
         outcomes = _unit_outcomes(outcome, units)
-        cancelled = stop() or outcome.status == "cancelled"
+        cancelled = cancel.is_set() or outcome.status == "cancelled"
         if cancelled:  # nothing to verify
             outcomes = [UnitOutcome(o.unit, "cancelled", crashes=o.crashes) for o in outcomes]
         result = verify_outcomes(

@@ -26,9 +26,8 @@ from miogen.emit.merge import GeneratedTest, merge_tests
 from miogen.emit.module import module_text, unique_names
 from miogen.emit.parametrize import original_names
 from miogen.execution.interpreter import OWN, Interpreter
-from miogen.execution.supervisor import OnEvent
 from miogen.project import ModuleLocation, pytest_warning_filters
-from miogen.records import Event, Progress, TestRecord, UnitOutcome
+from miogen.records import TestRecord, UnitOutcome
 from miogen.run.result import Dropped, ModuleRun, UnitRun, Verification
 from miogen.verify import clock
 from miogen.verify.adds import Gain, covers_by_test, keep_what_adds
@@ -177,44 +176,6 @@ def _split(result: ModuleRun) -> None:
     for unit in result.units:
         unit.tests = [t for t in unit.tests if t.name in kept]
         unit.measured = sorted(measured.get(unit.name, []))
-
-
-class VerificationAhead:
-    """The verification's pytest processes, started once the search has reported its first
-    progress (so that they slow neither the worker's start nor the first tests it streams):
-    they import pytest and coverage.py during the rest of the search.
-
-    Use it as the job's ``on_event`` (it passes events on) and hand ``processes`` to ``verify``.
-    """
-
-    def __init__(
-        self,
-        location: ModuleLocation,
-        on_event: OnEvent | None,
-        runs: int = VERIFY_RUNS,
-        interpreter: Interpreter = OWN,
-    ) -> None:
-        self.location, self.forward, self.runs = location, on_event, runs
-        self.interpreter = interpreter
-        self.processes: list[Ahead] = []
-        self.lock = threading.Lock()
-        self.closed = False
-
-    def __call__(self, event: Event) -> None:
-        if self.forward is not None:
-            self.forward(event)  # first: the first progress is what a save waits to see
-        if isinstance(event, Progress):
-            with self.lock:
-                if not self.processes and not self.closed:
-                    self.processes = start_ahead(
-                        self.location.import_root, range(self.runs), self.interpreter
-                    )
-
-    def close(self) -> None:
-        with self.lock:
-            self.closed = True
-            for process in self.processes:
-                process.close()
 
 
 def verify(
