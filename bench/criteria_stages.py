@@ -31,12 +31,12 @@ def read(summary: Path, seed: int) -> Stages | None:
         return None
     data = json.loads(text)
     units = data["units"]
-    measured = data.get("measured") or {}
+    coverage = data.get("coverage") or {}
     return Stages(
         seed,
-        sum(unit["targets_total"] - len(unit["uncovered"]) for unit in units),
+        sum(unit["coverage"]["total"] - len(unit["uncovered"]) for unit in units),
         sum(unit["targets_covered"] for unit in units),
-        int(measured.get("covered", 0)),
+        int(coverage.get("covered", 0)),
         len(data.get("dropped_failing_tests", [])) + len(data.get("dropped_unstable_tests", [])),
     )
 

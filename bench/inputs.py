@@ -39,8 +39,9 @@ STDLIB = [  # copies of CPython 3.11.7 modules (stdlib_fractions and stdlib_shle
 def measure(path: Path, seed: int, evaluations: int | None, budget: float) -> dict:
     """One module through the CLI pipeline; coverage.py's figures per unit and in total."""
     from miogen.analysis.module import analyze_file
-    from miogen.pipeline import generate_module
+    from miogen.config import Options
     from miogen.project import locate
+    from miogen.run.job import generate_module
 
     root = ROOT / "corpus" / "inputs" if "inputs" in path.parts else path.parent
     location = locate(path, root)
@@ -48,8 +49,9 @@ def measure(path: Path, seed: int, evaluations: int | None, budget: float) -> di
     share = max(1, len(units))
     start = time.monotonic()
     report = generate_module(
-        path, None, budget / share, None, project_root=str(location.project_root),
-        seed=seed, evaluations=evaluations, mutation_share=0.0, baseline=False,
+        path, None, None,
+        Options(budget / share, seed=seed, evaluations=evaluations, mutation_share=0.0),
+        project_root=str(location.project_root), baseline=False,
     )  # fmt: skip
     per_unit = {r.unit.name: [len(r.measured or []), len(r.unit.targets)] for r in report.units}
     covered = sum(c for c, _ in per_unit.values())

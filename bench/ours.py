@@ -48,7 +48,10 @@ def main(argv: list[str] | None = None) -> int:
 def _generate(args: argparse.Namespace, start: float, worker: object) -> dict:
     from miogen.analysis.module import analyze_file
     from miogen.cli import summarize
-    from miogen.pipeline import generate_module
+    from miogen.config import Options
+    from miogen.records import Algorithm
+    from miogen.run.job import generate_module
+    from miogen.run.write import Output
 
     model = analyze_file(args.path, args.path.stem)
     units = model.units
@@ -63,14 +66,15 @@ def _generate(args: argparse.Namespace, start: float, worker: object) -> dict:
     report = generate_module(
         args.path,
         names,
-        args.budget / share,
-        args.output,
+        Output(args.output, args.output.parent),  # the bench's own results folder
+        Options(
+            args.budget / share,
+            seed=args.seed,
+            algorithm=Algorithm(args.algorithm),
+            evaluations=max(1, args.evaluations // share) if args.evaluations else None,
+        ),
         project_root=str(args.project_root or args.path.parent),
-        output_root=args.output.parent,  # the bench's own results folder
         on_event=timeline,
-        seed=args.seed,
-        algorithm=args.algorithm,
-        evaluations=max(1, args.evaluations // share) if args.evaluations else None,
         spares=worker,
         baseline=False,  # a module against other tools', not in a project with a suite
     )

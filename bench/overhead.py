@@ -65,7 +65,7 @@ def run_once(
     seconds = summary.get("seconds", {})
     row = {"wall": wall, "overhead": wall - budget, "cpu": cpu, "units": len(summary["units"])}
     row["load"] = os.getloadavg()[0]
-    row["coverage"] = summary["measured"]["percent"]
+    row["coverage"] = summary["coverage"]["percent"]
     row["tests"] = summary["measured"]["tests_passed"]
     by_cause = summary.get("dropped")  # an older summary lists the dropped tests by name
     old = len(summary.get("dropped_failing_tests", [])) + len(

@@ -79,7 +79,7 @@ def ours_run(summary: dict, wall: float, test_file: Path | None) -> ToolRun:
     """Status, messages and counts from a `miogen generate --json` summary (bench.ours's)."""
     units = summary.get("units", [])
     broken = [u for u in units if u.get("status") != "ok"]
-    messages = sorted({f"{u['name']}: {u.get('message', u['status'])}" for u in broken})
+    messages = sorted({f"{u['name']}: {u.get('message') or u['status']}" for u in broken})
     if summary.get("exit_code") == 2:
         status = "load-failed"
     elif broken:

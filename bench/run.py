@@ -214,7 +214,7 @@ def ours_outcome(summary: dict, wall: float, output: Path) -> Outcome:
     """Totals over the module's units from a `miogen generate --json` summary."""
     units = summary["units"]
     failed = [f"{u['name']}: {u['status']}" for u in units if u["status"] != "ok"]
-    total = sum(u["targets_total"] for u in units)
+    total = sum(u["coverage"]["total"] for u in units)
     claimed = sum(u["targets_covered"] for u in units)
     return Outcome(
         status="ok" if not failed else "unit-failed",

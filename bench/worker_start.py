@@ -25,10 +25,11 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
+from miogen.config import Options
 from miogen.execution.spare import Spares
-from miogen.pipeline import job_spec, run
 from miogen.project import locate
 from miogen.records import Event, Loaded, Progress, UnitJob
+from miogen.run.job import job_spec, run
 
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results" / "worker_start.md"
@@ -56,7 +57,7 @@ class Runs:
 
 def one_job(path: Path, budget: float, spares: Spares | None) -> Run:
     location = locate(path, str(path.parent))
-    spec = job_spec(location, [UnitJob(UNIT)], budget)
+    spec = job_spec(location, [UnitJob(UNIT)], Options(budget))
     measured = Run()
     started = time.monotonic()
 

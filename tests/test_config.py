@@ -19,9 +19,9 @@ from miogen.config import (
     merge,
     read_project,
 )
-from miogen.pipeline import job_spec
 from miogen.project import locate
 from miogen.records import Algorithm, JobSpec
+from miogen.run.job import job_spec
 
 
 def project(tmp_path: Path, text: str) -> Path:
@@ -208,10 +208,13 @@ def test_the_options_are_job_spec_fields_and_name_the_test_file(tmp_path):
     (tmp_path / "pyproject.toml").write_text("")
     (tmp_path / "shapes.py").write_text("def f(): pass\n")
     location = locate(tmp_path / "shapes.py")
-    spec = job_spec(location, ["f"], 1.0, **chosen.job_options())
-    for name, value in chosen.job_options().items():
-        assert getattr(spec, name) == value
-    assert set(chosen.job_options()) <= {f.name for f in dataclasses.fields(JobSpec)}
+    spec = job_spec(location, ["f"], chosen, 1.0)
+    engine = {"seed", "evaluations", "algorithm", "criteria", "performance", "join_tests",
+              "test_timeout", "mutation_share"}  # fmt: skip
+    for name in engine:
+        assert getattr(spec, name) == getattr(chosen, name)
+    assert engine <= {f.name for f in dataclasses.fields(JobSpec)}
+    assert spec.budget_seconds == 1.0 and job_spec(location, ["f"], chosen).budget_seconds == 5.0
     renamed = dataclasses.replace(
         chosen, tests_directory="checks", test_file_pattern="{module}_t.py"
     )

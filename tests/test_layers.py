@@ -22,7 +22,7 @@ LAYERS = [
     {"criteria"},  # the coverage criteria's goals, over the trace and the mutants
     {"emit", "verify"},
     {"problem", "objectives", "phases", "engine", "worker"},  # the run inside a worker process
-    {"pipeline", "config"},  # the front ends' shared steps and settings
+    {"run", "config"},  # the host's run of a job (worker, verification, file) and settings
     {"cli", "ctg", "lsp", "__main__"},  # front ends
 ]
 ONLY = {  # packages held to a stricter rule than their layer's

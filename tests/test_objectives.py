@@ -122,14 +122,15 @@ def double(x: int) -> int:
 def test_a_unit_whose_definition_refuses_to_run_twice_keeps_its_tests(tmp_path):
     """The criteria report runs the unit's top-level statements again in a copy: a decorator
     that registers it refuses there. The report is left out; the unit's tests stay."""
-    from miogen.pipeline import generate_module
+    from miogen.config import Options
+    from miogen.run.job import generate_module
 
     (tmp_path / "pyproject.toml").write_text("[project]\nname = 'p'\n")
     module = tmp_path / "conventions.py"
     module.write_text(REGISTERING)
     output = tmp_path / "tests" / "test_conventions.py"
     report = generate_module(
-        module, ["double"], 0, output, evaluations=200, seed=1, criteria="smart"
+        module, ["double"], output, Options(0, evaluations=200, seed=1, criteria="smart")
     )
     [unit] = report.units
     assert unit.outcome.status == "ok" and unit.tests, unit.outcome.message

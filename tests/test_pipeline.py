@@ -1,4 +1,4 @@
-"""The pipeline the CLI, CTG and the language server share: test module text, names, verification."""
+"""The run the CLI, CTG and the language server share: test module text, names, verification."""
 
 from __future__ import annotations
 
@@ -8,19 +8,15 @@ import sys
 from pathlib import Path
 
 import pytest
-from miogen import pipeline
 from miogen.analysis.module import analyze_file
+from miogen.emit.module import module_text, unique_names
 from miogen.emit.state import FIXTURE_NAME as FIXTURE
-from miogen.pipeline import (
-    VERIFY_RUNS,
-    VerificationAhead,
-    merge_into,
-    module_text,
-    unique_names,
-    verify,
-)
 from miogen.project import locate
 from miogen.records import Loaded, Progress, TestRecord, UnitStarted
+from miogen.run import verify as verifying
+from miogen.run.job import VerificationAhead
+from miogen.run.verify import VERIFY_RUNS, verify
+from miogen.run.write import merge_into
 from miogen.verify.measure import start_ahead
 
 
@@ -164,13 +160,13 @@ def test_a_later_attempt_runs_once_with_coverage_in_a_process_started_meanwhile(
     model = analyze_file(module, location.module_name)
     calls: list[tuple[str, bool]] = []
     for name in ("measure", "run_shuffled"):
-        original = getattr(pipeline, name)
+        original = getattr(verifying, name)
 
         def counted(*args, _name=name, _original=original, **kwargs):
             calls.append((_name, kwargs.get("ahead") is not None))
             return _original(*args, **kwargs)
 
-        monkeypatch.setattr(pipeline, name, counted)
+        monkeypatch.setattr(verifying, name, counted)
     tests = [record("test_kept", "assert letters() == 'a'"), record("test_fails", "assert 0")]
     verified = verify(location, model, model.units, tests)
     assert [t.name for t in verified.tests] == ["test_kept"]

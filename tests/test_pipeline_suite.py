@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from miogen.analysis.module import analyze_file
-from miogen.pipeline import keep_only_what_adds, verify
 from miogen.project import locate
 from miogen.records import TestRecord
+from miogen.run.verify import keep_only_what_adds, verify
 
 SIGN = """
 def sign(x: int) -> int:

@@ -1,8 +1,71 @@
-"""The job's time bounds: shrinking has time of its own under a time budget."""
+"""Records to JSON and back: what comes back is the record, and what does not fit is refused."""
 
 from __future__ import annotations
 
-from miogen.records import SHRINK_SECONDS, JobSpec, UnitJob
+import pytest
+from miogen.records import (
+    SHRINK_SECONDS,
+    Algorithm,
+    JobOutcome,
+    JobSpec,
+    StopReason,
+    UnitJob,
+    UnitOutcome,
+    UnitResult,
+    WorkerStart,
+    event_from_json,
+    from_json,
+    to_json,
+)
+
+SPEC = JobSpec("shapes.py", "shapes", ".", (UnitJob("Square", seeds=([1, 2],)),), seed=3)
+
+
+def test_a_job_and_its_outcome_come_back_as_they_went():
+    assert JobSpec.loads(SPEC.dumps()) == SPEC
+    result = UnitResult("Square", 4, (1, 2), (), (), StopReason.BUDGET, phases={"search": 1.5})
+    outcome = JobOutcome(
+        "ok", [UnitOutcome("Square", result=result)], workers=[WorkerStart(7, True)]
+    )
+    assert from_json(JobOutcome, to_json(outcome)) == outcome
+    algorithm = from_json(JobSpec, {**to_json(SPEC), "algorithm": "wts"}).algorithm
+    assert algorithm is Algorithm.WTS
+
+
+def test_plain_json_values_come_out():
+    data = to_json(SPEC)
+    assert data["algorithm"] == "mio" and type(data["algorithm"]) is str
+    assert data["units"] == [{"name": "Square", "seeds": [[1, 2]], "blocked": [], "careful": False,
+                              "replay_only": False, "share": None}]  # fmt: skip
+
+
+def test_a_whole_number_is_a_float_fields_value():
+    assert from_json(JobSpec, {**to_json(SPEC), "budget_seconds": 2}).budget_seconds == 2.0
+
+
+def test_a_field_of_the_wrong_type_is_refused_by_name():
+    with pytest.raises(ValueError, match=r"not a JobSpec: .*expected str @ \$\.path"):
+        from_json(JobSpec, {**to_json(SPEC), "path": 1})
+    with pytest.raises(ValueError, match=r"expected int @ \$\.seed"):
+        from_json(JobSpec, {**to_json(SPEC), "seed": True})
+    with pytest.raises(ValueError, match=r"\$\.units\[0\]\.name"):
+        from_json(JobSpec, {**to_json(SPEC), "units": [{"name": 3}]})
+    with pytest.raises(ValueError, match=r"Algorithm @ \$\.algorithm"):
+        from_json(JobSpec, {**to_json(SPEC), "algorithm": "annealing"})
+
+
+def test_an_unknown_field_is_refused_by_name():
+    with pytest.raises(ValueError, match=r"extra fields found \(budget\) @ \$"):
+        from_json(JobSpec, {**to_json(SPEC), "budget": 2.0})
+    with pytest.raises(ValueError, match="not a Crash: extra fields found"):
+        event_from_json({"event": "crash", "unit": "Square", "reason": "killed", "pid": 9})
+
+
+def test_a_missing_field_is_refused_by_name():
+    data = to_json(SPEC)
+    del data["module_name"]
+    with pytest.raises(ValueError, match=r"required field missing @ \$\.module_name"):
+        from_json(JobSpec, data)
 
 
 def spec(**options: object) -> JobSpec:

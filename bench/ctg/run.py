@@ -29,6 +29,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from miogen.config import Options
 from miogen.ctg.runner import CtgConfig, CtgReport, run_ctg
 
 from bench.ctg.versions import VERSIONS, write_version
@@ -47,7 +48,11 @@ def run_version(strategy: str, rep: int, number: int, work: Path, args) -> CtgRe
         shutil.rmtree(project)  # no history, no earlier tests
     write_version(number, project)
     config = CtgConfig(
-        budget=args.budget, jobs=args.jobs, strategy=strategy, minimum=args.minimum, seed=rep
+        budget=args.budget,
+        jobs=args.jobs,
+        strategy=strategy,
+        minimum=args.minimum,
+        options=Options(seed=rep),
     )
     return run_ctg([project], config)
 

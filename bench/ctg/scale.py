@@ -50,6 +50,7 @@ from pathlib import Path
 from typing import Any
 
 from miogen.analysis.module import analyze_file
+from miogen.config import Options
 from miogen.ctg.ci import Changes, changed_since
 from miogen.ctg.jobs import Pool, dask_pool, local_pool
 from miogen.ctg.runner import CtgConfig, CtgReport, run_ctg
@@ -321,12 +322,10 @@ class TimedPool(Pool):
 def config_for(settings: Settings, units: int, workers: int) -> CtgConfig:
     """The same search seconds in total for any number of workers (see the module docstring)."""
     total = max(settings.minimum * units, settings.seconds_per_unit * units)
-    options: dict[str, Any] = {}
-    if settings.evaluations is not None:
-        options = {"evaluations": settings.evaluations}
+    options = Options(seed=settings.seed, evaluations=settings.evaluations)
     return CtgConfig(
-        budget=total / workers, jobs=workers, minimum=settings.minimum, seed=settings.seed,
-        verify_runs=settings.verify_runs, job_options=options,
+        budget=total / workers, jobs=workers, minimum=settings.minimum,
+        verify_runs=settings.verify_runs, options=options,
     )  # fmt: skip
 
 

@@ -24,10 +24,13 @@ from miogen.ctg.cli import add_parser as _add_ctg_parser
 from miogen.errors import MiogenError
 from miogen.execution.early import EarlyWorker
 from miogen.execution.interpreter import project_interpreter
-from miogen.pipeline import Dropped, GenerationReport, UnitReport, Verification, generate_module
 from miogen.platform_support import require_sandbox
 from miogen.project import locate
 from miogen.records import Algorithm, ErrorKind, Event, Progress, Uncovered, to_json
+from miogen.run.job import generate_module
+from miogen.run.report import Coverage, Report, UnitEntry, report_json
+from miogen.run.result import Dropped, ModuleRun, UnitRun, Verification
+from miogen.run.write import Output
 from miogen.verify.runs import stop_runs
 
 SANDBOXED_COMMANDS = ("generate", "serve", "ctg")  # they run user code in sandboxed workers
@@ -262,24 +265,18 @@ def run_generate(args: argparse.Namespace) -> int:
     where = "--output" if args.output else f"tests-directory in [tool.miogen] of {PROJECT_FILE}"
     root = output_root(location.project_root, args.output)
     tests_root = None if args.output else settings.tests_root(location)
-    budget = settings.budget_seconds
-    progress = _ProgressLine(budget, enabled=not args.json and sys.stderr.isatty())
+    progress = _ProgressLine(settings.budget_seconds, enabled=not args.json and sys.stderr.isatty())
     report = generate_module(
         path,
         [unit] if unit else None,
-        budget,
-        output,
+        Output(output, root, where, own_only=args.output is None, tests_root=tests_root),
+        settings,
         project_root=args.project_root,
         on_event=progress,
         raw=args.raw,
         spares=getattr(args, "worker", None) if interpreter.own else None,
-        output_setting=where,
-        output_root=root,
-        own_only=args.output is None,
-        tests_root=tests_root,
         interpreter=interpreter,
         baseline=not args.no_baseline,
-        **settings.job_options(),
     )
     progress.done()
     summary = summarize(report)
@@ -333,21 +330,25 @@ class _ProgressLine:
             sys.stderr.write("\r" + " " * 70 + "\r")
 
 
-def _unit_summary(report: UnitReport, executed_lines: list[int], code: CodeMap) -> dict[str, Any]:
+def _unit_entry(report: UnitRun, module: str) -> UnitEntry:
+    """The unit's fields in every ``--json`` report (``run.report``)."""
+    message = report.outcome.message if report.outcome.status != "ok" else ""
+    return UnitEntry(
+        module, report.unit.name, report.unit.kind, report.outcome.status,
+        Coverage.of(report.numbers), len(report.tests), message,
+    )  # fmt: skip
+
+
+def _unit_summary(report: UnitRun, executed_lines: list[int], code: CodeMap) -> dict[str, Any]:
+    """The unit's fields of ``generate`` alone."""
     result = report.outcome.result
-    measured = report.measured if report.measured is not None else []
+    measured = report.measured
     lines = line_coverage(executed_lines if report.tests else [], report.unit, code)
     branches = (len(measured), len(report.unit.targets))
     worker = to_json(result.criteria) if result else {}
     entry: dict[str, Any] = {
-        "name": report.unit.name,
-        "kind": report.unit.kind,
-        "status": report.outcome.status,
         "stop_reason": report.outcome.stop_reason,
-        "targets_total": len(report.unit.targets),
         "targets_covered": len(report.claimed),
-        "measured_covered": len(measured),
-        "tests": len(report.tests),
         "executions": result.executions if result else 0,
         "search_executions": result.search_executions if result else 0,
         "evaluations": result.evaluations if result else 0,
@@ -363,12 +364,10 @@ def _unit_summary(report: UnitReport, executed_lines: list[int], code: CodeMap) 
     if set(measured) != set(report.claimed) and report.tests:
         entry["mismatch"] = {"claimed_only": sorted(set(report.claimed) - set(measured)),
                              "measured_only": sorted(set(measured) - set(report.claimed))}  # fmt: skip
-    if report.outcome.status != "ok":
-        entry["message"] = report.outcome.message
     return entry
 
 
-def _uncovered(report: UnitReport, item: Uncovered) -> dict[str, Any]:
+def _uncovered(report: UnitRun, item: Uncovered) -> dict[str, Any]:
     target = next(t for t in report.unit.targets if t.id == item.id)
     return {
         "line": target.line,
@@ -378,34 +377,38 @@ def _uncovered(report: UnitReport, item: Uncovered) -> dict[str, Any]:
     }
 
 
-def summarize(report: GenerationReport) -> dict[str, Any]:
-    """The ``--json`` summary (and what the human one prints)."""
+def summarize(report: ModuleRun) -> dict[str, Any]:
+    """The ``--json`` report (``run.report``, and what the human summary prints)."""
     verification = report.verification
     measurement = verification.measurement if verification else None
     executed = measurement.executed_lines if measurement else []
     code = parse_code(report.model.source)
+    module = report.location.module_name
+    entries = [_unit_entry(r, module) for r in report.units]
     units = [_unit_summary(r, executed, code) for r in report.units]
-    total = sum(u["targets_total"] for u in units)
-    measured_count = sum(u["measured_covered"] for u in units)
     # A unit whose worker kept dying and that produced nothing counts as failed.
-    failed = [u for u in units if u["status"] != "ok" or (u["crashes"] and not u["tests"])]
+    failed = [
+        entry for entry, unit in zip(entries, units, strict=True)
+        if entry.status != "ok" or (unit["crashes"] and not entry.tests)
+    ]  # fmt: skip
     error = report.job.error if report.job else None
     input_error = error is not None and error.kind in (ErrorKind.IMPORT, ErrorKind.SYNTAX)
     dropped = verification.dropped if verification else Dropped()
     added = [n for n in report.merge.added if n.startswith("test")] if report.merge else []
-    kept = sum(len(r.tests) for r in report.units)
-    notes = _notes(report, kept)
-    return {
-        "module": report.location.module_name,
+    kept = len(report.tests)
+    # Nothing kept is no success (a run that writes no test says so and fails), unless the
+    # project's suite already covers what the tests found cover: that is a result.
+    nothing = not kept and not _suite_complete(dropped)
+    exit_code = 2 if input_error else 1 if failed or nothing or dropped.unimportable else 0
+    summary = Report(
+        "generate", str(report.location.project_root), Coverage.of(report.numbers), entries,
+        _notes(report, kept), exit_code,
+    )  # fmt: skip
+    own = {
+        "module": module,
         "path": str(report.location.path),
         "output": str(report.output) if report.output else None,
-        "units": units,
-        "measured": {
-            "tool": "coverage.py (branch=True) on the emitted tests",
-            "covered": measured_count,
-            "total": total,
-            # Of nothing, no percentage.
-            "percent": round(100.0 * measured_count / total, 1) if total else None,
+        "measured": {  # coverage.py's run of the emitted tests
             # coverage.py's own figure for the module file (its report's total, branch=True)
             "module_percent": _rounded(measurement.module_percent if measurement else None),
             "tests_passed": measurement.passed if measurement else 0,
@@ -425,21 +428,12 @@ def summarize(report: GenerationReport) -> dict[str, Any]:
         # the kept tests' own run time under pytest without coverage.py (median of the reruns)
         "suite_seconds": _suite_seconds(verification),
         "added": added,
-        "notes": notes,
         "suite": _suite_summary(report),
-        # Nothing kept is no success (a run that writes no test says so and fails), unless the
-        # project's suite already covers what the tests found cover: that is a result.
-        "exit_code": 2
-        if input_error
-        else (
-            1
-            if failed or (not kept and not _suite_complete(dropped)) or dropped.unimportable
-            else 0
-        ),
     }
+    return report_json(summary, own, units)
 
 
-def _notes(report: GenerationReport, kept: int) -> list[str]:
+def _notes(report: ModuleRun, kept: int) -> list[str]:
     """What a reader of the summary must know besides the numbers."""
     notes = list(report.notes)
     if report.model.only_private and len(report.units) == len(report.model.private_units):
@@ -459,7 +453,7 @@ def _suite_complete(dropped: Dropped) -> bool:
     )
 
 
-def _why_nothing(report: GenerationReport) -> str:
+def _why_nothing(report: ModuleRun) -> str:
     found = sum(len(r.outcome.result.tests) for r in report.units if r.outcome.result)
     if not found:
         return "the search kept no test"
@@ -477,7 +471,7 @@ def _rounded(value: float | None) -> float | None:
     return round(value, 1) if value is not None else None
 
 
-def _suite_summary(report: GenerationReport) -> dict[str, Any] | None:
+def _suite_summary(report: ModuleRun) -> dict[str, Any] | None:
     """What the kept tests add to the project's own suite (coverage.py, per unit and module)."""
     if report.suite is None:
         return None
@@ -510,7 +504,7 @@ def _dropped_counts(units: list[dict[str, Any]], dropped: Dropped) -> dict[str, 
     return {**counts, **dropped.counts()}
 
 
-def _seconds(report: GenerationReport) -> dict[str, float]:
+def _seconds(report: ModuleRun) -> dict[str, float]:
     """Wall seconds: the whole run, and each step before and after the units' budget."""
     seconds = dict(report.seconds)
     if report.job is not None:
@@ -522,12 +516,12 @@ def _seconds(report: GenerationReport) -> dict[str, float]:
 def _print_summary(summary: dict[str, Any]) -> None:
     for unit in summary["units"]:
         line = (
-            f"{unit['name']}: {unit['measured_covered']}/{unit['targets_total']} targets "
+            f"{unit['name']}: {unit['coverage']['covered']}/{unit['coverage']['total']} targets "
             f"(coverage.py), {unit['tests']} tests, {unit['executions']} executions "
             f"({unit['executions_per_second']:.0f}/s), {unit['search_seconds']:.1f}s search"
         )
         if unit["status"] != "ok":
-            line = f"{unit['name']}: {unit['status']}: {unit.get('message', '')}"
+            line = f"{unit['name']}: {unit['status']}: {unit['message']}"
         print(line)
         if unit["status"] == "ok" and unit["criteria"]:
             print(f"  criteria: {describe(unit['criteria'])}")
@@ -536,16 +530,16 @@ def _print_summary(summary: dict[str, Any]) -> None:
         for item in unit["uncovered"][:10]:
             closest = f" — closest: {item['closest']}" if item["closest"] else ""
             print(f"  line {item['line']}: {item['description']}{closest}")
-    measured = summary["measured"]
+    measured, coverage = summary["measured"], summary["coverage"]
     # The one percentage shown is coverage.py's own (`coverage report --branch` on the module).
     module = measured["module_percent"]
     share = (
         f"; the module at {module}% by coverage.py"
-        if module is not None and measured["total"]
+        if module is not None and coverage["total"]
         else ""
     )
     print(
-        f"coverage.py: {measured['covered']}/{measured['total']} targets{share}; "
+        f"coverage.py: {coverage['covered']}/{coverage['total']} targets{share}; "
         f"tests {measured['tests_passed']} passed, {measured['tests_failed']} failed"
     )
     if summary["suite_seconds"] is not None:
@@ -561,7 +555,7 @@ def _print_summary(summary: dict[str, Any]) -> None:
     _print_suite(summary["suite"])
     if summary["output"]:
         print(f"wrote {len(summary['added'])} tests to {summary['output']}")
-    for note in summary["notes"]:
+    for note in summary["warnings"]:
         print(f"note: {note}")
 
 

@@ -58,6 +58,8 @@ class ConfigError(MiogenError):
 class Options:
     """What every front end hands the engine: one generation job's settings and its test file.
 
+    Built once per command or editor event from the layers (``merge``, ``options``) and handed
+    on as it is: ``run.job.job_spec`` copies the engine's fields into the worker's JobSpec.
     ``budget_seconds`` is one job's: a module's units share it in ``miogen generate``; the
     language server runs one job per class or function.
     """
@@ -76,19 +78,6 @@ class Options:
     test_timeout: float = 1.0  # seconds per test execution
     mutation_share: float = 0.2  # budget share kept for killing mutants; 0 = coverage only
 
-    def job_options(self) -> dict[str, Any]:
-        """The JobSpec fields these options set (``pipeline.job_spec`` takes them)."""
-        return {
-            "seed": self.seed,
-            "evaluations": self.evaluations,
-            "algorithm": self.algorithm,
-            "criteria": self.criteria,
-            "performance": self.performance,
-            "join_tests": self.join_tests,
-            "test_timeout": self.test_timeout,
-            "mutation_share": self.mutation_share,
-        }
-
     def test_path(self, location: ModuleLocation) -> Path:
         """The module's generated test file as intended (``emit.files.own_path``: as written)."""
         return default_test_path(location, self.tests_directory, self.test_file_pattern)
@@ -98,6 +87,9 @@ class Options:
         if self.tests_directory:
             return location.project_root / self.tests_directory
         return project_tests_folder(location.project_root, location.path)
+
+
+DEFAULTS = Options()  # every setting at its default
 
 
 # --- checks: each returns the clean value or raises ValueError with the reason -------------

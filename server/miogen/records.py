@@ -4,7 +4,8 @@ A job is one module's run: its units share one worker, one import and one budget
 answers with events: ``UnitStarted`` and ``Progress`` while it works, one ``UnitResult`` per unit
 as soon as that unit is done (so a later crash cannot take it away), or a ``WorkerError``. The
 supervisor turns them into a ``JobOutcome``. Every record converts to and from plain JSON
-(``to_json`` / ``from_json``), so jobs travel to worker processes and to dask workers alike.
+(``to_json`` / ``from_json``, cattrs), so jobs travel to worker processes and to dask workers
+alike; a field of the wrong type or one a record does not have is refused, by name.
 
     >>> spec = JobSpec("shapes.py", "shapes", ".", (UnitJob("Square"),), budget_seconds=2)
     >>> JobSpec.loads(spec.dumps()) == spec
@@ -18,11 +19,12 @@ import enum
 import functools
 import hashlib
 import json
-import types
 import typing
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeVar, Union
+
+import cattrs
 
 import miogen
 
@@ -481,58 +483,59 @@ def mismatch_message(sender: str, theirs: Mapping[str, str]) -> str:
     )
 
 
-# --- JSON -----------------------------------------------------------------------------------
+# --- JSON ---------------------------------------------------------------------------------
+
+
+def _strict(kind: type[R]) -> Callable[[Any, Any], R]:
+    """A structure hook that takes a value of ``kind`` as it is and refuses any other
+    (cattrs would call ``str(1)``; a float field takes an integer, as JSON writes 5.0)."""
+
+    def structure(value: Any, _: Any) -> R:
+        if isinstance(value, bool) and kind is not bool:
+            raise TypeError(f"expected {kind.__name__}, got a boolean {value!r}")
+        if kind is float and isinstance(value, int):
+            return typing.cast(R, float(value))
+        if not isinstance(value, kind):
+            raise TypeError(f"expected {kind.__name__}, got {type(value).__name__} {value!r}")
+        return value
+
+    return structure
+
+
+def _converter() -> cattrs.Converter:
+    """Records to plain JSON values and back; a field of the wrong type or one the record does
+    not have is an error (a worker or a dask worker of another version, a corrupted line)."""
+    converter = cattrs.Converter(forbid_extra_keys=True)
+    for kind in (str, int, float, bool):
+        converter.register_structure_hook(kind, _strict(kind))
+    for enumeration in (enum.Enum, enum.StrEnum):  # StrEnum: before str in its members' MRO
+        converter.register_unstructure_hook(enumeration, _value)
+        converter.register_structure_hook(enumeration, _member)
+    return converter
+
+
+def _value(member: enum.Enum) -> Any:
+    return member.value
+
+
+def _member(value: Any, kind: type[enum.Enum]) -> enum.Enum:
+    return kind(value)  # ValueError for a value it does not have
+
+
+CONVERTER = _converter()
 
 
 def to_json(record: object) -> Any:
     """A record as plain JSON values (tuples become lists, enums their values)."""
-    if dataclasses.is_dataclass(record) and not isinstance(record, type):
-        return {f.name: to_json(getattr(record, f.name)) for f in dataclasses.fields(record)}
-    if isinstance(record, enum.Enum):
-        return record.value
-    if isinstance(record, list | tuple):
-        return [to_json(item) for item in record]
-    if isinstance(record, dict):
-        return {key: to_json(value) for key, value in record.items()}
-    return record
+    return CONVERTER.unstructure(record)
 
 
 def from_json(kind: type[R], data: Any) -> R:
-    """Rebuild a ``kind`` record from ``to_json``'s output (ValueError when it does not fit)."""
+    """Rebuild a ``kind`` record from ``to_json``'s output; ValueError naming each field that
+    does not fit (a wrong type, an unknown field, a missing one)."""
     try:
-        return typing.cast(R, _decode(kind, data))
-    except (TypeError, KeyError, AttributeError) as error:
-        raise ValueError(f"not a {getattr(kind, '__name__', kind)}: {error}") from error
-
-
-def _decode(kind: Any, data: Any) -> Any:
-    if dataclasses.is_dataclass(kind) and isinstance(kind, type):
-        hints = _hints(kind)
-        known = {f.name for f in dataclasses.fields(kind) if f.init}
-        return kind(**{k: _decode(hints[k], v) for k, v in data.items() if k in known})
-    origin, args = typing.get_origin(kind), typing.get_args(kind)
-    if origin in (Union, types.UnionType):
-        if data is None and type(None) in args:
-            return None
-        options = [a for a in args if a is not type(None)]
-        return _decode(options[0], data) if len(options) == 1 else data
-    if origin is tuple:
-        return tuple(_decode(args[0], item) for item in data)
-    if origin is list:
-        return [_decode(args[0], item) for item in data] if args else list(data)
-    if origin is dict:
-        return {key: _decode(args[1], value) for key, value in data.items()}
-    if isinstance(kind, type) and issubclass(kind, enum.Enum):
-        return kind(data)
-    if kind is float and isinstance(data, int):
-        return float(data)
-    return data
-
-
-_HINTS: dict[type, dict[str, Any]] = {}
-
-
-def _hints(kind: type) -> dict[str, Any]:
-    if kind not in _HINTS:
-        _HINTS[kind] = typing.get_type_hints(kind)
-    return _HINTS[kind]
+        return CONVERTER.structure(data, kind)
+    except (cattrs.BaseValidationError, TypeError, ValueError, KeyError) as error:
+        problems = "; ".join(cattrs.transform_error(error)) if isinstance(
+            error, cattrs.BaseValidationError) else str(error)  # fmt: skip
+        raise ValueError(f"not a {getattr(kind, '__name__', kind)}: {problems}") from error

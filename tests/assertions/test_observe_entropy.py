@@ -14,8 +14,9 @@ import time
 import pytest
 from execution.helpers import problem_for
 from miogen.assertions.observe import EXTRA_RUNS, drawn_from_sources, observe
+from miogen.config import Options
 from miogen.execution import entropy
-from miogen.pipeline import generate_module
+from miogen.run.job import generate_module
 from miogen.testcase.model import Statement
 
 SUBJECT = """
@@ -189,7 +190,7 @@ def test_emitted_tests_of_random_code_pass_under_pytest_every_time(tmp_path):
     module = tmp_path / "chance.py"
     module.write_text(textwrap.dedent(SUBJECT).lstrip())
     output = tmp_path / "tests" / "test_chance.py"
-    generate_module(module, None, 0, output, evaluations=600, seed=1)
+    generate_module(module, None, output, Options(0, evaluations=600, seed=1))
     emitted = output.read_text()
     assert "def test_" in emitted
     for _ in range(4):  # each run draws other values

@@ -71,9 +71,9 @@ def test_mutation_tally_counts_only_finished_jobs_and_unit_mutants():
 def test_ours_outcome_sums_units_and_scales_the_timeline(tmp_path: Path):
     summary = {
         "units": [
-            {"name": "f", "status": "ok", "targets_total": 4, "targets_covered": 3,
+            {"name": "f", "status": "ok", "coverage": {"total": 4}, "targets_covered": 3,
              "search_seconds": 0.5, "executions": 1000},
-            {"name": "g", "status": "crashed", "targets_total": 6, "targets_covered": 1,
+            {"name": "g", "status": "crashed", "coverage": {"total": 6}, "targets_covered": 1,
              "search_seconds": 1.5, "executions": 3000},
         ],
         "timeline": [[0.9, 2], [1.4, 4]],

@@ -141,8 +141,9 @@ def test_the_stages_table_shows_where_goals_were_lost_after_the_search(tmp_path)
     def run(config: str, seed: int, archive: int, kept: int, measured: int, drops: int) -> None:
         folder = tmp_path / "fractions" / config / str(seed)
         folder.mkdir(parents=True)
-        unit = {"targets_total": 10, "uncovered": [{}] * (10 - archive), "targets_covered": kept}
-        data = {"units": [unit], "measured": {"covered": measured}}
+        unit = {"coverage": {"total": 10}, "uncovered": [{}] * (10 - archive),
+                "targets_covered": kept}  # fmt: skip
+        data = {"units": [unit], "coverage": {"covered": measured}}
         data["dropped_failing_tests"] = ["test_x"] * drops
         (folder / "summary.json").write_text(json.dumps(data))
 

@@ -85,8 +85,8 @@ def test_ctg_json_is_its_report_on_stdout_with_the_project_files_settings(tmp_pa
     report = json.loads(done.stdout)  # nothing but the JSON on stdout
     assert report["budget_per_job_slot"] == 1.0 and report["jobs"] == 1
     assert report["written"] == [str(root / "checks" / "test_signs_miogen.py")]
-    assert [unit["unit"] for unit in report["units"]] == ["signs.py::sign"]
-    assert report["pooled"]["total"] == 2 and report["exit_code"] == 0
+    assert [unit["key"] for unit in report["units"]] == ["signs.py::sign"]
+    assert report["coverage"]["total"] == 2 and report["exit_code"] == 0
 
 
 def test_ctg_needs_a_budget_from_the_flag_or_the_file(tmp_path):

@@ -38,11 +38,11 @@ def test_classic_subjects_reach_the_coverage_aims(classic, tmp_path, subject, mi
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     summary = json.loads(done.stdout)
-    assert summary["measured"]["percent"] >= minimum, summary
+    assert summary["coverage"]["percent"] >= minimum, summary
     assert summary["measured"]["tests_failed"] == 0
     for unit in summary["units"]:
         assert "mismatch" not in unit, unit  # what we claim is what coverage.py measures
-        assert unit["measured_covered"] == unit["targets_covered"]
+        assert unit["coverage"]["covered"] == unit["targets_covered"]
     for seed in range(10):  # random order and hash seed: every test passes every time
         assert run_pytest(output, work, seed).returncode == 0
 
@@ -77,7 +77,7 @@ def test_shrinking_and_assertion_selection_keep_measured_coverage(classic, tmp_p
             "--output", str(output), "--json", *flags,
         )  # fmt: skip
         summary = json.loads(done.stdout)
-        measured[mode] = {u["name"]: u["measured_covered"] for u in summary["units"]}
+        measured[mode] = {u["name"]: u["coverage"]["covered"] for u in summary["units"]}
         measured[mode + "_lines"] = statements_of(output.read_text())
     assert measured["raw"] == measured["kept"] == measured["mutants"]
     # The same search: shrinking and assertion selection only take away. (The mutation phase
@@ -129,7 +129,7 @@ def test_a_genetic_search_reports_every_criterion_and_the_suites_runtime(classic
         "exception", "output",
     ]  # fmt: skip
     assert criteria["branch"] == {
-        "covered": unit["measured_covered"], "total": unit["targets_total"],
+        "covered": unit["coverage"]["covered"], "total": unit["coverage"]["total"],
         "percent": 100.0, "measured_by": "coverage.py",
     }  # fmt: skip
     assert criteria["output"]["measured_by"] == "miogen" and criteria["output"]["total"] == 3
@@ -176,6 +176,6 @@ def test_a_unit_that_kills_its_worker_is_reported_and_the_others_still_generated
     summary = json.loads(done.stdout)
     units = {u["name"]: u for u in summary["units"]}
     assert units["dies"]["crashes"], units["dies"]
-    assert units["fine"]["measured_covered"] == units["fine"]["targets_total"] == 2
+    assert units["fine"]["coverage"]["covered"] == units["fine"]["coverage"]["total"] == 2
     assert "def test_fine" in output.read_text()
     assert done.returncode == 1  # something failed to generate, and the user is told

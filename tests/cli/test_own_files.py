@@ -121,7 +121,7 @@ def test_the_summary_says_when_plain_pytest_cannot_import_the_module(
         (root / name).parent.mkdir(parents=True, exist_ok=True)
         (root / name).write_text(text)
     done = miogen("generate", "src/pkg/mod.py", "--budget", "1", "--json", cwd=root)
-    notes = json.loads(done.stdout)["notes"]
+    notes = json.loads(done.stdout)["warnings"]
     fix = 'add pythonpath = ["src"] under [tool.pytest.ini_options] in pyproject.toml'
     if configured:
         assert notes == [] and plain_pytest(root).returncode == 0

@@ -45,6 +45,6 @@ def test_the_written_file_passes_the_projects_ruff_and_mypy(tmp_path: Path) -> N
         cwd=tmp_path, capture_output=True, text=True,
     )  # fmt: skip
     assert check.returncode == 0, check.stdout + text
-    notes = summary["notes"]
+    notes = summary["warnings"]
     assert not [n for n in notes if "your configuration" in n], notes
     assert any("freezes time with freezegun" in n for n in notes), notes

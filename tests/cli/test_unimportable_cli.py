@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from miogen.cli import _print_summary, summarize
-from miogen.pipeline import generate_module
+from miogen.config import Options
 from miogen.records import Progress
+from miogen.run.job import generate_module
 
 SIGN = """\
 def sign(x: int) -> int:
@@ -25,7 +26,7 @@ def test_a_module_deleted_mid_run_gets_no_tests_and_a_non_zero_exit(tmp_path, ca
             module.unlink()  # the worker has it; the verification's pytest will not
 
     report = generate_module(
-        module, None, 0, output, evaluations=300, seed=1, on_event=delete_once_searching
+        module, None, output, Options(0, evaluations=300, seed=1), on_event=delete_once_searching
     )
     summary = summarize(report)
     assert summary["exit_code"] == 1

@@ -50,8 +50,10 @@ def test_a_run_that_writes_nothing_says_so_and_fails(tmp_path: Path):
     summary = json.loads(done.stdout)
     assert done.returncode == 1 and summary["exit_code"] == 1, done.stdout
     assert not output.exists()
-    assert "no tests written: the verification dropped all 1 found (1 failing)" in summary["notes"]
-    assert summary["measured"]["covered"] == 0, "what dropped tests ran is not coverage"
+    assert (
+        "no tests written: the verification dropped all 1 found (1 failing)" in summary["warnings"]
+    )
+    assert summary["coverage"]["covered"] == 0, "what dropped tests ran is not coverage"
 
 
 def test_a_private_function_named_explicitly_gets_tests(tmp_path: Path):
@@ -61,7 +63,7 @@ def test_a_private_function_named_explicitly_gets_tests(tmp_path: Path):
     done = generate(f"{module}::_helper", "--evaluations", "500", "--output", str(output), "--json")
     assert done.returncode == 0, done.stderr
     summary = json.loads(done.stdout)
-    assert summary["measured"]["covered"] == summary["measured"]["total"] == 2
+    assert summary["coverage"]["covered"] == summary["coverage"]["total"] == 2
     assert "from helpers import _helper" in output.read_text()
 
 
@@ -71,7 +73,7 @@ def test_zero_targets_show_no_percentage(tmp_path: Path):
     done = generate(f"{module}::documented", "--budget", "1", "--output", str(tmp_path / "t.py"))
     assert "0/0 targets" in done.stdout and "%" not in done.stdout, done.stdout
     as_json = generate(f"{module}::documented", "--budget", "1", "--json")
-    assert json.loads(as_json.stdout)["measured"]["percent"] is None
+    assert json.loads(as_json.stdout)["coverage"]["percent"] is None
 
 
 FACTORY = """\
@@ -96,7 +98,7 @@ def test_a_decorator_factory_gets_a_callable_check(tmp_path: Path):
     assert summary["dropped_failing_tests"] == [], summary
     text = output.read_text()
     assert "assert callable(retry(" in text and "function)" not in text, text
-    assert summary["measured"]["covered"] == summary["measured"]["total"] == 2
+    assert summary["coverage"]["covered"] == summary["coverage"]["total"] == 2
 
 
 def test_the_percentage_shown_is_coverage_pys_own_on_the_written_file(tmp_path: Path):

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from ctg_projects import BANK, make_project
 from miogen.cli import main
+from miogen.config import Options
 from miogen.ctg import report as reporting
 from miogen.ctg.ci import changed_since, parse_diff
 from miogen.ctg.runner import CtgConfig, run_ctg
@@ -35,8 +36,8 @@ def repository(root: Path, files: dict[str, str]) -> Path:
 
 def config() -> CtgConfig:
     """Deterministic jobs (an evaluation budget); both units of BANK get their share."""
-    options = {"evaluations": 200, "criteria": "branch"}
-    return CtgConfig(budget=0.5, jobs=2, minimum=0.5, verify_runs=1, job_options=options)
+    options = Options(evaluations=200, criteria="branch")
+    return CtgConfig(budget=0.5, jobs=2, minimum=0.5, verify_runs=1, options=options)
 
 
 def test_a_diff_gives_the_new_sides_lines_and_deletions_touch_both_neighbours():
@@ -126,7 +127,8 @@ def test_dropped_tests_are_exit_4_and_listed_in_the_summary(tmp_path):
     report = run_ctg([root], config())
     state = next(s for s in report.units if s.unit.name == "classify")
     assert reporting.exit_code(report, None) == 0 and not report.not_kept
-    state.dropped = ["test_classify_1"]
+    assert state.verified is not None
+    state.verified.dropped = ["test_classify_1"]
     assert reporting.exit_code(report, None) == reporting.NOT_KEPT == 4
     assert reporting.exit_code(report, 100.0) == 1  # the gate still wins
     text = reporting.markdown(report)

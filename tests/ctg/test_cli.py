@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import inspect
+
 import pytest
 from miogen.cli import _parser
 from miogen.config import command_line
 from miogen.ctg.cli import _config
 from miogen.records import Algorithm
+from miogen.run.verify import VERIFY_RUNS, verify_outcomes
 
 
 def config_for(tmp_path, *flags: str):
@@ -17,21 +20,21 @@ def config_for(tmp_path, *flags: str):
 def test_the_search_options_go_to_every_job(tmp_path):
     options = config_for(
         tmp_path, "--algorithm", "adynamosa", "--criteria", "branch,output"
-    ).job_options
-    assert options["algorithm"] is Algorithm.ADYNAMOSA
-    assert (options["criteria"], options["performance"]) == ("branch,output", False)
-    defaults = config_for(tmp_path, "--performance").job_options
-    assert defaults["algorithm"] is Algorithm.MIO and defaults["criteria"] == "smart"
-    assert defaults["performance"] is True
+    ).options
+    assert options.algorithm is Algorithm.ADYNAMOSA
+    assert (options.criteria, options.performance) == ("branch,output", False)
+    defaults = config_for(tmp_path, "--performance").options
+    assert defaults.algorithm is Algorithm.MIO and defaults.criteria == "smart"
+    assert defaults.performance is True
 
 
 def test_the_project_file_sets_them_and_a_flag_wins(tmp_path):
     (tmp_path / "pyproject.toml").write_text(
         '[tool.miogen]\nalgorithm = "dynamosa"\ncriteria = "all"\nperformance = true\n'
     )
-    options = config_for(tmp_path, "--criteria", "branch").job_options
-    assert options["algorithm"] is Algorithm.DYNAMOSA and options["performance"] is True
-    assert options["criteria"] == "branch"
+    options = config_for(tmp_path, "--criteria", "branch").options
+    assert options.algorithm is Algorithm.DYNAMOSA and options.performance is True
+    assert options.criteria == "branch"
 
 
 def test_unknown_criteria_are_refused_with_the_known_ones(capsys):
@@ -45,14 +48,21 @@ def test_the_test_files_place_and_the_mutation_share_can_be_flags(tmp_path):
         '[tool.miogen]\ntests-directory = "checks"\nmutation-share = 0.5\n'
     )
     config = config_for(tmp_path)
-    assert (config.tests_directory, config.job_options["mutation_share"]) == ("checks", 0.5)
+    assert (config.tests_directory, config.options.mutation_share) == ("checks", 0.5)
     flags = ("--tests-directory", "spec", "--test-file-pattern", "test_{module}_gen.py")
     config = config_for(tmp_path, *flags, "--mutation-share", "0")
     assert (config.tests_directory, config.test_file_pattern) == ("spec", "test_{module}_gen.py")
-    assert config.job_options["mutation_share"] == 0.0
+    assert config.options.mutation_share == 0.0
 
 
 def test_a_tests_directory_flag_outside_the_project_is_refused(capsys):
     with pytest.raises(SystemExit):
         _parser().parse_args(["ctg", "--budget", "2", "--tests-directory", "../elsewhere"])
     assert "inside the project root" in capsys.readouterr().err
+
+
+def test_ctg_verifies_as_often_as_generate_and_the_editor(tmp_path):
+    """One default for every front end (run.verify.VERIFY_RUNS); a flag or the file sets it."""
+    assert config_for(tmp_path).verify_runs == VERIFY_RUNS == 2
+    assert inspect.signature(verify_outcomes).parameters["runs"].default == VERIFY_RUNS
+    assert config_for(tmp_path, "--verify-runs", "3").verify_runs == 3

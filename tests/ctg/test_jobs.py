@@ -7,6 +7,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 
 import pytest
 from ctg_projects import BANK, make_project
+from miogen.config import Options
 from miogen.ctg.jobs import Job, Pool, dask_pool, dispatch
 from miogen.ctg.runner import CtgConfig, run_ctg
 from miogen.records import JobSpec, UnitJob
@@ -75,7 +76,7 @@ def test_dask_local_cluster_with_two_workers_runs_the_jobs(tmp_path):
         )
     # Two modules: one job each (a module's units share one job).
     root = make_project(tmp_path / "project", {"bank.py": BANK, "vault.py": BANK})
-    config = CtgConfig(budget=2.0, jobs=2, verify_runs=1, job_options={"evaluations": 200})
+    config = CtgConfig(budget=2.0, jobs=2, verify_runs=1, options=Options(evaluations=200))
     with LocalCluster(
         n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
     ) as cluster:

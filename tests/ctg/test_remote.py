@@ -21,14 +21,15 @@ from pathlib import Path
 import miogen
 import pytest
 from ctg_projects import BANK, make_project
+from miogen.config import Options
 from miogen.ctg import remote, runner
 from miogen.ctg.jobs import DaskPool, Job, Pool, dask_pool, dispatch, outcome_of
 from miogen.ctg.remote import execute_remote, import_closure, mismatched, pack, worker_versions
 from miogen.ctg.runner import CtgConfig, run_ctg
 from miogen.errors import MiogenError
-from miogen.pipeline import job_spec
 from miogen.project import locate
 from miogen.records import JobOutcome, JobSpec, UnitJob, VersionMismatch, sealed, versions
+from miogen.run.job import job_spec
 
 # A package whose module imports its sibling (relatively) and a top-level module: without the
 # sibling a worker could not import prices.
@@ -164,7 +165,7 @@ def test_workers_in_their_own_folders_write_what_the_local_executor_writes(tmp_p
     here, there = tmp_path / "local" / "project", tmp_path / "client" / "project"
     shutil.copytree(original, here)
     shutil.copytree(original, there)
-    config = CtgConfig(budget=2.0, jobs=2, verify_runs=2, seed=7, job_options={"evaluations": 150})
+    config = CtgConfig(budget=2.0, jobs=2, verify_runs=2, options=Options(seed=7, evaluations=150))
     local = run_ctg([here], config)
 
     # The workers cannot see the client's copy of the project: in their mount namespace its

@@ -9,6 +9,7 @@ import pytest
 from ctg_projects import BANK, make_project
 from miogen.analysis.module import analyze_file
 from miogen.cli import main
+from miogen.config import Options
 from miogen.ctg.history import HistoryStore, RunRow
 from miogen.ctg.runner import CtgConfig, pytest_problem, run_ctg
 from miogen.execution.supervisor import run_job
@@ -22,8 +23,8 @@ def by_name(report) -> dict:
 
 def evaluations(count: int, criteria: str = "smart", **settings) -> CtgConfig:
     """Deterministic jobs: an evaluation budget (the seconds still decide the allocation)."""
-    options = {"evaluations": count, "criteria": criteria}
-    return CtgConfig(budget=1.0, jobs=2, verify_runs=1, job_options=options, **settings)
+    options = Options(evaluations=count, criteria=criteria)
+    return CtgConfig(budget=1.0, jobs=2, verify_runs=1, options=options, **settings)
 
 
 @pytest.mark.parametrize("criteria", ["branch", "smart"])
@@ -121,10 +122,10 @@ def test_cli_prints_the_table_writes_the_report_and_gates_on_coverage(tmp_path, 
     assert re.search(r"broken\.py +not analysed: .*syntax error", out)
     data = json.loads(report_path.read_text())
     assert code == data["exit_code"] == 1  # broken.py failed to analyse
-    units = {u["unit"]: u for u in data["units"]}
+    units = {u["key"]: u for u in data["units"]}
     assert set(units) == {"bank.py::Account", "bank.py::classify"}  # tests/ is not searched
-    assert data["pooled"]["total"] == sum(u["targets"] for u in units.values())
-    assert data["pooled"]["covered"] == sum(u["covered_after"] for u in units.values())
+    assert data["coverage"]["total"] == sum(u["coverage"]["total"] for u in units.values())
+    assert data["coverage"]["covered"] == sum(u["coverage"]["covered"] for u in units.values())
     assert 0 < data["budget_allocated_seconds"] <= 0.5 * 2 + 1e-6
     assert data["module_errors"].keys() == {"broken.py"}
     assert (root / "tests" / "test_keep.py").read_text() == "def test_x(): pass\n"
@@ -143,7 +144,7 @@ def exit_code_for(data: dict, fail_under: float) -> int:
 
     class Ran:
         failed = False
-        pooled = data["pooled"]["percent"]
+        pooled = data["coverage"]["percent"]
         not_kept = sum(len(u["tests_not_kept"]) for u in data["units"]) + len(data["not_written"])
         nothing_to_do = False
 
@@ -188,7 +189,7 @@ def test_input_seeding_runs_dependencies_first_and_replays_their_objects(tmp_pat
     root = make_project(tmp_path / "project", {"transfers.py": TRANSFERS})
     order: list[str] = []
     config = CtgConfig(
-        budget=2.0, jobs=1, input_seeding=0.5, verify_runs=1, job_options={"evaluations": 20}
+        budget=2.0, jobs=1, input_seeding=0.5, verify_runs=1, options=Options(evaluations=20)
     )
     report = run_ctg([root], config, log=order.append)
     assert [line.split(": ")[0] for line in order] == [

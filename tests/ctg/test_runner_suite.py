@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ctg_projects import BANK, make_project
+from miogen.config import Options
 from miogen.ctg import report as reporting
 from miogen.ctg.runner import CtgConfig, run_ctg
 
@@ -24,7 +25,7 @@ def test_broken():
 def test_a_unit_the_suite_covers_gets_no_budget_and_failures_are_told(tmp_path):
     # not tests/test_bank.py: the suite counts wherever pytest finds it
     root = make_project(tmp_path / "project", {"bank.py": BANK, "tests/test_by_us.py": HUMAN})
-    config = CtgConfig(budget=1.0, jobs=1, verify_runs=1, job_options={"evaluations": 200})
+    config = CtgConfig(budget=1.0, jobs=1, verify_runs=1, options=Options(evaluations=200))
     report = run_ctg([root], config)
     states = {state.unit.name: state for state in report.units}
     classify = states["classify"]

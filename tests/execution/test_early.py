@@ -9,8 +9,9 @@ import sys
 import pytest
 from execution.test_spare import SIGN, gone
 from miogen.cli import main
+from miogen.config import Options
 from miogen.execution.early import EarlyWorker, early_worker
-from miogen.pipeline import generate_module
+from miogen.run.job import generate_module
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 
@@ -46,7 +47,9 @@ def test_the_job_runs_in_the_worker_started_first(tmp_path):
     worker = EarlyWorker()
     pid = worker.pid
     try:
-        report = generate_module(module, None, 0.5, None, str(tmp_path), spares=worker)
+        report = generate_module(
+            module, None, None, Options(0.5), project_root=str(tmp_path), spares=worker
+        )
     finally:
         worker.close()
     assert report.job is not None

@@ -82,8 +82,10 @@ def test_miogen_runs_in_the_project_venv_without_being_installed_there(tmp_path:
     assert done.returncode == 0, done.stdout + done.stderr
     summary = json.loads(done.stdout)
     assert summary["python"] == {"executable": str(python), "origin": "the project's .venv"}
-    measured = summary["measured"]
-    assert measured["covered"] == measured["total"] == 2 and measured["tests_failed"] == 0
+    coverage = summary["coverage"]
+    assert (
+        coverage["covered"] == coverage["total"] == 2 and summary["measured"]["tests_failed"] == 0
+    )
     assert "grade(" in Path(summary["output"]).read_text()
     ctg = subprocess.run(
         [sys.executable, "-m", "miogen", "ctg", "grade.py", "--budget", "1", "--json", "--quiet",
@@ -91,7 +93,7 @@ def test_miogen_runs_in_the_project_venv_without_being_installed_there(tmp_path:
         cwd=root, capture_output=True, text=True, env=environment, timeout=300,
     )  # fmt: skip
     assert ctg.returncode == 0, ctg.stdout + ctg.stderr
-    assert json.loads(ctg.stdout)["pooled"]["covered"] == 2
+    assert json.loads(ctg.stdout)["coverage"]["covered"] == 2
 
 
 def test_miogen_run_from_the_extensions_bundle_starts_its_processes_with_the_bundle(

@@ -41,7 +41,7 @@ def test_reexported_module_of_a_src_layout_package_gets_passing_tests(tmp_path: 
     assert done.returncode == 0, done.stdout + done.stderr
     summary = json.loads(done.stdout)
     assert summary["module"] == "checks.validation"
-    assert summary["measured"]["covered"] == summary["measured"]["total"] == 2
+    assert summary["coverage"]["covered"] == summary["coverage"]["total"] == 2
     assert summary["measured"]["tests_failed"] == 0
     assert "from checks.validation import" in output.read_text()
 
@@ -65,4 +65,4 @@ def test_package_whose_init_creates_shared_memory_at_import_loads_in_the_sandbox
         capture_output=True, text=True, timeout=300, cwd=tmp_path,
     )  # fmt: skip
     assert done.returncode == 0, done.stdout + done.stderr
-    assert json.loads(done.stdout)["measured"]["covered"] == 2
+    assert json.loads(done.stdout)["coverage"]["covered"] == 2

@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 from _pytest.capture import DontReadFromInput
 from _pytest.config import parse_warning_filter as pytests_parse
+from miogen.config import Options
 from miogen.execution.world import CapturedStdin, parse_warning_filter
-from miogen.pipeline import generate_module
+from miogen.run.job import generate_module
 
 
 def project(tmp_path: Path, source: str, pyproject: str = "") -> Path:
@@ -81,7 +82,7 @@ def test_a_test_that_reads_stdin_is_never_emitted(tmp_path):
         """,
     )
     output = tmp_path / "tests" / "test_mod.py"
-    report = generate_module(module, None, 0, output, evaluations=400, seed=1)
+    report = generate_module(module, None, output, Options(0, evaluations=400, seed=1))
     [unit] = report.units
     assert any("read from stdin" in reason for reason in unit.outcome.result.refusals)
     emitted = output.read_text()
@@ -104,7 +105,7 @@ def test_the_worker_runs_in_the_project_root_as_pytest_does(tmp_path):
     )
     (tmp_path / "settings.txt").write_text("known names\n")
     output = tmp_path / "tests" / "test_mod.py"
-    report = generate_module(module, None, 0, output, evaluations=400, seed=1)
+    report = generate_module(module, None, output, Options(0, evaluations=400, seed=1))
     [unit] = report.units
     assert unit.measured == sorted(t.id for t in unit.unit.targets), unit.measured
     assert "FileNotFoundError" not in output.read_text()
@@ -125,7 +126,7 @@ def test_the_projects_warning_filters_apply_in_the_worker_and_in_pytest(tmp_path
         '\n[tool.pytest.ini_options]\nfilterwarnings = ["error::DeprecationWarning"]\n',
     )
     output = tmp_path / "tests" / "test_mod.py"
-    report = generate_module(module, None, 0, output, evaluations=400, seed=1)
+    report = generate_module(module, None, output, Options(0, evaluations=400, seed=1))
     assert "pytest.raises(DeprecationWarning" in output.read_text()
     assert report.verification is not None and not report.verification.dropped.failing
     assert run_users_pytest(tmp_path, output).returncode == 0
@@ -142,7 +143,7 @@ def test_an_assertion_that_depends_on_argv_is_not_kept(tmp_path):
         """,
     )
     output = tmp_path / "tests" / "test_mod.py"
-    report = generate_module(module, None, 0, output, evaluations=100, seed=1)
+    report = generate_module(module, None, output, Options(0, evaluations=100, seed=1))
     assert report.verification is not None and not report.verification.dropped.failing
     emitted = output.read_text()
     assert "arguments(" in emitted and "==" not in emitted  # the type stays, not the count
@@ -163,7 +164,7 @@ def test_an_assertion_on_the_program_name_is_not_kept(tmp_path):
         """,
     )
     output = tmp_path / "tests" / "test_mod.py"
-    report = generate_module(module, None, 0, output, evaluations=100, seed=1)
+    report = generate_module(module, None, output, Options(0, evaluations=100, seed=1))
     assert report.verification is not None and not report.verification.dropped.failing
     emitted = output.read_text()
     assert "program(" in emitted and "pytest" not in emitted.replace("import pytest", "")

@@ -122,4 +122,4 @@ def test_hostile_unit_through_the_cli(world, module):
         assert said, f"nothing emitted and the summary does not say why: {unit}"
     if module not in KILLS_THE_WORKER:  # those restart (at a cost of seconds) up to 3 times
         # The bad input cost its tests, not the job: the harmless branch was covered and verified.
-        assert unit["measured_covered"] >= 1, unit
+        assert unit["coverage"]["covered"] >= 1, unit

@@ -154,5 +154,5 @@ def test_a_units_goals_in_a_private_helper_are_covered_and_measured_alike(tmp_pa
     helpers = {model.unit("_helper").line, model.unit("_deeper").end_line}
     in_helpers = [t for t in model.unit("label").targets if min(helpers) <= t.line <= max(helpers)]
     assert len(in_helpers) == 3, "the helpers' branches are among label's goals"
-    assert unit["targets_covered"] == unit["targets_total"] == len(model.unit("label").targets)
-    assert "mismatch" not in unit and unit["measured_covered"] == unit["targets_covered"]
+    assert unit["targets_covered"] == unit["coverage"]["total"] == len(model.unit("label").targets)
+    assert "mismatch" not in unit and unit["coverage"]["covered"] == unit["targets_covered"]

@@ -103,9 +103,8 @@ def test_the_search_is_chosen_as_on_the_command_line_and_prefers_cheap_tests():
 
 def test_tests_are_not_joined_unless_asked():
     assert not Settings().join_tests  # one behaviour per test, cheap or not
-    assert not Settings().job_options()["join_tests"]
     values, problems = read_layer({"joinTests": True}, "test")
-    assert problems == [] and resolve(values).job_options()["join_tests"] is True
+    assert problems == [] and resolve(values).join_tests is True
 
 
 def test_stronger_layers_win_key_by_key():

@@ -13,9 +13,11 @@ from pathlib import Path
 
 import pytest
 from miogen.analysis.module import analyze_file
+from miogen.config import Options
 from miogen.execution.supervisor import run_job
-from miogen.pipeline import generate_module
 from miogen.records import JobSpec, UnitJob, UnitResult
+from miogen.run.job import generate_module
+from miogen.run.write import Output
 
 INPUTS = Path(__file__).resolve().parents[2] / "corpus" / "inputs"
 EVALUATIONS = 3000
@@ -68,8 +70,9 @@ def test_every_branch_is_covered(module: str, unit: str):
 def test_emitted_tests_with_operators_and_factories_pass_and_cover(tmp_path):
     output = tmp_path / "test_money.py"
     report = generate_module(
-        INPUTS / "money.py", None, 5.0, output, project_root=str(INPUTS), output_root=output.parent,
-        evaluations=EVALUATIONS, seed=2, mutation_share=0.0,
+        INPUTS / "money.py", None, Output(output, output.parent),
+        Options(5.0, evaluations=EVALUATIONS, seed=2, mutation_share=0.0),
+        project_root=str(INPUTS),
     )  # fmt: skip
     assert report.verification is not None
     dropped = report.verification.dropped

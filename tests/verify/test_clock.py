@@ -8,7 +8,8 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from miogen.pipeline import generate_module
+from miogen.config import Options
+from miogen.run.job import generate_module
 from miogen.verify import clock
 
 LIBRARY = clock.libfaketime() or ""
@@ -59,7 +60,7 @@ def _generate(tmp_path: Path) -> Path:
     module = tmp_path / "ages.py"
     module.write_text(textwrap.dedent(SUBJECT).lstrip())
     output = tmp_path / "tests" / "test_ages.py"
-    generate_module(module, None, 0, output, evaluations=500, seed=3)
+    generate_module(module, None, output, Options(0, evaluations=500, seed=3))
     return output
 
 

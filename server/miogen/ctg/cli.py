@@ -11,10 +11,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from miogen.atomic import write_atomically
-from miogen.config import CTG_KEYS, command_line, flag, options
+from miogen.config import CTG_KEYS, Options, command_line, flag, options
 from miogen.errors import MiogenError
 from miogen.execution.interpreter import project_interpreter
 from miogen.records import Algorithm
+from miogen.run.verify import VERIFY_RUNS
 
 if TYPE_CHECKING:
     from miogen.ctg.runner import CtgConfig, CtgReport
@@ -116,7 +117,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     ctg.add_argument(
         "--verify-runs", type=flag("verifyRuns", CTG_KEYS), metavar="N",
         help="pytest runs of the new tests before they are merged, the later ones shuffled; "
-        "a test that fails in any run is dropped (default 3)",
+        f"a test that fails in any run is dropped (default {VERIFY_RUNS})",
     )  # fmt: skip
     ctg.add_argument("--quiet", "-q", action="store_true", help="no per-job lines on stderr")
     ctg.add_argument(
@@ -201,15 +202,16 @@ def _config(args: argparse.Namespace, values: dict[str, Any]) -> CtgConfig:
         )
     engine = options(values)
     given = {name: values[name] for name in ("budget", "jobs", "verify_runs") if name in values}
+    # The engine's settings a CTG run takes (its budget is the allocation's; no evaluations).
+    chosen = Options(
+        seed=engine.seed, test_timeout=engine.test_timeout, algorithm=engine.algorithm,
+        mutation_share=engine.mutation_share, criteria=engine.criteria,
+        performance=engine.performance, tests_directory=engine.tests_directory,
+        test_file_pattern=engine.test_file_pattern,
+    )  # fmt: skip
     return CtgConfig(
         **given, strategy=args.strategy, minimum=args.minimum, input_seeding=args.input_seeding,
-        baseline=not args.no_baseline,
-        seed=engine.seed, test_timeout=engine.test_timeout,
-        tests_directory=engine.tests_directory, test_file_pattern=engine.test_file_pattern,
-        job_options={
-            "algorithm": engine.algorithm, "mutation_share": engine.mutation_share,
-            "criteria": engine.criteria, "performance": engine.performance,
-        },
+        baseline=not args.no_baseline, options=chosen,
     )  # fmt: skip
 
 

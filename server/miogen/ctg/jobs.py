@@ -27,7 +27,6 @@ from typing import Any
 
 from miogen.ctg import remote
 from miogen.errors import MiogenError
-from miogen.pipeline import run
 from miogen.records import (
     JobOutcome,
     JobSpec,
@@ -37,6 +36,7 @@ from miogen.records import (
     to_json,
     unsealed,
 )
+from miogen.run.job import run
 
 
 def execute(spec_text: str, cancel: threading.Event | None = None) -> dict[str, Any]:

@@ -12,7 +12,7 @@ worker that runs a job needing it, once per worker.
 On a worker, ``execute_remote`` checks that the job was sealed by the same miogen (and the
 same record schema: ``records.sealed``), writes the blobs into a temporary folder of its own,
 runs the job there in its own interpreter, verifies the tests it generated (pytest +
-coverage.py, as the client would: ``pipeline.verify``), and answers with a sealed outcome
+coverage.py, as the client would: ``run.verify``), and answers with a sealed outcome
 that carries the verification (``records.VerifiedTests``). The client merges and writes.
 
 What does not travel: files the module reads at run time (data, templates), compiled
@@ -36,8 +36,8 @@ from typing import Any
 
 from miogen.analysis.module import analyze_file
 from miogen.confine import inside
+from miogen.emit.module import unique_names
 from miogen.errors import MiogenError
-from miogen.pipeline import Dropped, Verification, run, unique_names, verify
 from miogen.project import ROOT_MARKERS, ModuleLocation
 from miogen.records import (
     JobOutcome,
@@ -50,6 +50,9 @@ from miogen.records import (
     unsealed,
     versions,
 )
+from miogen.run.job import run
+from miogen.run.result import Dropped, Verification
+from miogen.run.verify import verify
 from miogen.testcase.examples import project_test_files
 from miogen.verify.measure import Measurement
 
@@ -247,7 +250,7 @@ def materialise(folder: Path, manifest: Mapping[str, str], blobs: Iterable[bytes
 
 def verify_job(spec: JobSpec, outcome: JobOutcome) -> VerifiedTests:
     """Verify the job's tests here, as the client verifies a module's (``ctg.runner``): the
-    units' tests in the job's order, names made unique, run by ``pipeline.verify``."""
+    units' tests in the job's order, names made unique, run by ``run.verify``."""
     location = ModuleLocation(
         Path(spec.path), Path(spec.cwd), Path(spec.import_root), spec.module_name
     )

@@ -5,51 +5,59 @@ from __future__ import annotations
 from typing import Any
 
 from miogen.ctg.runner import CtgReport, UnitState
+from miogen.run.report import Coverage, Report, UnitEntry, report_json
+from miogen.run.result import Numbers
 from miogen.verify.adds import Gain, module_gain
 
 
-def unit_entry(state: UnitState) -> dict[str, Any]:
+def numbers(state: UnitState) -> Numbers:
+    """coverage.py's figure for the unit after the run (its test file and the new tests)."""
+    return Numbers.of(state.after, state.total)
+
+
+def unit_entry(state: UnitState) -> UnitEntry:
+    """The unit's fields in every ``--json`` report (``run.report``)."""
+    outcome = state.outcome
+    message = outcome.message if outcome is not None and outcome.status != "ok" else ""
+    return UnitEntry(
+        state.module.location.module_name, state.unit.name, state.unit.kind, state.status,
+        Coverage.of(numbers(state)), len(state.tests), message,
+    )  # fmt: skip
+
+
+def unit_fields(state: UnitState) -> dict[str, Any]:
+    """The unit's fields of ``ctg`` alone."""
     allocation = state.allocation
     outcome = state.outcome
-    entry: dict[str, Any] = {
-        "unit": state.key,
-        "kind": state.unit.kind,
-        "status": state.status,
+    return {
+        "key": state.key,
         "reason": allocation.reason if allocation else "",
         "changed": state.changed,
         "budget_seconds": round(allocation.seconds, 3) if allocation else 0.0,
-        "targets": state.total,
         "covered_before": len(state.before),
         "covered_by_your_suite": len(state.suite),
-        "covered_after": len(state.after),
         "tests_added": state.added,
         "seconds": round(outcome.seconds, 3) if outcome else 0.0,
         "seeds_replayed": outcome.result.replayed if outcome and outcome.result else 0,
         "seeds_dropped": state.seeds_dropped,
         "tests_not_kept": state.dropped,
     }
-    if outcome is not None and outcome.status != "ok":
-        entry["message"] = outcome.message
-    return entry
 
 
 def to_json(report: CtgReport, fail_under: float | None = None) -> dict[str, Any]:
-    return {
-        "root": str(report.root),
+    """The ``--json`` report (``run.report``): the fields of both commands, then ctg's."""
+    pooled = sum((numbers(state) for state in report.units), Numbers())
+    common = Report(
+        "ctg", str(report.root), Coverage.of(pooled), [unit_entry(s) for s in report.units],
+        report.warnings, exit_code(report, fail_under),
+    )  # fmt: skip
+    own = {
         "strategy": report.config.strategy,
         "budget_per_job_slot": report.config.budget,
         "jobs": report.config.jobs,
         "executor": report.executor,
         "history": str(report.history) if report.history else None,
-        "units": [unit_entry(s) for s in report.units],
         "module_errors": report.module_errors,
-        "warnings": report.warnings,
-        "pooled": {
-            "tool": "coverage.py (branch=True) on the test files",
-            "covered": report.covered,
-            "total": report.branches,
-            "percent": round(report.pooled, 2),
-        },
         "budget_allocated_seconds": round(
             sum(s.allocation.seconds for s in report.units if s.allocation), 3
         ),
@@ -59,8 +67,8 @@ def to_json(report: CtgReport, fail_under: float | None = None) -> dict[str, Any
         "not_written": report.unwritten,
         "changed_since": report.changes.ref if report.changes else None,
         "fail_under": fail_under,
-        "exit_code": exit_code(report, fail_under),
     }
+    return report_json(common, own, [unit_fields(s) for s in report.units])
 
 
 NOTHING_TO_DO = 3  # --changed-since: no unit changed
@@ -94,7 +102,7 @@ def table(report: CtgReport) -> list[str]:
         f"{'unit':<{width}}  {'budget':>7}  {'before':>12}  {'after':>12}  {'tests':>5}  {'time':>6}"
     ]
     for state in report.units:
-        entry = unit_entry(state)
+        entry = unit_fields(state)
         if state.status in ("ran", "failed"):
             budget = f"{entry['budget_seconds']:6.1f}s"
             time_taken = f"{entry['seconds']:5.1f}s"
@@ -104,7 +112,7 @@ def table(report: CtgReport) -> list[str]:
             f"{state.key:<{width}}  {budget}  {_fraction(len(state.before), state.total):>12}  "
             f"{_fraction(len(state.after), state.total):>12}  {state.added:>5}  {time_taken}"
         )
-        note = entry["message"] if state.status == "failed" else entry["reason"]
+        note = unit_entry(state).message if state.status == "failed" else entry["reason"]
         if state.changed and state.status != "failed":
             note = "changed" + (f"; {note}" if note else "")
         lines.append(line + (f"  {note}" if note else ""))

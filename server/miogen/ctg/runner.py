@@ -10,6 +10,8 @@ merged file covers as long as tests do not depend on each other).
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import random
 import re
 import time
@@ -18,9 +20,9 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from miogen.analysis.model import Unit
+from miogen.config import DEFAULTS, Options
 from miogen.confine import OutsideRoot, inside
 from miogen.ctg.allocation import (
     CHANGED_WEIGHT,
@@ -41,15 +43,6 @@ from miogen.ctg.remote import verification_of
 from miogen.ctg.seeding import dependencies, pool_objects, pool_seeds, still_valid_seeds
 from miogen.emit.merge import UnmergeableFile
 from miogen.execution.interpreter import OWN, Interpreter
-from miogen.pipeline import (
-    import_problem,
-    job_spec,
-    keep_only_what_adds,
-    unique_names,
-    verify,
-    write_tests,
-)
-from miogen.project import GENERATED_PATTERN
 from miogen.records import (
     JobOutcome,
     JobSpec,
@@ -59,6 +52,10 @@ from miogen.records import (
     UnitOutcome,
     VerifiedTests,
 )
+from miogen.run.job import job_spec
+from miogen.run.result import UnitRun, Verification
+from miogen.run.verify import VERIFY_RUNS, verify_outcomes
+from miogen.run.write import import_problem, write_tests
 from miogen.verify.baseline import project_baseline
 from miogen.verify.measure import Measurement, measure
 
@@ -74,20 +71,34 @@ class CtgConfig:
     h: float = CHANGED_WEIGHT
     patience: int = PATIENCE
     input_seeding: float = 0.0  # probability of an object-pool input; 0 = off, at most 0.5
-    seed: int = 0
-    test_timeout: float = 1.0
-    verify_runs: int = 3  # pytest runs of the new tests (the later ones shuffled): flaky ones go
-    tests_directory: str = (
-        ""  # the test folder, relative to the root ("": project.project_tests_folder)
-    )
-    test_file_pattern: str = GENERATED_PATTERN  # the name of a module's generated test file
+    verify_runs: int = VERIFY_RUNS  # pytest runs of the new tests: flaky ones go
     baseline: bool = True  # the project's own suite counts as covered (verify.baseline)
-    job_options: dict[str, Any] = field(default_factory=dict)  # more JobSpec fields
+    # The engine's settings (seed, test timeout, algorithm...) and the test files' folder and
+    # name; the budget is the allocation's.
+    options: Options = DEFAULTS
     interpreter: Interpreter = OWN  # the project's: workers and verification run in it
 
     @property
     def total(self) -> float:
         return self.budget * self.jobs
+
+    @property
+    def seed(self) -> int:
+        return self.options.seed
+
+    @property
+    def test_timeout(self) -> float:
+        return self.options.test_timeout
+
+    @property
+    def tests_directory(self) -> str:
+        """The test folder, relative to the root ("": ``project.project_tests_folder``)."""
+        return self.options.tests_directory
+
+    @property
+    def test_file_pattern(self) -> str:
+        """The name of a module's generated test file."""
+        return self.options.test_file_pattern
 
 
 @dataclass
@@ -105,13 +116,24 @@ class UnitState:
     suite: list[int] = field(default_factory=list)  # ... by the project's own tests alone
     allocation: Allocation | None = None
     outcome: UnitOutcome | None = None
-    tests: list[TestRecord] = field(
-        default_factory=list
-    )  # generated tests that passed verification
-    measured: list[int] = field(default_factory=list)  # what coverage.py measured for them
+    verified: UnitRun | None = None  # the run's verified tests (``run.verify``)
     added: int = 0  # tests merged into the file (not already there)
-    dropped: list[str] = field(default_factory=list)  # failed, unstable or refused in verification
-    verified: VerifiedTests | None = None  # its job's tests, verified where the job ran
+    remote: VerifiedTests | None = None  # its job's tests, verified where the job ran
+
+    @property
+    def tests(self) -> list[TestRecord]:
+        """Generated tests that passed verification."""
+        return self.verified.tests if self.verified is not None else []
+
+    @property
+    def measured(self) -> list[int]:
+        """What coverage.py measured for them."""
+        return self.verified.measured if self.verified is not None else []
+
+    @property
+    def dropped(self) -> list[str]:
+        """Failed, unstable or refused in verification."""
+        return self.verified.dropped if self.verified is not None else []
 
     @property
     def total(self) -> int:
@@ -390,7 +412,7 @@ def _run_jobs(
         report.generation_seconds += outcome.wall_seconds
         for state in groups[job.key]:
             state.outcome = _unit_outcome(outcome, state.unit.name)
-            state.verified = outcome.verified
+            state.remote = outcome.verified
             result = state.outcome.result
             log(f"{state.key}: {state.outcome.status} in {state.outcome.seconds:.1f} s "
                 f"(search claims {len(result.covered) if result else 0}/{state.total})")  # fmt: skip
@@ -424,13 +446,12 @@ def _builder(
             if config.strategy == "ctg" and config.input_seeding > 0:
                 seeds += _pool_seeds(state, by_key, finished, config)
             units.append(UnitJob(state.unit.name, seeds=tuple(seeds), share=_seconds(state)))
-        options = {"seed": config.seed, "test_timeout": config.test_timeout, **config.job_options}
-        if not config.interpreter.own:
-            options |= {"python": config.interpreter.executable, "shim": config.interpreter.shim}
-        if there:  # verified on the worker that ran it (``ctg.remote``)
-            options["verify_runs"] = config.verify_runs
         budget = sum(_seconds(s) for s in group)
-        return job_spec(group[0].module.location, units, budget, **options)
+        location = group[0].module.location
+        spec = job_spec(location, units, config.options, budget, config.interpreter)
+        if there:  # verified on the worker that ran it (``ctg.remote``)
+            spec = dataclasses.replace(spec, verify_runs=config.verify_runs)
+        return spec
 
     return build
 
@@ -469,32 +490,21 @@ def _verify(states: list[UnitState], threads: ThreadPoolExecutor, config: CtgCon
 
 
 def _verify_module(group: list[UnitState], config: CtgConfig) -> None:
+    """The module's new tests verified (``run.verify``): kept when they add to what the test
+    file and the project's suite cover already."""
     module = group[0].module
-    found = [list(s.outcome.result.tests) if s.outcome and s.outcome.result else [] for s in group]
-    for state, tests in zip(group, unique_names(found), strict=True):
-        state.tests = tests
-    tests = [t for s in group for t in s.tests]
-    if not tests:
-        return
-    units = [s.unit for s in group]
-    there = group[0].verified
-    if there is not None and all(s.verified is there for s in group):  # one job's, verified
-        verified = verification_of(there, tests)
-    else:
-        verified = verify(module.location, module.analysed, units, tests, config.test_timeout,
-                          runs=config.verify_runs, interpreter=config.interpreter)  # fmt: skip
-    gone = verified.dropped
-    refused = set(gone.failing) | set(gone.unstable) | set(gone.sandbox)
-    for state in group:
-        state.dropped = [t.name for t in state.tests if gone.unimportable or t.name in refused]
-    before = {s.unit.name: s.before for s in group}
-    name = module.location.module_name
-    keep_only_what_adds(verified, name, module.analysed, units, before)
-    kept = {t.name for t in verified.tests}
-    measured = verified.measurement.covered if verified.measurement else {}
-    for state in group:
-        state.tests = [t for t in state.tests if t.name in kept]
-        state.measured = sorted(measured.get(state.unit.name, []))
+    outcomes = [s.outcome or UnitOutcome(s.unit.name, "failed") for s in group]
+    there = group[0].remote
+    verified_there: Callable[[list[TestRecord]], Verification] | None = None
+    if there is not None and all(s.remote is there for s in group):  # one job's, verified
+        verified_there = functools.partial(verification_of, there)
+    result = verify_outcomes(
+        module.location, module.analysed, [s.unit for s in group], outcomes,
+        config.test_timeout, config.verify_runs, interpreter=config.interpreter,
+        suite={s.unit.name: s.before for s in group}, verified=verified_there,
+    )  # fmt: skip
+    for state, verified in zip(group, result.units, strict=True):
+        state.verified = verified
 
 
 def _merge(report: CtgReport, modules: list[Module], states: list[UnitState]) -> None:

@@ -20,6 +20,7 @@ bootstrap, the bundle appended to their ``sys.path``: what the interpreter has c
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import json
 import os
 import subprocess
@@ -43,7 +44,9 @@ PROBE = (
     "import importlib.util as u, json, sys; print(json.dumps([list(sys.version_info[:2]), "
     "sys.prefix, u.find_spec('pytest') is not None, u.find_spec('coverage') is not None]))"
 )
-LINKED = ("miogen", "coverage")  # what miogen's processes import besides the standard library
+# What miogen's processes import besides the standard library: miogen, coverage.py, and cattrs
+# with what it needs (the worker reads its JobSpec and writes its events through records.py).
+LINKED = ("miogen", "coverage", "cattrs", "attrs", "attr", "typing_extensions")
 
 
 class InterpreterError(MiogenError):
@@ -169,23 +172,27 @@ def import_origin(
 
 
 def shim_folder() -> Path:
-    """A folder holding links to miogen's and coverage.py's packages (made once per install)."""
-    import coverage
-
-    import miogen
-
-    sources = {
-        "miogen": Path(miogen.__file__).resolve().parent,
-        "coverage": Path(coverage.__file__).resolve().parent,
-    }
+    """A folder holding links to the packages miogen's processes import (``LINKED``: made once
+    per install). It comes last on the project interpreter's ``sys.path``: where the project
+    has a package of the same name, the project's is the one its code and miogen's use."""
+    sources = {name: _origin(name) for name in LINKED}
     key = hashlib.sha256(json.dumps({k: str(v) for k, v in sources.items()}).encode()).hexdigest()
     folder = Path(tempfile.gettempdir()) / f"miogen-shim-{key[:16]}"
     folder.mkdir(exist_ok=True)
     for name, source in sources.items():
-        link = folder / name
+        link = folder / (source.name if source.is_file() else name)  # typing_extensions.py
         if not link.is_symlink() or link.resolve() != source:
             temporary = folder / f".{name}.{os.getpid()}"
             temporary.unlink(missing_ok=True)
-            temporary.symlink_to(source, target_is_directory=True)
+            temporary.symlink_to(source, target_is_directory=source.is_dir())
             os.replace(temporary, link)
     return folder
+
+
+def _origin(name: str) -> Path:
+    """The package's folder (or a one-file module's file) in miogen's own interpreter."""
+    spec = importlib.util.find_spec(name)
+    if spec is None or spec.origin is None:
+        raise InterpreterError(f"miogen's own interpreter has no {name}: reinstall miogen")
+    origin = Path(spec.origin).resolve()
+    return origin.parent if origin.name == "__init__.py" else origin

@@ -17,9 +17,9 @@ from miogen.emit.merge import MergeResult, UnmergeableFile, fallback_path
 from miogen.emit.style import project_style
 from miogen.lsp import convert
 from miogen.lsp.settings import Settings
-from miogen.pipeline import merge_into
 from miogen.project import ModuleLocation, default_test_path, package_files
 from miogen.records import TestRecord
+from miogen.run.write import merge_into
 
 SETTING = "miogen.testsDirectory (or tests-directory in [tool.miogen])"
 OpenFiles = dict[Path, tuple[str, int | None]]  # open documents: path -> (text, version)

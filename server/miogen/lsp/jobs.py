@@ -19,35 +19,28 @@ import traceback
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol
+from typing import Any, Protocol
 
 from miogen.execution.spare import Spares
+from miogen.lsp.protocol import JobState
 from miogen.lsp.settings import Settings
 from miogen.lsp.snapshot import Snapshot, UnitShape
-from miogen.pipeline import (
-    Dropped,
-    Verification,
-    VerificationAhead,
-    job_spec,
-    keep_only_what_adds,
-    run,
-    verify,
-)
 from miogen.project import ModuleLocation
 from miogen.records import (
     Crash,
     Event,
     JobOutcome,
-    JobSpec,
     Progress,
     TestData,
     TestRecord,
     UnitJob,
     UnitOutcome,
 )
+from miogen.run.job import ModuleJob, VerificationAhead, run_and_verify
+from miogen.run.result import Dropped, ModuleRun
+from miogen.run.verify import CachedSuite
 from miogen.verify.adds import Gain
-from miogen.verify.baseline import project_baseline, refresh_in_background
-from miogen.verify.measure import Ahead, Measurement
+from miogen.verify.measure import Measurement
 
 logger = logging.getLogger(__name__)
 
@@ -63,9 +56,6 @@ class JobHooks(Protocol):
     def job_progress(self, job: Job) -> None: ...  # throttled: the search found more
 
     def job_finished(self, job: Job) -> None: ...  # done, failed or cancelled
-
-
-JobState = Literal["queued", "running", "done", "failed", "cancelled"]
 
 
 @dataclass(eq=False)
@@ -84,13 +74,9 @@ class Job:
     streamed: list[TestData] = field(default_factory=list)  # tests the search streamed
     crashes: list[str] = field(default_factory=list)
     outcome: JobOutcome | None = None
-    tests: list[TestRecord] = field(default_factory=list)  # verified tests (state done)
-    measurement: Measurement | None = None
-    dropped: Dropped | None = None  # what the verification dropped, by cause
-    gain: Gain | None = None  # what the kept tests add to the project's own suite
+    result: ModuleRun | None = None  # the verified run (state done)
     message: str = ""  # why it failed, for diagnostics and logs
     token: str | None = None  # work-done progress token, when the client shows progress
-    verify_seconds: float = 0.0  # coverage.py's run of the emitted tests
     _stop: threading.Event = field(default_factory=threading.Event)
     _stopped: asyncio.Event = field(default_factory=asyncio.Event)
     _finished: asyncio.Future[Job] | None = None
@@ -116,6 +102,30 @@ class Job:
     @property
     def covered_ids(self) -> list[int]:
         return list(self.progress.covered) if self.progress else []
+
+    @property
+    def tests(self) -> list[TestRecord]:
+        """The verified tests (state done)."""
+        return self.result.unit(self.unit).tests if self.result is not None else []
+
+    @property
+    def measurement(self) -> Measurement | None:
+        return self.result.measurement if self.result is not None else None
+
+    @property
+    def dropped(self) -> Dropped | None:
+        """What the verification dropped, by cause."""
+        return self.result.dropped if self.result is not None else None
+
+    @property
+    def gain(self) -> Gain | None:
+        """What the kept tests add to the project's own suite."""
+        return self.result.unit(self.unit).gain if self.result is not None else None
+
+    @property
+    def verify_seconds(self) -> float:
+        """coverage.py's run of the emitted tests."""
+        return self.result.seconds.get("verify", 0.0) if self.result is not None else 0.0
 
     @property
     def unit_outcome(self) -> UnitOutcome | None:
@@ -239,47 +249,37 @@ class Scheduler:
             self.pump()
 
     async def _execute(self, job: Job) -> None:
-        """The pipeline for one unit: run it, then verify (shuffled reruns included)."""
+        """The run of one unit, verified (``run.job.run_and_verify``); a cancelled job gives
+        up its slot at once, and its verification's processes are stopped."""
         loop = asyncio.get_running_loop()
-        settings = job.settings
-        spec = job_spec(
-            job.location, [UnitJob(job.unit, seeds=tuple(job.seeds))], settings.budget_seconds,
-            **settings.job_options(),
-        )  # fmt: skip
 
         def on_event(event: Event) -> None:  # called on the job's thread
             loop.call_soon_threadsafe(self._on_event, job, event)
 
+        request = ModuleJob(
+            job.location, job.settings, (UnitJob(job.unit, seeds=tuple(job.seeds)),),
+            model=job.snapshot.model, analysed=(job.shape.unit,),
+        )  # fmt: skip
         ahead = VerificationAhead(job.location, on_event)  # pytest starts during the search
+        spares = self.spares.keyed(job.settings)
+        suite = CachedSuite(job.location.project_root)
+        running = loop.run_in_executor(
+            self.threads, run_and_verify, request, on_event, job._stop, spares, suite, ahead,
+        )  # fmt: skip
         try:
-            await self._run_and_verify(job, spec, ahead)
+            result = await _unless_stopped(job, running)
         finally:
             ahead.close()  # also stops a verification the job no longer waits for
-
-    async def _run_and_verify(self, job: Job, spec: JobSpec, ahead: VerificationAhead) -> None:
-        loop = asyncio.get_running_loop()
-        spares = self.spares.keyed(job.settings)
-        stop = job._stop.is_set
-        outcome = await loop.run_in_executor(self.threads, run, spec, ahead, stop, spares)
-        job.outcome = outcome
+        job.outcome = result.job if result is not None else None
+        if result is None or result.job is None or result.job.status == "cancelled":
+            job.state = "cancelled"
+            return
+        job.crashes = [crash.reason for crash in result.job.crashes]
         unit = job.unit_outcome
-        if job._stop.is_set() or outcome.status == "cancelled":
-            job.state = "cancelled"
-            return
-        job.crashes = [crash.reason for crash in outcome.crashes]
         if unit is None or unit.status != "ok" or unit.result is None:
-            job.state, job.message = "failed", _failure_message(outcome, unit)
+            job.state, job.message = "failed", _failure_message(result.job, unit)
             return
-        tests = list(unit.result.tests)
-        verifying = loop.run_in_executor(self.threads, _verify, job, tests, ahead.processes)
-        verify_started = loop.time()
-        verified = await _unless_stopped(job, verifying)
-        job.verify_seconds = loop.time() - verify_started
-        if verified is None:
-            job.state = "cancelled"
-            return
-        job.tests, job.measurement = verified.tests, verified.measurement
-        job.dropped, job.gain = verified.dropped, verified.gains.get(job.unit)
+        job.result = _as_shown(result)
         job.state = "done"
 
     def _on_event(self, job: Job, event: Event) -> None:
@@ -311,7 +311,7 @@ class Scheduler:
         self.hooks.job_finished(job)
 
 
-async def _unless_stopped(job: Job, work: asyncio.Future[Verification]) -> Verification | None:
+async def _unless_stopped(job: Job, work: asyncio.Future[ModuleRun]) -> ModuleRun | None:
     """``work``'s result, or None as soon as the job is cancelled (the thread finishes alone)."""
     stopped = asyncio.ensure_future(job._stopped.wait())
     waiting: set[asyncio.Future[Any]] = {work, stopped}
@@ -333,23 +333,13 @@ def _failure_message(outcome: JobOutcome, unit: UnitOutcome | None) -> str:
     return outcome.message or "the worker failed"
 
 
-def _verify(job: Job, tests: list[TestRecord], ahead: list[Ahead]) -> Verification:
-    """The pipeline's verification of the unit's tests (invariant 2: what coverage.py measures),
-    then only the tests that add to the project's own suite; the marks show both together."""
-    timeout = job.settings.test_timeout
-    model, units = job.snapshot.model, [job.shape.unit]
-    verified = verify(job.location, model, units, tests, timeout, ahead=ahead)
-    # A save never waits for the project's whole suite: its cached measurement when current,
-    # else one is started in the background for the next job, and this one keeps every test.
-    suite = project_baseline(job.location.project_root, run=False)
-    if suite.stale:
-        refresh_in_background(job.location.project_root)
-        return verified
-    covered = suite.covered(job.location.path, model.source, units)
-    verified.gains = keep_only_what_adds(verified, job.location.module_name, model, units, covered)
-    if verified.measurement is not None:
-        for name, gain in verified.gains.items():
-            verified.measurement.covered[name] = sorted(gain.combined)
-    if not suite.ran:
-        verified.gains = {}  # the project has no suite of its own: no gain over it to tell
-    return verified
+def _as_shown(result: ModuleRun) -> ModuleRun:
+    """The marks show the project's suite and the kept tests together; a project without a
+    suite of its own has no gain over it to tell."""
+    measurement = result.measurement
+    for unit in result.units:
+        if unit.gain is not None and measurement is not None:
+            measurement.covered[unit.name] = sorted(unit.gain.combined)
+        if result.suite is not None and not result.suite.ran:
+            unit.gain = None
+    return result

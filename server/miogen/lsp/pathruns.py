@@ -168,7 +168,7 @@ class PathRuns:
         units = report.get("units", [])
         written = [Path(p).as_uri() for p in report.get("written", [])]
         added = sum(int(u.get("tests_added", 0)) for u in units)
-        pooled = report.get("pooled", {})
+        pooled = report.get("coverage") or {}
         message = (
             f"{added} tests added to {len(written)} files; "
             f"{pooled.get('covered', 0)}/{pooled.get('total', 0)} branches covered"

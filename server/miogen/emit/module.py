@@ -1,0 +1,68 @@
+"""The text of a generated test module: its imports and test functions, and names made apart.
+
+The same text goes into the verification's scratch file (``run.verify``), the file the CLI
+writes and the editor's WorkspaceEdit (``run.write``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Sequence
+
+from miogen.emit.loading import IMPORTLIB, bind_in_tests, importable
+from miogen.emit.merge import GeneratedTest
+from miogen.emit.parametrize import parametrize
+from miogen.emit.state import MODULE_ALIAS, state_fixture
+from miogen.records import TestRecord
+
+_DEF = re.compile(r"^(\s*(?:async\s+)?def\s+)\w+\b", re.MULTILINE)
+
+
+def module_text(
+    tests: Sequence[TestRecord], module_name: str, module_state: bool
+) -> tuple[list[str], list[GeneratedTest]]:
+    """Import lines and test functions for a set of generated tests of one module.
+
+    A module with module-level state gets an autouse fixture that gives each test a fresh state,
+    as the worker did while it searched (a test never depends on another test's leftovers).
+    Tests that differ only in their literals become one parametrized test.
+    """
+    names = sorted({name for test in tests for name in test.imports})
+    extra = {line for test in tests for line in test.extra_imports}
+    functions = parametrize([GeneratedTest(t.name, t.source) for t in tests])
+    if any(function.cases for function in functions):
+        extra.add("import pytest")
+    if module_state and tests:
+        fixture_imports, fixture = state_fixture(module_name)
+        extra |= set(fixture_imports)
+        functions.insert(0, fixture)
+    if not importable(module_name):  # my-mod.py: each test binds its names (emit/loading.py)
+        extra = {line for line in extra if not line.endswith(f" as {MODULE_ALIAS}")}
+        extra.add(IMPORTLIB)
+        functions = bind_in_tests(functions, module_name, names, MODULE_ALIAS)
+        return sorted(extra), functions
+    imports = sorted(extra) + ([f"from {module_name} import {', '.join(names)}"] if names else [])
+    return imports, functions
+
+
+def unique_names(groups: Sequence[Sequence[TestRecord]]) -> list[list[TestRecord]]:
+    """Tests of one module from separate jobs, renamed where their names clash.
+
+    One job names its tests apart already; units of a module that ran in separate jobs (CTG's
+    input seeding) may both have a ``test_area_returns_2``.
+    """
+    taken: set[str] = set()
+    renamed: list[list[TestRecord]] = []
+    for group in groups:
+        renamed.append([])
+        for test in group:
+            name, counter = test.name, 2
+            while name in taken:
+                name, counter = f"{test.name}_{counter}", counter + 1
+            taken.add(name)
+            if name != test.name:
+                source = _DEF.sub(rf"\g<1>{name}", test.source, count=1)
+                test = dataclasses.replace(test, name=name, source=source)
+            renamed[-1].append(test)
+    return renamed

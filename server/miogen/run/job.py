@@ -1,0 +1,240 @@
+"""One module's job on the host: run the worker, verify its tests, return the module's result.
+
+    ModuleJob -> spec (JobSpec) -> run (supervised worker; the module analysed meanwhile)
+              -> verify_outcomes (run.verify) -> keep what adds to the project's suite
+              -> ModuleRun (-> run.write for the CLI's file)
+
+The data goes one way: ``run_and_verify`` hands the worker's outcome to ``run.verify`` (which
+also keeps only what adds to the project's suite), and ``generate_module`` hands the verified
+result to ``run.write``. ``miogen generate`` (``generate_module``) and the language server (one
+unit per job) call ``run_and_verify``; ``miogen ctg`` builds its jobs with ``job_spec``, runs them in its pool and
+verifies each module with ``run.verify.verify_outcomes``. User code runs only in the worker and
+the verification's pytest processes (invariant 1).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+from miogen.analysis.model import ModuleModel, Unit
+from miogen.analysis.module import analyze_file
+from miogen.config import DEFAULTS, Options
+from miogen.confine import inside
+from miogen.execution.interpreter import OWN, Interpreter
+from miogen.execution.spare import SpareSource
+from miogen.execution.supervisor import OnEvent, ShouldCancel, run_job
+from miogen.project import ModuleLocation, locate, pytest_warning_filters
+from miogen.records import Event, JobOutcome, JobSpec, Progress, UnitJob, UnitOutcome
+from miogen.run.result import ModuleRun
+from miogen.run.verify import VERIFY_RUNS, MeasuredSuite, SuiteSource, verify_outcomes
+from miogen.run.write import Output, write_module
+from miogen.verify.measure import Ahead, start_ahead
+
+
+def job_spec(
+    location: ModuleLocation,
+    units: Sequence[str | UnitJob],
+    options: Options = DEFAULTS,
+    budget: float | None = None,
+    interpreter: Interpreter = OWN,
+) -> JobSpec:
+    """The job for ``units`` of the module at ``location`` with the engine's ``options``
+    (``budget``: the job's seconds, when not the options'), its worker in ``interpreter``."""
+    return JobSpec(
+        path=str(location.path),
+        module_name=location.module_name,
+        import_root=str(location.import_root),
+        units=tuple(UnitJob(u) if isinstance(u, str) else u for u in units),
+        budget_seconds=options.budget_seconds if budget is None else budget,
+        evaluations=options.evaluations,
+        seed=options.seed,
+        algorithm=options.algorithm,
+        criteria=options.criteria,
+        performance=options.performance,
+        join_tests=options.join_tests,
+        test_timeout=options.test_timeout,
+        mutation_share=options.mutation_share,
+        cwd=str(location.project_root),
+        warning_filters=pytest_warning_filters(location.project_root),
+        python="" if interpreter.own else interpreter.executable,
+        shim="" if interpreter.own else interpreter.shim,
+    )
+
+
+def run(
+    spec: JobSpec,
+    on_event: OnEvent | None = None,
+    should_cancel: ShouldCancel | None = None,
+    spares: SpareSource | None = None,
+) -> JobOutcome:
+    """Run the job in supervised worker processes (user code never runs in this process);
+    ``spares``: workers started ahead (the language server's), used when one fits."""
+    return run_job(spec, on_event, should_cancel, spares)
+
+
+class VerificationAhead:
+    """The verification's pytest processes, started once the search has reported its first
+    progress (so that they slow neither the worker's start nor the first tests it streams):
+    they import pytest and coverage.py during the rest of the search.
+
+    Use it as the job's ``on_event`` (it passes events on) and hand ``processes`` to ``verify``.
+    """
+
+    def __init__(
+        self,
+        location: ModuleLocation,
+        on_event: OnEvent | None,
+        runs: int = VERIFY_RUNS,
+        interpreter: Interpreter = OWN,
+    ) -> None:
+        self.location, self.forward, self.runs = location, on_event, runs
+        self.interpreter = interpreter
+        self.processes: list[Ahead] = []
+        self.lock = threading.Lock()
+        self.closed = False
+
+    def __call__(self, event: Event) -> None:
+        if self.forward is not None:
+            self.forward(event)  # first: the first progress is what a save waits to see
+        if isinstance(event, Progress):
+            with self.lock:
+                if not self.processes and not self.closed:
+                    self.processes = start_ahead(
+                        self.location.import_root, range(self.runs), self.interpreter
+                    )
+
+    def close(self) -> None:
+        with self.lock:
+            self.closed = True
+            for process in self.processes:
+                process.close()
+
+
+# --- one module's run --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ModuleJob:
+    """One module's generation job, as every front end asks for it."""
+
+    location: ModuleLocation
+    options: Options = DEFAULTS
+    units: tuple[UnitJob, ...] = ()  # empty: the module's default units (``select``)
+    interpreter: Interpreter = OWN  # the project's: the worker and the verification run in it
+    model: ModuleModel | None = None  # the module analysed already (the editor's snapshot)
+    analysed: tuple[Unit, ...] = ()  # ... and its units, in ``units``' order
+
+    def spec(self) -> JobSpec:
+        return job_spec(self.location, self.units, self.options, interpreter=self.interpreter)
+
+
+def run_and_verify(
+    job: ModuleJob,
+    on_event: OnEvent | None = None,
+    cancel: threading.Event | None = None,
+    spares: SpareSource | None = None,
+    suite: SuiteSource | None = None,
+    ahead: VerificationAhead | None = None,
+) -> ModuleRun:
+    """Run ``job`` and verify its tests: the module's result, each unit with its kept tests.
+
+    The worker starts at once; this process analyses the module meanwhile (unless the job
+    brings the analysis), to refuse a file that does not parse or a unit that does not exist.
+    The verification's pytest processes start while the search runs (``ahead``: the caller's,
+    to close them sooner, else made here). A job cancelled (``cancel`` set: by the caller, or
+    here on an error or Ctrl-C) is not verified.
+    """
+    started = time.monotonic()
+    location = job.location
+    own_ahead = ahead is None
+    ahead = ahead or VerificationAhead(location, on_event, interpreter=job.interpreter)
+    cancel = cancel or threading.Event()
+    try:
+        with ThreadPoolExecutor(1, thread_name_prefix="miogen-job") as pool:
+            running = pool.submit(run, job.spec(), ahead, cancel.is_set, spares)
+            try:
+                model, units = _analysed(job)
+                if suite is not None:
+                    suite.start()  # the project's suite runs meanwhile
+                analysed = time.monotonic() - started
+                outcome = running.result()
+            except BaseException:  # also Ctrl-C while the job runs: its supervisor stops
+                cancel.set()  # the worker, and the pool's exit need not wait for the budget
+                raise
+        outcomes = _unit_outcomes(outcome, units)
+        cancelled = cancel.is_set() or outcome.status == "cancelled"
+        if cancelled:  # nothing to verify
+            outcomes = [UnitOutcome(o.unit, "cancelled", crashes=o.crashes) for o in outcomes]
+        result = verify_outcomes(
+            location, model, units, outcomes, job.options.test_timeout, ahead=ahead.processes,
+            interpreter=job.interpreter, suite=None if cancelled else suite,
+        )  # fmt: skip
+    finally:
+        if own_ahead:
+            ahead.close()
+    result.job = outcome
+    result.seconds = {"analyse": analysed, "job": outcome.wall_seconds, **result.seconds}
+    return result
+
+
+def _analysed(job: ModuleJob) -> tuple[ModuleModel, list[Unit]]:
+    if job.model is not None:
+        return job.model, list(job.analysed) or job.model.select([u.name for u in job.units])
+    model = analyze_file(job.location.path, job.location.module_name)
+    # None public: an error naming the rest
+    return model, model.select([u.name for u in job.units] or None)
+
+
+def _unit_outcomes(outcome: JobOutcome, units: Sequence[Unit]) -> list[UnitOutcome]:
+    """Each unit's outcome, in order; a unit the worker never answered for failed with the job."""
+    found = {u.unit: u for u in outcome.units}
+    failed = UnitOutcome("", "failed", message=outcome.message)
+    return [found.get(unit.name, failed) for unit in units]
+
+
+def generate_module(
+    path: str | Path,
+    unit_names: Sequence[str] | None,
+    output: Path | Output | None,
+    options: Options = DEFAULTS,
+    *,
+    project_root: str | None = None,
+    on_event: OnEvent | None = None,
+    raw: bool = False,
+    spares: SpareSource | None = None,
+    interpreter: Interpreter = OWN,
+    baseline: bool = True,
+) -> ModuleRun:
+    """``miogen generate``: one job for the module's units (sharing the budget), verified, the
+    kept tests merged into ``output`` (see ``run.write.Output``; a bare path: the project root
+    is the folder it must resolve into), the worker and the verification in ``interpreter``.
+
+    ``raw``: the search's tests as found (no shrinking, no mutants). ``baseline``: measure the
+    project's own suite meanwhile (``verify.baseline``, cached) and keep only the tests that
+    add to it.
+    """
+    started = time.monotonic()
+    location = locate(path, project_root)
+    if isinstance(output, Path):
+        output = Output(output, location.project_root)
+    if output is not None:
+        inside(output.root, output.path, output.setting)
+    names = list(unit_names or [])
+    if (raw or options.evaluations) and not names:
+        # Careful units must be named, and an evaluation budget's deadlines and limits count
+        # the units from the start: then the analysis comes first.
+        names = [u.name for u in analyze_file(location.path, location.module_name).select(None)]
+    job = ModuleJob(
+        location, options, tuple(UnitJob(name, careful=raw) for name in names), interpreter
+    )
+    suite = MeasuredSuite(location.project_root, interpreter) if baseline else None
+    result = run_and_verify(job, on_event, spares=spares, suite=suite)
+    if output is not None:
+        write_module(result, output, interpreter)
+    result.seconds["total"] = time.monotonic() - started
+    return result

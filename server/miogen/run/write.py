@@ -1,0 +1,164 @@
+"""Writing a module's verified tests: the module text, the merge, the file and its notes.
+
+The text of a set of tests (imports, functions, a module-state fixture, parametrized groups) is
+the same in the verification's scratch file, in the editor's WorkspaceEdit and in the file the
+CLI writes; the write is insert-only and atomic (invariant 3).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import os
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from miogen.confine import inside
+from miogen.emit import files
+from miogen.emit.checks import check_notes
+from miogen.emit.formatting import format_tests
+from miogen.emit.merge import GeneratedTest, MergeResult, merge_tests, write_merged
+from miogen.emit.module import module_text
+from miogen.emit.state import FIXTURE_NAME
+from miogen.emit.style import Style, project_style
+from miogen.emit.versions import minimum_python, spelled
+from miogen.execution.interpreter import OWN, Interpreter, import_origin
+from miogen.project import ModuleLocation, package_files, pytest_sys_path, time_freezer
+from miogen.records import TestRecord
+from miogen.run.result import ModuleRun
+
+HEADER = files.HEADER  # a generated file's first line: miogen writes only files that have it
+
+
+@dataclass(frozen=True)
+class Output:
+    """Where the CLI writes a module's tests, and the folder that file must resolve into."""
+
+    path: Path
+    root: Path  # the file (and any fallback) must resolve inside it (``confine.inside``)
+    setting: str = "tests-directory in [tool.miogen]"  # named when it does not
+    own_only: bool = True  # only into a file of miogen's, else a fallback beside it
+    tests_root: Path | None = None  # the project's test folder (``project.package_files``)
+
+
+def write_module(result: ModuleRun, output: Output, interpreter: Interpreter = OWN) -> None:
+    """Merge the run's kept tests into ``output`` (none kept: nothing written), noting what
+    the user should know about the file: how pytest imports the module, the project's
+    checkers, a project that freezes time."""
+    tests = result.tests
+    if not tests:
+        return
+    started = time.monotonic()
+    location = result.location
+    result.output, result.merge = write_tests(
+        output.path, tests, location.module_name, result.model.has_module_state, output.root,
+        output.setting, output.own_only, output.tests_root,
+    )  # fmt: skip
+    if problem := import_problem(location, result.output, interpreter):
+        result.notes.append(problem)
+    result.notes += check_notes(result.output, project_style(result.output))
+    if freezer := time_freezer(location.project_root):
+        result.notes.append(
+            f"the project freezes time with {freezer}: clock-derived values are still "
+            "not asserted (the tests do not freeze the clock)"
+        )
+    result.seconds["write"] = time.monotonic() - started
+
+
+def merge_into(
+    existing: str | None,
+    tests: Sequence[TestRecord],
+    module_name: str,
+    module_state: bool,
+    style: Style | None = None,
+    path: Path | None = None,
+) -> MergeResult:
+    """The merge of ``tests`` into a test file's text (the editor's, for the language server),
+    formatted in the project's ``style`` as its formatter writes the file at ``path``."""
+    text = module_text(tests, module_name, module_state)
+    imports, generated = _without_present_fixture(existing, *text)
+    if path is not None:
+        generated = _versioned(generated, path)
+    if style is not None:
+        generated = format_tests(generated, style, path, imports)
+    return merge_tests(existing, imports, generated, HEADER, style)
+
+
+def write_tests(
+    path: Path,
+    tests: Sequence[TestRecord],
+    module_name: str,
+    module_state: bool,
+    root: Path,
+    setting: str = "tests-directory in [tool.miogen]",
+    own_only: bool = True,
+    tests_root: Path | None = None,
+) -> tuple[Path, MergeResult]:
+    """Merge ``tests`` into the file at ``path`` (insert-only, atomic; a fallback file when it
+    cannot be merged into, or is not miogen's while ``own_only``); returns the path written and
+    the merge. The file written must resolve inside ``root`` (else OutsideRoot, naming
+    ``setting``, and nothing is written). ``tests_root``: the project's test folder; where it is
+    a package, the folders made under it get an ``__init__.py`` of miogen's
+    (``project.package_files``)."""
+    inside(root, Path(path), setting)  # before the file is even read, or a folder made
+    path = files.own_path(Path(path)) if own_only else Path(path)
+    inside(root, path, setting)  # and the fallback chosen
+    for package in package_files(tests_root, path) if tests_root is not None else ():
+        package.parent.mkdir(parents=True, exist_ok=True)
+        with contextlib.suppress(FileExistsError), package.open("x", encoding="utf-8") as init:
+            init.write(files.PACKAGE_HEADER)
+    existing = path.read_text(errors="replace") if path.exists() else None
+    text = module_text(tests, module_name, module_state)
+    imports, generated = _without_present_fixture(existing, *text)
+    return write_merged(
+        path,
+        imports,
+        _versioned(generated, path),
+        header=HEADER,
+        root=root,
+        setting=setting,
+        own_only=own_only,
+    )
+
+
+def _versioned(generated: list[GeneratedTest], path: Path) -> list[GeneratedTest]:
+    """The spellings of the project's minimum Python (emit/versions.py)."""
+    minimum = minimum_python(path)
+    return [dataclasses.replace(t, source=spelled(t.source, minimum)) for t in generated]
+
+
+def _without_present_fixture(
+    existing: str | None, imports: list[str], generated: list[GeneratedTest]
+) -> tuple[list[str], list[GeneratedTest]]:
+    """A file that has the fixture keeps its own (the merge would add a second, renamed)."""
+    if existing and f"def {FIXTURE_NAME}" in existing:
+        generated = [t for t in generated if t.name != FIXTURE_NAME]
+    return imports, generated
+
+
+def import_problem(
+    location: ModuleLocation, test_file: Path, interpreter: Interpreter = OWN
+) -> str:
+    """Why the project's plain ``pytest`` (at its root, its configuration, no PYTHONPATH of
+    miogen's) would not import the module under test from ``test_file`` as the tests expect,
+    and how to fix it; empty when it would."""
+    root = location.project_root.resolve()
+    if not test_file.resolve().is_relative_to(root):
+        return ""  # a file the user put elsewhere: run from where, nobody knows
+    top = location.module_name.split(".")[0]
+    first = pytest_sys_path(location.project_root, test_file)
+    origin = import_origin(interpreter, top, first, location.project_root)
+    if origin is not None and Path(origin).resolve().is_relative_to(location.import_root.resolve()):
+        return ""
+    relative = Path(os.path.relpath(location.import_root, location.project_root)).as_posix()
+    fix = (
+        f'add pythonpath = ["{relative}"] under [tool.pytest.ini_options] in pyproject.toml, or '
+        "install the project into its environment (pip install -e .)"
+    )
+    if origin is None:
+        return f"the project's pytest cannot import {top} from {test_file.name}: {fix}"
+    return (
+        f"the project's pytest imports {top} from {origin}, not from {location.import_root}: {fix}"
+    )
