@@ -75,3 +75,13 @@ def test_the_analysis_does_not_list_every_node(monkeypatch):
     model = module.analyze_source(source, "state.py", "state")
     assert model.has_module_state and 7 in model.literals.ints
     assert [t.condition for t in model.unit("f").targets if t.kind == "branch"][0] == "x > 3"
+
+
+def test_a_trees_statements_are_walked_once():
+    """The coverage.py parse, the survey, the docstrings and the server's snapshot each walked
+    a long module's statements again: the walk is kept while the tree lives."""
+    tree = ast.parse("def f():\n    if x:\n        return 1\n")
+    first = statement_walk(tree)
+    assert statement_walk(tree) is first
+    other = ast.parse("def f():\n    if x:\n        return 1\n")
+    assert statement_walk(other) is not first and len(statement_walk(other)) == len(first)

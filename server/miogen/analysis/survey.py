@@ -9,6 +9,7 @@ the names each top-level statement loads.
 from __future__ import annotations
 
 import ast
+import weakref
 from dataclasses import dataclass, field
 from typing import TypeVar
 
@@ -92,19 +93,32 @@ def walk(node: ast.AST) -> list[ast.AST]:
 STATEMENT_FIELDS = frozenset({"body", "orelse", "finalbody", "handlers", "cases"})
 
 
-def statement_walk(tree: ast.Module) -> list[ast.AST]:
+def statement_walk(tree: ast.Module) -> tuple[ast.AST, ...]:
     """The module, its statements, ``except`` clauses and ``case`` clauses, in ``ast.walk``'s
     (breadth-first) order, without visiting the expressions (most of a tree's nodes): a
-    definition, a docstring, a branch or an import is always found among them."""
-    found: list[ast.AST] = [tree]
-    index = 0
-    while index < len(found):
-        node = found[index]
-        index += 1
-        for name in node._fields:
-            if name in STATEMENT_FIELDS:
-                found.extend(getattr(node, name))
-    return found
+    definition, a docstring, a branch or an import is always found among them.
+
+    Kept per tree while the tree lives (the coverage.py parse, the survey, the docstrings and
+    the server's snapshot each walked a long module's statements again): a tree must not be
+    changed once walked (the analysis's trees never are).
+    """
+    walked = _STATEMENTS.get(tree)
+    if walked is None:
+        found: list[ast.AST] = [tree]
+        index = 0
+        while index < len(found):
+            node = found[index]
+            index += 1
+            for name in node._fields:
+                if name in STATEMENT_FIELDS:
+                    found.extend(getattr(node, name))
+        walked = _STATEMENTS[tree] = tuple(found)
+    return walked
+
+
+_STATEMENTS: weakref.WeakKeyDictionary[ast.Module, tuple[ast.AST, ...]] = (
+    weakref.WeakKeyDictionary()
+)
 
 
 Call = tuple[str, "ast.FunctionDef | ast.AsyncFunctionDef | None", ast.Call]
