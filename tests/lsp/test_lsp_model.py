@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 from lsprotocol import types
+from miogen.analysis.module import forget_analyses
+from miogen.analysis.targets import parse_code
 from miogen.emit.merge import TextEdit as MergeEdit
 from miogen.lsp import convert
 from miogen.lsp.analyser import analyse_text
@@ -22,7 +24,7 @@ from miogen.lsp.settings import (
     resolve,
     section,
 )
-from miogen.lsp.snapshot import Snapshot, take
+from miogen.lsp.snapshot import Snapshot, quick_fingerprints, take
 from miogen.lsp.views import final_view, infer_executed, render, streamed_view
 from miogen.records import Algorithm, CriterionCoverage
 from pygls.workspace.position_codec import PositionCodec
@@ -236,6 +238,39 @@ def test_a_private_helper_belongs_to_the_units_that_call_it():
     helper_changed = snap(SOURCE.replace("return x + 1", "return x + 2")).units
     assert helper_changed["sign"].fingerprint != snap().units["sign"].fingerprint
     assert helper_changed["Box"].fingerprint == snap().units["Box"].fingerprint
+
+
+def test_the_snapshot_takes_the_helpers_hashes_from_the_analysis(monkeypatch):
+    """Hashing every helper again was a tenth of a long module's snapshot: the analysis hashed
+    its private units already."""
+    from miogen.lsp import snapshot as snapshot_module
+
+    def no_hash(node: object) -> str:
+        raise AssertionError("a helper was hashed again")
+
+    source = (
+        SOURCE + "\n\ndef _twice(x):\n    return 2 * x\n\n\ndef uses(x):\n    return _twice(x)\n"
+    )
+    expected = snap(source).units
+    assert expected["uses"].helpers == ("_twice",)
+    forget_analyses()
+    parse_code.cache_clear()
+    monkeypatch.setattr(snapshot_module, "ast_hash", no_hash)
+    assert take(source, "m.py", "m").units == expected
+
+
+def test_the_fingerprints_are_those_of_a_fresh_hash_on_miogens_modules():
+    """The helpers' hashes taken from the analysis are those of hashing the helpers anew
+    (``quick_fingerprints`` parses and hashes everything itself), on miogen's own modules."""
+    root = Path(__file__).resolve().parents[2] / "server" / "miogen"
+    compared = 0
+    for path in sorted(root.rglob("*.py")):
+        shapes = take(path.read_text(encoding="utf-8"), str(path), path.stem).units
+        helpers = {name: shape.helpers for name, shape in shapes.items()}
+        fresh = quick_fingerprints(path.read_text(encoding="utf-8"), helpers)
+        assert fresh == {name: shape.fingerprint for name, shape in shapes.items()}, path
+        compared += sum(bool(shape.helpers) for shape in shapes.values())
+    assert compared > 20
 
 
 def test_condition_spans_count_characters_not_bytes():

@@ -167,7 +167,7 @@ def _has_module_state(tree: ast.Module, walked: Survey) -> bool:
         )
         if is_container:
             containers |= {t.id for t in targets if isinstance(t, ast.Name)}
-    return bool(containers) and any(_changes(node, containers) for node in walked.in_functions)
+    return bool(containers) and any(_changes(node, containers) for node in walked.in_function_calls)
 
 
 def _changes(node: ast.AST, containers: set[str]) -> bool:

@@ -9,6 +9,7 @@ the names each top-level statement loads.
 from __future__ import annotations
 
 import ast
+import weakref
 from dataclasses import dataclass, field
 from typing import TypeVar
 
@@ -18,15 +19,52 @@ FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 
 @dataclass
 class Survey:
-    """Every node of a module (depth first) and what the analysis passes read from them."""
+    """What the analysis passes read from every node of a module, from one walk.
 
-    nodes: list[ast.AST] = field(default_factory=list)
-    in_functions: list[ast.AST] = field(default_factory=list)  # nodes inside function bodies
+    The walk keeps the names each top-level statement loads, the constants, and the calls and
+    subscripts inside function bodies (what could change module state); the list of every node
+    is made only when something asks for it (appending each of a long module's nodes to lists
+    was a third of the walk).
+    """
+
+    tree: ast.Module
     # Names loaded anywhere inside each top-level statement, by the statement's index.
     names: dict[int, set[str]] = field(default_factory=dict)
+    constants: list[ast.Constant] = field(default_factory=list)  # in the order of ``nodes``
+    # The ``ast.Call`` and ``ast.Subscript`` nodes inside function bodies, in ``nodes``' order.
+    in_function_calls: list[ast.AST] = field(default_factory=list)
+    _every: tuple[list[ast.AST], list[ast.AST]] | None = field(
+        default=None, repr=False, compare=False
+    )
+
+    @property
+    def nodes(self) -> list[ast.AST]:
+        """Every node of the module (the module first, then each top-level statement's)."""
+        return self._walk_all()[0]
+
+    @property
+    def in_functions(self) -> list[ast.AST]:
+        """The nodes inside function bodies, in ``nodes``' order."""
+        return self._walk_all()[1]
 
     def of_type(self, *kinds: type[Node]) -> list[Node]:
+        """The nodes that are instances of ``kinds``: statements (``ast.stmt``, the module,
+        ``except`` and ``case`` clauses) in ``ast.walk``'s order, constants and other nodes
+        in ``nodes``' order."""
+        if all(issubclass(kind, STATEMENTS) for kind in kinds):
+            return [n for n in statement_walk(self.tree) if isinstance(n, kinds)]
+        if kinds == (ast.Constant,):
+            return list(self.constants)  # type: ignore[arg-type]
         return [node for node in self.nodes if isinstance(node, kinds)]
+
+    def _walk_all(self) -> tuple[list[ast.AST], list[ast.AST]]:
+        if self._every is None:
+            self._every = _walk_all(self.tree)
+        return self._every
+
+
+# The nodes ``statement_walk`` visits.
+STATEMENTS = (ast.Module, ast.stmt, ast.excepthandler, ast.match_case)
 
 
 def children(node: ast.AST) -> list[ast.AST]:
@@ -55,19 +93,32 @@ def walk(node: ast.AST) -> list[ast.AST]:
 STATEMENT_FIELDS = frozenset({"body", "orelse", "finalbody", "handlers", "cases"})
 
 
-def statement_walk(tree: ast.Module) -> list[ast.AST]:
+def statement_walk(tree: ast.Module) -> tuple[ast.AST, ...]:
     """The module, its statements, ``except`` clauses and ``case`` clauses, in ``ast.walk``'s
     (breadth-first) order, without visiting the expressions (most of a tree's nodes): a
-    definition, a docstring, a branch or an import is always found among them."""
-    found: list[ast.AST] = [tree]
-    index = 0
-    while index < len(found):
-        node = found[index]
-        index += 1
-        for name in node._fields:
-            if name in STATEMENT_FIELDS:
-                found.extend(getattr(node, name))
-    return found
+    definition, a docstring, a branch or an import is always found among them.
+
+    Kept per tree while the tree lives (the coverage.py parse, the survey, the docstrings and
+    the server's snapshot each walked a long module's statements again): a tree must not be
+    changed once walked (the analysis's trees never are).
+    """
+    walked = _STATEMENTS.get(tree)
+    if walked is None:
+        found: list[ast.AST] = [tree]
+        index = 0
+        while index < len(found):
+            node = found[index]
+            index += 1
+            for name in node._fields:
+                if name in STATEMENT_FIELDS:
+                    found.extend(getattr(node, name))
+        walked = _STATEMENTS[tree] = tuple(found)
+    return walked
+
+
+_STATEMENTS: weakref.WeakKeyDictionary[ast.Module, tuple[ast.AST, ...]] = (
+    weakref.WeakKeyDictionary()
+)
 
 
 Call = tuple[str, "ast.FunctionDef | ast.AsyncFunctionDef | None", ast.Call]
@@ -136,13 +187,48 @@ def survey(tree: ast.Module) -> Survey:
     """Walk ``tree`` once (iteratively: deep nesting cannot overflow the stack).
 
     The walk of every node is a good part of a long module's analysis: the children are found
-    inline (as ``children`` does), not by a call per node.
+    inline (as ``children`` does), not by a call per node, and a name or a constant (most
+    leaves) is not looked into.
     """
-    result = Survey(nodes=[tree])
-    nodes, in_functions = result.nodes, result.in_functions
+    result = Survey(tree)
+    constants, calls = result.constants, result.in_function_calls
+    name, constant, call, subscript = ast.Name, ast.Constant, ast.Call, ast.Subscript
     for index, statement in enumerate(tree.body):
         names: set[str] = set()
         result.names[index] = names
+        stack: list[tuple[ast.AST, bool]] = [(statement, False)]
+        pop, push = stack.pop, stack.append
+        while stack:
+            node, inside = pop()
+            kind = type(node)
+            if kind is name:
+                names.add(node.id)  # type: ignore[attr-defined]
+                continue  # its only child is its context
+            if kind is constant:
+                constants.append(node)  # type: ignore[arg-type]
+                continue
+            if inside:
+                if kind is call or kind is subscript:
+                    calls.append(node)
+            elif isinstance(node, FUNCTIONS):
+                inside = True  # for the children: they are inside a function body
+            for field_name in node._fields:
+                value = getattr(node, field_name, None)
+                if isinstance(value, ast.AST):
+                    push((value, inside))
+                elif type(value) is list:
+                    for item in value:
+                        if isinstance(item, ast.AST):
+                            push((item, inside))
+    return result
+
+
+def _walk_all(tree: ast.Module) -> tuple[list[ast.AST], list[ast.AST]]:
+    """Every node of ``tree`` (the module, then each top-level statement's, depth first, in the
+    survey's order) and those inside function bodies."""
+    nodes: list[ast.AST] = [tree]
+    in_functions: list[ast.AST] = []
+    for statement in tree.body:
         stack: list[tuple[ast.AST, bool]] = [(statement, False)]
         pop, push = stack.pop, stack.append
         while stack:
@@ -151,18 +237,10 @@ def survey(tree: ast.Module) -> Survey:
             if inside:
                 in_functions.append(node)
             elif isinstance(node, FUNCTIONS):
-                inside = True  # for the children: they are inside a function body
-            if type(node) is ast.Name:
-                names.add(node.id)
-            for name in node._fields:
-                value = getattr(node, name, None)
-                if isinstance(value, ast.AST):
-                    push((value, inside))
-                elif type(value) is list:
-                    for item in value:
-                        if isinstance(item, ast.AST):
-                            push((item, inside))
-    return result
+                inside = True
+            for child in children(node):  # in field order, as the survey pushes them
+                push((child, inside))
+    return nodes, in_functions
 
 
 def decorator_names(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> set[str]:

@@ -10,9 +10,9 @@ import re
 import sys
 import token
 import tokenize
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import cast
+from typing import Any, cast
 
 import coverage
 from coverage.bytecode import ByteParser
@@ -110,32 +110,34 @@ def _statement_lines(text: str) -> tuple[dict[int, int], bool]:
     first_line = 0
     empty = True
     newline = token.NEWLINE
-    for ttext, toktype, start, end in _tokens(text):
-        if toktype == newline:
+    for item in _tokens(text):  # (text, type, first line, last line, ...): indexed, not unpacked
+        if item[1] == newline:
+            end = item[3]
             if first_line and end != first_line:
                 for line in range(first_line, end + 1):
                     multiline[line] = first_line
             first_line = 0
-        elif not first_line and ttext.strip():
-            first_line = start
+        elif not first_line and item[0].strip():
+            first_line = item[2]
             empty = False
     return multiline, empty
 
 
-def _tokens(text: str) -> Iterator[tuple[str, int, int, int]]:
-    """(text, type, first line, last line) of the tokens of ``text`` but comments and blank
-    lines, from the interpreter's tokenizer (written in C; ``tokenize`` is since Python 3.12)."""
+def _tokens(text: str) -> Iterable[tuple[Any, ...]]:
+    """(text, type, first line, last line, ...) of the tokens of ``text`` but comments and
+    blank lines, from the interpreter's tokenizer (written in C; ``tokenize`` is since Python
+    3.12). On 3.11 its own iterator, whose tuples begin so: no generator between."""
     if sys.version_info >= (3, 12):
-        for kind, string, (start, _), (end, _), _ in tokenize.generate_tokens(
-            io.StringIO(text).readline
-        ):
-            if kind not in (tokenize.COMMENT, tokenize.NL):
-                yield string, kind, start, end
-        return
+        return (
+            (string, kind, start, end)
+            for kind, string, (start, _), (end, _), _ in tokenize.generate_tokens(
+                io.StringIO(text).readline
+            )
+            if kind not in (tokenize.COMMENT, tokenize.NL)
+        )
     from _tokenize import TokenizerIter  # type: ignore[import-not-found]  # CPython 3.11's own
 
-    for string, kind, start, end, _, _, _ in TokenizerIter(text):
-        yield string, kind, start, end
+    return cast(Iterable[tuple[Any, ...]], TokenizerIter(text))
 
 
 def find_targets(

@@ -101,9 +101,15 @@ def take(source: str, path: str, module_name: str) -> Snapshot:
     top_level = {_first_line(node): node for node in tree.body}
     statements = sorted(code.statements)
     units = {}
+    # The private units' hashes, by name and first line: most helpers are private units, whose
+    # hashes the analysis has (hashing them again was a tenth of a long module's snapshot).
+    hashed = {(u.name, u.line): u.ast_hash for u in model.private_units}
     for unit in model.units:
         helpers = _helpers(unit, top_level)
-        helper_hashes = [ast_hash(top_level[start]) for start in helpers.values()]
+        helper_hashes = [
+            hashed.get((name, start)) or ast_hash(top_level[start])
+            for name, start in helpers.items()
+        ]
         units[unit.name] = UnitShape(
             unit,
             fingerprint(unit.ast_hash, helper_hashes),
