@@ -24,7 +24,7 @@ from collections.abc import Callable
 from multiprocessing import Pool
 from pathlib import Path
 
-from miogen.search import (
+from miogen.worker.search import (
     Budget,
     Deceptive,
     Gradient,

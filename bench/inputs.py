@@ -39,8 +39,8 @@ STDLIB = [  # copies of CPython 3.11.7 modules (stdlib_fractions and stdlib_shle
 def measure(path: Path, seed: int, evaluations: int | None, budget: float) -> dict:
     """One module through the CLI pipeline; coverage.py's figures per unit and in total."""
     from miogen.analysis.module import analyze_file
-    from miogen.config import Options
-    from miogen.project import locate
+    from miogen.common.project import locate
+    from miogen.host.config import Options
     from miogen.run.job import generate_module
 
     root = ROOT / "corpus" / "inputs" if "inputs" in path.parts else path.parent

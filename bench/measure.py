@@ -19,7 +19,7 @@ from pathlib import Path
 
 from coverage import Coverage
 from miogen.analysis.module import analyze_file
-from miogen.verify.measure import Measurement, read_coverage, read_junit
+from miogen.host.measure import Measurement, read_coverage, read_junit
 
 
 @dataclass

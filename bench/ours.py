@@ -33,7 +33,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     start = time.monotonic()
     # As `miogen generate` does: the job's worker starts before the engine's imports.
-    from miogen.execution.early import EarlyWorker
+    from miogen.host.early import EarlyWorker
 
     worker = EarlyWorker()
     try:
@@ -48,8 +48,8 @@ def main(argv: list[str] | None = None) -> int:
 def _generate(args: argparse.Namespace, start: float, worker: object) -> dict:
     from miogen.analysis.module import analyze_file
     from miogen.cli import summarize
-    from miogen.config import Options
-    from miogen.records import Algorithm
+    from miogen.common.records import Algorithm
+    from miogen.host.config import Options
     from miogen.run.job import generate_module
     from miogen.run.write import Output
 

@@ -18,11 +18,11 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from miogen import phases
 from miogen.analysis.module import analyze_file
+from miogen.common.records import JobSpec, UnitJob
 from miogen.criteria.measurement import counted_code, measured_copy
-from miogen.objectives import Objectives
-from miogen.records import JobSpec, UnitJob
+from miogen.worker import phases
+from miogen.worker.objectives import Objectives
 
 SUBJECTS = Path(__file__).parent / "subjects"
 DEFAULT = ("stdlib_urllib_parse", "stdlib_posixpath", "stdlib_textwrap")

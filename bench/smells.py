@@ -31,8 +31,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from miogen.verify import clock
-from miogen.verify.measure import read_junit
+from miogen.host import clock
+from miogen.host.measure import read_junit
 
 from bench import real, realcorpus
 

@@ -4,7 +4,7 @@ Run: ``.venv/bin/python -m bench.worker_start [--runs 5] [--budget 2] [--gap 4]`
 Runs the language server's job for one unit of a big module (default: argparse's HelpFormatter,
 2,632 lines) through the supervisor, taking turns between three ways: a worker launched when the
 job is handed over (the CLI's way), a spare launched ``--gap`` seconds before (the language
-server's way since issue 14: ``execution.spare``), and a spare that was also given the module's
+server's way since issue 14: ``host.spare``), and a spare that was also given the module's
 text (``Spares.prepare``, as the server does once typing pauses or a file is saved) and had
 analysed it. Measured from the hand-over: the module analysed and imported (the worker's
 ``Loaded``), the first progress with covered goals (what the editor shows first), the job's end.
@@ -25,10 +25,10 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
-from miogen.config import Options
-from miogen.execution.spare import Spares
-from miogen.project import locate
-from miogen.records import Event, Loaded, Progress, UnitJob
+from miogen.common.project import locate
+from miogen.common.records import Event, Loaded, Progress, UnitJob
+from miogen.host.config import Options
+from miogen.host.spare import Spares
 from miogen.run.job import job_spec, run
 
 HERE = Path(__file__).resolve().parent

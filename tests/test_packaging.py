@@ -18,7 +18,7 @@ def test_classifiers_are_known_to_pypi_and_name_the_supported_systems() -> None:
     found = PROJECT["classifiers"]
     assert [c for c in found if c not in KNOWN_CLASSIFIERS] == []
     systems = {c for c in found if c.startswith("Operating System ::")}
-    # The worker sandbox needs POSIX resource limits (miogen.platform_support): no Windows.
+    # The worker sandbox needs POSIX resource limits (miogen.common.platform_support): no Windows.
     assert systems == {"Operating System :: POSIX :: Linux", "Operating System :: MacOS"}
     assert "Framework :: Pytest" in found
 

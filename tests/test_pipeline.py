@@ -9,15 +9,15 @@ from pathlib import Path
 
 import pytest
 from miogen.analysis.module import analyze_file
+from miogen.common.project import locate
+from miogen.common.records import Loaded, Progress, TestRecord, UnitStarted
 from miogen.emit.module import module_text, unique_names
 from miogen.emit.state import FIXTURE_NAME as FIXTURE
-from miogen.project import locate
-from miogen.records import Loaded, Progress, TestRecord, UnitStarted
+from miogen.host.measure import start_ahead
 from miogen.run import verify as verifying
 from miogen.run.job import VerificationAhead
 from miogen.run.verify import VERIFY_RUNS, verify
 from miogen.run.write import merge_into
-from miogen.verify.measure import start_ahead
 
 
 def record(name: str, body: str, imports: tuple[str, ...] = ("letters",)) -> TestRecord:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from miogen.analysis.module import analyze_file
-from miogen.project import locate
-from miogen.records import TestRecord
+from miogen.common.project import locate
+from miogen.common.records import TestRecord
 from miogen.run.verify import keep_only_what_adds, verify
 
 SIGN = """

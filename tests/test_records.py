@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from miogen.records import (
+from miogen.common.records import (
     SHRINK_SECONDS,
     Algorithm,
     JobOutcome,

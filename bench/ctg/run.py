@@ -29,8 +29,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from miogen.config import Options
 from miogen.ctg.runner import CtgConfig, CtgReport, run_ctg
+from miogen.host.config import Options
 
 from bench.ctg.versions import VERSIONS, write_version
 

@@ -50,11 +50,11 @@ from pathlib import Path
 from typing import Any
 
 from miogen.analysis.module import analyze_file
-from miogen.config import Options
+from miogen.common.records import JobSpec
 from miogen.ctg.ci import Changes, changed_since
 from miogen.ctg.jobs import Pool, dask_pool, local_pool
 from miogen.ctg.runner import CtgConfig, CtgReport, run_ctg
-from miogen.records import JobSpec
+from miogen.host.config import Options
 
 BENCH = Path(__file__).resolve().parents[1]
 OUT = BENCH / "results" / "ctg_scale.md"

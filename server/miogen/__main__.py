@@ -2,7 +2,7 @@
 
 import sys
 
-from miogen.execution.early import early_worker
+from miogen.host.early import early_worker
 
 
 def main() -> int:

@@ -18,20 +18,20 @@ from pathlib import Path
 from typing import Any
 
 from miogen.analysis.targets import CodeMap, parse_code
-from miogen.config import PROJECT_FILE, command_line, flag, options
+from miogen.common.errors import MiogenError
+from miogen.common.platform_support import require_sandbox
+from miogen.common.project import locate
+from miogen.common.records import Algorithm, ErrorKind, Event, Progress, Uncovered, to_json
 from miogen.criteria.summary import criteria_summary, describe, line_coverage
 from miogen.ctg.cli import add_parser as _add_ctg_parser
-from miogen.errors import MiogenError
-from miogen.execution.early import EarlyWorker
-from miogen.execution.interpreter import project_interpreter
-from miogen.platform_support import require_sandbox
-from miogen.project import locate
-from miogen.records import Algorithm, ErrorKind, Event, Progress, Uncovered, to_json
+from miogen.host.config import PROJECT_FILE, command_line, flag, options
+from miogen.host.early import EarlyWorker
+from miogen.host.interpreter import project_interpreter
+from miogen.host.runs import stop_runs
 from miogen.run.job import generate_module
 from miogen.run.report import Coverage, Report, UnitEntry, report_json
 from miogen.run.result import Dropped, ModuleRun, UnitRun, Verification
 from miogen.run.write import Output
-from miogen.verify.runs import stop_runs
 
 SANDBOXED_COMMANDS = ("generate", "serve", "ctg")  # they run user code in sandboxed workers
 CANCELLABLE_COMMANDS = ("generate", "ctg")  # SIGINT/SIGTERM stop their processes and exit

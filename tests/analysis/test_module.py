@@ -3,7 +3,7 @@ from __future__ import annotations
 import pytest
 from coverage.parser import PythonParser
 from miogen.analysis.module import analyze_source
-from miogen.errors import SourceSyntaxError, UnknownUnitError
+from miogen.common.errors import SourceSyntaxError, UnknownUnitError
 
 SHAPES = '''
 from dataclasses import dataclass

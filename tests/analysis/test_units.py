@@ -10,7 +10,7 @@ from miogen.analysis.model import NO_DEFAULT
 from miogen.analysis.module import analyze_source
 from miogen.analysis.survey import survey
 from miogen.analysis.targets import SourceSegments, _conditions
-from miogen.errors import NoPublicUnitError, UnknownUnitError
+from miogen.common.errors import NoPublicUnitError, UnknownUnitError
 
 PRIVATE_ONLY = """
 def _helper(x: int) -> int:

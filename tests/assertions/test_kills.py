@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from execution.helpers import problem_for
 from miogen.assertions.kills import MutantSet, MutantTarget, differs, fails
 from miogen.assertions.observation import Observation
-from miogen.problem import EvaluationMode
 from miogen.testcase.model import Statement
+from miogen.worker.problem import EvaluationMode
+from worker.helpers import problem_for
 
 SUBJECT = """
 def grade(score: int) -> str:

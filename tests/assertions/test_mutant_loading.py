@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from execution.helpers import problem_for
 from miogen.assertions.kills import MutantSet
+from worker.helpers import problem_for
 
 SUBJECT = """
 def band(x: int) -> int:

@@ -12,12 +12,12 @@ import textwrap
 import time
 
 import pytest
-from execution.helpers import problem_for
 from miogen.assertions.observe import EXTRA_RUNS, drawn_from_sources, observe
-from miogen.config import Options
-from miogen.execution import entropy
+from miogen.host.config import Options
 from miogen.run.job import generate_module
 from miogen.testcase.model import Statement
+from miogen.worker import entropy
+from worker.helpers import problem_for
 
 SUBJECT = """
 import datetime

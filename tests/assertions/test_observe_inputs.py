@@ -7,8 +7,8 @@ import types
 from collections import namedtuple
 
 from miogen.assertions.observe import observations_of
-from miogen.execution.executor import Execution
 from miogen.testcase.model import Statement
+from miogen.worker.executor import Execution
 
 
 class Slotted:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import time
 
-from execution.helpers import problem_for
 from miogen.assertions.observe import observe
 from miogen.testcase.model import Statement
+from worker.helpers import problem_for
 
 SUBJECT = """
 import itertools

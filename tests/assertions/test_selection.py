@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import time
 
-from execution.helpers import problem_for
 from miogen.assertions.kills import MutantSet
 from miogen.assertions.mutants import list_mutants
 from miogen.assertions.observe import observe
 from miogen.assertions.select import MutationAnalysis
 from miogen.testcase.model import Statement
+from worker.helpers import problem_for
 
 STACK = """
 class Stack:

@@ -125,7 +125,7 @@ def generate(classic: Path, work: Path) -> Command:
     shutil.copy(classic / "triangle.py", work / "triangle.py")
     output = work / "tests" / "test_triangle.py"
     command = Command(["generate", "triangle.py", "--budget", "30", "--output", str(output)], work)
-    command.wait_for("miogen.verify.ahead")
+    command.wait_for("miogen.plugins.ahead")
     return command
 
 
@@ -133,7 +133,7 @@ def ctg(work: Path) -> Command:
     """``miogen ctg`` on a small project for 30 s, a worker of its running."""
     root = make_project(work / "project", {"bank.py": BANK})
     command = Command(["ctg", str(root), "--budget", "30", "--jobs", "2", "-q"], work)
-    command.wait_for("miogen.worker")
+    command.wait_for("miogen.worker.main")
     return command
 
 

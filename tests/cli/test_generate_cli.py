@@ -17,7 +17,7 @@ def run_pytest(test_file: Path, import_root: Path, seed: int = 0) -> subprocess.
     env = {"PYTHONPATH": str(import_root), "PATH": "/usr/bin:/bin", "PYTHONHASHSEED": str(seed),
            "MIOGEN_SHUFFLE_SEED": str(seed)}  # fmt: skip
     return subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "miogen.verify.shuffle", str(test_file)],
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "miogen.plugins.shuffle", str(test_file)],
         capture_output=True, text=True, cwd=test_file.parent, env=env,
     )  # fmt: skip
 

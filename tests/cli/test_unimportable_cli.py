@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from miogen.cli import _print_summary, summarize
-from miogen.config import Options
-from miogen.records import Progress
+from miogen.common.records import Progress
+from miogen.host.config import Options
 from miogen.run.job import generate_module
 
 SIGN = """\

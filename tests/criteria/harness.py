@@ -7,15 +7,15 @@ import tempfile
 from collections.abc import Hashable
 from pathlib import Path
 
-from miogen import phases
 from miogen.analysis.model import Target
 from miogen.analysis.module import analyze_file
+from miogen.common.records import JobSpec, UnitJob
 from miogen.criteria import Criterion, Goal
-from miogen.objectives import Objectives
-from miogen.problem import UnitProblem
-from miogen.records import JobSpec, UnitJob
-from miogen.search import Evaluated
 from miogen.testcase.model import Statement, TestCase
+from miogen.worker import phases
+from miogen.worker.objectives import Objectives
+from miogen.worker.problem import UnitProblem
+from miogen.worker.search import Evaluated
 
 
 def unit_problem(path: Path, unit: str, criteria: str = "all", performance: bool = False):

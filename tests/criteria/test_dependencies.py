@@ -6,7 +6,7 @@ import random
 
 from harness import branch, unit_problem
 from miogen.criteria import Criterion
-from miogen.search import Archive, Budget, run_dynamosa
+from miogen.worker.search import Archive, Budget, run_dynamosa
 
 NESTED = """
 def nested(a: int, b: int) -> int:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from harness import call, construct, method, unit_problem, value
-from miogen.search import PROXIES
+from miogen.worker.search import PROXIES
 
 BAG = """
 class Bag:

@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 from ctg_projects import BANK, make_project
 from miogen.cli import main
-from miogen.config import Options
+from miogen.common.errors import MiogenError
 from miogen.ctg import report as reporting
 from miogen.ctg.ci import changed_since, parse_diff
 from miogen.ctg.runner import CtgConfig, run_ctg
-from miogen.errors import MiogenError
+from miogen.host.config import Options
 
 CHANGED_CLASSIFY = BANK.replace('return "less"', 'return "smaller"')
 

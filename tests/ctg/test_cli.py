@@ -6,9 +6,9 @@ import inspect
 
 import pytest
 from miogen.cli import _parser
-from miogen.config import command_line
+from miogen.common.records import Algorithm
 from miogen.ctg.cli import _config
-from miogen.records import Algorithm
+from miogen.host.config import command_line
 from miogen.run.verify import VERIFY_RUNS, verify_outcomes
 
 

@@ -7,10 +7,10 @@ from concurrent.futures import Future, ThreadPoolExecutor
 
 import pytest
 from ctg_projects import BANK, make_project
-from miogen.config import Options
+from miogen.common.records import JobSpec, UnitJob
 from miogen.ctg.jobs import Job, Pool, dask_pool, dispatch
 from miogen.ctg.runner import CtgConfig, run_ctg
-from miogen.records import JobSpec, UnitJob
+from miogen.host.config import Options
 
 
 class RecordingPool(Pool):

@@ -21,14 +21,14 @@ from pathlib import Path
 import miogen
 import pytest
 from ctg_projects import BANK, make_project
-from miogen.config import Options
+from miogen.common.errors import MiogenError
+from miogen.common.project import locate
+from miogen.common.records import JobOutcome, JobSpec, UnitJob, VersionMismatch, sealed, versions
 from miogen.ctg import remote, runner
 from miogen.ctg.jobs import DaskPool, Job, Pool, dask_pool, dispatch, outcome_of
 from miogen.ctg.remote import execute_remote, import_closure, mismatched, pack, worker_versions
 from miogen.ctg.runner import CtgConfig, run_ctg
-from miogen.errors import MiogenError
-from miogen.project import locate
-from miogen.records import JobOutcome, JobSpec, UnitJob, VersionMismatch, sealed, versions
+from miogen.host.config import Options
 from miogen.run.job import job_spec
 
 # A package whose module imports its sibling (relatively) and a top-level module: without the

@@ -9,12 +9,12 @@ import pytest
 from ctg_projects import BANK, make_project
 from miogen.analysis.module import analyze_file
 from miogen.cli import main
-from miogen.config import Options
-from miogen.ctg.history import HistoryStore, RunRow
+from miogen.common.history import HistoryStore, RunRow
+from miogen.common.records import JobSpec, UnitJob
 from miogen.ctg.runner import CtgConfig, pytest_problem, run_ctg
-from miogen.execution.supervisor import run_job
-from miogen.records import JobSpec, UnitJob
-from miogen.verify.measure import Measurement
+from miogen.host.config import Options
+from miogen.host.measure import Measurement
+from miogen.host.supervisor import run_job
 
 
 def by_name(report) -> dict:

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from ctg_projects import BANK, make_project
-from miogen.config import Options
 from miogen.ctg import report as reporting
 from miogen.ctg.runner import CtgConfig, run_ctg
+from miogen.host.config import Options
 
 HUMAN = """
 from bank import classify

@@ -8,9 +8,9 @@ import textwrap
 
 from ctg_projects import BANK, construct, make_project, method, stored, value
 from miogen.analysis.module import analyze_file, analyze_source
+from miogen.common.records import JobSpec, UnitJob
 from miogen.ctg.seeding import dependencies, pool_objects, pool_seeds, still_valid_seeds
-from miogen.execution.supervisor import run_job
-from miogen.records import JobSpec, UnitJob
+from miogen.host.supervisor import run_job
 from miogen.testcase.model import from_json
 
 V1 = """

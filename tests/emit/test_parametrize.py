@@ -10,7 +10,7 @@ import pytest
 from emit.test_merge import assert_ruff_format_keeps, ruff
 from miogen.emit.merge import GeneratedTest, merge_tests
 from miogen.emit.parametrize import original_names, parametrize
-from miogen.verify.measure import read_junit
+from miogen.host.measure import read_junit
 
 CLASSIFY = """
 def classify(a, b, c):

@@ -12,11 +12,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from miogen.analysis.model import Unit
 from miogen.criteria import probe_finder
-from miogen.execution.tracer import ArcTracer
 from miogen.instrument import runtime, tally
 from miogen.instrument.counting import TALLY, Counting
 from miogen.instrument.loader import compile_instrumented
 from miogen.instrument.rewrite import PROBE
+from miogen.worker.tracer import ArcTracer
 
 pytestmark = pytest.mark.filterwarnings("ignore::SyntaxWarning")
 WHOLE_FILE = Unit("all", "function", 1, 10**6, "", ranges=((1, 10**6),))

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from miogen.assertions.mutants import MutantFactory
-from miogen.errors import ModuleImportError
+from miogen.common.errors import ModuleImportError
 from miogen.instrument import runtime
 from miogen.instrument.loader import load_instrumented
 from miogen.instrument.rewrite import PROBE

@@ -10,13 +10,13 @@ import tempfile
 import textwrap
 import types
 
-from miogen import phases
 from miogen.analysis.module import analyze_file, analyze_source
+from miogen.common.records import JobSpec, UnitJob
 from miogen.instrument.counting import TALLY
 from miogen.instrument.reach import Scope, reachable
 from miogen.instrument.rewrite import PROBE
-from miogen.objectives import Objectives, job_scope
-from miogen.records import JobSpec, UnitJob
+from miogen.worker import phases
+from miogen.worker.objectives import Objectives, job_scope
 
 MODULE = """
 import os

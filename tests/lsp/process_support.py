@@ -29,7 +29,9 @@ def children(pid: int) -> dict[int, str]:
 
 
 def spares(pid: int) -> set[int]:
-    return {child for child, command in children(pid).items() if "miogen.worker --spare" in command}
+    return {
+        child for child, command in children(pid).items() if "miogen.worker.main --spare" in command
+    }
 
 
 def gone(pid: int) -> bool:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from lsp_support import SHAPES, line_of
-from miogen.errors import SourceSyntaxError
+from miogen.common.errors import SourceSyntaxError
 from miogen.lsp.analyser import Analyser, Closed, Superseded, TooBig, analyse_text
 from miogen.lsp.documents import OUTLINE_CHARACTERS, DocumentStore
 from miogen.lsp.protocol import CommandError

@@ -11,6 +11,7 @@ import pytest
 from lsprotocol import types
 from miogen.analysis.module import forget_analyses
 from miogen.analysis.targets import parse_code
+from miogen.common.records import Algorithm, CriterionCoverage
 from miogen.emit.merge import TextEdit as MergeEdit
 from miogen.lsp import convert
 from miogen.lsp.analyser import analyse_text
@@ -26,7 +27,6 @@ from miogen.lsp.settings import (
 )
 from miogen.lsp.snapshot import Snapshot, quick_fingerprints, take
 from miogen.lsp.views import final_view, infer_executed, render, streamed_view
-from miogen.records import Algorithm, CriterionCoverage
 from pygls.workspace.position_codec import PositionCodec
 
 SOURCE = """\

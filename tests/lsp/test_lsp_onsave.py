@@ -7,7 +7,7 @@ from types import SimpleNamespace
 
 import pytest
 from lsp_support import E2E, SHAPES, edited_sign, line_of
-from miogen.ctg.history import HistoryStore, RunRow
+from miogen.common.history import HistoryStore, RunRow
 from miogen.lsp.documents import UnitRecord
 from miogen.lsp.onsave import changed_at_a_glance, history_of, plan_save
 from miogen.lsp.settings import read_layer, resolve

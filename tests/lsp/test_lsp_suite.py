@@ -6,7 +6,7 @@ import asyncio
 import time
 
 from lsp_support import E2E
-from miogen.verify.baseline import BASELINE_PATH, project_baseline
+from miogen.host.baseline import BASELINE_PATH, project_baseline
 
 pytestmark = E2E
 

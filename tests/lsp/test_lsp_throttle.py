@@ -6,8 +6,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from miogen.common.records import Progress
 from miogen.lsp.jobs import Job, Scheduler
-from miogen.records import Progress
 
 HOUR = 3600.0  # a throttle no test waits out: what is sent early was sent at once
 

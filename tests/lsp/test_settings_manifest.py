@@ -10,9 +10,9 @@ from types import ModuleType
 from typing import Any
 
 import pytest
-from miogen import config
+from miogen.common.records import Algorithm, to_json
+from miogen.host import config
 from miogen.lsp.settings import KEYS, Settings
-from miogen.records import Algorithm, to_json
 
 REPO = Path(__file__).resolve().parents[2]
 MANIFEST = json.loads((REPO / "vscode-extension" / "package.json").read_text(encoding="utf-8"))

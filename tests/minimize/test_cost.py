@@ -9,8 +9,8 @@ from miogen.minimize.cost import FIXED_TEST_COST, weight
 from miogen.minimize.reduce import CoverageCache, ReducedTest, set_cover
 from miogen.minimize.shrink import Shrinker
 from miogen.minimize.suite import MAX_JOINED_CALLS, join_tests, reduce_suite
-from miogen.search import PROXIES
 from miogen.testcase.model import Statement, canonical_key
+from miogen.worker.search import PROXIES
 
 STATEMENTS = PROXIES.index("production statements")
 

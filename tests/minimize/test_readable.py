@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import time
 
-from execution.helpers import problem_for
 from minimize.test_shrink import cache_for
 from miogen.minimize.readable import number_parameters, numbers_for_bools
 from miogen.minimize.reduce import ReducedTest
 from miogen.minimize.shrink import Shrinker
 from miogen.testcase.model import Statement
+from worker.helpers import problem_for
 
 SUBJECT = """
 class Stack:

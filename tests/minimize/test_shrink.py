@@ -5,11 +5,11 @@ from __future__ import annotations
 import random
 import time
 
-from execution.helpers import problem_for
 from miogen.minimize.readable import module_words
 from miogen.minimize.reduce import CoverageCache, ReducedTest, set_cover, split_independent
 from miogen.minimize.shrink import Shrinker, simplicity, value_cost
 from miogen.testcase.model import Statement
+from worker.helpers import problem_for
 
 SUBJECT = """
 def grade(score: int, bonus: int = 0, name: str = "") -> str:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from miogen.analysis.module import analyze_file
-from miogen.project import locate
-from miogen.records import StopReason, TestRecord, UnitOutcome, UnitResult
+from miogen.common.project import locate
+from miogen.common.records import StopReason, TestRecord, UnitOutcome, UnitResult
 from miogen.run.result import Numbers
 from miogen.run.verify import verify_outcomes
 

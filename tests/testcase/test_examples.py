@@ -7,8 +7,8 @@ import textwrap
 
 from miogen.analysis.examples import ExampleCall, example_calls, example_literals
 from miogen.analysis.module import analyze_file
-from miogen.execution.supervisor import run_job
-from miogen.records import JobSpec, UnitJob
+from miogen.common.records import JobSpec, UnitJob
+from miogen.host.supervisor import run_job
 from miogen.testcase.examples import example_tests
 from miogen.testcase.model import Statement
 from miogen.testcase.sampling import TestFactory

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 from miogen.analysis.module import analyze_file
-from miogen.config import Options
-from miogen.execution.supervisor import run_job
-from miogen.records import JobSpec, UnitJob, UnitResult
+from miogen.common.records import JobSpec, UnitJob, UnitResult
+from miogen.host.config import Options
+from miogen.host.supervisor import run_job
 from miogen.run.job import generate_module
 from miogen.run.write import Output
 

@@ -21,7 +21,7 @@ from miogen.analysis.source import read_source
 from miogen.analysis.special import SPECIAL_METHODS
 from miogen.analysis.survey import TreeIndex, index_tree, walk
 from miogen.analysis.typespec import ANY, TypeReader, TypeSpec, binding_aliases, union
-from miogen.errors import SourceSyntaxError
+from miogen.common.errors import SourceSyntaxError
 
 ReadSignature = Callable[[FunctionNode, TypeReader, str], Signature]
 Analyse = Callable[[Path, str], dict[str, ClassModel]]

@@ -194,7 +194,7 @@ class ModuleModel:
         for unit in (*self.units, *self.private_units):
             if unit.name == name:
                 return unit
-        from miogen.errors import UnknownUnitError
+        from miogen.common.errors import UnknownUnitError
 
         raise UnknownUnitError(name, [u.name for u in self.units], self._private_names())
 
@@ -204,7 +204,7 @@ class ModuleModel:
         if names:
             return [self.unit(name) for name in names]
         if not self.default_units:
-            from miogen.errors import NoPublicUnitError
+            from miogen.common.errors import NoPublicUnitError
 
             raise NoPublicUnitError(self.path, self._private_names())
         return self.default_units

@@ -34,7 +34,7 @@ from miogen.analysis.survey import (
 )
 from miogen.analysis.targets import find_targets, parse_code
 from miogen.analysis.typespec import TypeReader, TypeSpec
-from miogen.errors import SourceSyntaxError
+from miogen.common.errors import SourceSyntaxError
 
 ENUM_BASES = frozenset({"Enum", "IntEnum", "StrEnum", "Flag", "IntFlag"})
 NOT_BUILDABLE_BASES = frozenset({"Protocol", "ABC", "TypedDict"}) | ENUM_BASES

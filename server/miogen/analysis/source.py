@@ -10,7 +10,7 @@ from __future__ import annotations
 import importlib.util
 from pathlib import Path
 
-from miogen.errors import SourceSyntaxError
+from miogen.common.errors import SourceSyntaxError
 
 
 def read_source(path: str | Path) -> str:

@@ -22,8 +22,8 @@ from miogen.analysis.model import Unit
 from miogen.assertions.mutants import Mutant, MutantFactory, sample_mutants, spread_order
 from miogen.assertions.observation import Observation
 from miogen.assertions.observe import observations_of
-from miogen.execution.executor import Execution, Executor
 from miogen.testcase.model import TestCase
+from miogen.worker.executor import Execution, Executor
 
 MAX_MUTANTS = 120
 Hook = Callable[..., None]

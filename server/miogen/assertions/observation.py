@@ -15,7 +15,7 @@ from typing import Any, Literal
 MAX_LITERAL = 200  # characters: longer values are not asserted literally
 MAX_INT_BITS = 700  # an int of more bits has more than MAX_LITERAL digits
 # Bound at import: the worker later puts a clock-watching subclass in ``datetime.datetime``
-# (execution/entropy.py) whose objects are of the real class.
+# (worker/entropy.py) whose objects are of the real class.
 _DATES = (datetime.date, datetime.datetime, datetime.time, datetime.timedelta)
 
 ObservationKind = Literal[

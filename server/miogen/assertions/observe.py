@@ -13,8 +13,8 @@ from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, replace
 
 from miogen.assertions.observation import Observation, literal
-from miogen.execution.executor import Execution, Executor
 from miogen.testcase.model import CALLS, TestCase, has_value
+from miogen.worker.executor import Execution, Executor
 
 MAX_ATTRIBUTES = 3
 EXTRA_RUNS = 4  # a raise with even odds shows in one of six runs but for 1 in 32 tests

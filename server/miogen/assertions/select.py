@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 from miogen.assertions.kills import MutantSet, fails
 from miogen.assertions.observation import Observation
 from miogen.assertions.observe import observations_of
-from miogen.execution.executor import Execution
 from miogen.testcase.model import TestCase
+from miogen.worker.executor import Execution
 
 
 @dataclass

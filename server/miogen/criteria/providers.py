@@ -31,7 +31,7 @@ EQUAL_TO_LINE = ("CRP", "COND")  # mutants that always infect once reached (no p
 
 
 class Trace(Protocol):
-    """What the providers read of one execution (``execution.executor.Execution`` has it)."""
+    """What the providers read of one execution (``worker.executor.Execution`` has it)."""
 
     test: TestCase
     values: list[object]

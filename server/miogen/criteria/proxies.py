@@ -11,7 +11,7 @@ from miogen.testcase.model import CALLS, TestCase
 def proxies(
     test: TestCase, counts: Sequence[int], counters: CounterMap | None
 ) -> tuple[float, ...]:
-    """I1..I7 (``search.performance.PROXIES``) of a test that ran with statement ``counts``.
+    """I1..I7 (``worker.search.performance.PROXIES``) of a test that ran with statement ``counts``.
 
     Production code is the instrumented part of the module (the unit and the code of its file
     that its tests can run, ``instrument.reach``):

@@ -30,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
-from miogen.sharing import proportional
+from miogen.common.sharing import proportional
 
 CHANGED_WEIGHT = 2.0  # the paper's h
 PATIENCE = 3  # runs without improvement before an unchanged unit is retired

@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from miogen.analysis.model import Unit
-from miogen.errors import MiogenError
-from miogen.execution.interpreter import OWN, Interpreter
+from miogen.common.errors import MiogenError
+from miogen.host.interpreter import OWN, Interpreter
 
 _HUNK = re.compile(r"^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@")
 

@@ -10,11 +10,11 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from miogen.atomic import write_atomically
-from miogen.config import CTG_KEYS, Options, command_line, flag, options
-from miogen.errors import MiogenError
-from miogen.execution.interpreter import project_interpreter
-from miogen.records import Algorithm
+from miogen.common.atomic import write_atomically
+from miogen.common.errors import MiogenError
+from miogen.common.records import Algorithm
+from miogen.host.config import CTG_KEYS, Options, command_line, flag, options
+from miogen.host.interpreter import project_interpreter
 from miogen.run.verify import VERIFY_RUNS
 
 if TYPE_CHECKING:

@@ -8,10 +8,9 @@ from pathlib import Path
 
 from miogen.analysis.model import ModuleModel, Unit
 from miogen.analysis.module import analyze_file
-from miogen.ctg.history import content_hash
-from miogen.emit.files import own_path
-from miogen.errors import MiogenError
-from miogen.project import (
+from miogen.common.errors import MiogenError
+from miogen.common.history import content_hash
+from miogen.common.project import (
     GENERATED_PATTERN,
     ModuleLocation,
     default_test_path,
@@ -19,6 +18,7 @@ from miogen.project import (
     locate,
     project_tests_folder,
 )
+from miogen.emit.files import own_path
 
 SKIPPED_FOLDERS = frozenset(
     {"tests", "test", "testing", "docs", "build", "dist", "node_modules", "site-packages",

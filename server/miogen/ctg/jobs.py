@@ -9,7 +9,7 @@ into a folder of its own, runs the job, and verifies its tests there; client and
 to work together unless they run the same miogen.
 
 On this machine the pool is a thread pool of ``--jobs`` threads, each of which supervises one
-worker *process* (``execution.supervisor.run_job``): the search and the user's code already run
+worker *process* (``host.supervisor.run_job``): the search and the user's code already run
 in a separate process per job, so ``--jobs`` threads means ``--jobs`` processes doing the work.
 A process pool on top would only add a second process per job and pickling; threads also let a
 Ctrl-C reach every supervisor (``cancel``), which then kills its worker.
@@ -25,9 +25,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from miogen.ctg import remote
-from miogen.errors import MiogenError
-from miogen.records import (
+from miogen.common.errors import MiogenError
+from miogen.common.records import (
     JobOutcome,
     JobSpec,
     VersionMismatch,
@@ -36,6 +35,7 @@ from miogen.records import (
     to_json,
     unsealed,
 )
+from miogen.ctg import remote
 from miogen.run.job import run
 
 

@@ -35,11 +35,10 @@ from pathlib import Path
 from typing import Any
 
 from miogen.analysis.module import analyze_file
-from miogen.confine import inside
-from miogen.emit.module import unique_names
-from miogen.errors import MiogenError
-from miogen.project import ROOT_MARKERS, ModuleLocation
-from miogen.records import (
+from miogen.common.confine import inside
+from miogen.common.errors import MiogenError
+from miogen.common.project import ROOT_MARKERS, ModuleLocation
+from miogen.common.records import (
     JobOutcome,
     JobSpec,
     TestRecord,
@@ -50,11 +49,12 @@ from miogen.records import (
     unsealed,
     versions,
 )
+from miogen.emit.module import unique_names
+from miogen.host.measure import Measurement
 from miogen.run.job import run
 from miogen.run.result import Dropped, Verification
 from miogen.run.verify import verify
 from miogen.testcase.examples import project_test_files
-from miogen.verify.measure import Measurement
 
 MAX_FILES = 2000  # files of the project one job carries, at the most
 ROOT_FILES = tuple(name for name in ROOT_MARKERS if name != ".git")  # a folder: not carried

@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from miogen.ctg.runner import CtgReport, UnitState
+from miogen.host.adds import Gain, module_gain
 from miogen.run.report import Coverage, Report, UnitEntry, report_json
 from miogen.run.result import Numbers
-from miogen.verify.adds import Gain, module_gain
 
 
 def numbers(state: UnitState) -> Numbers:

@@ -22,8 +22,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from miogen.analysis.model import Unit
-from miogen.config import DEFAULTS, Options
-from miogen.confine import OutsideRoot, inside
+from miogen.common.confine import OutsideRoot, inside
+from miogen.common.history import DEFAULT_PATH, HistoryStore, RunRow, StoredUnit, content_hash
+from miogen.common.records import (
+    JobOutcome,
+    JobSpec,
+    TestData,
+    TestRecord,
+    UnitJob,
+    UnitOutcome,
+    VerifiedTests,
+)
 from miogen.ctg.allocation import (
     CHANGED_WEIGHT,
     PATIENCE,
@@ -37,27 +46,18 @@ from miogen.ctg.allocation import (
 )
 from miogen.ctg.ci import Changes
 from miogen.ctg.discovery import Module, discover, project_root
-from miogen.ctg.history import DEFAULT_PATH, HistoryStore, RunRow, StoredUnit, content_hash
 from miogen.ctg.jobs import Job, Pool, dispatch, local_pool
 from miogen.ctg.remote import verification_of
 from miogen.ctg.seeding import dependencies, pool_objects, pool_seeds, still_valid_seeds
 from miogen.emit.merge import UnmergeableFile
-from miogen.execution.interpreter import OWN, Interpreter
-from miogen.records import (
-    JobOutcome,
-    JobSpec,
-    TestData,
-    TestRecord,
-    UnitJob,
-    UnitOutcome,
-    VerifiedTests,
-)
+from miogen.host.baseline import project_baseline
+from miogen.host.config import DEFAULTS, Options
+from miogen.host.interpreter import OWN, Interpreter
+from miogen.host.measure import Measurement, measure
 from miogen.run.job import job_spec
 from miogen.run.result import UnitRun, Verification
 from miogen.run.verify import VERIFY_RUNS, verify_outcomes
 from miogen.run.write import import_problem, write_tests
-from miogen.verify.baseline import project_baseline
-from miogen.verify.measure import Measurement, measure
 
 Log = Callable[[str], None]
 

@@ -24,8 +24,8 @@ from collections.abc import Iterable
 
 from miogen.analysis.model import ModuleModel, Signature, Unit
 from miogen.analysis.typespec import TypeSpec
+from miogen.common.records import TestData
 from miogen.minimize.reduce import closure
-from miogen.records import TestData
 from miogen.testcase.model import (
     Statement,
     TestCase,

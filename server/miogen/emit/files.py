@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from miogen.atomic import write_atomically
+from miogen.common.atomic import write_atomically
 from miogen.emit.source import UnmergeableFile, parse_module
 from miogen.emit.text import Lines, TextEdit
 
@@ -102,7 +102,7 @@ def read(path: Path) -> bytes | None:
 
 
 def replace_if_unchanged(path: Path, data: bytes, expected: bytes | None) -> bool:
-    """Write ``data`` to ``path`` atomically (``miogen.atomic``), folders created as needed.
+    """Write ``data`` to ``path`` atomically (``miogen.common.atomic``), folders created as needed.
 
     Returns False, writing nothing, when ``path`` no longer holds ``expected`` (None: absent).
     """

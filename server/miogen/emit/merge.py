@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from miogen.confine import inside
+from miogen.common.confine import inside
 from miogen.emit import files
 from miogen.emit.formatting import format_tests
 from miogen.emit.import_places import import_inserts

@@ -10,11 +10,11 @@ import dataclasses
 import re
 from collections.abc import Sequence
 
+from miogen.common.records import TestRecord
 from miogen.emit.loading import IMPORTLIB, bind_in_tests, importable
 from miogen.emit.merge import GeneratedTest
 from miogen.emit.parametrize import parametrize
 from miogen.emit.state import MODULE_ALIAS, state_fixture
-from miogen.records import TestRecord
 
 _DEF = re.compile(r"^(\s*(?:async\s+)?def\s+)\w+\b", re.MULTILINE)
 

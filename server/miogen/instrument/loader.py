@@ -21,7 +21,7 @@ import types
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from miogen.errors import ModuleImportError
+from miogen.common.errors import ModuleImportError
 from miogen.instrument import runtime, tally
 from miogen.instrument.counting import TALLY
 from miogen.instrument.reach import Scope, part, reachable

@@ -31,7 +31,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 
-from miogen.errors import SourceSyntaxError
+from miogen.common.errors import SourceSyntaxError
 from miogen.lsp.protocol import CommandError
 from miogen.lsp.snapshot import Snapshot, take
 

@@ -17,8 +17,8 @@ from typing import Any, Protocol
 
 from lsprotocol import types
 
-from miogen.confine import OutsideRoot, is_inside, resolved
-from miogen.errors import SourceSyntaxError
+from miogen.common.confine import OutsideRoot, is_inside, resolved
+from miogen.common.errors import SourceSyntaxError
 from miogen.lsp import convert
 from miogen.lsp.client import Client
 from miogen.lsp.documents import PATIENCE, Document, DocumentStore

@@ -15,13 +15,13 @@ from pathlib import Path
 from pygls.uris import to_fs_path
 
 from miogen.analysis.source import read_source
-from miogen.errors import SourceSyntaxError
+from miogen.common.errors import SourceSyntaxError
+from miogen.common.records import TestData
 from miogen.lsp.analyser import Analyser
 from miogen.lsp.jobs import Job
 from miogen.lsp.protocol import CommandError, UnitState
 from miogen.lsp.snapshot import Outline, Snapshot, UnitShape, outline
 from miogen.lsp.views import UnitView
-from miogen.records import TestData
 
 MAX_SEEDS = 200  # tests handed to the next job; the newest win
 PATIENCE = 0.05  # seconds a request waits for the analysis of a newer text before answering

@@ -11,14 +11,14 @@ from lsprotocol import types
 from pygls.uris import from_fs_path
 from pygls.workspace.position_codec import PositionCodec
 
-from miogen.confine import inside
+from miogen.common.confine import inside
+from miogen.common.project import ModuleLocation, default_test_path, package_files
+from miogen.common.records import TestRecord
 from miogen.emit import files
 from miogen.emit.merge import MergeResult, UnmergeableFile, fallback_path
 from miogen.emit.style import project_style
 from miogen.lsp import convert
 from miogen.lsp.settings import Settings
-from miogen.project import ModuleLocation, default_test_path, package_files
-from miogen.records import TestRecord
 from miogen.run.write import merge_into
 
 SETTING = "miogen.testsDirectory (or tests-directory in [tool.miogen])"

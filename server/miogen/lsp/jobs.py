@@ -1,6 +1,6 @@
 """Generation jobs: a queue with a parallel limit, a worker process per job, throttled progress.
 
-Each job runs in a worker process started ahead of it when one fits (``execution.spare``: a
+Each job runs in a worker process started ahead of it when one fits (``host.spare``: a
 spare for the job's settings, past Python's start and miogen's imports, that may have analysed
 the saved text already); the next spare starts once the job has streamed its first progress.
 
@@ -21,12 +21,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from miogen.execution.spare import Spares
-from miogen.lsp.protocol import JobState
-from miogen.lsp.settings import Settings
-from miogen.lsp.snapshot import Snapshot, UnitShape
-from miogen.project import ModuleLocation
-from miogen.records import (
+from miogen.common.project import ModuleLocation
+from miogen.common.records import (
     Crash,
     Event,
     JobOutcome,
@@ -36,11 +32,15 @@ from miogen.records import (
     UnitJob,
     UnitOutcome,
 )
+from miogen.host.adds import Gain
+from miogen.host.measure import Measurement
+from miogen.host.spare import Spares
+from miogen.lsp.protocol import JobState
+from miogen.lsp.settings import Settings
+from miogen.lsp.snapshot import Snapshot, UnitShape
 from miogen.run.job import ModuleJob, VerificationAhead, run_and_verify
 from miogen.run.result import Dropped, ModuleRun
 from miogen.run.verify import CachedSuite
-from miogen.verify.adds import Gain
-from miogen.verify.measure import Measurement
 
 logger = logging.getLogger(__name__)
 

@@ -4,7 +4,7 @@ The editor's settings come in layers, weakest first: ``initializationOptions``, 
 configuration (pulled or pushed), the client's configuration for the file's workspace folder (a
 multi-root workspace can set other values per folder). ``[tool.miogen]`` in the file's project
 goes below them, above them or nowhere, as their ``configurationPreference`` says (see
-``miogen.config.merge``).
+``miogen.host.config.merge``).
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from miogen.config import PROJECT_FILE, capped, merge
+from miogen.common.project import ModuleLocation, find_project_root, locate
+from miogen.host.config import PROJECT_FILE, capped, merge
 from miogen.lsp.settings import ProjectSettings, Settings, read_layer, resolve, section
-from miogen.project import ModuleLocation, find_project_root, locate
 
 INITIALIZATION = "initializationOptions"
 

@@ -1,7 +1,7 @@
 """What a save generates: the units whose code changed, then untested units near the last edit.
 
 A unit is untested when it has no result in this session (no job was ever started for it) and the
-continuous-generation history (``.miogen/history.sqlite``, ctg/history.py) has nothing for it.
+continuous-generation history (``.miogen/history.sqlite``, common/history.py) has nothing for it.
 Untested units fill the job limit left after the changed ones, nearest to the last edit first, so
 that the first save of a file that never had tests starts generating where the user works.
 """
@@ -12,8 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from miogen.config import SaveMode
-from miogen.ctg.history import DEFAULT_PATH, recorded_units
+from miogen.common.history import DEFAULT_PATH, recorded_units
+from miogen.host.config import SaveMode
 from miogen.lsp.documents import UnitRecord
 from miogen.lsp.snapshot import Snapshot, UnitShape, quick_fingerprints
 

@@ -29,11 +29,11 @@ from typing import Any
 
 from pygls.uris import to_fs_path
 
-from miogen.config import MAX_BUDGET_SECONDS
-from miogen.confine import resolved
+from miogen.common.confine import resolved
+from miogen.common.errors import MiogenError
 from miogen.ctg.discovery import module_files
-from miogen.errors import MiogenError
-from miogen.execution.interpreter import OWN
+from miogen.host.config import MAX_BUDGET_SECONDS
+from miogen.host.interpreter import OWN
 from miogen.lsp.client import Client
 from miogen.lsp.locator import Locator
 from miogen.lsp.protocol import CommandError, PathsResult
@@ -234,7 +234,7 @@ def command(paths: list[Path], root: Path, settings: Settings, modules: int) -> 
 
 def environment() -> dict[str, str]:
     """The server's environment for the run, which starts as miogen's own processes do
-    (``execution.interpreter``): from the extension's bundle, the bundle goes on the END of
+    (``host.interpreter``): from the extension's bundle, the bundle goes on the END of
     ``sys.path``, so the interpreter's own packages (its pytest, its plugins) come first."""
     return OWN.environment(os.environ)
 

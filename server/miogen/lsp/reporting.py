@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from miogen.common.records import ErrorKind, UnitResult
 from miogen.lsp import convert
 from miogen.lsp.client import Client
 from miogen.lsp.documents import Document, DocumentStore
 from miogen.lsp.jobs import Job
 from miogen.lsp.protocol import JOB_STATUS
 from miogen.lsp.views import final_view, streamed_view
-from miogen.records import ErrorKind, UnitResult
 
 
 class JobReporter:

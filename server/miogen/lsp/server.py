@@ -19,10 +19,10 @@ from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
 
+from miogen.host.runs import stop_runs
 from miogen.lsp.features import actions, commands, documents, hovers, lenses, requests
 from miogen.lsp.session import Session
 from miogen.lsp.transport import Listener, loopback, remove_token, serve_socket, token
-from miogen.verify.runs import stop_runs
 
 NAME = "miogen"
 VERSION = (

@@ -20,7 +20,8 @@ from typing import Any
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 
-from miogen.errors import SourceSyntaxError
+from miogen.common.errors import SourceSyntaxError
+from miogen.common.project import is_test_file
 from miogen.lsp import convert
 from miogen.lsp.analyser import Analyser, TooBig
 from miogen.lsp.client import Client
@@ -36,7 +37,6 @@ from miogen.lsp.reporting import JobReporter
 from miogen.lsp.settings import Settings
 from miogen.lsp.snapshot import Snapshot, UnitShape
 from miogen.lsp.watching import Watcher
-from miogen.project import is_test_file
 
 SAVE_DEBOUNCE = 0.1  # saves closer together than this start one round of jobs
 _HEADER = re.compile(r"\s*(async\s+def|def|class)\b")

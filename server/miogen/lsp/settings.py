@@ -3,7 +3,7 @@
 The editor's layers, weakest first: ``initializationOptions``, then ``workspace/configuration``
 (section ``miogen``, or what ``workspace/didChangeConfiguration`` pushes), then the answer for the
 file's workspace folder. ``[tool.miogen]`` in the file's pyproject.toml comes before or after
-them as the editor's ``configurationPreference`` says (``miogen.config``: editorFirst by default,
+them as the editor's ``configurationPreference`` says (``miogen.host.config``: editorFirst by default,
 so an explicit editor setting wins; VS Code sends only the settings the user set). A bad value
 is dropped with a message and the other layers (in the end the default) apply.
 """
@@ -16,14 +16,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from miogen import config
-from miogen.config import Options, Preference, SaveMode
-from miogen.records import to_json
+from miogen.common.records import to_json
+from miogen.host import config
+from miogen.host.config import Options, Preference, SaveMode
 
 
 @dataclass(frozen=True)
 class Settings(Options):
-    """The engine's options (``miogen.config.Options``) and what only the editor uses."""
+    """The engine's options (``miogen.host.config.Options``) and what only the editor uses."""
 
     on_save: bool = True  # the older switch: false turns generation on save off whatever the mode
     generate_on_save: SaveMode = "untested"  # changed units, then untested ones; or changed only

@@ -93,7 +93,7 @@ def outline(source: str) -> Outline | None:
 
 
 def take(source: str, path: str, module_name: str) -> Snapshot:
-    """Analyse ``source``; raises ``miogen.errors.SourceSyntaxError``."""
+    """Analyse ``source``; raises ``miogen.common.errors.SourceSyntaxError``."""
     model = analyze_source(source, path, module_name)
     code = parse_code(source)  # cached: the analysis parsed it already
     tree = code.tree if code.tree is not None else parse_module(source, path)

@@ -37,7 +37,7 @@ from pathlib import Path
 from pygls.io_ import run_async
 from pygls.lsp.server import LanguageServer
 
-from miogen.errors import MiogenError
+from miogen.common.errors import MiogenError
 
 logger = logging.getLogger(__name__)
 

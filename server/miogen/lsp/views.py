@@ -12,8 +12,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from miogen.analysis.model import Target
+from miogen.common.records import CriterionCoverage, TestRecord, Uncovered
 from miogen.lsp.snapshot import Snapshot, UnitShape
-from miogen.records import CriterionCoverage, TestRecord, Uncovered
 
 
 @dataclass(frozen=True)

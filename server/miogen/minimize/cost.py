@@ -23,8 +23,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from miogen.search.performance import PROXIES, performance_score
 from miogen.testcase.model import TestCase
+from miogen.worker.search.performance import PROXIES, performance_score
 
 # One pytest test's own work, in executed production statements: 3.48 ms / 36 ns = 97,000,
 # rounded down to 10**5 / 2 so that a test running more than that many statements (a long loop)

@@ -14,11 +14,11 @@ from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
 from typing import Protocol
 
+from miogen.common.records import SHRINK_SECONDS_PER_TEST
 from miogen.minimize.cost import CostOf
 from miogen.minimize.readable import NumberKind
 from miogen.minimize.reduce import CoverageCache, ReducedTest, set_cover, split_independent
 from miogen.minimize.shrink import Shrinker
-from miogen.records import SHRINK_SECONDS_PER_TEST
 from miogen.testcase.model import CALLS, TestCase
 
 # The cost-aware minimisation joins kept tests into one while the joined test makes at most

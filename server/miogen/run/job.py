@@ -23,17 +23,17 @@ from pathlib import Path
 
 from miogen.analysis.model import ModuleModel, Unit
 from miogen.analysis.module import analyze_file
-from miogen.config import DEFAULTS, Options
-from miogen.confine import inside
-from miogen.execution.interpreter import OWN, Interpreter
-from miogen.execution.spare import SpareSource
-from miogen.execution.supervisor import OnEvent, ShouldCancel, run_job
-from miogen.project import ModuleLocation, locate, pytest_warning_filters
-from miogen.records import Event, JobOutcome, JobSpec, Progress, UnitJob, UnitOutcome
+from miogen.common.confine import inside
+from miogen.common.project import ModuleLocation, locate, pytest_warning_filters
+from miogen.common.records import Event, JobOutcome, JobSpec, Progress, UnitJob, UnitOutcome
+from miogen.host.config import DEFAULTS, Options
+from miogen.host.interpreter import OWN, Interpreter
+from miogen.host.measure import Ahead, start_ahead
+from miogen.host.spare import SpareSource
+from miogen.host.supervisor import OnEvent, ShouldCancel, run_job
 from miogen.run.result import ModuleRun
 from miogen.run.verify import VERIFY_RUNS, MeasuredSuite, SuiteSource, verify_outcomes
 from miogen.run.write import Output, write_module
-from miogen.verify.measure import Ahead, start_ahead
 
 
 def job_spec(
@@ -215,7 +215,7 @@ def generate_module(
     is the folder it must resolve into), the worker and the verification in ``interpreter``.
 
     ``raw``: the search's tests as found (no shrinking, no mutants). ``baseline``: measure the
-    project's own suite meanwhile (``verify.baseline``, cached) and keep only the tests that
+    project's own suite meanwhile (``host.baseline``, cached) and keep only the tests that
     add to it.
     """
     started = time.monotonic()

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from miogen.records import to_json
+from miogen.common.records import to_json
 from miogen.run.result import Numbers
 
 SCHEMA = 1

@@ -7,12 +7,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from miogen.analysis.model import ModuleModel, Unit
+from miogen.common.project import ModuleLocation
+from miogen.common.records import JobOutcome, TestRecord, UnitOutcome
 from miogen.emit.merge import MergeResult
-from miogen.project import ModuleLocation
-from miogen.records import JobOutcome, TestRecord, UnitOutcome
-from miogen.verify.adds import Gain, module_gain
-from miogen.verify.baseline import Baseline
-from miogen.verify.measure import Measurement
+from miogen.host.adds import Gain, module_gain
+from miogen.host.baseline import Baseline
+from miogen.host.measure import Measurement
 
 
 @dataclass(frozen=True)
@@ -55,7 +55,7 @@ class Dropped:
     """Tests the verification dropped, by cause (names)."""
 
     failing: list[str] = field(default_factory=list)  # failed in every run
-    # passed in one order, hash seed or clock only (verify/clock.py: one rerun is years ahead)
+    # passed in one order, hash seed or clock only (host/clock.py: one rerun is years ahead)
     unstable: list[str] = field(default_factory=list)
     sandbox: list[str] = field(default_factory=list)  # did what the sandbox refuses
     # Why the test file could not be imported in the verification: then none is kept.

@@ -21,18 +21,17 @@ from pathlib import Path
 from typing import Protocol
 
 from miogen.analysis.model import ModuleModel, Unit
+from miogen.common.project import ModuleLocation, pytest_warning_filters
+from miogen.common.records import TestRecord, UnitOutcome
 from miogen.emit.files import HEADER
 from miogen.emit.merge import GeneratedTest, merge_tests
 from miogen.emit.module import module_text, unique_names
 from miogen.emit.parametrize import original_names
-from miogen.execution.interpreter import OWN, Interpreter
-from miogen.project import ModuleLocation, pytest_warning_filters
-from miogen.records import TestRecord, UnitOutcome
-from miogen.run.result import Dropped, ModuleRun, UnitRun, Verification
-from miogen.verify import clock
-from miogen.verify.adds import Gain, covers_by_test, keep_what_adds
-from miogen.verify.baseline import Baseline, project_baseline, refresh_in_background
-from miogen.verify.measure import (
+from miogen.host import clock
+from miogen.host.adds import Gain, covers_by_test, keep_what_adds
+from miogen.host.baseline import Baseline, project_baseline, refresh_in_background
+from miogen.host.interpreter import OWN, Interpreter
+from miogen.host.measure import (
     Ahead,
     Measurement,
     measure,
@@ -40,11 +39,12 @@ from miogen.verify.measure import (
     start_ahead,
     verification_timeout,
 )
+from miogen.run.result import Dropped, ModuleRun, UnitRun, Verification
 
 SANDBOX_REFUSAL = "miogen sandbox: refused"  # in the failure of a test the verification refused
 SuiteCovered = Mapping[str, Sequence[int]]  # unit -> target ids the project's tests cover
 
-# The coverage run in the file's order and a rerun backwards (verify/shuffle.py), with hash
+# The coverage run in the file's order and a rerun backwards (plugins/shuffle.py), with hash
 # seeds 1 and 2 (the worker observed with 0): every pair of tests runs in both orders, and a
 # value that depends on the hash seed is checked under two others. (A third run, shuffled,
 # turns no pair around that these two did not.)
@@ -206,7 +206,7 @@ def verify(
 
     The measurement kept is coverage.py's on the tests that passed every run (invariant 2).
     ``ahead``: processes started for the first attempt (``start_verification``); closed here.
-    ``interpreter``: the project's, where pytest and coverage.py run (``execution.interpreter``).
+    ``interpreter``: the project's, where pytest and coverage.py run (``host.interpreter``).
     """
     started = time.monotonic()
     result = Verification(list(tests))

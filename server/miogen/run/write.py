@@ -15,7 +15,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from miogen.confine import inside
+from miogen.common.confine import inside
+from miogen.common.project import ModuleLocation, package_files, pytest_sys_path, time_freezer
+from miogen.common.records import TestRecord
 from miogen.emit import files
 from miogen.emit.checks import check_notes
 from miogen.emit.formatting import format_tests
@@ -24,9 +26,7 @@ from miogen.emit.module import module_text
 from miogen.emit.state import FIXTURE_NAME
 from miogen.emit.style import Style, project_style
 from miogen.emit.versions import minimum_python, spelled
-from miogen.execution.interpreter import OWN, Interpreter, import_origin
-from miogen.project import ModuleLocation, package_files, pytest_sys_path, time_freezer
-from miogen.records import TestRecord
+from miogen.host.interpreter import OWN, Interpreter, import_origin
 from miogen.run.result import ModuleRun
 
 HEADER = files.HEADER  # a generated file's first line: miogen writes only files that have it

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from miogen.analysis.examples import ExampleCall, example_calls
 from miogen.analysis.model import Signature
-from miogen.project import ROOT_MARKERS, is_test_file
+from miogen.common.project import ROOT_MARKERS, is_test_file
 from miogen.testcase.model import Statement, TestCase
 from miogen.testcase.sampling import TestFactory
 

@@ -6,7 +6,7 @@ hashes in bundled/requirements.txt). Nothing is installed into the interpreter t
 the bundle goes FIRST on ``sys.path`` (the server is the extension's own version whatever the
 interpreter has), and ``$MIOGEN_BUNDLE`` names it for miogen's own processes (workers,
 verification), which append it at the END of theirs, so that the project's packages come first
-there (miogen.execution.interpreter). numpy is not bundled (compiled, per Python version): the
+there (miogen.host.interpreter). numpy is not bundled (compiled, per Python version): the
 genetic algorithms take it from the interpreter.
 
 Runs on any Python to say clearly when it is too old: no syntax newer than Python 2.7/3.0 here.

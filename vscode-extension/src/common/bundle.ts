@@ -60,7 +60,7 @@ export function bundleProblem(strategy: ImportStrategy, extensionRoot: string, e
   );
 }
 
-/** The algorithms that rank tests with numpy (miogen.records.Algorithm.genetic). */
+/** The algorithms that rank tests with numpy (miogen.common.records.Algorithm.genetic). */
 export const NUMPY_ALGORITHMS: readonly string[] = ["dynamosa", "adynamosa", "adynamosa-nonadaptive"];
 
 /**

@@ -11,7 +11,7 @@ export const WSL_EXTENSION = "ms-vscode-remote.remote-wsl";
 
 /**
  * Why the server cannot start where the extension runs, or undefined when it can. The server's
- * worker sandbox needs POSIX resource limits (server/miogen/platform_support.py), which Windows
+ * worker sandbox needs POSIX resource limits (server/miogen/common/platform_support.py), which Windows
  * lacks; inside WSL (`remoteName` "wsl") the extension runs on Linux. `platform` is
  * `process.platform`, `remoteName` is `vscode.env.remoteName`.
  */

@@ -32,7 +32,7 @@ export function chooseInterpreter(candidates: { setting?: string; pythonExtensio
 
 /**
  * Printed by the probe; written to run (and fail politely) even on Python 2. What the platform
- * lacks comes from the server's own answer (miogen.platform_support.missing_requirements) when
+ * lacks comes from the server's own answer (miogen.common.platform_support.missing_requirements) when
  * miogen is installed, else from the same two checks made here.
  */
 export const PROBE_SCRIPT = [
@@ -46,7 +46,7 @@ export const PROBE_SCRIPT = [
   "except Exception:",
   "    has = serve = limits = numpy = False",
   "try:",
-  "    from miogen.platform_support import missing_requirements",
+  "    from miogen.common.platform_support import missing_requirements",
   "    missing = missing_requirements()",
   "except Exception:",
   "    missing = [n for n, ok in (('resource', limits), ('os.killpg', hasattr(os, 'killpg'))) if not ok]",

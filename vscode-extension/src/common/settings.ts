@@ -10,12 +10,12 @@ export type ConfigurationPreference = "editorFirst" | "filesystemFirst" | "edito
 /** What a save generates: changed units then untested ones, changed units only, or nothing. */
 export type SaveMode = "untested" | "changed" | "off";
 
-/** The search algorithms the server knows (miogen.records.Algorithm). */
+/** The search algorithms the server knows (miogen.common.records.Algorithm). */
 export type AlgorithmName = "mio" | "dynamosa" | "adynamosa" | "adynamosa-nonadaptive" | "wts" | "random" | "mio-nofds";
 
 /**
  * Settings the server reads (initializationOptions, workspace/configuration `miogen`, didChangeConfiguration);
- * the server's own list is `miogen.config.KEYS` (tests/lsp/test_settings_manifest.py keeps package.json equal to it).
+ * the server's own list is `miogen.host.config.KEYS` (tests/lsp/test_settings_manifest.py keeps package.json equal to it).
  */
 export interface ServerSettings {
   /** Deprecated for `generateOnSave`; `false` still means nothing on save (the server maps it: `Settings.save_mode`). */

@@ -7,10 +7,10 @@ from pathlib import Path
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 
+from miogen.common.project import is_test_file
 from miogen.lsp import convert
 from miogen.lsp.session import Session
 from miogen.lsp.snapshot import Outline
-from miogen.project import is_test_file
 
 
 def register(server: LanguageServer, session: Session) -> None:

@@ -1,0 +1,429 @@
+"""Runs an emitted test file under pytest + coverage.py (branch=True) in a fresh process.
+
+The verdict about coverage comes from here, not from the search: what the editor is told is what
+coverage.py measures (invariant 2).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import tempfile
+import xml.etree.ElementTree as ElementTree
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO
+
+from coverage import Coverage, CoverageData
+from coverage.exceptions import CoverageException
+
+from miogen.analysis.model import Unit
+from miogen.analysis.targets import parse_code
+from miogen.common.platform_support import kill_process_group
+from miogen.host import clock
+from miogen.host.baseline import tests_covering
+from miogen.host.interpreter import OWN, Interpreter
+from miogen.host.runs import ended, started
+from miogen.plugins.guard import FREE
+
+
+@dataclass
+class Measurement:
+    passed: int = 0
+    failed: int = 0
+    errors: int = 0
+    exit_code: int = 0
+    covered: dict[str, list[int]] = field(default_factory=dict)  # unit -> covered target ids
+    executed_lines: list[int] = field(default_factory=list)
+    arcs: list[tuple[int, int]] = field(default_factory=list)
+    failures: list[str] = field(default_factory=list)  # names of failing tests
+    messages: dict[str, str] = field(default_factory=dict)  # failing test -> its failure text
+    output: str = ""
+    seconds: float = 0.0  # the tests' own run time, as pytest reports it (set-up included)
+    # Why pytest could not collect (import) the test file: then no test of it ran ("": it did).
+    collection_error: str = ""
+    # coverage.py's own total for the module file (statements and branches, as `coverage
+    # report --branch` prints it); None: not measured.
+    module_percent: float | None = None
+    # pytest node id -> the target ids (of all units) that test covers; generated tests only
+    per_test: dict[str, list[int]] = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        return self.exit_code == 0 and not self.failed and not self.errors
+
+
+def measure(
+    test_file: Path,
+    module_path: Path,
+    units: list[Unit],
+    source: str,
+    import_root: Path,
+    cwd: Path,
+    timeout: float = 120.0,
+    extra_args: tuple[str, ...] = (),
+    env: dict[str, str] | None = None,
+    sandbox: bool = False,
+    warning_filters: Sequence[str] = (),
+    ahead: Ahead | None = None,
+    interpreter: Interpreter = OWN,
+) -> Measurement:
+    """Run ``test_file`` with coverage measuring ``module_path``; map the arcs to unit targets.
+
+    ``sandbox``: generated tests run in the worker's world: its audit hook
+    (``miogen.plugins.guard``), a hash seed (COVERAGE_HASH_SEED: not the worker's, so that a
+    test that depends on it fails here), and the project's ``warning_filters`` (the
+    file lives outside the project, where pytest would not read its configuration); a
+    project's own tests run as its developers run them. ``ahead``: a process started for this
+    run (``start_ahead``, run 0), used instead of a new one when it is still waiting.
+    ``interpreter``: the project's (``host.interpreter``), where pytest and coverage.py run.
+    """
+    with tempfile.TemporaryDirectory(prefix="miogen-verify-") as own:
+        scratch = ahead.scratch if ahead is not None else own
+        data_file = os.path.join(scratch, "coverage.dat")
+        junit = os.path.join(scratch, "junit.xml")
+        args = [
+            "-q", "-p", "no:cacheprovider", "-p", "no:randomly",
+            *_guarded(sandbox, scratch, warning_filters), *_cut(test_file),
+            f"--junit-xml={junit}", "--rootdir", str(cwd), str(test_file), *extra_args,
+        ]  # fmt: skip
+        result = _run_ahead(ahead, args, cwd, timeout, junit, (data_file, module_path))
+        if result is None:
+            command = interpreter.command(
+                "coverage", "run", "--branch", f"--data-file={data_file}",
+                f"--include={module_path}", "-m", "pytest", *args,
+            )  # fmt: skip
+            base = dict(env or os.environ, PYTHONHASHSEED=COVERAGE_HASH_SEED) if sandbox else env
+            environment = _environment(base, import_root, scratch if sandbox else None)
+            environment = interpreter.environment(environment)
+            result = _run_and_read(command, cwd, environment, timeout, junit)
+        if result.exit_code != -1:
+            read_coverage(result, data_file, module_path, units, source)
+        return result
+
+
+def run_shuffled(
+    test_file: Path,
+    import_root: Path,
+    cwd: Path,
+    seed: int,
+    timeout: float = 120.0,
+    sandbox: bool = False,
+    warning_filters: Sequence[str] = (),
+    ahead: Ahead | None = None,
+    interpreter: Interpreter = OWN,
+) -> Measurement:
+    """One more run without coverage: another order (plugins/shuffle.py: run 1 backwards, later
+    ones shuffled), another PYTHONHASHSEED, a fresh process (``ahead``: one started for it,
+    with this ``seed``)."""
+    with tempfile.TemporaryDirectory(prefix="miogen-stability-") as own:
+        scratch = ahead.scratch if ahead is not None else own
+        junit = os.path.join(scratch, "junit.xml")
+        args = [
+            "-q", "-p", "no:cacheprovider", "-p", "miogen.plugins.shuffle",
+            *_guarded(sandbox, scratch, warning_filters), *_cut(test_file),
+            f"--junit-xml={junit}", "--rootdir", str(cwd), str(test_file),
+        ]  # fmt: skip
+        result = _run_ahead(ahead, args, cwd, timeout, junit, None)
+        if result is not None:
+            return result
+        environment = _environment(
+            dict(os.environ, **_shuffle(seed)), import_root, scratch if sandbox else None
+        )
+        return _run_and_read(
+            interpreter.command("pytest", *args), cwd, interpreter.environment(environment),
+            timeout, junit,
+        )  # fmt: skip
+
+
+# Run k of a verification has hash seed k + 1: none has the worker's (0), under which the
+# observed values were taken, and no two runs share one.
+COVERAGE_HASH_SEED = "1"
+
+
+def _shuffle(seed: int) -> dict[str, str]:
+    """The rerun's order and hash seed; rerun ``clock.SEED`` also has the clock years ahead."""
+    environment = {"MIOGEN_SHUFFLE_SEED": str(seed), "PYTHONHASHSEED": str(seed + 1)}
+    return clock.ahead_environment(environment) if seed == clock.SEED else environment
+
+
+# --- runs started ahead ------------------------------------------------------------------------
+
+AHEAD_CPU_SECONDS = 600.0  # a waiting process uses none; the run's own timeout bounds the wall
+NOT_RUN = 70  # miogen.plugins.ahead's exit status when it got no order
+
+
+@dataclass
+class Ahead:
+    """A pytest process started before its tests exist (``python -m miogen.plugins.ahead``)."""
+
+    process: subprocess.Popen[str]
+    folder: tempfile.TemporaryDirectory[str]
+    seed: int  # 0: the coverage run (file order); others: reruns in other orders
+
+    @property
+    def scratch(self) -> str:
+        return self.folder.name
+
+    def close(self) -> None:
+        """Stop it if it still waits (or runs), and remove its folder; idempotent."""
+        if self.process.poll() is None:
+            _kill_group(self.process)
+        ended(self.process)
+        for stream in (self.process.stdin, self.process.stdout, self.process.stderr):
+            if stream is not None and not stream.closed:
+                stream.close()
+        self.folder.cleanup()
+
+
+def start_ahead(
+    import_root: Path, seeds: Sequence[int], interpreter: Interpreter = OWN
+) -> list[Ahead]:
+    """One process per run, each with its hash seed (and order, but for run 0), sandboxed.
+
+    They import pytest and coverage.py now and wait; ``measure`` and ``run_shuffled`` hand them
+    their run. Close them (``Ahead.close``) when they are not used.
+    """
+    made = []
+    for seed in seeds:
+        folder = tempfile.TemporaryDirectory(prefix="miogen-ahead-")
+        base = dict(
+            os.environ, **(_shuffle(seed) if seed else {"PYTHONHASHSEED": COVERAGE_HASH_SEED})
+        )
+        environment = interpreter.environment(_environment(base, import_root, folder.name))
+        environment["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
+        command = interpreter.command(
+            "miogen.plugins.ahead", str(VERIFY_MEMORY_MB), str(AHEAD_CPU_SECONDS)
+        )
+        process = subprocess.Popen(
+            command, cwd=folder.name, env=environment, stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+        )  # fmt: skip
+        started(process)
+        made.append(Ahead(process, folder, seed))
+    return made
+
+
+def _run_ahead(
+    ahead: Ahead | None,
+    args: list[str],
+    cwd: Path,
+    timeout: float,
+    junit: str,
+    covered: tuple[str, Path] | None,
+) -> Measurement | None:
+    """The run in the process started ahead; None when there is none, or it cannot do it (it
+    died, or pytest wants the project's plugins): the caller starts a fresh one."""
+    if ahead is None or ahead.process.poll() is not None:
+        return None
+    data_file, include = covered if covered is not None else (None, None)
+    order = {"args": args, "cwd": str(cwd), "data_file": data_file, "include": str(include)}
+    stdin: IO[str] = ahead.process.stdin  # type: ignore[assignment]
+    try:
+        stdin.write(json.dumps(order) + "\n")
+        stdout, stderr = ahead.process.communicate(timeout=timeout)  # closes stdin: the go
+    except subprocess.TimeoutExpired:
+        _kill_group(ahead.process)
+        return Measurement(exit_code=-1, output="pytest did not finish in time")
+    except OSError:
+        return None
+    if ahead.process.returncode in (3, 4, NOT_RUN):
+        return None
+    result = read_junit(junit)
+    result.exit_code = ahead.process.returncode
+    result.output = (stdout + stderr)[-4000:]
+    return result
+
+
+def _cut(test_file: Path) -> list[str]:
+    """The emitted file's folder as pytest's conftest cut, sandboxed or not.
+
+    The emitted file is in a temporary folder outside the project (``--rootdir``): without the
+    cut, pytest 9 collects from the top folder of that path, walking every directory of /tmp
+    (3,300 on the development machine: seconds per run, CPU that the search and the other runs
+    share). No conftest.py lies between that folder and the file anyway.
+    """
+    return ["--confcutdir", str(test_file.parent)]
+
+
+def _guarded(sandbox: bool, scratch: str, warning_filters: Sequence[str]) -> list[str]:
+    """pytest options for generated tests: the sandbox, and the project's warning filters (in
+    a configuration file of the run's own, which holds nothing else)."""
+    if not sandbox:
+        return []
+    options = ["-p", "miogen.plugins.guard", "-p", "miogen.plugins.contexts"]
+    if warning_filters:
+        config = os.path.join(scratch, "pytest.ini")
+        lines = "".join(f"    {line}\n" for line in warning_filters)
+        with open(config, "w", encoding="utf-8") as handle:
+            handle.write(f"[pytest]\nfilterwarnings =\n{lines}")
+        options += ["-c", config]
+    return options
+
+
+def _environment(
+    env: dict[str, str] | None, import_root: Path, scratch: str | None
+) -> dict[str, str]:
+    """The run's environment: the import root on PYTHONPATH, no bytecode written; with a
+    ``scratch`` folder, temporary files there and the sandbox's free folder set to it."""
+    environment = _with_import_root(dict(env or os.environ), import_root)
+    environment["PYTHONDONTWRITEBYTECODE"] = "1"
+    if scratch is not None:
+        temporary = os.path.join(scratch, "tmp")
+        os.makedirs(temporary, exist_ok=True)
+        for name in ("TMPDIR", "TMP", "TEMP"):
+            environment[name] = temporary
+        environment[FREE] = scratch
+    return environment
+
+
+def _run_and_read(
+    command: list[str], cwd: Path, env: dict[str, str], timeout: float, junit: str
+) -> Measurement:
+    """Run pytest and read its verdict from the JUnit report (exit code -1: it did not finish)."""
+    try:
+        completed = _run_pytest(command, cwd, env, timeout)
+    except subprocess.TimeoutExpired:
+        return Measurement(exit_code=-1, output="pytest did not finish in time")
+    result = read_junit(junit)
+    result.exit_code = completed.returncode
+    result.output = (completed.stdout + completed.stderr)[-4000:]
+    return result
+
+
+def _with_import_root(environment: dict[str, str], import_root: Path) -> dict[str, str]:
+    """The environment with the module's import root first on PYTHONPATH."""
+    existing = environment.get("PYTHONPATH")
+    environment["PYTHONPATH"] = os.pathsep.join(
+        [str(import_root)] + ([existing] if existing else [])
+    )
+    return environment
+
+
+def _run_pytest(
+    command: list[str], cwd: Path, env: dict[str, str], timeout: float
+) -> subprocess.CompletedProcess[str]:
+    """pytest without plugin autoload first (it halves start-up where many plugins are installed);
+    again with the project's plugins when pytest says its configuration needs them (exit 3 or 4).
+
+    The run gets the worker's resource limits (through ``miogen.plugins.limited``) and a process
+    group of its own: past ``timeout`` the whole group is killed, processes a test started too.
+    """
+
+    def run(environment: dict[str, str]) -> subprocess.CompletedProcess[str]:
+        limited = [
+            *OWN.command("miogen.plugins.limited", str(VERIFY_MEMORY_MB), str(timeout)),
+            "--", *command,
+        ]  # fmt: skip
+        process = subprocess.Popen(
+            limited, cwd=cwd, env=environment, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            stdin=subprocess.DEVNULL, text=True, start_new_session=True,
+        )  # fmt: skip
+        started(process)
+        try:
+            stdout, stderr = process.communicate(timeout=timeout)
+        except BaseException:  # past the timeout, or the command was cancelled
+            _kill_group(process)
+            raise
+        finally:
+            ended(process)
+        return subprocess.CompletedProcess(limited, process.returncode, stdout, stderr)
+
+    completed = run(dict(env, PYTEST_DISABLE_PLUGIN_AUTOLOAD="1"))
+    if completed.returncode in (3, 4):
+        completed = run(env)
+    return completed
+
+
+def _kill_group(process: subprocess.Popen[str]) -> None:
+    kill_process_group(process.pid)
+    process.communicate()
+
+
+VERIFY_MEMORY_MB = 2048  # as a worker's
+VERIFY_STARTUP = 30.0  # seconds for interpreter, pytest and coverage.py start on a loaded machine
+
+
+def verification_timeout(tests: int, test_timeout: float = 1.0) -> float:
+    """Seconds one verification run may take: start-up, then each test thrice its search limit.
+
+    Every emitted test ran within ``test_timeout`` during the search; under coverage.py it may
+    take two or three times as long.
+
+    >>> verification_timeout(10)
+    60.0
+    """
+    return VERIFY_STARTUP + 3.0 * tests * test_timeout
+
+
+def read_junit(path: str) -> Measurement:
+    result = Measurement()
+    if not os.path.exists(path):
+        return result
+    root = ElementTree.parse(path).getroot()
+    exact = [p.get("value") for p in root.iter("property") if p.get("name") == "miogen_seconds"]
+    for case in root.iter("testcase"):
+        result.seconds += float(case.get("time", 0.0) or 0.0)
+        failure, error = case.find("failure"), case.find("error")
+        if failure is not None or error is not None:
+            if failure is not None:
+                result.failed += 1
+            else:
+                result.errors += 1
+            name = case.get("name", "")
+            element = failure if failure is not None else error
+            assert element is not None
+            if element.get("message") == COLLECTION_FAILURE:
+                result.collection_error = _collection_error(element.text or "")
+                continue
+            result.failures.append(name)
+            result.messages[name] = f"{element.get('message', '')}\n{element.text or ''}"
+        elif case.find("skipped") is None:
+            result.passed += 1
+    if exact and exact[0]:
+        result.seconds = float(exact[0])  # the same sum, without the report's millisecond steps
+    return result
+
+
+COLLECTION_FAILURE = "collection failure"  # pytest's JUnit message for a file it cannot import
+
+
+def _collection_error(text: str) -> str:
+    """The exception of a collection failure: pytest's ``E`` lines, else its last line."""
+    lines = [line[1:].strip() for line in text.splitlines() if line.startswith("E ")]
+    lines = lines or [line.strip() for line in text.splitlines() if line.strip()][-1:]
+    return " ".join(lines) or "pytest could not collect it"
+
+
+def _module_percent(data_file: str, module_path: Path) -> float | None:
+    """coverage.py's report total for the one file: the figure its own report shows."""
+    measured = Coverage(data_file=data_file, config_file=False, branch=True)
+    measured.load()
+    try:
+        return float(measured.report(morfs=[str(module_path)], file=io.StringIO()))
+    except CoverageException:
+        return None
+
+
+def read_coverage(
+    result: Measurement, data_file: str, module_path: Path, units: Sequence[Unit], source: str
+) -> None:
+    if not os.path.exists(data_file):
+        return
+    data = CoverageData(data_file)
+    data.read()
+    raw = data.arcs(str(module_path.resolve())) or []
+    code = parse_code(source)
+    arcs = set(code.parser.translate_arcs(raw))
+    lines = {a for a, _ in arcs if a > 0} | {b for _, b in arcs if b > 0}
+    result.arcs = sorted(arcs)
+    result.executed_lines = sorted(lines & code.statements)
+    result.module_percent = _module_percent(data_file, module_path)
+    for unit in units:
+        result.covered[unit.name] = [
+            t.id for t in unit.targets if (t.arc in arcs if t.kind == "branch" else t.line in lines)
+        ]
+    result.per_test = tests_covering(data_file, module_path, units, source)

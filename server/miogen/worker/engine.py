@@ -1,0 +1,136 @@
+"""The generation run for one module, inside a worker process: one named phase per line.
+
+The module is analysed and imported once; then its units take turns. Under a time budget each
+unit gets a slice of what is left (``sharing``): its search first, then its reduction and
+rendering in the rest of the slice. A unit the budget stopped (it could still gain) keeps its
+post-processing time aside and may get more search time at the end, from what the others left.
+Each unit's result goes out as soon as it is final, so a crash later costs only the units after.
+Everything a unit does in its slice is bounded by it, the loading of its mutants included
+(``phases``); a unit that overran anyway is charged to the units after it, and none of them
+gets less than its floor (``sharing``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import time
+import types
+
+from miogen.analysis.model import ModuleModel
+from miogen.analysis.module import analyze_file
+from miogen.common.heartbeat import Heartbeat
+from miogen.common.records import JobSpec, Loaded, UnitJob, UnitStarted
+from miogen.common.sharing import MIN_EXTRA_SECONDS, POST_SHARE, floors, running_order, slice_of
+from miogen.worker.objectives import Objectives
+from miogen.worker.phases import Emit, Phases, UnitRun, load
+from miogen.worker.search import Budget
+
+
+def generate(spec: JobSpec, emit: Emit, heartbeat: Heartbeat | None = None) -> None:
+    """Analyse and import the module, then generate each unit's tests; ``emit`` every event.
+
+    Raises ``miogen.common.errors.MiogenError`` (syntax, import, unknown unit) before any unit runs.
+    """
+    phases = Phases()
+    model = phases.timed("analyse", analyze_file, spec.path, spec.module_name)
+    for job in spec.units:
+        model.unit(job.name)  # an unknown unit fails the job before the import
+    if not spec.units:
+        spec = dataclasses.replace(spec, units=tuple(UnitJob(u.name) for u in model.default_units))
+    objectives = Objectives.of(spec, model)  # counters and probes for the job's goals
+    module = phases.timed("import", load, spec, objectives)
+    emit(Loaded(phases.seconds, {job.name: _weight(job, model) for job in spec.units}))
+    context = (model, module, heartbeat, emit, objectives)
+    if spec.evaluations is not None:
+        _by_evaluations(spec, *context)
+    else:
+        _by_time(spec, *context, time.monotonic() + spec.budget_seconds)
+
+
+def _by_evaluations(
+    spec: JobSpec,
+    model: ModuleModel,
+    module: types.ModuleType,
+    heartbeat: Heartbeat | None,
+    emit: Emit,
+    objectives: Objectives,
+) -> None:
+    """Every unit gets ``spec.evaluations`` evaluations and the post-processing allowance."""
+    taken: set[str] = set()
+    for job in spec.units:
+        emit(UnitStarted(job.name))
+        run = UnitRun(spec, job, model, module, heartbeat, emit, objectives)
+        run.search(Budget(evaluations=spec.evaluations))
+        emit(run.finish(time.monotonic() + spec.post_allowance(), taken))
+
+
+def _by_time(
+    spec: JobSpec,
+    model: ModuleModel,
+    module: types.ModuleType,
+    heartbeat: Heartbeat | None,
+    emit: Emit,
+    objectives: Objectives,
+    end: float,
+) -> None:
+    """The module's units share the seconds until ``end`` (see the module docstring)."""
+    if spec.algorithm.genetic:
+        # The GA ranks with numpy: imported here, in the module's time, rather than in the
+        # middle of the first unit's slice (a few tenths of a second).
+        importlib.import_module("miogen.worker.search.ranking")
+    taken: set[str] = set()
+    jobs = {job.name: job for job in spec.units}
+    weights = {name: max(_weight(job, model), 1.0) for name, job in jobs.items()}
+    floor = floors(spec.budget_seconds, weights)
+    # Units whose worker died before run last: the others' results are out before any new crash.
+    order = running_order({n: w for n, w in weights.items() if not jobs[n].careful})
+    order += running_order({n: w for n, w in weights.items() if jobs[n].careful})
+    runs: dict[str, UnitRun] = {}
+    reserved: dict[str, float] = {}  # post-processing time set aside for units that wait
+    for position, name in enumerate(order):
+        emit(UnitStarted(name))
+        started = time.monotonic()  # the unit's preparation (its mutants, seeds) is in its slice
+        left = end - started - sum(reserved.values())
+        weights_left = [weights[n] for n in order[position:]]
+        share = slice_of(left, weights[name], weights_left, floor[name])
+        run = runs[name] = UnitRun(spec, jobs[name], model, module, heartbeat, emit, objectives)
+        search_end = started + share * (1.0 - POST_SHARE)
+        run.search(Budget(seconds=max(search_end - time.monotonic(), 0.0)))
+        post_end = started + share
+        if run.can_continue:
+            reserved[name] = max(post_end - time.monotonic(), 0.0)
+        else:
+            emit(run.finish(max(post_end, time.monotonic()), taken))
+    _continue(runs, reserved, end, emit)
+    for name in list(reserved):
+        seconds = _post_slice(reserved, name, end)
+        del reserved[name]
+        emit(UnitStarted(name))
+        emit(runs[name].finish(time.monotonic() + seconds, taken))
+
+
+def _weight(job: UnitJob, model: ModuleModel) -> float:
+    """A unit's first share of the module's budget: given (CTG's allocation), or its size."""
+    return job.share if job.share is not None else float(len(model.unit(job.name).targets))
+
+
+def _continue(runs: dict[str, UnitRun], reserved: dict[str, float], end: float, emit: Emit) -> None:
+    """The time the others left goes to the units that can still gain, by what they can gain."""
+    gains = {name: float(runs[name].remaining_gain()) for name in reserved}
+    waiting = [name for name in reserved if gains[name] > 0]
+    for position, name in enumerate(waiting):
+        left = end - time.monotonic() - sum(reserved.values())
+        if left < MIN_EXTRA_SECONDS:
+            return
+        share = slice_of(left, gains[name], [gains[n] for n in waiting[position:]])
+        if share >= MIN_EXTRA_SECONDS / 2:
+            emit(UnitStarted(name))
+            runs[name].search(Budget(seconds=share))
+
+
+def _post_slice(reserved: dict[str, float], name: str, end: float) -> float:
+    """A waiting unit's part of the time left, by the post-processing time it set aside."""
+    left = max(end - time.monotonic(), 0.0)
+    total = sum(reserved.values())
+    return left * reserved[name] / total if total > 0 else left / len(reserved)

@@ -1,0 +1,179 @@
+"""The verification run: limited like a worker, and stopped whole when it overruns."""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+
+from miogen.analysis.module import analyze_file
+from miogen.host import runs
+from miogen.host.measure import measure, start_ahead
+
+SUBJECT = """
+def double(x: int) -> int:
+    if x > 0:
+        return 2 * x
+    return 0
+"""
+
+
+def verify(tmp_path: Path, tests: str, timeout: float = 60.0):
+    (tmp_path / "subject.py").write_text(SUBJECT.lstrip(), encoding="utf-8")
+    test_file = tmp_path / "test_subject.py"
+    test_file.write_text(tests.lstrip(), encoding="utf-8")
+    model = analyze_file(tmp_path / "subject.py", "subject")
+    return measure(
+        test_file, tmp_path / "subject.py", list(model.units), model.source, tmp_path, tmp_path,
+        timeout=timeout,
+    )  # fmt: skip
+
+
+def test_coverage_of_a_passing_run_is_measured(tmp_path):
+    result = verify(
+        tmp_path, "from subject import double\n\ndef test_it():\n    assert double(2) == 4\n"
+    )
+    assert result.ok and result.passed == 1
+    assert len(result.covered["double"]) == 1  # x > 0 true; the false branch is not taken
+
+
+def test_a_run_that_hangs_is_stopped_with_the_processes_it_started(tmp_path):
+    pid_file = tmp_path / "child.pid"
+    tests = f"""
+import subprocess, time
+
+def test_hangs():
+    child = subprocess.Popen(["sleep", "300"])
+    open({str(pid_file)!r}, "w").write(str(child.pid))
+    time.sleep(300)
+"""
+    start = time.monotonic()
+    result = verify(tmp_path, tests, timeout=8)
+    assert result.exit_code == -1 and "did not finish" in result.output
+    assert time.monotonic() - start < 30
+    pid = int(pid_file.read_text())
+    deadline = time.monotonic() + 5
+    while _alive(pid) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not _alive(pid), "the test's child outlived the verification"
+
+
+def test_a_run_gets_the_worker_memory_limit(tmp_path):
+    tests = """
+def test_takes_too_much():
+    block = bytearray(3 * 1024 ** 3)
+    assert len(block)
+"""
+    result = verify(tmp_path, tests)
+    assert result.failed == 1 and result.passed == 0
+    assert "MemoryError" in result.output
+
+
+def _alive(pid: int) -> bool:
+    """Running (a zombie left for a reaper that never comes counts as gone)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0]
+    except (FileNotFoundError, ProcessLookupError, IndexError):
+        return False
+    return state != "Z"
+
+
+def test_a_run_started_ahead_measures_what_a_fresh_run_measures(tmp_path):
+    from miogen.host.measure import run_shuffled, start_ahead
+
+    tests = "from subject import double\n\ndef test_it():\n    assert double(2) == 4\n"
+    fresh = verify(tmp_path, tests)
+    ahead, spare = start_ahead(tmp_path, [0]), start_ahead(tmp_path, [1])
+    try:
+        model = analyze_file(tmp_path / "subject.py", "subject")
+        early = measure(
+            tmp_path / "test_subject.py", tmp_path / "subject.py", list(model.units),
+            model.source, tmp_path, tmp_path, sandbox=True, ahead=ahead[0],
+        )  # fmt: skip
+        shuffled = run_shuffled(tmp_path / "test_subject.py", tmp_path, tmp_path, 1,
+                                sandbox=True, ahead=spare[0])  # fmt: skip
+    finally:
+        for process in ahead + spare:
+            process.close()
+    assert ahead[0].process.returncode == 0, "the run happened in the process started ahead"
+    assert (early.passed, early.covered, early.arcs) == (fresh.passed, fresh.covered, fresh.arcs)
+    assert shuffled.passed == 1 and spare[0].process.returncode == 0
+
+
+def test_a_process_started_ahead_and_never_used_is_stopped(tmp_path):
+    from miogen.host.measure import start_ahead
+
+    [waiting] = start_ahead(tmp_path, [0])
+    waiting.close()
+    assert waiting.process.returncode is not None
+    assert not Path(waiting.scratch).exists()
+
+
+DIRECTORIES = """
+import sys
+
+seen = []
+
+
+def pytest_collect_directory(path, parent):
+    seen.append(str(path))
+
+
+def pytest_unconfigure(config):
+    print(f"collected directories: {len(seen)}", file=sys.stderr)
+"""
+
+
+def test_pytest_collects_no_directory_but_the_emitted_files(tmp_path):
+    """The emitted file lives outside the project: without a conftest cut, pytest collects
+    from the first folder below the paths' common ancestor (all of /tmp for a project in a
+    home folder: 3,300 directories, seconds per run)."""
+    project, emitted = tmp_path / "project", tmp_path / "emitted" / "run"
+    for folder in (project, emitted, *(tmp_path / "emitted" / f"other{i}" for i in range(5))):
+        folder.mkdir(parents=True)
+    (project / "subject.py").write_text(SUBJECT.lstrip(), encoding="utf-8")
+    (project / "directories.py").write_text(DIRECTORIES, encoding="utf-8")
+    test_file = emitted / "test_subject.py"
+    test_file.write_text(
+        "from subject import double\n\ndef test_it():\n    assert double(2) == 4\n"
+    )
+    model = analyze_file(project / "subject.py", "subject")
+    result = measure(
+        test_file, project / "subject.py", list(model.units), model.source, project, project,
+        sandbox=True, extra_args=("-p", "directories"),
+    )  # fmt: skip
+    assert result.ok and result.passed == 1, result.output
+    assert "collected directories: 1" in result.output, result.output
+
+
+def test_a_rerun_times_a_suite_faster_than_the_junit_reports_millisecond(tmp_path):
+    from miogen.host.measure import run_shuffled
+
+    verify(tmp_path, "from subject import double\n\ndef test_it():\n    assert double(2) == 4\n")
+    shuffled = run_shuffled(tmp_path / "test_subject.py", tmp_path, tmp_path, 1, sandbox=True)
+    # One call of a one-line function: tens of microseconds, which the report's per-test
+    # time writes as 0.000.
+    assert shuffled.passed == 1 and 0.0 < shuffled.seconds < 5.0  # not the process's seconds
+
+
+def test_a_cancelled_command_stops_the_runs_under_way_and_later_ones(tmp_path, monkeypatch):
+    """``stop_runs`` (what SIGINT/SIGTERM call in ``miogen generate`` and ``ctg``) kills the
+    pytest runs under way at once, and each one started later at its start: the threads that
+    wait for them return rather than wait for the timeout."""
+    monkeypatch.setattr(runs, "_STOPPED", [False])  # the rest of this process still runs
+    monkeypatch.setattr(runs, "_RUNNING", set())  # other tests' runs started ahead stay theirs
+    hangs = "import time\n\ndef test_hangs():\n    time.sleep(300)\n"
+    found = []
+    waiting = threading.Thread(target=lambda: found.append(verify(tmp_path, hangs, timeout=240)))
+    waiting.start()
+    deadline = time.monotonic() + 60
+    while not runs._RUNNING and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert runs._RUNNING, "no run started"
+    runs.stop_runs()
+    waiting.join(60)  # the run's timeout is 240 s
+    assert not waiting.is_alive() and not found[0].ok
+    [later] = start_ahead(tmp_path, [0])  # started after the stop: killed at once
+    assert later.process.wait(timeout=60) != 0
+    later.close()
+    assert not runs._RUNNING
