@@ -5,11 +5,11 @@ from __future__ import annotations
 import doctest
 
 import pytest
+from miogen.common.history import RunRecord
 from miogen.ctg import allocation
 from miogen.ctg.allocation import (
     AllocationConfig,
     Candidate,
-    RunRecord,
     allocate,
     allocate_simple,
     budget_shares,

@@ -39,7 +39,7 @@ def test_the_project_venv_comes_after_virtual_env_and_an_explicit_python(tmp_pat
     python = make_venv(root / ".venv")
     chosen = project_interpreter(root, environ={})
     assert (chosen.executable, chosen.origin) == (str(python), "the project's .venv")
-    assert not chosen.own and (Path(chosen.shim) / "miogen" / "worker.py").is_file()
+    assert not chosen.own and (Path(chosen.shim) / "miogen" / "worker" / "main.py").is_file()
     other = make_venv(tmp_path / "active")
     active = project_interpreter(root, environ={"VIRTUAL_ENV": str(tmp_path / "active")})
     assert (active.executable, active.origin) == (str(other), "$VIRTUAL_ENV")

@@ -9,8 +9,9 @@ import time
 
 import pytest
 from miogen.analysis.module import _analyze, analyze_source
+from miogen.common.preparation import Preparation
 from miogen.common.records import JobSpec
-from miogen.host.spare import Preparation, Spares
+from miogen.host.spare import Spares
 from miogen.host.supervisor import run_job
 from miogen.worker import main as worker
 from worker.helpers import spec_for as module_spec

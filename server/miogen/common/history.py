@@ -22,7 +22,6 @@ from pathlib import Path
 from miogen.common.atomic import set_aside
 from miogen.common.errors import MiogenError
 from miogen.common.records import TestData
-from miogen.ctg.allocation import RunRecord
 
 SCHEMA_VERSION = 1
 DEFAULT_PATH = Path(".miogen") / "history.sqlite"
@@ -63,6 +62,20 @@ def content_hash(path: Path) -> str:
         return hashlib.sha256(path.read_bytes()).hexdigest()
     except FileNotFoundError:
         return ""
+
+
+@dataclass(frozen=True)
+class RunRecord:
+    """One earlier run of a unit at its current version: coverage.py's counts before and after."""
+
+    covered_before: int
+    covered_after: int
+    total: int
+    ok: bool = True
+
+    @property
+    def improved(self) -> bool:
+        return self.ok and self.covered_after > self.covered_before
 
 
 @dataclass(frozen=True)

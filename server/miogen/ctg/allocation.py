@@ -30,24 +30,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
+from miogen.common.history import RunRecord
 from miogen.common.sharing import proportional
 
 CHANGED_WEIGHT = 2.0  # the paper's h
 PATIENCE = 3  # runs without improvement before an unchanged unit is retired
-
-
-@dataclass(frozen=True)
-class RunRecord:
-    """One earlier run of a unit at its current version: coverage.py's counts before and after."""
-
-    covered_before: int
-    covered_after: int
-    total: int
-    ok: bool = True
-
-    @property
-    def improved(self) -> bool:
-        return self.ok and self.covered_after > self.covered_before
 
 
 @dataclass(frozen=True)

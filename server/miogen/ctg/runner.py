@@ -23,7 +23,14 @@ from pathlib import Path
 
 from miogen.analysis.model import Unit
 from miogen.common.confine import OutsideRoot, inside
-from miogen.common.history import DEFAULT_PATH, HistoryStore, RunRow, StoredUnit, content_hash
+from miogen.common.history import (
+    DEFAULT_PATH,
+    HistoryStore,
+    RunRecord,
+    RunRow,
+    StoredUnit,
+    content_hash,
+)
 from miogen.common.records import (
     JobOutcome,
     JobSpec,
@@ -40,7 +47,6 @@ from miogen.ctg.allocation import (
     AllocationConfig,
     Candidate,
     Plan,
-    RunRecord,
     allocate,
     allocate_simple,
 )

@@ -21,7 +21,6 @@ a full pipe; a spare that is busy gets only the newest text, and a job spec ends
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import shutil
 import site
@@ -30,43 +29,19 @@ import sys
 import tempfile
 import threading
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Protocol
 
 from miogen.common.platform_support import kill_process_group
+from miogen.common.preparation import Preparation
 from miogen.host.interpreter import OWN, Interpreter
 
 WORKER = "miogen.worker.main"
 # The spare's launch folder becomes its sys.path[0] until the job's scratch folder replaces it:
 # the folder that holds miogen itself adds nothing that could shadow a module.
 LAUNCH_FOLDER = str(Path(__file__).resolve().parents[2])
-
-
-PREPARE = b"prepare "  # a line on a spare's stdin naming a text to analyse (JSON follows)
 TEXTS_KEPT = 2  # text files kept for spares: the newest, and one a spare may still be reading
-
-
-@dataclass(frozen=True)
-class Preparation:
-    """A module's text for a spare to analyse ahead of its job."""
-
-    path: str  # the module file, as the job spec will name it
-    module_name: str
-    text_file: str  # a file holding the text (the editor's text may not be saved yet)
-
-    def line(self) -> bytes:
-        return PREPARE + json.dumps(asdict(self)).encode() + b"\n"
-
-    @classmethod
-    def parse(cls, line: bytes) -> Preparation | None:
-        """The preparation a line asks for; None for any other line (the job spec)."""
-        if not line.startswith(PREPARE):
-            return None
-        try:
-            return cls(**json.loads(line[len(PREPARE) :]))
-        except (TypeError, ValueError):
-            return None
 
 
 def worker_environment() -> dict[str, str]:

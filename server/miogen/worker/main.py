@@ -31,8 +31,8 @@ from miogen.analysis.model import ModuleModel
 from miogen.analysis.source import read_source
 from miogen.common.errors import MiogenError, ModuleImportError, SourceSyntaxError, UnknownUnitError
 from miogen.common.heartbeat import Heartbeat
+from miogen.common.preparation import PREPARE, Preparation
 from miogen.common.records import ErrorKind, JobSpec, Loaded, WorkerError, to_json
-from miogen.host.spare import PREPARE, Preparation
 from miogen.worker.sandbox import enter_sandbox
 from miogen.worker.world import enter_pytest_world
 
