@@ -37,7 +37,8 @@ def test_the_launch_comes_before_the_engine_is_imported():
     loaded = set(eval(done.stdout))  # noqa: S307 - our own print of a list of names
     assert loaded == {"miogen", "miogen.host", "miogen.host.early",
                       "miogen.host.spare", "miogen.host.interpreter", "miogen.common",
-                      "miogen.common.errors", "miogen.common.platform_support"}  # fmt: skip
+                      "miogen.common.errors", "miogen.common.platform_support",
+                      "miogen.common.preparation"}  # fmt: skip
 
 
 def test_the_job_runs_in_the_worker_started_first(tmp_path):
