@@ -11,6 +11,7 @@ folder is a package: where the test folder is not one, the name holds the whole 
 from __future__ import annotations
 
 import configparser
+import os
 import re
 import shlex
 import tomllib
@@ -280,3 +281,45 @@ def _read(path: Path) -> str:
         return path.read_text(encoding="utf-8", errors="replace") if path.is_file() else ""
     except OSError:
         return ""
+
+
+# --- the modules under paths (miogen ctg's units, the editor's file and folder runs) -----
+
+SKIPPED_FOLDERS = frozenset(
+    {"tests", "test", "testing", "docs", "build", "dist", "node_modules", "site-packages",
+     "venv", "env", "__pycache__"}
+)  # fmt: skip
+SKIPPED_FILES = frozenset({"setup.py", "conftest.py", "noxfile.py", "__main__.py"})
+
+
+def module_files(paths: list[Path]) -> list[Path]:
+    """The .py files named, and those under the folders named (tests, venvs, hidden skipped);
+    FileNotFoundError for a path that is neither."""
+    found: list[Path] = []
+    for path in paths:
+        if path.is_file():
+            found.append(path.resolve())
+        elif path.is_dir():
+            found.extend(_walk(path.resolve()))
+        else:
+            raise FileNotFoundError(f"no such file or folder: {path}")
+    return sorted(dict.fromkeys(found))
+
+
+def _walk(folder: Path) -> list[Path]:
+    files: list[Path] = []
+    for current, folders, names in os.walk(folder):
+        folders[:] = sorted(
+            f for f in folders if not f.startswith(".") and f not in SKIPPED_FOLDERS
+        )
+        files.extend(Path(current) / name for name in names if _is_module(name))
+    return files
+
+
+def _is_module(name: str) -> bool:
+    return (
+        name.endswith(".py")
+        and name not in SKIPPED_FILES
+        and not name.startswith("test_")
+        and not name.endswith("_test.py")
+    )

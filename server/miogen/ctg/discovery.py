@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -16,15 +15,10 @@ from miogen.common.project import (
     default_test_path,
     find_project_root,
     locate,
+    module_files,
     project_tests_folder,
 )
 from miogen.emit.files import own_path
-
-SKIPPED_FOLDERS = frozenset(
-    {"tests", "test", "testing", "docs", "build", "dist", "node_modules", "site-packages",
-     "venv", "env", "__pycache__"}
-)  # fmt: skip
-SKIPPED_FILES = frozenset({"setup.py", "conftest.py", "noxfile.py", "__main__.py"})
 
 
 @dataclass
@@ -60,38 +54,6 @@ def project_root(paths: list[Path], given: str | Path | None = None) -> Path:
     return find_project_root(paths[0].resolve() if paths else Path.cwd())
 
 
-def module_files(paths: list[Path]) -> list[Path]:
-    """The .py files named, and those under the folders named (tests, venvs, hidden skipped)."""
-    found: list[Path] = []
-    for path in paths:
-        if path.is_file():
-            found.append(path.resolve())
-        elif path.is_dir():
-            found.extend(_walk(path.resolve()))
-        else:
-            raise MiogenError(f"no such file or folder: {path}")
-    return sorted(dict.fromkeys(found))
-
-
-def _walk(folder: Path) -> list[Path]:
-    files: list[Path] = []
-    for current, folders, names in os.walk(folder):
-        folders[:] = sorted(
-            f for f in folders if not f.startswith(".") and f not in SKIPPED_FOLDERS
-        )
-        files.extend(Path(current) / name for name in names if _is_module(name))
-    return files
-
-
-def _is_module(name: str) -> bool:
-    return (
-        name.endswith(".py")
-        and name not in SKIPPED_FILES
-        and not name.startswith("test_")
-        and not name.endswith("_test.py")
-    )
-
-
 def discover(
     paths: list[Path],
     root: Path,
@@ -102,7 +64,11 @@ def discover(
     Each module's test file is ``test_file_pattern`` under ``tests_directory`` (relative to
     ``root``; empty: ``project.project_tests_folder``), in folders mirroring its package path."""
     modules = []
-    for path in module_files(paths):
+    try:
+        files = module_files(paths)
+    except FileNotFoundError as error:
+        raise MiogenError(str(error)) from None
+    for path in files:
         location = locate(path, root)
         try:
             relative = path.relative_to(root).as_posix()

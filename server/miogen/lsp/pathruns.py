@@ -31,7 +31,7 @@ from pygls.uris import to_fs_path
 
 from miogen.common.confine import resolved
 from miogen.common.errors import MiogenError
-from miogen.ctg.discovery import module_files
+from miogen.common.project import module_files
 from miogen.host.config import MAX_BUDGET_SECONDS
 from miogen.host.interpreter import OWN
 from miogen.lsp.client import Client
@@ -80,7 +80,7 @@ class PathRuns:
         try:
             try:
                 modules = await asyncio.to_thread(module_files, paths)
-            except MiogenError as error:
+            except (MiogenError, FileNotFoundError) as error:
                 raise CommandError(f"miogen: {error}") from None
             return await self._run(run, root, command(paths, root, settings, len(modules)))
         finally:
