@@ -7,6 +7,7 @@ worker is told of: the job brings the files.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import shutil
@@ -19,6 +20,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import miogen
+import miogen.run.verify as run_verify
 import pytest
 from ctg_projects import BANK, make_project
 from miogen.common.errors import MiogenError
@@ -176,7 +178,7 @@ def test_workers_in_their_own_folders_write_what_the_local_executor_writes(tmp_p
         def client_verifies(*args, **kwargs):
             raise AssertionError("the client verified tests: the workers should have")
 
-        monkeypatch.setattr(runner, "verify", client_verifies)
+        monkeypatch.setattr(run_verify, "verify", client_verifies)
         with Client(address) as observer, get_task_stream(observer) as stream:
             with dask_pool(address, jobs=2) as pool:
                 assert isinstance(pool, DaskPool)
@@ -188,8 +190,8 @@ def test_workers_in_their_own_folders_write_what_the_local_executor_writes(tmp_p
     assert [s.status for s in report.units] == [s.status for s in local.units]
     assert all(s.status == "ran" for s in report.units)
     # Every job verified its tests on its worker (the client's verify was never called)...
-    assert all(s.verified is not None and s.verified.kept for s in report.units)
-    assert all(s.verified is None for s in local.units)
+    assert all(s.remote is not None and s.remote.kept for s in report.units)
+    assert all(s.remote is None for s in local.units)
     # ... and the same tests were kept and written, byte for byte.
     assert written(report) == written(local)
     assert set(written(local)) == {
@@ -230,7 +232,7 @@ def test_a_worker_of_another_miogen_is_refused_at_connect(tmp_path):
 def test_a_job_carries_its_module_and_the_project_files_it_imports(tmp_path):
     root = make_project(tmp_path / "project", PROJECT)
     location = locate(root / "shop" / "prices.py", root)
-    packed = pack(job_spec(location, ["total"], 1.0))
+    packed = pack(job_spec(location, ["total"], budget=1.0))
     assert set(packed.files) == {
         "shop/__init__.py", "shop/money.py", "shop/prices.py", "tests/test_shop.py",
         "pyproject.toml",
@@ -240,7 +242,7 @@ def test_a_job_carries_its_module_and_the_project_files_it_imports(tmp_path):
     )  # fmt: skip
     assert str(tmp_path) not in packed.spec.dumps()  # no path of this machine travels
     # A unit no test names carries no test file
-    bank = pack(job_spec(locate(root / "bank.py", root), ["classify"], 1.0))
+    bank = pack(job_spec(locate(root / "bank.py", root), ["classify"], budget=1.0))
     assert set(bank.files) == {"bank.py", "pyproject.toml"}
 
 
@@ -323,8 +325,9 @@ def _sent(packed: remote.Packed) -> tuple:
 
 def test_a_worker_runs_a_packed_job_and_verifies_its_tests_there(tmp_path):
     root = make_project(tmp_path / "project", PROJECT)
-    spec = job_spec(locate(root / "shop" / "prices.py", root), ["total"], 1.0,
-                    evaluations=100, verify_runs=1)  # fmt: skip
+    location = locate(root / "shop" / "prices.py", root)
+    spec = job_spec(location, ["total"], Options(evaluations=100), budget=1.0)
+    spec = dataclasses.replace(spec, verify_runs=1)
     sent = _sent(pack(spec))
     shutil.move(root, tmp_path / "moved")  # the job needs no file where the client had them
     outcome = outcome_of(execute_remote(*sent))
@@ -336,7 +339,7 @@ def test_a_worker_runs_a_packed_job_and_verifies_its_tests_there(tmp_path):
 
 def test_a_module_that_fails_to_import_on_the_worker_says_why(tmp_path):
     root = make_project(tmp_path / "project", {"broken.py": "import missing_thing\n\ndef f(x):\n    return x\n"})  # fmt: skip
-    sent = _sent(pack(job_spec(locate(root / "broken.py", root), ["f"], 1.0)))
+    sent = _sent(pack(job_spec(locate(root / "broken.py", root), ["f"], budget=1.0)))
     outcome = outcome_of(execute_remote(*sent))
     assert outcome.status == "failed" and outcome.error is not None
     assert outcome.error.message == (
@@ -372,8 +375,8 @@ class FakeClient:
 
 def test_the_pool_scatters_each_file_once_and_reads_the_tests_again_for_each_run(tmp_path):
     root = make_project(tmp_path / "project", PROJECT)
-    spec = job_spec(locate(root / "shop" / "prices.py", root), ["total"], 1.0)
-    money = job_spec(locate(root / "shop" / "money.py", root), ["cents"], 1.0)
+    spec = job_spec(locate(root / "shop" / "prices.py", root), ["total"], budget=1.0)
+    money = job_spec(locate(root / "shop" / "money.py", root), ["cents"], budget=1.0)
     client = FakeClient()
     pool = DaskPool(client, 1)
     jobs = [Job("prices", 2, lambda _: spec), Job("money", 1, lambda _: money)]
