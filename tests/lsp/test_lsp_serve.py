@@ -118,7 +118,10 @@ def test_serve_over_tcp_with_the_token_from_a_private_file():
             result = _initialized(connection, stream)
             assert result["serverInfo"] == {"name": "miogen", "version": VERSION}
             commands = result["capabilities"]["executeCommandProvider"]["commands"]
-            assert set(commands) == {"miogen.generateTests", "miogen.insertTests", "miogen.cancel"}
+            assert set(commands) == {
+                    "miogen.generateTests", "miogen.insertTests", "miogen.cancel",
+                    "miogen.generateTestsForPaths",
+                }  # fmt: skip
             _stop(connection, stream, server)
         assert not token_file.exists() and not token_file.parent.exists()
     finally:

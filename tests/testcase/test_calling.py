@@ -95,6 +95,19 @@ def test_a_value_of_another_type_is_marked_for_type_checkers():
     assert "stack.limit(True)\n" in rendered  # a bool is an int to type checkers
 
 
+def test_an_object_passed_for_a_plain_type_is_marked_too():
+    f = factory()
+    test = (
+        value(3), Statement("construct", "Stack", (("capacity", 0),)),
+        Statement("method", "limit", (("count", 1),), receiver=1),  # limit(count: int)
+        Statement("construct", "Stack", (("capacity", 0),)),
+        Statement("method", "push", (("/item", 0),), receiver=3),
+    )  # fmt: skip
+    assert mistyped(test, f.signature) == {2}
+    rendered = render_test(as_written(test, f.signature), [], "t", {"Stack"}, {2}).source
+    assert "stack.limit(stack)  # type: ignore[arg-type]" in rendered
+
+
 def test_a_none_for_an_optional_int_changes_into_an_int():
     f = factory("Store")
     test = (value(None), Statement("construct", "Store", (("maxsize", 0),)))

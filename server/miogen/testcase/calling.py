@@ -118,11 +118,17 @@ def mistyped(test: TestCase, signature_of: Callable[[Statement], Signature | Non
         by_name = {p.name: p for p in signature.params}
         for name, index in statement.args:
             parameter = by_name.get(name)
-            if parameter is None or not parameter.annotated or test[index].kind != "value":
+            if parameter is None or not parameter.annotated:
                 continue
-            if not _fits(test[index].value, parameter.type):
+            argument = test[index]
+            if argument.kind == "value" and not _fits(argument.value, parameter.type):
                 found.add(position)
+            elif argument.kind == "construct" and parameter.type.kind in _NOT_AN_OBJECT:
+                found.add(position)  # an instance of the module's class for an int, a str...
     return found
+
+
+_NOT_AN_OBJECT = frozenset({"int", "float", "complex", "bool", "str", "bytes", "none"})
 
 
 _PLAIN = {"int": (int,), "float": (int, float), "complex": (int, float, complex)}
