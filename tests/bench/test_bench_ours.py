@@ -25,5 +25,5 @@ def test_a_module_with_only_private_units_gets_them_named_as_the_cli_tells_a_use
     subprocess.run(command, cwd=ROOT, check=True, capture_output=True, timeout=120)
     report = json.loads(summary.read_text(encoding="utf-8"))
     assert [unit["name"] for unit in report["units"]] == ["_sign"]
-    assert report["measured"]["covered"] == report["measured"]["total"] == 2
+    assert report["coverage"]["covered"] == report["coverage"]["total"] == 2
     assert "from _helpers import _sign" in output.read_text(encoding="utf-8")

@@ -97,7 +97,9 @@ def test_the_bundle_holds_miogen_and_its_pinned_pure_python_dependencies(extensi
     assert compiled == []
     assert [p.name for p in (libs / "bin").iterdir()] == ["ruff"]
     assert os.access(libs / "bin" / "ruff", os.X_OK)
-    assert (libs / "miogen" / "worker.py").is_file() and (libs / "miogen" / "__main__.py").is_file()
+    assert (libs / "miogen" / "worker" / "main.py").is_file() and (
+        libs / "miogen" / "__main__.py"
+    ).is_file()
     assert not list(libs.rglob("__pycache__")) and not list(libs.glob("*.pth"))
 
 

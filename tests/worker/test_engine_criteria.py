@@ -2,18 +2,25 @@
 
 from __future__ import annotations
 
-from miogen.common.records import CriterionCoverage, JobSpec, StopReason, UnitJob, UnitResult
+from miogen.common.records import (
+    Algorithm,
+    CriterionCoverage,
+    JobSpec,
+    StopReason,
+    UnitJob,
+    UnitResult,
+)
 from miogen.criteria import Criterion
 from miogen.host.supervisor import run_job
 
 
-def generate(classic, **options) -> UnitResult:
+def generate(classic, algorithm: str = "mio", **options) -> UnitResult:
     # An evaluation budget, and clock limits (per test, post-processing) far beyond what
     # ``classify`` (no loop) takes on a busy machine: two runs of a seed compare equal.
     spec = JobSpec(
         path=str(classic / "triangle.py"), module_name="triangle", import_root=str(classic),
         units=(UnitJob("classify"),), evaluations=1500, seed=5, mutation_share=0.0,
-        test_timeout=30.0, post_seconds=120, **options,
+        test_timeout=30.0, post_seconds=120, algorithm=Algorithm(algorithm), **options,
     )  # fmt: skip
     outcome = run_job(spec)
     assert outcome.status == "ok", outcome.message
