@@ -362,3 +362,18 @@ def test_the_lens_hover_lists_the_other_criteria_of_a_verified_result():
     lines = f"line 1/{len(shape.statements)}"
     assert tooltip == f"Other criteria: {lines}, weak-mutation 3/7, exception 1 found, output 2/3"
     assert convert.criteria_tooltip(final_view(shape, [], [], [], [])) is None  # branch only
+
+
+def test_the_arcs_neighbours_come_in_line_order_whatever_the_run():
+    """coverage.py's arcs are a set: the snapshot's neighbour tuples are sorted, so two analyses
+    of one text (two processes, two hash seeds) are equal."""
+    source = (
+        Path(__file__)
+        .resolve()
+        .parents[2]
+        .joinpath("server", "miogen", "lsp", "analyser.py")
+        .read_text(encoding="utf-8")
+    )
+    snapshot = take(source, "analyser.py", "analyser")
+    for neighbours in (*snapshot.successors.values(), *snapshot.predecessors.values()):
+        assert list(neighbours) == sorted(neighbours)

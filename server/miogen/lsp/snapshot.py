@@ -118,7 +118,7 @@ def take(source: str, path: str, module_name: str) -> Snapshot:
         )
     successors: dict[int, list[int]] = {}
     predecessors: dict[int, list[int]] = {}
-    for start, end in code.parser.arcs():
+    for start, end in sorted(code.parser.arcs()):  # a set: one order for every run
         if start > 0 and end > 0:
             successors.setdefault(start, []).append(end)
             predecessors.setdefault(end, []).append(start)
