@@ -6,9 +6,11 @@ import inspect
 
 import pytest
 from miogen.cli import _parser
+from miogen.common.project import locate
 from miogen.common.records import Algorithm
 from miogen.ctg.cli import _config
-from miogen.host.config import command_line
+from miogen.host.config import DEFAULTS, command_line
+from miogen.run.job import job_spec
 from miogen.run.verify import VERIFY_RUNS, verify_outcomes
 
 
@@ -66,3 +68,36 @@ def test_ctg_verifies_as_often_as_generate_and_the_editor(tmp_path):
     assert config_for(tmp_path).verify_runs == VERIFY_RUNS == 2
     assert inspect.signature(verify_outcomes).parameters["runs"].default == VERIFY_RUNS
     assert config_for(tmp_path, "--verify-runs", "3").verify_runs == 3
+
+
+def test_the_project_files_evaluations_and_join_tests_reach_every_job(tmp_path):
+    (tmp_path / "pyproject.toml").write_text(
+        "[tool.miogen]\nevaluations = 300\njoin-tests = true\n"
+    )
+    (tmp_path / "m.py").write_text("def f(x):\n    return x\n")
+    config = config_for(tmp_path)
+    assert (config.options.evaluations, config.options.join_tests) == (300, True)
+    spec = job_spec(locate(tmp_path / "m.py", tmp_path), ["f"], config.options, budget=2.0)
+    assert (spec.evaluations, spec.join_tests, spec.budget_seconds) == (300, True, 2.0)
+
+
+def test_evaluations_and_join_tests_are_flags_as_in_generate(tmp_path):
+    unset = config_for(tmp_path).options
+    assert (unset.evaluations, unset.join_tests) == (None, False)
+    options = config_for(tmp_path, "--evaluations", "40", "--join-tests").options
+    assert (options.evaluations, options.join_tests) == (40, True)
+    (tmp_path / "pyproject.toml").write_text("[tool.miogen]\nevaluations = 300\n")
+    assert config_for(tmp_path, "--evaluations", "40").options.evaluations == 40  # a flag wins
+    generate = _parser().parse_args(["generate", "m.py", "--evaluations", "40", "--join-tests"])
+    assert (generate.evaluations, generate.join_tests) == (options.evaluations, True)
+
+
+def test_evaluations_flag_is_checked_as_the_file_value(capsys):
+    with pytest.raises(SystemExit):
+        _parser().parse_args(["ctg", "--budget", "2", "--evaluations", "0"])
+    assert "expected 1 to" in capsys.readouterr().err
+
+
+def test_the_budget_stays_the_allocations(tmp_path):
+    (tmp_path / "pyproject.toml").write_text("[tool.miogen]\nbudget-seconds = 30\n")
+    assert config_for(tmp_path).options.budget_seconds == DEFAULTS.budget_seconds

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from miogen.common.atomic import write_atomically
 from miogen.common.errors import MiogenError
 from miogen.common.records import Algorithm
-from miogen.host.config import CTG_KEYS, Options, command_line, flag, options
+from miogen.host.config import CTG_KEYS, DEFAULTS, command_line, flag, options
 from miogen.host.interpreter import project_interpreter
 from miogen.run.verify import VERIFY_RUNS
 
@@ -93,6 +93,16 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     ctg.add_argument(
         "--criteria", type=flag("criteria"),
         help="goals besides branches: smart (default), all, branch, or a comma list",
+    )  # fmt: skip
+    ctg.add_argument(
+        "--evaluations", type=flag("evaluations"),
+        help="budget in fitness evaluations per unit instead of the allocation's seconds "
+        "(reproducible runs; --budget still chooses which units run, and in which order)",
+    )  # fmt: skip
+    ctg.add_argument(
+        "--join-tests", action="store_const", const=True,
+        help="join kept tests into fewer that each do several things (default: one behaviour "
+        "per test)",
     )  # fmt: skip
     ctg.add_argument(
         "--performance", action="store_const", const=True,
@@ -202,13 +212,9 @@ def _config(args: argparse.Namespace, values: dict[str, Any]) -> CtgConfig:
         )
     engine = options(values)
     given = {name: values[name] for name in ("budget", "jobs", "verify_runs") if name in values}
-    # The engine's settings a CTG run takes (its budget is the allocation's; no evaluations).
-    chosen = Options(
-        seed=engine.seed, test_timeout=engine.test_timeout, algorithm=engine.algorithm,
-        mutation_share=engine.mutation_share, criteria=engine.criteria,
-        performance=engine.performance, tests_directory=engine.tests_directory,
-        test_file_pattern=engine.test_file_pattern,
-    )  # fmt: skip
+    # Every engine setting but the budget, which is the allocation's (``evaluations``, when
+    # set, replaces each unit's seconds as in ``miogen generate``).
+    chosen = dataclasses.replace(engine, budget_seconds=DEFAULTS.budget_seconds)
     return CtgConfig(
         **given, strategy=args.strategy, minimum=args.minimum, input_seeding=args.input_seeding,
         baseline=not args.no_baseline, options=chosen,
