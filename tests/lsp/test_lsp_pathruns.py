@@ -189,6 +189,13 @@ def test_the_run_gets_the_editors_settings_as_flags(tmp_path):
     assert flags["--test-file-pattern"] == "test_{module}_gen.py"
     assert flags["--project-root"] == str(tmp_path)
     assert "--performance" not in argv and "--json" in argv
+    assert "--join-tests" not in argv and "--evaluations" not in argv
+
+
+def test_the_run_gets_the_editors_join_tests_and_evaluations(tmp_path):
+    settings = Settings(join_tests=True, evaluations=300)
+    argv = command([tmp_path / "a.py"], tmp_path, settings, modules=1)
+    assert "--join-tests" in argv and argv[argv.index("--evaluations") + 1] == "300"
 
 
 @e2e

@@ -229,6 +229,8 @@ def command(paths: list[Path], root: Path, settings: Settings, modules: int) -> 
         argv += ["--tests-directory", settings.tests_directory]
     if settings.performance:
         argv.append("--performance")
+    argv += ["--join-tests"] if settings.join_tests else []
+    argv += ["--evaluations", str(settings.evaluations)] if settings.evaluations else []
     return argv
 
 
