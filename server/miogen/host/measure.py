@@ -145,9 +145,9 @@ COVERAGE_HASH_SEED = "1"
 
 
 def _shuffle(seed: int) -> dict[str, str]:
-    """The rerun's order and hash seed; rerun ``clock.SEED`` also has the clock years ahead."""
+    """The rerun's order and hash seed; rerun ``clock.SEED`` also runs elsewhere (clock.py)."""
     environment = {"MIOGEN_SHUFFLE_SEED": str(seed), "PYTHONHASHSEED": str(seed + 1)}
-    return clock.ahead_environment(environment) if seed == clock.SEED else environment
+    return clock.elsewhere_environment(environment) if seed == clock.SEED else environment
 
 
 # --- runs started ahead ------------------------------------------------------------------------

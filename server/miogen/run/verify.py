@@ -87,6 +87,8 @@ def verify_outcomes(
             )
         )  # fmt: skip
         result.seconds["verify"] = result.verification.seconds
+        if result.verification.runs > clock.SEED:  # the rerun elsewhere ran: what it kept
+            result.notes += clock.elsewhere().notes()
         gone = result.verification.dropped
         for unit in result.units:
             unit.dropped = [
