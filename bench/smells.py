@@ -10,8 +10,9 @@ tests as `bench real` does (5 s, seed 0) into ``<out>/runs/<module>/miogen/test_
 - mypy errors and ruff findings in the file under a strict configuration (``MYPY_STRICT``,
   ``RUFF_IGNORED``), the module under test read from its source;
 - failing tests when the file runs with the clock five years ahead (libfaketime: "n/a" where it
-  is not installed) and on the other CPythons 3.10, 3.12, 3.13 (each in a venv with pytest,
-  cached in .miogen/pythons/; "n/a" where not installed, "-" where the module does not import).
+  is not installed), in another locale, time zone, home and user (``clock.elsewhere``) and on
+  the other CPythons 3.10, 3.12, 3.13 (each in a venv with pytest, cached in .miogen/pythons/;
+  "n/a" where not installed, "-" where the module does not import).
 
 Writes ``bench/results/smells.md`` (or ``--report``).
 """
@@ -55,6 +56,7 @@ class Smells:
     tests: int = 0
     counts: dict[str, int] = field(default_factory=lambda: dict.fromkeys(STATIC, 0))
     clock_failures: int | None = None  # None: not run (no libfaketime)
+    elsewhere_failures: int | None = None  # another locale, time zone, home, user
     checks: dict[str, int | None] = field(default_factory=dict)  # "mypy"/"ruff" -> findings
     python_failures: dict[str, int | None | str] = field(default_factory=dict)
 
@@ -497,13 +499,15 @@ def run(
             ahead = clock.ahead_environment({})
             counted = failures(sys.executable, test_file, root, ahead)
             smells.clock_failures = counted if isinstance(counted, int) else None
+        counted = failures(sys.executable, test_file, root, clock.elsewhere().environment())
+        smells.elsewhere_failures = counted if isinstance(counted, int) else None
         for version, python in pythons.items():
             smells.python_failures[version] = (
                 None if python is None else failures(python, test_file, root)
             )
         log(f"{module.name}: {smells.tests} tests, {smells.counts}, clock ahead: "
-            f"{smells.clock_failures}, other Pythons: {smells.python_failures}, "
-            f"strict checks: {smells.checks}")  # fmt: skip
+            f"{smells.clock_failures}, locale/TZ: {smells.elsewhere_failures}, "
+            f"other Pythons: {smells.python_failures}, strict checks: {smells.checks}")  # fmt: skip
         found.append(smells)
     return found
 
@@ -537,7 +541,7 @@ def report(found: list[Smells], command: str, load: tuple[float, ...] | None = N
     """The table; ``load``: the load average when the run started (tests are generated under a
     time budget, so the load changes them)."""
     heads = ["module", "tests", *STATIC, *(f"{c} errors" for c in CHECKS), "clock +5y failing",
-             *(f"py{v} failing" for v in PYTHONS)]  # fmt: skip
+             "locale/TZ failing", *(f"py{v} failing" for v in PYTHONS)]  # fmt: skip
     lines = [
         "# Smells of the emitted tests (issue 24)",
         "",
@@ -567,11 +571,12 @@ def report(found: list[Smells], command: str, load: tuple[float, ...] | None = N
         cells = [smells.module, str(smells.tests),
                  *(per_100(smells.counts[k], smells.tests) for k in STATIC),
                  *(_cell(smells.checks.get(c)) for c in CHECKS),
-                 _cell(smells.clock_failures),
+                 _cell(smells.clock_failures), _cell(smells.elsewhere_failures),
                  *(_cell(smells.python_failures.get(v)) for v in PYTHONS)]  # fmt: skip
         lines.append("| " + " | ".join(cells) + " |")
     summed = [_sum([s.checks.get(c) for s in found]) for c in CHECKS]
     summed += [_sum([s.clock_failures for s in found])]
+    summed += [_sum([s.elsewhere_failures for s in found])]
     summed += [_sum([s.python_failures.get(v) for s in found]) for v in PYTHONS]
     lines.append(
         "| **all** | "

@@ -94,13 +94,15 @@ def test_each_rule_counts_what_it_names_and_nothing_else():
 def test_the_report_gives_counts_per_100_tests_and_failures():
     found = counts()
     found.clock_failures = 0
+    found.elsewhere_failures = 1
     found.checks = {"mypy": 3, "ruff": None}
     found.python_failures = {"3.10": 2, "3.12": None, "3.13": "-"}
     text = smells.report([found], "python -m bench smells", (9.08, 4.55, 2.88))
     assert "Load average at start: 9.08, 4.55, 2.88" in text
     row = next(line for line in text.splitlines() if line.startswith("| stack"))
     assert (
-        row == "| stack | 9 | 11.1 | 11.1 | 33.3 | 22.2 | 11.1 | 11.1 | 3 | n/a | 0 | 2 | n/a | - |"
+        row
+        == "| stack | 9 | 11.1 | 11.1 | 33.3 | 22.2 | 11.1 | 11.1 | 3 | n/a | 0 | 1 | 2 | n/a | - |"
     )
 
 
