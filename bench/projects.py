@@ -37,6 +37,7 @@ import time
 import xml.etree.ElementTree as ElementTree
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
 
 BENCH = Path(__file__).resolve().parent
 CACHE = BENCH / "results" / "tmp" / "projects-cache"
@@ -192,6 +193,21 @@ def generate(project: Project, root: Path, module: str, budget: float, seed: int
 
 def measure(root: Path, modules: tuple[str, ...], leave_out: list[Path]) -> dict[str, object]:
     """The project's pytest from its root under coverage.py: branches per module, failures."""
+    files, failing = coverage_files(root, modules, leave_out)
+    summary = {"branches": 0, "covered": 0, "failing": failing}
+    for module in modules:
+        entry = files.get(module) or files.get(str(root / module)) or {}
+        found = entry.get("summary", {})
+        summary["branches"] += found.get("num_branches", 0)  # type: ignore[operator]
+        summary["covered"] += found.get("covered_branches", 0)  # type: ignore[operator]
+    return summary
+
+
+def coverage_files(
+    root: Path, modules: tuple[str, ...], leave_out: list[Path]
+) -> tuple[dict[str, Any], list[str]]:
+    """``coverage json``'s files of the project's pytest run from its root, and its failing
+    tests."""
     with tempfile.TemporaryDirectory(prefix="bench-projects-") as scratch:
         data, junit, report = (os.path.join(scratch, n) for n in ("cov", "junit.xml", "c.json"))
         environment = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
@@ -208,13 +224,7 @@ def measure(root: Path, modules: tuple[str, ...], leave_out: list[Path]) -> dict
         )  # fmt: skip
         files = json.loads(Path(report).read_text())["files"] if os.path.exists(report) else {}
         failing = failing_tests(Path(junit))
-    summary = {"branches": 0, "covered": 0, "failing": failing}
-    for module in modules:
-        entry = files.get(module) or files.get(str(root / module)) or {}
-        found = entry.get("summary", {})
-        summary["branches"] += found.get("num_branches", 0)  # type: ignore[operator]
-        summary["covered"] += found.get("covered_branches", 0)  # type: ignore[operator]
-    return summary
+    return files, failing
 
 
 def failing_tests(junit: Path) -> list[str]:
@@ -468,7 +478,9 @@ def mutation_table(results: list[ProjectResult]) -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench projects")
-    parser.add_argument("--budget", type=float, default=2.0, help="seconds per unit")
+    parser.add_argument(
+        "--budget", type=float, default=2.0, help="seconds per module, shared by its units"
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--projects", nargs="*", help="names (default: all)")
     parser.add_argument("--pynguin-budget", type=int, default=30, help="seconds per module")

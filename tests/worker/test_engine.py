@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import sys
+
 from miogen.common.records import JobSpec, StopReason, UnitJob, UnitResult
 from miogen.host.supervisor import run_job
+from miogen.testcase import examples
+from miogen.worker.engine import generate
 from worker.helpers import spec_for
 
 
@@ -174,3 +178,26 @@ def test_an_expensive_mutation_phase_leaves_the_last_and_largest_unit_its_time(w
     # clamp's slice is about a third of the budget; loading its mutants would take 4 s. Less
     # than the whole budget, with a wide margin for a busy machine.
     assert clamp.search_seconds < 3.0, clamp
+
+
+def test_the_projects_test_files_are_read_before_the_units_share_the_budget(tmp_path, monkeypatch):
+    """Reading the project's tests for call sites is the module's cost, like its import: in the
+    first unit's slice it took idna's smallest unit 0.4 s of a 2 s module budget, and its
+    overrun was taken from every unit after it."""
+    (tmp_path / "pyproject.toml").write_text("")
+    path = tmp_path / "shapes.py"
+    path.write_text("def area(w: int) -> int:\n    return w * 2\n")
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_shapes.py").write_text(
+        "from shapes import area\n\n\ndef test_area():\n    assert area(3) == 6\n"
+    )
+    order: list[str] = []
+    read = examples._test_sources
+    monkeypatch.setattr(examples, "_test_sources", lambda root: order.append("read") or read(root))
+    spec = spec_for(
+        path, "area", budget_seconds=0.5, cwd=str(tmp_path), scratch=str(tmp_path),
+        criteria="branch", mutation_share=0.0,
+    )  # fmt: skip
+    sys.modules.pop("shapes", None)
+    generate(spec, lambda event: order.append(type(event).__name__))
+    assert "read" in order and order.index("read") < order.index("UnitStarted")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from miogen.testcase.model import TestCase
+from miogen.testcase.model import Statement, TestCase
 from miogen.worker.problem import UnitProblem
 from worker.helpers import problem_for
 
@@ -118,3 +118,27 @@ def test_match_statements_fall_back_to_the_tracer(write_module):
     )
     problem = problem_for(path, "kind")
     assert problem.executor.tracer is not None
+
+
+def test_a_condition_inside_an_if_condition_does_not_read_as_the_ifs(write_module):
+    """Probes key outcomes by line: the ``if dot`` of ``(254 if dot else 253)`` being true is
+    not the ``if``'s true branch (idna's ``valid_string_length`` was reported covered by any
+    short name with ``trailing_dot=True``), so such a unit runs under the tracer."""
+    path = write_module(
+        "lengths",
+        """
+        def valid_length(name: str, dot: bool) -> bool:
+            if len(name) > (254 if dot else 253):
+                return False
+            return True
+        """,
+    )
+    problem = problem_for(path, "valid_length")
+    assert problem.executor.tracer is not None
+    test = (
+        Statement("value", value="abc"),
+        Statement("value", value=True),
+        Statement("call", "valid_length", (("name", 0), ("dot", 1))),
+    )
+    into_return_false = next(t.id for t in problem.unit.targets if t.arc == (2, 3))
+    assert into_return_false not in covered(problem, test)

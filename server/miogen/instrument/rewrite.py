@@ -44,12 +44,26 @@ def _on_line(node: N, line: int, originals: tuple[ast.AST, ...] = ()) -> N:
 
 
 def probed_lines(tree: ast.Module) -> set[int]:
-    """Lines whose branch outcomes the probes report exactly (if, while and for statements)."""
-    return {
-        n.lineno
-        for n in ast.walk(tree)
-        if isinstance(n, ast.If | ast.While | ast.For | ast.AsyncFor)
-    }
+    """Lines whose branch outcomes the probes report exactly (if, while and for statements).
+
+    The probes key outcomes by line, so a line with a second condition is not exact: in
+    ``if len(s) > (254 if dot else 253):`` the ``if dot`` being true would read as the ``if``'s.
+    """
+    sites: dict[int, int] = {}  # probe line (``_branch``'s, the loop's) -> probes on it
+    statements: dict[int, int] = {}  # the statement's line -> its probe's line
+    for n in ast.walk(tree):
+        if isinstance(n, ast.If | ast.While | ast.IfExp | ast.Assert):
+            sites[n.test.lineno] = sites.get(n.test.lineno, 0) + 1
+        elif isinstance(n, ast.For | ast.AsyncFor):
+            sites[n.lineno] = sites.get(n.lineno, 0) + 1
+        elif isinstance(n, ast.comprehension):
+            for condition in n.ifs:
+                sites[condition.lineno] = sites.get(condition.lineno, 0) + 1
+        if isinstance(n, ast.If | ast.While):
+            statements[n.lineno] = n.test.lineno
+        elif isinstance(n, ast.For | ast.AsyncFor):
+            statements[n.lineno] = n.lineno
+    return {line for line, probe in statements.items() if sites[probe] == 1}
 
 
 def _probe(

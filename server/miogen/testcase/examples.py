@@ -8,6 +8,7 @@ import ast
 import functools
 import os
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 
 from miogen.analysis.examples import ExampleCall, example_calls
@@ -38,6 +39,17 @@ def example_tests(factory: TestFactory, project_root: str = "") -> list[TestCase
         if test is not None:
             found.append(test)
     return found
+
+
+def read_project_tests(root: str, names: Iterable[str]) -> int:
+    """Read the project's test files and parse those that mention one of ``names``, once,
+    before the units share the budget (the first unit's slice would otherwise pay for the
+    whole module's); how many were parsed."""
+    if not root:
+        return 0
+    wanted = [name.encode() for name in names]
+    texts = [text for text in _test_sources(root) if any(name in text for name in wanted)]
+    return sum(1 for text in texts if _parsed(text) is not None)
 
 
 def project_test_trees(root: str, name: str) -> tuple[ast.Module, ...]:

@@ -13,6 +13,8 @@ from miogen.testcase.model import CALLS, Statement, TestCase, drop_unused_values
 from miogen.testcase.sampling import TestFactory, random_character
 
 Builder = Callable[[list[Statement]], int | None]
+CHARACTER_PROBABILITY = 0.3  # an inserted character is one the module's ``ord(...)`` looks for
+MAX_RESHAPED_ELEMENTS = 100  # a list stretched to a length the module compares with
 
 
 def mutate(factory: TestFactory, test: TestCase, rng: random.Random) -> TestCase:
@@ -63,14 +65,23 @@ def _change_value(factory: TestFactory, test: TestCase, rng: random.Random) -> T
     elif statement.kind == "callable":
         new = _change_callable(factory, statement, rng)
     else:
-        new = _change_collection(statement, index, rng)
+        new = _change_collection(statement, rng, factory.shapes.lengths)
     return test[:index] + (new,) + test[index + 1 :]
 
 
-def _change_collection(statement: Statement, index: int, rng: random.Random) -> Statement:
+def _change_collection(
+    statement: Statement, rng: random.Random, lengths: tuple[int, ...] = ()
+) -> Statement:
+    """An element deleted or duplicated; a list, now and then, repeated up to a
+    length the module compares with, or doubled."""
     args = list(statement.args)
     step = 2 if statement.kind == "dict" else 1
-    if args and rng.random() < 0.5:
+    if args and lengths and statement.kind == "list" and rng.random() < 0.25:
+        target = rng.choice([n for n in lengths if n <= MAX_RESHAPED_ELEMENTS] or [2 * len(args)])
+        if rng.random() < 0.3:
+            target = 2 * len(args)
+        args = (args * (target // len(args) + 1))[: min(target, MAX_RESHAPED_ELEMENTS)]
+    elif args and rng.random() < 0.5:
         start = rng.randrange(0, len(args), step)
         del args[start : start + step]
     elif args:
@@ -129,10 +140,17 @@ def change_primitive(factory: TestFactory, value: object, rng: random.Random) ->
         if roll < 0.1 and pool.strings:
             return rng.choice(pool.strings)
         if roll < 0.35:
-            return strings.affix_or_length(value, rng, pool)
-        return _edit_string(value, rng)
+            return strings.affix_or_length(value, rng, pool, factory.shapes)
+        return _edit_string(value, rng, factory.shapes.characters)
     if isinstance(value, bytes):
-        return _edit_string(value.decode("latin-1"), rng).encode("latin-1", "replace")
+        text, roll = value.decode("latin-1"), rng.random()
+        if roll < 0.1 and pool.bytes_:
+            return rng.choice(pool.bytes_)
+        if roll < 0.35:
+            text = strings.affix_or_length(text, rng, pool, factory.shapes)
+        else:
+            text = _edit_string(text, rng)
+        return text.encode("latin-1", "replace")
     if value is None:
         return factory.primitive(rng.choice(("int", "str", "float", "bool")), rng)
     if stdlib_values.is_stdlib_value(value):
@@ -150,11 +168,16 @@ def _change_callable(factory: TestFactory, statement: Statement, rng: random.Ran
     return Statement("callable", text, value=origin(text))
 
 
-def _edit_string(text: str, rng: random.Random) -> str:
+def _edit_string(text: str, rng: random.Random, characters: str = "") -> str:
+    """One character inserted (now and then one of the ``characters`` the module looks for),
+    deleted or shifted."""
     position = rng.randint(0, len(text))
     roll = rng.random()
     if roll < 0.34 or not text:
-        return text[:position] + random_character(rng) + text[position:]
+        inserted = random_character(rng)
+        if characters and rng.random() < CHARACTER_PROBABILITY:
+            inserted = rng.choice(characters)
+        return text[:position] + inserted + text[position:]
     position = min(position, len(text) - 1)
     if roll < 0.67:
         return text[:position] + text[position + 1 :]

@@ -9,13 +9,15 @@ from dataclasses import dataclass
 
 from miogen.analysis.model import ClassModel, ModuleModel, Parameter, Signature, Unit
 from miogen.analysis.typespec import ANY, TypeSpec
-from miogen.testcase import callables, stdlib_values
+from miogen.testcase import callables, stdlib_values, strings
 from miogen.testcase.model import Statement, TestCase
 
 PRINTABLE = string.ascii_letters + string.digits + " _-.,:/@#"
 # Text beyond ASCII, one character per width of its code point (Latin-1, two BMP widths,
 # astral): real code escapes, encodes or measures such characters on paths ASCII never takes.
-WIDE_CHARACTERS = "é\u03a9\u2605\U0001f6d1"
+# Then one of each class text code tells apart: a combining mark (not in NFC after a letter,
+# category M), a right-to-left letter (bidirectional R), an invisible format character (Cf).
+WIDE_CHARACTERS = "é\u03a9\u2605\U0001f6d1\u0301\u05d0\u200b"
 WIDE_PROBABILITY = 0.1  # a sampled string, or an inserted character, is one of them
 # A sampled test, now and then, passes a value of another type to one parameter whose type the
 # body checks, in a call under test: at most one per test, since the call raises and the test
@@ -26,6 +28,9 @@ ANY_CHOICES = ("int", "str", "float", "bool", "none", "list")
 CONSTRUCTOR_WEIGHT = 3.0  # against 1 for each factory of the class
 CONSUME_PROBABILITY = 0.9  # a generator's result is iterated
 MODULE_FUNCTION_PROBABILITY = 0.3  # a callable parameter gets one of the module's functions
+# A sampled string or bytes value takes a length the module's conditions compare with, or gets
+# a character they look for (strings.shapes_of), where they name any.
+SHAPED_PROBABILITY = 0.15
 _STATEMENT_KINDS = {"property": "property", "operator": "operator", "setter": "assign"}
 
 
@@ -58,6 +63,7 @@ class TestFactory:
         self.config = config
         self._other_type_left = False  # see OTHER_TYPE_PROBABILITY
         self.pool = model.constants
+        self.shapes = strings.shapes_of(model.source)
         self.cls: ClassModel | None = model.classes.get(unit.name) if unit.kind == "class" else None
         self.producers = {name: _producers(model, name) for name in model.classes}
 
@@ -330,17 +336,31 @@ class TestFactory:
             return _random_float(rng)
         if kind == "str":
             if use_pool and pool.strings:
-                return rng.choice(pool.strings)
-            return random_text(rng, rng.randint(0, 8))
+                return self.shaped(rng.choice(pool.strings), rng)
+            return self.shaped(random_text(rng, rng.randint(0, 8)), rng)
         if kind == "bytes":
             if use_pool and pool.bytes_:
-                return rng.choice(pool.bytes_)
-            return bytes(rng.randrange(256) for _ in range(rng.randint(0, 6)))
+                raw = rng.choice(pool.bytes_)
+            else:
+                raw = bytes(rng.randrange(256) for _ in range(rng.randint(0, 6)))
+            return self.shaped(raw.decode("latin-1"), rng, characters=False).encode("latin-1")
         if kind == "bool":
             return rng.random() < 0.5
         if kind == "complex":
             return complex(_random_float(rng), _random_float(rng))
         return None
+
+    def shaped(self, text: str, rng: random.Random, characters: bool = True) -> str:
+        """Now and then (``SHAPED_PROBABILITY``) ``text`` at a length the module compares
+        with, or with one of the characters it looks for (not for bytes: ``characters``)."""
+        shapes = self.shapes
+        points = shapes.characters if characters else ""
+        if not (shapes.lengths or points) or rng.random() >= SHAPED_PROBABILITY:
+            return text
+        if shapes.lengths and (not points or rng.random() < 0.5):
+            return strings.resize(text, rng.choice(shapes.lengths), rng)
+        position = rng.randint(0, len(text))
+        return text[:position] + rng.choice(points) + text[position:]
 
 
 def random_text(rng: random.Random, length: int) -> str:

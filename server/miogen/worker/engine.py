@@ -22,6 +22,7 @@ from miogen.analysis.module import analyze_file
 from miogen.common.heartbeat import Heartbeat
 from miogen.common.records import JobSpec, Loaded, UnitJob, UnitStarted
 from miogen.common.sharing import MIN_EXTRA_SECONDS, POST_SHARE, floors, running_order, slice_of
+from miogen.testcase.examples import read_project_tests
 from miogen.worker.objectives import Objectives
 from miogen.worker.phases import Emit, Phases, UnitRun, load
 from miogen.worker.search import Budget
@@ -40,6 +41,9 @@ def generate(spec: JobSpec, emit: Emit, heartbeat: Heartbeat | None = None) -> N
         spec = dataclasses.replace(spec, units=tuple(UnitJob(u.name) for u in model.default_units))
     objectives = Objectives.of(spec, model)  # counters and probes for the job's goals
     module = phases.timed("import", load, spec, objectives)
+    # The project's test files (call sites that seed every unit) are read once for the module,
+    # like its import, rather than in the slice of whichever unit runs first.
+    phases.timed("import", read_project_tests, spec.cwd, [job.name for job in spec.units])
     emit(Loaded(phases.seconds, {job.name: _weight(job, model) for job in spec.units}))
     context = (model, module, heartbeat, emit, objectives)
     if spec.evaluations is not None:
