@@ -6,7 +6,7 @@ tests as `bench real` does (5 s, seed 0) into ``<out>/runs/<module>/miogen/test_
 
 - static counts from the file's syntax tree (simple rules, see each ``_count_*``):
   interpreter-message matches, exact float equality, fuzz-like literals, default-valued
-  keywords, unchecked query calls, multi-behaviour tests;
+  keywords, unchecked query calls, multi-behaviour tests, unrelated state asserts;
 - mypy errors and ruff findings in the file under a strict configuration (``MYPY_STRICT``,
   ``RUFF_IGNORED``), the module under test read from its source;
 - failing tests when the file runs with the clock five years ahead (libfaketime: "n/a" where it
@@ -43,7 +43,7 @@ PYTHON_CACHE = REPO / ".miogen" / "pythons"
 CHECKS = ("mypy", "ruff")
 STATIC = (
     "interpreter_messages", "float_equality", "fuzz_literals", "default_keywords",
-    "unchecked_queries", "multi_behaviour",
+    "unchecked_queries", "multi_behaviour", "unrelated_state",
 )  # fmt: skip
 
 
@@ -72,6 +72,7 @@ class Subject:
     defaults: dict[str, dict[str, object]]  # callable name -> keyword -> default value
     queries: set[str]  # callables that return a value and store nothing
     string_words: set[str] = field(default_factory=set)  # word pairs (and words) in its strings
+    init_parameters: dict[str, list[str]] = field(default_factory=dict)  # class -> __init__'s
 
 
 def read_subject(source: str, package: Sequence[str] = ()) -> Subject:
@@ -79,6 +80,7 @@ def read_subject(source: str, package: Sequence[str] = ()) -> Subject:
     tree = ast.parse(source)
     classes, functions, queries = set(), set(), set()
     defaults: dict[str, dict[str, object]] = {}
+    parameters: dict[str, list[str]] = {}
     for node in ast.walk(tree):
         if isinstance(node, ast.ClassDef):
             classes.add(node.name)
@@ -88,6 +90,8 @@ def read_subject(source: str, package: Sequence[str] = ()) -> Subject:
                     and item.name == "__init__"
                 ):
                     defaults[node.name] = _defaults(item)
+                    given = [*item.args.posonlyargs, *item.args.args][1:]
+                    parameters[node.name] = [a.arg for a in given]
         elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
             if node.name.startswith("__"):
                 continue
@@ -96,7 +100,7 @@ def read_subject(source: str, package: Sequence[str] = ()) -> Subject:
             if _is_query(node):
                 queries.add(node.name)
     words = _string_words([source, *package])
-    return Subject(source, classes, functions, defaults, queries, words)
+    return Subject(source, classes, functions, defaults, queries, words, parameters)
 
 
 def _string_words(sources: list[str]) -> set[str]:
@@ -173,6 +177,7 @@ def count_file(module: str, test_source: str, subject: Subject) -> Smells:
         counts["default_keywords"] += cases * _count_default_keywords(function, subject)
         counts["unchecked_queries"] += cases * _count_unchecked_queries(function, subject)
         counts["multi_behaviour"] += cases * _is_multi_behaviour(function, subject)
+        counts["unrelated_state"] += cases * _count_unrelated_state(function, subject)
     return smells
 
 
@@ -344,6 +349,64 @@ def _is_multi_behaviour(function: ast.FunctionDef, subject: Subject) -> int:
         if isinstance(node, ast.Call) and _name(node.func) in subject.functions
     }
     return int(len(called) > 1)
+
+
+def _count_unrelated_state(function: ast.FunctionDef, subject: Subject) -> int:
+    """``assert stack.capacity == 3`` after ``stack = Stack(capacity=3)`` (or the default of
+    ``capacity`` when it is not passed) in a test that calls something after the constructor:
+    the state the setup gave, restated, not what the call under test did (repeated in every
+    test of the class)."""
+    built: dict[str, dict[str, ast.expr | object]] = {}  # variable -> attribute -> given
+    last_built: dict[str, int] = {}  # variable -> index of its construction among the calls
+    calls = 0
+    found = 0
+    for statement in function.body:
+        for node in ast.walk(statement):
+            if isinstance(node, ast.Call) and (
+                _name(node.func) in subject.functions or _name(node.func) in subject.classes
+            ):
+                calls += 1
+        if (
+            isinstance(statement, ast.Assign)
+            and len(statement.targets) == 1
+            and isinstance(statement.targets[0], ast.Name)
+            and isinstance(statement.value, ast.Call)
+            and _name(statement.value.func) in subject.classes
+        ):
+            cls = _name(statement.value.func)
+            given: dict[str, ast.expr | object] = dict(subject.defaults.get(cls, {}))
+            names = subject.init_parameters.get(cls, [])
+            given.update(zip(names, statement.value.args, strict=False))
+            given.update({k.arg: k.value for k in statement.value.keywords if k.arg})
+            built[statement.targets[0].id] = given
+            last_built[statement.targets[0].id] = calls
+        if not isinstance(statement, ast.Assert):
+            continue
+        test = statement.test
+        if not (
+            isinstance(test, ast.Compare)
+            and len(test.ops) == 1
+            and isinstance(test.ops[0], ast.Eq | ast.Is)
+            and isinstance(test.left, ast.Attribute)
+            and isinstance(test.left.value, ast.Name)
+        ):
+            continue
+        variable, attribute = test.left.value.id, test.left.attr
+        if variable not in built or attribute not in built[variable]:
+            continue
+        if calls <= last_built[variable]:
+            continue  # the construction is the call under test
+        given_value = built[variable][attribute]
+        try:
+            expected = ast.literal_eval(test.comparators[0])
+            value = (
+                ast.literal_eval(given_value) if isinstance(given_value, ast.expr) else given_value
+            )
+        except ValueError:
+            continue
+        if type(value) is type(expected) and value == expected:
+            found += 1
+    return found
 
 
 def _call(node: ast.expr) -> ast.expr:
