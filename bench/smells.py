@@ -251,12 +251,13 @@ def _count_fuzz_literals(function: ast.FunctionDef, subject: Subject) -> int:
             inputs += _parametrized_inputs(node)
         else:
             inputs += [*node.args, *(k.value for k in node.keywords)]
-    return sum(
-        1
+    literals = {  # once each: ``isinstance(f(1805), C)`` holds 1805 in both calls' arguments
+        id(inner): inner
         for value in inputs
         for inner in ast.walk(value)
-        if isinstance(inner, ast.Constant) and _fuzz_like(inner.value, subject.source)
-    )
+        if isinstance(inner, ast.Constant)
+    }
+    return sum(1 for inner in literals.values() if _fuzz_like(inner.value, subject.source))
 
 
 def _parametrized_inputs(decorator: ast.Call) -> list[ast.expr]:
@@ -342,13 +343,50 @@ def _count_unchecked_queries(function: ast.FunctionDef, subject: Subject) -> int
 
 
 def _is_multi_behaviour(function: ast.FunctionDef, subject: Subject) -> int:
-    """More than one function or method of the module called (constructors are setup)."""
-    called = {
-        _name(node.func)
-        for node in ast.walk(function)
+    """More than one function or method of the module under test: the test's last call and
+    every call whose outcome it checks (in an ``assert`` or a ``pytest.raises`` block). Other
+    calls are setup when a later statement uses what they acted on or made (``timer.start()``
+    before ``timer.stop()``, ``Fraction.from_decimal(d)`` before its ``limit_denominator()``),
+    as constructors are; one whose object nothing later uses is a behaviour of its own."""
+    steps = _steps(function.body, checked=False)
+    calls = [
+        (position, node, checked)
+        for position, (statement, checked) in enumerate(steps)
+        for node in ast.walk(statement)
         if isinstance(node, ast.Call) and _name(node.func) in subject.functions
-    }
-    return int(len(called) > 1)
+    ]
+    if not calls:
+        return 0
+    behaviours = {_name(node.func) for _, node, checked in calls if checked}
+    behaviours.add(_name(calls[-1][1].func))
+    for position, node, checked in calls[:-1]:
+        if checked:
+            continue
+        step = steps[position][0]
+        acted_on = {n.id for n in ast.walk(node.func) if isinstance(n, ast.Name)}
+        if isinstance(step, ast.Assign):
+            acted_on |= {n.id for t in step.targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+        later = {
+            n.id for s, _ in steps[position + 1 :] for n in ast.walk(s) if isinstance(n, ast.Name)
+        }
+        if not acted_on & later:
+            behaviours.add(_name(node.func))
+    return int(len(behaviours) > 1)
+
+
+def _steps(body: list[ast.stmt], checked: bool) -> list[tuple[ast.stmt, bool]]:
+    """The statements in order, ``with`` blocks opened (their items a step of their own), each
+    with whether it is checked: an ``assert``, or inside ``pytest.raises``."""
+    found: list[tuple[ast.stmt, bool]] = []
+    for statement in body:
+        if isinstance(statement, ast.With):
+            raises = any(_name(_call(i.context_expr)) == "raises" for i in statement.items)
+            items = [ast.Expr(i.context_expr) for i in statement.items]
+            found += [(item, checked) for item in items]
+            found += _steps(statement.body, checked or raises)
+        else:
+            found.append((statement, checked or isinstance(statement, ast.Assert)))
+    return found
 
 
 def _count_unrelated_state(function: ast.FunctionDef, subject: Subject) -> int:
