@@ -227,25 +227,3 @@ def test_values_the_targets_do_not_need_become_plain_in_a_few_runs(write_module)
     shrunk = Shrinker(cache, time.monotonic() + 30).shrink(ReducedTest(test, covered))
     plain = [s.value for s in shrunk.test if s.kind == "value"]
     assert plain == [1, 1, 1.0, "a", -1], plain
-
-
-def test_a_call_that_simpler_values_made_needless_goes():
-    # "t" needs g() while f's value is 5; once the value is 0, f alone covers it and g goes,
-    # though the removal pass before the values were shrunk had to keep it.
-    def run(test):
-        calls = [s for s in test if s.kind == "call"]
-        value = next((test[i].value for s in calls if s.name == "f" for _, i in s.args), None)
-        needed = any(s.name == "g" for s in calls) or value == 0
-        covered = {"t"} if value is not None and needed else set()
-        return test, frozenset(covered)
-
-    test = (
-        Statement("value", value=5),
-        Statement("call", "f", (("x", 0),)),
-        Statement("call", "g"),
-    )
-    shrunk = Shrinker(CoverageCache(run), time.monotonic() + 30).shrink(
-        ReducedTest(test, frozenset({"t"}))
-    )
-    assert [s.name for s in shrunk.test if s.kind == "call"] == ["f"]
-    assert shrunk.test[0].value == 0

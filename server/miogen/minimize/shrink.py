@@ -19,13 +19,7 @@ from dataclasses import dataclass, field
 from miogen.minimize.cost import CostOf, weight
 from miogen.minimize.readable import NumberKind, numbers_for_bools
 from miogen.minimize.reduce import CoverageCache, ReducedTest, remove_statements_pass
-from miogen.testcase.model import (
-    CALLS,
-    Statement,
-    TestCase,
-    drop_unused_values,
-    remove_statements,
-)
+from miogen.testcase.model import CALLS, Statement, TestCase, drop_unused_values
 
 MAX_PAIRED = 6  # numbers of a test the pair pass looks at (it tries every pair)
 PLAIN_CHARACTERS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789 ")
@@ -112,7 +106,6 @@ class Shrinker:
         while progress and time.monotonic() < self.deadline:
             progress = False
             for name, candidates in (
-                ("statements", self._statements),
                 ("arguments", self._arguments),
                 ("numbers", self._numbers),
                 ("pairs", self._pairs),
@@ -165,16 +158,6 @@ class Shrinker:
                     candidate = _replace(candidate, index, Statement("value", value=plain))
             if candidate != test:
                 yield candidate
-
-    def _statements(self, test: TestCase) -> Iterator[TestCase]:
-        """Leave out a call, last first: one that simpler values or fewer arguments have made
-        needless (``c.itermonthdates()`` left raising TypeError beside the call the test is
-        kept for) goes, as the first removal pass could not see."""
-        for index in reversed(range(len(test))):
-            if test[index].kind in CALLS:
-                fewer = remove_statements(test, {index})
-                if fewer is not None:
-                    yield drop_unused_values(fewer)
 
     def _arguments(self, test: TestCase) -> Iterator[TestCase]:
         """Leave out an argument (one with a default: without it the call raises TypeError)."""
