@@ -345,9 +345,10 @@ def _count_unchecked_queries(function: ast.FunctionDef, subject: Subject) -> int
 def _is_multi_behaviour(function: ast.FunctionDef, subject: Subject) -> int:
     """More than one function or method of the module under test: the test's last call and
     every call whose outcome it checks (in an ``assert`` or a ``pytest.raises`` block). Other
-    calls are setup when a later statement uses what they acted on or made (``timer.start()``
-    before ``timer.stop()``, ``Fraction.from_decimal(d)`` before its ``limit_denominator()``),
-    as constructors are; one whose object nothing later uses is a behaviour of its own."""
+    calls are setup when a later statement uses what they made, or what they acted on unless
+    they are queries (``timer.start()`` before ``timer.stop()``, ``Fraction.from_decimal(d)``
+    before its ``limit_denominator()``), as constructors are; a dropped query, or a call on
+    what nothing later uses, is a behaviour of its own."""
     steps = _steps(function.body, checked=False)
     calls = [
         (position, node, checked)
@@ -363,7 +364,9 @@ def _is_multi_behaviour(function: ast.FunctionDef, subject: Subject) -> int:
         if checked:
             continue
         step = steps[position][0]
-        acted_on = {n.id for n in ast.walk(node.func) if isinstance(n, ast.Name)}
+        acted_on = set()
+        if _name(node.func) not in subject.queries:  # a query changes nothing a later call sees
+            acted_on = {n.id for n in ast.walk(node.func) if isinstance(n, ast.Name)}
         if isinstance(step, ast.Assign):
             acted_on |= {n.id for t in step.targets for n in ast.walk(t) if isinstance(n, ast.Name)}
         later = {

@@ -119,6 +119,17 @@ def test_each_rule_counts_what_it_names_and_nothing_else():
     }
 
 
+def test_a_dropped_query_before_the_call_under_test_is_no_setup():
+    tests = textwrap.dedent("""
+        def test_push():
+            stack = Stack()
+            stack.peek()
+            stack.push(1)
+    """)
+    found = smells.count_file("stack", tests, smells.read_subject(textwrap.dedent(SUBJECT)))
+    assert found.counts["multi_behaviour"] == 1  # peek changes nothing push sees
+
+
 def test_the_report_gives_counts_per_100_tests_and_failures():
     found = counts()
     found.clock_failures = 0
