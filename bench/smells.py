@@ -6,7 +6,7 @@ tests as `bench real` does (5 s, seed 0) into ``<out>/runs/<module>/miogen/test_
 
 - static counts from the file's syntax tree (simple rules, see each ``_count_*``):
   interpreter-message matches, exact float equality, fuzz-like literals, default-valued
-  keywords, unchecked query calls, multi-behaviour tests;
+  keywords, unchecked query calls, multi-behaviour tests, unrelated state asserts;
 - mypy errors and ruff findings in the file under a strict configuration (``MYPY_STRICT``,
   ``RUFF_IGNORED``), the module under test read from its source;
 - failing tests when the file runs with the clock five years ahead (libfaketime: "n/a" where it
@@ -44,7 +44,7 @@ PYTHON_CACHE = REPO / ".miogen" / "pythons"
 CHECKS = ("mypy", "ruff")
 STATIC = (
     "interpreter_messages", "float_equality", "fuzz_literals", "default_keywords",
-    "unchecked_queries", "multi_behaviour",
+    "unchecked_queries", "multi_behaviour", "unrelated_state",
 )  # fmt: skip
 
 
@@ -74,6 +74,7 @@ class Subject:
     defaults: dict[str, dict[str, object]]  # callable name -> keyword -> default value
     queries: set[str]  # callables that return a value and store nothing
     string_words: set[str] = field(default_factory=set)  # word pairs (and words) in its strings
+    init_parameters: dict[str, list[str]] = field(default_factory=dict)  # class -> __init__'s
 
 
 def read_subject(source: str, package: Sequence[str] = ()) -> Subject:
@@ -81,6 +82,7 @@ def read_subject(source: str, package: Sequence[str] = ()) -> Subject:
     tree = ast.parse(source)
     classes, functions, queries = set(), set(), set()
     defaults: dict[str, dict[str, object]] = {}
+    parameters: dict[str, list[str]] = {}
     for node in ast.walk(tree):
         if isinstance(node, ast.ClassDef):
             classes.add(node.name)
@@ -90,6 +92,8 @@ def read_subject(source: str, package: Sequence[str] = ()) -> Subject:
                     and item.name == "__init__"
                 ):
                     defaults[node.name] = _defaults(item)
+                    given = [*item.args.posonlyargs, *item.args.args][1:]
+                    parameters[node.name] = [a.arg for a in given]
         elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
             if node.name.startswith("__"):
                 continue
@@ -98,7 +102,7 @@ def read_subject(source: str, package: Sequence[str] = ()) -> Subject:
             if _is_query(node):
                 queries.add(node.name)
     words = _string_words([source, *package])
-    return Subject(source, classes, functions, defaults, queries, words)
+    return Subject(source, classes, functions, defaults, queries, words, parameters)
 
 
 def _string_words(sources: list[str]) -> set[str]:
@@ -175,6 +179,7 @@ def count_file(module: str, test_source: str, subject: Subject) -> Smells:
         counts["default_keywords"] += cases * _count_default_keywords(function, subject)
         counts["unchecked_queries"] += cases * _count_unchecked_queries(function, subject)
         counts["multi_behaviour"] += cases * _is_multi_behaviour(function, subject)
+        counts["unrelated_state"] += cases * _count_unrelated_state(function, subject)
     return smells
 
 
@@ -248,12 +253,13 @@ def _count_fuzz_literals(function: ast.FunctionDef, subject: Subject) -> int:
             inputs += _parametrized_inputs(node)
         else:
             inputs += [*node.args, *(k.value for k in node.keywords)]
-    return sum(
-        1
+    literals = {  # once each: ``isinstance(f(1805), C)`` holds 1805 in both calls' arguments
+        id(inner): inner
         for value in inputs
         for inner in ast.walk(value)
-        if isinstance(inner, ast.Constant) and _fuzz_like(inner.value, subject.source)
-    )
+        if isinstance(inner, ast.Constant)
+    }
+    return sum(1 for inner in literals.values() if _fuzz_like(inner.value, subject.source))
 
 
 def _parametrized_inputs(decorator: ast.Call) -> list[ast.expr]:
@@ -339,13 +345,111 @@ def _count_unchecked_queries(function: ast.FunctionDef, subject: Subject) -> int
 
 
 def _is_multi_behaviour(function: ast.FunctionDef, subject: Subject) -> int:
-    """More than one function or method of the module called (constructors are setup)."""
-    called = {
-        _name(node.func)
-        for node in ast.walk(function)
+    """More than one function or method of the module under test: the test's last call and
+    every call whose outcome it checks (in an ``assert`` or a ``pytest.raises`` block). Other
+    calls are setup when a later statement uses what they made, or what they acted on unless
+    they are queries (``timer.start()`` before ``timer.stop()``, ``Fraction.from_decimal(d)``
+    before its ``limit_denominator()``), as constructors are; a dropped query, or a call on
+    what nothing later uses, is a behaviour of its own."""
+    steps = _steps(function.body, checked=False)
+    calls = [
+        (position, node, checked)
+        for position, (statement, checked) in enumerate(steps)
+        for node in ast.walk(statement)
         if isinstance(node, ast.Call) and _name(node.func) in subject.functions
-    }
-    return int(len(called) > 1)
+    ]
+    if not calls:
+        return 0
+    behaviours = {_name(node.func) for _, node, checked in calls if checked}
+    behaviours.add(_name(calls[-1][1].func))
+    for position, node, checked in calls[:-1]:
+        if checked:
+            continue
+        step = steps[position][0]
+        acted_on = set()
+        if _name(node.func) not in subject.queries:  # a query changes nothing a later call sees
+            acted_on = {n.id for n in ast.walk(node.func) if isinstance(n, ast.Name)}
+        if isinstance(step, ast.Assign):
+            acted_on |= {n.id for t in step.targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+        later = {
+            n.id for s, _ in steps[position + 1 :] for n in ast.walk(s) if isinstance(n, ast.Name)
+        }
+        if not acted_on & later:
+            behaviours.add(_name(node.func))
+    return int(len(behaviours) > 1)
+
+
+def _steps(body: list[ast.stmt], checked: bool) -> list[tuple[ast.stmt, bool]]:
+    """The statements in order, ``with`` blocks opened (their items a step of their own), each
+    with whether it is checked: an ``assert``, or inside ``pytest.raises``."""
+    found: list[tuple[ast.stmt, bool]] = []
+    for statement in body:
+        if isinstance(statement, ast.With):
+            raises = any(_name(_call(i.context_expr)) == "raises" for i in statement.items)
+            items = [ast.Expr(i.context_expr) for i in statement.items]
+            found += [(item, checked) for item in items]
+            found += _steps(statement.body, checked or raises)
+        else:
+            found.append((statement, checked or isinstance(statement, ast.Assert)))
+    return found
+
+
+def _count_unrelated_state(function: ast.FunctionDef, subject: Subject) -> int:
+    """``assert stack.capacity == 3`` after ``stack = Stack(capacity=3)`` (or the default of
+    ``capacity`` when it is not passed) in a test that calls something after the constructor:
+    the state the setup gave, restated, not what the call under test did (repeated in every
+    test of the class)."""
+    built: dict[str, dict[str, ast.expr | object]] = {}  # variable -> attribute -> given
+    last_built: dict[str, int] = {}  # variable -> index of its construction among the calls
+    calls = 0
+    found = 0
+    for statement in function.body:
+        for node in ast.walk(statement):
+            if isinstance(node, ast.Call) and (
+                _name(node.func) in subject.functions or _name(node.func) in subject.classes
+            ):
+                calls += 1
+        if (
+            isinstance(statement, ast.Assign)
+            and len(statement.targets) == 1
+            and isinstance(statement.targets[0], ast.Name)
+            and isinstance(statement.value, ast.Call)
+            and _name(statement.value.func) in subject.classes
+        ):
+            cls = _name(statement.value.func)
+            given: dict[str, ast.expr | object] = dict(subject.defaults.get(cls, {}))
+            names = subject.init_parameters.get(cls, [])
+            given.update(zip(names, statement.value.args, strict=False))
+            given.update({k.arg: k.value for k in statement.value.keywords if k.arg})
+            built[statement.targets[0].id] = given
+            last_built[statement.targets[0].id] = calls
+        if not isinstance(statement, ast.Assert):
+            continue
+        test = statement.test
+        if not (
+            isinstance(test, ast.Compare)
+            and len(test.ops) == 1
+            and isinstance(test.ops[0], ast.Eq | ast.Is)
+            and isinstance(test.left, ast.Attribute)
+            and isinstance(test.left.value, ast.Name)
+        ):
+            continue
+        variable, attribute = test.left.value.id, test.left.attr
+        if variable not in built or attribute not in built[variable]:
+            continue
+        if calls <= last_built[variable]:
+            continue  # the construction is the call under test
+        given_value = built[variable][attribute]
+        try:
+            expected = ast.literal_eval(test.comparators[0])
+            value = (
+                ast.literal_eval(given_value) if isinstance(given_value, ast.expr) else given_value
+            )
+        except ValueError:
+            continue
+        if type(value) is type(expected) and value == expected:
+            found += 1
+    return found
 
 
 def _call(node: ast.expr) -> ast.expr:

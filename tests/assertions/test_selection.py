@@ -81,13 +81,50 @@ def test_a_raising_test_keeps_its_pytest_raises(write_module):
     assert any(o.kind == "raises" and o.value == "OverflowError" for o in kept)
 
 
-def test_without_time_the_fallback_keeps_one_assertion(write_module):
+def test_without_time_the_fallback_keeps_the_last_value_and_no_dropped_result(write_module):
     path = write_module("stackmod", STACK)
     problem = problem_for(path, "Stack")
     seen = observe(problem.executor, stack_test(), "stackmod")
     test, observed = seen.test, seen.observations
     kept = analysis_for(path, problem).select(test, observed, time.monotonic() - 1)
-    assert len(kept) == 1 and kept[0].index == 3  # the last call's value
+    # The last call's value, and the result of push that nothing else uses or checks.
+    assert [(o.index, o.kind, o.value) for o in kept] == [(3, "equals", "7"), (2, "equals", "1")]
+
+
+COUNTER = """
+class Counter:
+    def __init__(self) -> None:
+        self.count = 0
+
+    def add(self, step: int) -> None:
+        self.count += step
+
+    def total(self) -> int:
+        return self.count
+"""
+
+
+def kept_checks(write_module, *calls: str) -> list[tuple[int, str]]:
+    path = write_module("countermod", COUNTER)
+    problem = problem_for(path, "Counter")
+    test = (Statement("construct", "Counter"), Statement("value", value=1)) + tuple(
+        Statement("method", name, (("step", 1),) if name == "add" else (), receiver=0)
+        for name in calls
+    )
+    seen = observe(problem.executor, test, "countermod")
+    mutants = MutantSet(problem.factory.model.source, str(path), problem.unit, "countermod", 0.2)
+    kept = MutationAnalysis(mutants).select(seen.test, seen.observations, time.monotonic() - 1)
+    return [(o.index, o.kind) for o in kept]
+
+
+def test_a_query_whose_result_is_dropped_is_asserted(write_module):
+    # ``counter.total()`` then ``counter.add(1)``: the fallback checks add's (None) result;
+    # total's would be dropped, a query nobody checks.
+    assert kept_checks(write_module, "total", "add") == [(3, "is_none"), (2, "equals")]
+
+
+def test_a_command_that_returns_none_is_left_unchecked(write_module):
+    assert kept_checks(write_module, "add", "total") == [(3, "equals")]
 
 
 def test_values_that_differ_between_runs_are_not_asserted(write_module):

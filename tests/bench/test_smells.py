@@ -60,6 +60,30 @@ def test_everything():
     stack.peek()
 
 
+def test_push_keeps_capacity():
+    stack = Stack(capacity=2)
+    stack.push(1)
+    assert stack.capacity == 2
+    assert stack.items == [1]
+
+
+def test_stack():
+    stack = Stack()
+    assert stack.capacity == 3
+
+
+def test_push_then_mean():
+    stack = Stack()
+    stack.push(1)
+    assert isinstance(mean([1, 48213]), float)
+
+
+def test_push_then_peek():
+    stack = Stack()
+    stack.push(1)
+    assert stack.peek() == 1
+
+
 @pytest.mark.parametrize("values", [[1], [2]])
 def test_mean_cases(values):
     assert mean(values) == values[0]
@@ -78,17 +102,32 @@ def counts() -> smells.Smells:
 
 def test_each_rule_counts_what_it_names_and_nothing_else():
     found = counts()
-    assert found.tests == 9  # a parametrized test counts each case
+    assert found.tests == 13  # a parametrized test counts each case
     assert found.counts == {
         "interpreter_messages": 1,  # CPython's operand message; the project's own is fine
         "float_equality": 1,  # 0.15000000000000002 exactly; 1.5 and approx are fine
-        # "sxdIywkc#", 48213 and the input 60311 (its expected output is not one); "apple",
-        # 0 and 1 are plain
-        "fuzz_literals": 3,
+        # "sxdIywkc#", 48213 (twice: once in each test, not once per enclosing call) and the
+        # input 60311 (its expected output is not one); "apple", 0 and 1 are plain
+        "fuzz_literals": 4,
         "default_keywords": 2,  # capacity=3 and weight=1.0
         "unchecked_queries": 1,  # peek() dropped; push() changes the stack
-        "multi_behaviour": 1,  # push and peek in one test
+        # push, then mean on nothing push touched; the pushes before peek are its setup
+        "multi_behaviour": 1,
+        # capacity=2 restated after push; Stack() alone is the call under test; items is not
+        # what the constructor was given
+        "unrelated_state": 1,
     }
+
+
+def test_a_dropped_query_before_the_call_under_test_is_no_setup():
+    tests = textwrap.dedent("""
+        def test_push():
+            stack = Stack()
+            stack.peek()
+            stack.push(1)
+    """)
+    found = smells.count_file("stack", tests, smells.read_subject(textwrap.dedent(SUBJECT)))
+    assert found.counts["multi_behaviour"] == 1  # peek changes nothing push sees
 
 
 def test_the_report_gives_counts_per_100_tests_and_failures():
@@ -102,7 +141,7 @@ def test_the_report_gives_counts_per_100_tests_and_failures():
     row = next(line for line in text.splitlines() if line.startswith("| stack"))
     assert (
         row
-        == "| stack | 9 | 11.1 | 11.1 | 33.3 | 22.2 | 11.1 | 11.1 | 3 | n/a | 0 | 1 | 2 | n/a | - |"
+        == "| stack | 13 | 7.7 | 7.7 | 30.8 | 15.4 | 7.7 | 7.7 | 7.7 | 3 | n/a | 0 | 1 | 2 | n/a | - |"
     )
 
 

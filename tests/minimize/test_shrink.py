@@ -179,6 +179,23 @@ def test_a_string_whose_length_matters_keeps_it_in_plain_characters(write_module
     assert values[0].islower() and len(values[0]) == values[1], values
 
 
+ADDRESSES = """
+def kind(address: str) -> str:
+    if "@" in address and len(address) > 6:
+        return "email"
+    return "other"
+"""
+
+
+def test_a_string_whose_punctuation_matters_keeps_it_in_lowercase(write_module):
+    problem = problem_for(write_module("addresses", ADDRESSES), "kind")
+    cache = cache_for(problem)
+    test = (Statement("value", value="AbC@dEf"), Statement("call", "kind", (("address", 0),)))
+    _, covered = cache(test)
+    shrunk = Shrinker(cache, time.monotonic() + 5).shrink(ReducedTest(test, covered))
+    assert shrunk.test[0].value == "abc@def"
+
+
 PICK = """
 def pick(flag: int, a: int, b: float, c: str, d: int) -> str:
     if flag > 0:

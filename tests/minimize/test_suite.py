@@ -120,3 +120,56 @@ def test_every_kept_test_has_its_values_made_plain_before_any_is_shrunk_further(
     )  # fmt: skip
     values = [s.value for r in reduction.tests for s in r.test if s.kind == "value"]
     assert len(reduction.tests) == 2 and values and all(abs(v) <= 1 for v in values), values
+
+
+class StackRunner:
+    """``push`` covers "push"; ``pop`` covers "pop-empty", or "pop-full" after a push; each
+    method covers its name too. Tests run whole."""
+
+    def __call__(self, test: TestCase) -> tuple[TestCase, frozenset[Hashable]]:
+        covered: set[Hashable] = set()
+        pushed = False
+        for statement in test:
+            if statement.kind == "method":
+                covered.add(statement.name)
+                if statement.name == "pop":
+                    covered.add("pop-full" if pushed else "pop-empty")
+                pushed = pushed or statement.name == "push"
+        return test, frozenset(covered)
+
+    def focus(self, optional: Iterable[Hashable] | None) -> None:
+        return None
+
+
+def stack_test(*methods: str) -> TestCase:
+    return (Statement("construct", "Stack"),) + tuple(
+        Statement("method", name, receiver=0) for name in methods
+    )
+
+
+def test_calls_that_cover_alone_what_they_cover_after_others_are_tests_of_their_own():
+    # Both calls share the stack, so they are one independent piece; alone, each still covers
+    # its name: two one-call tests, not one test of two behaviours.
+    reduction = reduce_suite(
+        [stack_test("peek", "size")], StackRunner(), lambda t: False, time.monotonic() + 30
+    )
+    calls = [[s.name for s in r.test if s.kind == "method"] for r in reduction.tests]
+    assert sorted(calls) == [["peek"], ["size"]]
+
+
+def test_a_call_that_needs_an_earlier_one_keeps_it_as_setup():
+    reduction = reduce_suite(
+        [stack_test("peek", "push", "pop")], StackRunner(), lambda t: False,
+        time.monotonic() + 30,
+    )  # fmt: skip
+    calls = [[s.name for s in r.test if s.kind == "method"] for r in reduction.tests]
+    assert sorted(calls) == [["peek"], ["pop"], ["push"], ["push", "pop"]]
+
+
+def test_joining_keeps_calls_on_one_object_together():
+    reduction = reduce_suite(
+        [stack_test("peek", "size")], StackRunner(), lambda t: False, time.monotonic() + 30,
+        join=True,
+    )  # fmt: skip
+    calls = [[s.name for s in r.test if s.kind == "method"] for r in reduction.tests]
+    assert calls == [["peek", "size"]]

@@ -6,7 +6,7 @@ import time
 from dataclasses import dataclass, field
 
 from miogen.assertions.kills import MutantSet, fails
-from miogen.assertions.observation import Observation
+from miogen.assertions.observation import Observation, ObservationKind
 from miogen.assertions.observe import observations_of
 from miogen.testcase.model import TestCase
 from miogen.worker.executor import Execution
@@ -105,13 +105,27 @@ def _fallback(observed: list[Observation]) -> list[Observation]:
 def _with_reads(
     test: TestCase, observed: list[Observation], kept: list[Observation]
 ) -> list[Observation]:
-    """A property read that nothing uses keeps a check of its value: a bare read checks nothing
-    (and linters call it a useless expression)."""
+    """A result that nothing uses keeps a check of its value: a bare property read checks
+    nothing (and linters call it a useless expression), and a call whose result is dropped
+    (``inventory.total()``) reads as a query nobody checked. Calls that returned None (commands:
+    ``stack.push(1)``) stay as they are; the shrinker has left out those the test did not need."""
     checked = {o.index for o in kept}
     used = {index for statement in test for index in statement.references()}
     extra = []
     for index, statement in enumerate(test):
-        if statement.kind == "property" and index not in checked | used:
-            values = [o for o in observed if o.index == index and o.kind != "attribute"]
-            extra += values[:1]
+        if statement.kind not in RESULTS or index in checked | used:
+            continue
+        values = [o for o in observed if o.index == index and o.kind in _PREFERRED]
+        if statement.kind != "property" and any(
+            o.index == index and o.kind == "is_none" for o in observed
+        ):
+            continue
+        extra += sorted(values, key=lambda o: _PREFERRED.index(o.kind))[:1]
     return kept + extra
+
+
+# Statements whose result a test may drop, and the checks of a result, best first.
+RESULTS = frozenset({"property", "call", "method", "operator"})
+_PREFERRED: tuple[ObservationKind, ...] = (
+    "equals", "approx", "nan", "is_none", "isinstance", "length", "callable",
+)  # fmt: skip

@@ -196,6 +196,26 @@ def split_independent(test: TestCase) -> list[TestCase]:
     return pieces
 
 
+def single_calls(test: TestCase) -> list[TestCase]:
+    """Each call of a test that makes several, as a test of its own with only what it is built
+    from: its receiver, its arguments and what made them (``closure``), no other call on them.
+
+    ``c.getfirstweekday(); c.monthdatescalendar(0, 0)`` gives ``c.getfirstweekday()`` and
+    ``c.monthdatescalendar(0, 0)`` alone: where a call covers the same without the calls before
+    it, one behaviour per test. A call that needs what an earlier one left (``pop`` after
+    ``push``) covers less alone, and the cover keeps the longer test for it.
+    """
+    calls = [index for index, statement in enumerate(test) if statement.kind in CALLS]
+    if len(calls) < 2:
+        return []
+    pieces = []
+    for index in calls:
+        piece = remove_statements(test, set(range(len(test))) - closure(test, index))
+        if piece and piece != test:
+            pieces.append(piece)
+    return list(dict.fromkeys(pieces))
+
+
 def closure(test: TestCase, index: int) -> set[int]:
     """The indices of statement ``index`` and of every statement it is built from."""
     needed, pending = set(), [index]

@@ -226,13 +226,15 @@ class Shrinker:
 
     def _simpler_strings(self, value: str | bytes) -> list[str | bytes]:
         """The empty text, then the same text in plain characters (its length kept: code often
-        depends on it), the module's simplest words and those of the same length, then cuts."""
+        depends on it), in lowercase (its punctuation kept: ``"@"`` in an email, ``"<"`` in
+        markup), the module's simplest words and those of the same length, then cuts."""
         candidates = _shorter(value)
         if isinstance(value, str):
             cost = value_cost(value)
             simpler = [w for w in self.words if value_cost(w) < cost and w != value]
             same = [w for w in simpler if len(w) == len(value)]
-            words = list(dict.fromkeys([_plain(value), *simpler[:MAX_WORDS], *same[:MAX_WORDS]]))
+            plain = [_plain(value), value.lower()]
+            words = list(dict.fromkeys([*plain, *simpler[:MAX_WORDS], *same[:MAX_WORDS]]))
             candidates[1:1] = [w for w in words if value_cost(w) < cost]
         return candidates
 

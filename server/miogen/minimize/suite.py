@@ -17,7 +17,13 @@ from typing import Protocol
 from miogen.common.records import SHRINK_SECONDS_PER_TEST
 from miogen.minimize.cost import CostOf
 from miogen.minimize.readable import NumberKind
-from miogen.minimize.reduce import CoverageCache, ReducedTest, set_cover, split_independent
+from miogen.minimize.reduce import (
+    CoverageCache,
+    ReducedTest,
+    set_cover,
+    single_calls,
+    split_independent,
+)
 from miogen.minimize.shrink import Shrinker
 from miogen.testcase.model import CALLS, TestCase
 
@@ -66,8 +72,9 @@ def reduce_suite(
 ) -> Reduction:
     """Set cover, then shrinking in half the time left (none when ``careful``), then a recount.
 
-    Single-purpose pieces come first (they read best); whole tests only for what needs them,
-    such as a call that sees what an earlier call left in module-level state. With optional
+    Single calls come first, each with only what it is built from (``single_calls``), then
+    single-purpose pieces (they read best); whole tests only for what needs them, such as a
+    call that sees what an earlier call left in its object or in module-level state. With optional
     targets (``has_optional``), simpler values often kill more (1 sits on more boundaries than
     3): the cover runs once more over the shrunk tests with every kill counted. ``numbers``
     says which values go to number parameters, ``words`` what strings may become (see
@@ -96,9 +103,16 @@ def reduce_suite(
     cache = CoverageCache(run)
     pieces = [piece for test in originals for piece in split_independent(test)]
     if cost is None or not join:
-        suite = cover(pieces, cache, frozenset())
-        covered = frozenset().union(*(r.targets for r in suite)) if suite else frozenset()
-        suite += cover(originals, cache, covered)
+        # One behaviour per test: single calls first, then the independent pieces, whole
+        # tests only for what needs them (a call that sees what earlier calls left).
+        tiers = [pieces, originals]
+        if not join:
+            singles = [single for test in originals for single in single_calls(test)]
+            tiers.insert(0, singles + [piece for piece in pieces if _behaviours(piece) <= 1])
+        suite: list[ReducedTest] = []
+        for tier in tiers:
+            covered = frozenset().union(*(r.targets for r in suite)) if suite else frozenset()
+            suite += cover(tier, cache, covered)
         if not join:
             suite = hand_to_fewest_calls(suite, cache)
     else:
@@ -152,6 +166,11 @@ def hand_to_fewest_calls(suite: list[ReducedTest], cache: CoverageCache) -> list
         for index, reduced in enumerate(suite)
         if handed[index]
     ]
+
+
+def _behaviours(test: TestCase) -> int:
+    """Calls other than constructions (those are the setup of the calls on what they make)."""
+    return sum(1 for statement in test if statement.kind in CALLS - {"construct"})
 
 
 def _call_count(test: TestCase) -> int:
