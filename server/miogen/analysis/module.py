@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import functools
 import hashlib
+from collections.abc import Collection
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, TypeGuard
@@ -21,6 +22,7 @@ from miogen.analysis.model import (
     ModuleModel,
     Parameter,
     Signature,
+    Target,
     Unit,
 )
 from miogen.analysis.source import read_source
@@ -32,7 +34,7 @@ from miogen.analysis.survey import (
     is_abstract,
     survey,
 )
-from miogen.analysis.targets import find_targets, parse_code
+from miogen.analysis.targets import find_targets, parse_code, share_tree
 from miogen.analysis.typespec import TypeReader, TypeSpec
 from miogen.common.errors import SourceSyntaxError
 
@@ -80,23 +82,76 @@ def analyze_source(source: str, path: str = "<string>", module_name: str = "modu
 def forget_analyses() -> None:
     """Drop the models analysed so far: the package modules they read may have changed."""
     _analyze.cache_clear()
+    _outline.cache_clear()
 
 
 @functools.lru_cache(maxsize=16)
 def _analyze(source: str, path: str, module_name: str) -> ModuleModel:
     tree = _parse_shared(source, path)
     walked = survey(tree)
-    found = [_unit(node) for node in unit_nodes(tree)]
-    # Public units first: their target ids do not depend on the private ones.
-    found = [u for u in found if not u.private] + [u for u in found if u.private]
-    found = _with_helper_ranges(tree, found, walked)
+    found = _units_in_order(tree, walked)
     targets = find_targets(source, tree, found, walked)
+    return _model(source, path, module_name, tree, walked, found, targets)
+
+
+def _units_in_order(tree: ast.Module, walked: Survey) -> list[Unit]:
+    """The module's units without their targets, public first (their target ids do not depend
+    on the private ones), each with the ranges of the private helpers it calls."""
+    found = [_unit(node) for node in unit_nodes(tree)]
+    found = [u for u in found if not u.private] + [u for u in found if u.private]
+    return _with_helper_ranges(tree, found, walked)
+
+
+def _model(
+    source: str,
+    path: str,
+    module_name: str,
+    tree: ast.Module,
+    walked: Survey,
+    found: list[Unit],
+    targets: dict[str, list[Target]],
+) -> ModuleModel:
     found = [replace(u, targets=tuple(targets.get(u.name, ()))) for u in found]
     units = [u for u in found if not u.private]
     model = ModuleModel(path, module_name, source, units, _complete, _constants(walked, tree))
     model.private_units = [u for u in found if u.private]
     model.has_module_state = _has_module_state(tree, walked)
     return model
+
+
+def outline_source(source: str, path: str = "<string>", module_name: str = "module") -> ModuleModel:
+    """``analyze_source`` without the targets: every unit as the analysis has it (name, lines,
+    ranges, hash) but with no targets, from a parse and a walk of the tree (no bytecode, no
+    coverage.py arcs: about a third of a long module's analysis). ``unit_targets`` gives the
+    targets of the units asked for. Kept per source text, path and name, like the analysis."""
+    return _outline(source, path, module_name)[0]
+
+
+def outline_tree(source: str, path: str = "<string>", module_name: str = "module") -> ast.Module:
+    """The tree ``outline_source`` read (kept with the outline; read-only)."""
+    return _outline(source, path, module_name)[1]
+
+
+@functools.lru_cache(maxsize=4)
+def _outline(source: str, path: str, module_name: str) -> tuple[ModuleModel, ast.Module, Survey]:
+    tree = parse_module(source, path)
+    share_tree(source, tree)  # coverage.py's parse of the text, if asked for, takes this tree
+    walked = survey(tree)
+    found = _units_in_order(tree, walked)
+    return _model(source, path, module_name, tree, walked, found, {}), tree, walked
+
+
+def unit_targets(
+    source: str, path: str, module_name: str, names: Collection[str]
+) -> dict[str, tuple[Target, ...]]:
+    """The targets of the units ``names`` (public or private), exactly as ``analyze_source``
+    has them: their ids count the targets of every unit before them, so coverage.py's parse of
+    the whole text is needed (kept, like the outline, per text), but each other unit's targets
+    are only counted."""
+    model, tree, walked = _outline(source, path, module_name)
+    found = [*model.units, *model.private_units]
+    targets = find_targets(source, tree, found, walked, wanted=set(names))
+    return {name: tuple(targets[name]) for name in names if name in targets}
 
 
 def unit_nodes(tree: ast.Module) -> list[ast.FunctionDef | ast.ClassDef]:
