@@ -28,10 +28,47 @@ def _fresh() -> None:
     parse_code.cache_clear()
 
 
+# Private helpers named where no code calls them, and called where a text search misses them.
+HELPERS = '''\
+def _said(x):
+    return x
+
+
+def _called(x):
+    if x:
+        return 1
+    return 0
+
+
+class _Kept:
+    def run(self):
+        return _called(1)
+
+
+def mentions(x):
+    """_said is named here only; so it is in a comment and an attribute."""
+    x._said = "_said"  # _said
+    return dict(_said=x)
+
+
+def calls(x):
+    if x:
+        return _Kept().run()
+    return (_said)(x)
+
+
+@_said
+def decorated(x):
+    return _said(x) if x else 0
+'''
+UNICODE = HELPERS + "\n\ndef ünïcode(x):\n    return _said(x)\n"
+
+
 def _modules() -> list[tuple[str, str]]:
     found = sorted((ROOT / "server" / "miogen").rglob("*.py"))
     found += sorted((ROOT / "examples").rglob("*.py"))
     texts = [(str(path), path.read_text(encoding="utf-8")) for path in found]
+    texts += [("helpers.py", HELPERS), ("unicode.py", UNICODE)]
     return [*texts, ("big.py", module_text(250))]
 
 
