@@ -13,6 +13,11 @@ must have (the saved file) is never skipped. Two processes serve all documents: 
 leaves the other free for the next file. A text longer than ``MAX_CHARACTERS`` is not analysed
 (``TooBig``; the client is told once per document). ``close`` kills the processes: a running
 analysis never holds up the server's exit.
+
+A text longer than ``DETAIL_CHARACTERS`` is outlined (``take(outline=True)``: every unit's
+name, lines and fingerprint, a third of the whole analysis of a long module); ``details`` finds
+some of its units' targets and lines in the same processes when the server needs them (a job
+for the unit, a result to show on the text), and adds them to the snapshot.
 """
 
 from __future__ import annotations
