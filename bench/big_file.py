@@ -6,9 +6,13 @@ bench/results/big_file.md (or ``--out``). The module is generated (``module_text
 private helpers, dataclasses with methods and async functions with ``match``, in equal shares.
 Measured:
 
-* the analysis itself (``analyse_text``, what the server's analysis process runs, here in this
-  process) of a quarter, a half and all of the functions (its work is linear: the function
-  calls are; the time per function grows somewhat with the heap, and with the machine's load);
+* the analysis itself (``analyse_text``, what the server's analysis process runs when a file
+  is opened or saved, here in this process) of a quarter, a half and all of the functions (its
+  work is linear: the function calls are; the time per function grows somewhat with the heap,
+  and with the machine's load). A text this long is outlined (units, lines, fingerprints);
+* the targets of one unit, the module's last, when the server asks for them (``detail_text``:
+  before a job runs for it, or before its result is shown): coverage.py's parse of the whole
+  text (its target ids count every earlier unit's targets), that unit's targets made;
 * in ``miogen serve`` over stdio: didOpen of the big module -> its ``miogen/coverage`` with its
   units (the server's analysis, pickling and presenting included); a small module opened once
   the big one's analysis process has been busy for a CPU second -> its ``miogen/coverage``;
@@ -142,6 +146,27 @@ def analysis_seconds(functions: int) -> tuple[int, int, float, float]:
     return len(text), text.count("\n"), seconds, cpu
 
 
+def detail_seconds(functions: int) -> tuple[str, float, float]:
+    """(unit, seconds, CPU seconds) to find the targets of the last unit of the module of
+    ``functions`` definitions once it was analysed (as the analysis process does: the outline
+    made, coverage.py's parse not yet)."""
+    from miogen.analysis.module import forget_analyses
+    from miogen.analysis.targets import parse_code
+    from miogen.lsp.analyser import analyse_text, detail_text
+
+    text = module_text(functions)
+    forget_analyses()
+    parse_code.cache_clear()
+    snapshot = analyse_text(text, "big.py", "big")
+    assert not isinstance(snapshot, tuple) and hasattr(snapshot, "units")
+    unit = list(snapshot.units)[-1]
+    started, cpu = time.perf_counter(), time.process_time()
+    found = detail_text(text, "big.py", "big", (unit,))
+    seconds, cpu = time.perf_counter() - started, time.process_time() - cpu
+    assert found.units[unit].detailed
+    return unit, seconds, cpu
+
+
 def server_open(folder: Path, text: str) -> tuple[float, float]:
     """(seconds to the big module's coverage, seconds to that of a small one opened once the
     big one's analysis is under way)."""
@@ -187,6 +212,7 @@ def _summary(
     full: list[tuple[float, float, float]],
     opened: list[tuple[float, float]],
     stops: list[float],
+    details: list[tuple[float, float]],
 ) -> list[str]:
     """The medians of the runs against the aims (wall-clock time depends on the machine's load:
     the CPU time is what the analysis costs; on an idle machine the two are about equal)."""
@@ -204,6 +230,8 @@ def _summary(
         f"* analysis: {seconds:.2f} s ({verdict(seconds, AIM_ANALYSIS)} the {AIM_ANALYSIS:g} s "
         f"aim), {cpu:.2f} s of CPU ({verdict(cpu, AIM_ANALYSIS)} the aim); load average "
         f"{loads};",
+        f"* the targets of one unit when asked for: {statistics.median(d[0] for d in details):.2f}"
+        f" s, {statistics.median(d[1] for d in details):.2f} s of CPU;",
         f"* server: didOpen -> coverage of the big module: {server:.2f} s;",
         f"* server mid-analysis -> process gone: {statistics.median(stops):.2f} s, the longest "
         f"{max(stops):.2f} s ({verdict(max(stops), AIM_STOP)} the {AIM_STOP:g} s aim).",
@@ -225,6 +253,7 @@ def main(argv: list[str] | None = None) -> int:
     full: list[tuple[float, float, float]] = []  # (seconds, CPU seconds, load): all functions
     opened: list[tuple[float, float]] = []  # (seconds to the big module's coverage, load)
     stops: list[float] = []
+    details: list[tuple[float, float]] = []  # (seconds, CPU seconds): one unit's targets
     for run in range(args.runs):
         for count in (args.functions // 4, args.functions // 2, args.functions):
             load = os.getloadavg()[0]
@@ -237,6 +266,13 @@ def main(argv: list[str] | None = None) -> int:
             )
             print(rows[-1], flush=True)
         full.append((seconds, cpu, load))
+        load = os.getloadavg()[0]
+        unit, seconds, cpu = detail_seconds(args.functions)
+        details.append((seconds, cpu))
+        rows.append(f"| {run + 1} | targets of one unit ({unit}, the last), asked for once the "
+                    f"{args.functions:,} functions were analysed | {seconds:.2f} s, {cpu:.2f} s "
+                    f"of CPU | {load:.1f} |")  # fmt: skip
+        print(rows[-1], flush=True)
         with tempfile.TemporaryDirectory() as folder:
             load = os.getloadavg()[0]
             big, small = server_open(Path(folder), text)
@@ -253,7 +289,7 @@ def main(argv: list[str] | None = None) -> int:
                 rows.append(f"| {run + 1} | server mid-analysis: {ending} -> process gone | "
                             f"{seconds:.2f} s | {load:.1f} |")  # fmt: skip
                 print(rows[-1], flush=True)
-    summary = _summary(args.functions, full, opened, stops)
+    summary = _summary(args.functions, full, opened, stops, details)
     print(*summary, sep="\n")
     when = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
     report = [

@@ -230,3 +230,23 @@ def test_unknown_unit_lists_the_available_ones():
 )
 def test_module_state_is_code_that_changes_module_level_data(source, expected):
     assert analyze_source(source).has_module_state is expected
+
+
+def test_the_hashed_text_is_that_of_ast_dump_on_miogen_and_the_tests():
+    """Unit hashes are stored in the history: ``_dump`` must write exactly ``ast.dump``'s text
+    (without field names), however it is made faster."""
+    import ast
+    from pathlib import Path
+
+    from miogen.analysis.module import _dump
+
+    root = Path(__file__).resolve().parents[2]
+    compared = 0
+    for path in sorted(root.glob("server/miogen/**/*.py")) + sorted(root.glob("tests/**/*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in [tree, *tree.body]:
+            parts: list[str] = []
+            _dump(node, parts)
+            assert "".join(parts) == ast.dump(node, annotate_fields=False), (path, node)
+            compared += 1
+    assert compared > 3000

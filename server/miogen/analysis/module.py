@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import ast
+import bisect
 import functools
 import hashlib
+import re
+from collections.abc import Collection, Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, TypeGuard
@@ -21,6 +24,7 @@ from miogen.analysis.model import (
     ModuleModel,
     Parameter,
     Signature,
+    Target,
     Unit,
 )
 from miogen.analysis.source import read_source
@@ -30,9 +34,10 @@ from miogen.analysis.survey import (
     has_body,
     index_tree,
     is_abstract,
+    statement_walk,
     survey,
 )
-from miogen.analysis.targets import find_targets, parse_code
+from miogen.analysis.targets import find_targets, parse_code, share_tree
 from miogen.analysis.typespec import TypeReader, TypeSpec
 from miogen.common.errors import SourceSyntaxError
 
@@ -80,23 +85,150 @@ def analyze_source(source: str, path: str = "<string>", module_name: str = "modu
 def forget_analyses() -> None:
     """Drop the models analysed so far: the package modules they read may have changed."""
     _analyze.cache_clear()
+    _outline.cache_clear()
 
 
 @functools.lru_cache(maxsize=16)
 def _analyze(source: str, path: str, module_name: str) -> ModuleModel:
     tree = _parse_shared(source, path)
     walked = survey(tree)
-    found = [_unit(node) for node in unit_nodes(tree)]
-    # Public units first: their target ids do not depend on the private ones.
-    found = [u for u in found if not u.private] + [u for u in found if u.private]
-    found = _with_helper_ranges(tree, found, walked)
+    found = _units_in_order(tree, walked.names)
     targets = find_targets(source, tree, found, walked)
+    return _model(source, path, module_name, tree, walked, found, targets)
+
+
+def _units_in_order(tree: ast.Module, names: Mapping[int, set[str]]) -> list[Unit]:
+    """The module's units without their targets, public first (their target ids do not depend
+    on the private ones), each with the ranges of the private helpers it calls (``names``: the
+    names each top-level statement loads, by its index, as ``Survey.names``)."""
+    found = [_unit(node) for node in unit_nodes(tree)]
+    found = [u for u in found if not u.private] + [u for u in found if u.private]
+    return _with_helper_ranges(tree, found, names)
+
+
+def _model(
+    source: str,
+    path: str,
+    module_name: str,
+    tree: ast.Module,
+    walked: Survey,
+    found: list[Unit],
+    targets: dict[str, list[Target]],
+) -> ModuleModel:
     found = [replace(u, targets=tuple(targets.get(u.name, ()))) for u in found]
     units = [u for u in found if not u.private]
     model = ModuleModel(path, module_name, source, units, _complete, _constants(walked, tree))
     model.private_units = [u for u in found if u.private]
     model.has_module_state = _has_module_state(tree, walked)
     return model
+
+
+def outline_source(source: str, path: str = "<string>", module_name: str = "module") -> ModuleModel:
+    """``analyze_source`` without the targets: every unit as the analysis has it (name, lines,
+    ranges, hash) but with no targets, from a parse and a walk of the tree (no bytecode, no
+    coverage.py arcs: about a third of a long module's analysis). ``unit_targets`` gives the
+    targets of the units asked for. Kept per source text, path and name, like the analysis."""
+    return _outline(source, path, module_name)[0]
+
+
+def outline_tree(source: str, path: str = "<string>", module_name: str = "module") -> ast.Module:
+    """The tree ``outline_source`` read (kept with the outline; read-only)."""
+    return _outline(source, path, module_name)[1]
+
+
+@functools.lru_cache(maxsize=4)
+def _outline(source: str, path: str, module_name: str) -> tuple[ModuleModel, ast.Module, None]:
+    tree = parse_module(source, path)
+    share_tree(source, tree)  # coverage.py's parse of the text, if asked for, takes this tree
+    found = _units_in_order(tree, _helper_names(source, tree))
+    units = [u for u in found if not u.private]
+    # The constants are read with the signatures (``_complete_outlined``): only the engine reads
+    # them; walking every node of a long module for them was a sixth of its outline.
+    model = ModuleModel(path, module_name, source, units, _complete_outlined)
+    model.private_units = [u for u in found if u.private]
+    model.has_module_state = _has_module_state(tree, None)
+    return model, tree, None
+
+
+def _complete_outlined(model: ModuleModel) -> Completion:
+    """``_complete`` of an outlined model, whose constants are read first."""
+    tree = _parse_shared(model.source, model.path)
+    model.literals = _constants(survey(tree), tree)
+    return _complete(model)
+
+
+_PRIVATE_NAME = re.compile(r"\b_\w*")
+# What a name no ``ast.Name`` can be comes after: an attribute's dot, ``def`` or ``class``.
+_DEFINED = (".", "def ", "class ")
+
+
+def _helper_names(source: str, tree: ast.Module) -> Mapping[int, set[str]]:
+    """``survey(tree).names`` as far as ``_with_helper_ranges`` reads them: of the names a
+    top-level statement loads, those of the module's private functions and classes.
+
+    Only the statements whose text has such a name (a word) are walked: a long module's
+    other statements are most of its nodes. A text with other than ASCII characters (Python
+    reads some other characters of names as ASCII ones) is surveyed whole.
+    """
+    if not source.isascii():
+        return survey(tree).names
+    private = {
+        n.name
+        for n in tree.body
+        if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
+        and n.name.startswith("_")
+    }
+    starts = [_statement_start(node) for node in tree.body]
+    line_starts = [0] + [m.end() for m in re.finditer(r"\r\n|\r|\n", source)]
+    candidates: set[int] = set()
+    for match in _PRIVATE_NAME.finditer(source):
+        start = match.start()
+        if match.group() in private and not source[max(0, start - 6) : start].endswith(_DEFINED):
+            line = bisect.bisect_right(line_starts, start)  # 1-based
+            index = bisect.bisect_right(starts, line) - 1
+            if index >= 0:
+                candidates.add(index)
+    names: dict[int, set[str]] = {index: set() for index in range(len(tree.body))}
+    for index in candidates:
+        names[index] = _loaded_names(tree.body[index])
+    return names
+
+
+def _loaded_names(statement: ast.stmt) -> set[str]:
+    """The ids of the ``ast.Name`` nodes in ``statement`` (the survey's walk, names only)."""
+    found: set[str] = set()
+    stack: list[ast.AST] = [statement]
+    name_kind = ast.Name
+    while stack:
+        node = stack.pop()
+        if type(node) is name_kind:
+            found.add(node.id)
+            continue
+        for field_name in node._fields:
+            value = getattr(node, field_name, None)
+            if isinstance(value, ast.AST):
+                stack.append(value)
+            elif type(value) is list:
+                stack.extend(item for item in value if isinstance(item, ast.AST))
+    return found
+
+
+def _statement_start(node: ast.stmt) -> int:
+    decorators: list[ast.expr] = getattr(node, "decorator_list", [])
+    return min([node.lineno] + [d.lineno for d in decorators])
+
+
+def unit_targets(
+    source: str, path: str, module_name: str, names: Collection[str]
+) -> dict[str, tuple[Target, ...]]:
+    """The targets of the units ``names`` (public or private), exactly as ``analyze_source``
+    has them: their ids count the targets of every unit before them, so coverage.py's parse of
+    the whole text is needed (kept, like the outline, per text), but each other unit's targets
+    are only counted."""
+    model, tree, walked = _outline(source, path, module_name)
+    found = [*model.units, *model.private_units]
+    targets = find_targets(source, tree, found, walked, wanted=set(names))
+    return {name: tuple(targets[name]) for name in names if name in targets}
 
 
 def unit_nodes(tree: ast.Module) -> list[ast.FunctionDef | ast.ClassDef]:
@@ -153,9 +285,10 @@ def _sibling_classes(path: Path, module_name: str) -> dict[str, ClassModel]:
     return complete_model(tree, classes, {}, _read_signature)[0]
 
 
-def _has_module_state(tree: ast.Module, walked: Survey) -> bool:
-    """Whether functions rebind globals or change module-level containers (a constant table is fine)."""
-    if walked.of_type(ast.Global):
+def _has_module_state(tree: ast.Module, walked: Survey | None) -> bool:
+    """Whether functions rebind globals or change module-level containers (a constant table is
+    fine). ``walked``: the tree's survey, made here only if needed when None."""
+    if any(isinstance(node, ast.Global) for node in statement_walk(tree)):
         return True
     containers = set()
     for node in tree.body:
@@ -167,7 +300,10 @@ def _has_module_state(tree: ast.Module, walked: Survey) -> bool:
         )
         if is_container:
             containers |= {t.id for t in targets if isinstance(t, ast.Name)}
-    return bool(containers) and any(_changes(node, containers) for node in walked.in_function_calls)
+    if not containers:
+        return False
+    walked = walked or survey(tree)
+    return any(_changes(node, containers) for node in walked.in_function_calls)
 
 
 def _changes(node: ast.AST, containers: set[str]) -> bool:
@@ -194,47 +330,73 @@ def ast_hash(node: ast.AST) -> str:
 
 # Per node class: (field name, whether the class's default for it is None).
 _FIELDS: dict[type, tuple[tuple[str, bool], ...]] = {}
+# The text of each node class without fields (``Load()``, ``Add()``: a good part of the nodes).
+_LEAVES: dict[type, str] = {}
 
 
 def _dump(value: object, parts: list[str]) -> None:
-    """Append ``ast.dump``'s text of ``value`` (no field names, no positions) to ``parts``."""
-    if isinstance(value, ast.AST):
-        kind = type(value)
-        fields = _FIELDS.get(kind)
-        if fields is None:
-            fields = _FIELDS[kind] = tuple(
-                (name, getattr(kind, name, ...) is None) for name in kind._fields
-            )
-        parts.append(kind.__name__ + "(")
-        named, first = False, True
-        for name, optional in fields:
-            try:
-                item = getattr(value, name)
-            except AttributeError:
-                named = True  # from here on ast.dump names the fields it writes
-                continue
-            if item is None and optional:
-                named = True
-                continue
-            if not first:
-                parts.append(", ")
-            first = False
-            if named:
-                parts.append(name + "=")
-            _dump(item, parts)
-        parts.append(")")
-    elif isinstance(value, list):
-        parts.append("[")
-        for index, item in enumerate(value):
-            if index:
-                parts.append(", ")
-            _dump(item, parts)
-        parts.append("]")
-    else:
-        parts.append(repr(value))
+    """Append ``ast.dump``'s text of ``value`` (no field names, no positions) to ``parts``
+    (its own values written here, without a call each: most are strings and contexts)."""
+    if not isinstance(value, ast.AST):
+        if isinstance(value, list):
+            _dump_list(value, parts)
+        else:
+            parts.append(repr(value))
+        return
+    kind = type(value)
+    fields = _FIELDS.get(kind)
+    if fields is None:
+        fields = _FIELDS[kind] = tuple(
+            (name, getattr(kind, name, ...) is None) for name in kind._fields
+        )
+        if not fields:
+            _LEAVES[kind] = kind.__name__ + "()"
+    append = parts.append
+    append(kind.__name__ + "(")
+    named, first = False, True
+    for name, optional in fields:
+        try:
+            item = getattr(value, name)
+        except AttributeError:
+            named = True  # from here on ast.dump names the fields it writes
+            continue
+        if item is None and optional:
+            named = True
+            continue
+        if not first:
+            append(", ")
+        first = False
+        if named:
+            append(name + "=")
+        if isinstance(item, ast.AST):
+            leaf = _LEAVES.get(type(item))
+            if leaf is None:
+                _dump(item, parts)
+            else:
+                append(leaf)
+        elif isinstance(item, list):
+            _dump_list(item, parts)
+        else:
+            append(repr(item))
+    append(")")
 
 
-def _with_helper_ranges(tree: ast.Module, units: list[Unit], walked: Survey) -> list[Unit]:
+def _dump_list(values: list[object], parts: list[str]) -> None:
+    parts.append("[")
+    for index, item in enumerate(values):
+        if index:
+            parts.append(", ")
+        leaf = _LEAVES.get(type(item))
+        if leaf is None:
+            _dump(item, parts)
+        else:
+            parts.append(leaf)
+    parts.append("]")
+
+
+def _with_helper_ranges(
+    tree: ast.Module, units: list[Unit], names: Mapping[int, set[str]]
+) -> list[Unit]:
     """Private top-level functions and classes belong to the units that call them
     (transitively): a public check that builds a private checker object reaches its branches."""
     helpers = {
@@ -249,7 +411,7 @@ def _with_helper_ranges(tree: ast.Module, units: list[Unit], walked: Survey) -> 
         ranges = [(unit.line, unit.end_line)]
         pending, seen = [unit.name], set()
         while pending:
-            for name in walked.names[index[pending.pop()]]:
+            for name in names[index[pending.pop()]]:
                 if name in helpers and name not in seen and name != unit.name:
                     seen.add(name)
                     helper = helpers[name]

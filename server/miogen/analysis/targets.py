@@ -10,13 +10,14 @@ import re
 import sys
 import token
 import tokenize
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from typing import Any, cast
 
 import coverage
 from coverage.bytecode import ByteParser
 from coverage.config import DEFAULT_EXCLUDE
+from coverage.exceptions import NotPython
 from coverage.misc import join_regex
 from coverage.parser import PythonParser
 
@@ -64,6 +65,20 @@ def parse_code(source: str) -> CodeMap:
 QUICK_PARSE = (7, 17) <= coverage.version_info[:2] < (7, 18)
 
 
+# Trees parsed already, by source text (the latest few): ``outline_source`` parses a text
+# that coverage.py's parse of it (``parse_code``, for targets asked for later) need not parse again.
+_TREES: dict[str, ast.Module] = {}
+SHARED_TREES = 2
+
+
+def share_tree(source: str, tree: ast.Module) -> None:
+    """Let ``parse_code(source)`` take ``tree`` (``ast.parse(source)``; read-only from now on)."""
+    _TREES.pop(source, None)
+    _TREES[source] = tree
+    while len(_TREES) > SHARED_TREES:
+        del _TREES[next(iter(_TREES))]
+
+
 class QuickParser(PythonParser):
     """coverage.py's parser with the same results in a fraction of its time on long modules.
 
@@ -76,6 +91,24 @@ class QuickParser(PythonParser):
     an exclusion, or with a lone carriage return (a line break to the parser but not to
     ``tokenize``'s line reading), takes coverage.py's own path.
     """
+
+    def parse_source(self) -> None:
+        """coverage.py's, on the tree ``share_tree`` kept for the text when there is one (the
+        same as coverage.py's ``ast.parse(self.text)``, parsed once instead of twice)."""
+        tree = _TREES.get(self.text)
+        if tree is None:
+            super().parse_source()
+            return
+        self._ast_root = tree
+        try:
+            self._raw_parse()
+        except (tokenize.TokenError, IndentationError, SyntaxError) as error:
+            raise NotPython(
+                f"Couldn't parse '{self.filename}' as Python source: {error.args[0]!r}"
+            ) from error
+        ignore = self.excluded | self.raw_docstrings
+        starts = self.raw_statements - ignore
+        self.statements = self.first_lines(starts) - ignore
 
     def _raw_parse(self) -> None:
         text = self.text
@@ -141,17 +174,34 @@ def _tokens(text: str) -> Iterable[tuple[Any, ...]]:
 
 
 def find_targets(
-    source: str, tree: ast.Module, units: Iterable[Unit], walked: Survey | None = None
+    source: str,
+    tree: ast.Module,
+    units: Iterable[Unit],
+    walked: Survey | None = None,
+    wanted: Collection[str] | None = None,
 ) -> dict[str, list[Target]]:
+    """The targets of ``units`` (in their order, which numbers the targets), or of those named
+    in ``wanted`` only: the others' targets are counted, not made (their descriptions and
+    conditions are most of the work per target), so the ids are the same either way."""
     code = parse_code(source)
-    conditions = _conditions(source, walked or survey(tree))
+    body_lines = [node.lineno for node in tree.body]  # sorted: the body is in source order
+    if wanted is None:
+        conditions = _conditions(source, walked or survey(tree))
+    else:
+        units = list(units)
+        ranges = [r for unit in units if unit.name in wanted for r in unit.ranges]
+        conditions = _conditions(source, _Statements(_top_level_in(tree, body_lines, ranges)))
     targets: dict[str, list[Target]] = {}
     next_id = 0
     starts = [arc[0] for arc in code.branch_arcs]  # sorted: the arcs are
-    body_lines = [node.lineno for node in tree.body]  # sorted: the body is in source order
     for unit in units:
         found: list[Target] = []
         arcs = [arc for start, end in unit.ranges for arc in _arcs_from(code, starts, start, end)]
+        if wanted is not None and unit.name not in wanted:
+            next_id += len(arcs) + len(
+                _branchless_function_lines(tree, body_lines, unit, code, starts)
+            )
+            continue
         for arc in arcs:
             description = code.parser.missing_arc_description(arc[0], arc[1])
             positive = not any(m in description for m in _NEGATIVE_MARKERS)
@@ -177,7 +227,18 @@ def find_targets(
     return targets
 
 
-def _conditions(source: str, walked: Survey) -> dict[int, str]:
+class _Statements:
+    """The branching statements of some top-level statements, as ``Survey.of_type`` gives
+    those of the whole module (``_conditions`` reads nothing else)."""
+
+    def __init__(self, statements: list[ast.stmt]) -> None:
+        self.statements = statements
+
+    def of_type(self, *kinds: type[ast.stmt]) -> list[ast.stmt]:
+        return [n for s in self.statements for n in ast.walk(s) if isinstance(n, kinds)]
+
+
+def _conditions(source: str, walked: Survey | _Statements) -> dict[int, str]:
     """Source text of each branching statement's condition, by line."""
     segment = SourceSegments(source)
     found: dict[int, str] = {}

@@ -13,6 +13,11 @@ must have (the saved file) is never skipped. Two processes serve all documents: 
 leaves the other free for the next file. A text longer than ``MAX_CHARACTERS`` is not analysed
 (``TooBig``; the client is told once per document). ``close`` kills the processes: a running
 analysis never holds up the server's exit.
+
+A text longer than ``DETAIL_CHARACTERS`` is outlined (``take(outline=True)``: every unit's
+name, lines and fingerprint, a third of the whole analysis of a long module); ``details`` finds
+some of its units' targets and lines in the same processes when the server needs them (a job
+for the unit, a result to show on the text), and adds them to the snapshot.
 """
 
 from __future__ import annotations
@@ -26,14 +31,15 @@ import signal
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 from miogen.common.errors import SourceSyntaxError
 from miogen.lsp.protocol import CommandError
-from miogen.lsp.snapshot import Snapshot, take
+from miogen.lsp.snapshot import Details, Snapshot, UnitShape, details, take
 
 logger = logging.getLogger(__name__)
 
@@ -41,6 +47,9 @@ KEPT_PER_DOCUMENT = 4  # finished analyses kept per document (editor text, saved
 PROCESSES = 2  # analysis processes: a long analysis of one file leaves one for the others
 # The longest text analysed (characters): about 50,000 lines; its analysis takes seconds.
 MAX_CHARACTERS = 2_000_000
+# A longer text is outlined: its units' targets are found when asked for (a job, a result to
+# show), a fraction of the whole analysis of a long module; a shorter one is analysed whole.
+DETAIL_CHARACTERS = 200_000
 # Tests only: while this variable names a file that does not exist, analyses wait (up to
 # GATE_SECONDS), so that a test sees what the server answers before an analysis finishes.
 GATE_VARIABLE = "MIOGEN_TEST_ANALYSIS_GATE"
@@ -75,7 +84,9 @@ class _NoParse:
 
 
 def analyse_text(source: str, path: str, module: str) -> Snapshot | _NoParse:
-    """``take`` for the analysis process: a syntax error comes back as a value.
+    """``take`` for the analysis process: a syntax error comes back as a value. A text longer
+    than ``DETAIL_CHARACTERS`` is outlined (``take(outline=True)``): its units get their targets
+    when the server asks for them (``detail_text``).
 
     The cyclic garbage collector is off meanwhile: the analysis makes millions of objects and
     few cycles, and its collections took a sixth to a third of a big module's analysis.
@@ -83,9 +94,18 @@ def analyse_text(source: str, path: str, module: str) -> Snapshot | _NoParse:
     _wait_for_gate()
     gc.disable()
     try:
-        return take(source, path, module)
+        return take(source, path, module, outline=len(source) > DETAIL_CHARACTERS)
     except SourceSyntaxError as error:
         return _NoParse(error.path, error.line, str(error))
+    finally:
+        gc.enable()
+
+
+def detail_text(source: str, path: str, module: str, names: tuple[str, ...]) -> Details:
+    """``details`` for the analysis process (the text was analysed: it parses)."""
+    gc.disable()
+    try:
+        return details(source, path, module, names)
     finally:
         gc.enable()
 
@@ -98,6 +118,7 @@ def _wait_for_gate() -> None:
 
 
 Analysis = Callable[[str, str, str], "Snapshot | _NoParse"]
+Result = TypeVar("Result")
 
 
 @dataclass(eq=False)
@@ -145,6 +166,9 @@ class Analyser:
         self._queues: dict[str, _Queue] = {}
         self._too_big: set[str] = set()  # documents told they are too big
         self._executor: Executor | None = None
+        # Targets being found: (id of the snapshot, units) -> (the snapshot, its future).
+        self._details: dict[tuple[int, tuple[str, ...]], tuple[Snapshot, asyncio.Future[Snapshot]]]
+        self._details = {}
 
     # --- asking -----------------------------------------------------------------------------
 
@@ -204,6 +228,49 @@ class Analyser:
         queue = self._queues.get(key)
         return queue is not None and (queue.running is not None or bool(queue.waiting))
 
+    def details(self, snapshot: Snapshot, names: Iterable[str]) -> asyncio.Future[Snapshot]:
+        """``snapshot`` once its units ``names`` have their targets and lines (``Snapshot.add``;
+        at once when they have). Asked again for the same units while they are found, the same
+        future; fails with ``Closed`` when the analyser is closed meanwhile."""
+        loop = asyncio.get_running_loop()
+        missing = tuple(snapshot.undetailed(names))
+        if not missing:
+            return _resolved(loop, snapshot)
+        key = (id(snapshot), missing)
+        running = self._details.get(key)
+        if running is not None and running[0] is snapshot:
+            return running[1]
+        future: asyncio.Future[Snapshot] = loop.create_future()
+        self._details[key] = (snapshot, future)
+        loop.create_task(self._detail(key, snapshot, missing, future))
+        return future
+
+    async def shape(self, snapshot: Snapshot, name: str) -> UnitShape:
+        """The unit ``name`` of ``snapshot`` with its targets and lines (``details``)."""
+        return (await self.details(snapshot, [name])).units[name]
+
+    async def _detail(
+        self,
+        key: tuple[int, tuple[str, ...]],
+        snapshot: Snapshot,
+        names: tuple[str, ...],
+        future: asyncio.Future[Snapshot],
+    ) -> None:
+        model = snapshot.model
+        arguments = (snapshot.source, model.path, model.module_name, names)
+        try:
+            found = await self._in_pool(detail_text, arguments)
+        except Exception as error:  # noqa: BLE001 - Closed, or a bug: the asker is told
+            if not isinstance(error, Closed):
+                logger.exception("the targets of %s in %s", ", ".join(names), model.path)
+            _fail_future(future, error)
+        else:
+            snapshot.add(found)
+            if not future.done():
+                future.set_result(snapshot)
+        finally:
+            self._details.pop(key, None)
+
     def forget(self, key: str) -> None:
         """Drop a closed document's results (a running analysis finishes unseen)."""
         queue = self._queues.pop(key, None)
@@ -256,19 +323,21 @@ class Analyser:
                 self._next(key, queue)
 
     async def _execute(self, request: _Request) -> Snapshot | _NoParse:
+        return await self._in_pool(self.function, (request.source, request.path, request.module))
+
+    async def _in_pool(self, function: Callable[..., Result], arguments: tuple[Any, ...]) -> Result:
         """In an analysis process; a process that died is replaced once, then a thread serves."""
         loop = asyncio.get_running_loop()
-        arguments = (request.source, request.path, request.module)
         for _ in range(2):
             try:
-                return await loop.run_in_executor(self._pool(), self.function, *arguments)
+                return await loop.run_in_executor(self._pool(), function, *arguments)
             except BrokenProcessPool:
                 if self.closed:
                     raise Closed() from None
                 logger.warning("an analysis process died; starting others")
                 self._shutdown()
         self.processes = False
-        return await loop.run_in_executor(self._pool(), self.function, *arguments)
+        return await loop.run_in_executor(self._pool(), function, *arguments)
 
     def _pool(self) -> Executor:
         if self.closed:
@@ -342,6 +411,10 @@ def _resolved(
 
 
 def _fail(request: _Request, error: BaseException) -> None:
-    if not request.future.done():
-        request.future.set_exception(error)
-        request.future.add_done_callback(lambda f: f.exception())  # nobody may be waiting
+    _fail_future(request.future, error)
+
+
+def _fail_future(future: asyncio.Future[Snapshot], error: BaseException) -> None:
+    if not future.done():
+        future.set_exception(error)
+        future.add_done_callback(lambda f: f.exception())  # nobody may be waiting

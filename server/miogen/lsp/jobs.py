@@ -160,6 +160,8 @@ class Scheduler:
         self.threads = ThreadPoolExecutor(max_workers=32, thread_name_prefix="miogen-job")
         self.spares = Spares()
         self._tasks: set[asyncio.Task[None]] = set()
+        # The job's unit with its targets, when its snapshot (a long text's) has only its outline.
+        self.details: Callable[[Snapshot, str], Awaitable[UnitShape]] | None = None
 
     def submit(self, job: Job) -> Job:
         """Queue ``job``; an older job for the same unit is cancelled (the newer one wins)."""
@@ -230,8 +232,13 @@ class Scheduler:
             task.add_done_callback(self._tasks.discard)
 
     async def _run(self, job: Job) -> None:
-        self.hooks.job_changed(job)
         try:
+            if not job.shape.detailed and self.details is not None:
+                job.shape = await self.details(job.snapshot, job.unit)
+                if job._stop.is_set():
+                    job.state = "cancelled"
+                    return
+            self.hooks.job_changed(job)
             await self._execute(job)
         except asyncio.CancelledError:  # the event loop is going away: start nothing more
             job._stop.set()

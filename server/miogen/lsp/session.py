@@ -58,6 +58,7 @@ class Session:
         )
         self.reporter = JobReporter(self.client, self.store, self.publish, self.cancel_job)
         self.scheduler = Scheduler(self.reporter)
+        self.scheduler.details = self.analyser.shape
         self.commands = Commands(self.store, self.locator, self.client, self)
         self.paths = PathRuns(self.locator, self.client)
         self.watcher = Watcher(self.store, self.locator, self.client, self.commands, self.publish)
@@ -370,6 +371,11 @@ class Session:
         doc = self.store.documents.get(uri)
         if doc is None or uri not in self.store.open or self.client.stopped:
             return
+        shown = [name for name, record in doc.units.items() if record.view is not None]
+        if doc.snapshot is not None and doc.snapshot.undetailed(shown):  # a long text's outline:
+            details = self.analyser.details(doc.snapshot, shown)  # shown once its units are found
+            details.add_done_callback(lambda done: self.publish(uri) if _found(done) else None)
+            return
         settings = self.locator.settings_for(doc.path)
         diagnostics, coverage = present(doc, settings, self.client.codec, doc.version)
         key = (diagnostics, {**coverage, "version": None})
@@ -378,6 +384,10 @@ class Session:
         doc.published = key
         self.client.publish_diagnostics(uri, diagnostics, doc.version)
         self.client.notify(COVERAGE, coverage)
+
+
+def _found(done: asyncio.Future[Snapshot]) -> bool:
+    return not done.cancelled() and done.exception() is None
 
 
 def _header_end(snapshot: Snapshot, shape: UnitShape) -> int:

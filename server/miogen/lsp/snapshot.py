@@ -7,19 +7,23 @@ from __future__ import annotations
 
 import ast
 import bisect
+import copy
 import hashlib
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 
 from miogen.analysis.model import ModuleModel, Target, Unit
 from miogen.analysis.module import (
     analyze_source,
     ast_hash,
     definitions,
+    outline_source,
+    outline_tree,
     parse_module,
     unit_headers,
+    unit_targets,
 )
-from miogen.analysis.survey import statement_walk
+from miogen.analysis.survey import STATEMENT_FIELDS, statement_walk
 from miogen.analysis.targets import parse_code
 
 # (start line, start character, end line, end character): 0-based lines, str indices.
@@ -34,6 +38,9 @@ class UnitShape:
     fingerprint: str  # changes when the unit's code (or a private helper it calls) changes
     statements: tuple[int, ...]  # coverage.py's statement lines in the unit's ranges (1-based)
     helpers: tuple[str, ...] = ()  # the private helpers counted in the fingerprint
+    # False: an outline (a long text's unit not asked for yet): no targets, no statements yet
+    # (``Snapshot.detailed`` gives them); its name, lines, ranges and fingerprint are final.
+    detailed: bool = True
 
     @property
     def name(self) -> str:
@@ -65,6 +72,33 @@ class Snapshot:
     def span_of(self, line: int) -> Span:
         return self.conditions.get(line) or self.statement_span(line)
 
+    def undetailed(self, names: Iterable[str]) -> list[str]:
+        """Those of ``names`` that are units of this text still without their targets."""
+        return [n for n in names if n in self.units and not self.units[n].detailed]
+
+    def add(self, details: Details) -> None:
+        """Take the units' targets and lines (``details`` of this text): the shapes are replaced
+        (a shape read before stays an outline), the model's units too."""
+        self.units.update(details.units)
+        self.conditions.update(details.conditions)
+        self.import_time = details.import_time
+        self.successors, self.predecessors = details.successors, details.predecessors
+        done = {name: shape.unit for name, shape in details.units.items()}
+        self.model.units = [done.get(u.name, u) for u in self.model.units]
+        self.model.private_units = [done.get(u.name, u) for u in self.model.private_units]
+
+
+@dataclass(frozen=True)
+class Details:
+    """Some units of one text with their targets and statements, and what the views read of the
+    whole text (``Snapshot.add`` takes them into the text's snapshot)."""
+
+    units: dict[str, UnitShape]
+    conditions: dict[int, Span]  # of the branching statements in those units
+    import_time: frozenset[int]
+    successors: dict[int, tuple[int, ...]]
+    predecessors: dict[int, tuple[int, ...]]
+
 
 def line_span(lines: Sequence[str], line: int) -> Span:
     """The text of a (1-based) line without its indentation and line ending."""
@@ -92,48 +126,116 @@ def outline(source: str) -> Outline | None:
     return Outline(source.splitlines(keepends=True), tuple(unit_headers(tree)))
 
 
-def take(source: str, path: str, module_name: str) -> Snapshot:
-    """Analyse ``source``; raises ``miogen.common.errors.SourceSyntaxError``."""
-    model = analyze_source(source, path, module_name)
-    code = parse_code(source)  # cached: the analysis parsed it already
-    tree = code.tree if code.tree is not None else parse_module(source, path)
+def take(source: str, path: str, module_name: str, *, outline: bool = False) -> Snapshot:
+    """Analyse ``source``; raises ``miogen.common.errors.SourceSyntaxError``.
+
+    ``outline``: only what the editor needs of every unit at once (names, lines, fingerprints:
+    lenses, the coverage notification's units, what a save changed), from a parse and a walk of
+    the tree; each unit stays an outline until ``details`` gives its targets and lines, exactly
+    as the whole analysis has them. Otherwise every unit is detailed.
+    """
+    if outline:
+        model, tree = (
+            outline_source(source, path, module_name),
+            outline_tree(source, path, module_name),
+        )
+    else:
+        model = analyze_source(source, path, module_name)
+        code = parse_code(source)  # cached: the analysis parsed it already
+        tree = code.tree if code.tree is not None else parse_module(source, path)
+    model = copy.copy(model)  # the analysis keeps its own: ``Snapshot.add`` changes this one
     lines = source.splitlines(keepends=True)
+    units = _outlines(model, tree)
+    if outline:
+        return Snapshot(source, model, units, lines, imports=_imports(tree, module_name))
+    conditions, imports = _walk(statement_walk(tree), lines, module_name)
+    snapshot = Snapshot(source, model, units, lines, imports=imports)
+    snapshot.add(_details(source, units, conditions))
+    return snapshot
+
+
+def details(source: str, path: str, module_name: str, names: Iterable[str]) -> Details:
+    """The public units ``names`` of ``source`` with their targets and statement lines, and the
+    views' facts of the whole text (coverage.py's parse of it, kept per text) for ``Snapshot.add``:
+    the same as ``take`` without ``outline`` gives (the targets of the units not asked for are
+    only counted: their ids number those of the units after them)."""
+    model, tree = outline_source(source, path, module_name), outline_tree(source, path, module_name)
+    public = {u.name for u in model.units}
+    wanted = [name for name in dict.fromkeys(names) if name in public]
+    targets = unit_targets(source, path, module_name, wanted)
+    outlines = _outlines(model, tree, set(wanted))
+    shapes = {
+        name: replace(shape, unit=replace(shape.unit, targets=targets[name]))
+        for name, shape in outlines.items()
+    }
+    ranges = [r for shape in shapes.values() for r in shape.unit.ranges]
+    lines = source.splitlines(keepends=True)
+    conditions, _ = _walk(_statements_in(tree, ranges), lines, module_name)
+    return _details(source, shapes, conditions)
+
+
+def _outlines(
+    model: ModuleModel, tree: ast.Module, names: set[str] | None = None
+) -> dict[str, UnitShape]:
+    """The public units (or those ``names``) as outlines, with their fingerprints."""
     top_level = {_first_line(node): node for node in tree.body}
-    statements = sorted(code.statements)
     units = {}
     # The private units' hashes, by name and first line: most helpers are private units, whose
     # hashes the analysis has (hashing them again was a tenth of a long module's snapshot).
     hashed = {(u.name, u.line): u.ast_hash for u in model.private_units}
     for unit in model.units:
+        if names is not None and unit.name not in names:
+            continue
         helpers = _helpers(unit, top_level)
         helper_hashes = [
             hashed.get((name, start)) or ast_hash(top_level[start])
             for name, start in helpers.items()
         ]
         units[unit.name] = UnitShape(
-            unit,
-            fingerprint(unit.ast_hash, helper_hashes),
-            _lines_in(statements, unit.ranges),
-            tuple(helpers),
+            unit, fingerprint(unit.ast_hash, helper_hashes), (), tuple(helpers), detailed=False
         )
+    return units
+
+
+def _details(source: str, shapes: dict[str, UnitShape], conditions: dict[int, Span]) -> Details:
+    """``shapes`` (with their targets) detailed: their statement lines from coverage.py's parse
+    of ``source``, and the views' facts of the whole text."""
+    code = parse_code(source)
+    statements = sorted(code.statements)
+    detailed = {
+        name: replace(shape, statements=_lines_in(statements, shape.unit.ranges), detailed=True)
+        for name, shape in shapes.items()
+    }
     successors: dict[int, list[int]] = {}
     predecessors: dict[int, list[int]] = {}
     for start, end in sorted(code.parser.arcs()):  # a set: one order for every run
         if start > 0 and end > 0:
             successors.setdefault(start, []).append(end)
             predecessors.setdefault(end, []).append(start)
-    conditions, imports = _walk(tree, lines, module_name)
-    return Snapshot(
-        source,
-        model,
-        units,
-        lines,
+    tree = code.tree if code.tree is not None else ast.parse(source)
+    return Details(
+        detailed,
         conditions,
         frozenset(_import_time_lines(tree) & code.statements),
         {line: tuple(ends) for line, ends in successors.items()},
         {line: tuple(starts) for line, starts in predecessors.items()},
-        imports,
     )
+
+
+def _statements_in(tree: ast.Module, ranges: Sequence[tuple[int, int]]) -> list[ast.AST]:
+    """The statements (as ``statement_walk`` finds them) of the top-level statements that begin
+    in ``ranges``."""
+    found: list[ast.AST] = []
+    for node in tree.body:
+        if any(first <= _first_line(node) <= last for first, last in ranges):
+            pending: list[ast.AST] = [node]
+            while pending:
+                current = pending.pop()
+                found.append(current)
+                for name in current._fields:
+                    if name in STATEMENT_FIELDS:
+                        pending.extend(getattr(current, name))
+    return found
 
 
 def fingerprint(unit_hash: str, helper_hashes: Sequence[str]) -> str:
@@ -184,13 +286,13 @@ def _helpers(unit: Unit, top_level: dict[int, ast.stmt]) -> dict[str, int]:
 
 
 def _walk(
-    tree: ast.Module, lines: list[str], module_name: str
+    statements: Iterable[ast.AST], lines: list[str], module_name: str
 ) -> tuple[dict[int, Span], frozenset[str]]:
-    """One walk of the tree: the condition spans of branching statements and the imports."""
+    """One walk of the statements: the condition spans of branching statements and the imports."""
     spans: dict[int, Span] = {}
     imports: set[str] = set()
     package = module_name.split(".")[:-1]
-    for node in statement_walk(tree):  # ast.walk's order; branches and imports are statements
+    for node in statements:  # ast.walk's order; branches and imports are statements
         if isinstance(node, ast.If | ast.While):
             spans[node.lineno] = _span(lines, node.test, node.test)
         elif isinstance(node, ast.For | ast.AsyncFor):
@@ -205,7 +307,16 @@ def _walk(
 def imported_names(tree: ast.Module, module_name: str) -> frozenset[str]:
     """Every module the source may import, anywhere in it: ``import a.b`` gives a and a.b,
     ``from .c import d`` (in package p) gives p.c and p.c.d (d may be a module)."""
-    return _walk(tree, [], module_name)[1]
+    return _imports(tree, module_name)
+
+
+def _imports(tree: ast.Module, module_name: str) -> frozenset[str]:
+    package = module_name.split(".")[:-1]
+    found: set[str] = set()
+    for node in statement_walk(tree):
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            found.update(_imported(node, package))
+    return frozenset(found)
 
 
 def _imported(node: ast.Import | ast.ImportFrom, package: list[str]) -> set[str]:

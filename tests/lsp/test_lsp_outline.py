@@ -1,0 +1,181 @@
+"""A long text is outlined: every unit's name, lines and fingerprint at once, and a unit's
+targets and lines only when the server asks for them, exactly as the whole analysis has them."""
+
+from __future__ import annotations
+
+import asyncio
+import pickle
+import random
+from pathlib import Path
+
+import pytest
+from miogen.analysis import targets
+from miogen.analysis.module import forget_analyses
+from miogen.analysis.targets import QuickParser, parse_code
+from miogen.lsp.analyser import DETAIL_CHARACTERS, Analyser, Closed, analyse_text, detail_text
+from miogen.lsp.snapshot import Snapshot, details, take
+from miogen.lsp.views import infer_executed
+
+from bench.big_file import module_text
+
+ROOT = Path(__file__).resolve().parents[2]
+LONG = module_text(1_200)  # past DETAIL_CHARACTERS: outlined
+
+
+def _fresh() -> None:
+    """Nothing analysed before: each analysis starts from the text."""
+    forget_analyses()
+    parse_code.cache_clear()
+
+
+# Private helpers named where no code calls them, and called where a text search misses them.
+HELPERS = '''\
+def _said(x):
+    return x
+
+
+def _called(x):
+    if x:
+        return 1
+    return 0
+
+
+class _Kept:
+    def run(self):
+        return _called(1)
+
+
+def mentions(x):
+    """_said is named here only; so it is in a comment and an attribute."""
+    x._said = "_said"  # _said
+    return dict(_said=x)
+
+
+def calls(x):
+    if x:
+        return _Kept().run()
+    return (_said)(x)
+
+
+@_said
+def decorated(x):
+    return _said(x) if x else 0
+'''
+UNICODE = HELPERS + "\n\ndef ünïcode(x):\n    return _said(x)\n"
+
+
+def _modules() -> list[tuple[str, str]]:
+    found = sorted((ROOT / "server" / "miogen").rglob("*.py"))
+    found += sorted((ROOT / "examples").rglob("*.py"))
+    texts = [(str(path), path.read_text(encoding="utf-8")) for path in found]
+    texts += [("helpers.py", HELPERS), ("unicode.py", UNICODE)]
+    return [*texts, ("big.py", module_text(250))]
+
+
+def _same_as_whole(outlined: Snapshot, whole: Snapshot, names: list[str]) -> None:
+    for name in names:
+        assert outlined.units[name] == whole.units[name], name
+        for target in whole.units[name].targets:
+            assert outlined.span_of(target.line) == whole.span_of(target.line), (name, target)
+        everything = frozenset(t.id for t in whole.units[name].targets)
+        some = frozenset(sorted(everything)[::2])
+        for covered in (everything, some):
+            assert infer_executed(outlined.units[name], outlined, covered) == infer_executed(
+                whole.units[name], whole, covered
+            ), name
+
+
+def test_units_detailed_on_request_are_those_of_the_whole_analysis():
+    """On every module of miogen, the examples and a generated one: the outline has the units
+    of the whole analysis with their fingerprints, and each unit asked for (in any order, alone
+    or with others) gets exactly its targets (their ids too), statements, condition spans and
+    the lines its views infer."""
+    rng = random.Random(28)
+    compared = 0
+    for path, text in _modules():
+        whole = take(text, path, "m")
+        _fresh()
+        outlined = take(text, path, "m", outline=True)
+        assert list(outlined.units) == list(whole.units), path
+        for name, shape in outlined.units.items():
+            assert not shape.detailed and shape.targets == () and shape.statements == ()
+            assert shape.fingerprint == whole.units[name].fingerprint, (path, name)
+            assert shape.unit.ranges == whole.units[name].unit.ranges, (path, name)
+        names = list(outlined.units)
+        rng.shuffle(names)
+        while names:
+            count = rng.randint(1, 3)
+            asked, names = names[:count], names[count:]
+            outlined.add(details(text, path, "m", asked))
+            _same_as_whole(outlined, whole, asked)
+            compared += len(asked)
+        if outlined.units:
+            assert outlined.model.units == whole.model.units, path
+            assert outlined.import_time == whole.import_time, path
+    assert compared > 500
+
+
+def test_a_long_text_is_outlined_and_only_the_unit_asked_for_gets_targets(monkeypatch):
+    """Open-time analysis of a long text makes no target and no coverage.py parse; asking for
+    one unit makes that unit's targets only (the others' are counted, for the ids)."""
+    made: list[object] = []
+    parses: list[str] = []
+    original_target, original_parse = targets.Target, QuickParser.parse_source
+
+    def target(*arguments: object, **keywords: object) -> object:
+        made.append(arguments)
+        return original_target(*arguments, **keywords)  # type: ignore[arg-type]
+
+    def parse(self: QuickParser) -> None:
+        parses.append(self.filename)
+        original_parse(self)
+
+    monkeypatch.setattr(targets, "Target", target)
+    monkeypatch.setattr(QuickParser, "parse_source", parse)
+    assert len(LONG) > DETAIL_CHARACTERS
+    _fresh()
+    snapshot = analyse_text(LONG, "long.py", "long")
+    assert isinstance(snapshot, Snapshot) and len(snapshot.units) > 600
+    assert made == [] and parses == []
+    assert not any(shape.detailed for shape in snapshot.units.values())
+
+    received = pickle.loads(pickle.dumps(snapshot))  # what the server holds
+    received.add(detail_text(LONG, "long.py", "long", ("compute_1101",)))
+    shape = received.units["compute_1101"]
+    assert shape.detailed and shape.targets and len(made) == len(shape.targets)
+    assert len(parses) == 1
+    assert [n for n, s in received.units.items() if s.detailed] == ["compute_1101"]
+
+
+def test_a_short_text_is_analysed_whole():
+    snapshot = analyse_text(module_text(20), "short.py", "short")
+    assert isinstance(snapshot, Snapshot)
+    assert all(shape.detailed for shape in snapshot.units.values())
+    assert snapshot == take(module_text(20), "short.py", "short")
+
+
+async def test_the_analyser_details_units_once_and_shares_the_wait():
+    analyser = Analyser(processes=False)
+    try:
+        snapshot = analyse_text(LONG, "long.py", "long")
+        assert isinstance(snapshot, Snapshot)
+        first = analyser.details(snapshot, ["compute_1", "describe_2"])
+        again = analyser.details(snapshot, ["compute_1", "describe_2"])
+        assert again is first
+        assert await first is snapshot
+        assert not snapshot.undetailed(["compute_1", "describe_2"])
+        assert (await analyser.shape(snapshot, "compute_1")) is snapshot.units["compute_1"]
+        assert snapshot.undetailed(["Point3", "fetch_4"]) == ["Point3"]  # async: no unit
+    finally:
+        analyser.close()
+
+
+async def test_closing_fails_the_details_being_found():
+    analyser = Analyser()  # processes: closing kills the one finding them
+    snapshot = analyse_text(LONG, "long.py", "long")
+    assert isinstance(snapshot, Snapshot)
+    future = analyser.details(snapshot, ["compute_1"])
+    await asyncio.sleep(0)
+    analyser.close()
+    with pytest.raises(Closed):
+        await asyncio.wait_for(future, 30)
