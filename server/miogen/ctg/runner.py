@@ -508,6 +508,7 @@ def _verify_module(group: list[UnitState], config: CtgConfig) -> None:
         module.location, module.analysed, [s.unit for s in group], outcomes,
         config.test_timeout, config.verify_runs, interpreter=config.interpreter,
         suite={s.unit.name: s.before for s in group}, verified=verified_there,
+        test_file=module.test_path,
     )  # fmt: skip
     for state, verified in zip(group, result.units, strict=True):
         state.verified = verified
