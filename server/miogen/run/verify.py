@@ -93,8 +93,6 @@ def verify_outcomes(
         )  # fmt: skip
         result.seconds["verify"] = result.verification.seconds
         gone = result.verification.dropped
-        if result.verification.in_project and gone.unimportable:
-            result.notes.append(f"no tests written: {gone.unimportable}")
         for unit in result.units:
             unit.dropped = [
                 t.name for t in unit.tests if gone.unimportable or t.name in gone.refused
