@@ -459,6 +459,8 @@ def _why_nothing(report: ModuleRun) -> str:
         return "the search kept no test"
     verification = report.verification
     dropped = verification.dropped if verification else Dropped()
+    if dropped.unimportable:
+        return dropped.unimportable
     if _suite_complete(dropped):
         return f"your suite already covers all that the {found} tests found cover"
     causes = {"failing": dropped.failing, "unstable": dropped.unstable, "sandbox": dropped.sandbox,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import textwrap
 
 import pytest
 from ctg_projects import BANK, make_project
@@ -217,3 +218,24 @@ def test_a_pytest_run_that_stops_is_reported_with_its_own_error():
     )
     assert pytest_problem(Measurement(exit_code=5)) == ""
     assert "existing tests fail on the current version" not in pytest_problem(failing)
+
+
+def test_a_module_the_projects_pytest_cannot_import_is_said_with_the_fix(tmp_path):
+    # src/ layout, not installed: the project's plain pytest cannot import app (issue 23 part 5)
+    source = textwrap.dedent(BANK)
+    root = make_project(
+        tmp_path / "project", {"src/app/__init__.py": "", "src/app/bank.py": source}
+    )
+    (root / "tests").mkdir()
+    report = run_ctg([root], evaluations(300))
+    said = [w for w in report.warnings if "no tests written" in w]
+    assert said and "cannot import app.bank" in said[0], report.warnings
+    assert 'pythonpath = ["src"]' in said[0]
+    assert not report.written and not list((root / "tests").rglob("*.py"))
+
+    pyproject = root / "pyproject.toml"
+    pyproject.write_text(
+        pyproject.read_text() + '[tool.pytest.ini_options]\npythonpath = ["src"]\n'
+    )
+    report = run_ctg([root], evaluations(300))
+    assert report.written and not [w for w in report.warnings if "import" in w], report.warnings

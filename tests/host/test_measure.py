@@ -177,3 +177,56 @@ def test_a_cancelled_command_stops_the_runs_under_way_and_later_ones(tmp_path, m
     assert later.process.wait(timeout=60) != 0
     later.close()
     assert not runs._RUNNING
+
+
+def project_layout(root: Path, package_folder: Path) -> tuple[Path, Path]:
+    """A project whose package ``app`` lies in ``package_folder``, and a test file in tests/."""
+    (root / "pyproject.toml").write_text("[project]\nname = 'app'\n", encoding="utf-8")
+    (package_folder / "app").mkdir(parents=True)
+    (package_folder / "app" / "__init__.py").write_text("", encoding="utf-8")
+    module = package_folder / "app" / "subject.py"
+    module.write_text(SUBJECT.lstrip(), encoding="utf-8")
+    (root / "tests").mkdir()
+    test_file = root / "tests" / "test_subject.py"
+    test_file.write_text(
+        "from app.subject import double\n\ndef test_it():\n    assert double(2) == 4\n",
+        encoding="utf-8",
+    )
+    return module, test_file
+
+
+def in_project(root: Path, import_root: Path, module: Path, test_file: Path, ahead: bool):
+    """The project's run of ``test_file`` (in a process started ahead, with ``import_root`` on
+    its PYTHONPATH at start, or a fresh one)."""
+    model = analyze_file(module, "app.subject")
+    started = start_ahead(import_root, [0]) if ahead else []
+    try:
+        return measure(
+            test_file, module, list(model.units), model.source, import_root, root, sandbox=True,
+            ahead=started[0] if started else None, in_project=True,
+        )  # fmt: skip
+    finally:
+        for process in started:
+            process.close()
+
+
+def test_the_projects_run_has_no_import_root_of_miogens_even_started_ahead(tmp_path):
+    # src/ layout, no pythonpath setting, not installed: the project's pytest cannot import it.
+    module, test_file = project_layout(tmp_path, tmp_path / "src")
+    for ahead in (False, True):
+        found = in_project(tmp_path, tmp_path / "src", module, test_file, ahead)
+        assert "No module named 'app'" in found.collection_error, (ahead, found.output)
+    model = analyze_file(module, "app.subject")
+    elsewhere = measure(
+        test_file, module, list(model.units), model.source, tmp_path / "src", tmp_path,
+        sandbox=True,
+    )  # fmt: skip
+    assert elsewhere.ok and elsewhere.passed == 1, "the run outside the project adds it"
+
+
+def test_the_projects_run_has_its_root_first_on_sys_path_as_python_m_pytest(tmp_path):
+    module, test_file = project_layout(tmp_path, tmp_path)
+    for ahead in (False, True):
+        found = in_project(tmp_path, tmp_path, module, test_file, ahead)
+        assert found.ok and found.passed == 1, (ahead, found.output)
+        assert len(found.covered["double"]) == 1

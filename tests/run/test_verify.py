@@ -7,6 +7,7 @@ from pathlib import Path
 from miogen.analysis.module import analyze_file
 from miogen.common.project import locate
 from miogen.common.records import StopReason, TestRecord, UnitOutcome, UnitResult
+from miogen.host.measure import measure
 from miogen.run.result import Numbers
 from miogen.run.verify import verify_outcomes
 
@@ -80,3 +81,23 @@ def test_a_unit_without_tests_is_not_verified(tmp_path):
     result = verify_outcomes(location, model, [model.unit("sign")], [failed])
     assert result.verification is None and result.units[0].tests == []
     assert result.numbers == Numbers(0, 2)
+
+
+def test_the_module_percent_is_coverage_pys_on_the_tests_kept(tmp_path):
+    location, model = shapes(tmp_path)
+    sign = model.unit("sign")
+    by_arc = {t.arc: t.id for t in sign.targets}
+    tests = (record("test_positive", "sign", "assert sign(3) == 1"),
+             record("test_zero", "sign", "assert sign(0) == 0"))  # fmt: skip
+    suite = {"sign": [by_arc[(2, 3)]]}
+    result = verify_outcomes(location, model, [sign], [outcome("sign", *tests)], suite=suite)
+    assert [t.name for t in result.tests] == ["test_zero"]
+    kept = tmp_path / "kept" / "test_kept.py"
+    kept.parent.mkdir()
+    kept.write_text("from shapes import sign\n\n\ndef test_zero():\n    assert sign(0) == 0\n")
+    alone = measure(kept, location.path, [sign], model.source, tmp_path, tmp_path)
+    assert alone.ok and alone.module_percent is not None
+    verification = result.verification
+    assert verification is not None and verification.measurement is not None
+    assert verification.measurement.module_percent == alone.module_percent
+    assert result.units[0].gain is not None and result.units[0].gain.added == 1

@@ -62,7 +62,7 @@ from miogen.host.interpreter import OWN, Interpreter
 from miogen.host.measure import Measurement, measure
 from miogen.run.job import job_spec
 from miogen.run.result import UnitRun, Verification
-from miogen.run.verify import VERIFY_RUNS, verify_outcomes
+from miogen.run.verify import VERIFY_RUNS, project_folder, verify_outcomes
 from miogen.run.write import import_problem, write_tests
 
 Log = Callable[[str], None]
@@ -235,7 +235,7 @@ def run_ctg(
         _measure_before(report, modules, states, store, threads)
         plan = _allocate(states, config)
         _run_jobs(report, states, plan, config, pool, log)
-        _verify(states, threads, config)
+        report.warnings += _verify(states, threads, config)
         _merge(report, modules, states)
         _record(store, modules, states)
         report.units = states
@@ -484,20 +484,21 @@ def _pool_seeds(
     return pool_seeds(model, state.unit, pool, rng, config.input_seeding)
 
 
-def _verify(states: list[UnitState], threads: ThreadPoolExecutor, config: CtgConfig) -> None:
-    """coverage.py runs each module's new tests in a fresh pytest; failing tests are dropped."""
+def _verify(states: list[UnitState], threads: ThreadPoolExecutor, config: CtgConfig) -> list[str]:
+    """coverage.py runs each module's new tests in a fresh pytest; failing tests are dropped.
+    Returns why a module's test file could not be imported (its tests are all dropped)."""
     by_module: dict[str, list[UnitState]] = {}
     for state in states:
         if state.outcome is not None and state.outcome.result is not None:
             by_module.setdefault(state.module.relative, []).append(state)
     futures = [threads.submit(_verify_module, group, config) for group in by_module.values()]
-    for future in futures:
-        future.result()
+    return [warning for future in futures if (warning := future.result())]
 
 
-def _verify_module(group: list[UnitState], config: CtgConfig) -> None:
+def _verify_module(group: list[UnitState], config: CtgConfig) -> str:
     """The module's new tests verified (``run.verify``): kept when they add to what the test
-    file and the project's suite cover already."""
+    file and the project's suite cover already. Returns why its test file could not be
+    imported ("": it could)."""
     module = group[0].module
     outcomes = [s.outcome or UnitOutcome(s.unit.name, "failed") for s in group]
     there = group[0].remote
@@ -508,9 +509,12 @@ def _verify_module(group: list[UnitState], config: CtgConfig) -> None:
         module.location, module.analysed, [s.unit for s in group], outcomes,
         config.test_timeout, config.verify_runs, interpreter=config.interpreter,
         suite={s.unit.name: s.before for s in group}, verified=verified_there,
+        test_file=module.test_path,
     )  # fmt: skip
     for state, verified in zip(group, result.units, strict=True):
         state.verified = verified
+    error = result.verification.dropped.unimportable if result.verification else ""
+    return f"{module.test_path}: no tests written: {error}" if error else ""
 
 
 def _merge(report: CtgReport, modules: list[Module], states: list[UnitState]) -> None:
@@ -531,7 +535,9 @@ def _merge(report: CtgReport, modules: list[Module], states: list[UnitState]) ->
             continue
         report.written.append(path)
         interpreter = report.config.interpreter
-        if problem := import_problem(module.location, path, interpreter):
+        # Verified where it is written, by the project's pytest: it imports the module.
+        there = group[0].remote is None and project_folder(module.location, path) is not None
+        if not there and (problem := import_problem(module.location, path, interpreter)):
             report.warnings.append(f"{path}: {problem}")
         skipped = set(merged.skipped)
         for state in group:

@@ -70,6 +70,7 @@ def measure(
     warning_filters: Sequence[str] = (),
     ahead: Ahead | None = None,
     interpreter: Interpreter = OWN,
+    in_project: bool = False,
 ) -> Measurement:
     """Run ``test_file`` with coverage measuring ``module_path``; map the arcs to unit targets.
 
@@ -80,6 +81,8 @@ def measure(
     project's own tests run as its developers run them. ``ahead``: a process started for this
     run (``start_ahead``, run 0), used instead of a new one when it is still waiting.
     ``interpreter``: the project's (``host.interpreter``), where pytest and coverage.py run.
+    ``in_project``: ``test_file`` lies in the project at ``cwd`` (its root), and runs as the
+    project's plain ``python -m pytest`` runs it there (``_placed``).
     """
     with tempfile.TemporaryDirectory(prefix="miogen-verify-") as own:
         scratch = ahead.scratch if ahead is not None else own
@@ -87,19 +90,23 @@ def measure(
         junit = os.path.join(scratch, "junit.xml")
         args = [
             "-q", "-p", "no:cacheprovider", "-p", "no:randomly",
-            *_guarded(sandbox, scratch, warning_filters), *_cut(test_file),
-            f"--junit-xml={junit}", "--rootdir", str(cwd), str(test_file), *extra_args,
+            *_guarded(sandbox, scratch, () if in_project else warning_filters),
+            *_placed(test_file, cwd, in_project), f"--junit-xml={junit}", str(test_file),
+            *extra_args,
         ]  # fmt: skip
-        result = _run_ahead(ahead, args, cwd, timeout, junit, (data_file, module_path))
+        order = _project_order(in_project, import_root)
+        result = _run_ahead(ahead, args, cwd, timeout, junit, (data_file, module_path), order)
         if result is None:
             command = interpreter.command(
                 "coverage", "run", "--branch", f"--data-file={data_file}",
                 f"--include={module_path}", "-m", "pytest", *args,
             )  # fmt: skip
             base = dict(env or os.environ, PYTHONHASHSEED=COVERAGE_HASH_SEED) if sandbox else env
-            environment = _environment(base, import_root, scratch if sandbox else None)
+            environment = _environment(
+                base, None if in_project else import_root, scratch if sandbox else None
+            )
             environment = interpreter.environment(environment)
-            result = _run_and_read(command, cwd, environment, timeout, junit)
+            result = _run_and_read(command, cwd, environment, timeout, junit, in_project)
         if result.exit_code != -1:
             read_coverage(result, data_file, module_path, units, source)
         return result
@@ -115,27 +122,30 @@ def run_shuffled(
     warning_filters: Sequence[str] = (),
     ahead: Ahead | None = None,
     interpreter: Interpreter = OWN,
+    in_project: bool = False,
 ) -> Measurement:
     """One more run without coverage: another order (plugins/shuffle.py: run 1 backwards, later
     ones shuffled), another PYTHONHASHSEED, a fresh process (``ahead``: one started for it,
-    with this ``seed``)."""
+    with this ``seed``); ``in_project`` as for ``measure``."""
     with tempfile.TemporaryDirectory(prefix="miogen-stability-") as own:
         scratch = ahead.scratch if ahead is not None else own
         junit = os.path.join(scratch, "junit.xml")
         args = [
             "-q", "-p", "no:cacheprovider", "-p", "miogen.plugins.shuffle",
-            *_guarded(sandbox, scratch, warning_filters), *_cut(test_file),
-            f"--junit-xml={junit}", "--rootdir", str(cwd), str(test_file),
+            *_guarded(sandbox, scratch, () if in_project else warning_filters),
+            *_placed(test_file, cwd, in_project), f"--junit-xml={junit}", str(test_file),
         ]  # fmt: skip
-        result = _run_ahead(ahead, args, cwd, timeout, junit, None)
+        order = _project_order(in_project, import_root)
+        result = _run_ahead(ahead, args, cwd, timeout, junit, None, order)
         if result is not None:
             return result
         environment = _environment(
-            dict(os.environ, **_shuffle(seed)), import_root, scratch if sandbox else None
-        )
+            dict(os.environ, **_shuffle(seed)), None if in_project else import_root,
+            scratch if sandbox else None,
+        )  # fmt: skip
         return _run_and_read(
             interpreter.command("pytest", *args), cwd, interpreter.environment(environment),
-            timeout, junit,
+            timeout, junit, in_project,
         )  # fmt: skip
 
 
@@ -214,13 +224,16 @@ def _run_ahead(
     timeout: float,
     junit: str,
     covered: tuple[str, Path] | None,
+    project: dict[str, object] | None = None,
 ) -> Measurement | None:
     """The run in the process started ahead; None when there is none, or it cannot do it (it
-    died, or pytest wants the project's plugins): the caller starts a fresh one."""
+    died, or pytest wants the project's plugins): the caller starts a fresh one. ``project``:
+    the order's part that makes it a run of the project's (``_project_order``)."""
     if ahead is None or ahead.process.poll() is not None:
         return None
     data_file, include = covered if covered is not None else (None, None)
-    order = {"args": args, "cwd": str(cwd), "data_file": data_file, "include": str(include)}
+    order = {"args": args, "cwd": str(cwd), "data_file": data_file, "include": str(include),
+             **(project or {})}  # fmt: skip
     stdin: IO[str] = ahead.process.stdin  # type: ignore[assignment]
     try:
         stdin.write(json.dumps(order) + "\n")
@@ -236,6 +249,21 @@ def _run_ahead(
     result.exit_code = ahead.process.returncode
     result.output = (stdout + stderr)[-4000:]
     return result
+
+
+def _project_order(in_project: bool, import_root: Path) -> dict[str, object] | None:
+    """What a process started ahead (with ``import_root`` first on PYTHONPATH, plugin autoload
+    off) undoes before a run of the project's: the import root, then PYTHONPATH as it was, the
+    run's folder as the script folder (``python -m pytest``'s), and the project's plugins."""
+    if not in_project:
+        return None
+    return {"project": {"drop": str(import_root), "pythonpath": os.environ.get("PYTHONPATH")}}
+
+
+def _placed(test_file: Path, cwd: Path, in_project: bool) -> list[str]:
+    """Where pytest takes its root and conftest files from: for a file in the project, where
+    the project's pytest takes them (nothing to say); else ``cwd`` and the file's folder."""
+    return [] if in_project else ["--rootdir", str(cwd), *_cut(test_file)]
 
 
 def _cut(test_file: Path) -> list[str]:
@@ -265,11 +293,14 @@ def _guarded(sandbox: bool, scratch: str, warning_filters: Sequence[str]) -> lis
 
 
 def _environment(
-    env: dict[str, str] | None, import_root: Path, scratch: str | None
+    env: dict[str, str] | None, import_root: Path | None, scratch: str | None
 ) -> dict[str, str]:
-    """The run's environment: the import root on PYTHONPATH, no bytecode written; with a
-    ``scratch`` folder, temporary files there and the sandbox's free folder set to it."""
-    environment = _with_import_root(dict(env or os.environ), import_root)
+    """The run's environment: the import root on PYTHONPATH (None: PYTHONPATH as it is, the
+    project's run), no bytecode written; with a ``scratch`` folder, temporary files there and
+    the sandbox's free folder set to it."""
+    environment = dict(env or os.environ)
+    if import_root is not None:
+        environment = _with_import_root(environment, import_root)
     environment["PYTHONDONTWRITEBYTECODE"] = "1"
     if scratch is not None:
         temporary = os.path.join(scratch, "tmp")
@@ -281,11 +312,17 @@ def _environment(
 
 
 def _run_and_read(
-    command: list[str], cwd: Path, env: dict[str, str], timeout: float, junit: str
+    command: list[str],
+    cwd: Path,
+    env: dict[str, str],
+    timeout: float,
+    junit: str,
+    plugins: bool = False,
 ) -> Measurement:
-    """Run pytest and read its verdict from the JUnit report (exit code -1: it did not finish)."""
+    """Run pytest and read its verdict from the JUnit report (exit code -1: it did not finish);
+    ``plugins``: with the installed pytest plugins from the start (the project's run)."""
     try:
-        completed = _run_pytest(command, cwd, env, timeout)
+        completed = _run_pytest(command, cwd, env, timeout, plugins)
     except subprocess.TimeoutExpired:
         return Measurement(exit_code=-1, output="pytest did not finish in time")
     result = read_junit(junit)
@@ -304,10 +341,12 @@ def _with_import_root(environment: dict[str, str], import_root: Path) -> dict[st
 
 
 def _run_pytest(
-    command: list[str], cwd: Path, env: dict[str, str], timeout: float
+    command: list[str], cwd: Path, env: dict[str, str], timeout: float, plugins: bool = False
 ) -> subprocess.CompletedProcess[str]:
     """pytest without plugin autoload first (it halves start-up where many plugins are installed);
     again with the project's plugins when pytest says its configuration needs them (exit 3 or 4).
+    ``plugins``: with them at once, as the project's own ``pytest`` runs (a plugin may change
+    what a test does without any configuration naming it).
 
     The run gets the worker's resource limits (through ``miogen.plugins.limited``) and a process
     group of its own: past ``timeout`` the whole group is killed, processes a test started too.
@@ -332,6 +371,8 @@ def _run_pytest(
             ended(process)
         return subprocess.CompletedProcess(limited, process.returncode, stdout, stderr)
 
+    if plugins:
+        return run(env)
     completed = run(dict(env, PYTEST_DISABLE_PLUGIN_AUTOLOAD="1"))
     if completed.returncode in (3, 4):
         completed = run(env)

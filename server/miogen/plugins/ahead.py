@@ -6,6 +6,11 @@ stdin: ``{"args": [...], "cwd": ..., "data_file": ... or null, "include": ...}``
 with those arguments (under coverage.py when a data file is named) and exits with pytest's code.
 Its environment (hash seed, shuffle seed, temporary folder, the sandbox's free folder) is set at
 launch, as for a run started afterwards: the run is the same, only earlier on its way.
+
+An order with ``"project": {"drop": ..., "pythonpath": ...}`` is a run of the project's own
+(``host.measure``, ``in_project``): the import root it was started with leaves ``sys.path`` and
+PYTHONPATH is as it was, the run's folder is the script folder (as for ``python -m pytest``
+there), and the installed pytest plugins load. Nothing of the project was imported before.
 """
 
 from __future__ import annotations
@@ -30,6 +35,8 @@ def main(argv: list[str]) -> None:
     os.dup2(null, 0)  # the tests see the stdin a fresh run has
     os.close(null)
     os.chdir(order["cwd"])
+    if order.get("project"):
+        _as_project(order["project"], order["cwd"])
     sys.argv = ["pytest", *order["args"]]
     measured = None
     if order["data_file"]:
@@ -44,6 +51,20 @@ def main(argv: list[str]) -> None:
     sys.stdout.flush()
     sys.stderr.flush()
     os._exit(int(code))
+
+
+def _as_project(project: dict[str, str | None], cwd: str) -> None:
+    """The process as ``python -m pytest`` run in ``cwd`` would be (see the module's text)."""
+    os.environ.pop("PYTEST_DISABLE_PLUGIN_AUTOLOAD", None)
+    original = project["pythonpath"]
+    if original is None:
+        os.environ.pop("PYTHONPATH", None)
+    else:
+        os.environ["PYTHONPATH"] = original
+    drop = project["drop"]
+    if drop in sys.path[1:]:  # the first entry after the script folder's: PYTHONPATH's first
+        del sys.path[sys.path.index(drop, 1)]
+    sys.path[0] = cwd
 
 
 if __name__ == "__main__":

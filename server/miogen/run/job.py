@@ -140,6 +140,7 @@ def run_and_verify(
     spares: SpareSource | None = None,
     suite: SuiteSource | None = None,
     ahead: VerificationAhead | None = None,
+    test_file: Path | None = None,
 ) -> ModuleRun:
     """Run ``job`` and verify its tests: the module's result, each unit with its kept tests.
 
@@ -147,7 +148,8 @@ def run_and_verify(
     brings the analysis), to refuse a file that does not parse or a unit that does not exist.
     The verification's pytest processes start while the search runs (``ahead``: the caller's,
     to close them sooner, else made here). A job cancelled (``cancel`` set: by the caller, or
-    here on an error or Ctrl-C) is not verified.
+    here on an error or Ctrl-C) is not verified. ``test_file``: where the tests will be
+    written (``run.verify.verify``: in the project, they are verified there).
     """
     started = time.monotonic()
     location = job.location
@@ -172,7 +174,7 @@ def run_and_verify(
             outcomes = [UnitOutcome(o.unit, "cancelled", crashes=o.crashes) for o in outcomes]
         result = verify_outcomes(
             location, model, units, outcomes, job.options.test_timeout, ahead=ahead.processes,
-            interpreter=job.interpreter, suite=None if cancelled else suite,
+            interpreter=job.interpreter, suite=None if cancelled else suite, test_file=test_file,
         )  # fmt: skip
     finally:
         if own_ahead:
@@ -233,7 +235,8 @@ def generate_module(
         location, options, tuple(UnitJob(name, careful=raw) for name in names), interpreter
     )
     suite = MeasuredSuite(location.project_root, interpreter) if baseline else None
-    result = run_and_verify(job, on_event, spares=spares, suite=suite)
+    written = output.path if output is not None else None
+    result = run_and_verify(job, on_event, spares=spares, suite=suite, test_file=written)
     if output is not None:
         write_module(result, output, interpreter)
     result.seconds["total"] = time.monotonic() - started

@@ -85,6 +85,8 @@ class Verification:
     # The kept tests' own seconds in each shuffled rerun (pytest's, without coverage.py).
     runtimes: list[float] = field(default_factory=list)
     gains: dict[str, Gain] = field(default_factory=dict)  # unit -> what it adds to the suite
+    # The runs were the project's plain pytest's, the file where it is written (``run.verify``).
+    in_project: bool = False
 
 
 @dataclass

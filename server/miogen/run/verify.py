@@ -11,6 +11,9 @@ executor's worker, which has the sources).
 
 from __future__ import annotations
 
+import dataclasses
+import re
+import secrets
 import shutil
 import tempfile
 import threading
@@ -29,7 +32,7 @@ from miogen.emit.module import module_text, unique_names
 from miogen.emit.parametrize import original_names
 from miogen.host import clock
 from miogen.host.adds import Gain, covers_by_test, keep_what_adds
-from miogen.host.baseline import Baseline, project_baseline, refresh_in_background
+from miogen.host.baseline import Baseline, is_project, project_baseline, refresh_in_background
 from miogen.host.interpreter import OWN, Interpreter
 from miogen.host.measure import (
     Ahead,
@@ -40,6 +43,7 @@ from miogen.host.measure import (
     verification_timeout,
 )
 from miogen.run.result import Dropped, ModuleRun, UnitRun, Verification
+from miogen.run.write import import_fix
 
 SANDBOX_REFUSAL = "miogen sandbox: refused"  # in the failure of a test the verification refused
 SuiteCovered = Mapping[str, Sequence[int]]  # unit -> target ids the project's tests cover
@@ -62,6 +66,7 @@ def verify_outcomes(
     interpreter: Interpreter = OWN,
     suite: SuiteCovered | SuiteSource | None = None,
     verified: Callable[[list[TestRecord]], Verification] | None = None,
+    test_file: Path | None = None,
 ) -> ModuleRun:
     """The module's run, verified: the tests each unit's outcome holds (``outcomes``, one per
     unit, in order; names made apart across units), verified together (``verify``), then
@@ -83,7 +88,7 @@ def verify_outcomes(
         result.verification = (
             verified(tests) if verified is not None else verify(
                 location, model, units, tests, test_timeout, runs, ahead=ahead,
-                interpreter=interpreter,
+                interpreter=interpreter, test_file=test_file,
             )
         )  # fmt: skip
         result.seconds["verify"] = result.verification.seconds
@@ -101,7 +106,48 @@ def verify_outcomes(
     covered = _covered(result, suite)
     if covered is not None:
         keep_adds(result, covered)
+        if verified is None:
+            measure_kept(result, test_timeout, interpreter, test_file)
     return result
+
+
+def measure_kept(
+    result: ModuleRun,
+    test_timeout: float = 1.0,
+    interpreter: Interpreter = OWN,
+    test_file: Path | None = None,
+) -> None:
+    """coverage.py's run of the tests kept, when keeping only what adds left some out: every
+    figure shown is coverage.py's on what is written, not a sum of what each test covered
+    beside the others (invariant 2). A kept test that needed a left-out one before it fails
+    here alone, and is dropped as failing."""
+    verification = result.verification
+    if verification is None or not verification.dropped.adds_nothing or not verification.tests:
+        return
+    units = [unit.unit for unit in result.units]
+    again = verify(
+        result.location, result.model, units, verification.tests, test_timeout, runs=1,
+        attempts=2, interpreter=interpreter, test_file=test_file,
+    )  # fmt: skip
+    verification.tests, verification.measurement = again.tests, again.measurement
+    dropped = verification.dropped
+    dropped.failing += again.dropped.failing
+    dropped.unstable += again.dropped.unstable
+    dropped.sandbox += again.dropped.sandbox
+    dropped.unimportable = dropped.unimportable or again.dropped.unimportable
+    verification.seconds += again.seconds
+    result.seconds["verify"] = verification.seconds
+    measured = again.measurement.covered if again.measurement is not None else {}
+    verification.gains = {
+        name: dataclasses.replace(gain, combined=gain.suite | frozenset(measured.get(name, ())))
+        for name, gain in verification.gains.items()
+    }
+    refused = again.dropped.refused
+    for unit in result.units:
+        unit.dropped += [test.name for test in unit.tests if test.name in refused]
+    _split(result)
+    for unit in result.units:
+        unit.gain = verification.gains.get(unit.name)
 
 
 def _covered(result: ModuleRun, suite: SuiteCovered | SuiteSource | None) -> SuiteCovered | None:
@@ -195,6 +241,7 @@ def verify(
     attempts: int = 3,
     ahead: Sequence[Ahead] = (),
     interpreter: Interpreter = OWN,
+    test_file: Path | None = None,
 ) -> Verification:
     """Run the tests under pytest + coverage.py, and ``runs - 1`` more times in other orders
     (backwards, then shuffled), each with a hash seed of its own, none the worker's (all at
@@ -209,17 +256,30 @@ def verify(
     The measurement kept is coverage.py's on the tests that passed every run (invariant 2).
     ``ahead``: processes started for the first attempt (``start_verification``); closed here.
     ``interpreter``: the project's, where pytest and coverage.py run (``host.interpreter``).
+    ``test_file``: where the tests will be written. Inside the project (``project_folder``),
+    the runs are the project's plain ``python -m pytest`` at its root (its configuration,
+    import mode, conftest files and plugins, no PYTHONPATH of miogen's) on a copy in the folder
+    the file will be in (removed after); a file pytest cannot import there keeps no test, and
+    says how to fix the project. Elsewhere, in a folder of its own with the import root on
+    PYTHONPATH.
     """
     started = time.monotonic()
     result = Verification(list(tests))
     scratch = Path(tempfile.mkdtemp(prefix="miogen-emit-"))
+    folder = project_folder(location, test_file)
+    result.in_project = folder is not None
+    stem = re.sub(r"\W", "_", location.module_name.replace(".", "_"))
+    candidate = (
+        scratch / f"test_{stem}_miogen.py" if folder is None
+        # not a test file's name: no other pytest run in the project collects it meanwhile
+        else folder / f"miogen_verifying_{secrets.token_hex(4)}_{stem}.py"
+    )  # fmt: skip
     waiting = {process.seed: process for process in ahead}
     retry = RetryAhead(location.import_root, interpreter)
     try:
         for attempt in range(attempts):
             if not result.tests:
                 break
-            candidate = scratch / f"test_{location.module_name.replace('.', '_')}_miogen.py"
             text = module_text(result.tests, location.module_name, model.has_module_state)
             imports, generated = text
             candidate.write_text(merge_tests(None, imports, generated, HEADER).text, "utf-8")
@@ -228,14 +288,18 @@ def verify(
             last = attempt + 1 == attempts
             measurement, shuffled = _run_all(
                 candidate, location, model, units, seeds, timeout, waiting,
-                (lambda: None) if last else retry.prepare, interpreter,
+                (lambda: None) if last else retry.prepare, interpreter, result.in_project,
             )  # fmt: skip
             waiting = retry.take()
             result.measurement = measurement
             broken = next((r.collection_error for r in (measurement, *shuffled)
                            if r.collection_error), "")  # fmt: skip
+            if result.in_project:
+                broken = broken or next(filter(None, map(_not_run, (measurement, *shuffled))), "")
             if broken:  # no test ran: none is kept, and the run says why
-                result.dropped.unimportable = broken
+                result.dropped.unimportable = (
+                    _in_project(broken, location) if result.in_project else broken
+                )
                 result.tests = []
                 break
             if attempt == 0:
@@ -248,11 +312,54 @@ def verify(
         if not result.tests:
             result.measurement = None  # what dropped tests covered is no one's coverage
     finally:
+        candidate.unlink(missing_ok=True)  # in the project: never left behind
         shutil.rmtree(scratch, ignore_errors=True)
         for process in [*ahead, *retry.take().values()]:
             process.close()
     result.seconds = time.monotonic() - started
     return result
+
+
+def project_folder(location: ModuleLocation, test_file: Path | None) -> Path | None:
+    """The folder of the project where the verification's copy of ``test_file`` goes: the
+    file's own, else the nearest existing one above it (no folder is made; pytest imports a
+    file there as it will the one written: no conftest.py or ``__init__.py`` lies in folders
+    not made yet, and those miogen makes are ``package_files``, as the folder above). None:
+    no project (no pyproject.toml, setup.cfg, setup.py or .git), or a file outside it."""
+    if test_file is None:
+        return None
+    root = location.project_root.resolve()
+    target = Path(test_file).resolve()
+    if not target.is_relative_to(root) or not is_project(root):
+        return None
+    folder = target.parent
+    while not folder.is_dir():
+        folder = folder.parent
+    return folder
+
+
+def _not_run(run: Measurement) -> str:
+    """Why the project's pytest ran none of the tests (its configuration, a conftest.py that
+    fails, no test collected), from its exit status; "" when it ran them."""
+    if run.exit_code in (0, 1, -1) or run.passed or run.failed:
+        return ""
+    lines = [line.strip() for line in run.output.splitlines() if line.strip()]
+    errors = [line for line in lines if "Error" in line or line.startswith("E ")]
+    said = (errors or lines or ["no output"])[-1]
+    if run.exit_code == 5:
+        said = "it collected none of the tests (its python_functions or python_files?)"
+    return f"pytest exited with {run.exit_code}: {said}"
+
+
+def _in_project(error: str, location: ModuleLocation) -> str:
+    """A collection error of the project's pytest, with the fix where it is an import's."""
+    top = location.module_name.split(".")[0]
+    if re.search(rf"\b(ModuleNotFoundError|ImportError)\b.*\b{re.escape(top)}\b", error):
+        return (
+            f"the project's pytest (python -m pytest at {location.project_root}) cannot import "
+            f"{location.module_name}: {error}; {import_fix(location)}"
+        )
+    return f"the project's pytest could not run the tests: {error}"
 
 
 class RetryAhead:
@@ -284,9 +391,11 @@ def _run_all(
     ahead: dict[int, Ahead],
     on_failure: Callable[[], None] = lambda: None,
     interpreter: Interpreter = OWN,
+    in_project: bool = False,
 ) -> tuple[Measurement, list[Measurement]]:
     """The coverage run (seed 0) and the reruns (other seeds), in parallel processes (those
-    started ahead where there are); ``on_failure`` is called when the first run that fails ends."""
+    started ahead where there are); ``on_failure`` is called when the first run that fails ends;
+    ``in_project``: ``candidate`` lies in the project, run as its pytest runs it."""
     roots = (location.import_root, location.project_root)
     filters = pytest_warning_filters(location.project_root)
 
@@ -294,13 +403,14 @@ def _run_all(
         found = measure(
             candidate, location.path, list(units), model.source, *roots, timeout=timeout,
             sandbox=True, warning_filters=filters, ahead=ahead.get(0), interpreter=interpreter,
+            in_project=in_project,
         )  # fmt: skip
         return _noting_failure(found, on_failure)
 
     def rerun(seed: int) -> Measurement:
         found = run_shuffled(
             candidate, *roots, seed, timeout=timeout, sandbox=True, warning_filters=filters,
-            ahead=ahead.get(seed), interpreter=interpreter,
+            ahead=ahead.get(seed), interpreter=interpreter, in_project=in_project,
         )  # fmt: skip
         return _noting_failure(found, on_failure)
 

@@ -56,8 +56,9 @@ def write_module(result: ModuleRun, output: Output, interpreter: Interpreter = O
         output.path, tests, location.module_name, result.model.has_module_state, output.root,
         output.setting, output.own_only, output.tests_root,
     )  # fmt: skip
-    if problem := import_problem(location, result.output, interpreter):
-        result.notes.append(problem)
+    verified_there = result.verification is not None and result.verification.in_project
+    if not verified_there and (problem := import_problem(location, result.output, interpreter)):
+        result.notes.append(problem)  # (the project's pytest imported it in the verification)
     result.notes += check_notes(result.output, project_style(result.output))
     if freezer := time_freezer(location.project_root):
         result.notes.append(
@@ -138,6 +139,15 @@ def _without_present_fixture(
     return imports, generated
 
 
+def import_fix(location: ModuleLocation) -> str:
+    """How to make the project's plain pytest import the module from its import root."""
+    relative = Path(os.path.relpath(location.import_root, location.project_root)).as_posix()
+    return (
+        f'add pythonpath = ["{relative}"] under [tool.pytest.ini_options] in pyproject.toml, or '
+        "install the project into its environment (pip install -e .)"
+    )
+
+
 def import_problem(
     location: ModuleLocation, test_file: Path, interpreter: Interpreter = OWN
 ) -> str:
@@ -152,11 +162,7 @@ def import_problem(
     origin = import_origin(interpreter, top, first, location.project_root)
     if origin is not None and Path(origin).resolve().is_relative_to(location.import_root.resolve()):
         return ""
-    relative = Path(os.path.relpath(location.import_root, location.project_root)).as_posix()
-    fix = (
-        f'add pythonpath = ["{relative}"] under [tool.pytest.ini_options] in pyproject.toml, or '
-        "install the project into its environment (pip install -e .)"
-    )
+    fix = import_fix(location)
     if origin is None:
         return f"the project's pytest cannot import {top} from {test_file.name}: {fix}"
     return (
