@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import os
 import pickle
 from collections import namedtuple
 from pathlib import Path
@@ -14,6 +15,7 @@ from miogen.analysis.targets import parse_code
 from miogen.common.records import Algorithm, CriterionCoverage
 from miogen.emit.merge import TextEdit as MergeEdit
 from miogen.lsp import convert
+from miogen.lsp import locator as located
 from miogen.lsp.analyser import analyse_text
 from miogen.lsp.locator import Locator
 from miogen.lsp.settings import (
@@ -377,3 +379,33 @@ def test_the_arcs_neighbours_come_in_line_order_whatever_the_run():
     snapshot = take(source, "analyser.py", "analyser")
     for neighbours in (*snapshot.successors.values(), *snapshot.predecessors.values()):
         assert list(neighbours) == sorted(neighbours)
+
+
+def test_a_place_is_computed_once_per_settings_version(tmp_path, monkeypatch):
+    """``Locator.place`` is cached until the settings, the folders or the project file change."""
+    project = tmp_path / "pyproject.toml"
+    project.write_text("[tool.miogen]\nbudget-seconds = 1\n")
+    (tmp_path / "m.py").write_text("def f(): pass\n")
+    locator, _ = locator_in(tmp_path, {"configurationPreference": "filesystemFirst"})
+    computed = []
+    monkeypatch.setattr(located, "find_project_root", lambda p: computed.append(p) or tmp_path)
+    first = locator.place(tmp_path / "m.py")
+    assert [locator.place(tmp_path / "m.py") for _ in range(5)] == [first] * 5
+    assert len(computed) == 1 and first.location.module_name == "m"
+    assert locator.settings_for(tmp_path / "m.py") is first.settings
+    assert locator.project_root(tmp_path / "m.py") == tmp_path and len(computed) == 1
+
+    locator.configure({"budgetSeconds": 3}, "workspace/configuration")  # a new version
+    second = locator.place(tmp_path / "m.py")
+    assert second.version > first.version and len(computed) == 2
+    assert second.settings.budget_seconds == 1.0  # filesystemFirst, from initializationOptions
+
+    stamp = project.stat().st_mtime_ns + 1_000_000_000
+    project.write_text("[tool.miogen]\nbudget-seconds = 0.5\n")  # no watcher told: its stamp did
+    os.utime(project, ns=(stamp, stamp))
+    assert locator.place(tmp_path / "m.py").settings.budget_seconds == 0.5
+    assert len(computed) == 3
+
+    locator.changed()  # folders changed, or a watched project file
+    locator.place(tmp_path / "m.py")
+    assert len(computed) == 4

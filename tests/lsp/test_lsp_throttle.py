@@ -7,7 +7,7 @@ import asyncio
 from typing import Any
 
 from miogen.common.records import Progress
-from miogen.lsp.jobs import Job, Scheduler
+from miogen.lsp.jobs import Job, JobEvent, JobProgress, Scheduler
 
 HOUR = 3600.0  # a throttle no test waits out: what is sent early was sent at once
 
@@ -16,14 +16,9 @@ class Hooks:
     def __init__(self) -> None:
         self.progress: list[tuple[int, ...]] = []
 
-    def job_changed(self, job: Job) -> None:
-        pass
-
-    def job_progress(self, job: Job) -> None:
-        self.progress.append(tuple(job.covered_ids))
-
-    def job_finished(self, job: Job) -> None:
-        pass
+    def __call__(self, event: JobEvent) -> None:
+        if isinstance(event, JobProgress):
+            self.progress.append(tuple(event.job.covered_ids))
 
 
 def _running_job() -> Job:

@@ -1,7 +1,8 @@
 """Putting generated tests into the test file: code actions and the three commands.
 
-The commands get what they use: the document store, the locator, the client, and ``JobControl``
-(start, cancel and describe jobs; the session provides it).
+The commands get what they use: the document store, the locator, the client, how a job is
+started (``Saves.start_job``), the scheduler (to cancel) and how a job's end is told
+(``Reporter.summary``).
 
 Every client gets an edit it applies the same way. ``CreateFile`` (without options) only when the
 test file is absent and the client can create files (resource operations); otherwise the action
@@ -12,8 +13,9 @@ plain text edit. The edit goes in ``codeAction/resolve`` when the client resolve
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from lsprotocol import types
 
@@ -23,8 +25,8 @@ from miogen.lsp import convert
 from miogen.lsp.client import Client
 from miogen.lsp.documents import PATIENCE, Document, DocumentStore
 from miogen.lsp.insert import SETTING, Insertion, OpenFiles, own_test_path, plan, prepare_folder
-from miogen.lsp.jobs import Job
-from miogen.lsp.locator import Locator
+from miogen.lsp.jobs import Job, Scheduler
+from miogen.lsp.locator import Locator, Place
 from miogen.lsp.protocol import (
     INSERT,
     INSERT_KIND,
@@ -40,16 +42,7 @@ from miogen.lsp.views import UnitView
 MAX_CACHED_INSERTIONS = 64
 
 
-class JobControl(Protocol):
-    """What the commands need from the session's jobs."""
-
-    def start_job(self, doc: Document, shape: UnitShape, snapshot: Snapshot) -> Job: ...
-
-    def cancel(self, uri: str, unit: str) -> bool: ...
-
-    def cancel_job(self, job: Job) -> None: ...
-
-    def summary(self, job: Job) -> str: ...
+StartJob = Callable[[Document, UnitShape, Snapshot, Place], Job]
 
 
 class Commands:
@@ -57,9 +50,16 @@ class Commands:
     ``miogen.cancel``."""
 
     def __init__(
-        self, store: DocumentStore, locator: Locator, client: Client, jobs: JobControl
+        self,
+        store: DocumentStore,
+        locator: Locator,
+        client: Client,
+        start_job: StartJob,
+        scheduler: Scheduler,
+        summary: Callable[[Job], str],
     ) -> None:
-        self.store, self.locator, self.client, self.jobs = store, locator, client, jobs
+        self.store, self.locator, self.client = store, locator, client
+        self.start_job, self.scheduler, self.summary = start_job, scheduler, summary
         self._insertions: dict[tuple[object, ...], tuple[UnitView, asyncio.Task[Insertion]]] = {}
 
     # --- code actions -----------------------------------------------------------------------
@@ -148,7 +148,7 @@ class Commands:
         """Run a job for ``unit`` now (whatever onSave says), then insert its tests. Cancelling
         the request ($/cancelRequest) cancels the job."""
         doc = self.store.document(uri)
-        if self.locator.folder_of(doc.path) is None:
+        if self.locator.place(doc.path).folder is None:
             raise CommandError(
                 f"miogen: not running {doc.path}: it is outside the workspace folders"
             )
@@ -163,14 +163,14 @@ class Commands:
             raise CommandError(f"miogen: {doc.path.name} has no class or function named {unit!r}")
         job = doc.record(unit).job
         if job is None or not job.active or job.shape.fingerprint != shape.fingerprint:
-            job = self.jobs.start_job(doc, shape, snapshot)
+            job = self.start_job(doc, shape, snapshot, self.locator.place(doc.path))
         try:
             await job.finished()
         except asyncio.CancelledError:
-            self.jobs.cancel_job(job)
+            self.scheduler.cancel(job, "user")
             raise
         if job.state != "done":
-            return self._result(doc, unit, None, applied=False, message=self.jobs.summary(job))
+            return self._result(doc, unit, None, applied=False, message=self.summary(job))
         return await self.insert(uri, unit)
 
     async def insert(self, uri: str, unit: str) -> GenerateResult:
@@ -200,12 +200,13 @@ class Commands:
         return self._result(doc, unit, insertion, applied=applied, message=message)
 
     def cancel(self, uri: str, unit: str) -> bool:
-        return self.jobs.cancel(uri, unit)
+        job = self.scheduler.job(uri, unit)
+        return job is not None and self.scheduler.cancel(job, "user")
 
     def _previews(self, doc: Document) -> bool:
         """The edit goes to the user's preview first (setting previewTests, and a client that
         confirms annotated edits)."""
-        return self.locator.settings_for(doc.path).preview_tests and self.client.confirms_edits()
+        return self.locator.place(doc.path).settings.preview_tests and self.client.confirms_edits()
 
     # --- planning ---------------------------------------------------------------------------
 
@@ -254,18 +255,19 @@ class Commands:
     async def _plan(self, doc: Document, final: UnitView, open_files: OpenFiles) -> Insertion:
         """The insertion, its test file inside the project and a workspace folder (else a
         CommandError naming the setting: no folder is created and no edit sent)."""
+        place = self.locator.place(doc.path)
         try:
             insertion = await asyncio.to_thread(
                 plan,
                 final.tests,
                 final.module_state,
-                self.locator.location(doc.path),
-                self.locator.settings_for(doc.path),
+                place.location,
+                place.settings,
                 open_files,
                 self.client.codec,
                 self.client.document_changes(),
             )
-            folder = self.locator.folder_of(doc.path)
+            folder = place.folder
             if folder is not None and not is_inside(folder, insertion.path):
                 where = resolved(insertion.path)
                 raise OutsideRoot(insertion.path, where, folder, SETTING, "the workspace folder")
@@ -310,11 +312,13 @@ class Commands:
 
     def _test_path(self, doc: Document) -> Path:
         """The file the unit's tests go to: miogen's own (``insert.own_test_path``)."""
-        location, settings = self.locator.location(doc.path), self.locator.settings_for(doc.path)
-        return own_test_path(location, settings, self.client.open_files(self.store.open))
+        place = self.locator.place(doc.path)
+        return own_test_path(
+            place.location, place.settings, self.client.open_files(self.store.open)
+        )
 
     def _shown_test_path(self, doc: Document) -> str:
-        root = self.locator.location(doc.path).project_root
+        root = self.locator.place(doc.path).project_root
         path = self._test_path(doc)
         return path.relative_to(root).as_posix() if path.is_relative_to(root) else str(path)
 

@@ -19,7 +19,7 @@ import traceback
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 from miogen.common.project import ModuleLocation
 from miogen.common.records import (
@@ -46,16 +46,6 @@ logger = logging.getLogger(__name__)
 
 THROTTLE_SECONDS = 0.25  # at most about four progress updates a second reach the client
 # (the first covered branches of a job go out at once: they are what a save waits to see)
-
-
-class JobHooks(Protocol):
-    """What the session does when a job changes state; all calls happen on the event loop."""
-
-    def job_changed(self, job: Job) -> None: ...  # queued, or started running
-
-    def job_progress(self, job: Job) -> None: ...  # throttled: the search found more
-
-    def job_finished(self, job: Job) -> None: ...  # done, failed or cancelled
 
 
 @dataclass(eq=False)
@@ -147,12 +137,57 @@ class Job:
         if self._finished is not None and not self._finished.done():
             self._finished.set_result(self)
 
+    def stop(self, reason: str) -> bool:
+        """Ask the running job to stop (its thread polls the flag); False when it had ended.
+
+        A queued job is cancelled through ``Scheduler.cancel``, which also takes it off the queue.
+        """
+        if not self.active:
+            return False
+        self.cancel_reason = reason
+        self._stop.set()
+        self._stopped.set()
+        return True
+
+
+# What the scheduler tells, on the event loop, as a job changes: ``Scheduler(emit)`` hands each
+# to the one path that updates the documents and the editor (``reporting.Reporter``).
+
+
+@dataclass(frozen=True)
+class JobQueued:
+    job: Job
+
+
+@dataclass(frozen=True)
+class JobStarted:
+    job: Job
+
+
+@dataclass(frozen=True)
+class JobProgress:
+    """The search found more (throttled: at most one per ``throttle`` seconds and job)."""
+
+    job: Job
+
+
+@dataclass(frozen=True)
+class JobFinished:
+    """Done, failed or cancelled."""
+
+    job: Job
+
+
+JobEvent = JobQueued | JobStarted | JobProgress | JobFinished
+
 
 class Scheduler:
     """Queued and running jobs, at most one per (document, unit)."""
 
-    def __init__(self, hooks: JobHooks, throttle: float = THROTTLE_SECONDS) -> None:
-        self.hooks = hooks
+    def __init__(
+        self, emit: Callable[[JobEvent], None], throttle: float = THROTTLE_SECONDS
+    ) -> None:
+        self.emit = emit
         self.throttle = throttle
         self.queue: list[Job] = []
         self.running: set[Job] = set()
@@ -170,7 +205,7 @@ class Scheduler:
             self.cancel(old, "superseded")
         self.latest[job.key] = job
         self.queue.append(job)
-        self.hooks.job_changed(job)
+        self.emit(JobQueued(job))
         self.pump()
         return job
 
@@ -180,11 +215,8 @@ class Scheduler:
 
     def cancel(self, job: Job, reason: str) -> bool:
         """Stop ``job``; False when it had already ended."""
-        if not job.active:
+        if not job.stop(reason):
             return False
-        job.cancel_reason = reason
-        job._stop.set()
-        job._stopped.set()
         if job.state == "queued":
             self.queue.remove(job)
             job.state = "cancelled"
@@ -238,7 +270,7 @@ class Scheduler:
                 if job._stop.is_set():
                     job.state = "cancelled"
                     return
-            self.hooks.job_changed(job)
+            self.emit(JobStarted(job))
             await self._execute(job)
         except asyncio.CancelledError:  # the event loop is going away: start nothing more
             job._stop.set()
@@ -311,11 +343,11 @@ class Scheduler:
         job._flush = None
         job._last_flush = asyncio.get_running_loop().time()
         if job.state == "running" and not job._stop.is_set():
-            self.hooks.job_progress(job)
+            self.emit(JobProgress(job))
 
     def _end(self, job: Job) -> None:
         job._resolve()
-        self.hooks.job_finished(job)
+        self.emit(JobFinished(job))
 
 
 async def _unless_stopped(job: Job, work: asyncio.Future[ModuleRun]) -> ModuleRun | None:

@@ -5,19 +5,44 @@ configuration (pulled or pushed), the client's configuration for the file's work
 multi-root workspace can set other values per folder). ``[tool.miogen]`` in the file's project
 goes below them, above them or nowhere, as their ``configurationPreference`` says (see
 ``miogen.host.config.merge``).
+
+A file's ``Place`` (folder, project root and module, settings) is computed once and kept until the
+settings version changes: new editor settings (``configure``), other workspace folders or a
+project file that changed on disk (``changed``); a cached place is also dropped when its project
+file's stamp differs (a client that does not watch files).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from miogen.common.project import ModuleLocation, find_project_root, locate
+from miogen.common.project import ModuleLocation, find_project_root, is_test_file, locate
 from miogen.host.config import PROJECT_FILE, capped, merge
 from miogen.lsp.settings import ProjectSettings, Settings, read_layer, resolve, section
 
 INITIALIZATION = "initializationOptions"
+MAX_PLACES = 1024  # files whose place is kept (open documents, files changed on disk)
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where a file is and what applies to it, as of one settings version."""
+
+    path: Path
+    folder: Path | None  # the innermost workspace folder holding it; None outside them all
+    project_root: Path  # the nearest project folder, never above the workspace folder
+    settings: Settings
+    version: int  # the settings version it was computed under
+    test_file: bool  # its code is tests (pytest's names, conftest.py), not units
+
+    @cached_property
+    def location(self) -> ModuleLocation:
+        """Its project root, import root and module name (a file's: asked of files only)."""
+        return locate(self.path, self.project_root)
 
 
 class Locator:
@@ -37,6 +62,30 @@ class Locator:
         self.config_layer: dict[str, Any] = {}
         self.folder_layers: dict[Path, dict[str, Any]] = {}  # asked per folder (scopeUri)
         self.projects = ProjectSettings()
+        self.version = 0  # bumped whenever what a place depends on may have changed
+        self._places: dict[Path, tuple[float | None, Place]] = {}
+
+    def changed(self) -> None:
+        """Settings, folders or a project file changed: places are computed anew."""
+        self.version += 1
+        self._places.clear()
+
+    def place(self, path: Path) -> Place:
+        """``path``'s place under the current settings version (computed once per version)."""
+        cached = self._places.get(path)
+        if cached is not None and cached[0] == _stamp(cached[1].project_root):
+            return cached[1]
+        folder = self.folder_of(path)
+        root = self._project_root(path, folder)
+        settings = self._settings(path, folder, root)
+        place = Place(path, folder, root, settings, self.version, is_test_file(path))
+        if len(self._places) >= MAX_PLACES:
+            self._places.clear()
+        self._places[path] = (_stamp(root), place)
+        return place
+
+    def module_name(self, path: Path) -> str:
+        return self.place(path).location.module_name
 
     def configure(self, raw: Any, origin: str) -> Settings:
         """Take one layer of settings (bad values are reported and dropped); the result."""
@@ -47,11 +96,13 @@ class Locator:
             self.init_layer = values
         else:
             self.config_layer = values
+        self.changed()
         return resolve(self.init_layer, self.config_layer)
 
     def configure_folders(self, answers: dict[Path, Any]) -> None:
         """Take the client's settings for each workspace folder (bad values reported, dropped)."""
         self.folder_layers = {}
+        self.changed()
         for folder, raw in answers.items():
             values, problems = read_layer(section(raw), f"workspace/configuration for {folder}")
             self.folder_layers[folder] = values
@@ -65,13 +116,14 @@ class Locator:
 
     def settings_for(self, path: Path) -> Settings:
         """The settings for ``path``: the editor's and its project's, in the editor's order."""
-        folder = self.folder_of(path)
+        return self.place(path).settings
+
+    def _settings(self, path: Path, folder: Path | None, root: Path) -> Settings:
         scoped = self.folder_layers.get(folder, {}) if folder is not None else {}
         editor = (self.init_layer, self.config_layer, scoped)
         preference = resolve(*editor).configuration_preference
         if preference == "editorOnly":
             return resolve(*editor)  # the project file is not even read (nor reported on)
-        root = self.project_root(path)
         project = self.projects.read(root, self.warn)
         settings = resolve(merge(project, *editor, preference=preference))
         if project:  # the log says what is used: the project file's values, capped
@@ -92,8 +144,20 @@ class Locator:
 
     def project_root(self, path: Path) -> Path:
         """The nearest pyproject.toml/setup.cfg/.git folder, but never above the workspace folder."""
-        root, folder = find_project_root(path.resolve()), self.folder_of(path)
-        return root if folder is None or root.is_relative_to(folder) else folder
+        return self.place(path).project_root
 
     def location(self, path: Path) -> ModuleLocation:
-        return locate(path, self.project_root(path))
+        return self.place(path).location
+
+    @staticmethod
+    def _project_root(path: Path, folder: Path | None) -> Path:
+        root = find_project_root(path.resolve())
+        return root if folder is None or root.is_relative_to(folder) else folder
+
+
+def _stamp(root: Path) -> float | None:
+    """The project file's modification time (None: there is none)."""
+    try:
+        return (root / PROJECT_FILE).stat().st_mtime
+    except OSError:
+        return None

@@ -1,65 +1,168 @@
-"""How jobs show in the editor: job status, work-done progress, logs, and what a result leaves.
+"""The one update-and-publish path: every event (``events.Event``) updates the documents'
+records and tells the editor what changed.
 
-The scheduler calls these hooks on the event loop as a job is queued, runs, streams and ends.
-The reporter writes into the document store and tells the client; ``publish(uri)`` re-renders a
-document's diagnostics and coverage, ``cancel(job)`` stops a job whose progress the user
-cancelled.
+The scheduler's job events, the save flow's, the watcher's and the documents' analyses all come
+to ``Reporter.handle``; it writes into the document store and sends diagnostics and
+``miogen/coverage`` (re-rendered on the document's latest analysis, only when they changed), job
+status, work-done progress, logs and lens refreshes. Nothing else publishes.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import asyncio
 
 from miogen.common.records import ErrorKind, UnitResult
 from miogen.lsp import convert
 from miogen.lsp.client import Client
 from miogen.lsp.documents import Document, DocumentStore
+from miogen.lsp.events import (
+    AnalysisReady,
+    Closed,
+    Event,
+    JobFinished,
+    JobProgress,
+    JobQueued,
+    JobStarted,
+    Outdated,
+    SaveAnnounced,
+    SaveBroken,
+    SaveDone,
+    SaveParsed,
+    SettingsChanged,
+)
 from miogen.lsp.jobs import Job
-from miogen.lsp.protocol import JOB_STATUS
+from miogen.lsp.locator import Locator
+from miogen.lsp.present import present
+from miogen.lsp.protocol import COVERAGE, JOB_STATUS
+from miogen.lsp.snapshot import Snapshot
 from miogen.lsp.views import final_view, streamed_view
 
 
-class JobReporter:
-    """The scheduler's hooks (``JobHooks``): each turns a job's change into records and messages."""
+class Reporter:
+    """Events into records and messages; all calls happen on the event loop."""
 
-    def __init__(
-        self,
-        client: Client,
-        store: DocumentStore,
-        publish: Callable[[str], None],
-        cancel: Callable[[Job], None],
-    ) -> None:
-        self.client, self.store = client, store
-        self.publish, self.cancel = publish, cancel
+    def __init__(self, client: Client, store: DocumentStore, locator: Locator) -> None:
+        self.client, self.store, self.locator = client, store, locator
 
-    def job_changed(self, job: Job) -> None:
+    def handle(self, event: Event) -> None:
         if self.client.stopped:
             return
+        match event:
+            case JobQueued(job) | JobStarted(job):
+                self._job_changed(job)
+            case JobProgress(job):
+                self._job_progress(job)
+            case JobFinished(job):
+                self._job_finished(job)
+            case AnalysisReady(uri):
+                self._analysed(uri)
+            case SettingsChanged():
+                for uri in sorted(self.store.open):
+                    self._publish(uri)
+            case Outdated(uris):
+                for uri in sorted(uris):
+                    self._publish(uri)
+                if uris:
+                    self.client.refresh_code_lenses()
+            case SaveAnnounced(uri, units):
+                self._announced(uri, units)
+            case SaveParsed(uri):
+                self.store.document(uri).broken = False
+            case SaveBroken(uri, line):
+                self._broken(uri, line)
+            case SaveDone(uri):
+                self._retract(self.store.document(uri))
+                self._publish(uri)
+            case Closed(uri):
+                self.store.document(uri).published = None
+                self.client.publish_diagnostics(uri, [])
+
+    def _publish(self, uri: str) -> None:
+        """Send diagnostics and the coverage notification when what they show has changed.
+
+        Both are of the latest analysed text and carry its version (not the editor's newest).
+        """
+        doc = self.store.documents.get(uri)
+        if doc is None or uri not in self.store.open:
+            return
+        shown = [name for name, record in doc.units.items() if record.view is not None]
+        if doc.snapshot is not None and doc.snapshot.undetailed(shown):  # a long text's outline:
+            details = self.store.analyser.details(doc.snapshot, shown)  # shown once found
+            details.add_done_callback(lambda done: self._publish(uri) if _found(done) else None)
+            return
+        settings = self.locator.place(doc.path).settings
+        diagnostics, coverage = present(doc, settings, self.client.codec, doc.version)
+        key = (diagnostics, {**coverage, "version": None})
+        if key == doc.published:
+            return
+        doc.published = key
+        self.client.publish_diagnostics(uri, diagnostics, doc.version)
+        self.client.notify(COVERAGE, coverage)
+
+    # --- documents --------------------------------------------------------------------------
+
+    def _analysed(self, uri: str) -> None:
+        """Show the newer analysis, and have lenses that were answered from an older one asked
+        for again."""
+        self._publish(uri)
+        doc = self.store.documents.get(uri)
+        if doc is not None and doc.served_stale:
+            doc.served_stale = False
+            self.client.refresh_code_lenses()
+
+    def _announced(self, uri: str, units: tuple[tuple[str, int], ...]) -> None:
+        doc = self.store.document(uri)
+        for name, total in units:
+            doc.record(name).announced = True
+            status = convert.job_status(uri, name, "queued", 0.0, 0, total, "queued")
+            self.client.notify(JOB_STATUS, status)
+        self._publish(uri)
+
+    def _retract(self, doc: Document) -> None:
+        """Announced units that got no job after all (a save that schedules nothing for them)."""
+        for name, record in doc.units.items():
+            if record.announced:
+                record.announced = False
+                if record.job is None or not record.job.active:
+                    status = convert.job_status(
+                        doc.uri, name, "cancelled", 0.0, 0, 0, "not generated"
+                    )
+                    self.client.notify(JOB_STATUS, status)
+
+    def _broken(self, uri: str, line: int) -> None:
+        doc = self.store.document(uri)
+        self._retract(doc)
+        doc.broken = True
+        self.client.log(
+            f"miogen: {doc.path.name} saved; it does not parse at line {line}: nothing is "
+            "generated, and its results are hidden until it parses"
+        )
+        self._publish(uri)
+
+    # --- jobs -------------------------------------------------------------------------------
+
+    def _job_changed(self, job: Job) -> None:
         if job.state == "running":
             if job.seeds:
                 self.client.log(
                     f"miogen: {job.unit}: the search starts from {len(job.seeds)} earlier tests"
                 )
             self.client.spawn(self._begin_progress(job))
-        self.publish(job.uri)
+        self._publish(job.uri)
         started = f"started from {len(job.seeds)} earlier tests" if job.seeds else "searching"
         self._status(job, started if job.state == "running" else "queued")
 
-    def job_progress(self, job: Job) -> None:
-        if self.client.stopped:
-            return
+    def _job_progress(self, job: Job) -> None:
         record = self.store.document(job.uri).record(job.unit)
         if record.job is job:
             record.live = streamed_view(job.shape, job.snapshot, job.covered_ids)
-        self.publish(job.uri)
+        self._publish(job.uri)
         label = convert.counts_label(len(job.covered_ids), len(job.shape.targets))
         if job.token is not None:
             self.client.report_progress(job.token, percent(job), label)
         self._status(job, label)
 
-    def job_finished(self, job: Job) -> None:
-        if self.client.stopped:
-            return
+    def _job_finished(self, job: Job) -> None:
         doc = self.store.document(job.uri)
         record = doc.record(job.unit)
         record.add_seeds(job.streamed)
@@ -71,7 +174,7 @@ class JobReporter:
                 self._failed(doc, job)
             else:
                 self._cancelled(doc, job)
-        self.publish(job.uri)  # the results first: "done" means they are there
+        self._publish(job.uri)  # the results first: "done" means they are there
         if job.state != "cancelled":
             self.client.refresh_code_lenses()  # their titles count the new result
         message = self.summary(job)
@@ -168,9 +271,14 @@ class JobReporter:
                 return None
             return percent(job), convert.counts_label(len(job.covered_ids), len(job.shape.targets))
 
-        job.token = await self.client.begin_progress(
-            f"miogen: {job.unit}", show, lambda: self.cancel(job)
-        )
+        def cancelled() -> None:  # the user cancelled the progress: the job stops
+            job.stop("user")
+
+        job.token = await self.client.begin_progress(f"miogen: {job.unit}", show, cancelled)
+
+
+def _found(done: asyncio.Future[Snapshot]) -> bool:
+    return not done.cancelled() and done.exception() is None
 
 
 def percent(job: Job) -> int:

@@ -21,6 +21,7 @@ from miogen.emit.files import own_path
 from miogen.emit.merge import fallback_path
 from miogen.lsp.client import Client
 from miogen.lsp.documents import Document, DocumentStore
+from miogen.lsp.events import Event, Outdated
 from miogen.lsp.insert import Insertion, test_path
 from miogen.lsp.locator import Locator
 from miogen.lsp.views import UnitView
@@ -43,10 +44,10 @@ class Watcher:
         locator: Locator,
         client: Client,
         planner: Planner,
-        publish: Callable[[str], None],
+        emit: Callable[[Event], None],
     ) -> None:
         self.store, self.locator, self.client = store, locator, client
-        self.planner, self.publish = planner, publish
+        self.planner, self.emit = planner, emit
 
     async def register(self) -> None:
         if not await self.client.watch_files(PATTERNS):
@@ -64,14 +65,13 @@ class Watcher:
                 continue
             file = Path(path).resolve()
             if file.name == "pyproject.toml":
+                self.locator.changed()  # its [tool.miogen] may say otherwise now
                 touched |= self._settings_changed(file.parent)
             elif file.suffix == ".py":
                 touched |= self._module_changed(file)
                 touched |= await self._test_file_changed(file)
-        for uri in touched:
-            self.publish(uri)
         if touched:
-            self.client.refresh_code_lenses()
+            self.emit(Outdated(frozenset(touched)))
 
     def _open_documents(self) -> list[Document]:
         docs = (self.store.documents.get(uri) for uri in self.store.open)
@@ -80,12 +80,12 @@ class Watcher:
     def _settings_changed(self, folder: Path) -> set[str]:
         found = set()
         for doc in self._open_documents():
-            if self.locator.project_root(doc.path).resolve() == folder:
+            if self.locator.place(doc.path).project_root.resolve() == folder:
                 found |= _outdate(doc, f"{folder / 'pyproject.toml'} changed")
         return found
 
     def _module_changed(self, file: Path) -> set[str]:
-        module = self.locator.location(file).module_name
+        module = self.locator.module_name(file)
         found = set()
         for doc in self._open_documents():
             assert doc.snapshot is not None
@@ -97,7 +97,8 @@ class Watcher:
         """Units whose inserted tests are no longer all in ``file``."""
         found = set()
         for doc in self._open_documents():
-            target = test_path(self.locator.location(doc.path), self.locator.settings_for(doc.path))
+            place = self.locator.place(doc.path)
+            target = test_path(place.location, place.settings)
             own = own_path(target)
             if file not in (target.resolve(), own.resolve(), fallback_path(own).resolve()):
                 continue
