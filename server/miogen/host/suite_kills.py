@@ -36,7 +36,7 @@ from miogen.host.baseline import Baseline, project_files
 from miogen.host.interpreter import OWN, Interpreter
 from miogen.host.runs import run_group
 
-MAX_MUTANTS = 30  # per module: the mutants the generated tests kill, in unit and index order
+MAX_MUTANTS = 30  # per module: the mutants the generated tests kill, the units' in turn
 MUTANT_TIMEOUT = 60.0  # seconds per mutant's run of the suite's tests
 KILLS_PATH = Path(".miogen") / "suite-kills.json"
 CACHE_VERSION = 1
@@ -81,7 +81,7 @@ def suite_kills(
     """Which of ``mutants`` of the module at ``path`` the project's suite (``baseline``) kills."""
     found = SuiteKills()
     by_name = {unit.name: unit for unit in units}
-    chosen = sorted(m for m in set(mutants) if m[0] in by_name)
+    chosen = _spread(m for m in set(mutants) if m[0] in by_name)
     if len(chosen) > limit:
         found.killed.update(chosen[limit:])
         found.notes.append(f"{len(chosen) - limit} mutants past the cap of {limit} not run")
@@ -126,6 +126,20 @@ def suite_kills(
         (found.killed if known else found.alive).add(mutant)
     cache.save()
     return found
+
+
+def _spread(mutants: Iterable[MutantId]) -> list[MutantId]:
+    """The units' mutants taken in turn (each unit's in index order), so that a cap leaves
+    every unit some.
+
+    >>> _spread([("b", 4), ("a", 1), ("a", 0), ("b", 2), ("a", 5)])
+    [('a', 0), ('b', 2), ('a', 1), ('b', 4), ('a', 5)]
+    """
+    rank: dict[MutantId, int] = {}
+    seen: dict[str, int] = {}
+    for mutant in sorted(set(mutants)):
+        rank[mutant] = seen[mutant[0]] = seen.get(mutant[0], -1) + 1
+    return sorted(rank, key=lambda m: (rank[m], m))
 
 
 def _contexts(baseline: Baseline, path: Path, unit: Unit) -> set[str]:
