@@ -17,6 +17,8 @@ project's pytest measures the human suite plus Pynguin's tests the same way. Wit
 ``--mutation``, cosmic-ray (bench/mutation.py's venv) mutates the modules a project names in
 ``mutation``, runs the project's test file for each mutant, and each survivor is applied again
 with the generated file alone: the mutants the human file leaves alive that miogen's tests kill.
+Beside it, miogen's own count ("+N mutants killed over your suite": its mutants, which its
+tests kill and the project's tests of the unit do not), from what ``miogen generate`` printed.
 
 Every figure is coverage.py's (``coverage json``'s covered_branches / num_branches of the
 modules generated for), measured by the project's own pytest run, not miogen's report.
@@ -28,6 +30,7 @@ import argparse
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -370,6 +373,26 @@ def mutants(
     }  # fmt: skip
 
 
+def reported_kills(lines: list[str], module: str) -> int:
+    """The mutants miogen said its tests kill beyond the suite in ``module`` (its module line).
+
+    >>> reported_kills(["f: nothing added", "your suite already covers every branch of a.b; "
+    ...     "+3 mutants killed over your suite"], "a.b")
+    3
+    >>> reported_kills(["a.b: +2 branches over your suite (50.0% → 100.0%)"], "a.b")
+    0
+    """
+    for line in lines:
+        if (
+            line.startswith(f"{module}:")
+            or line.endswith(f" of {module}; nothing added")
+            or (f" of {module}; +" in line)
+        ):
+            found = re.search(r"\+(\d+) mutants killed over your suite", line)
+            return int(found.group(1)) if found else 0
+    return 0
+
+
 def run_project(
     project: Project,
     budget: float,
@@ -413,7 +436,9 @@ def run_project(
         for module, human_tests in project.mutation if mutation else ():
             output = generated_path(project, root, module)
             scratch = Path(work) / "mutation" / module_name(module)
-            result.mutants.append(mutants(root, module, human_tests, output, scratch))
+            found = mutants(root, module, human_tests, output, scratch)
+            found["miogen_reported"] = reported_kills(result.miogen_lines, module_name(module))
+            result.mutants.append(found)
         if pynguin_budget is not None:
             scratch = Path(work) / "pynguin"
             for p in existing:  # Pynguin is measured against the human suite alone
@@ -465,13 +490,14 @@ def mutation_table(results: list[ProjectResult]) -> list[str]:
         return []
     lines = [
         "| project | module | human test file | mutants | alive after the human file "
-        "| of those killed by the generated tests | s |",
-        "|---|---|---|---|---|---|---|",
+        "| of those killed by the generated tests | miogen's own count | s |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     for project, m in rows:
         lines.append(
             f"| {project} | {m['module']} | {m['human_tests']} | {m['mutants']} | "
-            f"{m['human_alive']} | {m['generated_kill']} | {m['seconds']} |"
+            f"{m['human_alive']} | {m['generated_kill']} | {m.get('miogen_reported', '')} | "
+            f"{m['seconds']} |"
         )
     return lines
 

@@ -462,7 +462,10 @@ def _why_nothing(report: ModuleRun) -> str:
     if dropped.unimportable:
         return dropped.unimportable
     if _suite_complete(dropped):
-        return f"your suite already covers all that the {found} tests found cover"
+        killing = any(t.killed for r in report.units if r.outcome.result
+                      for t in r.outcome.result.tests)  # fmt: skip
+        kills = " and kills every mutant they kill" if killing else ""
+        return f"your suite already covers all that the {found} tests found cover{kills}"
     causes = {"failing": dropped.failing, "unstable": dropped.unstable, "sandbox": dropped.sandbox,
               "adding nothing to your suite": dropped.adds_nothing}  # fmt: skip
     counts = ", ".join(f"{len(names)} {cause}" for cause, names in causes.items() if names)
@@ -482,7 +485,7 @@ def _suite_summary(report: ModuleRun) -> dict[str, Any] | None:
         "ran": report.suite.ran, "cached": report.suite.cached, "error": report.suite.error,
         "failing": dict(report.suite.failures),
         "units": {g.name: {"suite": len(g.suite), "combined": len(g.combined), "added": g.added,
-                           "total": g.total} for g in gains},
+                           "total": g.total, "mutants_added": g.mutants} for g in gains},
         "lines": [g.describe() for g in gains] + ([report.gain.describe()] if gains else []),
     }  # fmt: skip
 

@@ -300,3 +300,44 @@ def spread_order(count: int) -> list[int]:
         return int(f"{number:0{bits}b}"[::-1], 2) if bits else 0
 
     return sorted(range(count), key=reversed_bits)
+
+
+def mutant_source(source: str, unit: Unit, index: int) -> str:
+    """The module's text with the unit's mutant ``index`` applied (numbered as ``MutantFactory``
+    numbers them), for a process that imports the mutant from text (the project's own tests run
+    against it, ``host.suite_kills``). Only the changed expression's text is rewritten, in
+    parentheses padded to its line count, so that every other line keeps its text and number;
+    where that would not parse to the mutated tree, the whole tree is unparsed."""
+    tree = ast.parse(source)
+    mutator = _Mutator(unit)
+    for statement in tree.body:
+        if overlaps(statement, unit):
+            mutator.visit(statement)
+    point = mutator.points[index]
+    undo = mutator.appliers[index]()
+    try:
+        node = point.node
+        changed = node.test if isinstance(node, ast.If | ast.While | ast.IfExp) else node
+        expected = ast.dump(tree)
+        text = _spliced(source, changed)
+        try:
+            if ast.dump(ast.parse(text)) == expected:
+                return text
+        except SyntaxError:
+            pass
+        return ast.unparse(tree) + "\n"
+    finally:
+        undo()
+
+
+def _spliced(source: str, node: ast.AST) -> str:
+    """``source`` with ``node``'s span (AST offsets are UTF-8 bytes) replaced by its unparsed text."""
+    data = source.encode("utf-8")
+    starts = [0]
+    for text_line in data.splitlines(keepends=True):
+        starts.append(starts[-1] + len(text_line))
+    line, end_line = getattr(node, "lineno", 1), getattr(node, "end_lineno", None) or 1
+    begin = starts[line - 1] + getattr(node, "col_offset", 0)
+    end = starts[end_line - 1] + (getattr(node, "end_col_offset", None) or 0)
+    text = f"({ast.unparse(node)}{chr(10) * (end_line - line)})"
+    return (data[:begin] + text.encode("utf-8") + data[end:]).decode("utf-8")

@@ -32,11 +32,13 @@ class MutationAnalysis:
         self.executors = [(loaded.mutant, loaded.executor) for loaded in mutants.loaded]
         self.report = MutationReport(len(self.executors), set(), mutants.failed_to_load)
         self.module_name = mutants.module_name
+        self.last_killed: set[int] = set()  # the mutants the last selected assertions kill
 
     def select(
         self, test: TestCase, observed: list[Observation], deadline: float
     ) -> list[Observation]:
         """A small subset of ``observed`` that kills every mutant that any observation kills."""
+        self.last_killed = set()
         return _with_reads(test, observed, self._select(test, observed, deadline))
 
     def _select(
@@ -47,17 +49,19 @@ class MutationAnalysis:
         kills: dict[Observation, set[int]] = {o: set() for o in observed}
         for mutant, executor in self.executors:
             if time.monotonic() >= deadline:
+                self.report.killed |= self.last_killed
                 return _fallback(observed)
             execution = executor.run(test, trace=False)
             mutated = observations_of(execution, self.module_name)
             if _fails_without_assertions(execution, test, observed):
-                self.report.killed.add(mutant.index)
+                self.last_killed.add(mutant.index)
             for observation in observed:
                 if fails(observation, mutated):
                     kills[observation].add(mutant.index)
         chosen = _greedy_cover(kills)
         for observation in chosen:
-            self.report.killed |= kills[observation]
+            self.last_killed |= kills[observation]
+        self.report.killed |= self.last_killed
         structural = [o for o in observed if o.kind == "raises"]
         kept = structural + [o for o in chosen if o.kind != "raises"]
         return kept if kept else _fallback(observed)

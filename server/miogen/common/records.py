@@ -208,6 +208,8 @@ class TestRecord:
     targets: tuple[int, ...]  # branch target ids it covers
     kills: int  # mutants it kills (the mutation phase)
     test: TestData  # the test case, for seeding later runs
+    # With mutation on: the unit's mutants (their indices) its emitted assertions kill.
+    killed: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)

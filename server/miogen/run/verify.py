@@ -42,6 +42,7 @@ from miogen.host.measure import (
     start_ahead,
     verification_timeout,
 )
+from miogen.host.suite_kills import MutantId, generated_kills, suite_kills
 from miogen.run.result import Dropped, ModuleRun, UnitRun, Verification
 from miogen.run.write import import_fix
 
@@ -105,7 +106,8 @@ def verify_outcomes(
             process.close()
     covered = _covered(result, suite)
     if covered is not None:
-        keep_adds(result, covered)
+        # The editor's save never waits for the suite's runs against mutants (CachedSuite).
+        keep_adds(result, covered, interpreter, mutants=isinstance(suite, MeasuredSuite))
         if verified is None:
             measure_kept(result, test_timeout, interpreter, test_file)
     return result
@@ -206,14 +208,31 @@ class CachedSuite:
         return suite
 
 
-def keep_adds(result: ModuleRun, suite: SuiteCovered) -> None:
+def keep_adds(
+    result: ModuleRun, suite: SuiteCovered, interpreter: Interpreter = OWN, mutants: bool = False
+) -> None:
     """Keep only the verified tests that add to ``suite`` (``keep_only_what_adds``), and give
-    each unit its gain over it."""
+    each unit its gain over it. ``mutants``: a test that kills a mutant the project's measured
+    suite (``result.suite``) leaves alive adds too (``host.suite_kills``; with mutation on, the
+    worker says which mutants each test kills)."""
     verification = result.verification or Verification([])
     units = [unit.unit for unit in result.units]
+    kills = generated_kills((unit.name, unit.tests) for unit in result.units) if mutants else {}
+    suite_killed: set[MutantId] = set()
+    if kills and result.suite is not None and result.suite.ran:
+        location = result.location
+        found = suite_kills(
+            result.suite, location.path, location.module_name, result.model.source, units,
+            {m for killed in kills.values() for m in killed}, interpreter,
+        )  # fmt: skip
+        suite_killed = found.killed
+        result.notes += [f"mutants: {note}" for note in found.notes]
+    elif kills:
+        kills = {}  # no measured suite to tell what it kills: coverage decides alone
     gains = keep_only_what_adds(
-        verification, result.location.module_name, result.model, units, suite
-    )
+        verification, result.location.module_name, result.model, units, suite, kills,
+        suite_killed,
+    )  # fmt: skip
     if result.verification is not None:
         _split(result)
     for unit in result.units:
@@ -463,10 +482,14 @@ def keep_only_what_adds(
     model: ModuleModel,
     units: Sequence[Unit],
     suite: SuiteCovered,
+    kills: Mapping[str, set[MutantId]] | None = None,
+    suite_killed: set[MutantId] | None = None,
 ) -> dict[str, Gain]:
     """Drop the verified tests that add no target to the project's ``suite`` (unit -> covered
     ids) and the tests kept before them, in the file's order; the kept tests' coverage is
     coverage.py's per-test measurement. Returns each unit's gain over the suite.
+    ``kills`` (test name -> the mutants it kills, with mutation on): a test that kills one that
+    neither ``suite_killed`` nor a test kept before it kills adds too.
 
     Without per-test measurement (no tests, or a run that measured nothing), nothing is dropped.
     """
@@ -476,7 +499,7 @@ def keep_only_what_adds(
         covers = covers_by_test(measurement.per_test, generated)
         order = [t.name for t in verification.tests]
         suite_ids = {i for ids in suite.values() for i in ids}
-        kept = set(keep_what_adds(order, covers, suite_ids))
+        kept = set(keep_what_adds(order, covers, suite_ids, kills, suite_killed or ()))
         verification.dropped.adds_nothing += [n for n in order if n not in kept]
         if len(kept) < len(order):  # its module figure was of every verified test
             measurement.module_percent = None
@@ -486,12 +509,15 @@ def keep_only_what_adds(
             ids = {t.id for t in unit.targets}
             measurement.covered[unit.name] = sorted(reached & ids)
     measured = measurement.covered if measurement is not None else {}
+    added = {m for t in verification.tests for m in (kills or {}).get(t.name, ())}
+    added -= suite_killed or set()
     verification.gains = {
         unit.name: Gain(
             unit.name,
             len(unit.targets),
             frozenset(suite.get(unit.name, ())),
             frozenset(suite.get(unit.name, ())) | frozenset(measured.get(unit.name, ())),
+            sum(1 for u, _ in added if u == unit.name),
         )  # fmt: skip
         for unit in units
     }

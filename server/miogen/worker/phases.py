@@ -370,7 +370,7 @@ class UnitRun:
         reduction = self.phases.timed("reduce", self._reduce, mutants, deadline)
         deadline += reduction.extra_seconds  # shrinking's own allowance, taken beyond it
         rendering = self.phases.timed(
-            "render", self._render, reduction.tests, deadline, taken, judges
+            "render", self._render, reduction.tests, deadline, taken, judges, self.mutation_on
         )
         tests = [test.test for test in rendering.tests]
         args = (self.problem, tests, self.spec, self.model, self.module, self.objectives)
@@ -407,9 +407,14 @@ class UnitRun:
         )  # fmt: skip
 
     def _render(
-        self, suite: list[ReducedTest], deadline: float, taken: set[str], mutants: MutantSet
+        self,
+        suite: list[ReducedTest],
+        deadline: float,
+        taken: set[str],
+        mutants: MutantSet,
+        kills: bool,
     ) -> Rendering:
-        return render(self.problem, suite, self.spec.module_name, deadline, mutants, taken)
+        return render(self.problem, suite, self.spec.module_name, deadline, mutants, taken, kills)
 
     def _result(self, reduction: Reduction, rendering: Rendering) -> UnitResult:
         archive, problem, record = self.archive, self.problem, self.record
@@ -507,11 +512,13 @@ def render(
     deadline: float,
     mutants: MutantSet,
     taken: set[str],
+    kills: bool = False,
 ) -> Rendering:
     """Observe each kept test in clean re-runs, choose its assertions, render it.
 
     A test is not emitted when a re-run was refused or hung (it varies), when the re-runs end
     differently (one raises, the other not), or when nothing stable is left to check.
+    ``kills`` (mutation on): each test says which of the unit's mutants its assertions kill.
     """
     classes = set(problem.factory.model.classes)
     suite = sorted(suite, key=lambda reduced: _source_line(problem.factory, reduced.test))
@@ -547,6 +554,7 @@ def render(
                 targets=branch_ids(reduced.targets),
                 kills=sum(isinstance(t, MutantTarget) for t in reduced.targets),
                 test=to_json(observed.test),
+                killed=tuple(sorted(analysis.last_killed)) if kills else (),
             )
         )
     drops = WorkerDrops(refused, unstable, without_assertion)

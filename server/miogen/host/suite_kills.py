@@ -1,0 +1,261 @@
+"""Which mutants the project's own suite kills: the tests of it that run the unit, per mutant.
+
+With mutation on, a generated test is also kept when it kills a mutant that the project's suite
+leaves alive (``host.adds``). The worker says which of the unit's mutants each test kills; this
+module says which of those the suite kills. Per mutant, only the project's tests that run the
+mutant's unit (the baseline's per-test contexts, ``host.baseline``) run against it, with pytest
+from the project's root in its interpreter; the mutated module is imported from its text in
+place of the file (``plugins.mutant``): the file itself is never touched.
+
+Bounds: at most ``MAX_MUTANTS`` mutants per module, each run stopped after ``MUTANT_TIMEOUT``
+seconds. A mutant beyond the cap, one whose run timed out, or one whose tests could not be run
+as they pass on the original counts as killed by the suite: no test is kept for a kill it may
+not add. A mutant in a unit no test of the suite runs is alive without a run. The answers are
+cached by content (``.miogen/suite-kills.json``): the baseline's key (every Python file of the
+project but the generated ones, its pytest configuration, the interpreter), the tests chosen and
+the mutated text.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import subprocess
+import tempfile
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from miogen.analysis.model import Unit
+from miogen.assertions.mutants import mutant_source
+from miogen.common.atomic import read_or_set_aside, write_atomically
+from miogen.common.project import is_test_file
+from miogen.common.records import TestRecord
+from miogen.host.baseline import Baseline, project_files
+from miogen.host.interpreter import OWN, Interpreter
+from miogen.host.runs import run_group
+
+MAX_MUTANTS = 30  # per module: the mutants the generated tests kill, the units' in turn
+MUTANT_TIMEOUT = 60.0  # seconds per mutant's run of the suite's tests
+KILLS_PATH = Path(".miogen") / "suite-kills.json"
+CACHE_VERSION = 1
+PLUGIN = "miogen.plugins.mutant"
+MUTANT_VARIABLE = "MIOGEN_MUTANT"  # plugins.mutant's
+
+MutantId = tuple[str, int]  # (unit, mutant index in the unit, as the worker numbers them)
+
+
+@dataclass
+class SuiteKills:
+    """The suite's verdict on some mutants: each is killed (or counted so) or alive."""
+
+    killed: set[MutantId] = field(default_factory=set)  # ... or counted killed (see ``note``)
+    alive: set[MutantId] = field(default_factory=set)
+    runs: int = 0  # pytest runs made (not from the cache)
+    notes: list[str] = field(default_factory=list)  # why some were counted killed
+
+
+def generated_kills(tests: Iterable[tuple[str, Iterable[TestRecord]]]) -> dict[str, set[MutantId]]:
+    """Test name -> the mutants it kills, from the worker's word on each test (``killed``: set
+    with mutation on) of each unit in ``tests`` ((unit, its tests) pairs)."""
+    return {
+        test.name: {(unit, index) for index in test.killed}
+        for unit, found in tests
+        for test in found
+        if test.killed
+    }
+
+
+def suite_kills(
+    baseline: Baseline,
+    path: Path,
+    module_name: str,
+    source: str,
+    units: Sequence[Unit],
+    mutants: Iterable[MutantId],
+    interpreter: Interpreter = OWN,
+    timeout: float = MUTANT_TIMEOUT,
+    limit: int = MAX_MUTANTS,
+) -> SuiteKills:
+    """Which of ``mutants`` of the module at ``path`` the project's suite (``baseline``) kills."""
+    found = SuiteKills()
+    by_name = {unit.name: unit for unit in units}
+    chosen = _spread(m for m in set(mutants) if m[0] in by_name)
+    if len(chosen) > limit:
+        found.killed.update(chosen[limit:])
+        found.notes.append(f"{len(chosen) - limit} mutants past the cap of {limit} not run")
+        chosen = chosen[:limit]
+    root = baseline.root
+    contexts = {name: _contexts(baseline, path, unit) for name, unit in by_name.items()}
+    found.alive.update(m for m in chosen if not contexts[m[0]])
+    chosen = [m for m in chosen if contexts[m[0]]]
+    if not chosen:
+        return found
+    runner = _Runner(root, module_name, path, interpreter, timeout)
+    tests = {name: runner.selection(found_) for name, found_ in contexts.items() if found_}
+    cache = _Cache(root, baseline.key)
+    checked: dict[tuple[str, ...], bool] = {}
+    for mutant in chosen:
+        unit, index = mutant
+        try:
+            text = mutant_source(source, by_name[unit], index)
+        except (IndexError, SyntaxError, ValueError):
+            found.killed.add(mutant)
+            continue
+        selection = tests[unit]
+        key = _key(baseline.key, path, selection, text)
+        known = cache.get(key)
+        if known is None:
+            if selection not in checked:  # the tests must pass on the original first
+                checked[selection] = runner.run(selection, None) == "passed"
+                found.runs += 1
+            if not checked[selection]:
+                found.killed.add(mutant)
+                note = f"{unit}: the suite's tests of it do not pass as they are; not run"
+                found.notes += [note] if note not in found.notes else []
+                continue
+            outcome = runner.run(selection, text)
+            found.runs += 1
+            if outcome == "timeout":
+                found.killed.add(mutant)
+                found.notes.append(f"{unit}: mutant {index} ran past {timeout:.0f} s")
+                continue
+            known = outcome != "passed"
+            cache.put(key, known)
+        (found.killed if known else found.alive).add(mutant)
+    cache.save()
+    return found
+
+
+def _spread(mutants: Iterable[MutantId]) -> list[MutantId]:
+    """The units' mutants taken in turn (each unit's in index order), so that a cap leaves
+    every unit some.
+
+    >>> _spread([("b", 4), ("a", 1), ("a", 0), ("b", 2), ("a", 5)])
+    [('a', 0), ('b', 2), ('a', 1), ('b', 4), ('a', 5)]
+    """
+    rank: dict[MutantId, int] = {}
+    seen: dict[str, int] = {}
+    for mutant in sorted(set(mutants)):
+        rank[mutant] = seen[mutant[0]] = seen.get(mutant[0], -1) + 1
+    return sorted(rank, key=lambda m: (rank[m], m))
+
+
+def _contexts(baseline: Baseline, path: Path, unit: Unit) -> set[str]:
+    """The suite's tests (coverage.py contexts) that run a line of ``unit``."""
+    coverage = baseline.coverage_of(path)
+    return {
+        test
+        for (start, end), tests in coverage.tests.items()
+        if unit.contains(abs(start)) or unit.contains(abs(end))
+        for test in tests
+    }
+
+
+def _key(baseline_key: str, path: Path, selection: Sequence[str], text: str) -> str:
+    digest = hashlib.sha256(f"{CACHE_VERSION}\0{baseline_key}\0{path.name}\0".encode())
+    digest.update("\0".join(selection).encode())
+    digest.update(b"\0" + text.encode("utf-8"))
+    return digest.hexdigest()
+
+
+class _Runner:
+    """pytest on some of the project's tests, from its root, against a mutant (or the original)."""
+
+    def __init__(
+        self, root: Path, module_name: str, path: Path, interpreter: Interpreter, timeout: float
+    ) -> None:
+        self.root, self.module_name, self.path = root, module_name, path
+        self.interpreter, self.timeout = interpreter, timeout
+        self._files: dict[tuple[str, ...], list[Path]] | None = None
+
+    def selection(self, contexts: Iterable[str]) -> tuple[str, ...]:
+        """pytest's node ids for coverage.py's ``test_function`` contexts (``module.func``,
+        ``module.Class.method``): the test file whose dotted path ends with the context's module
+        part; a context that names no single file runs the files it may name, whole."""
+        chosen: set[str] = set()
+        for context in contexts:
+            parts = context.split(".")
+            for cut in range(len(parts) - 1, 0, -1):
+                files = self.files().get(tuple(parts[:cut]), [])
+                if len(files) == 1:
+                    relative = files[0].relative_to(self.root).as_posix()
+                    chosen.add("::".join([relative, *parts[cut:]]))
+                    break
+                if files:
+                    chosen.update(f.relative_to(self.root).as_posix() for f in files)
+                    break
+        return tuple(sorted(chosen))
+
+    def files(self) -> dict[tuple[str, ...], list[Path]]:
+        """Each dotted suffix of a test file's path (``tests.test_x``, ``test_x``) -> the files."""
+        if self._files is None:
+            self._files = {}
+            for file in project_files(self.root):
+                if not is_test_file(file):
+                    continue
+                parts = file.relative_to(self.root).with_suffix("").parts
+                for start in range(len(parts)):
+                    self._files.setdefault(tuple(parts[start:]), []).append(file)
+        return self._files
+
+    def run(self, selection: Sequence[str], text: str | None) -> str:
+        """passed | failed | timeout: the ``selection``'s run against the mutated ``text``
+        (None: the original). Any exit but 0 (a failure, an error collecting the tests when the
+        mutant breaks an import) is a kill."""
+        if not selection:
+            return "failed"
+        with tempfile.TemporaryDirectory(prefix="miogen-mutant-") as scratch:
+            environment = self.interpreter.environment(
+                dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
+            )
+            environment.pop("COVERAGE_PROCESS_START", None)
+            plugin: list[str] = []
+            if text is not None:
+                named = Path(scratch) / "mutant.json"
+                named.write_text(json.dumps(
+                    {"module": self.module_name, "path": str(self.path), "source": text}
+                ))  # fmt: skip
+                environment[MUTANT_VARIABLE] = str(named)
+                plugin = ["-p", PLUGIN]
+            command = self.interpreter.command(
+                "pytest", "-x", "-q", "-p", "no:cacheprovider", *plugin, *selection
+            )
+            try:
+                completed = run_group(command, self.root, environment, self.timeout)
+            except subprocess.TimeoutExpired:
+                return "timeout"
+        return "passed" if completed.returncode == 0 else "failed"
+
+
+class _Cache:
+    """Verdicts by content key, of the baseline's key only (an older one's are dropped)."""
+
+    def __init__(self, root: Path, baseline_key: str) -> None:
+        self.path, self.baseline_key = root / KILLS_PATH, baseline_key
+        stored = read_or_set_aside(self.path, json.loads) if baseline_key else None
+        fits = (
+            isinstance(stored, dict)
+            and stored.get("version") == CACHE_VERSION
+            and stored.get("baseline") == baseline_key
+        )
+        self.killed: dict[str, bool] = dict(stored["killed"]) if fits else {}  # type: ignore[index]
+        self.changed = False
+
+    def get(self, key: str) -> bool | None:
+        return self.killed.get(key)
+
+    def put(self, key: str, killed: bool) -> None:
+        self.killed[key] = killed
+        self.changed = True
+
+    def save(self) -> None:
+        if not self.changed or not self.baseline_key:
+            return
+        data = {"version": CACHE_VERSION, "baseline": self.baseline_key, "killed": self.killed}
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            write_atomically(self.path, json.dumps(data))
+        except OSError:
+            pass  # a folder we may not write to: run again next time

@@ -1,0 +1,128 @@
+"""Which mutants the project's suite kills: its tests of the unit, run against each mutant."""
+
+from __future__ import annotations
+
+import ast
+import textwrap
+from pathlib import Path
+
+from miogen.analysis.module import analyze_file
+from miogen.assertions.mutants import list_mutants, mutant_source
+from miogen.host.baseline import project_baseline
+from miogen.host.suite_kills import KILLS_PATH, _Runner, suite_kills
+
+SUBJECT = """\
+def size(x: int) -> str:
+    if x >= 10:
+        return "big"
+    return "small"
+
+
+def unused(x: int) -> int:
+    return x + 1
+"""
+
+TESTS = """
+from pkg.subject import size
+
+
+def test_big():
+    assert size(50) == "big"
+
+
+class TestSmall:
+    def test_small(self):
+        assert size(1) == "small"
+"""
+
+
+def project(tmp_path: Path) -> Path:
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("", encoding="utf-8")
+    (tmp_path / "pkg" / "subject.py").write_text(SUBJECT, encoding="utf-8")
+    (tmp_path / "pyproject.toml").write_text(
+        "[project]\nname = 'p'\n[tool.pytest.ini_options]\npythonpath = ['.']\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_subject.py").write_text(
+        textwrap.dedent(TESTS).lstrip(), encoding="utf-8"
+    )
+    return tmp_path
+
+
+def test_the_suites_tests_of_the_unit_run_against_each_mutant_and_are_cached(tmp_path):
+    root = project(tmp_path)
+    path = root / "pkg" / "subject.py"
+    model = analyze_file(path, "pkg.subject")
+    size, unused = model.unit("size"), model.unit("unused")
+    described = {m.description: m.index for m in list_mutants(SUBJECT, size)}
+    everything = {("size", i) for i in described.values()}
+    everything |= {("unused", m.index) for m in list_mutants(SUBJECT, unused)}
+    baseline = project_baseline(root)
+    assert baseline.ran and not baseline.error
+    found = suite_kills(baseline, path, "pkg.subject", SUBJECT, model.units, everything)
+    # x >= 10 -> x > 10 and 10 -> 11: size(50) and size(1) cannot tell them apart
+    boundary = {("size", described["GtE -> Gt"]), ("size", described["10 -> 11"])}
+    unreached = {m for m in everything if m[0] == "unused"}  # no test runs it: no run
+    assert found.alive == boundary | unreached
+    assert found.killed == everything - found.alive
+    assert found.runs == 1 + len(everything - unreached)  # the original once, then each mutant
+    assert path.read_text(encoding="utf-8") == SUBJECT  # imported from text, never written
+    assert (root / KILLS_PATH).exists()
+    again = suite_kills(baseline, path, "pkg.subject", SUBJECT, model.units, everything)
+    assert (again.killed, again.alive, again.runs) == (found.killed, found.alive, 0)
+
+
+def test_mutants_past_the_cap_count_as_killed(tmp_path):
+    root = project(tmp_path)
+    path = root / "pkg" / "subject.py"
+    model = analyze_file(path, "pkg.subject")
+    mutants = {("size", m.index) for m in list_mutants(SUBJECT, model.unit("size"))}
+    found = suite_kills(
+        project_baseline(root), path, "pkg.subject", SUBJECT, model.units, mutants, limit=0
+    )
+    assert found.killed == mutants and not found.alive and found.runs == 0
+    assert found.notes == [f"{len(mutants)} mutants past the cap of 0 not run"]
+
+
+def test_contexts_become_pytest_node_ids(tmp_path):
+    root = project(tmp_path)
+    runner = _Runner(root, "pkg.subject", root / "pkg" / "subject.py", None, 1.0)  # type: ignore[arg-type]
+    assert runner.selection(["test_subject.test_big", "test_subject.TestSmall.test_small"]) == (
+        "tests/test_subject.py::TestSmall::test_small",
+        "tests/test_subject.py::test_big",
+    )
+    (root / "other").mkdir()
+    (root / "other" / "test_subject.py").write_text("", encoding="utf-8")
+    ambiguous = _Runner(root, "pkg.subject", root / "pkg" / "subject.py", None, 1.0)  # type: ignore[arg-type]
+    # two files the context may name: both run whole
+    assert ambiguous.selection(["test_subject.test_big"]) == (
+        "other/test_subject.py",
+        "tests/test_subject.py",
+    )
+
+
+MULTILINE = """\
+def within(x: int, low: int = 0) -> bool:
+    ok = (
+        x >= low
+        and x < 10  # the upper bound
+    )
+    return ok
+"""
+
+
+def test_a_mutant_changes_only_its_expression_and_keeps_every_line(tmp_path):
+    path = tmp_path / "within.py"
+    path.write_text(MULTILINE, encoding="utf-8")
+    unit = analyze_file(path, "within").unit("within")
+    mutants = list_mutants(MULTILINE, unit)
+    assert mutants
+    for mutant in mutants:
+        text = mutant_source(MULTILINE, unit, mutant.index)
+        assert text.count("\n") == MULTILINE.count("\n"), text
+        assert text.splitlines()[-1] == "    return ok"  # lines after it keep their text
+        assert ast.dump(ast.parse(text)) != ast.dump(ast.parse(MULTILINE))
+    negated = mutant_source(MULTILINE, unit, [m.operator for m in mutants].index("LCR"))
+    assert "x >= low or x < 10" in negated

@@ -1,0 +1,100 @@
+"""With mutation on, a test is kept when it kills a mutant the project's suite leaves alive.
+
+A toy project whose suite covers every branch of ``size`` but never calls it at the boundary
+(``x >= 10``): the mutants ``x > 10`` and ``x >= 11`` survive it, and only a generated test of
+``size(10)`` tells them apart.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+from miogen.cli import summarize
+from miogen.host.config import Options
+from miogen.run.job import generate_module
+
+SIZE = """\
+def size(x: int) -> str:
+    if x >= 10:
+        return "big"
+    return "small"
+"""
+
+PATHS = """
+from pkg.size import size
+
+
+def test_big():
+    assert size(50) == "big"
+
+
+def test_small():
+    assert size(1) == "small"
+"""
+
+BOUNDARY = """
+
+def test_boundary():
+    assert size(10) == "big"
+    assert size(9) == "small"
+"""
+
+OPTIONS = Options(0, evaluations=3000, seed=1)
+
+
+def project(tmp_path: Path, tests: str) -> Path:
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("", encoding="utf-8")
+    (tmp_path / "pkg" / "size.py").write_text(SIZE, encoding="utf-8")
+    (tmp_path / "pyproject.toml").write_text(
+        "[project]\nname = 'toy'\n[tool.pytest.ini_options]\npythonpath = ['.']\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_size.py").write_text(
+        textwrap.dedent(tests).lstrip(), encoding="utf-8"
+    )
+    return tmp_path
+
+
+def test_a_test_killing_what_the_suite_misses_is_written_and_reported(tmp_path):
+    root = project(tmp_path, PATHS)
+    output = root / "tests" / "test_size_miogen.py"
+    report = generate_module(root / "pkg" / "size.py", None, output, OPTIONS)
+    assert report.suite is not None and report.suite.ran
+    gain = report.gain
+    assert gain.added == 0 and gain.mutants >= 1, gain  # no branch: the suite has them all
+    assert "+" in gain.describe() and "mutants killed over your suite" in gain.describe()
+    written = output.read_text(encoding="utf-8")
+    assert "size(10)" in written, written  # the boundary the suite never checks
+    summary = summarize(report)
+    assert summary["suite"]["units"]["size"]["mutants_added"] == gain.mutants
+    assert any("mutants killed over your suite" in line for line in summary["suite"]["lines"])
+    assert (root / "tests" / "test_size.py").read_text(encoding="utf-8") == textwrap.dedent(
+        PATHS
+    ).lstrip()  # the human file, and the module, are untouched
+    assert (root / "pkg" / "size.py").read_text(encoding="utf-8") == SIZE
+
+
+def test_without_mutation_a_fully_covered_module_gets_nothing(tmp_path):
+    root = project(tmp_path, PATHS)
+    output = root / "tests" / "test_size_miogen.py"
+    options = Options(0, evaluations=3000, seed=1, mutation_share=0.0)
+    report = generate_module(root / "pkg" / "size.py", None, output, options)
+    assert not output.exists()
+    assert report.gain.mutants == 0
+    assert (
+        report.gain.describe()
+        == "your suite already covers every branch of pkg.size; nothing added"
+    )
+
+
+def test_a_suite_that_kills_every_mutant_gets_nothing(tmp_path):
+    root = project(tmp_path, PATHS + BOUNDARY)
+    output = root / "tests" / "test_size_miogen.py"
+    report = generate_module(root / "pkg" / "size.py", None, output, OPTIONS)
+    assert not output.exists()
+    assert report.gain.mutants == 0 and report.gain.added == 0
+    assert report.dropped.adds_nothing  # tests were found, and each added nothing
+    assert "kills every mutant they kill" in " ".join(summarize(report)["warnings"])
