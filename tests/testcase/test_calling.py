@@ -13,7 +13,7 @@ from miogen.testcase.mutation import _change_value
 from miogen.testcase.sampling import TestFactory
 
 MODULE = """
-from typing import Optional
+from typing import Any, Optional
 
 
 class Stack:
@@ -31,6 +31,15 @@ class Stack:
 
 def parse(__text: str, __base: int, strict: bool = False) -> int:
     return 0
+
+
+def is_word(text: Any) -> bool:
+    \"\"\"Whether the text is a word.
+
+    :param text: the text to check
+    :type text: str
+    \"\"\"
+    return text.isalpha()
 
 
 class Store:
@@ -60,6 +69,21 @@ def test_required_parameters_go_by_position_optional_ones_by_keyword():
         Statement("construct", "Stack", (("capacity", 0), ("strict", 1), ("label", 2))),
     )  # fmt: skip
     assert source(test).strip() == 'Stack(3, strict=True, label="s")'
+
+
+def test_a_boolean_goes_by_keyword_and_so_does_what_follows_it():
+    """``Stack(capacity=True)``, not the boolean trap ``Stack(True)`` (ruff's FBT003)."""
+    test = (
+        value(True), value(3),
+        Statement("construct", "Stack", (("capacity", 0), ("strict", 0))),
+        Statement("method", "limit", (("count", 0),), receiver=2),
+        Statement("method", "push", (("/item", 0), ("times", 1)), receiver=2),
+    )  # fmt: skip
+    assert source(test).split("\n")[:3] == [
+        "    stack = Stack(capacity=True, strict=True)",
+        "    stack.limit(count=True)",
+        "    stack.push(True, times=3)",  # positional-only: by position all the same
+    ]
 
 
 def test_keywords_equal_to_their_defaults_are_left_out():
@@ -92,7 +116,17 @@ def test_a_value_of_another_type_is_marked_for_type_checkers():
     assert mistyped(test, f.signature) == {3}
     rendered = render_test(as_written(test, f.signature), [], "t", {"Stack"}, {3}).source
     assert "stack.limit(None)  # type: ignore[arg-type]" in rendered
-    assert "stack.limit(True)\n" in rendered  # a bool is an int to type checkers
+    assert "stack.limit(count=True)\n" in rendered  # a bool is an int to type checkers
+
+
+def test_a_parameter_annotated_any_takes_every_value():
+    """``is_word(0)`` for ``text: Any`` type-checks: marking it would be an unused ignore,
+    though the type inferred for ``text`` (from the docstring) is str."""
+    f = factory("is_word")
+    test = (value(0), Statement("call", "is_word", (("text", 0),)))
+    [parameter] = f.signature(test[1]).params
+    assert parameter.type.kind in ("str", "union")  # inferred
+    assert mistyped(test, f.signature) == set()
 
 
 def test_an_object_passed_for_a_plain_type_is_marked_too():

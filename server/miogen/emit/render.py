@@ -106,7 +106,7 @@ def render_test(
         if observation.kind == "attribute" and observation.index in names:
             lines.append(_assertion(names[observation.index], observation, rendered))
     body = "\n".join(f"    {line}" for line in lines) or "    pass"
-    rendered.source = f"def {name}():\n{body}\n"
+    rendered.source = plain_decimals(f"def {name}():\n{body}\n")
     rendered.imports |= _module_names(test)
     rendered.extra_imports |= _origin_imports(test) | module_imports(rendered.source)
     return rendered
@@ -287,6 +287,9 @@ def _special_expression(statement: Statement, names: dict[int, str]) -> str:
         # ``a == None`` runs ``a.__eq__`` as ``a is None`` would not, but linters (E711/E712)
         # read it as a mistake: the operator module's function says the comparison is meant.
         return f"operator.{_EQUALITIES[statement.name]}({receiver}, {', '.join(operands)})"
+    if statement.name in _COMPARISONS and operands == [receiver]:
+        # ``a <= a`` runs ``a.__le__`` with itself, which reads as a slip (ruff PLR0124)
+        return f"operator.{statement.name.strip('_')}({receiver}, {receiver})"
     return template_for(statement.name, len(operands)).format(receiver, *operands)
 
 
@@ -387,6 +390,43 @@ _MODULES = frozenset(
     {"datetime", "decimal", "fractions", "pathlib", "re", "uuid", "math", "operator", "zoneinfo"}
     | {"copy"}
 )
+
+
+_WHOLE_NUMBER = re.compile(r"[+-]?[0-9]+")
+
+
+def plain_decimals(source: str) -> str:
+    """``Decimal(-4321)`` for ``Decimal("-4321")``: the same value, without the string that
+    linters call verbose (ruff FURB157); a signed zero keeps its string (``Decimal(-0)`` is 0).
+
+    >>> plain_decimals('x = decimal.Decimal("-4321") + decimal.Decimal("-0")')
+    'x = decimal.Decimal(-4321) + decimal.Decimal("-0")'
+    """
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(source).readline))
+    except (tokenize.TokenError, SyntaxError):
+        return source
+    lines = source.splitlines(keepends=True)
+    replacements = []
+    for index in range(len(tokens) - 3):
+        name, opening, text, closing = tokens[index : index + 4]
+        if not (name.string == "Decimal" and opening.string == "(" and closing.string == ")"):
+            continue
+        if text.type != tokenize.STRING or text.start[0] != text.end[0]:
+            continue
+        try:
+            value = ast.literal_eval(text.string)
+        except (ValueError, SyntaxError):
+            continue
+        if not isinstance(value, str) or not _WHOLE_NUMBER.fullmatch(value):
+            continue
+        number = int(value)
+        if number == 0 and value[0] in "+-":
+            continue
+        replacements.append((text.start, text.end, str(number)))
+    for (row, start), (_, end), digits in reversed(replacements):
+        lines[row - 1] = lines[row - 1][:start] + digits + lines[row - 1][end:]
+    return "".join(lines)
 
 
 def module_imports(source: str) -> set[str]:

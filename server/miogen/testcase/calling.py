@@ -3,7 +3,8 @@
 The rule: required parameters go by position, in order, as long as every parameter before
 them went by position too; optional ones (those with a default) go by keyword; positional-only
 parameters ("/x", also PEP 484's ``__x``) and ``*items`` always by position; keyword-only ones
-always by keyword. An argument whose value is the parameter's own literal default, of the same
+always by keyword. A literal ``True``/``False`` goes by keyword wherever it may (``f(flag=True)``,
+not the "boolean trap" ``f(True)`` that linters flag, ruff's FBT003), and so does what follows it. An argument whose value is the parameter's own literal default, of the same
 type, is left out when it goes by keyword (``Stack(3)``, not ``Stack(capacity=3, strict=False)``).
 
 Only the spelling changes: the call passes the same values to the same parameters, so what
@@ -58,7 +59,8 @@ def _spelled(
                 expected = order.index(name)
             continue
         in_place = expected < len(order) and order[expected] == name
-        positional = positional and in_place and _by_position(parameter)
+        boolean = _is_bool(test[index])
+        positional = positional and in_place and _by_position(parameter) and not boolean
         if positional:
             spelled.append((f"/{name}", index))
             expected += 1
@@ -68,6 +70,10 @@ def _spelled(
             continue
         spelled.append((name, index))
     return tuple(_trailing_defaults_dropped(spelled, by_name, test))
+
+
+def _is_bool(statement: Statement) -> bool:
+    return statement.kind == "value" and isinstance(statement.value, bool)
 
 
 def _by_position(parameter: Parameter) -> bool:
