@@ -113,7 +113,7 @@ def test_a_value_of_another_type_is_marked_for_type_checkers():
         value(None), Statement("method", "limit", (("count", 2),), receiver=1),
         value(True), Statement("method", "limit", (("count", 4),), receiver=1),
     )  # fmt: skip
-    assert mistyped(test, f.signature) == {3}
+    assert mistyped(test, f.signature) == {3: "arg-type"}
     rendered = render_test(as_written(test, f.signature), [], "t", {"Stack"}, {3}).source
     assert "stack.limit(None)  # type: ignore[arg-type]" in rendered
     assert "stack.limit(count=True)\n" in rendered  # a bool is an int to type checkers
@@ -126,7 +126,25 @@ def test_a_parameter_annotated_any_takes_every_value():
     test = (value(0), Statement("call", "is_word", (("text", 0),)))
     [parameter] = f.signature(test[1]).params
     assert parameter.type.kind in ("str", "union")  # inferred
-    assert mistyped(test, f.signature) == set()
+    assert mistyped(test, f.signature) == {}
+
+
+def test_a_builtins_own_parameter_types_hold_for_special_methods():
+    """``round(stack, 1.5)`` calls ``Stack.__round__``, but mypy checks round's ``ndigits``
+    (an int or None: call-overload, round is overloaded); ``format``'s spec is a str."""
+    f = factory()
+    test = (
+        value(3), Statement("construct", "Stack", (("capacity", 0),)),
+        value(1.5), Statement("operator", "__round__", (("ndigits", 2),), receiver=1),
+        Statement("operator", "__round__", (("ndigits", 0),), receiver=1),
+        Statement("operator", "__round__", (("ndigits", 1),), receiver=1),
+        Statement("operator", "__format__", (("spec", 0),), receiver=1),
+        value(""), Statement("operator", "__format__", (("spec", 7),), receiver=1),
+    )  # fmt: skip
+    assert mistyped(test, f.signature) == {3: "call-overload", 5: "call-overload", 6: "arg-type"}
+    rendered = render_test(test, [], "t", {"Stack"}, mistyped(test, f.signature)).source
+    assert "round(stack, 1.5)  # type: ignore[call-overload]" in rendered
+    assert "round(stack, 3)\n" in rendered
 
 
 def test_an_object_passed_for_a_plain_type_is_marked_too():
@@ -137,7 +155,7 @@ def test_an_object_passed_for_a_plain_type_is_marked_too():
         Statement("construct", "Stack", (("capacity", 0),)),
         Statement("method", "push", (("/item", 0),), receiver=3),
     )  # fmt: skip
-    assert mistyped(test, f.signature) == {2}
+    assert mistyped(test, f.signature) == {2: "arg-type"}
     rendered = render_test(as_written(test, f.signature), [], "t", {"Stack"}, {2}).source
     assert "stack.limit(stack)  # type: ignore[arg-type]" in rendered
 

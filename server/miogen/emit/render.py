@@ -8,6 +8,8 @@ import io
 import keyword
 import re
 import tokenize
+from collections.abc import Mapping
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
 from miogen.analysis.special import template_for
@@ -19,7 +21,13 @@ MATCH_LENGTH = 60  # characters of an exception's message that pytest.raises(mat
 SINGLETONS = frozenset({"True", "False", "None"})  # compared with ``is``, as linters want
 REGEX_SPECIAL = frozenset("\\.^$*+?{}[]|()")
 AMBIGUOUS_NAMES = frozenset({"l", "O", "I"})  # pycodestyle's E741
-IGNORE_ARG_TYPE = "  # type: ignore[arg-type]"
+
+
+def _ignore_comment(mistyped: Mapping[int, str] | AbstractSet[int], index: int) -> str:
+    if index not in mistyped:
+        return ""
+    code = mistyped[index] if isinstance(mistyped, Mapping) else "arg-type"
+    return f"  # type: ignore[{code}]"
 
 
 @dataclass
@@ -43,11 +51,12 @@ def render_test(
     observations: list[Observation],
     name: str,
     module_classes: set[str],
-    mistyped: set[int] | frozenset[int] = frozenset(),
+    mistyped: Mapping[int, str] | AbstractSet[int] = frozenset(),
 ) -> RenderedTest:
     """Source of one test function. Literals used once are inlined into the call that uses them.
     The calls at the ``mistyped`` indices pass a value of another type than an annotation asks
-    for, on purpose: their lines say so to type checkers."""
+    for, on purpose: their lines say so to type checkers (``mistyped[index]``: the error code,
+    by default arg-type)."""
     uses: dict[int, int] = {}
     for statement in test:
         for ref in statement.references():
@@ -67,7 +76,7 @@ def render_test(
             lines += _context_lines(index, test, names, taken, observed, rendered)
             continue
         expression = _expression(statement, names, rendered)
-        comment = IGNORE_ARG_TYPE if index in mistyped else ""
+        comment = _ignore_comment(mistyped, index)
         if _inlined(statement, uses.get(index, 0), expression) or statement.kind == "callable":
             names[index] = expression  # a function passed as an argument: always inlined
             continue

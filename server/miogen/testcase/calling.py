@@ -112,12 +112,23 @@ def _is_default(parameter: Parameter, statement: Statement) -> bool:
         return False
 
 
-def mistyped(test: TestCase, signature_of: Callable[[Statement], Signature | None]) -> set[int]:
-    """The calls that pass a plain value of another type than a parameter's annotation says:
-    on purpose (the sampler does so only where the code checks the type, analysis.guards), so
-    the emitted line tells type checkers so (``# type: ignore[arg-type]``)."""
-    found: set[int] = set()
+def mistyped(
+    test: TestCase, signature_of: Callable[[Statement], Signature | None]
+) -> dict[int, str]:
+    """The calls that pass a plain value of another type than a parameter's annotation says,
+    with the error code a type checker gives them: on purpose (the sampler does so only where
+    the code checks the type, analysis.guards), so the emitted line tells type checkers so
+    (``# type: ignore[arg-type]``). ``round(x, 1.5)`` and ``format(x, 3)`` are checked against
+    the builtin's own parameters (``ndigits`` an int, ``format_spec`` a str), whatever the
+    class's ``__round__`` takes."""
+    found: dict[int, str] = {}
     for position, statement in enumerate(test):
+        if statement.kind == "operator" and statement.name in _BUILTIN_OPERANDS:
+            kinds, code = _BUILTIN_OPERANDS[statement.name]
+            operands = [test[index] for _, index in statement.args]
+            if any(_refused_by_builtin(operand, kinds) for operand in operands[:1]):
+                found[position] = code
+            continue
         signature = signature_of(statement) if statement.kind in _WRITTEN else None
         if signature is None:
             continue
@@ -128,10 +139,25 @@ def mistyped(test: TestCase, signature_of: Callable[[Statement], Signature | Non
                 continue
             argument = test[index]
             if argument.kind == "value" and not _fits(argument.value, parameter.type):
-                found.add(position)
+                found[position] = "arg-type"
             elif argument.kind == "construct" and parameter.type.kind in _NOT_AN_OBJECT:
-                found.add(position)  # an instance of the module's class for an int, a str...
+                found[position] = "arg-type"  # an instance of the module's class for an int...
     return found
+
+
+# Special methods written as builtins whose second operand the builtin types itself (typeshed):
+# the plain types it takes, and mypy's error code for another (round is overloaded).
+_BUILTIN_OPERANDS = {
+    "__round__": ((int, type(None)), "call-overload"),
+    "__format__": ((str,), "arg-type"),
+}
+
+
+def _refused_by_builtin(operand: Statement, kinds: tuple[type, ...]) -> bool:
+    """A plain value of none of ``kinds``, or an object of the module's classes."""
+    if operand.kind == "value":
+        return not isinstance(operand.value, kinds)
+    return operand.kind == "construct"
 
 
 _NOT_AN_OBJECT = frozenset({"int", "float", "complex", "bool", "str", "bytes", "none"})
