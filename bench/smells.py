@@ -489,6 +489,9 @@ def run(
             if folder.exists():
                 shutil.rmtree(folder)
             folder.mkdir(parents=True)
+            # The subject's project, not the repository the results folder is in: the file is
+            # written as in a project without configuration (miogen's own line length is 100).
+            (folder / "pyproject.toml").write_text('[project]\nname = "subject"\n')
             path, root = module.locate(site, folder / "proj")
             log(f"{module.name}: generating ({real.BUDGETS[real.OURS]} s)")
             _generate(path, root, folder, generator)

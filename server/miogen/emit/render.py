@@ -30,6 +30,15 @@ def _ignore_comment(mistyped: Mapping[int, str] | AbstractSet[int], index: int) 
     return f"  # type: ignore[{code}]"
 
 
+def _boolean_noqa(statement: Statement, names: dict[int, str]) -> str:
+    """``operator.eq(box, True)`` compares with a bool on purpose (``box == True`` reads as a
+    slip, E712): the boolean positional argument says so to flake8-boolean-trap (FBT003)."""
+    if statement.kind != "operator" or statement.name not in _EQUALITIES:
+        return ""
+    operands = {names.get(i) for _, i in statement.args} | {names.get(statement.receiver)}
+    return "  # noqa: FBT003" if operands & {"True", "False"} else ""
+
+
 @dataclass
 class RenderedTest:
     name: str
@@ -76,7 +85,7 @@ def render_test(
             lines += _context_lines(index, test, names, taken, observed, rendered)
             continue
         expression = _expression(statement, names, rendered)
-        comment = _ignore_comment(mistyped, index)
+        comment = _ignore_comment(mistyped, index) + _boolean_noqa(statement, names)
         if _inlined(statement, uses.get(index, 0), expression) or statement.kind == "callable":
             names[index] = expression  # a function passed as an argument: always inlined
             continue
