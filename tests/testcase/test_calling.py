@@ -147,6 +147,21 @@ def test_a_builtins_own_parameter_types_hold_for_special_methods():
     assert "round(stack, 3)\n" in rendered
 
 
+def test_a_collection_passed_for_a_plain_type_is_marked_too():
+    """``stack.limit([])`` for ``count: int``: the code checks the type, mypy refuses the list."""
+    f = factory()
+    test = (
+        value(3), Statement("construct", "Stack", (("capacity", 0),)),
+        Statement("list", "", ()), Statement("method", "limit", (("count", 2),), receiver=1),
+        Statement("method", "push", (("/item", 2),), receiver=1),  # item: int, positional-only
+    )  # fmt: skip
+    assert mistyped(test, f.signature) == {3: "arg-type", 4: "arg-type"}
+    wrong = mistyped(test, f.signature)
+    rendered = render_test(as_written(test, f.signature), [], "t", {"Stack"}, wrong).source
+    assert "stack.limit(list_)  # type: ignore[arg-type]" in rendered  # one list, used twice
+    assert "stack.push(list_)  # type: ignore[arg-type]" in rendered
+
+
 def test_an_object_passed_for_a_plain_type_is_marked_too():
     f = factory()
     test = (

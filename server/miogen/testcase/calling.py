@@ -140,8 +140,9 @@ def mistyped(
             argument = test[index]
             if argument.kind == "value" and not _fits(argument.value, parameter.type):
                 found[position] = "arg-type"
-            elif argument.kind == "construct" and parameter.type.kind in _NOT_AN_OBJECT:
-                found[position] = "arg-type"  # an instance of the module's class for an int...
+            elif argument.kind in _OBJECTS and parameter.type.kind in _NOT_AN_OBJECT:
+                # an instance of the module's class, or a list, for an int, a str...
+                found[position] = "arg-type"
     return found
 
 
@@ -160,6 +161,7 @@ def _refused_by_builtin(operand: Statement, kinds: tuple[type, ...]) -> bool:
     return operand.kind == "construct"
 
 
+_OBJECTS = frozenset({"construct", "list", "tuple", "set", "dict"})
 _NOT_AN_OBJECT = frozenset({"int", "float", "complex", "bool", "str", "bytes", "none"})
 
 
