@@ -330,3 +330,12 @@ def test_a_whole_decimal_is_written_without_a_string():
         'decimal.Decimal("1.50")]' in source
     ), source
     assert "y='Decimal(\"7\")'" in source
+
+
+def test_a_boolean_ndigits_of_round_goes_by_keyword():
+    """``round(box, False)`` is the boolean trap to linters (FBT003); round takes ``ndigits=``."""
+    test = (S("construct", "Box"), S("value", value=False))
+    test = (*test, S("operator", "__round__", [("ndigits", 1)], receiver=0))
+    assert "round(box, ndigits=False)" in render_test(test, [], "test_box", {"Box"}).source
+    test = (*test[:2], S("value", value=2), S("operator", "__round__", [("n", 2)], receiver=0))
+    assert "round(box, 2)" in render_test(test, [], "test_box", {"Box"}).source

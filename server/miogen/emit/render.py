@@ -305,6 +305,8 @@ def _special_expression(statement: Statement, names: dict[int, str]) -> str:
         # ``a == None`` runs ``a.__eq__`` as ``a is None`` would not, but linters (E711/E712)
         # read it as a mistake: the operator module's function says the comparison is meant.
         return f"operator.{_EQUALITIES[statement.name]}({receiver}, {', '.join(operands)})"
+    if statement.name == "__round__" and operands and operands[0] in ("True", "False"):
+        return f"round({receiver}, ndigits={operands[0]})"  # not the boolean trap (FBT003)
     if statement.name in _COMPARISONS and operands == [receiver]:
         # ``a <= a`` runs ``a.__le__`` with itself, which reads as a slip (ruff PLR0124)
         return f"operator.{statement.name.strip('_')}({receiver}, {receiver})"
