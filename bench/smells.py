@@ -243,8 +243,10 @@ def _inexact_float(node: ast.expr) -> bool:
 def _count_fuzz_literals(function: ast.FunctionDef, subject: Subject) -> int:
     """Literal arguments of calls that read as random: strings mixing letters with punctuation
     or odd case (``"sxdIywkc#"``), ints of three digits and more and floats of more than three
-    decimals that the module's source does not contain. A parametrized test's inputs count
-    too (its columns but ``expected...``, the outputs)."""
+    decimals that the module's source does not contain; a number written as a string
+    (``Decimal("-60329")``) is that number. A parametrized test's inputs count too (its columns
+    but ``expected...``, the outputs). Each literal counts once, however deeply its call is
+    nested in others (``f(Decimal(-60329))``)."""
     inputs: list[ast.expr] = []
     for node in ast.walk(function):
         if not isinstance(node, ast.Call) or _name(node.func) in ("raises", "approx"):
@@ -287,12 +289,16 @@ def _parametrized_inputs(decorator: ast.Call) -> list[ast.expr]:
 
 
 _PLAIN = re.compile(r"[A-Za-z0-9 _\-./:,@]*")
+_NUMBER = re.compile(r"[+-]?[0-9]+(\.[0-9]+)?")
 _ODD_CASE = re.compile(r"[a-z][A-Z][a-z]|[A-Z]{2}[a-z]{2}")
 
 
 def _fuzz_like(value: object, source: str) -> bool:
     if isinstance(value, bool) or value is None:
         return False
+    if isinstance(value, str) and _NUMBER.fullmatch(value):
+        number = float(value) if "." in value else int(value)
+        return _fuzz_like(number, source) and value not in source
     if isinstance(value, str):
         if len(value) < 3 or repr(value) in source or f'"{value}"' in source:
             return False
@@ -588,6 +594,9 @@ def run(
             if folder.exists():
                 shutil.rmtree(folder)
             folder.mkdir(parents=True)
+            # The subject's project, not the repository the results folder is in: the file is
+            # written as in a project without configuration (miogen's own line length is 100).
+            (folder / "pyproject.toml").write_text('[project]\nname = "subject"\n')
             path, root = module.locate(site, folder / "proj")
             log(f"{module.name}: generating ({real.BUDGETS[real.OURS]} s)")
             _generate(path, root, folder, generator)

@@ -130,6 +130,19 @@ def test_a_dropped_query_before_the_call_under_test_is_no_setup():
     assert found.counts["multi_behaviour"] == 1  # peek changes nothing push sees
 
 
+def test_a_number_counts_as_one_literal_written_as_a_string_or_nested():
+    """``Decimal("-60329")`` is the number -60329, as fuzzy as ``Decimal(-60329)``; a literal in a
+    call nested in another call counts once; "12" and "1.5" are plain."""
+    written = """
+def test_from_decimal():
+    assert mean([Decimal("-60329"), Decimal("1.5"), Decimal("12")]) == 1
+    mean(values=[Decimal(-60330)])
+    mean(["0.1234567", "007"])
+"""
+    subject = smells.read_subject(textwrap.dedent(SUBJECT))
+    assert smells.count_file("stack", written, subject).counts["fuzz_literals"] == 3
+
+
 def test_the_report_gives_counts_per_100_tests_and_failures():
     found = counts()
     found.clock_failures = 0

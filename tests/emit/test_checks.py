@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from emit.test_merge import ruff
 from miogen.emit.checks import check_notes, mypy_errors, ruff_findings
+from miogen.emit.files import HEADER, is_generated
 from miogen.emit.formatting import environment_folders
 from miogen.emit.merge import GeneratedTest, write_merged
 from miogen.emit.style import project_style
@@ -109,3 +110,50 @@ def test_mypy_of_the_project_finds_no_error_in_the_written_file(tmp_path: Path) 
     broken.write_text(broken.read_text() + "\n\ndef test_typed() -> None:\n    shapes.name('1')\n")
     [error] = mypy_errors(broken, style)
     assert "arg-type" in error and error.startswith("line "), error
+
+
+CONVENTIONS_RUFF = """\
+[tool.ruff]
+line-length = 60
+fix = true
+
+[tool.ruff.lint]
+select = ["ALL"]
+ignore = ["S101", "D", "ANN", "INP001", "PLR2004", "CPY001", "COM812", "ISC001"]
+
+[tool.ruff.lint.isort]
+required-imports = ["from __future__ import annotations"]
+
+[tool.ruff.lint.flake8-import-conventions.extend-aliases]
+datetime = "dt"
+"""
+DATED = GeneratedTest(
+    "test_since_returns_minus_306",
+    "def test_since_returns_minus_306():\n"
+    "    assert shapes.since(datetime.date(1999, 3, 1)) == -306  # datetime.date\n",
+)
+
+
+def test_the_projects_line_length_conventions_and_fix_setting_hold(tmp_path: Path) -> None:
+    """A project with every rule, a short line, ``datetime`` imported as ``dt`` and
+    ``fix = true``: the written file passes its ``ruff check`` as written (the header wrapped
+    to the line length, the module imported and used by its alias), and a plain ``ruff check``
+    (which fixes, here) leaves it as it is."""
+    (tmp_path / "pyproject.toml").write_text(CONVENTIONS_RUFF)
+    (tmp_path / "shapes.py").write_text(
+        "import datetime\n\n\ndef since(when: datetime.date) -> int:\n"
+        "    return (when - datetime.date(2000, 1, 1)).days\n"
+    )
+    path = tmp_path / "tests" / "test_shapes_miogen.py"
+    style = project_style(path)
+    assert style.line_length == 60 and style.import_aliases == (("datetime", "dt"),)
+    imports = ["import datetime", "import shapes"]
+    written, _ = write_merged(path, imports, [DATED], header=HEADER)
+    text = written.read_text()
+    assert "import datetime as dt\n" in text and "shapes.since(dt.date(1999, 3, 1))" in text
+    assert "# datetime.date" in text  # a comment is no code
+    assert is_generated(text) and all(len(line) <= 60 for line in text.splitlines()), text
+    done = ruff_no_fix(written, tmp_path)
+    assert done.returncode == 0, done.stdout + text
+    fixed = subprocess.run([ruff(), "check", str(written)], cwd=tmp_path, capture_output=True)
+    assert fixed.returncode == 0 and written.read_text() == text

@@ -144,3 +144,16 @@ def test_split_never_cuts_an_escape(literal: str, width: int) -> None:
 
 def test_ruff_is_available_to_these_tests() -> None:
     assert os.path.exists(ruff())
+
+
+def test_strings_that_fit_but_share_a_too_long_line_are_split() -> None:
+    """A dict's key and value, each shorter than a line but not both on one: ruff format never
+    breaks ``key: value``, so the strings are split until the lines fit (E501)."""
+    key, value = "variance requires at least two data points", "an arithmetic mean of a normal law"
+    test = GeneratedTest(
+        "test_x",
+        f"def test_x():\n    dict_ = {{\n        {key!r}: {value!r},\n    }}\n    f(dict_)\n",
+    )
+    [formatted] = format_tests([test], Style())
+    assert all(len(line) <= 88 for line in formatted.source.splitlines()), formatted.source
+    assert ast.dump(ast.parse(formatted.source)) == ast.dump(ast.parse(test.source))

@@ -143,7 +143,8 @@ def test_equality_with_a_singleton_is_meant_and_says_so(box_module, name, functi
     )
     lines = [line.strip() for line in rendered.source.splitlines()]
     expected = str(name == "__ne__")
-    assert f"assert operator.{function}(box, {singleton}) is {expected}" in lines
+    noqa = "" if singleton is None else "  # noqa: FBT003"  # a bool on purpose
+    assert f"assert operator.{function}(box, {singleton}) is {expected}{noqa}" in lines
     assert "import operator" in module_imports(rendered.source)
     rendered.extra_imports |= module_imports(rendered.source)
     run(rendered, box_module)
@@ -261,7 +262,7 @@ def test_unchecked_operator_expressions_do_not_read_as_pointless_comparisons():
     )
     rendered = render_test(test, [Observation(4, "raises", "KeyError")], "test_box", {"Box"})
     lines = [line.strip() for line in rendered.source.splitlines()]
-    assert lines[2:5] == ["_ = box < box", "_ = -box", "len(box)"]
+    assert lines[2:5] == ["operator.lt(box, box)", "_ = -box", "len(box)"]
     assert lines[-1] == "_ = box[box]"
 
 
@@ -301,3 +302,40 @@ def test_a_string_too_long_for_a_literal_is_never_quoted():
     assert literal(Huge("x" * 201)) is None
     assert literal(b"y" * 201) is None
     assert literal("x" * 190) == '"' + "x" * 190 + '"'
+
+
+@pytest.mark.parametrize(
+    ("name", "function"), [("__eq__", "eq"), ("__lt__", "lt"), ("__ge__", "ge")]
+)
+def test_an_object_compared_with_itself_says_it_is_meant(box_module, name, function):
+    """``box < box`` reads as a slip (ruff PLR0124): ``operator.lt(box, box)`` runs the same."""
+    test = (S("construct", "Box"), S("operator", name, [("other", 0)], receiver=0))
+    rendered = render_test(test, [], "test_box", {"Box"})
+    assert f"    operator.{function}(box, box)\n" in rendered.source
+    assert "import operator" in rendered.extra_imports
+    if name == "__eq__":
+        run(rendered, box_module)
+
+
+def test_a_whole_decimal_is_written_without_a_string():
+    """``Decimal(-4321)``, not ``Decimal("-4321")`` (ruff FURB157); a signed zero, a fraction
+    and a string that holds such a call stay as they are."""
+    values = [decimal.Decimal("-4321"), decimal.Decimal("0"), decimal.Decimal("-0")]
+    values += [decimal.Decimal("1.50")]
+    test = (*(S("value", value=v) for v in values), S("list", args=[("", i) for i in range(4)]))
+    test = (*test, S("value", value='Decimal("7")'), S("call", "twice", [("x", 4), ("y", 5)]))
+    source = render_test(test, [], "test_x", {"twice"}).source
+    assert (
+        '[decimal.Decimal(-4321), decimal.Decimal(0), decimal.Decimal("-0"), '
+        'decimal.Decimal("1.50")]' in source
+    ), source
+    assert "y='Decimal(\"7\")'" in source
+
+
+def test_a_boolean_ndigits_of_round_goes_by_keyword():
+    """``round(box, False)`` is the boolean trap to linters (FBT003); round takes ``ndigits=``."""
+    test = (S("construct", "Box"), S("value", value=False))
+    test = (*test, S("operator", "__round__", [("ndigits", 1)], receiver=0))
+    assert "round(box, ndigits=False)" in render_test(test, [], "test_box", {"Box"}).source
+    test = (*test[:2], S("value", value=2), S("operator", "__round__", [("n", 2)], receiver=0))
+    assert "round(box, 2)" in render_test(test, [], "test_box", {"Box"}).source

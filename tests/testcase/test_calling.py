@@ -13,7 +13,7 @@ from miogen.testcase.mutation import _change_value
 from miogen.testcase.sampling import TestFactory
 
 MODULE = """
-from typing import Optional
+from typing import Any, Optional
 
 
 class Stack:
@@ -31,6 +31,15 @@ class Stack:
 
 def parse(__text: str, __base: int, strict: bool = False) -> int:
     return 0
+
+
+def is_word(text: Any) -> bool:
+    \"\"\"Whether the text is a word.
+
+    :param text: the text to check
+    :type text: str
+    \"\"\"
+    return text.isalpha()
 
 
 class Store:
@@ -62,6 +71,21 @@ def test_required_parameters_go_by_position_optional_ones_by_keyword():
     assert source(test).strip() == 'Stack(3, strict=True, label="s")'
 
 
+def test_a_boolean_goes_by_keyword_and_so_does_what_follows_it():
+    """``Stack(capacity=True)``, not the boolean trap ``Stack(True)`` (ruff's FBT003)."""
+    test = (
+        value(True), value(3),
+        Statement("construct", "Stack", (("capacity", 0), ("strict", 0))),
+        Statement("method", "limit", (("count", 0),), receiver=2),
+        Statement("method", "push", (("/item", 0), ("times", 1)), receiver=2),
+    )  # fmt: skip
+    assert source(test).split("\n")[:3] == [
+        "    stack = Stack(capacity=True, strict=True)",
+        "    stack.limit(count=True)",
+        "    stack.push(True, times=3)",  # positional-only: by position all the same
+    ]
+
+
 def test_keywords_equal_to_their_defaults_are_left_out():
     test = (
         value(3), value(False), value(""), value(1), value(0),
@@ -89,10 +113,53 @@ def test_a_value_of_another_type_is_marked_for_type_checkers():
         value(None), Statement("method", "limit", (("count", 2),), receiver=1),
         value(True), Statement("method", "limit", (("count", 4),), receiver=1),
     )  # fmt: skip
-    assert mistyped(test, f.signature) == {3}
+    assert mistyped(test, f.signature) == {3: "arg-type"}
     rendered = render_test(as_written(test, f.signature), [], "t", {"Stack"}, {3}).source
     assert "stack.limit(None)  # type: ignore[arg-type]" in rendered
-    assert "stack.limit(True)\n" in rendered  # a bool is an int to type checkers
+    assert "stack.limit(count=True)\n" in rendered  # a bool is an int to type checkers
+
+
+def test_a_parameter_annotated_any_takes_every_value():
+    """``is_word(0)`` for ``text: Any`` type-checks: marking it would be an unused ignore,
+    though the type inferred for ``text`` (from the docstring) is str."""
+    f = factory("is_word")
+    test = (value(0), Statement("call", "is_word", (("text", 0),)))
+    [parameter] = f.signature(test[1]).params
+    assert parameter.type.kind in ("str", "union")  # inferred
+    assert mistyped(test, f.signature) == {}
+
+
+def test_a_builtins_own_parameter_types_hold_for_special_methods():
+    """``round(stack, 1.5)`` calls ``Stack.__round__``, but mypy checks round's ``ndigits``
+    (an int or None: call-overload, round is overloaded); ``format``'s spec is a str."""
+    f = factory()
+    test = (
+        value(3), Statement("construct", "Stack", (("capacity", 0),)),
+        value(1.5), Statement("operator", "__round__", (("ndigits", 2),), receiver=1),
+        Statement("operator", "__round__", (("ndigits", 0),), receiver=1),
+        Statement("operator", "__round__", (("ndigits", 1),), receiver=1),
+        Statement("operator", "__format__", (("spec", 0),), receiver=1),
+        value(""), Statement("operator", "__format__", (("spec", 7),), receiver=1),
+    )  # fmt: skip
+    assert mistyped(test, f.signature) == {3: "call-overload", 5: "call-overload", 6: "arg-type"}
+    rendered = render_test(test, [], "t", {"Stack"}, mistyped(test, f.signature)).source
+    assert "round(stack, 1.5)  # type: ignore[call-overload]" in rendered
+    assert "round(stack, 3)\n" in rendered
+
+
+def test_a_collection_passed_for_a_plain_type_is_marked_too():
+    """``stack.limit([])`` for ``count: int``: the code checks the type, mypy refuses the list."""
+    f = factory()
+    test = (
+        value(3), Statement("construct", "Stack", (("capacity", 0),)),
+        Statement("list", "", ()), Statement("method", "limit", (("count", 2),), receiver=1),
+        Statement("method", "push", (("/item", 2),), receiver=1),  # item: int, positional-only
+    )  # fmt: skip
+    assert mistyped(test, f.signature) == {3: "arg-type", 4: "arg-type"}
+    wrong = mistyped(test, f.signature)
+    rendered = render_test(as_written(test, f.signature), [], "t", {"Stack"}, wrong).source
+    assert "stack.limit(list_)  # type: ignore[arg-type]" in rendered  # one list, used twice
+    assert "stack.push(list_)  # type: ignore[arg-type]" in rendered
 
 
 def test_an_object_passed_for_a_plain_type_is_marked_too():
@@ -103,7 +170,7 @@ def test_an_object_passed_for_a_plain_type_is_marked_too():
         Statement("construct", "Stack", (("capacity", 0),)),
         Statement("method", "push", (("/item", 0),), receiver=3),
     )  # fmt: skip
-    assert mistyped(test, f.signature) == {2}
+    assert mistyped(test, f.signature) == {2: "arg-type"}
     rendered = render_test(as_written(test, f.signature), [], "t", {"Stack"}, {2}).source
     assert "stack.limit(stack)  # type: ignore[arg-type]" in rendered
 

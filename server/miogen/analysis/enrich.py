@@ -353,11 +353,16 @@ def _complete_signature(
         spec = parameter.type
         if spec == ANY and parameter.name in annotations:  # a class imported from the package
             spec = facts.reader.read(annotations[parameter.name])
+        annotated = parameter.annotated
         if spec == ANY:
             spec = inference.infer_parameter(node, parameter, facts, owner)
+            # ``x: Any`` takes every value to type checkers, whatever is inferred for it
+            annotated = annotated and not _names_any(annotations.get(parameter.name))
         name = f"/{parameter.name}" if parameter.name in positional_only else parameter.name
         checked = spec != ANY and guards.type_checked(node, parameter.name, facts)
-        params.append(replace(parameter, name=name, type=spec, type_checked=checked))
+        params.append(
+            replace(parameter, name=name, type=spec, type_checked=checked, annotated=annotated)
+        )
     if arguments.vararg is not None:
         params.insert(_after_positional(params), _varargs(arguments.vararg, node, facts, owner))
     if arguments.kwarg is not None:  # **options: the keys the body reads from it
@@ -372,6 +377,15 @@ def _complete_signature(
     elif returns == ANY:
         returns = inference.infer_return(node, owner, facts)
     return replace(signature, params=tuple(params), returns=returns)
+
+
+def _names_any(annotation: ast.expr | None) -> bool:
+    """``Any``, ``typing.Any`` or ``"Any"``."""
+    if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
+        return annotation.value.rpartition(".")[2] == "Any"
+    if isinstance(annotation, ast.Attribute):
+        return annotation.attr == "Any"
+    return isinstance(annotation, ast.Name) and annotation.id == "Any"
 
 
 def _dunder_positional(signature: Signature) -> set[str]:

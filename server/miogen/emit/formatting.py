@@ -197,6 +197,8 @@ def split_long_strings(source: str, line_length: int) -> str:
             continue
         indent = len(line) - len(line.lstrip())
         pieces = split_string(token.string, max(MIN_PIECE, line_length - indent - 12))
+        if len(pieces) == 1:  # short, but on a line with others (a dict's key and value)
+            pieces = split_string(token.string, max(MIN_PIECE, len(token.string) // 2 + 3))
         if len(pieces) > 1:
             replacements.append((token.start, token.end, "(" + " ".join(pieces) + ")"))
     for (row, start), (_, end), text in reversed(replacements):

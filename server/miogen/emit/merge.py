@@ -13,6 +13,7 @@ from pathlib import Path
 
 from miogen.common.confine import inside
 from miogen.emit import files
+from miogen.emit.conventions import conventional
 from miogen.emit.formatting import format_tests
 from miogen.emit.import_places import import_inserts
 from miogen.emit.imports import (
@@ -88,6 +89,7 @@ def merge_tests(
     first-party packages known, 88 characters).
     """
     style = style or Style()
+    imports, tests = conventional(imports, tests, style)
     wanted = parse_imports([*style.required_imports, *imports])
     if not existing:
         return _new_module(wanted, tests, header, style)
@@ -125,6 +127,7 @@ def write_merged(
     """
     path = Path(path)
     style = style or project_style(path)
+    imports, tests = conventional(imports, tests, style)
     tests = format_tests(tests, style, path, imports)
     candidates = itertools.chain([path], files.fallback_candidates(path))
     for index, candidate in enumerate(itertools.islice(candidates, FALLBACK_TRIES)):
@@ -204,11 +207,12 @@ def _names_used(source: str) -> set[str]:
 def _header_block(header: str, line_length: int) -> str:
     """``header`` as a module docstring or comment, whichever it already is; plain text -> docstring.
 
-    A one-line docstring too long for a line is wrapped, its closing quotes on a line of their own.
+    A one-line docstring too long for a line is wrapped, its closing quotes on a line of their own;
+    so is a comment line, each piece a comment (E501 holds comments to the line length too).
     """
     text = header.strip()
     if not text or all(line.lstrip().startswith("#") for line in text.splitlines()):
-        return text
+        return "\n".join(_wrapped_comment(line, line_length) for line in text.splitlines())
     try:
         body = ast.parse(text).body
     except SyntaxError:
@@ -222,6 +226,17 @@ def _header_block(header: str, line_length: int) -> str:
         wrapped = textwrap.wrap(one_line.group(1), width=line_length - 3, break_long_words=False)
         return '"""' + "\n".join(wrapped) + '\n"""'
     return text
+
+
+def _wrapped_comment(line: str, line_length: int) -> str:
+    """``# words...`` in lines of at most ``line_length`` characters where the words allow it."""
+    if len(line) <= line_length or line.startswith("#!"):
+        return line
+    indent = line[: len(line) - len(line.lstrip())]
+    words = line.lstrip().removeprefix("#").strip()
+    width = max(1, line_length - len(indent) - 2)
+    pieces = textwrap.wrap(words, width=width, break_long_words=False, break_on_hyphens=False)
+    return "\n".join(f"{indent}# {piece}" for piece in pieces) or line
 
 
 def _result(

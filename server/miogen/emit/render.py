@@ -8,6 +8,8 @@ import io
 import keyword
 import re
 import tokenize
+from collections.abc import Mapping
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
 from miogen.analysis.special import template_for
@@ -19,7 +21,22 @@ MATCH_LENGTH = 60  # characters of an exception's message that pytest.raises(mat
 SINGLETONS = frozenset({"True", "False", "None"})  # compared with ``is``, as linters want
 REGEX_SPECIAL = frozenset("\\.^$*+?{}[]|()")
 AMBIGUOUS_NAMES = frozenset({"l", "O", "I"})  # pycodestyle's E741
-IGNORE_ARG_TYPE = "  # type: ignore[arg-type]"
+
+
+def _ignore_comment(mistyped: Mapping[int, str] | AbstractSet[int], index: int) -> str:
+    if index not in mistyped:
+        return ""
+    code = mistyped[index] if isinstance(mistyped, Mapping) else "arg-type"
+    return f"  # type: ignore[{code}]"
+
+
+def _boolean_noqa(statement: Statement, names: dict[int, str]) -> str:
+    """``operator.eq(box, True)`` compares with a bool on purpose (``box == True`` reads as a
+    slip, E712): the boolean positional argument says so to flake8-boolean-trap (FBT003)."""
+    if statement.kind != "operator" or statement.name not in _EQUALITIES:
+        return ""
+    operands = {names.get(i) for _, i in statement.args} | {names.get(statement.receiver)}
+    return "  # noqa: FBT003" if operands & {"True", "False"} else ""
 
 
 @dataclass
@@ -43,11 +60,12 @@ def render_test(
     observations: list[Observation],
     name: str,
     module_classes: set[str],
-    mistyped: set[int] | frozenset[int] = frozenset(),
+    mistyped: Mapping[int, str] | AbstractSet[int] = frozenset(),
 ) -> RenderedTest:
     """Source of one test function. Literals used once are inlined into the call that uses them.
     The calls at the ``mistyped`` indices pass a value of another type than an annotation asks
-    for, on purpose: their lines say so to type checkers."""
+    for, on purpose: their lines say so to type checkers (``mistyped[index]``: the error code,
+    by default arg-type)."""
     uses: dict[int, int] = {}
     for statement in test:
         for ref in statement.references():
@@ -67,7 +85,7 @@ def render_test(
             lines += _context_lines(index, test, names, taken, observed, rendered)
             continue
         expression = _expression(statement, names, rendered)
-        comment = IGNORE_ARG_TYPE if index in mistyped else ""
+        comment = _ignore_comment(mistyped, index) + _boolean_noqa(statement, names)
         if _inlined(statement, uses.get(index, 0), expression) or statement.kind == "callable":
             names[index] = expression  # a function passed as an argument: always inlined
             continue
@@ -106,7 +124,7 @@ def render_test(
         if observation.kind == "attribute" and observation.index in names:
             lines.append(_assertion(names[observation.index], observation, rendered))
     body = "\n".join(f"    {line}" for line in lines) or "    pass"
-    rendered.source = f"def {name}():\n{body}\n"
+    rendered.source = plain_decimals(f"def {name}():\n{body}\n")
     rendered.imports |= _module_names(test)
     rendered.extra_imports |= _origin_imports(test) | module_imports(rendered.source)
     return rendered
@@ -287,6 +305,11 @@ def _special_expression(statement: Statement, names: dict[int, str]) -> str:
         # ``a == None`` runs ``a.__eq__`` as ``a is None`` would not, but linters (E711/E712)
         # read it as a mistake: the operator module's function says the comparison is meant.
         return f"operator.{_EQUALITIES[statement.name]}({receiver}, {', '.join(operands)})"
+    if statement.name == "__round__" and operands and operands[0] in ("True", "False"):
+        return f"round({receiver}, ndigits={operands[0]})"  # not the boolean trap (FBT003)
+    if statement.name in _COMPARISONS and operands == [receiver]:
+        # ``a <= a`` runs ``a.__le__`` with itself, which reads as a slip (ruff PLR0124)
+        return f"operator.{statement.name.strip('_')}({receiver}, {receiver})"
     return template_for(statement.name, len(operands)).format(receiver, *operands)
 
 
@@ -387,6 +410,43 @@ _MODULES = frozenset(
     {"datetime", "decimal", "fractions", "pathlib", "re", "uuid", "math", "operator", "zoneinfo"}
     | {"copy"}
 )
+
+
+_WHOLE_NUMBER = re.compile(r"[+-]?[0-9]+")
+
+
+def plain_decimals(source: str) -> str:
+    """``Decimal(-4321)`` for ``Decimal("-4321")``: the same value, without the string that
+    linters call verbose (ruff FURB157); a signed zero keeps its string (``Decimal(-0)`` is 0).
+
+    >>> plain_decimals('x = decimal.Decimal("-4321") + decimal.Decimal("-0")')
+    'x = decimal.Decimal(-4321) + decimal.Decimal("-0")'
+    """
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(source).readline))
+    except (tokenize.TokenError, SyntaxError):
+        return source
+    lines = source.splitlines(keepends=True)
+    replacements = []
+    for index in range(len(tokens) - 3):
+        name, opening, text, closing = tokens[index : index + 4]
+        if not (name.string == "Decimal" and opening.string == "(" and closing.string == ")"):
+            continue
+        if text.type != tokenize.STRING or text.start[0] != text.end[0]:
+            continue
+        try:
+            value = ast.literal_eval(text.string)
+        except (ValueError, SyntaxError):
+            continue
+        if not isinstance(value, str) or not _WHOLE_NUMBER.fullmatch(value):
+            continue
+        number = int(value)
+        if number == 0 and value[0] in "+-":
+            continue
+        replacements.append((text.start, text.end, str(number)))
+    for (row, start), (_, end), digits in reversed(replacements):
+        lines[row - 1] = lines[row - 1][:start] + digits + lines[row - 1][end:]
+    return "".join(lines)
 
 
 def module_imports(source: str) -> set[str]:

@@ -38,6 +38,9 @@ class Style:
     lints: bool = False  # the project configures ruff: its rules apply to the emitted file
     required_imports: tuple[str, ...] = ()  # isort's required-imports (ruff's rule I002)
     mypy: bool = False  # the project configures mypy ([tool.mypy], mypy.ini, setup.cfg [mypy])
+    # module -> the name its import binds, as the project's ruff wants it (ICN001):
+    # flake8-import-conventions' aliases (or extend-aliases) the project configures
+    import_aliases: tuple[tuple[str, str], ...] = ()
 
 
 def project_style(test_path: Path, current: Path | None = None) -> Style:
@@ -69,6 +72,7 @@ def project_style(test_path: Path, current: Path | None = None) -> Style:
         root=root,
         lints=found is not None,
         required_imports=_required_imports(ruff),
+        import_aliases=_import_aliases(ruff),
         mypy=_configures_mypy(root, pyproject, setup),
     )
 
@@ -115,6 +119,22 @@ def _required_imports(ruff: dict[str, Any]) -> tuple[str, ...]:
         if isinstance(table, dict) and isinstance(table.get("required-imports"), list):
             return tuple(i for i in map(str, table["required-imports"]) if _is_import(i))
     return ()
+
+
+def _import_aliases(ruff: dict[str, Any]) -> tuple[tuple[str, str], ...]:
+    """The import aliases the project's ruff configuration names (``[lint.flake8-import-
+    conventions] aliases``, which replace ruff's defaults, and ``extend-aliases``); ruff's
+    defaults (numpy as np...) are for modules miogen's tests never import plainly."""
+    lint = ruff.get("lint", {}) if isinstance(ruff.get("lint"), dict) else {}
+    found: dict[str, str] = {}
+    for table in (ruff.get("flake8-import-conventions"), lint.get("flake8-import-conventions")):
+        if not isinstance(table, dict):
+            continue
+        for key in ("aliases", "extend-aliases"):
+            aliases = table.get(key)
+            if isinstance(aliases, dict):
+                found |= {str(m): str(a) for m, a in aliases.items() if str(a).isidentifier()}
+    return tuple(sorted(found.items()))
 
 
 def _is_import(line: str) -> bool:

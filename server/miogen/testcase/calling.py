@@ -3,7 +3,8 @@
 The rule: required parameters go by position, in order, as long as every parameter before
 them went by position too; optional ones (those with a default) go by keyword; positional-only
 parameters ("/x", also PEP 484's ``__x``) and ``*items`` always by position; keyword-only ones
-always by keyword. An argument whose value is the parameter's own literal default, of the same
+always by keyword. A literal ``True``/``False`` goes by keyword wherever it may (``f(flag=True)``,
+not the "boolean trap" ``f(True)`` that linters flag, ruff's FBT003), and so does what follows it. An argument whose value is the parameter's own literal default, of the same
 type, is left out when it goes by keyword (``Stack(3)``, not ``Stack(capacity=3, strict=False)``).
 
 Only the spelling changes: the call passes the same values to the same parameters, so what
@@ -58,7 +59,8 @@ def _spelled(
                 expected = order.index(name)
             continue
         in_place = expected < len(order) and order[expected] == name
-        positional = positional and in_place and _by_position(parameter)
+        boolean = _is_bool(test[index])
+        positional = positional and in_place and _by_position(parameter) and not boolean
         if positional:
             spelled.append((f"/{name}", index))
             expected += 1
@@ -68,6 +70,10 @@ def _spelled(
             continue
         spelled.append((name, index))
     return tuple(_trailing_defaults_dropped(spelled, by_name, test))
+
+
+def _is_bool(statement: Statement) -> bool:
+    return statement.kind == "value" and isinstance(statement.value, bool)
 
 
 def _by_position(parameter: Parameter) -> bool:
@@ -106,12 +112,23 @@ def _is_default(parameter: Parameter, statement: Statement) -> bool:
         return False
 
 
-def mistyped(test: TestCase, signature_of: Callable[[Statement], Signature | None]) -> set[int]:
-    """The calls that pass a plain value of another type than a parameter's annotation says:
-    on purpose (the sampler does so only where the code checks the type, analysis.guards), so
-    the emitted line tells type checkers so (``# type: ignore[arg-type]``)."""
-    found: set[int] = set()
+def mistyped(
+    test: TestCase, signature_of: Callable[[Statement], Signature | None]
+) -> dict[int, str]:
+    """The calls that pass a plain value of another type than a parameter's annotation says,
+    with the error code a type checker gives them: on purpose (the sampler does so only where
+    the code checks the type, analysis.guards), so the emitted line tells type checkers so
+    (``# type: ignore[arg-type]``). ``round(x, 1.5)`` and ``format(x, 3)`` are checked against
+    the builtin's own parameters (``ndigits`` an int, ``format_spec`` a str), whatever the
+    class's ``__round__`` takes."""
+    found: dict[int, str] = {}
     for position, statement in enumerate(test):
+        if statement.kind == "operator" and statement.name in _BUILTIN_OPERANDS:
+            kinds, code = _BUILTIN_OPERANDS[statement.name]
+            operands = [test[index] for _, index in statement.args]
+            if any(_refused_by_builtin(operand, kinds) for operand in operands[:1]):
+                found[position] = code
+            continue
         signature = signature_of(statement) if statement.kind in _WRITTEN else None
         if signature is None:
             continue
@@ -122,12 +139,29 @@ def mistyped(test: TestCase, signature_of: Callable[[Statement], Signature | Non
                 continue
             argument = test[index]
             if argument.kind == "value" and not _fits(argument.value, parameter.type):
-                found.add(position)
-            elif argument.kind == "construct" and parameter.type.kind in _NOT_AN_OBJECT:
-                found.add(position)  # an instance of the module's class for an int, a str...
+                found[position] = "arg-type"
+            elif argument.kind in _OBJECTS and parameter.type.kind in _NOT_AN_OBJECT:
+                # an instance of the module's class, or a list, for an int, a str...
+                found[position] = "arg-type"
     return found
 
 
+# Special methods written as builtins whose second operand the builtin types itself (typeshed):
+# the plain types it takes, and mypy's error code for another (round is overloaded).
+_BUILTIN_OPERANDS = {
+    "__round__": ((int, type(None)), "call-overload"),
+    "__format__": ((str,), "arg-type"),
+}
+
+
+def _refused_by_builtin(operand: Statement, kinds: tuple[type, ...]) -> bool:
+    """A plain value of none of ``kinds``, or an object of the module's classes."""
+    if operand.kind == "value":
+        return not isinstance(operand.value, kinds)
+    return operand.kind == "construct"
+
+
+_OBJECTS = frozenset({"construct", "list", "tuple", "set", "dict"})
 _NOT_AN_OBJECT = frozenset({"int", "float", "complex", "bool", "str", "bytes", "none"})
 
 
