@@ -23,9 +23,14 @@ def test_each_run_analyses_afresh(monkeypatch):
 def test_the_summary_sets_the_medians_against_the_aims():
     summary = "\n".join(
         big_file._summary(
-            10_000, [(3.0, 1.5, 9.0), (1.0, 0.9, 2.0), (5.0, 1.8, 8.0)], [(4.0, 9.0)], [0.1, 1.5]
+            10_000,
+            [(3.0, 1.5, 9.0), (1.0, 0.9, 2.0), (5.0, 1.8, 8.0)],
+            [(4.0, 9.0)],
+            [0.1, 1.5],
+            [(2.5, 2.4), (0.5, 0.4), (3.0, 2.9)],
         )  # fmt: skip
     )
+    assert "the targets of one unit when asked for: 2.50 s, 2.40 s of CPU" in summary
     assert "analysis: 3.00 s (NOT within the 2 s aim), 1.50 s of CPU (within the aim)" in summary
     assert "load average 9.0, 2.0, 8.0" in summary
     assert "the longest 1.50 s (NOT within the 1 s aim)" in summary

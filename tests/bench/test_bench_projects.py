@@ -66,7 +66,9 @@ def test_mutation_table_only_when_measured():
     measured = result("a", 6, 9, None)
     measured.mutants.append({"module": "a/m.py", "human_tests": "tests/test_m.py",
                              "mutants": 40, "human_alive": 5, "generated_kill": 2,
-                             "seconds": 1.0})  # fmt: skip
+                             "miogen_reported": 1, "seconds": 1.0})  # fmt: skip
     lines = projects.mutation_table([measured])
-    assert lines[2] == "| a | a/m.py | tests/test_m.py | 40 | 5 | 2 | 1.0 |"
+    assert lines[2] == "| a | a/m.py | tests/test_m.py | 40 | 5 | 2 | 1 | 1.0 |"
+    del measured.mutants[0]["miogen_reported"]  # a row of a run before that column
+    assert projects.mutation_table([measured])[2].endswith("| 2 |  | 1.0 |")
     json.dumps(measured.mutants)  # what results.json holds
