@@ -163,3 +163,24 @@ def test_a_file_outside_any_project_is_verified_as_before(tmp_path):
                              test_file=tmp_path / "out" / "test_modes.py")  # fmt: skip
     assert [t.name for t in result.tests] == ["test_sign"]
     assert result.verification is not None and not result.verification.in_project
+
+
+def test_pytests_internal_error_is_said_by_its_exception_line():
+    """A plugin's warning made an error stops pytest before any test: the reason given is the
+    exception pytest printed, not coverage.py's "no data" warning after it."""
+    from miogen.host.measure import Measurement
+    from miogen.run.verify import _not_run
+
+    output = (
+        "INTERNALERROR> Traceback (most recent call last):\n"
+        'INTERNALERROR>   File "plugin.py", line 306, in pytest_configure\n'
+        "INTERNALERROR>     warnings.warn(PytestDeprecationWarning(UNSET))\n"
+        "INTERNALERROR> pytest.PytestDeprecationWarning: The option is unset.\n"
+        "control.py:964: CoverageWarning: No data was collected. (no-data-collected)\n"
+        '  self._warn("No data was collected.", slug="no-data-collected")\n'
+    )
+    run = Measurement(exit_code=3, output=output)
+    assert (
+        _not_run(run)
+        == "pytest exited with 3: pytest.PytestDeprecationWarning: The option is unset."
+    )

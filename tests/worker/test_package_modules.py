@@ -28,7 +28,10 @@ def is_even(value: int) -> bool:
 def test_reexported_module_of_a_src_layout_package_gets_passing_tests(tmp_path: Path):
     package = tmp_path / "src" / "checks"
     package.mkdir(parents=True)
-    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'checks'\n")
+    # a src/ layout is importable by the project's pytest through its pythonpath setting
+    (tmp_path / "pyproject.toml").write_text(
+        "[project]\nname = 'checks'\n[tool.pytest.ini_options]\npythonpath = ['src']\n"
+    )
     (package / "__init__.py").write_text("from .validation import *\nfrom .errors import *\n")
     (package / "errors.py").write_text("class InvalidInput(ValueError):\n    pass\n")
     (package / "validation.py").write_text(textwrap.dedent(VALIDATION).lstrip())

@@ -123,7 +123,10 @@ def test_the_projects_warning_filters_apply_in_the_worker_and_in_pytest(tmp_path
                 warnings.warn("use modern()", DeprecationWarning, stacklevel=2)
             return x
         """,
-        '\n[tool.pytest.ini_options]\nfilterwarnings = ["error::DeprecationWarning"]\n',
+        # the test environment's pytest-asyncio warns at configure unless its loop scope is set:
+        # with DeprecationWarnings made errors, the project's own pytest would not start
+        '\n[tool.pytest.ini_options]\nfilterwarnings = ["error::DeprecationWarning"]\n'
+        'asyncio_default_fixture_loop_scope = "function"\n',
     )
     output = tmp_path / "tests" / "test_mod.py"
     report = generate_module(module, None, output, Options(0, evaluations=400, seed=1))

@@ -365,6 +365,14 @@ def _not_run(run: Measurement) -> str:
     lines = [line.strip() for line in run.output.splitlines() if line.strip()]
     errors = [line for line in lines if "Error" in line or line.startswith("E ")]
     said = (errors or lines or ["no output"])[-1]
+    internal = [  # pytest's own failure (a plugin's warning made an error, a broken hook)
+        line.removeprefix("INTERNALERROR>").strip()
+        for line in lines
+        if line.startswith("INTERNALERROR>")
+    ]
+    raised = [line for line in internal if re.match(r"[\w.]+(Error|Warning|Exception):", line)]
+    if raised:
+        said = raised[-1]
     if run.exit_code == 5:
         said = "it collected none of the tests (its python_functions or python_files?)"
     return f"pytest exited with {run.exit_code}: {said}"
