@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 from miogen.emit.placement import GeneratedTest
 from miogen.emit.style import Style
+from miogen.emit.tokens import replaced_tokens, source_tokens
 
 
 def conventional(
@@ -47,11 +48,7 @@ def renamed_modules(source: str, aliases: dict[str, str]) -> str:
     >>> renamed_modules("x = datetime.date(1, 2, 3)  # datetime.\\n", {"datetime": "dt"})
     'x = dt.date(1, 2, 3)  # datetime.\\n'
     """
-    try:
-        tokens = list(tokenize.generate_tokens(io.StringIO(source).readline))
-    except (tokenize.TokenError, SyntaxError):
-        return source
-    lines = source.splitlines(keepends=True)
+    tokens = source_tokens(source)
     replacements = []
     previous = ""
     for token, following in zip(tokens, tokens[1:], strict=False):
@@ -61,11 +58,9 @@ def renamed_modules(source: str, aliases: dict[str, str]) -> str:
             and following.string == "."
             and previous != "."
         ):
-            replacements.append((token.start, token.end, aliases[token.string]))
+            replacements.append((token, aliases[token.string]))
         previous = token.string
-    for (row, start), (_, end), alias in reversed(replacements):
-        lines[row - 1] = lines[row - 1][:start] + alias + lines[row - 1][end:]
-    return "".join(lines)
+    return replaced_tokens(source, replacements)
 
 
 def _names(source: str) -> set[str]:

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from miogen.analysis.special import template_for
 from miogen.assertions.observation import Observation, input_literal, quoted
+from miogen.emit.tokens import replaced_tokens, source_tokens
 from miogen.testcase.model import CALLS, Statement, TestCase
 
 MAX_INLINE = 60  # characters of a literal written into the call that uses it
@@ -422,11 +423,7 @@ def plain_decimals(source: str) -> str:
     >>> plain_decimals('x = decimal.Decimal("-4321") + decimal.Decimal("-0")')
     'x = decimal.Decimal(-4321) + decimal.Decimal("-0")'
     """
-    try:
-        tokens = list(tokenize.generate_tokens(io.StringIO(source).readline))
-    except (tokenize.TokenError, SyntaxError):
-        return source
-    lines = source.splitlines(keepends=True)
+    tokens = source_tokens(source)
     replacements = []
     for index in range(len(tokens) - 3):
         name, opening, text, closing = tokens[index : index + 4]
@@ -443,10 +440,8 @@ def plain_decimals(source: str) -> str:
         number = int(value)
         if number == 0 and value[0] in "+-":
             continue
-        replacements.append((text.start, text.end, str(number)))
-    for (row, start), (_, end), digits in reversed(replacements):
-        lines[row - 1] = lines[row - 1][:start] + digits + lines[row - 1][end:]
-    return "".join(lines)
+        replacements.append((text, str(number)))
+    return replaced_tokens(source, replacements)
 
 
 def module_imports(source: str) -> set[str]:
