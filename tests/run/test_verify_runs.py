@@ -1,4 +1,5 @@
-"""The run the CLI, CTG and the language server share: test module text, names, verification."""
+"""Verification's runs of the kept tests: orders, hash seeds, the sandbox, processes started
+ahead; the names of separate jobs' tests kept apart."""
 
 from __future__ import annotations
 
@@ -11,29 +12,16 @@ import pytest
 from miogen.analysis.module import analyze_file
 from miogen.common.project import locate
 from miogen.common.records import Loaded, Progress, TestRecord, UnitStarted
-from miogen.emit.module import module_text, unique_names
-from miogen.emit.state import FIXTURE_NAME as FIXTURE
+from miogen.emit.module import unique_names
 from miogen.host.measure import start_ahead
 from miogen.run import verify as verifying
 from miogen.run.job import VerificationAhead
 from miogen.run.verify import VERIFY_RUNS, verify
-from miogen.run.write import merge_into
 
 
 def record(name: str, body: str, imports: tuple[str, ...] = ("letters",)) -> TestRecord:
     source = f"def {name}():\n" + "".join(f"    {line}\n" for line in body.splitlines())
     return TestRecord(name, source, imports, (), (), 0, [])
-
-
-def test_a_module_with_state_gets_the_fixture_once():
-    tests = [record("test_one", "assert letters()")]
-    imports, generated = module_text(tests, "words", module_state=True)
-    assert generated[0].name == FIXTURE and "import words as _miogen_module" in imports
-    assert FIXTURE not in [t.name for t in module_text(tests, "words", False)[1]]
-    first = merge_into(None, tests, "words", module_state=True).text
-    again = merge_into(first, [record("test_two", "assert not letters() == 1")], "words", True)
-    assert again.text.count(f"def {FIXTURE}") == 1
-    assert "def test_two" in again.text
 
 
 def test_tests_of_separate_jobs_are_renamed_apart():
