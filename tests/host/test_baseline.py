@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import textwrap
 import time
 from pathlib import Path
 
@@ -21,16 +20,9 @@ def sign(x: int) -> int:
 """
 
 
-def project(tmp_path: Path, tests: dict[str, str], config: str = "") -> Path:
-    (tmp_path / "pkg").mkdir()
-    (tmp_path / "pkg" / "__init__.py").write_text("", encoding="utf-8")
-    (tmp_path / "pkg" / "subject.py").write_text(SUBJECT.lstrip(), encoding="utf-8")
-    (tmp_path / "pyproject.toml").write_text(config or "[project]\nname='p'\n", encoding="utf-8")
-    for name, text in tests.items():
-        path = tmp_path / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(text).lstrip(), encoding="utf-8")
-    return tmp_path
+def project(write_project, tests: dict[str, str], **options: str) -> Path:
+    """A package ``pkg.subject`` (``SUBJECT``) and ``tests`` (path -> text) under the root."""
+    return write_project({"pkg/__init__.py": "", "pkg/subject.py": SUBJECT, **tests}, **options)
 
 
 POSITIVE = """
@@ -47,10 +39,10 @@ def covered(root: Path, baseline) -> list[str]:
     return sorted(t.short for t in model.units[0].targets if t.id in ids)
 
 
-def test_the_suite_is_measured_per_test_with_the_projects_configuration(tmp_path):
+def test_the_suite_is_measured_per_test_with_the_projects_configuration(write_project):
     # testpaths names "checks": pytest run from the root finds the test only through it
-    config = "[tool.pytest.ini_options]\ntestpaths = ['checks']\npythonpath = ['.']\n"
-    root = project(tmp_path, {"checks/test_sign.py": POSITIVE}, config)
+    options = "testpaths = ['checks']\npythonpath = ['.']"
+    root = project(write_project, {"checks/test_sign.py": POSITIVE}, pytest_options=options)
     baseline = project_baseline(root)
     assert baseline.ran and not baseline.error and baseline.passed == 1
     entry = baseline.coverage_of(root / "pkg" / "subject.py")
@@ -60,12 +52,8 @@ def test_the_suite_is_measured_per_test_with_the_projects_configuration(tmp_path
     assert covered(root, baseline) == ["`x > 0` never true"]
 
 
-def test_the_result_is_cached_until_a_file_changes(tmp_path):
-    root = project(
-        tmp_path,
-        {"tests/test_sign.py": POSITIVE},
-        "[tool.pytest.ini_options]\npythonpath = ['.']\n",
-    )
+def test_the_result_is_cached_until_a_file_changes(write_project):
+    root = project(write_project, {"tests/test_sign.py": POSITIVE})
     first = project_baseline(root)
     assert not first.cached and (root / BASELINE_PATH).exists()
     generated = f"# {GENERATED_MARKER.capitalize()}\n" + POSITIVE.replace("sign(3)", "sign(7)")
@@ -84,12 +72,11 @@ def test_the_result_is_cached_until_a_file_changes(tmp_path):
     assert len(covered(root, changed)) > len(covered(root, first))
 
 
-def test_generated_files_are_left_out(tmp_path):
+def test_generated_files_are_left_out(write_project):
     generated = f'"""Tests {GENERATED_MARKER}."""\n' + POSITIVE.replace("3) == 1", "-3) == -1")
     root = project(
-        tmp_path,
+        write_project,
         {"tests/test_sign.py": POSITIVE, "tests/test_sign_miogen.py": generated},
-        "[tool.pytest.ini_options]\npythonpath = ['.']\n",
     )
     baseline = project_baseline(root)
     assert baseline.passed == 1  # only the human test ran
@@ -97,11 +84,9 @@ def test_generated_files_are_left_out(tmp_path):
     assert not any("miogen" in t for t in tests)
 
 
-def test_a_failing_human_test_is_reported_with_its_error(tmp_path):
+def test_a_failing_human_test_is_reported_with_its_error(write_project):
     failing = POSITIVE + "\ndef test_broken():\n    import no_such_module_here\n"
-    root = project(
-        tmp_path, {"tests/test_sign.py": failing}, "[tool.pytest.ini_options]\npythonpath = ['.']\n"
-    )
+    root = project(write_project, {"tests/test_sign.py": failing})
     baseline = project_baseline(root)
     assert baseline.passed == 1
     [(test, line)] = baseline.failures.items()
@@ -110,8 +95,8 @@ def test_a_failing_human_test_is_reported_with_its_error(tmp_path):
     assert baseline.covered(root / "pkg" / "subject.py", SUBJECT.lstrip(), []) == {}
 
 
-def test_no_human_tests_is_an_empty_baseline(tmp_path):
-    root = project(tmp_path, {})
+def test_no_human_tests_is_an_empty_baseline(write_project):
+    root = project(write_project, {})
     baseline = project_baseline(root)
     assert not baseline.ran and not baseline.files and not baseline.failures
 
@@ -122,12 +107,8 @@ def test_the_exception_line_is_the_error_pytest_printed():
     assert exception_line("assert 1 == 2", "E   assert 1 == 2") == "assert 1 == 2"
 
 
-def test_the_key_is_hashed_again_only_when_a_files_stat_changed(tmp_path, monkeypatch):
-    root = project(
-        tmp_path,
-        {"tests/test_sign.py": POSITIVE},
-        "[tool.pytest.ini_options]\npythonpath = ['.']\n",
-    )
+def test_the_key_is_hashed_again_only_when_a_files_stat_changed(write_project, monkeypatch):
+    root = project(write_project, {"tests/test_sign.py": POSITIVE})
     hour_ago = time.time() - 3600
     for path in root.rglob("*"):
         os.utime(path, (hour_ago, hour_ago))

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import ast
-import textwrap
 from pathlib import Path
 
 from miogen.analysis.module import analyze_file
@@ -36,23 +35,13 @@ class TestSmall:
 """
 
 
-def project(tmp_path: Path) -> Path:
-    (tmp_path / "pkg").mkdir()
-    (tmp_path / "pkg" / "__init__.py").write_text("", encoding="utf-8")
-    (tmp_path / "pkg" / "subject.py").write_text(SUBJECT, encoding="utf-8")
-    (tmp_path / "pyproject.toml").write_text(
-        "[project]\nname = 'p'\n[tool.pytest.ini_options]\npythonpath = ['.']\n",
-        encoding="utf-8",
-    )
-    (tmp_path / "tests").mkdir()
-    (tmp_path / "tests" / "test_subject.py").write_text(
-        textwrap.dedent(TESTS).lstrip(), encoding="utf-8"
-    )
-    return tmp_path
+def project(write_project) -> Path:
+    files = {"pkg/__init__.py": "", "pkg/subject.py": SUBJECT, "tests/test_subject.py": TESTS}
+    return write_project(files)
 
 
-def test_the_suites_tests_of_the_unit_run_against_each_mutant_and_are_cached(tmp_path):
-    root = project(tmp_path)
+def test_the_suites_tests_of_the_unit_run_against_each_mutant_and_are_cached(write_project):
+    root = project(write_project)
     path = root / "pkg" / "subject.py"
     model = analyze_file(path, "pkg.subject")
     size, unused = model.unit("size"), model.unit("unused")
@@ -74,8 +63,8 @@ def test_the_suites_tests_of_the_unit_run_against_each_mutant_and_are_cached(tmp
     assert (again.killed, again.alive, again.runs) == (found.killed, found.alive, 0)
 
 
-def test_mutants_past_the_cap_count_as_killed(tmp_path):
-    root = project(tmp_path)
+def test_mutants_past_the_cap_count_as_killed(write_project):
+    root = project(write_project)
     path = root / "pkg" / "subject.py"
     model = analyze_file(path, "pkg.subject")
     mutants = {("size", m.index) for m in list_mutants(SUBJECT, model.unit("size"))}
@@ -86,8 +75,8 @@ def test_mutants_past_the_cap_count_as_killed(tmp_path):
     assert found.notes == [f"{len(mutants)} mutants past the cap of 0 not run"]
 
 
-def test_contexts_become_pytest_node_ids(tmp_path):
-    root = project(tmp_path)
+def test_contexts_become_pytest_node_ids(write_project):
+    root = project(write_project)
     runner = _Runner(root, "pkg.subject", root / "pkg" / "subject.py", None, 1.0)  # type: ignore[arg-type]
     assert runner.selection(["test_subject.test_big", "test_subject.TestSmall.test_small"]) == (
         "tests/test_subject.py::TestSmall::test_small",

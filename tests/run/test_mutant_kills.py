@@ -43,23 +43,13 @@ def test_boundary():
 OPTIONS = Options(0, evaluations=3000, seed=1)
 
 
-def project(tmp_path: Path, tests: str) -> Path:
-    (tmp_path / "pkg").mkdir()
-    (tmp_path / "pkg" / "__init__.py").write_text("", encoding="utf-8")
-    (tmp_path / "pkg" / "size.py").write_text(SIZE, encoding="utf-8")
-    (tmp_path / "pyproject.toml").write_text(
-        "[project]\nname = 'toy'\n[tool.pytest.ini_options]\npythonpath = ['.']\n",
-        encoding="utf-8",
-    )
-    (tmp_path / "tests").mkdir()
-    (tmp_path / "tests" / "test_size.py").write_text(
-        textwrap.dedent(tests).lstrip(), encoding="utf-8"
-    )
-    return tmp_path
+def project(write_project, tests: str) -> Path:
+    files = {"pkg/__init__.py": "", "pkg/size.py": SIZE, "tests/test_size.py": tests}
+    return write_project(files, name="toy")
 
 
-def test_a_test_killing_what_the_suite_misses_is_written_and_reported(tmp_path):
-    root = project(tmp_path, PATHS)
+def test_a_test_killing_what_the_suite_misses_is_written_and_reported(write_project):
+    root = project(write_project, PATHS)
     output = root / "tests" / "test_size_miogen.py"
     report = generate_module(root / "pkg" / "size.py", None, output, OPTIONS)
     assert report.suite is not None and report.suite.ran
@@ -77,8 +67,8 @@ def test_a_test_killing_what_the_suite_misses_is_written_and_reported(tmp_path):
     assert (root / "pkg" / "size.py").read_text(encoding="utf-8") == SIZE
 
 
-def test_without_mutation_a_fully_covered_module_gets_nothing(tmp_path):
-    root = project(tmp_path, PATHS)
+def test_without_mutation_a_fully_covered_module_gets_nothing(write_project):
+    root = project(write_project, PATHS)
     output = root / "tests" / "test_size_miogen.py"
     options = Options(0, evaluations=3000, seed=1, mutation_share=0.0)
     report = generate_module(root / "pkg" / "size.py", None, output, options)
@@ -90,8 +80,8 @@ def test_without_mutation_a_fully_covered_module_gets_nothing(tmp_path):
     )
 
 
-def test_a_suite_that_kills_every_mutant_gets_nothing(tmp_path):
-    root = project(tmp_path, PATHS + BOUNDARY)
+def test_a_suite_that_kills_every_mutant_gets_nothing(write_project):
+    root = project(write_project, PATHS + BOUNDARY)
     output = root / "tests" / "test_size_miogen.py"
     report = generate_module(root / "pkg" / "size.py", None, output, OPTIONS)
     assert not output.exists()

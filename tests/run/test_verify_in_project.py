@@ -29,6 +29,14 @@ def mode() -> str:
     return os.environ.get("APP_MODE", "plain")
 """
 
+HUMAN = """
+from app.modes import sign
+
+
+def test_zero():
+    assert sign(0) == 0
+"""
+
 # What the worker saw (its process has no conftest.py of the project): mode() is "plain".
 TESTS = {
     "sign": ("test_sign", "assert sign(3) == 1"),
@@ -36,18 +44,12 @@ TESTS = {
 }
 
 
-def project(root: Path, pytest_options: str = "", human: bool = False) -> ModuleLocation:
+def project(write_project, pytest_options: str = "", human: bool = False) -> ModuleLocation:
     """A src/ layout project, not installed; ``pytest_options``: its [tool.pytest.ini_options]."""
-    options = f"[tool.pytest.ini_options]\n{pytest_options}\n" if pytest_options else ""
-    (root / "pyproject.toml").write_text(f"[project]\nname = 'app'\n{options}")
-    (root / "src" / "app").mkdir(parents=True)
-    (root / "src" / "app" / "__init__.py").write_text("")
-    (root / "src" / "app" / "modes.py").write_text(MODES.lstrip())
-    (root / "tests").mkdir()
+    files = {"src/app/__init__.py": "", "src/app/modes.py": MODES}
     if human:
-        (root / "tests" / "test_human.py").write_text(
-            "from app.modes import sign\n\n\ndef test_zero():\n    assert sign(0) == 0\n"
-        )
+        files["tests/test_human.py"] = HUMAN
+    root = write_project(files, name="app", pytest_options=pytest_options)
     return locate(root / "src" / "app" / "modes.py")
 
 
@@ -84,8 +86,10 @@ def files(root: Path) -> set[str]:
     return {p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file()}
 
 
-def test_a_module_the_projects_pytest_cannot_import_gets_no_tests_and_the_fix(tmp_path, capsys):
-    location = project(tmp_path)
+def test_a_module_the_projects_pytest_cannot_import_gets_no_tests_and_the_fix(
+    write_project, tmp_path, capsys
+):
+    location = project(write_project)
     before = files(tmp_path)
     result = run(location, ("sign",))
     assert result.tests == [] and result.output is None
@@ -101,8 +105,10 @@ def test_a_module_the_projects_pytest_cannot_import_gets_no_tests_and_the_fix(tm
     assert files(tmp_path) == before, "the copy verified in the project is gone"
 
 
-def test_with_pythonpath_set_the_tests_are_written_and_pass_under_plain_pytest(tmp_path):
-    location = project(tmp_path, 'pythonpath = ["src"]')
+def test_with_pythonpath_set_the_tests_are_written_and_pass_under_plain_pytest(
+    write_project, tmp_path
+):
+    location = project(write_project, 'pythonpath = ["src"]')
     result = run(location, ("sign",))
     assert [t.name for t in result.tests] == ["test_sign"]
     assert result.verification is not None and result.verification.in_project
@@ -113,10 +119,10 @@ def test_with_pythonpath_set_the_tests_are_written_and_pass_under_plain_pytest(t
     assert done.returncode == 0 and "1 passed" in done.stdout, done.stdout + done.stderr
 
 
-def test_importlib_mode_and_the_conftest_the_tests_need(tmp_path):
+def test_importlib_mode_and_the_conftest_the_tests_need(write_project, tmp_path):
     # The project's conftest.py puts src/ on sys.path (its tests need it to import the package)
     # and sets what the module reads: a test of what the worker saw without it would fail.
-    location = project(tmp_path, 'addopts = "--import-mode=importlib"', human=True)
+    location = project(write_project, 'addopts = "--import-mode=importlib"', human=True)
     (tmp_path / "conftest.py").write_text(
         "import os, sys\nfrom pathlib import Path\n\n"
         "sys.path.insert(0, str(Path(__file__).parent / 'src'))\n"
@@ -131,10 +137,12 @@ def test_importlib_mode_and_the_conftest_the_tests_need(tmp_path):
     assert done.returncode == 0 and "2 passed" in done.stdout, done.stdout + done.stderr
 
 
-def test_a_tests_folder_that_is_a_package_imports_the_file_under_its_dotted_name(tmp_path):
+def test_a_tests_folder_that_is_a_package_imports_the_file_under_its_dotted_name(
+    write_project, tmp_path
+):
     # rootdir-based package names: pytest imports tests/__init__.py (which sets up the
     # project's tests) before tests.app.test_modes_miogen.
-    location = project(tmp_path, human=True)
+    location = project(write_project, human=True)
     (tmp_path / "tests" / "__init__.py").write_text(
         "import os, sys\nfrom pathlib import Path\n\n"
         "sys.path.insert(0, str(Path(__file__).parents[1] / 'src'))\n"
