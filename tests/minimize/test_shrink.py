@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import decimal
 import random
 import time
+from fractions import Fraction
 
-from miogen.minimize.readable import module_words
+from miogen.minimize import shrink
+from miogen.minimize.readable import module_texts, module_words
 from miogen.minimize.reduce import CoverageCache, ReducedTest, set_cover, split_independent
 from miogen.minimize.shrink import Shrinker, simplicity, value_cost
 from miogen.testcase.model import Statement
@@ -227,3 +230,113 @@ def test_values_the_targets_do_not_need_become_plain_in_a_few_runs(write_module)
     shrunk = Shrinker(cache, time.monotonic() + 30).shrink(ReducedTest(test, covered))
     plain = [s.value for s in shrunk.test if s.kind == "value"]
     assert plain == [1, 1, 1.0, "a", -1], plain
+
+
+CODES = '''
+def is_code(text: str) -> bool:
+    """A six-digit code whose number leaves 1 when divided by 97.
+
+    >>> is_code("100202")
+    True
+    """
+    if len(text) == 6 and text.isdigit() and int(text) % 97 == 1:
+        return True
+    return False
+'''
+
+
+def test_a_made_up_string_becomes_the_modules_own_example(write_module):
+    # No shorter or plainer string keeps the code valid: only the docstring's reads as known.
+    problem = problem_for(write_module("codes", CODES), "is_code")
+    cache = cache_for(problem)
+    test = (Statement("value", value="583165"), Statement("call", "is_code", (("text", 0),)))
+    assert int("583165") % 97 == 1
+    _, covered = cache(test)
+    texts = module_texts(problem.factory.model)
+    assert "100202" in texts
+    shrinker = Shrinker(cache, time.monotonic() + 5, texts=texts)
+    shrunk = shrinker.shrink(ReducedTest(test, covered))
+    assert shrunk.test[0].value == "100202"
+
+
+JOINER = """
+def joined(text: str) -> str:
+    if "\\u200c" in text:
+        return "joined"
+    return "plain"
+"""
+
+
+def test_a_long_string_is_cut_down_to_the_odd_character_it_needs_in_few_runs(write_module):
+    # The search's long strings carry one character that matters: halving from either end
+    # finds it in about log2(length) rounds, where cutting one character a round takes length.
+    problem = problem_for(write_module("joiner", JOINER), "joined")
+    runs = []
+
+    def run(candidate):
+        runs.append(candidate)
+        evaluated = problem.evaluate(candidate)
+        return evaluated.individual, frozenset(t for t, h in evaluated.h.items() if h >= 1.0)
+
+    cache = CoverageCache(run)
+    test = (
+        Statement("value", value="aB3" * 13 + "\u200c"),
+        Statement("call", "joined", (("text", 0),)),
+    )
+    _, covered = cache(test)
+    shrunk = Shrinker(cache, time.monotonic() + 30).shrink(ReducedTest(test, covered))
+    assert shrunk.test[0].value == "\u200c"
+    assert len(runs) <= 40, len(runs)
+
+
+AMOUNTS = """
+from decimal import Decimal
+from fractions import Fraction
+
+
+def halve(amount: Decimal) -> Decimal:
+    if amount > 2:
+        return amount / 2
+    return amount
+
+
+def share(part: Fraction) -> str:
+    if 0 < part < 1:
+        return "part"
+    return "whole"
+"""
+
+
+def test_decimals_and_fractions_shrink_like_numbers(write_module):
+    path = write_module("amounts", AMOUNTS)
+    found = []
+    for unit, value in (("halve", decimal.Decimal("2.5728")), ("share", Fraction(355, 1130))):
+        problem = problem_for(path, unit)
+        cache = cache_for(problem)
+        name = "amount" if unit == "halve" else "part"
+        test = (Statement("value", value=value), Statement("call", unit, ((name, 0),)))
+        _, covered = cache(test)
+        shrunk = Shrinker(cache, time.monotonic() + 5).shrink(ReducedTest(test, covered))
+        found.append(shrunk.test[0].value)
+    assert found == [decimal.Decimal(3), Fraction(1, 2)]
+
+
+def test_shrinking_a_test_takes_a_bounded_number_of_runs(write_module, monkeypatch):
+    monkeypatch.setattr(shrink, "MAX_SHRINK_RUNS", 5)
+    problem = problem_for(write_module("joiner", JOINER), "joined")
+    runs = []
+
+    def run(candidate):
+        runs.append(candidate)
+        evaluated = problem.evaluate(candidate)
+        return evaluated.individual, frozenset(t for t, h in evaluated.h.items() if h >= 1.0)
+
+    cache = CoverageCache(run)
+    test = (
+        Statement("value", value="aB3" * 13 + "\u200c"),
+        Statement("call", "joined", (("text", 0),)),
+    )
+    _, covered = cache(test)
+    shrunk = Shrinker(cache, time.monotonic() + 30).shrink(ReducedTest(test, covered))
+    assert len(runs) <= 1 + 5 and shrunk.test[0].value != "\u200c"
+    assert covered <= cache(shrunk.test)[1]
