@@ -127,7 +127,13 @@ def reduce_suite(
         run.focus(t for t in reduced.targets if optional(t))
         plain.append(shrinker.plain(reduced))
     shrunk = []
-    for reduced in plain:
+    for position, reduced in enumerate(plain):
+        # Each test gets an even share of the time left, and what it leaves goes to those
+        # after it: the first tests' long strings do not keep the last ones' values fuzz.
+        started = time.monotonic()
+        shrinker.deadline = min(
+            limit, started + max(limit - started, 0.0) / (len(plain) - position)
+        )
         run.focus(t for t in reduced.targets if optional(t))
         shrunk.append(shrinker.shrink(reduced))
     extra = min(extra, max(time.monotonic() - (now + max(deadline - now, 0.0) / 2), 0.0))
