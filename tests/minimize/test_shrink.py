@@ -340,3 +340,26 @@ def test_shrinking_a_test_takes_a_bounded_number_of_runs(write_module, monkeypat
     shrunk = Shrinker(cache, time.monotonic() + 30).shrink(ReducedTest(test, covered))
     assert len(runs) <= 1 + 5 and shrunk.test[0].value != "\u200c"
     assert covered <= cache(shrunk.test)[1]
+
+
+CHECKSUMS = """
+def check(code: str) -> str:
+    if len(code) == 10 and code.isdigit():
+        if sum(int(c) * (i + 1) for i, c in enumerate(code)) % 11 == 0:
+            return "valid"
+        return "invalid"
+    return "other"
+"""
+
+
+def test_the_digits_of_a_string_go_toward_0_where_its_length_and_kind_matter(write_module):
+    # Ten digits whose checksum fails: nothing shorter or plainer covers "invalid", but one
+    # nonzero digit reads as made up on purpose, ten as fuzz.
+    problem = problem_for(write_module("checksums", CHECKSUMS), "check")
+    cache = cache_for(problem)
+    test = (Statement("value", value="1506715204"), Statement("call", "check", (("code", 0),)))
+    _, covered = cache(test)
+    shrunk = Shrinker(cache, time.monotonic() + 5).shrink(ReducedTest(test, covered))
+    value = shrunk.test[0].value
+    assert len(value) == 10 and value.isdigit() and int(value) < 10, value
+    assert covered <= cache(shrunk.test)[1]

@@ -26,6 +26,7 @@ from miogen.testcase.model import CALLS, Statement, TestCase, drop_unused_values
 
 MAX_PAIRED = 6  # numbers of a test the pair pass looks at (it tries every pair)
 PLAIN_CHARACTERS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789 ")
+NONZERO_DIGITS = frozenset("123456789")
 MAX_WORDS = 6  # words of the module a string is tried as (each try is a run)
 MAX_TEXTS = 4  # texts of the module a string is tried as, the closest ones to it
 TEXT_DISCOUNT = 0.5  # a text of the module costs this share of what the same made-up one costs
@@ -44,7 +45,11 @@ def value_cost(value: object) -> float:
         digits = len(repr(value).rstrip("0").split(".")[-1]) if "." in repr(value) else 0
         return math.log2(abs(value) + 1) + digits + (0 if value.is_integer() else 1)
     if isinstance(value, str):
-        return float(len(value) + sum(1 for c in value if c not in PLAIN_CHARACTERS))
+        odd = sum(1 for c in value if c not in PLAIN_CHARACTERS)
+        # Less than a character: among strings alike, digits toward 0 ("0000000004" before
+        # "1506715204": an ISBN whose checksum fails, as a reader would make one up).
+        nonzero = sum(1 for c in value if c in NONZERO_DIGITS) / (2 * len(value) + 2)
+        return len(value) + odd + nonzero
     if isinstance(value, bytes):
         return float(len(value))
     if isinstance(value, decimal.Decimal):
@@ -273,7 +278,7 @@ class Shrinker:
             cost = text_cost(value, self.texts)
             simpler = [w for w in self.words if value_cost(w) < cost and w != value]
             same = [w for w in simpler if len(w) == len(value)]
-            plain = [_plain(value), value.lower()]
+            plain = [_plain(value), value.lower(), _zeroed(value)]
             words = list(dict.fromkeys([*plain, *simpler[:MAX_WORDS], *same[:MAX_WORDS]]))
             candidates += [w for w in words if text_cost(w, self.texts) < cost]
             candidates += self._closest_texts(value, cost)
@@ -358,9 +363,9 @@ def _finite_number(statement: Statement) -> int | float | None:
 def _cuts(value: str | bytes) -> list[str | bytes]:
     """Shorter or plainer forms of ``value``, at most ``MAX_CUTS``: its halves, blocks of a
     quarter, an eighth... of it left out, each character that is not plain made plain
-    (``_plain``: the others of the string may be what the code looks for), then each character
-    left out, those that are not plain first (a zero-width or combining character the search
-    put in, a capital)."""
+    (``_plain``: the others of the string may be what the code looks for), each digit made 0,
+    then each character left out, those that are not plain first (a zero-width or combining
+    character the search put in, a capital)."""
     size = len(value)
     found: list[str | bytes] = [value[: size // 2], value[size // 2 :]]
     block = size // 4
@@ -370,6 +375,9 @@ def _cuts(value: str | bytes) -> list[str | bytes]:
     odd = [i for i in range(size) if not _plain_at(value, i)]
     if isinstance(value, str):
         found += [value[:i] + _plain(value[i]) + value[i + 1 :] for i in odd]
+        found += [
+            value[:i] + "0" + value[i + 1 :] for i, c in enumerate(value) if c in NONZERO_DIGITS
+        ]
     others = [i for i in range(size) if i not in set(odd)]
     found += [_without(value, i, i + 1) for i in [*odd, *others]]
     return list(dict.fromkeys(c for c in found if c != value))[:MAX_CUTS]
@@ -398,6 +406,11 @@ def _common_start(first: str, second: str) -> int:
 def _plain(value: str) -> str:
     """``"hV d8f#Y"`` as ``"hv d8fxy"``: lowercase, other characters as ``x``, same length."""
     return "".join(c.lower() if c.lower() in PLAIN_CHARACTERS else "x" for c in value)
+
+
+def _zeroed(value: str) -> str:
+    """``"isbn 1506715204"`` as ``"isbn 0000000000"``: every digit 0, the rest kept."""
+    return "".join("0" if c in NONZERO_DIGITS else c for c in value)
 
 
 def _replace(test: TestCase, index: int, statement: Statement) -> TestCase:
