@@ -363,3 +363,32 @@ def test_the_digits_of_a_string_go_toward_0_where_its_length_and_kind_matter(wri
     value = shrunk.test[0].value
     assert len(value) == 10 and value.isdigit() and int(value) < 10, value
     assert covered <= cache(shrunk.test)[1]
+
+
+EMAILS = """
+def kind(address: str) -> str:
+    if len(address) >= 80 and "@" in address:
+        return "long email"
+    return "other"
+"""
+
+
+def test_each_odd_character_is_made_plain_everywhere_at_once(write_module):
+    # The length and the "@" matter, so neither a cut nor the whole string made plain keeps the
+    # goal; each other odd character made plain wherever it is takes a run, not one per place.
+    problem = problem_for(write_module("emails", EMAILS), "kind")
+    runs = []
+
+    def run(candidate):
+        runs.append(candidate)
+        evaluated = problem.evaluate(candidate)
+        return evaluated.individual, frozenset(t for t, h in evaluated.h.items() if h >= 1.0)
+
+    cache = CoverageCache(run)
+    address = "Ab;\u03c9" * 19 + "A@;\u03c9"
+    test = (Statement("value", value=address), Statement("call", "kind", (("address", 0),)))
+    _, covered = cache(test)
+    shrunk = Shrinker(cache, time.monotonic() + 30).shrink(ReducedTest(test, covered))
+    value = shrunk.test[0].value
+    assert len(value) == 80 and set(value) - set("abcdefghijklmnopqrstuvwxyz0123456789 ") == {"@"}
+    assert len(runs) <= 60, len(runs)

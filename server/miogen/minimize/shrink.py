@@ -361,13 +361,18 @@ def _finite_number(statement: Statement) -> int | float | None:
 
 
 def _cuts(value: str | bytes) -> list[str | bytes]:
-    """Shorter or plainer forms of ``value``, at most ``MAX_CUTS``: its halves, blocks of a
-    quarter, an eighth... of it left out, each character that is not plain made plain
-    (``_plain``: the others of the string may be what the code looks for), each digit made 0,
+    """Shorter or plainer forms of ``value``, at most ``MAX_CUTS``: its halves, each character
+    that is not plain made plain wherever it is (``"ω"`` in an email whose length matters: the
+    ``"@"`` may be what the code looks for), blocks of a quarter, an eighth... of it left out,
+    each character that is not plain made plain at one place, each digit made 0,
     then each character left out, those that are not plain first (a zero-width or combining
     character the search put in, a capital)."""
     size = len(value)
     found: list[str | bytes] = [value[: size // 2], value[size // 2 :]]
+    if isinstance(value, str):  # each odd character made plain wherever it is, one at a time
+        found += [
+            value.replace(c, _plain(c)) for c in dict.fromkeys(value) if c not in PLAIN_CHARACTERS
+        ]
     block = size // 4
     while block >= 2:
         found += [_without(value, i, i + block) for i in range(0, size - block + 1, block)][:8]
