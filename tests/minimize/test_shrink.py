@@ -392,3 +392,22 @@ def test_each_odd_character_is_made_plain_everywhere_at_once(write_module):
     value = shrunk.test[0].value
     assert len(value) == 80 and set(value) - set("abcdefghijklmnopqrstuvwxyz0123456789 ") == {"@"}
     assert len(runs) <= 60, len(runs)
+
+
+ADDRESSES_V4 = """
+def is_ip(text: str) -> bool:
+    parts = text.split(".")
+    if len(parts) == 4 and all(p.isdigit() and int(p) < 256 for p in parts):
+        return True
+    return False
+"""
+
+
+def test_digits_go_toward_0_but_not_to_an_address_linters_flag(write_module):
+    problem = problem_for(write_module("addresses_v4", ADDRESSES_V4), "is_ip")
+    cache = cache_for(problem)
+    test = (Statement("value", value="192.168.1.7"), Statement("call", "is_ip", (("text", 0),)))
+    _, covered = cache(test)
+    shrunk = Shrinker(cache, time.monotonic() + 5).shrink(ReducedTest(test, covered))
+    value = shrunk.test[0].value
+    assert value != "0.0.0.0" and value.count(".") == 3 and value.count("0") >= 2, value

@@ -27,6 +27,9 @@ from miogen.testcase.model import CALLS, Statement, TestCase, drop_unused_values
 MAX_PAIRED = 6  # numbers of a test the pair pass looks at (it tries every pair)
 PLAIN_CHARACTERS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789 ")
 NONZERO_DIGITS = frozenset("123456789")
+# Strings a linter flags wherever they are (ruff's S104, "binding to all interfaces"): an
+# address made of zeros is simpler, but the emitted file would not pass a strict ruff.
+LINTED = frozenset({"0.0.0.0", "::"})
 MAX_WORDS = 6  # words of the module a string is tried as (each try is a run)
 MAX_TEXTS = 4  # texts of the module a string is tried as, the closest ones to it
 TEXT_DISCOUNT = 0.5  # a text of the module costs this share of what the same made-up one costs
@@ -266,7 +269,8 @@ class Shrinker:
             if statement.kind != "value" or not isinstance(value, str | bytes) or not value:
                 continue
             for simpler in self._simpler_strings(value):
-                yield _replace(test, index, Statement("value", value=simpler))
+                if simpler not in LINTED:
+                    yield _replace(test, index, Statement("value", value=simpler))
 
     def _simpler_strings(self, value: str | bytes) -> list[str | bytes]:
         """The empty text, then the same text in plain characters (its length kept: code often
