@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import decimal
 import random
 import time
+from fractions import Fraction
 
-from miogen.minimize.readable import module_words
+from miogen.minimize import shrink
+from miogen.minimize.readable import module_texts, module_words
 from miogen.minimize.reduce import CoverageCache, ReducedTest, set_cover, split_independent
 from miogen.minimize.shrink import Shrinker, simplicity, value_cost
 from miogen.testcase.model import Statement
@@ -227,3 +230,184 @@ def test_values_the_targets_do_not_need_become_plain_in_a_few_runs(write_module)
     shrunk = Shrinker(cache, time.monotonic() + 30).shrink(ReducedTest(test, covered))
     plain = [s.value for s in shrunk.test if s.kind == "value"]
     assert plain == [1, 1, 1.0, "a", -1], plain
+
+
+CODES = '''
+def is_code(text: str) -> bool:
+    """A six-digit code whose number leaves 1 when divided by 97.
+
+    >>> is_code("100202")
+    True
+    """
+    if len(text) == 6 and text.isdigit() and int(text) % 97 == 1:
+        return True
+    return False
+'''
+
+
+def test_a_made_up_string_becomes_the_modules_own_example(write_module):
+    # No shorter or plainer string keeps the code valid: only the docstring's reads as known.
+    problem = problem_for(write_module("codes", CODES), "is_code")
+    cache = cache_for(problem)
+    test = (Statement("value", value="583165"), Statement("call", "is_code", (("text", 0),)))
+    assert int("583165") % 97 == 1
+    _, covered = cache(test)
+    texts = module_texts(problem.factory.model)
+    assert "100202" in texts
+    shrinker = Shrinker(cache, time.monotonic() + 5, texts=texts)
+    shrunk = shrinker.shrink(ReducedTest(test, covered))
+    assert shrunk.test[0].value == "100202"
+
+
+JOINER = """
+def joined(text: str) -> str:
+    if "\\u200c" in text:
+        return "joined"
+    return "plain"
+"""
+
+
+def test_a_long_string_is_cut_down_to_the_odd_character_it_needs_in_few_runs(write_module):
+    # The search's long strings carry one character that matters: halving from either end
+    # finds it in about log2(length) rounds, where cutting one character a round takes length.
+    problem = problem_for(write_module("joiner", JOINER), "joined")
+    runs = []
+
+    def run(candidate):
+        runs.append(candidate)
+        evaluated = problem.evaluate(candidate)
+        return evaluated.individual, frozenset(t for t, h in evaluated.h.items() if h >= 1.0)
+
+    cache = CoverageCache(run)
+    test = (
+        Statement("value", value="aB3" * 13 + "\u200c"),
+        Statement("call", "joined", (("text", 0),)),
+    )
+    _, covered = cache(test)
+    shrunk = Shrinker(cache, time.monotonic() + 30).shrink(ReducedTest(test, covered))
+    assert shrunk.test[0].value == "\u200c"
+    assert len(runs) <= 40, len(runs)
+
+
+AMOUNTS = """
+from decimal import Decimal
+from fractions import Fraction
+
+
+def halve(amount: Decimal) -> Decimal:
+    if amount > 2:
+        return amount / 2
+    return amount
+
+
+def share(part: Fraction) -> str:
+    if 0 < part < 1:
+        return "part"
+    return "whole"
+"""
+
+
+def test_decimals_and_fractions_shrink_like_numbers(write_module):
+    path = write_module("amounts", AMOUNTS)
+    found = []
+    for unit, value in (("halve", decimal.Decimal("2.5728")), ("share", Fraction(355, 1130))):
+        problem = problem_for(path, unit)
+        cache = cache_for(problem)
+        name = "amount" if unit == "halve" else "part"
+        test = (Statement("value", value=value), Statement("call", unit, ((name, 0),)))
+        _, covered = cache(test)
+        shrunk = Shrinker(cache, time.monotonic() + 5).shrink(ReducedTest(test, covered))
+        found.append(shrunk.test[0].value)
+    assert found == [decimal.Decimal(3), Fraction(1, 2)]
+
+
+def test_shrinking_a_test_takes_a_bounded_number_of_runs(write_module, monkeypatch):
+    monkeypatch.setattr(shrink, "MAX_SHRINK_RUNS", 5)
+    problem = problem_for(write_module("joiner", JOINER), "joined")
+    runs = []
+
+    def run(candidate):
+        runs.append(candidate)
+        evaluated = problem.evaluate(candidate)
+        return evaluated.individual, frozenset(t for t, h in evaluated.h.items() if h >= 1.0)
+
+    cache = CoverageCache(run)
+    test = (
+        Statement("value", value="aB3" * 13 + "\u200c"),
+        Statement("call", "joined", (("text", 0),)),
+    )
+    _, covered = cache(test)
+    shrunk = Shrinker(cache, time.monotonic() + 30).shrink(ReducedTest(test, covered))
+    assert len(runs) <= 1 + 5 and shrunk.test[0].value != "\u200c"
+    assert covered <= cache(shrunk.test)[1]
+
+
+CHECKSUMS = """
+def check(code: str) -> str:
+    if len(code) == 10 and code.isdigit():
+        if sum(int(c) * (i + 1) for i, c in enumerate(code)) % 11 == 0:
+            return "valid"
+        return "invalid"
+    return "other"
+"""
+
+
+def test_the_digits_of_a_string_go_toward_0_where_its_length_and_kind_matter(write_module):
+    # Ten digits whose checksum fails: nothing shorter or plainer covers "invalid", but one
+    # nonzero digit reads as made up on purpose, ten as fuzz.
+    problem = problem_for(write_module("checksums", CHECKSUMS), "check")
+    cache = cache_for(problem)
+    test = (Statement("value", value="1506715204"), Statement("call", "check", (("code", 0),)))
+    _, covered = cache(test)
+    shrunk = Shrinker(cache, time.monotonic() + 5).shrink(ReducedTest(test, covered))
+    value = shrunk.test[0].value
+    assert len(value) == 10 and value.isdigit() and int(value) < 10, value
+    assert covered <= cache(shrunk.test)[1]
+
+
+EMAILS = """
+def kind(address: str) -> str:
+    if len(address) >= 80 and "@" in address:
+        return "long email"
+    return "other"
+"""
+
+
+def test_each_odd_character_is_made_plain_everywhere_at_once(write_module):
+    # The length and the "@" matter, so neither a cut nor the whole string made plain keeps the
+    # goal; each other odd character made plain wherever it is takes a run, not one per place.
+    problem = problem_for(write_module("emails", EMAILS), "kind")
+    runs = []
+
+    def run(candidate):
+        runs.append(candidate)
+        evaluated = problem.evaluate(candidate)
+        return evaluated.individual, frozenset(t for t, h in evaluated.h.items() if h >= 1.0)
+
+    cache = CoverageCache(run)
+    address = "Ab;\u03c9" * 19 + "A@;\u03c9"
+    test = (Statement("value", value=address), Statement("call", "kind", (("address", 0),)))
+    _, covered = cache(test)
+    shrunk = Shrinker(cache, time.monotonic() + 30).shrink(ReducedTest(test, covered))
+    value = shrunk.test[0].value
+    assert len(value) == 80 and set(value) - set("abcdefghijklmnopqrstuvwxyz0123456789 ") == {"@"}
+    assert len(runs) <= 60, len(runs)
+
+
+ADDRESSES_V4 = """
+def is_ip(text: str) -> bool:
+    parts = text.split(".")
+    if len(parts) == 4 and all(p.isdigit() and int(p) < 256 for p in parts):
+        return True
+    return False
+"""
+
+
+def test_digits_go_toward_0_but_not_to_an_address_linters_flag(write_module):
+    problem = problem_for(write_module("addresses_v4", ADDRESSES_V4), "is_ip")
+    cache = cache_for(problem)
+    test = (Statement("value", value="192.168.1.7"), Statement("call", "is_ip", (("text", 0),)))
+    _, covered = cache(test)
+    shrunk = Shrinker(cache, time.monotonic() + 5).shrink(ReducedTest(test, covered))
+    value = shrunk.test[0].value
+    assert value != "0.0.0.0" and value.count(".") == 3 and value.count("0") >= 2, value

@@ -6,6 +6,7 @@ import time
 from collections.abc import Hashable, Iterable
 
 from miogen.emit import names
+from miogen.minimize import reduce, shrink, suite
 from miogen.minimize.reduce import CoverageCache, ReducedTest
 from miogen.minimize.suite import join_tests, reduce_suite
 from miogen.testcase.model import Statement, TestCase
@@ -173,3 +174,36 @@ def test_joining_keeps_calls_on_one_object_together():
     )  # fmt: skip
     calls = [[s.name for s in r.test if s.kind == "method"] for r in reduction.tests]
     assert calls == [["peek", "size"]]
+
+
+class Clock:
+    """A clock that moves a second per run of a test (no waiting on the real one)."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def monotonic(self) -> float:
+        return self.now
+
+
+def test_each_kept_test_gets_a_share_of_the_shrinking_time(monkeypatch):
+    # Forty runs of time, about twenty for shrinking: each test needs more than ten to bring its
+    # value from 7300 (made plain) toward 500. One after the other, the first takes them all.
+    clock = Clock()
+    monkeypatch.setattr(suite, "time", clock)
+    monkeypatch.setattr(shrink, "time", clock)
+    monkeypatch.setattr(reduce, "time", clock)
+
+    class BigRunner(SignRunner):
+        def __call__(self, test: TestCase) -> tuple[TestCase, frozenset[Hashable]]:
+            clock.now += 1.0
+            value = test[0].value if test and test[0].kind == "value" else 0
+            big = isinstance(value, int) and value >= 500
+            return test, frozenset(f"{s.name}:{big}" for s in test if s.kind == "call")
+
+    reduction = reduce_suite(
+        [calling("grade", 7310), calling("score", 6130)], BigRunner(), lambda t: False,
+        clock.now + 40,
+    )  # fmt: skip
+    values = [s.value for r in reduction.tests for s in r.test if s.kind == "value"]
+    assert len(values) == 2 and all(500 <= v < 1000 for v in values), values

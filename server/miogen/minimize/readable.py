@@ -97,3 +97,15 @@ def module_words(model: ModuleModel) -> tuple[str, ...]:
         names += [name, *(p.name.lstrip("/*") for p in function.params)]
     plain = (w for w in names if w.isalpha() and w.islower() and len(w) <= MAX_WORD_LENGTH)
     return tuple(sorted(set(plain)))
+
+
+MAX_TEXT_LENGTH = 40
+
+
+def module_texts(model: ModuleModel) -> tuple[str, ...]:
+    """The module's own strings a string may become although not shorter: its literals and
+    its doctest examples' (``"1506715214"`` for ``is_isbn_10``, ``'{"name": "Peter"}'`` for
+    ``is_json``), printable ones of at most ``MAX_TEXT_LENGTH`` characters. A reader knows them
+    from the module; a value the search made up reads as fuzz however plain its characters."""
+    texts = (s for s in model.constants.strings if s.isprintable())
+    return tuple(sorted({s for s in texts if 0 < len(s) <= MAX_TEXT_LENGTH}))

@@ -3,7 +3,8 @@
 Simplicity order: fewer call statements first, then fewer statements, then simpler values (numbers
 closer to 0 and of smaller magnitude, fewer decimals; floats toward 0.0, 1.0 and 0.5; shorter
 strings, plain lowercase ones before ones with capitals, punctuation or other characters, and a
-short word of the module's own, its constants and names, before fuzz; shorter collections). Every step
+short word of the module's own, its constants and names, before fuzz, and a text of the module (a
+literal or a doctest example's) as half a string of its length; shorter collections). Every step
 is kept only if the test still covers the targets it is in the suite for, and still runs as far as
 it did (a test that started raising earlier would test something else). Executions go through the
 CoverageCache, so no candidate runs twice; the whole phase stops at a deadline.
@@ -11,6 +12,8 @@ CoverageCache, so no candidate runs twice; the whole phase stops at a deadline.
 
 from __future__ import annotations
 
+import decimal
+import fractions
 import math
 import time
 from collections.abc import Hashable, Iterable, Iterator
@@ -23,7 +26,15 @@ from miogen.testcase.model import CALLS, Statement, TestCase, drop_unused_values
 
 MAX_PAIRED = 6  # numbers of a test the pair pass looks at (it tries every pair)
 PLAIN_CHARACTERS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789 ")
+NONZERO_DIGITS = frozenset("123456789")
+# Strings a linter flags wherever they are (ruff's S104, "binding to all interfaces"): an
+# address made of zeros is simpler, but the emitted file would not pass a strict ruff.
+LINTED = frozenset({"0.0.0.0", "::"})
 MAX_WORDS = 6  # words of the module a string is tried as (each try is a run)
+MAX_TEXTS = 4  # texts of the module a string is tried as, the closest ones to it
+TEXT_DISCOUNT = 0.5  # a text of the module costs this share of what the same made-up one costs
+MAX_CUTS = 40  # shorter forms of a string tried in one round (halves, blocks, characters)
+MAX_SHRINK_RUNS = 400  # runs that shrinking one test may take (the deadline bounds them too)
 
 
 def value_cost(value: object) -> float:
@@ -37,17 +48,36 @@ def value_cost(value: object) -> float:
         digits = len(repr(value).rstrip("0").split(".")[-1]) if "." in repr(value) else 0
         return math.log2(abs(value) + 1) + digits + (0 if value.is_integer() else 1)
     if isinstance(value, str):
-        return float(len(value) + sum(1 for c in value if c not in PLAIN_CHARACTERS))
+        odd = sum(1 for c in value if c not in PLAIN_CHARACTERS)
+        # Less than a character: among strings alike, digits toward 0 ("0000000004" before
+        # "1506715204": an ISBN whose checksum fails, as a reader would make one up).
+        nonzero = sum(1 for c in value if c in NONZERO_DIGITS) / (2 * len(value) + 2)
+        return len(value) + odd + nonzero
     if isinstance(value, bytes):
         return float(len(value))
+    if isinstance(value, decimal.Decimal):
+        if not value.is_finite():
+            return 64.0
+        exponent = value.normalize().as_tuple().exponent
+        places = -exponent if isinstance(exponent, int) and exponent < 0 else 0
+        return math.log2(abs(value) + 1) + places + (1 if places else 0)
+    if isinstance(value, fractions.Fraction):
+        simple = math.log2(abs(value.numerator) + 1) + math.log2(value.denominator)
+        return simple + (0 if value.denominator == 1 else 1)
     return 8.0
 
 
-def simplicity(test: TestCase) -> tuple[int, int, float]:
+def text_cost(value: object, texts: frozenset[str] = frozenset()) -> float:
+    """``value_cost``, a text of the module's (``texts``) at ``TEXT_DISCOUNT`` of it."""
+    cost = value_cost(value)
+    return cost * TEXT_DISCOUNT if isinstance(value, str) and value in texts else cost
+
+
+def simplicity(test: TestCase, texts: frozenset[str] = frozenset()) -> tuple[int, int, float]:
     """The order shrinking moves down: (calls, statements, value cost)."""
     calls = sum(1 for s in test if s.kind in CALLS)
     collection_items = sum(len(s.args) for s in test if s.kind in ("list", "tuple", "set", "dict"))
-    values = sum(value_cost(s.value) for s in test if s.kind == "value") + collection_items
+    values = sum(text_cost(s.value, texts) for s in test if s.kind == "value") + collection_items
     return calls, len(test), values
 
 
@@ -72,18 +102,23 @@ class Shrinker:
         numbers: NumberKind | None = None,
         cost: CostOf | None = None,
         words: tuple[str, ...] = (),
+        texts: tuple[str, ...] = (),
     ) -> None:
         """``numbers`` tells which values go to number parameters (see ``readable``); with
         ``cost`` (the test's performance proxies) a step that makes the test costlier, by
         ``minimize.cost.weight``, is refused: a simpler loop bound is welcome, a simpler value
         that makes a series converge slower is not. ``words`` (readable.module_words) are what
-        a string may become besides shorter: the module's own short words."""
+        a string may become besides shorter: the module's own short words; ``texts``
+        (readable.module_texts) what it may become at about its length: the module's strings,
+        which read as the module's own, not as fuzz."""
         self.coverage = coverage
         self.deadline = deadline
         self.numbers = numbers
         self.cost = cost
         self.words = tuple(sorted(set(words), key=lambda w: (value_cost(w), w)))
+        self.texts = frozenset(texts)
         self.stats = ShrinkStats()
+        self.runs_left = MAX_SHRINK_RUNS
 
     def plain(self, reduced: ReducedTest) -> ReducedTest:
         """Only the first pass, all values plain at once (``_plain``): a few runs a test, so
@@ -94,6 +129,9 @@ class Shrinker:
         return reduced if test is None else ReducedTest(test, reduced.targets, reduced.parts)
 
     def shrink(self, reduced: ReducedTest) -> ReducedTest:
+        """``reduced`` down the simplicity order in at most ``MAX_SHRINK_RUNS`` runs of its
+        candidates (besides removing statements, which is bounded by the test's length)."""
+        self.runs_left = MAX_SHRINK_RUNS
         reduced = remove_statements_pass(reduced, self.coverage, self.deadline)
         test = reduced.test
         if self.numbers is not None:  # not simpler, but read as the code takes them
@@ -129,10 +167,13 @@ class Shrinker:
         candidates: Iterable[TestCase],
     ) -> TestCase | None:
         for candidate in candidates:
-            if time.monotonic() >= self.deadline:
+            if time.monotonic() >= self.deadline or self.runs_left <= 0:
                 return None
-            if simplicity(candidate) >= simplicity(test) and name != "readable":
+            if name != "readable" and (
+                simplicity(candidate, self.texts) >= simplicity(test, self.texts)
+            ):
                 continue
+            self.runs_left -= 1
             executed, covered = self.coverage(candidate)
             accepted = targets <= covered and len(executed) == len(candidate)
             if accepted and self.cost is not None:
@@ -154,7 +195,9 @@ class Shrinker:
                 if statement.kind != "value":
                     continue
                 plain = _plain_value(statement.value, level, self.words)
-                if plain is not _NONE and value_cost(plain) < value_cost(statement.value):
+                if plain is not _NONE and text_cost(plain, self.texts) < text_cost(
+                    statement.value, self.texts
+                ):
                     candidate = _replace(candidate, index, Statement("value", value=plain))
             if candidate != test:
                 yield candidate
@@ -176,9 +219,13 @@ class Shrinker:
             value = statement.value
             if statement.kind != "value" or isinstance(value, bool):
                 continue
+            simpler_ones: list[object] = []
             if isinstance(value, int | float):
-                for simpler in _simpler_numbers(value):
-                    yield _replace(test, index, Statement("value", value=simpler))
+                simpler_ones = list(_simpler_numbers(value))
+            elif isinstance(value, decimal.Decimal | fractions.Fraction):
+                simpler_ones = list(_simpler_exact(value))
+            for simpler in simpler_ones:
+                yield _replace(test, index, Statement("value", value=simpler))
 
     def _pairs(self, test: TestCase) -> Iterator[TestCase]:
         """Move two numbers of the same sign toward 0 by the same amount, keeping their difference.
@@ -222,21 +269,33 @@ class Shrinker:
             if statement.kind != "value" or not isinstance(value, str | bytes) or not value:
                 continue
             for simpler in self._simpler_strings(value):
-                yield _replace(test, index, Statement("value", value=simpler))
+                if simpler not in LINTED:
+                    yield _replace(test, index, Statement("value", value=simpler))
 
     def _simpler_strings(self, value: str | bytes) -> list[str | bytes]:
         """The empty text, then the same text in plain characters (its length kept: code often
         depends on it), in lowercase (its punctuation kept: ``"@"`` in an email, ``"<"`` in
-        markup), the module's simplest words and those of the same length, then cuts."""
-        candidates = _shorter(value)
+        markup), the module's simplest words and those of the same length, its texts closest
+        to the value, then cuts and single characters made plain (``_cuts``)."""
+        candidates: list[str | bytes] = [value[:0]]
         if isinstance(value, str):
-            cost = value_cost(value)
+            cost = text_cost(value, self.texts)
             simpler = [w for w in self.words if value_cost(w) < cost and w != value]
             same = [w for w in simpler if len(w) == len(value)]
-            plain = [_plain(value), value.lower()]
+            plain = [_plain(value), value.lower(), _zeroed(value)]
             words = list(dict.fromkeys([*plain, *simpler[:MAX_WORDS], *same[:MAX_WORDS]]))
-            candidates[1:1] = [w for w in words if value_cost(w) < cost]
-        return candidates
+            candidates += [w for w in words if text_cost(w, self.texts) < cost]
+            candidates += self._closest_texts(value, cost)
+        candidates += _cuts(value)
+        return list(dict.fromkeys(candidates))
+
+    def _closest_texts(self, value: str, cost: float) -> list[str]:
+        """At most ``MAX_TEXTS`` of the module's texts simpler than ``value``, those that share
+        the longest start with it first, then the closest in length: a made-up ISBN becomes
+        the docstring's, a JSON document the example's."""
+        simpler = [t for t in self.texts if t != value and text_cost(t, self.texts) < cost]
+        simpler.sort(key=lambda t: (-_common_start(t, value), abs(len(t) - len(value)), t))
+        return simpler[:MAX_TEXTS]
 
     def _collections(self, test: TestCase) -> Iterator[TestCase]:
         for index, statement in enumerate(test):
@@ -305,15 +364,62 @@ def _finite_number(statement: Statement) -> int | float | None:
     return number if math.isfinite(number) else None
 
 
-def _shorter(value: str | bytes) -> list[str | bytes]:
-    """Empty, half, and each of the first 12 characters left out."""
-    cuts = [value[:i] + value[i + 1 :] for i in range(min(len(value), 12))]  # type: ignore[operator]
-    return [value[:0], value[: len(value) // 2], *cuts]
+def _cuts(value: str | bytes) -> list[str | bytes]:
+    """Shorter or plainer forms of ``value``, at most ``MAX_CUTS``: its halves, each character
+    that is not plain made plain wherever it is (``"ω"`` in an email whose length matters: the
+    ``"@"`` may be what the code looks for), blocks of a quarter, an eighth... of it left out,
+    each character that is not plain made plain at one place, each digit made 0,
+    then each character left out, those that are not plain first (a zero-width or combining
+    character the search put in, a capital)."""
+    size = len(value)
+    found: list[str | bytes] = [value[: size // 2], value[size // 2 :]]
+    if isinstance(value, str):  # each odd character made plain wherever it is, one at a time
+        found += [
+            value.replace(c, _plain(c)) for c in dict.fromkeys(value) if c not in PLAIN_CHARACTERS
+        ]
+    block = size // 4
+    while block >= 2:
+        found += [_without(value, i, i + block) for i in range(0, size - block + 1, block)][:8]
+        block //= 2
+    odd = [i for i in range(size) if not _plain_at(value, i)]
+    if isinstance(value, str):
+        found += [value[:i] + _plain(value[i]) + value[i + 1 :] for i in odd]
+        found += [
+            value[:i] + "0" + value[i + 1 :] for i, c in enumerate(value) if c in NONZERO_DIGITS
+        ]
+    others = [i for i in range(size) if i not in set(odd)]
+    found += [_without(value, i, i + 1) for i in [*odd, *others]]
+    return list(dict.fromkeys(c for c in found if c != value))[:MAX_CUTS]
+
+
+def _without(value: str | bytes, start: int, stop: int) -> str | bytes:
+    """``value`` without its characters from ``start`` to ``stop``."""
+    return value[:start] + value[stop:]  # type: ignore[operator]  # both parts of one type
+
+
+def _plain_at(value: str | bytes, index: int) -> bool:
+    if isinstance(value, bytes):
+        return chr(value[index]) in PLAIN_CHARACTERS
+    return value[index] in PLAIN_CHARACTERS
+
+
+def _common_start(first: str, second: str) -> int:
+    length = 0
+    for a, b in zip(first, second, strict=False):
+        if a != b:
+            break
+        length += 1
+    return length
 
 
 def _plain(value: str) -> str:
     """``"hV d8f#Y"`` as ``"hv d8fxy"``: lowercase, other characters as ``x``, same length."""
     return "".join(c.lower() if c.lower() in PLAIN_CHARACTERS else "x" for c in value)
+
+
+def _zeroed(value: str) -> str:
+    """``"isbn 1506715204"`` as ``"isbn 0000000000"``: every digit 0, the rest kept."""
+    return "".join("0" if c in NONZERO_DIGITS else c for c in value)
 
 
 def _replace(test: TestCase, index: int, statement: Statement) -> TestCase:
@@ -335,6 +441,22 @@ def _simpler_numbers(value: int | float) -> list[int | float]:
         sign = 1 if value > 0 else -1
         candidates += [kind(value - sign * step) for step in _steps(abs(value))]
     return [c for c in dict.fromkeys(candidates) if c != value or type(c) is not type(value)]
+
+
+def _simpler_exact(value: decimal.Decimal | fractions.Fraction) -> list[object]:
+    """A decimal's or a fraction's candidates: 0, 1, -1, a half, the nearest integer, the same
+    with one or two decimals (``Decimal("2.5728")`` as ``Decimal("2.57")``), a fraction with a
+    small denominator. Only those simpler than ``value`` are tried (``simplicity``)."""
+    if isinstance(value, decimal.Decimal):
+        found = [decimal.Decimal(n) for n in ("0", "1", "-1", "0.5")]
+        for places in (0, 1, 2):
+            try:
+                found.append(value.quantize(decimal.Decimal(1).scaleb(-places)))
+            except decimal.InvalidOperation:  # infinite, or too many digits for the context
+                continue
+        return [d for d in dict.fromkeys(found) if d.is_finite() and d != value]
+    halves = [fractions.Fraction(n) for n in (0, 1, -1)] + [fractions.Fraction(1, 2)]
+    return [*halves, fractions.Fraction(round(value)), value.limit_denominator(10)]
 
 
 MAX_STEPS = 12

@@ -69,6 +69,7 @@ def reduce_suite(
     words: tuple[str, ...] = (),
     join: bool = False,
     allowance: float = 0.0,
+    texts: tuple[str, ...] = (),
 ) -> Reduction:
     """Set cover, then shrinking in half the time left (none when ``careful``), then a recount.
 
@@ -77,8 +78,8 @@ def reduce_suite(
     call that sees what an earlier call left in its object or in module-level state. With optional
     targets (``has_optional``), simpler values often kill more (1 sits on more boundaries than
     3): the cover runs once more over the shrunk tests with every kill counted. ``numbers``
-    says which values go to number parameters, ``words`` what strings may become (see
-    ``readable``).
+    says which values go to number parameters, ``words`` and ``texts`` what strings may become
+    (see ``readable``).
 
     With ``cost`` (a test's performance proxies; aDynaMOSA and MIO ``--performance``) the cover
     picks the cheaper tests and shrinking never makes a kept test costlier. Only with ``join``
@@ -120,13 +121,19 @@ def reduce_suite(
     now = time.monotonic()
     extra = 0.0 if careful else min(allowance, SHRINK_SECONDS_PER_TEST * len(suite))
     limit = now if careful else now + max(deadline - now, 0.0) / 2 + extra
-    shrinker = Shrinker(cache, limit, numbers, cost, words)
+    shrinker = Shrinker(cache, limit, numbers, cost, words, texts)
     plain = []  # the cheap pass over every test first: when time runs out, all have had it
     for reduced in suite:
         run.focus(t for t in reduced.targets if optional(t))
         plain.append(shrinker.plain(reduced))
     shrunk = []
-    for reduced in plain:
+    for position, reduced in enumerate(plain):
+        # Each test gets an even share of the time left, and what it leaves goes to those
+        # after it: the first tests' long strings do not keep the last ones' values fuzz.
+        started = time.monotonic()
+        shrinker.deadline = min(
+            limit, started + max(limit - started, 0.0) / (len(plain) - position)
+        )
         run.focus(t for t in reduced.targets if optional(t))
         shrunk.append(shrinker.shrink(reduced))
     extra = min(extra, max(time.monotonic() - (now + max(deadline - now, 0.0) / 2), 0.0))

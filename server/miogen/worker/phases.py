@@ -43,7 +43,7 @@ from miogen.emit.relevance import changed_state_only
 from miogen.emit.render import render_test
 from miogen.instrument.loader import load_instrumented
 from miogen.instrument.rewrite import probed_lines
-from miogen.minimize.readable import module_words, number_parameters
+from miogen.minimize.readable import module_texts, module_words, number_parameters
 from miogen.minimize.reduce import ReducedTest
 from miogen.minimize.suite import Reduction, reduce_suite
 from miogen.testcase.calling import as_written, mistyped
@@ -403,7 +403,7 @@ class UnitRun:
         return reduce_suite(
             originals, runner, _is_mutant, deadline, self.job.careful, mutants is not None,
             numbers, cost, module_words(model), self.spec.join_tests,
-            self.spec.shrink_allowance(),
+            self.spec.shrink_allowance(), module_texts(model),
         )  # fmt: skip
 
     def _render(
