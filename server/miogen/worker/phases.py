@@ -544,7 +544,7 @@ def render(
         signature = problem.factory.signature
         written = as_written(observed.test, signature)
         wrong = mistyped(observed.test, signature)
-        output = render_test(written, observations, name, classes, wrong)
+        output = render_test(written, observations, name, classes, wrong, signature)
         rendered.append(
             TestRecord(
                 name=name,
