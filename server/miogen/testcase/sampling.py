@@ -32,6 +32,7 @@ MODULE_FUNCTION_PROBABILITY = 0.3  # a callable parameter gets one of the module
 # a character they look for (strings.shapes_of), where they name any.
 SHAPED_PROBABILITY = 0.15
 _STATEMENT_KINDS = {"property": "property", "operator": "operator", "setter": "assign"}
+_ARGUED = frozenset({"construct", "call", "method"})  # statements that pass their arguments
 
 
 @dataclass(frozen=True)
@@ -88,6 +89,21 @@ class TestFactory:
             wanted = "operator" if kind == "operator" else "setter"
             return next((m for m in self.cls.special if (m.name, m.kind) == (name, wanted)), None)
         return None
+
+    def complete(self, test: TestCase) -> bool:
+        """Whether each call of ``test`` passes every parameter without a default. Sampling
+        always does; the shrinker's argument pass may leave one out, and the call then raises
+        Python's TypeError before the code runs (no type checker takes such a call)."""
+        for statement in test:
+            signature = self.signature(statement) if statement.kind in _ARGUED else None
+            if signature is None:
+                continue
+            given = {name for name, _ in statement.args}
+            for parameter in signature.params:
+                if parameter.name[:1] != "*" and not parameter.has_default:
+                    if parameter.name not in given:
+                        return False
+        return True
 
     def unit_calls(self) -> list[Signature]:
         if self.cls is None:
