@@ -56,7 +56,7 @@ class TypeSpec:
     stdlib callable iterator. ``tuple`` with ``variadic=True`` is ``tuple[X, ...]``; ``literal`` keeps its
     values in ``values``; ``stdlib`` names its type in ``name`` ("datetime.date", see
     STDLIB_TYPES); ``callable`` has its parameters' types in ``args``, or ``variadic=True`` when
-    their number is unknown; ``iterator`` (the result of a generator function, whose body runs
+    their number is unknown, and the type it returns in ``returns`` (None: not said); ``iterator`` (the result of a generator function, whose body runs
     only as it is iterated) has its elements' type in ``args``.
     """
 
@@ -65,6 +65,7 @@ class TypeSpec:
     name: str = ""
     variadic: bool = False
     values: tuple[object, ...] = ()
+    returns: TypeSpec | None = None  # a callable's result, when the annotation says it
 
     def __str__(self) -> str:
         if self.kind in ("class", "stdlib"):
@@ -73,8 +74,10 @@ class TypeSpec:
             return f"Literal{list(self.values)}"
         if self.args:
             inner = ", ".join(map(str, self.args)) + (", ..." if self.variadic else "")
-            return f"{self.kind}[{inner}]"
-        return self.kind
+            text = f"{self.kind}[{inner}]"
+        else:
+            text = self.kind
+        return text if self.returns is None else f"{text} -> {self.returns}"
 
 
 ANY = TypeSpec("any")
@@ -172,11 +175,14 @@ class TypeReader:
         return self._read_name(base)
 
     def _read_callable(self, items: list[ast.expr]) -> TypeSpec:
-        """``Callable[[int, str], bool]``: the parameters' types; ``Callable[..., X]``: variadic."""
+        """``Callable[[int, str], bool]``: the parameters' types and the result's (``returns``);
+        ``Callable[..., X]``: variadic."""
         parameters = items[0] if items else None
+        returns = self._read(items[1]) if len(items) > 1 else None
         if isinstance(parameters, ast.List):
-            return TypeSpec("callable", tuple(self._read(p) for p in parameters.elts))
-        return TypeSpec("callable", variadic=True)
+            args = tuple(self._read(p) for p in parameters.elts)
+            return TypeSpec("callable", args, returns=returns)
+        return TypeSpec("callable", variadic=True, returns=returns)
 
 
 _TYPE_MODULES = frozenset({"datetime", "decimal", "fractions", "pathlib", "re", "uuid", "typing"})

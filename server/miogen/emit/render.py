@@ -8,13 +8,15 @@ import io
 import keyword
 import re
 import tokenize
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
+from miogen.analysis.model import Signature
 from miogen.analysis.special import template_for
 from miogen.assertions.observation import Observation, input_literal, quoted
 from miogen.emit.tokens import replaced_tokens, source_tokens
+from miogen.emit.annotations import ANY_IMPORT, empty_collection_types
 from miogen.testcase.model import CALLS, Statement, TestCase
 
 MAX_INLINE = 60  # characters of a literal written into the call that uses it
@@ -62,11 +64,14 @@ def render_test(
     name: str,
     module_classes: set[str],
     mistyped: Mapping[int, str] | AbstractSet[int] = frozenset(),
+    signature_of: Callable[[Statement], Signature | None] | None = None,
 ) -> RenderedTest:
     """Source of one test function. Literals used once are inlined into the call that uses them.
     The calls at the ``mistyped`` indices pass a value of another type than an annotation asks
     for, on purpose: their lines say so to type checkers (``mistyped[index]``: the error code,
-    by default arg-type)."""
+    by default arg-type). An empty collection kept in a variable is annotated with the type of
+    the parameter it goes to (``signature_of``: the calls' signatures), see emit.annotations."""
+    empty_types = empty_collection_types(test, signature_of)
     uses: dict[int, int] = {}
     for statement in test:
         for ref in statement.references():
@@ -111,6 +116,10 @@ def render_test(
         if needs_name:
             variable = _variable_name(statement, taken)
             names[index] = variable
+            if index in empty_types:
+                variable = f"{variable}: {empty_types[index]}"
+                if "Any" in empty_types[index]:
+                    rendered.extra_imports.add(ANY_IMPORT)
             lines.append(f"{variable} = {expression}{comment}")
             for observation in at_once:
                 if observation.kind == "equals" and observation.detail:

@@ -4,13 +4,22 @@ A statement of kind ``callable`` holds the function as the text the emitted test
 (``len``, ``str.upper``, ``lambda x: x * 2``, ``slugify``); ``value`` says where it comes from:
 "builtin", "lambda" or "module". Only texts from this catalogue (or the module's functions) are
 ever evaluated.
+
+A parameter annotated ``Callable[[float], str]`` gets a function a type checker accepts there
+(``str``, not ``lambda x: x``): each text has a ``Shape``, what it takes and gives as mypy reads
+it, and ``choices`` keeps the texts whose shape fits the annotation (``fits``). A lambda names
+an argument it does not use ``_`` (ruff's ARG005 does not count those).
 """
 
 from __future__ import annotations
 
 import builtins
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
+
+from miogen.analysis.model import Signature
+from miogen.analysis.typespec import TypeSpec
 
 # Texts by number of parameters; each makes some code paths differ (truthy or not, raises on
 # some inputs, changes types).
@@ -27,24 +36,173 @@ CATALOGUE: dict[int, tuple[str, ...]] = {
         "lambda x: x * 2",
         "lambda x: x is None",
         "lambda x: x > 0",
+        "lambda _: None",
     ),
-    2: ("lambda a, b: a + b", "lambda a, b: a", "lambda a, b: a * b", "max", "min"),
+    2: ("lambda a, b: a + b", "lambda a, _: a", "lambda a, b: a * b", "max", "min"),
 }
-ANY_ARITY = ("lambda *args, **kwargs: None", "lambda *args: args")
+ANY_ARITY = ("lambda *_args, **_kwargs: None", "lambda *args: args")
+# Texts earlier versions chose, still resolved for the tests stored with them.
+_FORMER = ("lambda a, b: a", "lambda *args, **kwargs: None")
 
 _LAMBDAS: dict[str, Callable[..., Any]] = {
     text: eval(text, {"__builtins__": builtins})  # noqa: S307 - texts of this catalogue only
-    for texts in (*CATALOGUE.values(), ANY_ARITY)
+    for texts in (*CATALOGUE.values(), ANY_ARITY, _FORMER)
     for text in texts
     if text.startswith("lambda")
 }
 
+_NUMBERS = frozenset({"int", "float", "bool"})
+_SIZED = frozenset({"str", "bytes", "list", "set", "dict", "tuple"})
+_ADDABLE = frozenset({"int", "float", "bool", "str", "bytes", "list", "tuple"})
+_ORDERED = frozenset({"int", "float", "bool", "str", "bytes"})
+# What a type checker takes for a number of each kind (bool is an int to it).
+_WIDER = {"int": {"bool"}, "float": {"int", "bool"}, "complex": {"int", "float", "bool"}}
 
-def choices(arity: int | None) -> tuple[str, ...]:
-    """Catalogue texts for a callable of ``arity`` parameters (None: unknown)."""
-    if arity is None:
-        return CATALOGUE[1] + CATALOGUE[2] + ANY_ARITY
-    return CATALOGUE.get(arity, ANY_ARITY)
+
+@dataclass(frozen=True, slots=True)
+class Shape:
+    """What a catalogue function takes and gives, as a type checker reads it: ``takes`` the
+    kinds each argument may be (None: any), ``gives`` the kind of its result, or "first" (the
+    first argument's type, a bool made an int) or "tuple"; ``same``: its arguments are of one
+    type (``a + b``, ``max``)."""
+
+    takes: frozenset[str] | None
+    gives: str
+    same: bool = False
+
+
+SHAPES: dict[str, Shape] = {
+    "lambda: None": Shape(None, "none"),
+    "lambda: 0": Shape(None, "int"),
+    "list": Shape(None, "list"),
+    "dict": Shape(None, "dict"),
+    "len": Shape(_SIZED, "int"),
+    "str": Shape(None, "str"),
+    "bool": Shape(None, "bool"),
+    "abs": Shape(_NUMBERS, "first"),
+    "str.upper": Shape(frozenset({"str"}), "str"),
+    "lambda x: x": Shape(None, "first"),
+    "lambda x: not x": Shape(None, "bool"),
+    "lambda x: x * 2": Shape(_ADDABLE, "first"),
+    "lambda x: x is None": Shape(None, "bool"),
+    "lambda x: x > 0": Shape(_NUMBERS, "bool"),
+    "lambda _: None": Shape(None, "none"),
+    "lambda a, b: a + b": Shape(_ADDABLE, "first", same=True),
+    "lambda a, _: a": Shape(None, "first"),
+    "lambda a, b: a * b": Shape(_NUMBERS, "first", same=True),
+    "max": Shape(_ORDERED, "first", same=True),
+    "min": Shape(_ORDERED, "first", same=True),
+    "lambda *_args, **_kwargs: None": Shape(None, "none"),
+    "lambda *args: args": Shape(None, "tuple"),
+}
+
+
+def choices(spec: TypeSpec) -> tuple[str, ...]:
+    """Catalogue texts for a parameter of callable type ``spec``: those of its number of
+    parameters (any number when unknown) that a type checker accepts for it, else those of
+    any arity that it accepts; when none is, all of its number (the annotation asks for what
+    the catalogue has not got, a class of the module, say: the test runs all the same)."""
+    if spec.variadic:
+        candidates = CATALOGUE[1] + CATALOGUE[2] + ANY_ARITY
+    else:
+        candidates = CATALOGUE.get(len(spec.args), ANY_ARITY)
+    fitting = tuple(text for text in candidates if fits(text, spec))
+    if fitting:
+        return fitting
+    return tuple(text for text in ANY_ARITY if fits(text, spec)) or candidates
+
+
+def fits(text: str, spec: TypeSpec) -> bool:
+    """Whether a type checker accepts the catalogue's ``text`` for a parameter of ``spec``."""
+    shape = SHAPES.get(text)
+    if shape is None:
+        return False
+    arity = CATALOGUE_ARITY.get(text)
+    arguments = spec.args if not spec.variadic else (TypeSpec("any"),) * (arity or 0)
+    if arity is not None and len(arguments) != arity:
+        return False
+    if shape.takes is not None and not all(_of_kinds(a, shape.takes) for a in arguments):
+        return False
+    known = [a for a in arguments if a.kind != "any"]
+    if shape.same and len(set(known)) > 1:
+        return False
+    if shape.gives == "first":
+        gives = _widened(arguments[0]) if arguments else TypeSpec("any")
+    else:
+        gives = TypeSpec(shape.gives)
+    return accepts(spec.returns, gives)
+
+
+CATALOGUE_ARITY = {text: arity for arity, texts in CATALOGUE.items() for text in texts}
+
+
+def function_fits(function: Signature, spec: TypeSpec) -> bool:
+    """Whether the module's ``function`` can be passed for a parameter of callable type
+    ``spec``: it can be called with that many positional arguments (one, when unknown), takes
+    each argument's type where it says a type, and gives what ``spec`` asks for (an unsaid
+    result fits: mypy reads it as Any)."""
+    starred = any(p.name.startswith("*") for p in function.params)
+    positional = [p for p in function.params if not p.keyword_only and p.name[:1] != "*"]
+    required = sum(1 for p in positional if not p.has_default)
+    if spec.variadic:
+        return (starred or required <= 1) and accepts(spec.returns, function.returns)
+    arity = len(spec.args)
+    if not (required <= arity and (starred or arity <= len(positional))):
+        return False
+    for argument, parameter in zip(spec.args, positional, strict=False):
+        if parameter.annotated and not accepts(parameter.type, argument):
+            return False
+    return accepts(spec.returns, function.returns)
+
+
+def accepts(expected: TypeSpec | None, actual: TypeSpec) -> bool:
+    """Whether a value of type ``actual`` type-checks where ``expected`` is asked for (None:
+    nothing asked). Loose where the spec is: containers by kind and element kinds, classes by
+    name."""
+    if expected is None or expected.kind == "any" or actual.kind == "any":
+        return True
+    if actual.kind == "union":
+        return all(accepts(expected, member) for member in actual.args)
+    if expected.kind == "union":
+        return any(accepts(member, actual) for member in expected.args)
+    if actual.kind == "literal":
+        return all(accepts(expected, TypeSpec(_kind_of(v))) for v in actual.values)
+    if expected.kind == "literal":
+        return False
+    if actual.kind != expected.kind:
+        return actual.kind in _WIDER.get(expected.kind, ())
+    if expected.kind in ("class", "stdlib"):
+        return actual.name == expected.name
+    if expected.kind == "callable" or not (expected.args and actual.args):
+        return True
+    return len(expected.args) == len(actual.args) and all(
+        accepts(e, a) and accepts(a, e) for e, a in zip(expected.args, actual.args, strict=True)
+    )
+
+
+def _of_kinds(spec: TypeSpec, kinds: frozenset[str]) -> bool:
+    if spec.kind == "any":
+        return True
+    if spec.kind == "union":
+        return all(_of_kinds(member, kinds) for member in spec.args)
+    if spec.kind == "literal":
+        return all(_kind_of(value) in kinds for value in spec.values)
+    return spec.kind in kinds
+
+
+def _widened(spec: TypeSpec) -> TypeSpec:
+    """The type of ``abs(x)``, ``x * 2`` or ``x + y`` for ``x`` of ``spec``: a bool's is an int."""
+    if spec.kind == "bool":
+        return TypeSpec("int")
+    if spec.kind == "union":
+        return TypeSpec("union", tuple(_widened(member) for member in spec.args))
+    if spec.kind == "literal":
+        return TypeSpec("union", tuple(_widened(TypeSpec(_kind_of(v))) for v in spec.values))
+    return spec
+
+
+def _kind_of(value: object) -> str:
+    return "none" if value is None else type(value).__name__
 
 
 def origin(text: str) -> str:

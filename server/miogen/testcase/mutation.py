@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 from miogen.analysis.typespec import ANY, PRIMITIVES, TypeSpec
 from miogen.testcase import stdlib_values, strings
-from miogen.testcase.callables import ANY_ARITY, CATALOGUE, origin
+from miogen.testcase.callables import ANY_ARITY, CATALOGUE, choices, function_fits, origin
 from miogen.testcase.model import CALLS, Statement, TestCase, drop_unused_values, remove_statements
 from miogen.testcase.sampling import TestFactory, random_character
 
@@ -63,7 +63,7 @@ def _change_value(factory: TestFactory, test: TestCase, rng: random.Random) -> T
         members = factory.model.classes[cls_name].enum_members
         new = Statement("enum", f"{cls_name}.{rng.choice(members)}", value=statement.value)
     elif statement.kind == "callable":
-        new = _change_callable(factory, statement, rng)
+        new = _change_callable(factory, statement, rng, _declared_type(factory, test, index))
     else:
         new = _change_collection(statement, rng, factory.shapes.lengths)
     return test[:index] + (new,) + test[index + 1 :]
@@ -158,12 +158,24 @@ def change_primitive(factory: TestFactory, value: object, rng: random.Random) ->
     return value
 
 
-def _change_callable(factory: TestFactory, statement: Statement, rng: random.Random) -> Statement:
-    """Another function of the same kind: a catalogue text of the same arity, or a module one."""
+def _change_callable(
+    factory: TestFactory, statement: Statement, rng: random.Random, spec: TypeSpec = ANY
+) -> Statement:
+    """Another function of the same kind: a catalogue text of the same arity, or a module one;
+    of those, one that the parameter's callable type (in ``spec``) takes, when it says one."""
+    members = spec.args if spec.kind == "union" else (spec,)
+    wanted = next((m for m in members if m.kind == "callable"), None)
     if statement.value == "module":
-        options = [n for n in factory.model.functions if not n.startswith("_")]
+        options = [
+            name
+            for name, function in factory.model.functions.items()
+            if not name.startswith("_") and (wanted is None or function_fits(function, wanted))
+        ]
         return Statement("callable", rng.choice(options or [statement.name]), value="module")
-    group = next((g for g in CATALOGUE.values() if statement.name in g), ANY_ARITY)
+    if wanted is not None:
+        group = choices(wanted)
+    else:
+        group = next((g for g in CATALOGUE.values() if statement.name in g), ANY_ARITY)
     text = rng.choice(group)
     return Statement("callable", text, value=origin(text))
 

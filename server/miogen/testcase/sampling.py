@@ -32,6 +32,7 @@ MODULE_FUNCTION_PROBABILITY = 0.3  # a callable parameter gets one of the module
 # a character they look for (strings.shapes_of), where they name any.
 SHAPED_PROBABILITY = 0.15
 _STATEMENT_KINDS = {"property": "property", "operator": "operator", "setter": "assign"}
+_ARGUED = frozenset({"construct", "call", "method"})  # statements that pass their arguments
 
 
 @dataclass(frozen=True)
@@ -88,6 +89,21 @@ class TestFactory:
             wanted = "operator" if kind == "operator" else "setter"
             return next((m for m in self.cls.special if (m.name, m.kind) == (name, wanted)), None)
         return None
+
+    def complete(self, test: TestCase) -> bool:
+        """Whether each call of ``test`` passes every parameter without a default. Sampling
+        always does; the shrinker's argument pass may leave one out, and the call then raises
+        Python's TypeError before the code runs (no type checker takes such a call)."""
+        for statement in test:
+            signature = self.signature(statement) if statement.kind in _ARGUED else None
+            if signature is None:
+                continue
+            given = {name for name, _ in statement.args}
+            for parameter in signature.params:
+                if parameter.name[:1] != "*" and not parameter.has_default:
+                    if parameter.name not in given:
+                        return False
+        return True
 
     def unit_calls(self) -> list[Signature]:
         if self.cls is None:
@@ -286,13 +302,17 @@ class TestFactory:
         return len(statements) - 1
 
     def _callable(self, statements: list[Statement], spec: TypeSpec, rng: random.Random) -> int:
-        """A function for a callable parameter: a builtin, a small lambda, a module function."""
-        arity = None if spec.variadic else len(spec.args)
-        own = [name for name, f in self.model.functions.items() if _accepts(f, arity)]
+        """A function for a callable parameter: a builtin, a small lambda, a module function,
+        of the parameters and result the annotation says (``callables.choices``)."""
+        own = [
+            name
+            for name, function in self.model.functions.items()
+            if not name.startswith("_") and callables.function_fits(function, spec)
+        ]
         if own and rng.random() < MODULE_FUNCTION_PROBABILITY:
             statements.append(Statement("callable", rng.choice(own), value="module"))
         else:
-            text = rng.choice(callables.choices(arity))
+            text = rng.choice(callables.choices(spec))
             statements.append(Statement("callable", text, value=callables.origin(text)))
         return len(statements) - 1
 
@@ -429,16 +449,3 @@ def _class_and_callable_types(specs: list[TypeSpec]) -> list[TypeSpec]:
 
 def _returns(signature: Signature, name: str) -> bool:
     return signature.returns.kind == "class" and signature.returns.name == name
-
-
-def _accepts(function: Signature, arity: int | None) -> bool:
-    """Whether a module function can be called with ``arity`` positional arguments."""
-    if function.name.startswith("_"):
-        return False
-    if any(p.name.startswith("*") for p in function.params):
-        return True
-    positional = [p for p in function.params if not p.keyword_only]
-    required = sum(1 for p in positional if not p.has_default)
-    if arity is None:
-        return required <= 1
-    return required <= arity <= len(positional)

@@ -484,6 +484,8 @@ class _SuiteRunner:
         self._proxies: dict[tuple[object, ...], tuple[float, ...]] = {}
 
     def __call__(self, test: TestCase) -> tuple[TestCase, frozenset[Hashable]]:
+        if not self.problem.factory.complete(test):  # a required argument left out: it covers
+            return test, frozenset()  # nothing of the code (the TypeError is Python's)
         evaluated = self.problem.evaluate(test)
         if evaluated.proxies:
             self._proxies[canonical_key(evaluated.individual)] = evaluated.proxies
@@ -544,7 +546,7 @@ def render(
         signature = problem.factory.signature
         written = as_written(observed.test, signature)
         wrong = mistyped(observed.test, signature)
-        output = render_test(written, observations, name, classes, wrong)
+        output = render_test(written, observations, name, classes, wrong, signature)
         rendered.append(
             TestRecord(
                 name=name,

@@ -1,0 +1,87 @@
+"""An empty collection a test keeps in a variable is annotated, so that mypy (strict, as the
+bench runs it) knows its type: the parameter's where the signature says one, ``Any`` else."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from emit.strict_checks import strict_mypy, strict_ruff
+from miogen.analysis.module import analyze_source
+from miogen.analysis.typespec import TypeSpec
+from miogen.emit.annotations import annotation, empty_collection_types
+from miogen.emit.merge import GeneratedTest, merge_tests
+from miogen.emit.render import Observation, render_test
+from miogen.emit.style import Style
+from miogen.testcase.model import Statement
+from miogen.testcase.sampling import TestFactory
+
+SUBJECT = """
+from typing import Optional, Sequence
+
+
+def total(values: Sequence[int]) -> int:
+    return sum(values)
+
+
+def merged(first: dict[str, float], second: Optional[dict[str, float]] = None) -> int:
+    return len(first) + len(second or {})
+
+
+def rows(table: list[list[str]]) -> int:
+    return len(table)
+
+
+def loose(items):
+    return len(items)
+"""
+
+
+def rendered_file(tmp_path: Path, test: tuple[Statement, ...], observations) -> Path:
+    model = analyze_source(SUBJECT, "subject.py", "subject")
+    factory = TestFactory(model, model.unit("total"))
+    rendered = render_test(test, observations, "test_it", set(), {}, factory.signature)
+    (tmp_path / "subject.py").write_text(SUBJECT)
+    imports = sorted(rendered.extra_imports) + [
+        f"from subject import {', '.join(sorted(rendered.imports))}"
+    ]
+    text = merge_tests(None, imports, [GeneratedTest("test_it", rendered.source)], style=Style())
+    path = tmp_path / "test_subject.py"
+    path.write_text(text.text)
+    return path
+
+
+def test_empty_collections_passed_twice_get_their_parameter_s_type(tmp_path: Path):
+    test = (
+        Statement("list"),
+        Statement("call", "total", (("values", 0),)),
+        Statement("call", "total", (("values", 0),)),
+        Statement("dict"),
+        Statement("call", "merged", (("first", 3), ("second", 3))),
+        Statement("set"),
+        Statement("call", "loose", (("items", 5),)),
+        Statement("call", "loose", (("items", 5),)),
+        Statement("list"),
+        Statement("list", args=(("", 8), ("", 8))),
+        Statement("call", "rows", (("table", 9),)),
+    )
+    path = rendered_file(tmp_path, test, [Observation(10, "equals", "2")])
+    source = path.read_text()
+    assert "list_: list[int] = []" in source
+    assert "dict_: dict[str, float] = {}" in source
+    assert "set_: set[Any] = set()" in source
+    assert "list_2: list[str] = []" in source
+    assert strict_mypy(path) == []
+    assert strict_ruff(path) == []
+
+
+def test_annotations_in_plain_types():
+    assert annotation(
+        TypeSpec("list", (TypeSpec("union", (TypeSpec("int"), TypeSpec("none"))),))
+    ) == ("list[int | None]")
+    assert annotation(TypeSpec("dict")) == "dict[Any, Any]"
+    assert annotation(TypeSpec("set", (TypeSpec("class", name="Point"),))) == "set[Any]"
+
+
+def test_without_signatures_every_empty_collection_is_of_any():
+    test = (Statement("list"), Statement("call", "f", (("x", 0),)))
+    assert empty_collection_types(test, None) == {0: "list[Any]"}

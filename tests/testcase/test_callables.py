@@ -1,0 +1,151 @@
+"""Functions passed for a parameter annotated ``Callable[...]`` type-check there, and the
+catalogue's lambdas pass ruff: every text ``callables.choices`` offers for an annotation is
+written into a call and checked by mypy and ruff under the bench's strict configuration."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from emit.strict_checks import strict_mypy, strict_ruff
+from miogen.analysis.module import analyze_source
+from miogen.analysis.typespec import TypeSpec
+from miogen.testcase import callables
+from miogen.testcase.model import Statement
+from miogen.testcase.mutation import _change_callable
+from miogen.testcase.sampling import TestFactory
+
+SUBJECT = """
+from typing import Callable, Optional, Union
+
+
+def format_with(text: Union[str, Callable[[float], str]]) -> str:
+    return text if isinstance(text, str) else text(1.5)
+
+
+def report(logger: Optional[Callable[[str], None]]) -> None:
+    if logger:
+        logger("done")
+
+
+def combine(f: Callable[[int, int], int]) -> int:
+    return f(1, 2)
+
+
+def describe(f: Callable[..., str]) -> str:
+    return f(1)
+
+
+def check(f: Callable[[str], bool]) -> bool:
+    return f("a")
+
+
+def measure(f: Callable[[str], float]) -> float:
+    return f("ab")
+
+
+def build(f: Callable[[], list[int]]) -> list[int]:
+    return f()
+
+
+def anything(f: Callable[[int], object]) -> object:
+    return f(1)
+
+
+def untyped(f):
+    return f(1)
+
+
+def shout(word: float) -> str:
+    return str(word).upper()
+
+
+def count(word: str) -> int:
+    return len(word)
+"""
+TAKERS = ("format_with", "report", "combine", "describe", "check", "measure", "build", "anything")
+
+
+def callable_spec(model, function: str) -> TypeSpec:
+    spec = model.functions[function].params[0].type
+    members = spec.args if spec.kind == "union" else (spec,)
+    return next(m for m in members if m.kind == "callable")
+
+
+def test_the_annotation_s_result_type_is_read():
+    model = analyze_source(SUBJECT, "subject.py", "subject")
+    assert callable_spec(model, "format_with") == TypeSpec(
+        "callable", (TypeSpec("float"),), returns=TypeSpec("str")
+    )
+    assert callable_spec(model, "report").returns == TypeSpec("none")
+    assert callable_spec(model, "describe") == TypeSpec(
+        "callable", variadic=True, returns=TypeSpec("str")
+    )
+
+
+def test_every_offered_function_type_checks_and_passes_ruff(tmp_path: Path):
+    model = analyze_source(SUBJECT, "subject.py", "subject")
+    (tmp_path / "subject.py").write_text(SUBJECT)
+    lines, offered = [], {}
+    for function in TAKERS:
+        offered[function] = callables.choices(callable_spec(model, function))
+        lines += [f"    subject.{function}({text})" for text in offered[function]]
+    test_file = tmp_path / "test_subject.py"
+    test_file.write_text("import subject\n\n\ndef test_calls():\n" + "\n".join(lines) + "\n")
+    assert strict_mypy(test_file) == []
+    assert strict_ruff(test_file) == []
+    # Not only lambdas that drop what they get: each annotation keeps functions to tell apart.
+    assert offered["format_with"] == ("str",)
+    assert offered["report"] == ("lambda _: None",)
+    assert {"max", "min", "lambda a, b: a + b", "lambda a, _: a"} <= set(offered["combine"])
+    assert "len" in offered["measure"] and "str.upper" not in offered["measure"]
+    assert {"abs", "lambda x: x", "lambda x: x > 0"} <= set(offered["anything"])
+    assert "len" not in offered["anything"]  # an int has no length
+
+
+def test_an_unannotated_parameter_still_gets_any_function():
+    model = analyze_source(SUBJECT, "subject.py", "subject")
+    spec = model.functions["untyped"].params[0].type
+    if spec.kind == "callable":  # inferred from ``f(1)``: nothing said of the types
+        assert set(callables.choices(spec)) == set(callables.CATALOGUE[1])
+
+
+def test_the_catalogue_s_every_lambda_passes_ruff(tmp_path: Path):
+    texts = [t for group in (*callables.CATALOGUE.values(), callables.ANY_ARITY) for t in group]
+    test_file = tmp_path / "test_lambdas.py"
+    body = "\n".join(f"    functions.append({text})" for text in texts)
+    test_file.write_text(f"def test_lambdas():\n    functions = []\n{body}\n    assert functions\n")
+    assert [line for line in strict_ruff(test_file) if "ARG005" in line] == []
+
+
+def test_sampling_and_mutation_pass_only_fitting_functions():
+    model = analyze_source(SUBJECT, "subject.py", "subject")
+    factory = TestFactory(model, model.unit("format_with"))
+    spec = callable_spec(model, "format_with")
+    rng = random.Random(3)
+    passed = set()
+    for _ in range(300):
+        test = factory.sample(rng)
+        passed |= {(s.name, s.value) for s in test if s.kind == "callable"}
+    assert passed  # the union's callable member came up
+    # ``shout`` takes a float and gives a str, ``untyped`` says nothing; ``count`` takes a str.
+    assert passed <= {("str", "builtin"), ("shout", "module"), ("untyped", "module")}
+    for _ in range(100):
+        changed = _change_callable(
+            factory, Statement("callable", "str", value="builtin"), rng, spec
+        )
+        assert changed.name == "str"
+        changed = _change_callable(
+            factory, Statement("callable", "shout", value="module"), rng, spec
+        )
+        assert changed.name in ("shout", "untyped")
+
+
+@pytest.mark.parametrize(
+    ("function", "fits"), [("shout", True), ("count", False)], ids=["shout", "count"]
+)
+def test_module_functions_fit_by_their_annotations(function: str, fits: bool):
+    model = analyze_source(SUBJECT, "subject.py", "subject")
+    spec = callable_spec(model, "format_with")
+    assert callables.function_fits(model.functions[function], spec) is fits
