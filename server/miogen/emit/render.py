@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from miogen.analysis.model import Signature
 from miogen.analysis.special import template_for
 from miogen.assertions.observation import Observation, input_literal, quoted
-from miogen.emit.tokens import replaced_tokens, source_tokens
 from miogen.emit.annotations import ANY_IMPORT, empty_collection_types
+from miogen.emit.tokens import replaced_tokens, source_tokens
 from miogen.testcase.model import CALLS, Statement, TestCase
 
 MAX_INLINE = 60  # characters of a literal written into the call that uses it
