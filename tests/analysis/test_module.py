@@ -234,7 +234,8 @@ def test_module_state_is_code_that_changes_module_level_data(source, expected):
 
 def test_the_hashed_text_is_that_of_ast_dump_on_miogen_and_the_tests():
     """Unit hashes are stored in the history: ``_dump`` must write exactly ``ast.dump``'s text
-    (without field names), however it is made faster."""
+    (without field names), however it is made faster; the names it gathers on the way are
+    those of every ``ast.Name`` in the node (what ``Survey.names`` has of a statement)."""
     import ast
     from pathlib import Path
 
@@ -246,7 +247,97 @@ def test_the_hashed_text_is_that_of_ast_dump_on_miogen_and_the_tests():
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in [tree, *tree.body]:
             parts: list[str] = []
-            _dump(node, parts)
+            names: set[str] = set()
+            _dump(node, parts, names)
             assert "".join(parts) == ast.dump(node, annotate_fields=False), (path, node)
+            assert names == {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}, path
             compared += 1
     assert compared > 3000
+
+
+HASHED = '''\
+import functools
+
+
+def keep(x):
+    return x
+
+
+@functools.cache
+def scale(value: int, factor: int = 2) -> int:
+    """Scale it."""
+    if value > 10:
+        return value * factor
+    return value
+
+
+class Box:
+    size: int = 3
+
+    def grow(self, by: int = 1) -> int:
+        return self.size + by
+'''
+
+
+@pytest.mark.parametrize(
+    ("edit", "changed"),
+    [
+        ((), set()),
+        (("    return value\n", "    return value  # as it is\n\n"), set()),  # a comment
+        (("value * factor", "(value*factor)"), set()),  # formatting
+        (("import functools\n", "import functools\n\nLIMIT = 1\n\n"), set()),  # moved down
+        (("@functools.cache\n", ""), {"scale"}),  # a decorator
+        (("@functools.cache", "@functools.lru_cache"), {"scale"}),
+        (("factor: int = 2", "factor: int = 3"), {"scale"}),  # a default value
+        (("value: int,", "value: float,"), {"scale"}),  # an annotation
+        (('"""Scale it."""', '"""Scale it up."""'), {"scale"}),  # the docstring
+        (("by: int = 1", "by: int = 2"), {"Box"}),  # a method's default
+        (("size: int = 3", "size: int = 4"), {"Box"}),  # a class attribute
+        (("return x\n", "return -x\n"), {"keep"}),
+    ],
+)
+def test_a_units_hash_changes_when_and_only_when_its_code_does(edit, changed):
+    """In the whole analysis and in the outline of a long text (which hashes each unit while
+    it gathers the names the unit loads), alike: what the server reruns and the history keys."""
+    from miogen.analysis.module import outline_source
+
+    edited = HASHED.replace(*edit) if edit else HASHED
+    assert (edited != HASHED) == bool(edit)
+    for analyse in (analyze_source, outline_source):
+        before = {u.name: u.ast_hash for u in analyse(HASHED).units}
+        after = {u.name: u.ast_hash for u in analyse(edited).units}
+        assert set(before) == set(after) == {"keep", "scale", "Box"}
+        assert {name for name in before if before[name] != after[name]} == changed, analyse
+    whole = {u.name: u.ast_hash for u in analyze_source(edited).units}
+    assert whole == {u.name: u.ast_hash for u in outline_source(edited).units}
+
+
+def test_a_class_is_a_unit_exactly_when_its_read_model_has_code_of_its_own():
+    """``unit_nodes`` reads no signature of a class with a public method (it has code of its
+    own): the same units as reading every class, on miogen's modules, its tests and examples."""
+    import ast
+    from pathlib import Path
+
+    from miogen.analysis import module
+    from miogen.analysis.enrich import has_own_code
+    from miogen.analysis.typespec import TypeReader
+
+    root = Path(__file__).resolve().parents[2]
+    paths = [*root.glob("server/miogen/**/*.py"), *root.glob("tests/**/*.py")]
+    paths += [*root.glob("examples/**/*.py")]
+    compared = 0
+    for path in sorted(paths):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        nodes = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
+        reader = TypeReader(set(nodes), module._type_aliases(tree))
+        expected = {
+            name
+            for name, node in nodes.items()
+            if has_own_code(
+                module._read_class(node, reader, nodes), node, nodes, reader, module._read_signature
+            )
+        }
+        read = [n for n in module.definitions(tree.body) if module._is_unit(n, expected)]
+        assert module.unit_nodes(tree) == read, path
+        compared += len(nodes)
+    assert compared > 300

@@ -179,3 +179,23 @@ async def test_closing_fails_the_details_being_found():
     analyser.close()
     with pytest.raises(Closed):
         await asyncio.wait_for(future, 30)
+
+
+def test_the_units_of_a_long_outlined_text_are_those_of_its_whole_analysis():
+    """A text past ``DETAIL_CHARACTERS`` (as the analysis process outlines it) and its whole
+    analysis: the same units, fingerprints and helpers; a unit asked for (the last, the first,
+    one in the middle, a private helper's caller) gets exactly its targets and lines."""
+    _fresh()
+    outlined = analyse_text(LONG, "long.py", "long")
+    assert isinstance(outlined, Snapshot) and len(LONG) > DETAIL_CHARACTERS
+    _fresh()
+    whole = take(LONG, "long.py", "long")
+    assert [(n, s.fingerprint, s.helpers) for n, s in outlined.units.items()] == [
+        (n, s.fingerprint, s.helpers) for n, s in whole.units.items()
+    ]
+    names = list(outlined.units)
+    asked = [names[-1], names[0], names[len(names) // 2], "compute_601"]
+    assert outlined.units["compute_601"].helpers == ("_helper_600",)
+    _fresh()
+    outlined.add(detail_text(LONG, "long.py", "long", tuple(asked)))
+    _same_as_whole(outlined, whole, asked)

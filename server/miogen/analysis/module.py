@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import ast
-import bisect
 import functools
 import hashlib
-import re
 from collections.abc import Collection, Mapping
 from dataclasses import replace
 from pathlib import Path
@@ -97,13 +95,37 @@ def _analyze(source: str, path: str, module_name: str) -> ModuleModel:
     return _model(source, path, module_name, tree, walked, found, targets)
 
 
-def _units_in_order(tree: ast.Module, names: Mapping[int, set[str]]) -> list[Unit]:
+def _units_in_order(tree: ast.Module, names: Mapping[int, set[str]] | None = None) -> list[Unit]:
     """The module's units without their targets, public first (their target ids do not depend
     on the private ones), each with the ranges of the private helpers it calls (``names``: the
-    names each top-level statement loads, by its index, as ``Survey.names``)."""
-    found = [_unit(node) for node in unit_nodes(tree)]
+    names each top-level statement loads, by its index, as ``Survey.names``; when None, those
+    of each unit are gathered by the walk that hashes it, and a helper's when it is reached)."""
+    nodes = unit_nodes(tree)
+    if names is None:
+        loaded = _LoadedNames(tree.body)
+        positions = {id(node): index for index, node in enumerate(tree.body)}
+        found = []
+        for node in nodes:
+            hashed, loaded[positions[id(node)]] = hash_and_names(node)
+            found.append(_unit(node, hashed))
+        names = loaded
+    else:
+        found = [_unit(node, ast_hash(node)) for node in nodes]
     found = [u for u in found if not u.private] + [u for u in found if u.private]
     return _with_helper_ranges(tree, found, names)
+
+
+class _LoadedNames(dict[int, set[str]]):
+    """``Survey.names`` made on demand: the names a top-level statement loads, by its index,
+    found when first asked for (a long module's statements that no unit reaches are not walked)."""
+
+    def __init__(self, body: list[ast.stmt]) -> None:
+        super().__init__()
+        self.body = body
+
+    def __missing__(self, index: int) -> set[str]:
+        found = self[index] = _loaded_names(self.body[index])
+        return found
 
 
 def _model(
@@ -140,7 +162,7 @@ def outline_tree(source: str, path: str = "<string>", module_name: str = "module
 def _outline(source: str, path: str, module_name: str) -> tuple[ModuleModel, ast.Module, None]:
     tree = parse_module(source, path)
     share_tree(source, tree)  # coverage.py's parse of the text, if asked for, takes this tree
-    found = _units_in_order(tree, _helper_names(source, tree))
+    found = _units_in_order(tree)
     units = [u for u in found if not u.private]
     # The constants are read with the signatures (``_complete_outlined``): only the engine reads
     # them; walking every node of a long module for them was a sixth of its outline.
@@ -155,43 +177,6 @@ def _complete_outlined(model: ModuleModel) -> Completion:
     tree = _parse_shared(model.source, model.path)
     model.literals = _constants(survey(tree), tree)
     return _complete(model)
-
-
-_PRIVATE_NAME = re.compile(r"\b_\w*")
-# What a name no ``ast.Name`` can be comes after: an attribute's dot, ``def`` or ``class``.
-_DEFINED = (".", "def ", "class ")
-
-
-def _helper_names(source: str, tree: ast.Module) -> Mapping[int, set[str]]:
-    """``survey(tree).names`` as far as ``_with_helper_ranges`` reads them: of the names a
-    top-level statement loads, those of the module's private functions and classes.
-
-    Only the statements whose text has such a name (a word) are walked: a long module's
-    other statements are most of its nodes. A text with other than ASCII characters (Python
-    reads some other characters of names as ASCII ones) is surveyed whole.
-    """
-    if not source.isascii():
-        return survey(tree).names
-    private = {
-        n.name
-        for n in tree.body
-        if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
-        and n.name.startswith("_")
-    }
-    starts = [_statement_start(node) for node in tree.body]
-    line_starts = [0] + [m.end() for m in re.finditer(r"\r\n|\r|\n", source)]
-    candidates: set[int] = set()
-    for match in _PRIVATE_NAME.finditer(source):
-        start = match.start()
-        if match.group() in private and not source[max(0, start - 6) : start].endswith(_DEFINED):
-            line = bisect.bisect_right(line_starts, start)  # 1-based
-            index = bisect.bisect_right(starts, line) - 1
-            if index >= 0:
-                candidates.add(index)
-    names: dict[int, set[str]] = {index: set() for index in range(len(tree.body))}
-    for index in candidates:
-        names[index] = _loaded_names(tree.body[index])
-    return names
 
 
 def _loaded_names(statement: ast.stmt) -> set[str]:
@@ -213,11 +198,6 @@ def _loaded_names(statement: ast.stmt) -> set[str]:
     return found
 
 
-def _statement_start(node: ast.stmt) -> int:
-    decorators: list[ast.expr] = getattr(node, "decorator_list", [])
-    return min([node.lineno] + [d.lineno for d in decorators])
-
-
 def unit_targets(
     source: str, path: str, module_name: str, names: Collection[str]
 ) -> dict[str, tuple[Target, ...]]:
@@ -235,14 +215,30 @@ def unit_nodes(tree: ast.Module) -> list[ast.FunctionDef | ast.ClassDef]:
     """The module's units, public and private, in order: its top-level functions and the classes
     with code of their own. Read from the tree alone (no targets): a small part of an analysis."""
     class_nodes = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
-    reader = TypeReader(set(class_nodes), _type_aliases(tree))
-    classes = {name: _read_class(node, reader, class_nodes) for name, node in class_nodes.items()}
-    with_code = {
-        name
-        for name, node in class_nodes.items()
-        if has_own_code(classes[name], node, class_nodes, reader, _read_signature)
-    }
+    # A class with a public method has code of its own (``has_own_code``): its signatures
+    # need not be read (most of this, on a long module). The others' are.
+    with_code = {name for name, node in class_nodes.items() if _has_public_method(node)}
+    others = {name: node for name, node in class_nodes.items() if name not in with_code}
+    if others:
+        reader = TypeReader(set(class_nodes), _type_aliases(tree))
+        with_code.update(
+            name
+            for name, node in others.items()
+            if has_own_code(
+                _read_class(node, reader, class_nodes), node, class_nodes, reader, _read_signature
+            )
+        )
     return [node for node in definitions(tree.body) if _is_unit(node, with_code)]
+
+
+def _has_public_method(node: ast.ClassDef) -> bool:
+    """Whether ``_read_class`` finds a method of the class (its ``methods`` are not empty)."""
+    return any(
+        isinstance(item, ast.FunctionDef)
+        and not item.name.startswith("_")
+        and _method_kind(item) is not None
+        for item in definitions(node.body)
+    )
 
 
 def unit_headers(tree: ast.Module) -> list[tuple[str, int]]:
@@ -323,9 +319,17 @@ def ast_hash(node: ast.AST) -> str:
     The text hashed is exactly ``ast.dump(node, annotate_fields=False)`` (hashes are stored in
     the continuous-generation history), written by ``_dump``, which is about twice as fast.
     """
+    return hash_and_names(node)[0]
+
+
+def hash_and_names(node: ast.AST) -> tuple[str, set[str]]:
+    """``ast_hash(node)`` and the ids of the ``ast.Name`` nodes in it (what ``Survey.names``
+    has of a top-level statement), from one walk: walking a long module's units once for their
+    hashes and again for the helpers they call was a fifth of its outline."""
     parts: list[str] = []
-    _dump(node, parts)
-    return hashlib.sha256("".join(parts).encode()).hexdigest()[:16]
+    names: set[str] = set()
+    _dump(node, parts, names)
+    return hashlib.sha256("".join(parts).encode()).hexdigest()[:16], names
 
 
 # Per node class: (field name, whether the class's default for it is None).
@@ -334,16 +338,19 @@ _FIELDS: dict[type, tuple[tuple[str, bool], ...]] = {}
 _LEAVES: dict[type, str] = {}
 
 
-def _dump(value: object, parts: list[str]) -> None:
+def _dump(value: object, parts: list[str], names: set[str]) -> None:
     """Append ``ast.dump``'s text of ``value`` (no field names, no positions) to ``parts``
-    (its own values written here, without a call each: most are strings and contexts)."""
+    (its own values written here, without a call each: most are strings and contexts), and
+    the id of each ``ast.Name`` in it to ``names``."""
     if not isinstance(value, ast.AST):
         if isinstance(value, list):
-            _dump_list(value, parts)
+            _dump_list(value, parts, names)
         else:
             parts.append(repr(value))
         return
     kind = type(value)
+    if kind is ast.Name:
+        names.add(value.id)  # type: ignore[attr-defined]
     fields = _FIELDS.get(kind)
     if fields is None:
         fields = _FIELDS[kind] = tuple(
@@ -368,27 +375,29 @@ def _dump(value: object, parts: list[str]) -> None:
         first = False
         if named:
             append(name + "=")
-        if isinstance(item, ast.AST):
+        if type(item) is str:
+            append(repr(item))
+        elif isinstance(item, ast.AST):
             leaf = _LEAVES.get(type(item))
             if leaf is None:
-                _dump(item, parts)
+                _dump(item, parts, names)
             else:
                 append(leaf)
         elif isinstance(item, list):
-            _dump_list(item, parts)
+            _dump_list(item, parts, names)
         else:
             append(repr(item))
     append(")")
 
 
-def _dump_list(values: list[object], parts: list[str]) -> None:
+def _dump_list(values: list[object], parts: list[str], names: set[str]) -> None:
     parts.append("[")
     for index, item in enumerate(values):
         if index:
             parts.append(", ")
         leaf = _LEAVES.get(type(item))
         if leaf is None:
-            _dump(item, parts)
+            _dump(item, parts, names)
         else:
             parts.append(leaf)
     parts.append("]")
@@ -470,11 +479,11 @@ def _is_interface(node: ast.ClassDef) -> bool:
     return bool(methods) and all(is_abstract(m) or not has_body(m) for m in methods)
 
 
-def _unit(node: ast.FunctionDef | ast.ClassDef) -> Unit:
+def _unit(node: ast.FunctionDef | ast.ClassDef, hashed: str) -> Unit:
     first = _first_line(node)
     kind = "class" if isinstance(node, ast.ClassDef) else "function"
     end = node.end_lineno or node.lineno
-    return Unit(node.name, kind, first, end, ast_hash(node), ranges=((first, end),))
+    return Unit(node.name, kind, first, end, hashed, ranges=((first, end),))
 
 
 def _type_aliases(tree: ast.Module) -> dict[str, ast.expr]:
