@@ -1,6 +1,7 @@
 """Test cases from the examples of a module's use (``analysis.examples``): a function unit's
 doctest calls, its literal call sites in the module and in the project's tests, as the
-search's first tests."""
+search's first tests; and the values of the project's tests of the module, in its constant pool
+(``project_pool``)."""
 
 from __future__ import annotations
 
@@ -11,8 +12,8 @@ import sys
 from collections.abc import Iterable
 from pathlib import Path
 
-from miogen.analysis.examples import ExampleCall, example_calls
-from miogen.analysis.model import Signature
+from miogen.analysis.examples import ExampleCall, example_calls, values_in_tests
+from miogen.analysis.model import ConstantPool, Signature
 from miogen.common.project import ROOT_MARKERS, is_test_file
 from miogen.testcase.model import Statement, TestCase
 from miogen.testcase.sampling import TestFactory
@@ -39,6 +40,31 @@ def example_tests(factory: TestFactory, project_root: str = "") -> list[TestCase
         if test is not None:
             found.append(test)
     return found
+
+
+@functools.lru_cache(maxsize=8)
+def project_pool(pool: ConstantPool, root: str, names: tuple[str, ...]) -> ConstantPool:
+    """``pool`` and the plain values of the project's test files that mention one of ``names``
+    (the module's units): what its authors passed to the module's code, folded where they built
+    it in steps (``analysis.examples.values_in_tests``), for every unit of the module."""
+    if not root:
+        return pool
+    trees: dict[int, ast.Module] = {}
+    for name in names:
+        trees.update((id(tree), tree) for tree in project_test_trees(root, name))
+    values = values_in_tests(list(trees.values()))
+    if not values:
+        return pool
+    ints = {v for v in values if type(v) is int and abs(v) < 2**63}
+    floats = {v for v in values if type(v) is float}
+    texts = {v for v in values if type(v) is str}
+    raw = {v for v in values if type(v) is bytes}
+    return ConstantPool(
+        tuple(sorted(ints.union(pool.ints))),
+        tuple(sorted(floats.union(pool.floats))),
+        tuple(sorted(texts.union(pool.strings))),
+        tuple(sorted(raw.union(pool.bytes_))),
+    )
 
 
 def read_project_tests(root: str, names: Iterable[str]) -> int:

@@ -47,7 +47,7 @@ from miogen.minimize.readable import module_words, number_parameters
 from miogen.minimize.reduce import ReducedTest
 from miogen.minimize.suite import Reduction, reduce_suite
 from miogen.testcase.calling import as_written, mistyped
-from miogen.testcase.examples import example_tests
+from miogen.testcase.examples import example_tests, project_pool
 from miogen.testcase.model import CALLS, TestCase, canonical_key, from_json, to_json
 from miogen.testcase.sampling import TestFactory
 from miogen.testcase.validity import still_valid
@@ -130,8 +130,11 @@ def prepare(
     blocked = frozenset(canonical_key(from_json(t)) for t in job.blocked)
     criteria = objectives.unit_criteria(model, unit) if objectives is not None else None
     performance = objectives.performance if objectives is not None else False
+    factory = TestFactory(model, unit)
+    # the values of the project's tests of the module join its constant pool (seeds, part 6)
+    factory.pool = project_pool(factory.pool, spec.cwd, tuple(j.name for j in spec.units))
     return UnitProblem(
-        TestFactory(model, unit), executor, unit, _code_map(model.source), blocked,
+        factory, executor, unit, _code_map(model.source), blocked,
         criteria=criteria, performance=performance,
     )  # fmt: skip
 
