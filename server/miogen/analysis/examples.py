@@ -113,11 +113,20 @@ def example_calls(
 def calls_in_test(tree: ast.Module, name: str) -> list[ExampleCall]:
     """Calls of ``name`` (or ``x.name``) in a test module whose arguments fold to plain values:
     literals, and names the enclosing function or the module binds once to such values."""
-    found: dict[ExampleCall, None] = {}
+    return calls_by_name(tree).get(name, [])
+
+
+@functools.lru_cache(maxsize=64)  # by the tree's identity: the units of a module share a walk
+def calls_by_name(tree: ast.Module) -> dict[str, list[ExampleCall]]:
+    """Every name's calls in a test module (``calls_in_test``), at most MAX_EXAMPLES each, from
+    one walk of it for all the module's units."""
+    found: dict[str, dict[ExampleCall, None]] = {}
     for nodes, bound in _scopes(tree):
-        for call in _calls(nodes, name, True, bound):
-            found.setdefault(call, None)
-    return list(found)
+        for call in _calls(nodes, None, True, bound):
+            calls = found.setdefault(call.name, {})
+            if len(calls) < MAX_EXAMPLES:
+                calls.setdefault(call, None)
+    return {name: list(calls) for name, calls in found.items()}
 
 
 def values_in_tests(trees: Sequence[ast.Module]) -> list[object]:
@@ -134,10 +143,11 @@ def values_in_tests(trees: Sequence[ast.Module]) -> list[object]:
         seen.setdefault((type(value), value), None)
 
     for tree in trees:
-        for nodes, bound in _scopes(tree):
+        for _, bound in _scopes(tree):
             for value in bound.values():
                 add(value)
-            for call in _calls(nodes, None, True, bound):
+        for calls in calls_by_name(tree).values():
+            for call in calls:
                 for value in [*call.positional, *(v for _, v in call.keywords)]:
                     add(value)
         for node in ast.walk(tree):

@@ -176,12 +176,20 @@ def load_mutants(
 
 
 def replay_seeds(
-    problem: UnitProblem, job: UnitJob, seed: int, feedback_directed: bool, project_root: str = ""
+    problem: UnitProblem,
+    job: UnitJob,
+    seed: int,
+    feedback_directed: bool,
+    project_root: str = "",
+    deadline: float | None = None,
 ) -> tuple[Archive[TestCase], int]:
     """Earlier tests go into the archive first (CTG's previous suite, MIO's counterpart).
 
     Returns the archive and how many seeds still applied. A problem whose tests carry the
-    performance proxies gets the archive that prefers cheaper tests (aDynaMOSA's Eq. 1).
+    performance proxies gets the archive that prefers cheaper tests (aDynaMOSA's Eq. 1). The
+    examples of the unit's use follow, in their order (doctests, the module's call sites, the
+    project's tests'), until ``deadline`` (``time.monotonic()``; None: all of them): they are
+    where the search starts, and a search left no time to start from them gains nothing.
     """
     archive: Archive[TestCase] = Archive(
         random.Random(seed), feedback_directed=feedback_directed, performance=problem.performance
@@ -197,6 +205,8 @@ def replay_seeds(
             replayed += 1
     # Examples of the unit's use: doctests, call sites in the module and the project's tests
     for test in example_tests(problem.factory, project_root):
+        if deadline is not None and time.monotonic() >= deadline:
+            break
         if still_valid(problem.factory, test):
             archive.offer(problem.evaluate(test))
     return archive, replayed
@@ -226,7 +236,9 @@ class UnitRun:
         heartbeat: Heartbeat | None,
         emit: Emit,
         objectives: Objectives | None = None,
+        seed_deadline: float | None = None,
     ) -> None:
+        """``seed_deadline``: when the examples stop seeding the archive (``replay_seeds``)."""
         self.spec, self.job, self.emit = spec, job, emit
         self.model, self.module, self.objectives = model, module, objectives
         self.unit = model.unit(job.name)
@@ -236,7 +248,7 @@ class UnitRun:
         self.mutants = self.phases.timed("mutants", load_mutants, *args)
         fds = spec.algorithm != Algorithm.MIO_NOFDS
         self.archive, self.replayed = self.phases.timed(
-            "seed", replay_seeds, self.problem, job, spec.seed, fds, spec.cwd
+            "seed", replay_seeds, self.problem, job, spec.seed, fds, spec.cwd, seed_deadline
         )
         self.rng = random.Random(spec.seed)
         self.record = SearchRecord()
