@@ -21,7 +21,12 @@ Beside it, miogen's own count ("+N mutants killed over your suite": its mutants,
 tests kill and the project's tests of the unit do not), from what ``miogen generate`` printed.
 
 Every figure is coverage.py's (``coverage json``'s covered_branches / num_branches of the
-modules generated for), measured by the project's own pytest run, not miogen's report.
+modules generated for), measured by the project's own pytest run, not miogen's report. Of the
+branches the human suite misses, those no test can take on the running Python are counted apart
+(``unreachable``, by bench/py2_branches.py's rules: the sides of version guards only Python 2
+takes, and of feature checks for a builtin this Python has), so that what miogen adds can be
+judged against the reachable ones too; the branches the combined run still misses are kept per
+module (``still_missed``) to be studied one by one.
 """
 
 from __future__ import annotations
@@ -118,6 +123,9 @@ class ProjectResult:
     pynguin_status: list[str] = field(default_factory=list)
     pynguin_seconds: float = 0.0
     mutants: list[dict[str, object]] = field(default_factory=list)  # per module, with --mutation
+    # of the branches the human suite misses, those no test takes on this Python
+    unreachable: int = 0
+    still_missed: dict[str, list[list[int]]] = field(default_factory=dict)  # combined run's
     miogen_lines: list[str] = field(default_factory=list)  # what miogen said per module
 
     @property
@@ -136,6 +144,10 @@ class ProjectResult:
     @property
     def missed(self) -> int:
         return self.human_branches - self.human_covered
+
+    @property
+    def reachable_missed(self) -> int:
+        return self.missed - self.unreachable
 
     @property
     def pynguin_added(self) -> int | None:
@@ -197,13 +209,26 @@ def generate(project: Project, root: Path, module: str, budget: float, seed: int
 def measure(root: Path, modules: tuple[str, ...], leave_out: list[Path]) -> dict[str, object]:
     """The project's pytest from its root under coverage.py: branches per module, failures."""
     files, failing = coverage_files(root, modules, leave_out)
-    summary = {"branches": 0, "covered": 0, "failing": failing}
+    summary = {"branches": 0, "covered": 0, "failing": failing, "missing": {}}
     for module in modules:
         entry = files.get(module) or files.get(str(root / module)) or {}
         found = entry.get("summary", {})
         summary["branches"] += found.get("num_branches", 0)  # type: ignore[operator]
         summary["covered"] += found.get("covered_branches", 0)  # type: ignore[operator]
+        summary["missing"][module] = entry.get("missing_branches", [])  # type: ignore[index]
     return summary
+
+
+def unreachable(source: str, missing: list[list[int]]) -> int:
+    """How many of the ``missing`` arcs of a module no test takes on the running Python: those
+    bench/py2_branches.py counts (only Python 2 takes them, or only a Python without a builtin
+    this one has).
+    """
+    from bench.py2_branches import builtin_checks, python2_only, version_guards
+
+    only = python2_only(missing, version_guards(source, tuple(sys.version_info)))
+    rest = [arc for arc in missing if tuple(arc) not in set(only)]
+    return len(only) + len(python2_only(rest, builtin_checks(source)))
 
 
 def coverage_files(
@@ -415,6 +440,11 @@ def run_project(
         result.human_branches = int(human["branches"])  # type: ignore[call-overload]
         result.human_covered = int(human["covered"])  # type: ignore[call-overload]
         result.combined_covered = int(combined["covered"])  # type: ignore[call-overload]
+        result.unreachable = sum(
+            unreachable((root / module).read_text(), missing)
+            for module, missing in human["missing"].items()  # type: ignore[attr-defined]
+        )
+        result.still_missed = dict(combined["missing"])  # type: ignore[call-overload]
         names = {p.name.removesuffix(".py") for p in outputs}
         ours = [
             f
@@ -453,16 +483,17 @@ def run_project(
 
 def table(results: list[ProjectResult]) -> list[str]:
     lines = [
-        "| project | human suite branch % | combined % | branches added | added by Pynguin "
-        "| human files modified | generated tests (failing, flaky) | human tests failing "
-        "| wall s (Pynguin s) |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "| project | human suite branch % | missed (unreachable here) | combined % "
+        "| branches added | added by Pynguin | human files modified "
+        "| generated tests (failing, flaky) | human tests failing | wall s (Pynguin s) |",
+        "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in results:
         pynguin = "not run" if r.pynguin_added is None else str(r.pynguin_added)
         lines.append(
             f"| {r.project} ({', '.join(r.modules)}) | {r.human_covered}/{r.human_branches} "
-            f"{r.human_percent:.1f}% | {r.combined_covered}/{r.human_branches} "
+            f"{r.human_percent:.1f}% | {r.missed} ({r.unreachable}) | "
+            f"{r.combined_covered}/{r.human_branches} "
             f"{r.combined_percent:.1f}% | {r.added} | {pynguin} | {r.human_files_modified} | "
             f"{r.generated_tests} ({len(r.generated_failing)}, {len(r.generated_flaky)}) | "
             f"{len(r.human_failing)} | {r.wall_seconds:.0f} ({r.pynguin_seconds:.0f}) |"
@@ -474,14 +505,25 @@ def totals(results: list[ProjectResult]) -> str:
     """One line: what the human suites miss, what miogen and Pynguin add, what went wrong."""
     ran = [r.pynguin_added for r in results if r.pynguin_added is not None]
     pynguin = f"{sum(ran)} (on {len(ran)} of {len(results)} projects)" if ran else "not run"
+    missed, reachable = sum(r.missed for r in results), sum(r.reachable_missed for r in results)
+    added = sum(r.added for r in results)
     return (
-        f"Totals: human suites miss {sum(r.missed for r in results)} of "
-        f"{sum(r.human_branches for r in results)} branches; miogen adds "
-        f"{sum(r.added for r in results)}; Pynguin adds {pynguin}; human files modified "
+        f"Totals: human suites miss {missed} of {sum(r.human_branches for r in results)} "
+        f"branches, {reachable} of them reachable on this Python; miogen adds {added} "
+        f"({_share(added, missed)} of the missed, {_share(added, reachable)} of the reachable); "
+        f"Pynguin adds {pynguin}; human files modified "
         f"{sum(r.human_files_modified for r in results)}; generated tests failing "
         f"{sum(len(r.generated_failing) for r in results)}, flaky "
         f"{sum(len(r.generated_flaky) for r in results)}."
     )
+
+
+def _share(part: int, whole: int) -> str:
+    """
+    >>> _share(19, 159), _share(0, 0)
+    ('12%', '-')
+    """
+    return f"{100 * part / whole:.0f}%" if whole else "-"
 
 
 def mutation_table(results: list[ProjectResult]) -> list[str]:
@@ -531,7 +573,8 @@ def main(argv: list[str] | None = None) -> int:
         print("\n".join(table(results[-1:])[2:]), flush=True)
     RESULTS.mkdir(parents=True, exist_ok=True)
     rows = [dict(asdict(r), added=r.added, human_percent=r.human_percent,
-                 combined_percent=r.combined_percent, pynguin_added=r.pynguin_added)
+                 combined_percent=r.combined_percent, pynguin_added=r.pynguin_added,
+                 reachable_missed=r.reachable_missed)
             for r in results]  # fmt: skip
     (RESULTS / f"{args.output}.json").write_text(json.dumps(rows, indent=2) + "\n")
     print("\n".join(table(results)))

@@ -48,17 +48,36 @@ def result(name: str, covered: int, combined: int, pynguin: int | None, **more) 
 
 def test_table_and_totals_count_missed_added_and_pynguin():
     results = [
-        result("a", 6, 9, 7, generated_tests=3, generated_flaky=["x"]),
+        result("a", 4, 7, 5, generated_tests=3, generated_flaky=["x"], unreachable=2),
         result("b", 10, 10, None, human_files_modified=1, generated_failing=["y", "z"]),
     ]
     lines = projects.table(results)
     assert len(lines) == 4 and lines[0].count("|") == lines[2].count("|")
-    assert "| 3 | 1 |" in lines[2] and "3 (0, 1)" in lines[2]
+    assert "| 6 (2) | 7/10 70.0% | 3 | 1 |" in lines[2] and "3 (0, 1)" in lines[2]
     assert "| 0 | not run | 1 |" in lines[3]
     assert totals(results) == (
-        "Totals: human suites miss 4 of 20 branches; miogen adds 3; Pynguin adds 1 (on 1 of 2 "
-        "projects); human files modified 1; generated tests failing 2, flaky 1."
+        "Totals: human suites miss 6 of 20 branches, 4 of them reachable on this Python; miogen "
+        "adds 3 (50% of the missed, 75% of the reachable); Pynguin adds 1 (on 1 of 2 projects); "
+        "human files modified 1; generated tests failing 2, flaky 1."
     )
+
+
+def test_unreachable_counts_python2_sides_and_dead_feature_checks():
+    source = (
+        "import sys\n"
+        "PY3 = sys.version_info[0] == 3\n"
+        "print_ = getattr(__builtins__, 'print', None)\n"
+        "if PY3:\n"
+        "    a = 1\n"
+        "else:\n"
+        "    a = 2\n"
+        "if print_ is None:\n"
+        "    b = 1\n"
+        "c = a\n"
+    )
+    # 4->7 (Python 2's side), 8->9 (print exists here) cannot be taken; 8->10 can
+    assert projects.unreachable(source, [[4, 7], [8, 9], [8, 10]]) == 2
+    assert projects.unreachable(source, [[8, 10]]) == 0
 
 
 def test_mutation_table_only_when_measured():

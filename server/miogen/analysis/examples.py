@@ -4,6 +4,13 @@ A docstring's examples are inputs its author knew to be valid (a version string 
 regex accepts, a date in the one format a parser takes): the search starts from them, and their
 literals join the module's constant pool. A call ``unit(1, "a", key=2.5)`` whose arguments are
 all plain literals, in a doctest example or in the module's own code, is one such example.
+
+The project's tests build their inputs in steps more often than in one literal (``zwnj =
+"\\u200c"``, then ``valid_contextj(virama + zwnj, 1)``): there a name bound once in the test
+function (or the test module) to a literal, or to a ``+``/``*`` of such values, is folded into
+the call's arguments (``folded``). Those folded values, and the tests' literals, are also the
+project's own values for the constant pool (``values_in_tests``): inputs its authors chose for the
+module's code, whichever unit they passed them to.
 """
 
 from __future__ import annotations
@@ -18,6 +25,9 @@ from miogen.analysis.survey import statement_walk
 
 PLAIN = (int, float, str, bytes, bool, type(None))
 MAX_EXAMPLES = 32  # example calls per unit: seeds, not a suite
+MAX_FOLDED = 1000  # longest str or bytes a fold builds (``"a" * 64`` yes, ``"a" * 10**9`` no)
+MAX_TEST_VALUES = 256  # of the project's tests, for a module's constant pool
+MAX_VALUE_LENGTH = 200  # longest str or bytes of them (as the module's own constants)
 _PARSER = doctest.DocTestParser()
 
 
@@ -95,9 +105,131 @@ def example_calls(
     ``module.name(...)`` there)."""
     found = dict.fromkeys(module_calls(tree).get(name, ()))
     for source in tests:
-        for call in _calls(ast.walk(source), name, True):
+        for call in calls_in_test(source, name):
             found.setdefault(call, None)
     return list(found)[:MAX_EXAMPLES]
+
+
+def calls_in_test(tree: ast.Module, name: str) -> list[ExampleCall]:
+    """Calls of ``name`` (or ``x.name``) in a test module whose arguments fold to plain values:
+    literals, and names the enclosing function or the module binds once to such values."""
+    return calls_by_name(tree).get(name, [])
+
+
+@functools.lru_cache(maxsize=64)  # by the tree's identity: the units of a module share a walk
+def calls_by_name(tree: ast.Module) -> dict[str, list[ExampleCall]]:
+    """Every name's calls in a test module (``calls_in_test``), at most MAX_EXAMPLES each, from
+    one walk of it for all the module's units."""
+    found: dict[str, dict[ExampleCall, None]] = {}
+    for nodes, bound in _scopes(tree):
+        for call in _calls(nodes, None, True, bound):
+            calls = found.setdefault(call.name, {})
+            if len(calls) < MAX_EXAMPLES:
+                calls.setdefault(call, None)
+    return {name: list(calls) for name, calls in found.items()}
+
+
+def values_in_tests(trees: Sequence[ast.Module]) -> list[object]:
+    """The plain values of the project's tests, in order, without repeats: the names they bind
+    once (folded), their calls' folded arguments, their literals; at most MAX_TEST_VALUES,
+    str and bytes of at most MAX_VALUE_LENGTH."""
+    seen: dict[tuple[type, object], None] = {}
+
+    def add(value: object) -> None:
+        if isinstance(value, bool) or value is None or len(seen) >= MAX_TEST_VALUES:
+            return
+        if isinstance(value, str | bytes) and len(value) > MAX_VALUE_LENGTH:
+            return
+        seen.setdefault((type(value), value), None)
+
+    for tree in trees:
+        for _, bound in _scopes(tree):
+            for value in bound.values():
+                add(value)
+        for calls in calls_by_name(tree).values():
+            for call in calls:
+                for value in [*call.positional, *(v for _, v in call.keywords)]:
+                    add(value)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant) and isinstance(node.value, PLAIN):
+                add(node.value)
+    return [value for _, value in seen]
+
+
+def _scopes(tree: ast.Module) -> Iterable[tuple[list[ast.AST], dict[str, object]]]:
+    """Each function of a test module (its nodes, and the values its names and the module's are
+    bound to), then the module's own statements outside functions."""
+    functions = [
+        node for node in ast.walk(tree) if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+    ]
+    inside = {id(n) for function in functions for n in ast.walk(function)}
+    outer = [node for node in ast.walk(tree) if id(node) not in inside]
+    module_bound = folded(outer, {})
+    for function in functions:
+        nodes = list(ast.walk(function))
+        yield nodes, {**module_bound, **folded(nodes, module_bound, function)}
+    yield outer, module_bound
+
+
+def folded(
+    nodes: Sequence[ast.AST],
+    outer: dict[str, object],
+    function: ast.FunctionDef | ast.AsyncFunctionDef | None = None,
+) -> dict[str, object]:
+    """The names ``nodes`` bind exactly once, by ``name = <expression>``, to an expression that
+    folds to a plain value (literals, names bound so before it or in ``outer``, ``+`` and
+    ``*``); a parameter of ``function`` is no such name."""
+    stores: dict[str, int] = {}
+    for node in nodes:
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store | ast.Del):
+            stores[node.id] = stores.get(node.id, 0) + 1
+    if function is not None:
+        for arg in ast.walk(function.args):
+            if isinstance(arg, ast.arg):
+                stores[arg.arg] = 2  # its value is the caller's
+    assignments = sorted(
+        (
+            node
+            for node in nodes
+            if isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+            and stores.get(node.targets[0].id) == 1
+        ),
+        key=lambda node: (node.lineno, node.col_offset),
+    )
+    bound: dict[str, object] = {}
+    for node in assignments:
+        try:
+            bound[node.targets[0].id] = _fold(node.value, {**outer, **bound})  # type: ignore[attr-defined]
+        except ValueError:
+            continue
+    return bound
+
+
+def _fold(node: ast.expr, bound: dict[str, object]) -> object:
+    """The plain value ``node`` folds to (see ``folded``); ValueError where it does not."""
+    if isinstance(node, ast.Name):
+        if node.id not in bound:
+            raise ValueError("unbound")
+        return bound[node.id]
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add | ast.Mult):
+        left, right = _fold(node.left, bound), _fold(node.right, bound)
+        sized = [v for v in (left, right) if isinstance(v, str | bytes)]
+        if isinstance(node.op, ast.Mult) and sized:
+            count = right if sized[0] is left else left
+            if type(count) is not int or len(sized[0]) * max(count, 0) > MAX_FOLDED:
+                raise ValueError("too long")
+        try:
+            value = left + right if isinstance(node.op, ast.Add) else left * right  # type: ignore[operator]
+        except TypeError as error:
+            raise ValueError("no such operation") from error
+        if not isinstance(value, PLAIN) or (
+            isinstance(value, str | bytes) and len(value) > MAX_FOLDED
+        ):
+            raise ValueError("not a plain value")
+        return value
+    return _plain(node)
 
 
 @functools.lru_cache(maxsize=8)  # by the tree's identity: the units of a module share one walk
@@ -113,8 +245,15 @@ def module_calls(tree: ast.Module) -> dict[str, list[ExampleCall]]:
     return {name: list(calls) for name, calls in found.items()}
 
 
-def _calls(nodes: Iterable[ast.AST], name: str | None, qualified: bool) -> Iterable[ExampleCall]:
-    """Calls of ``name`` (None: of any plain name) with plain literal arguments."""
+def _calls(
+    nodes: Iterable[ast.AST],
+    name: str | None,
+    qualified: bool,
+    bound: dict[str, object] | None = None,
+) -> Iterable[ExampleCall]:
+    """Calls of ``name`` (None: of any plain name, or with ``qualified`` of any ``x.name``) with
+    plain literal arguments; with ``bound``, arguments that fold to plain values (``_fold``)."""
+    value_of = _plain if bound is None else functools.partial(_fold, bound=bound)
     for node in nodes:
         if not isinstance(node, ast.Call):
             continue
@@ -123,13 +262,13 @@ def _calls(nodes: Iterable[ast.AST], name: str | None, qualified: bool) -> Itera
             if name is not None and called.id != name:
                 continue
             name_called = called.id
-        elif qualified and isinstance(called, ast.Attribute) and called.attr == name:
+        elif qualified and isinstance(called, ast.Attribute) and name in (None, called.attr):
             name_called = called.attr
         else:
             continue
         try:
-            positional = tuple(_plain(arg) for arg in node.args)
-            keywords = tuple((k.arg, _plain(k.value)) for k in node.keywords if k.arg is not None)
+            positional = tuple(value_of(arg) for arg in node.args)
+            keywords = tuple((k.arg, value_of(k.value)) for k in node.keywords if k.arg is not None)
         except ValueError:
             continue
         if len(keywords) == len(node.keywords):

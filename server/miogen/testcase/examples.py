@@ -1,6 +1,7 @@
 """Test cases from the examples of a module's use (``analysis.examples``): a function unit's
 doctest calls, its literal call sites in the module and in the project's tests, as the
-search's first tests."""
+search's first tests; and the values of the project's tests of the module, in its constant pool
+(``project_pool``)."""
 
 from __future__ import annotations
 
@@ -11,8 +12,14 @@ import sys
 from collections.abc import Iterable
 from pathlib import Path
 
-from miogen.analysis.examples import ExampleCall, example_calls
-from miogen.analysis.model import Signature
+from miogen.analysis.examples import (
+    ExampleCall,
+    calls_by_name,
+    example_calls,
+    module_calls,
+    values_in_tests,
+)
+from miogen.analysis.model import ConstantPool, Signature
 from miogen.common.project import ROOT_MARKERS, is_test_file
 from miogen.testcase.model import Statement, TestCase
 from miogen.testcase.sampling import TestFactory
@@ -41,15 +48,54 @@ def example_tests(factory: TestFactory, project_root: str = "") -> list[TestCase
     return found
 
 
-def read_project_tests(root: str, names: Iterable[str]) -> int:
+@functools.lru_cache(maxsize=8)
+def project_pool(pool: ConstantPool, root: str, names: tuple[str, ...]) -> ConstantPool:
+    """``pool`` and the plain values of the project's test files that mention one of ``names``
+    (the module's units): what its authors passed to the module's code, folded where they built
+    it in steps (``analysis.examples.values_in_tests``), for every unit of the module."""
+    values = project_values(root, names)
+    if not values:
+        return pool
+    ints = {v for v in values if type(v) is int and abs(v) < 2**63}
+    floats = {v for v in values if type(v) is float}
+    texts = {v for v in values if type(v) is str}
+    raw = {v for v in values if type(v) is bytes}
+    return ConstantPool(
+        tuple(sorted(ints.union(pool.ints))),
+        tuple(sorted(floats.union(pool.floats))),
+        tuple(sorted(texts.union(pool.strings))),
+        tuple(sorted(raw.union(pool.bytes_))),
+    )
+
+
+@functools.lru_cache(maxsize=8)
+def project_values(root: str, names: tuple[str, ...]) -> tuple[object, ...]:
+    """The plain values of the project's test files that mention one of ``names``."""
+    if not root:
+        return ()
+    trees: dict[int, ast.Module] = {}
+    for name in names:
+        trees.update((id(tree), tree) for tree in project_test_trees(root, name))
+    return tuple(values_in_tests(list(trees.values())))
+
+
+def read_project_tests(root: str, names: Iterable[str], source: str = "") -> int:
     """Read the project's test files and parse those that mention one of ``names``, once,
     before the units share the budget (the first unit's slice would otherwise pay for the
-    whole module's); how many were parsed."""
+    whole module's), and find their calls; with ``source`` (the module's), its own example
+    calls too. How many test files were parsed."""
+    if source:
+        tree = _parsed(source)
+        if tree is not None:
+            module_calls(tree)
     if not root:
         return 0
     wanted = [name.encode() for name in names]
     texts = [text for text in _test_sources(root) if any(name in text for name in wanted)]
-    return sum(1 for text in texts if _parsed(text) is not None)
+    trees = [tree for tree in map(_parsed, texts) if tree is not None]
+    for tree in trees:
+        calls_by_name(tree)
+    return len(trees)
 
 
 def project_test_trees(root: str, name: str) -> tuple[ast.Module, ...]:

@@ -47,7 +47,7 @@ from miogen.minimize.readable import module_texts, module_words, number_paramete
 from miogen.minimize.reduce import ReducedTest
 from miogen.minimize.suite import Reduction, reduce_suite
 from miogen.testcase.calling import as_written, mistyped
-from miogen.testcase.examples import example_tests
+from miogen.testcase.examples import example_tests, project_pool
 from miogen.testcase.model import CALLS, TestCase, canonical_key, from_json, to_json
 from miogen.testcase.sampling import TestFactory
 from miogen.testcase.validity import still_valid
@@ -130,8 +130,11 @@ def prepare(
     blocked = frozenset(canonical_key(from_json(t)) for t in job.blocked)
     criteria = objectives.unit_criteria(model, unit) if objectives is not None else None
     performance = objectives.performance if objectives is not None else False
+    factory = TestFactory(model, unit)
+    # the values of the project's tests of the module join its constant pool (seeds, part 6)
+    factory.pool = project_pool(factory.pool, spec.cwd, tuple(j.name for j in spec.units))
     return UnitProblem(
-        TestFactory(model, unit), executor, unit, _code_map(model.source), blocked,
+        factory, executor, unit, _code_map(model.source), blocked,
         criteria=criteria, performance=performance,
     )  # fmt: skip
 
@@ -173,12 +176,20 @@ def load_mutants(
 
 
 def replay_seeds(
-    problem: UnitProblem, job: UnitJob, seed: int, feedback_directed: bool, project_root: str = ""
+    problem: UnitProblem,
+    job: UnitJob,
+    seed: int,
+    feedback_directed: bool,
+    project_root: str = "",
+    deadline: float | None = None,
 ) -> tuple[Archive[TestCase], int]:
     """Earlier tests go into the archive first (CTG's previous suite, MIO's counterpart).
 
     Returns the archive and how many seeds still applied. A problem whose tests carry the
-    performance proxies gets the archive that prefers cheaper tests (aDynaMOSA's Eq. 1).
+    performance proxies gets the archive that prefers cheaper tests (aDynaMOSA's Eq. 1). The
+    examples of the unit's use follow, in their order (doctests, the module's call sites, the
+    project's tests'), until ``deadline`` (``time.monotonic()``; None: all of them): they are
+    where the search starts, and a search left no time to start from them gains nothing.
     """
     archive: Archive[TestCase] = Archive(
         random.Random(seed), feedback_directed=feedback_directed, performance=problem.performance
@@ -194,6 +205,8 @@ def replay_seeds(
             replayed += 1
     # Examples of the unit's use: doctests, call sites in the module and the project's tests
     for test in example_tests(problem.factory, project_root):
+        if deadline is not None and time.monotonic() >= deadline:
+            break
         if still_valid(problem.factory, test):
             archive.offer(problem.evaluate(test))
     return archive, replayed
@@ -223,7 +236,9 @@ class UnitRun:
         heartbeat: Heartbeat | None,
         emit: Emit,
         objectives: Objectives | None = None,
+        seed_deadline: float | None = None,
     ) -> None:
+        """``seed_deadline``: when the examples stop seeding the archive (``replay_seeds``)."""
         self.spec, self.job, self.emit = spec, job, emit
         self.model, self.module, self.objectives = model, module, objectives
         self.unit = model.unit(job.name)
@@ -233,7 +248,7 @@ class UnitRun:
         self.mutants = self.phases.timed("mutants", load_mutants, *args)
         fds = spec.algorithm != Algorithm.MIO_NOFDS
         self.archive, self.replayed = self.phases.timed(
-            "seed", replay_seeds, self.problem, job, spec.seed, fds, spec.cwd
+            "seed", replay_seeds, self.problem, job, spec.seed, fds, spec.cwd, seed_deadline
         )
         self.rng = random.Random(spec.seed)
         self.record = SearchRecord()
