@@ -9,7 +9,7 @@ import pytest
 from lsp_support import E2E, SHAPES, edited_sign, line_of
 from miogen.common.history import HistoryStore, RunRow
 from miogen.lsp.documents import UnitRecord
-from miogen.lsp.onsave import changed_at_a_glance, history_of, plan_save
+from miogen.lsp.saveplan import changed_at_a_glance, history_of, plan_save
 from miogen.lsp.settings import read_layer, resolve
 from miogen.lsp.snapshot import quick_fingerprints, take
 

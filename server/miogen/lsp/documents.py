@@ -16,10 +16,12 @@ from pygls.uris import to_fs_path
 
 from miogen.analysis.source import read_source
 from miogen.common.errors import SourceSyntaxError
+from miogen.common.project import ModuleLocation
 from miogen.common.records import TestData
 from miogen.lsp.analyser import Analyser
 from miogen.lsp.jobs import Job
 from miogen.lsp.protocol import CommandError, UnitState
+from miogen.lsp.settings import Settings
 from miogen.lsp.snapshot import Outline, Snapshot, UnitShape, outline
 from miogen.lsp.views import UnitView
 
@@ -109,10 +111,21 @@ class Document:
     shown: int = 0  # the order number of ``snapshot``
     served_stale: bool = False  # a lens was answered from an older text: refresh them later
     last_edit: int | None = None  # 1-based line of the last edit (untested units near it first)
-    save_timer: asyncio.TimerHandle | None = None
+    saving: asyncio.Task[None] | None = None  # a save still in its debounce (a newer one wins)
 
     def record(self, unit: str) -> UnitRecord:
         return self.units.setdefault(unit, UnitRecord())
+
+    def next_job(
+        self, shape: UnitShape, snapshot: Snapshot, location: ModuleLocation, settings: Settings
+    ) -> Job:
+        """The unit's next job, from the saved ``snapshot``: it starts from the unit's earlier
+        tests, those its previous job streamed so far included (the scheduler cancels that one)."""
+        record = self.record(shape.name)
+        if record.job is not None:
+            record.add_seeds(record.job.streamed)
+        record.job = Job(self.uri, shape, snapshot, location, settings, seeds=list(record.seeds))
+        return record.job
 
     def shapes(self) -> list[UnitShape]:
         return list(self.snapshot.units.values()) if self.snapshot and not self.broken else []

@@ -210,6 +210,13 @@ class Scheduler:
         self.pump()
         return job
 
+    def replace(self, jobs: list[Job], stale: Callable[[Job], bool], reason: str) -> None:
+        """A save's jobs: those ``stale`` stop (for ``reason``), then ``jobs`` are queued (each
+        cancels the older job of its unit)."""
+        self.cancel_where(stale, reason)
+        for job in jobs:
+            self.submit(job)
+
     def job(self, uri: str, unit: str) -> Job | None:
         job = self.latest.get((uri, unit))
         return job if job is not None and job.active else None
