@@ -210,7 +210,7 @@ class Scheduler:
         self.pump()
         return job
 
-    def replace(self, jobs: list[Job], stale: Callable[[Job], bool], reason: str) -> None:
+    def renew(self, jobs: list[Job], stale: Callable[[Job], bool], reason: str) -> None:
         """A save's jobs: those ``stale`` stop (for ``reason``), then ``jobs`` are queued (each
         cancels the older job of its unit)."""
         self.cancel_where(stale, reason)

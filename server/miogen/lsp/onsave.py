@@ -4,7 +4,7 @@
 does it, with what the steps before found handed down: the file's place and settings
 (``Locator.place``, once per save), the saved text (the waiting worker analyses it while the
 save is debounced), the history (untested units), the analysis (usually done already: it was the
-editor's text), the plan (``saveplan.plan_save``) and the jobs (``Scheduler.replace``). No step
+editor's text), the plan (``documents.plan_save``) and the jobs (``Scheduler.renew``). No step
 calls back into this module; what the editor is to see goes out as events (``events``) to the
 one path that shows them.
 """
@@ -13,17 +13,15 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from typing import Any
 
 from miogen.analysis.source import read_source
 from miogen.common.errors import SourceSyntaxError
 from miogen.lsp.analyser import TooBig
 from miogen.lsp.client import Client
-from miogen.lsp.documents import Document, DocumentStore
+from miogen.lsp.documents import Document, DocumentStore, plan_save
 from miogen.lsp.events import AnalysisReady, Event, SaveAnnounced, SaveBroken, SaveDone, SaveParsed
 from miogen.lsp.jobs import Job, Scheduler
-from miogen.lsp.locator import Locator, Place
-from miogen.lsp.saveplan import changed_at_a_glance, history_of, plan_save, skipped
+from miogen.lsp.locator import Locator, Place, history_of
 from miogen.lsp.snapshot import Snapshot, UnitShape
 
 SAVE_DEBOUNCE = 0.1  # saves closer together than this start one round of jobs
@@ -60,7 +58,7 @@ class Saves:
     async def _saved(self, doc: Document) -> None:
         """The save's steps (the module's docstring); each part is entered once."""
         place = self.locator.place(doc.path)
-        settings, why_not = place.settings, skipped(place)
+        settings, why_not = place.settings, place.save_skipped()
         try:
             source = await asyncio.to_thread(read_source, doc.path)
         except OSError as error:
@@ -78,45 +76,39 @@ class Saves:
         recorded: set[str] = set()
         if why_not is None and not broken and settings.save_mode == "untested":
             recorded = await asyncio.to_thread(history_of, place.project_root, doc.path)
-        previous = doc.snapshot
         analysis: asyncio.Future[Snapshot] | None = None
         if not broken:
             analysis = self.store.saved_analysis(doc, source)
-        if analysis is not None and not analysis.done() and why_not is None and previous:
-            glance = asyncio.ensure_future(
-                asyncio.to_thread(changed_at_a_glance, previous, source, doc.units)
-            )  # the units whose code changed show as queued while the text is analysed
-            first: set[asyncio.Future[Any]] = {analysis, glance}
-            await asyncio.wait(first, return_when=asyncio.FIRST_COMPLETED)
-            if not analysis.done() and glance.done() and not glance.exception():
-                names = glance.result()
-                units = tuple((name, len(previous.units[name].targets)) for name in names)
-                if units:
-                    self.emit(SaveAnnounced(doc.uri, units))
-            glance.cancel()  # too late to tell: the analysis is done
+        if analysis is not None and why_not is None:  # changed units show as queued meanwhile
+            announced = await self.store.changed_meanwhile(doc, source, analysis)
+            if announced:
+                self.emit(SaveAnnounced(doc.uri, announced))
         try:
             snapshot = await analysis if analysis is not None else None
         except SourceSyntaxError as error:
             snapshot, broken = None, error.line
         except TooBig:
             return  # the analyser told the client
-        if snapshot is None:  # nothing is generated, and its results are hidden until it parses
+        if snapshot is not None:
+            self.emit(SaveParsed(doc.uri))
+            if why_not is not None:
+                self.emit(SaveDone(doc.uri, *why_not))
+                return
+        jobs, said = [], ""
+        if snapshot is not None:
+            running = self.scheduler.latest.values()
+            busy = {job.unit for job in running if job.active and job.uri == doc.uri}
+            limit, mode = settings.max_parallel_jobs, settings.save_mode
+            plan = plan_save(snapshot, doc.units, mode, recorded, doc.last_edit, limit, busy)
+            jobs = [doc.next_job(s, snapshot, place.location, settings) for s in plan.units]
+            said = f"miogen: {doc.path.name} saved; {plan.describe(mode)}"
+        else:  # nothing is generated, and its results are hidden until it parses
             self.emit(SaveBroken(doc.uri, broken))
-            self.scheduler.replace([], lambda job: job.uri == doc.uri, "broken")
-            return
-        self.emit(SaveParsed(doc.uri))
-        if why_not is not None:
-            self.emit(SaveDone(doc.uri, *why_not))
-            return
-        running = self.scheduler.latest.values()
-        busy = {job.unit for job in running if job.active and job.uri == doc.uri}
-        limit, mode = settings.max_parallel_jobs, settings.save_mode
-        plan = plan_save(snapshot, doc.units, mode, recorded, doc.last_edit, limit, busy)
-        jobs = [doc.next_job(s, snapshot, place.location, settings) for s in plan.units]
-        gone = set(doc.units) - set(snapshot.units)
-        stale = lambda job: job.uri == doc.uri and job.unit in gone  # noqa: E731
-        self.scheduler.replace(jobs, stale, "removed")
-        self.emit(SaveDone(doc.uri, f"miogen: {doc.path.name} saved; {plan.describe(mode)}"))
+        units = snapshot.units if snapshot is not None else {}  # of a broken text: none
+        stale = lambda job: job.uri == doc.uri and job.unit not in units  # noqa: E731
+        self.scheduler.renew(jobs, stale, "removed" if snapshot is not None else "broken")
+        if said:
+            self.emit(SaveDone(doc.uri, said))
 
     def analysed(self, uri: str) -> None:
         """A newer analysis of the document arrived: it is shown; once typing pauses, the
