@@ -2,6 +2,8 @@
 
 Analysis is static (invariant 1) and runs in another process (analyser.py); an older, slower
 analysis never replaces a newer one, and requests take the latest finished one rather than wait.
+What a save generates is planned here, from the saved analysis and the units' records
+(``plan_save``), and each unit's next job starts from its record's seeds (``Document.next_job``).
 """
 
 from __future__ import annotations

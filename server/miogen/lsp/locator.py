@@ -9,7 +9,9 @@ goes below them, above them or nowhere, as their ``configurationPreference`` say
 A file's ``Place`` (folder, project root and module, settings) is computed once and kept until the
 settings version changes: new editor settings (``configure``), other workspace folders or a
 project file that changed on disk (``changed``); a cached place is also dropped when its project
-file's stamp differs (a client that does not watch files).
+file's stamp differs (a client that does not watch files). A place also says whether a save of
+the file generates (``Place.save_skipped``); ``history_of`` reads what the project's history
+knows of its units.
 """
 
 from __future__ import annotations
