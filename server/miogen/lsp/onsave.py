@@ -2,11 +2,12 @@
 
 ``Saves._saved`` is the flow, written as its steps in order, each a call into the part that
 does it, with what the steps before found handed down: the file's place and settings
-(``Locator.place``, once per save), the saved text (the waiting worker analyses it while the
-save is debounced), the history (untested units), the analysis (usually done already: it was the
-editor's text), the plan (``documents.plan_save``) and the jobs (``Scheduler.renew``). No step
-calls back into this module; what the editor is to see goes out as events (``events``) to the
-one path that shows them.
+(``Locator.place``: once per save, again only if the settings changed meanwhile), the saved
+text (the waiting worker analyses it while the save is debounced), the history (untested
+units), the analysis (usually done already: it was the editor's text), the plan
+(``documents.plan_save``) and the jobs (``Scheduler.renew``). No step calls back into this
+module; what the editor is to see goes out as events (``events``) to the one path that shows
+them.
 """
 
 from __future__ import annotations
@@ -70,7 +71,7 @@ class Saves:
             broken = 0
         if why_not is None and not broken and doc.uri in self.store.open:
             spares = self.scheduler.spares  # the waiting worker analyses it meanwhile
-            spares.prepare(str(doc.path), place.location.module_name, source)
+            spares.prepare(str(place.location.path), place.location.module_name, source)
         await asyncio.sleep(SAVE_DEBOUNCE)  # a newer save of the file cancels this one until here
         doc.saving = None
         recorded: set[str] = set()
@@ -89,6 +90,9 @@ class Saves:
             snapshot, broken = None, error.line
         except TooBig:
             return  # the analyser told the client
+        if place.version != self.locator.version:  # the settings changed meanwhile
+            place = self.locator.place(doc.path)
+            settings, why_not = place.settings, place.save_skipped()
         if snapshot is not None:
             self.emit(SaveParsed(doc.uri))
             if why_not is not None:
