@@ -8,8 +8,8 @@ from types import SimpleNamespace
 import pytest
 from lsp_support import E2E, SHAPES, edited_sign, line_of
 from miogen.common.history import HistoryStore, RunRow
-from miogen.lsp.documents import UnitRecord
-from miogen.lsp.onsave import changed_at_a_glance, history_of, plan_save
+from miogen.lsp.documents import UnitRecord, changed_at_a_glance, plan_save
+from miogen.lsp.locator import history_of
 from miogen.lsp.settings import read_layer, resolve
 from miogen.lsp.snapshot import quick_fingerprints, take
 

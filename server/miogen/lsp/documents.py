@@ -2,25 +2,31 @@
 
 Analysis is static (invariant 1) and runs in another process (analyser.py); an older, slower
 analysis never replaces a newer one, and requests take the latest finished one rather than wait.
+What a save generates is planned here, from the saved analysis and the units' records
+(``plan_save``), and each unit's next job starts from its record's seeds (``Document.next_job``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from pygls.uris import to_fs_path
 
 from miogen.analysis.source import read_source
 from miogen.common.errors import SourceSyntaxError
+from miogen.common.project import ModuleLocation
 from miogen.common.records import TestData
+from miogen.host.config import SaveMode
 from miogen.lsp.analyser import Analyser
 from miogen.lsp.jobs import Job
 from miogen.lsp.protocol import CommandError, UnitState
-from miogen.lsp.snapshot import Outline, Snapshot, UnitShape, outline
+from miogen.lsp.settings import Settings
+from miogen.lsp.snapshot import Outline, Snapshot, UnitShape, outline, quick_fingerprints
 from miogen.lsp.views import UnitView
 
 MAX_SEEDS = 200  # tests handed to the next job; the newest win
@@ -92,6 +98,96 @@ class UnitRecord:
         del self.seeds[:-MAX_SEEDS]
 
 
+# --- what a save generates ---------------------------------------------------------------------
+#
+# A unit is untested when it has no result in this session (no job was ever started for it) and
+# the continuous-generation history (``.miogen/history.sqlite``, common/history.py) has nothing
+# for it. Untested units fill the job limit left after the changed ones, nearest to the last edit
+# first, so that the first save of a file that never had tests starts generating where the user
+# works.
+
+
+@dataclass(frozen=True)
+class SavePlan:
+    changed: list[UnitShape] = field(default_factory=list)
+    untested: list[UnitShape] = field(default_factory=list)
+    waiting: int = 0  # untested units beyond the job limit: a later save takes them
+
+    @property
+    def units(self) -> list[UnitShape]:
+        return self.changed + self.untested
+
+    def describe(self, mode: SaveMode) -> str:
+        """The log's account: what runs and why, or why nothing does."""
+        names = [f"{s.name} (changed)" for s in self.changed]
+        names += [f"{s.name} (untested)" for s in self.untested]
+        wait = f"; {self.waiting} more untested units wait for a later save" if self.waiting else ""
+        if names:
+            return "generating " + ", ".join(names) + wait
+        if mode == "changed":
+            return "nothing to generate: no unit changed (generateOnSave is changed)"
+        if self.waiting:
+            return "nothing to generate now: no unit changed and the job limit is reached" + wait
+        return "nothing to generate: no unit changed, and every unit has a result or a history"
+
+
+def untested(record: UnitRecord | None) -> bool:
+    """No job ever ran for the unit in this session (results, failures, cancels all count)."""
+    return record is None or (record.job is None and record.final is None and not record.failure)
+
+
+def distance(shape: UnitShape, line: int | None) -> int:
+    """Lines between the unit and ``line`` (0 inside it); without an edit, the file's order."""
+    if line is None:
+        return shape.unit.line
+    return max(shape.unit.line - line, line - shape.unit.end_line, 0)
+
+
+def plan_save(
+    snapshot: Snapshot,
+    records: Mapping[str, UnitRecord],
+    mode: SaveMode,
+    recorded: set[str],
+    last_edit: int | None,
+    limit: int,
+    busy: set[str],
+) -> SavePlan:
+    """``recorded``: units with a history; ``limit``: the parallel job limit, which untested
+    units fill after the changed ones and the units ``busy`` with a job already."""
+    if mode == "off":
+        return SavePlan()
+    unseen = [  # untested, nearest to the last edit first
+        shape
+        for name, shape in snapshot.units.items()
+        if untested(records.get(name)) and name not in recorded
+    ]
+    unseen.sort(key=lambda shape: (distance(shape, last_edit), shape.unit.line))
+    changed = [  # a unit added since the file was opened has no record: it changed
+        shape
+        for name, shape in snapshot.units.items()
+        if records.get(name, UnitRecord()).needs_job(shape.fingerprint)
+    ]
+    if mode == "changed":
+        return SavePlan(changed)
+    taken = {shape.name for shape in changed}
+    candidates = [shape for shape in unseen if shape.name not in taken]
+    room = max(0, limit - len(taken | busy))
+    return SavePlan(changed, candidates[:room], max(0, len(candidates) - room))
+
+
+def changed_at_a_glance(
+    previous: Snapshot, source: str, records: Mapping[str, UnitRecord]
+) -> list[str]:
+    """The units of ``previous`` whose code changed in ``source``, from a parse and a few hashes
+    (a fraction of an analysis): what a save can show as queued before its analysis is done.
+    Reads no file; run it off the event loop."""
+    helpers = {name: shape.helpers for name, shape in previous.units.items()}
+    found = quick_fingerprints(source, helpers) or {}
+    return [
+        name for name, value in found.items() if records.get(name, UnitRecord()).needs_job(value)
+    ]
+
+
 @dataclass
 class Document:
     """An open Python file."""
@@ -109,10 +205,21 @@ class Document:
     shown: int = 0  # the order number of ``snapshot``
     served_stale: bool = False  # a lens was answered from an older text: refresh them later
     last_edit: int | None = None  # 1-based line of the last edit (untested units near it first)
-    save_timer: asyncio.TimerHandle | None = None
+    saving: asyncio.Task[None] | None = None  # a save still in its debounce (a newer one wins)
 
     def record(self, unit: str) -> UnitRecord:
         return self.units.setdefault(unit, UnitRecord())
+
+    def next_job(
+        self, shape: UnitShape, snapshot: Snapshot, location: ModuleLocation, settings: Settings
+    ) -> Job:
+        """The unit's next job, from the saved ``snapshot``: it starts from the unit's earlier
+        tests, those its previous job streamed so far included (the scheduler cancels that one)."""
+        record = self.record(shape.name)
+        if record.job is not None:
+            record.add_seeds(record.job.streamed)
+        record.job = Job(self.uri, shape, snapshot, location, settings, seeds=list(record.seeds))
+        return record.job
 
     def shapes(self) -> list[UnitShape]:
         return list(self.snapshot.units.values()) if self.snapshot and not self.broken else []
@@ -209,6 +316,25 @@ class DocumentStore:
         editor = doc.uri in self.open and self.editor_text(doc.uri) == source
         version = self.editor_version(doc.uri) if editor else None
         return self.analysis(doc, source, version, keep=True)
+
+    async def changed_meanwhile(
+        self, doc: Document, source: str, analysis: asyncio.Future[Snapshot]
+    ) -> tuple[tuple[str, int], ...]:
+        """The units whose code changed in the saved ``source``, with their branch targets, if
+        a parse and a few hashes (``changed_at_a_glance``, on a thread) find them before
+        ``analysis`` is done: what a save shows as queued meanwhile. () once it is done."""
+        previous = doc.snapshot
+        if previous is None or analysis.done():
+            return ()
+        glance = asyncio.ensure_future(
+            asyncio.to_thread(changed_at_a_glance, previous, source, doc.units)
+        )
+        first: set[asyncio.Future[Any]] = {analysis, glance}
+        await asyncio.wait(first, return_when=asyncio.FIRST_COMPLETED)
+        if analysis.done() or not glance.done() or glance.exception() is not None:
+            glance.cancel()  # too late to tell
+            return ()
+        return tuple((name, len(previous.units[name].targets)) for name in glance.result())
 
     async def latest(
         self, uri: str, patience: float = PATIENCE, *, parsing: bool = False

@@ -74,9 +74,12 @@ class SaveBroken:
 
 @dataclass(frozen=True)
 class SaveDone:
-    """The save's jobs are started: announced units that got none are told so."""
+    """The save's jobs are started (or none is): announced units that got none are told so,
+    and the log says what the save generates or why it does not (``warn``: as a warning)."""
 
     uri: str
+    said: str = ""
+    warn: bool = False
 
 
 @dataclass(frozen=True)

@@ -34,7 +34,8 @@ from miogen.common.records import (
 )
 from miogen.host.adds import Gain
 from miogen.host.measure import Measurement
-from miogen.host.spare import Spares
+from miogen.host.spare import Spares, SpareSource
+from miogen.lsp.insert import test_path
 from miogen.lsp.protocol import JobState
 from miogen.lsp.settings import Settings
 from miogen.lsp.snapshot import Snapshot, UnitShape
@@ -209,6 +210,13 @@ class Scheduler:
         self.pump()
         return job
 
+    def renew(self, jobs: list[Job], stale: Callable[[Job], bool], reason: str) -> None:
+        """A save's jobs: those ``stale`` stop (for ``reason``), then ``jobs`` are queued (each
+        cancels the older job of its unit)."""
+        self.cancel_where(stale, reason)
+        for job in jobs:
+            self.submit(job)
+
     def job(self, uri: str, unit: str) -> Job | None:
         job = self.latest.get((uri, unit))
         return job if job is not None and job.active else None
@@ -303,7 +311,8 @@ class Scheduler:
         spares = self.spares.keyed(job.settings)
         suite = CachedSuite(job.location.project_root)
         running = loop.run_in_executor(
-            self.threads, run_and_verify, request, on_event, job._stop, spares, suite, ahead,
+            self.threads, _run_in_project, request, job.settings, on_event, job._stop, spares,
+            suite, ahead,
         )  # fmt: skip
         try:
             result = await _unless_stopped(job, running)
@@ -348,6 +357,23 @@ class Scheduler:
     def _end(self, job: Job) -> None:
         job._resolve()
         self.emit(JobFinished(job))
+
+
+def _run_in_project(
+    request: ModuleJob,
+    settings: Settings,
+    on_event: Callable[[Event], None],
+    stop: threading.Event,
+    spares: SpareSource,
+    suite: CachedSuite,
+    ahead: VerificationAhead,
+) -> ModuleRun:
+    """``run_and_verify`` for the unit's test file (``insert.test_path``), as ``miogen
+    generate`` runs it: the tests are verified where they will be inserted, by the project's
+    own pytest at its root (``run.verify.verify``). On the job's thread: finding the file
+    reads the project's pytest configuration."""
+    test_file = test_path(request.location, settings)
+    return run_and_verify(request, on_event, stop, spares, suite, ahead, test_file)
 
 
 async def _unless_stopped(job: Job, work: asyncio.Future[ModuleRun]) -> ModuleRun | None:

@@ -9,7 +9,9 @@ goes below them, above them or nowhere, as their ``configurationPreference`` say
 A file's ``Place`` (folder, project root and module, settings) is computed once and kept until the
 settings version changes: new editor settings (``configure``), other workspace folders or a
 project file that changed on disk (``changed``); a cached place is also dropped when its project
-file's stamp differs (a client that does not watch files).
+file's stamp differs (a client that does not watch files). A place also says whether a save of
+the file generates (``Place.save_skipped``); ``history_of`` reads what the project's history
+knows of its units.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from miogen.common.history import DEFAULT_PATH, recorded_units
 from miogen.common.project import ModuleLocation, find_project_root, is_test_file, locate
 from miogen.host.config import PROJECT_FILE, capped, merge
 from miogen.lsp.settings import ProjectSettings, Settings, read_layer, resolve, section
@@ -38,6 +41,20 @@ class Place:
     settings: Settings
     version: int  # the settings version it was computed under
     test_file: bool  # its code is tests (pytest's names, conftest.py), not units
+
+    def save_skipped(self) -> tuple[str, bool] | None:
+        """Why a save of the file generates nothing, and whether that is a warning; None when
+        it generates."""
+        name, settings = self.path.name, self.settings
+        if settings.save_mode == "off":
+            switch = "generateOnSave" if settings.on_save else "onSave"
+            return f"miogen: {name} saved; {switch} is off", False
+        if self.test_file:
+            return f"miogen: {name} is a test file; nothing to generate", False
+        if self.folder is None:
+            where = f"{self.path} is outside the workspace folders"
+            return f"miogen: {name} saved; not generating: {where}", True
+        return None
 
     @cached_property
     def location(self) -> ModuleLocation:
@@ -76,12 +93,14 @@ class Locator:
         if cached is not None and cached[0] == _stamp(cached[1].project_root):
             return cached[1]
         folder = self.folder_of(path)
-        root = self._project_root(path, folder)
-        settings = self._settings(path, folder, root)
-        place = Place(path, folder, root, settings, self.version, is_test_file(path))
+        test_file, root = is_test_file(path), find_project_root(path.resolve())
+        if folder is not None and not root.is_relative_to(folder):
+            root = folder  # never above the workspace folder
+        stamp, settings = _stamp(root), self._settings(path, folder, root)
+        place = Place(path, folder, root, settings, self.version, test_file)
         if len(self._places) >= MAX_PLACES:
             self._places.clear()
-        self._places[path] = (_stamp(root), place)
+        self._places[path] = (stamp, place)
         return place
 
     def module_name(self, path: Path) -> str:
@@ -149,11 +168,6 @@ class Locator:
     def location(self, path: Path) -> ModuleLocation:
         return self.place(path).location
 
-    @staticmethod
-    def _project_root(path: Path, folder: Path | None) -> Path:
-        root = find_project_root(path.resolve())
-        return root if folder is None or root.is_relative_to(folder) else folder
-
 
 def _stamp(root: Path) -> float | None:
     """The project file's modification time (None: there is none)."""
@@ -161,3 +175,12 @@ def _stamp(root: Path) -> float | None:
         return (root / PROJECT_FILE).stat().st_mtime
     except OSError:
         return None
+
+
+def history_of(project_root: Path, path: Path) -> set[str]:
+    """The units of the module at ``path`` that the project's history knows (reads a file)."""
+    try:
+        module = path.resolve().relative_to(project_root.resolve()).as_posix()
+    except ValueError:
+        return set()
+    return recorded_units(project_root / DEFAULT_PATH, module)

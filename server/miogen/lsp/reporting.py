@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import asyncio
 
+from lsprotocol import types
+
 from miogen.common.records import ErrorKind, UnitResult
 from miogen.lsp import convert
 from miogen.lsp.client import Client
@@ -70,7 +72,9 @@ class Reporter:
                 self.store.document(uri).broken = False
             case SaveBroken(uri, line):
                 self._broken(uri, line)
-            case SaveDone(uri):
+            case SaveDone(uri, said, warn):
+                if said:
+                    self._said(said, warn)
                 self._retract(self.store.document(uri))
                 self._publish(uri)
             case Closed(uri):
@@ -128,6 +132,12 @@ class Reporter:
                         doc.uri, name, "cancelled", 0.0, 0, 0, "not generated"
                     )
                     self.client.notify(JOB_STATUS, status)
+
+    def _said(self, said: str, warn: bool) -> None:
+        if warn:
+            self.client.warn(said)
+        else:
+            self.client.log(said, types.MessageType.Log)
 
     def _broken(self, uri: str, line: int) -> None:
         doc = self.store.document(uri)

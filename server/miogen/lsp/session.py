@@ -126,15 +126,15 @@ class Session:
         self.store.edited(uri)
 
     def saved(self, uri: str) -> None:
-        self.saves.saved(uri)
+        self.saves.follow(uri)
 
     def closed(self, uri: str) -> None:
         self.store.close(uri)
         doc = self.store.documents.get(uri)
         if doc is None:
             return
-        if doc.save_timer is not None:
-            doc.save_timer.cancel()
+        if doc.saving is not None:
+            doc.saving.cancel()
         self.scheduler.cancel_where(lambda job: job.uri == uri, "closed")
         self.reporter.handle(Closed(uri))
 

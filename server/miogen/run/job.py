@@ -158,7 +158,7 @@ def run_and_verify(
     cancel = cancel or threading.Event()
     try:
         with ThreadPoolExecutor(1, thread_name_prefix="miogen-job") as pool:
-            running = pool.submit(run, job.spec(), ahead, cancel.is_set, spares)
+            running = pool.submit(_run_spec, job, ahead, cancel.is_set, spares)
             try:
                 model, units = _analysed(job)
                 if suite is not None:
@@ -182,6 +182,14 @@ def run_and_verify(
     result.job = outcome
     result.seconds = {"analyse": analysed, "job": outcome.wall_seconds, **result.seconds}
     return result
+
+
+def _run_spec(
+    job: ModuleJob, on_event: OnEvent, should_cancel: ShouldCancel, spares: SpareSource | None
+) -> JobOutcome:
+    """``run`` of the job's spec, made on the job's thread (it reads the project's pytest
+    configuration for warning filters) while the caller analyses the module."""
+    return run(job.spec(), on_event, should_cancel, spares)
 
 
 def _analysed(job: ModuleJob) -> tuple[ModuleModel, list[Unit]]:
