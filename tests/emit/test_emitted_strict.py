@@ -59,3 +59,23 @@ def test_emitted_tests_pass_strict_mypy_and_ruff(tmp_path: Path):
     test_file.with_name("timing.py").write_text(SUBJECT)  # next to it, as mypy reads it
     assert strict_mypy(test_file) == [], source
     assert strict_ruff(test_file) == [], source
+
+
+BUILTIN_NAMED = """
+def format(value: int, width: int = 0) -> str:
+    if value < 0:
+        return "negative"
+    return str(value).rjust(width)
+"""
+
+
+def test_a_unit_named_like_a_builtin_is_imported_under_an_alias(tmp_path: Path):
+    subject = tmp_path / "units.py"
+    subject.write_text(BUILTIN_NAMED)
+    test_file = emitted_tests(subject, tmp_path / "project")
+    source = test_file.read_text()
+    assert "from units import format as units_format" in source, source
+    assert "units_format(" in source and " format(" not in source, source
+    test_file.with_name("units.py").write_text(BUILTIN_NAMED)
+    assert strict_ruff(test_file) == [], source  # no A004: the builtin is not shadowed
+    assert strict_mypy(test_file) == [], source

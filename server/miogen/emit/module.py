@@ -6,8 +6,10 @@ writes and the editor's WorkspaceEdit (``run.write``).
 
 from __future__ import annotations
 
+import builtins
 import dataclasses
 import re
+import tokenize
 from collections.abc import Sequence
 
 from miogen.common.records import TestRecord
@@ -15,6 +17,7 @@ from miogen.emit.loading import IMPORTLIB, bind_in_tests, importable
 from miogen.emit.merge import GeneratedTest
 from miogen.emit.parametrize import parametrize
 from miogen.emit.state import MODULE_ALIAS, state_fixture
+from miogen.emit.tokens import replaced_tokens, source_tokens
 
 _DEF = re.compile(r"^(\s*(?:async\s+)?def\s+)\w+\b", re.MULTILINE)
 
@@ -42,8 +45,48 @@ def module_text(
         extra.add(IMPORTLIB)
         functions = bind_in_tests(functions, module_name, names, MODULE_ALIAS)
         return sorted(extra), functions
+    aliases = builtin_aliases(names, module_name)
+    if aliases:
+        functions = [
+            dataclasses.replace(f, source=renamed_names(f.source, aliases)) for f in functions
+        ]
+        names = [f"{name} as {aliases[name]}" if name in aliases else name for name in names]
     imports = sorted(extra) + ([f"from {module_name} import {', '.join(names)}"] if names else [])
     return imports, functions
+
+
+def builtin_aliases(names: Sequence[str], module_name: str) -> dict[str, str]:
+    """The module's names that would shadow a builtin in the test file, each with its alias:
+    ``format`` of ``pkg.calendar`` is imported as ``calendar_format`` (a test that calls the
+    unit never reads as one that calls the builtin; linters flag the shadowing, ruff's A004).
+
+    >>> builtin_aliases(["Calendar", "format"], "pkg.calendar")
+    {'format': 'calendar_format'}
+    """
+    prefix = module_name.rsplit(".", 1)[-1].strip("_")
+    return {name: f"{prefix}_{name}" for name in names if hasattr(builtins, name)}
+
+
+def renamed_names(source: str, aliases: dict[str, str]) -> str:
+    """``source`` with each name of ``aliases`` written as its alias where it stands for the
+    name itself: not an attribute (``x.format``) nor a keyword argument (``f(format=1)``).
+
+    >>> renamed_names("assert format(x.format, format=1) == 'format'\\n", {"format": "f_"})
+    "assert f_(x.format, format=1) == 'format'\\n"
+    """
+    tokens = source_tokens(source)
+    replacements = []
+    previous = ""
+    for token, following in zip(tokens, tokens[1:], strict=False):
+        if (
+            token.type == tokenize.NAME
+            and token.string in aliases
+            and previous != "."
+            and following.string != "="
+        ):
+            replacements.append((token, aliases[token.string]))
+        previous = token.string
+    return replaced_tokens(source, replacements)
 
 
 def unique_names(groups: Sequence[Sequence[TestRecord]]) -> list[list[TestRecord]]:
