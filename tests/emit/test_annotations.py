@@ -85,3 +85,27 @@ def test_annotations_in_plain_types():
 def test_without_signatures_every_empty_collection_is_of_any():
     test = (Statement("list"), Statement("call", "f", (("x", 0),)))
     assert empty_collection_types(test, None) == {0: "list[Any]"}
+
+
+COMMANDS = """
+def reset(values: list[int]) -> None:
+    values.clear()
+
+
+def find(values: list[int]):
+    return None
+"""
+
+
+def test_a_call_declared_to_return_none_gets_no_is_none_check():
+    model = analyze_source(COMMANDS, "commands.py", "commands")
+    factory = TestFactory(model, model.unit("reset"))
+    test = (
+        Statement("list"),
+        Statement("call", "reset", (("values", 0),)),
+        Statement("call", "find", (("values", 0),)),
+    )
+    observations = [Observation(1, "is_none"), Observation(2, "is_none")]
+    source = render_test(test, observations, "test_it", set(), {}, factory.signature).source
+    assert "assert reset(" not in source and "reset(" in source, source  # mypy: func-returns-value
+    assert "assert find(" in source and "is None" in source, source  # not declared: checked
