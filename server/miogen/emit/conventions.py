@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from miogen.emit.placement import GeneratedTest
 from miogen.emit.style import Style
-from miogen.emit.tokens import replaced_tokens, source_tokens
+from miogen.emit.tokens import renamed
 
 
 def conventional(
@@ -48,19 +48,7 @@ def renamed_modules(source: str, aliases: dict[str, str]) -> str:
     >>> renamed_modules("x = datetime.date(1, 2, 3)  # datetime.\\n", {"datetime": "dt"})
     'x = dt.date(1, 2, 3)  # datetime.\\n'
     """
-    tokens = source_tokens(source)
-    replacements = []
-    previous = ""
-    for token, following in zip(tokens, tokens[1:], strict=False):
-        if (
-            token.type == tokenize.NAME
-            and token.string in aliases
-            and following.string == "."
-            and previous != "."
-        ):
-            replacements.append((token, aliases[token.string]))
-        previous = token.string
-    return replaced_tokens(source, replacements)
+    return renamed(source, aliases, lambda before, after: before != "." and after == ".")
 
 
 def _names(source: str) -> set[str]:

@@ -9,7 +9,6 @@ from __future__ import annotations
 import builtins
 import dataclasses
 import re
-import tokenize
 from collections.abc import Sequence
 
 from miogen.common.records import TestRecord
@@ -17,7 +16,7 @@ from miogen.emit.loading import IMPORTLIB, bind_in_tests, importable
 from miogen.emit.merge import GeneratedTest
 from miogen.emit.parametrize import parametrize
 from miogen.emit.state import MODULE_ALIAS, state_fixture
-from miogen.emit.tokens import replaced_tokens, source_tokens
+from miogen.emit.tokens import renamed
 
 _DEF = re.compile(r"^(\s*(?:async\s+)?def\s+)\w+\b", re.MULTILINE)
 
@@ -74,19 +73,7 @@ def renamed_names(source: str, aliases: dict[str, str]) -> str:
     >>> renamed_names("assert format(x.format, format=1) == 'format'\\n", {"format": "f_"})
     "assert f_(x.format, format=1) == 'format'\\n"
     """
-    tokens = source_tokens(source)
-    replacements = []
-    previous = ""
-    for token, following in zip(tokens, tokens[1:], strict=False):
-        if (
-            token.type == tokenize.NAME
-            and token.string in aliases
-            and previous != "."
-            and following.string != "="
-        ):
-            replacements.append((token, aliases[token.string]))
-        previous = token.string
-    return replaced_tokens(source, replacements)
+    return renamed(source, aliases, lambda before, after: before != "." and after != "=")
 
 
 def unique_names(groups: Sequence[Sequence[TestRecord]]) -> list[list[TestRecord]]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import io
 import tokenize
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 # a token of the source and the text that takes its place
 Replacement = tuple[tokenize.TokenInfo, str]
@@ -47,3 +47,24 @@ def replaced_tokens(source: str, replacements: Iterable[Replacement]) -> str:
         done = offset(token.end)
     pieces.append(source[done:])
     return "".join(pieces)
+
+
+def renamed(source: str, aliases: dict[str, str], where: Callable[[str, str], bool]) -> str:
+    """``source`` with each name token of ``aliases`` written as its alias where
+    ``where(previous token's text, next token's text)`` holds.
+
+    >>> renamed("a = b.a(a=1)\\n", {"a": "z"}, lambda before, after: before != ".")
+    'z = b.a(z=1)\\n'
+    """
+    tokens = source_tokens(source)
+    replacements = []
+    previous = ""
+    for token, following in zip(tokens, tokens[1:], strict=False):
+        if (
+            token.type == tokenize.NAME
+            and token.string in aliases
+            and where(previous, following.string)
+        ):
+            replacements.append((token, aliases[token.string]))
+        previous = token.string
+    return replaced_tokens(source, replacements)
