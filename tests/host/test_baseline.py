@@ -9,20 +9,12 @@ from pathlib import Path
 from miogen.analysis.module import analyze_file
 from miogen.host import baseline as baseline_module
 from miogen.host.baseline import BASELINE_PATH, GENERATED_MARKER, exception_line, project_baseline
-
-SUBJECT = """
-def sign(x: int) -> int:
-    if x > 0:
-        return 1
-    if x < 0:
-        return -1
-    return 0
-"""
+from subjects import SIGN
 
 
 def project(write_project, tests: dict[str, str], **options: str) -> Path:
-    """A package ``pkg.subject`` (``SUBJECT``) and ``tests`` (path -> text) under the root."""
-    return write_project({"pkg/__init__.py": "", "pkg/subject.py": SUBJECT, **tests}, **options)
+    """A package ``pkg.subject`` (``SIGN``) and ``tests`` (path -> text) under the root."""
+    return write_project({"pkg/__init__.py": "", "pkg/subject.py": SIGN, **tests}, **options)
 
 
 POSITIVE = """
@@ -92,7 +84,7 @@ def test_a_failing_human_test_is_reported_with_its_error(write_project):
     [(test, line)] = baseline.failures.items()
     assert test.endswith("test_broken")
     assert "ModuleNotFoundError" in line and "no_such_module_here" in line
-    assert baseline.covered(root / "pkg" / "subject.py", SUBJECT.lstrip(), []) == {}
+    assert baseline.covered(root / "pkg" / "subject.py", SIGN.lstrip(), []) == {}
 
 
 def test_no_human_tests_is_an_empty_baseline(write_project):

@@ -7,17 +7,9 @@ import time
 
 from lsp_support import E2E
 from miogen.host.baseline import BASELINE_PATH, project_baseline
+from subjects import SIGN
 
 pytestmark = E2E
-
-SIGN = """\
-def sign(x: int) -> int:
-    if x > 0:
-        return 1
-    if x < 0:
-        return -1
-    return 0
-"""
 
 POSITIVE = """\
 from signs import sign

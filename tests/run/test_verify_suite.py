@@ -8,15 +8,7 @@ from miogen.analysis.module import analyze_file
 from miogen.common.project import locate
 from miogen.common.records import TestRecord
 from miogen.run.verify import keep_only_what_adds, verify
-
-SIGN = """
-def sign(x: int) -> int:
-    if x > 0:
-        return 1
-    if x < 0:
-        return -1
-    return 0
-"""
+from subjects import SIGN
 
 
 def record(name: str, body: str) -> TestRecord:
