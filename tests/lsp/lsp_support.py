@@ -358,10 +358,13 @@ class Editor:
         log = "\n".join(m.message for m in self.client.log_messages[self._logs_from :][-30:])
         raise AssertionError(f"timed out waiting for {what}\nserver log:\n{log}")
 
-    async def wait_job(self, unit: str, state: str = "done", count: int = 1, path=None) -> dict:
+    async def wait_job(
+        self, unit: str, state: str = "done", count: int = 1, path=None, timeout: float = WAIT
+    ) -> dict:
         found = await self.wait(
             lambda: len(self.jobs(unit, state, path)) >= count and self.jobs(unit, state, path),
             f"{count} {unit} job(s) {state}",
+            timeout,
         )
         return found[count - 1]
 

@@ -3,7 +3,7 @@ follow the code when the text changes (its targets are found again on the new ou
 
 from __future__ import annotations
 
-from lsp_support import E2E, SHAPES, line_of
+from lsp_support import E2E, SHAPES, WAIT, line_of
 from miogen.lsp.analyser import DETAIL_CHARACTERS
 
 from bench.big_file import module_text
@@ -22,14 +22,17 @@ def _sign(coverage: dict | None) -> dict:
 
 async def test_the_unit_that_ran_in_a_long_module_gets_its_coverage_marks(editor):
     assert len(LONG) > DETAIL_CHARACTERS
-    editor.configure(generateOnSave="changed", budgetSeconds=15)  # a long module to import
+    # A long module to import: seconds enough for it, the search itself bounded by evaluations.
+    editor.configure(generateOnSave="changed", budgetSeconds=15, evaluations=2000, seed=1)
     path = editor.write("long.py", LONG)
     editor.open(path)
     edited = LONG.replace("    return 1\n", "    return 2\n")
     assert edited.count("return 2\n") == LONG.count("return 2\n") + 1  # sign's only
     editor.save(path, edited)
 
-    done = await editor.wait_job("sign")
+    # The verification runs the project's pytest on a module of 1,200 functions, under coverage:
+    # 30 s and more on a loaded two-core machine.
+    done = await editor.wait_job("sign", timeout=2 * WAIT)
     assert (done["covered"], done["total"]) == (3, 4)
     assert len(editor.statuses) == len(editor.jobs("sign"))  # no other unit ran
     coverage = await editor.wait(
