@@ -9,17 +9,16 @@ the module's regular expressions in the constant pool.
 from __future__ import annotations
 
 import ast
-import random
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
 
-from miogen.analysis import guards, inference, keywords, patterns
+from miogen.analysis import guards, inference, keywords, regexes
 from miogen.analysis.inference import BUILTIN_ATTRIBUTES, FunctionNode, ModuleFacts
 from miogen.analysis.model import ClassModel, ConstantPool, Parameter, Signature
 from miogen.analysis.source import read_source
 from miogen.analysis.special import SPECIAL_METHODS
-from miogen.analysis.survey import TreeIndex, index_tree, walk
+from miogen.analysis.survey import TreeIndex, index_tree
 from miogen.analysis.typespec import ANY, TypeReader, TypeSpec, binding_aliases, union
 from miogen.common.errors import SourceSyntaxError
 
@@ -582,42 +581,12 @@ def _analyse_sibling(source: Path, module_name: str, analyse: Analyse) -> dict[s
 def with_pattern_examples(
     tree: ast.Module, pool: ConstantPool, tree_index: TreeIndex | None = None
 ) -> ConstantPool:
-    """Strings that the module's regular expressions match join the constant pool."""
-    rng = random.Random(0)
-    found: list[str] = []
-    if tree_index is None:
-        calls: list[ast.AST] = walk(tree)
-    else:  # in ast.walk's order (breadth first), which draws the examples from ``rng``
-        order = sorted(
-            tree_index.calls, key=lambda c: tree_index.depth[tree_index.position[id(c[2])]]
-        )
-        calls = [call for _, _, call in order]
-    for node in calls:
-        pattern = _regex_constant(node)
-        shape = patterns.shape_of(pattern) if pattern is not None else None
-        if shape is not None:
-            found += patterns.examples(shape, rng)
-    if not found:
+    """Strings that the module's regular expressions match join the constant pool, and the
+    patterns themselves its ``patterns`` (analysis.regexes)."""
+    uses = regexes.uses_in(tree)
+    if not uses:
         return pool
+    found = [text for use in uses for text in regexes.examples_of(use.pattern, use.flags)]
     strings = tuple(sorted(set(pool.strings) | set(found)))
-    return replace(pool, strings=strings)
-
-
-_REGEX_CALLS = {"compile", "match", "fullmatch", "search", "findall", "finditer", "split", "sub"}
-
-
-def _regex_constant(node: ast.AST) -> str | None:
-    """The pattern of ``re.compile("...")``, ``re.match("...", s)`` and the like."""
-    if not isinstance(node, ast.Call) or not node.args:
-        return None
-    function = node.func
-    is_regex = (
-        isinstance(function, ast.Attribute)
-        and function.attr in _REGEX_CALLS
-        and isinstance(function.value, ast.Name)
-        and function.value.id == "re"
-    )
-    first = node.args[0]
-    if is_regex and isinstance(first, ast.Constant) and isinstance(first.value, str):
-        return first.value if len(first.value) <= 200 else None
-    return None
+    patterns = tuple(dict.fromkeys((*pool.patterns, *((u.pattern, u.flags) for u in uses))))
+    return replace(pool, strings=strings, patterns=patterns)

@@ -51,6 +51,7 @@ _VALUE_TYPES: dict[TypeSpec, type] = {
     TypeSpec("stdlib", name="fractions.Fraction"): fractions.Fraction,
     TypeSpec("stdlib", name="pathlib.PurePosixPath"): pathlib.PurePosixPath,
     TypeSpec("stdlib", name="re.Pattern"): re.Pattern,
+    TypeSpec("stdlib", name="re.Match"): re.Match,
     TypeSpec("stdlib", name="uuid.UUID"): uuid.UUID,
 }
 BUILTIN_ATTRIBUTES = {

@@ -120,6 +120,9 @@ class ConstantPool:
     floats: tuple[float, ...] = ()
     strings: tuple[str, ...] = ()
     bytes_: tuple[bytes, ...] = ()
+    # The module's regular expressions, (pattern, flags) (analysis.regexes): match objects
+    # for parameters that take one are made by matching them.
+    patterns: tuple[tuple[str, int], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -43,6 +43,7 @@ STDLIB_TYPES = {
     "Path": "pathlib.PurePosixPath",
     "PosixPath": "pathlib.PurePosixPath",
     "Pattern": "re.Pattern",
+    "Match": "re.Match",
     "UUID": "uuid.UUID",
 }
 CALLABLE_NAMES = frozenset({"Callable", "callable"})

@@ -16,6 +16,7 @@ from miogen.analysis.model import Signature
 from miogen.analysis.special import template_for
 from miogen.assertions.observation import Observation, input_literal, quoted
 from miogen.emit.annotations import ANY_IMPORT, empty_collection_types
+from miogen.emit.matches import is_match, match_lines
 from miogen.emit.tokens import replaced_tokens, source_tokens
 from miogen.testcase.model import CALLS, Statement, TestCase
 
@@ -109,6 +110,10 @@ def render_test(
         if _is_context(statement):
             observed = by_index.get(index, [])
             lines += _context_lines(index, test, names, taken, observed, rendered)
+            continue
+        if is_match(statement):
+            names[index], bound = match_lines(statement.value, taken)  # type: ignore[arg-type]
+            lines += bound
             continue
         expression = _expression(statement, names, rendered)
         comment = _ignore_comment(mistyped, index) + _boolean_noqa(statement, names)

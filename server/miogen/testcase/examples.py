@@ -65,6 +65,7 @@ def project_pool(pool: ConstantPool, root: str, names: tuple[str, ...]) -> Const
         tuple(sorted(floats.union(pool.floats))),
         tuple(sorted(texts.union(pool.strings))),
         tuple(sorted(raw.union(pool.bytes_))),
+        pool.patterns,
     )
 
 

@@ -72,7 +72,7 @@ def _value_key(value: object) -> object:
     if isinstance(value, float) and math.isnan(value):
         return ("float", "nan")
     if stdlib_values.is_stdlib_value(value):  # Decimal("1.10") == Decimal("1.1"), but reads apart
-        return (type(value).__name__, repr(value))
+        return (type(value).__name__, stdlib_values.key(value))
     return (type(value).__name__, value)
 
 

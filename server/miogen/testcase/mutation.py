@@ -137,6 +137,8 @@ def change_primitive(factory: TestFactory, value: object, rng: random.Random) ->
         return value + rng.choice((-1, 1)) * 2.0 ** rng.randint(-8, 10)
     if isinstance(value, str):
         roll = rng.random()
+        if roll < 0.05 and factory.regex_strings:  # one the unit's patterns match
+            return rng.choice(factory.regex_strings)
         if roll < 0.1 and pool.strings:
             return rng.choice(pool.strings)
         if roll < 0.35:

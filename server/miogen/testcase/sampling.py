@@ -7,6 +7,7 @@ import random
 import string
 from dataclasses import dataclass
 
+from miogen.analysis import regexes
 from miogen.analysis.model import ClassModel, ModuleModel, Parameter, Signature, Unit
 from miogen.analysis.typespec import ANY, TypeSpec
 from miogen.testcase import callables, stdlib_values, strings
@@ -31,6 +32,9 @@ MODULE_FUNCTION_PROBABILITY = 0.3  # a callable parameter gets one of the module
 # A sampled string or bytes value takes a length the module's conditions compare with, or gets
 # a character they look for (strings.shapes_of), where they name any.
 SHAPED_PROBABILITY = 0.15
+# A sampled string is one that a pattern the unit's code uses matches (analysis.regexes): past
+# ``if not re.fullmatch(VERSION, s): raise`` random text never gets.
+REGEX_PROBABILITY = 0.25
 _STATEMENT_KINDS = {"property": "property", "operator": "operator", "setter": "assign"}
 _ARGUED = frozenset({"construct", "call", "method"})  # statements that pass their arguments
 
@@ -65,6 +69,7 @@ class TestFactory:
         self._other_type_left = False  # see OTHER_TYPE_PROBABILITY
         self.pool = model.constants
         self.shapes = strings.shapes_of(model.source)
+        self.regex_strings = unit_regex_strings(model.source, unit)
         self.cls: ClassModel | None = model.classes.get(unit.name) if unit.kind == "class" else None
         self.producers = {name: _producers(model, name) for name in model.classes}
 
@@ -355,6 +360,8 @@ class TestFactory:
                 return float(rng.choice(pool.floats or pool.ints))
             return _random_float(rng)
         if kind == "str":
+            if self.regex_strings and rng.random() < REGEX_PROBABILITY:
+                return rng.choice(self.regex_strings)
             if use_pool and pool.strings:
                 return self.shaped(rng.choice(pool.strings), rng)
             return self.shaped(random_text(rng, rng.randint(0, 8)), rng)
@@ -381,6 +388,18 @@ class TestFactory:
             return strings.resize(text, rng.choice(shapes.lengths), rng)
         position = rng.randint(0, len(text))
         return text[:position] + rng.choice(points) + text[position:]
+
+
+def unit_regex_strings(source: str, unit: Unit) -> tuple[str, ...]:
+    """Strings that match the patterns the unit's code (its own lines and its private
+    helpers') uses."""
+    found = {
+        text
+        for use in regexes.uses_of(source)
+        if unit.contains(use.line)
+        for text in regexes.examples_of(use.pattern, use.flags)
+    }
+    return tuple(sorted(found))
 
 
 def random_text(rng: random.Random, length: int) -> str:

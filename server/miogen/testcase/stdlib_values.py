@@ -2,7 +2,9 @@
 
 Dates, times, durations, decimals, fractions, paths, compiled patterns and UUIDs are immutable,
 so a test holds them as plain ``value`` statements; the emitted test writes them as their
-constructor calls (``datetime.date(2024, 2, 29)``, see emit.render).
+constructor calls (``datetime.date(2024, 2, 29)``, see emit.render). Match objects too: one
+of the module's patterns (``ConstantPool.patterns``) matched against a string it matches
+(analysis.regexes), written ``match = re.fullmatch(...)`` and ``assert match is not None``.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import uuid
 from collections.abc import Callable
 from typing import Any
 
+from miogen.analysis import regexes
 from miogen.analysis.model import ConstantPool
 
 DAY_STEPS = (1, 1, 7, 30, 365)
@@ -30,6 +33,7 @@ NAMES = {
     fractions.Fraction: "fractions.Fraction",
     pathlib.PurePosixPath: "pathlib.PurePosixPath",
     re.Pattern: "re.Pattern",
+    re.Match: "re.Match",
     uuid.UUID: "uuid.UUID",
 }
 PATH_PARTS = ("a", "b", "data", "file.txt", "notes.md", "..", ".hidden", "x.tar.gz")
@@ -113,6 +117,25 @@ def _pattern(rng: random.Random, pool: ConstantPool) -> re.Pattern[str]:
     return re.compile(SAMPLE_PATTERNS[0])
 
 
+def _match(rng: random.Random, pool: ConstantPool) -> re.Match[str]:
+    """A match of one of the module's patterns (else a sample pattern's) on a string it
+    matches as a whole: an example of the pattern's, now and then a freshly written one."""
+    candidates = list(pool.patterns) or [(p, 0) for p in SAMPLE_PATTERNS]
+    for _ in range(4):
+        pattern, flags = rng.choice(candidates)
+        found = _match_of(pattern, flags, rng)
+        if found is not None:
+            return found
+    return re.fullmatch(r"\d+", str(rng.randint(0, 99)))  # type: ignore[return-value]
+
+
+def _match_of(pattern: str, flags: int, rng: random.Random) -> re.Match[str] | None:
+    texts = list(regexes.examples_of(pattern, flags))
+    if not texts or rng.random() < 0.3:
+        texts += regexes.examples(pattern, flags, rng, 1)
+    return re.fullmatch(pattern, rng.choice(texts), flags) if texts else None
+
+
 def _uuid(rng: random.Random, pool: ConstantPool) -> uuid.UUID:
     return uuid.UUID(int=rng.getrandbits(128), version=4)
 
@@ -126,6 +149,7 @@ _SAMPLERS: dict[str, Callable[[random.Random, ConstantPool], Any]] = {
     "fractions.Fraction": _fraction,
     "pathlib.PurePosixPath": _path,
     "re.Pattern": _pattern,
+    "re.Match": _match,
     "uuid.UUID": _uuid,
 }
 
@@ -152,9 +176,20 @@ def mutate(value: Any, rng: random.Random, pool: ConstantPool) -> object:
             if value.parts and rng.random() < 0.5:
                 return value.parent
             return value / rng.choice(PATH_PARTS)
+        if kind is re.Match and isinstance(value.re.pattern, str) and rng.random() < 0.7:
+            other = _match_of(value.re.pattern, value.re.flags, rng)  # the same pattern
+            return other if other is not None else value
     except (OverflowError, ValueError, ArithmeticError):
         pass
     return sample(NAMES[kind], rng, pool)
+
+
+def key(value: Any) -> object:
+    """What tells two stdlib values apart in a test (``Decimal("1.10") == Decimal("1.1")``,
+    but they read apart; a match is its pattern and string)."""
+    if isinstance(value, re.Match):
+        return (value.re.pattern, value.re.flags, value.string)
+    return repr(value)
 
 
 def encode(value: Any) -> dict[str, object] | None:
@@ -168,6 +203,8 @@ def encode(value: Any) -> dict[str, object] | None:
         data = value.isoformat()
     elif isinstance(value, re.Pattern):
         data = [value.pattern, value.flags]
+    elif isinstance(value, re.Match):
+        data = [value.re.pattern, value.re.flags, value.string]
     else:
         data = str(value)
     return {"stdlib": name, "data": data}
@@ -179,6 +216,8 @@ def decode(data: dict[str, Any]) -> object:
         return datetime.timedelta(*payload)
     if name == "re.Pattern":
         return re.compile(payload[0], payload[1])
+    if name == "re.Match":
+        return re.fullmatch(payload[0], payload[2], payload[1])
     builders: dict[str, Callable[[Any], object]] = {
         "datetime.date": datetime.date.fromisoformat,
         "datetime.datetime": datetime.datetime.fromisoformat,
