@@ -152,24 +152,3 @@ def test_no_test_of_a_timed_search_runs_longer_than_the_search(write_module):
     # checked with a wide margin: the machine may be busy).
     assert budget.elapsed < 10.0
     assert run.problem.executor.timeout == 30.0  # post-processing re-runs get the whole timeout
-
-
-def test_the_reduction_counts_nothing_for_a_call_that_lacks_a_required_argument(write_module):
-    """The shrinker's argument pass may leave out ``step``: ``gauge.lift()`` then raises
-    Python's TypeError where the test raised inside ``lift`` before, "at the same call". Such a
-    test covers nothing of the code, so the step is not kept (mypy: call-arg)."""
-    run = unit_run(write_module("gauges3", GAUGE), "Gauge")
-    runner = phases._SuiteRunner(run.problem, None, time.monotonic() + 30)
-    checked = (
-        Statement("value", value=-1),
-        Statement("construct", "Gauge", (("level", 0),)),
-        Statement("method", "check", receiver=1),
-    )
-    full = (
-        *checked,
-        Statement("value", value="a"),
-        Statement("method", "lift", (("step", 3),), receiver=1),
-    )
-    without = (*checked, Statement("method", "lift", receiver=1))
-    assert runner(full)[1]
-    assert runner(without)[1] == frozenset()

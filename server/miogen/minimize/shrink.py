@@ -16,9 +16,10 @@ import decimal
 import fractions
 import math
 import time
-from collections.abc import Hashable, Iterable, Iterator
+from collections.abc import Callable, Hashable, Iterable, Iterator
 from dataclasses import dataclass, field
 
+from miogen.analysis.model import Signature
 from miogen.minimize.cost import CostOf, weight
 from miogen.minimize.readable import NumberKind, numbers_for_bools
 from miogen.minimize.reduce import CoverageCache, ReducedTest, remove_statements_pass
@@ -103,6 +104,7 @@ class Shrinker:
         cost: CostOf | None = None,
         words: tuple[str, ...] = (),
         texts: tuple[str, ...] = (),
+        signature_of: Callable[[Statement], Signature | None] | None = None,
     ) -> None:
         """``numbers`` tells which values go to number parameters (see ``readable``); with
         ``cost`` (the test's performance proxies) a step that makes the test costlier, by
@@ -110,8 +112,10 @@ class Shrinker:
         that makes a series converge slower is not. ``words`` (readable.module_words) are what
         a string may become besides shorter: the module's own short words; ``texts``
         (readable.module_texts) what it may become at about its length: the module's strings,
-        which read as the module's own, not as fuzz."""
+        which read as the module's own, not as fuzz. ``signature_of`` gives a call's signature:
+        only arguments its parameters have defaults for are left out (``_arguments``)."""
         self.coverage = coverage
+        self.signature_of = signature_of
         self.deadline = deadline
         self.numbers = numbers
         self.cost = cost
@@ -203,11 +207,16 @@ class Shrinker:
                 yield candidate
 
     def _arguments(self, test: TestCase) -> Iterator[TestCase]:
-        """Leave out an argument (one with a default: without it the call raises TypeError)."""
+        """Leave out an argument whose parameter has a default (``_droppable``): without a
+        required one the call raises Python's TypeError before the code runs, which a test
+        "raising TypeError at the same call" would take for the same behaviour."""
         for index, statement in enumerate(test):
             if statement.kind not in ("construct", "call", "method"):
                 continue
+            signature = self.signature_of(statement) if self.signature_of is not None else None
             for position in range(len(statement.args)):
+                if not _droppable(statement.args, position, signature):
+                    continue
                 args = statement.args[:position] + statement.args[position + 1 :]
                 fewer = Statement(
                     statement.kind, statement.name, args, statement.value, statement.receiver
@@ -308,6 +317,31 @@ class Shrinker:
                     statement.kind, statement.name, args, statement.value, statement.receiver
                 )
                 yield drop_unused_values(_replace(test, index, shorter))
+
+
+def _droppable(
+    args: tuple[tuple[str, int], ...], position: int, signature: Signature | None
+) -> bool:
+    """Whether the call still passes what it must without ``args[position]``: an element of
+    ``*args`` (``"*name"``), or a parameter of ``signature`` with a default; a positional-only
+    one (``"/name"``) only when nothing after it goes by position (the next would move into
+    its place). Without a signature, only elements of ``*args``.
+
+    >>> _droppable((("*items", 0), ("*items", 1)), 0, None)
+    True
+    >>> _droppable((("year", 0),), 0, None)
+    False
+    """
+    name = args[position][0]
+    if name.startswith("*"):
+        return True
+    parameter = None
+    if signature is not None:
+        parameter = next((p for p in signature.params if p.name == name), None)
+    if parameter is None or not parameter.has_default:
+        return False
+    later = args[position + 1 :]
+    return not name.startswith("/") or not any(n[:1] in ("/", "*") for n, _ in later)
 
 
 _NONE = object()  # no plain value at that level

@@ -14,6 +14,7 @@ from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
 from typing import Protocol
 
+from miogen.analysis.model import Signature
 from miogen.common.records import SHRINK_SECONDS_PER_TEST
 from miogen.minimize.cost import CostOf
 from miogen.minimize.readable import NumberKind
@@ -25,7 +26,7 @@ from miogen.minimize.reduce import (
     split_independent,
 )
 from miogen.minimize.shrink import Shrinker
-from miogen.testcase.model import CALLS, TestCase
+from miogen.testcase.model import CALLS, Statement, TestCase
 
 # The cost-aware minimisation joins kept tests into one while the joined test makes at most
 # this many calls: each join saves a test's fixed cost (minimize.cost); past a handful of calls
@@ -70,6 +71,7 @@ def reduce_suite(
     join: bool = False,
     allowance: float = 0.0,
     texts: tuple[str, ...] = (),
+    signature_of: Callable[[Statement], Signature | None] | None = None,
 ) -> Reduction:
     """Set cover, then shrinking in half the time left (none when ``careful``), then a recount.
 
@@ -79,7 +81,7 @@ def reduce_suite(
     targets (``has_optional``), simpler values often kill more (1 sits on more boundaries than
     3): the cover runs once more over the shrunk tests with every kill counted. ``numbers``
     says which values go to number parameters, ``words`` and ``texts`` what strings may become
-    (see ``readable``).
+    (see ``readable``), ``signature_of`` which arguments may be left out (``Shrinker``).
 
     With ``cost`` (a test's performance proxies; aDynaMOSA and MIO ``--performance``) the cover
     picks the cheaper tests and shrinking never makes a kept test costlier. Only with ``join``
@@ -121,7 +123,7 @@ def reduce_suite(
     now = time.monotonic()
     extra = 0.0 if careful else min(allowance, SHRINK_SECONDS_PER_TEST * len(suite))
     limit = now if careful else now + max(deadline - now, 0.0) / 2 + extra
-    shrinker = Shrinker(cache, limit, numbers, cost, words, texts)
+    shrinker = Shrinker(cache, limit, numbers, cost, words, texts, signature_of)
     plain = []  # the cheap pass over every test first: when time runs out, all have had it
     for reduced in suite:
         run.focus(t for t in reduced.targets if optional(t))

@@ -418,7 +418,7 @@ class UnitRun:
         return reduce_suite(
             originals, runner, _is_mutant, deadline, self.job.careful, mutants is not None,
             numbers, cost, module_words(model), self.spec.join_tests,
-            self.spec.shrink_allowance(), module_texts(model),
+            self.spec.shrink_allowance(), module_texts(model), self.problem.factory.signature,
         )  # fmt: skip
 
     def _render(
@@ -499,8 +499,6 @@ class _SuiteRunner:
         self._proxies: dict[tuple[object, ...], tuple[float, ...]] = {}
 
     def __call__(self, test: TestCase) -> tuple[TestCase, frozenset[Hashable]]:
-        if not self.problem.factory.complete(test):  # a required argument left out: it covers
-            return test, frozenset()  # nothing of the code (the TypeError is Python's)
         evaluated = self.problem.evaluate(test)
         if evaluated.proxies:
             self._proxies[canonical_key(evaluated.individual)] = evaluated.proxies
