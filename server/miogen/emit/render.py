@@ -58,25 +58,6 @@ def snake(name: str) -> str:
     return text
 
 
-def _without_command_results(
-    test: TestCase,
-    observations: list[Observation],
-    signature_of: Callable[[Statement], Signature | None] | None,
-) -> list[Observation]:
-    """``observations`` but ``is None`` checks of calls declared ``-> None``: such a call is a
-    command, and type checkers reject using its result (mypy's func-returns-value)."""
-    if signature_of is None:
-        return observations
-    kept = []
-    for observation in observations:
-        if observation.kind == "is_none" and test[observation.index].kind in ("call", "method"):
-            signature = signature_of(test[observation.index])
-            if signature is not None and signature.returns.kind == "none":
-                continue
-        kept.append(observation)
-    return kept
-
-
 def render_test(
     test: TestCase,
     observations: list[Observation],
@@ -91,7 +72,6 @@ def render_test(
     by default arg-type). An empty collection kept in a variable is annotated with the type of
     the parameter it goes to (``signature_of``: the calls' signatures), see emit.annotations."""
     empty_types = empty_collection_types(test, signature_of)
-    observations = _without_command_results(test, observations, signature_of)
     uses: dict[int, int] = {}
     for statement in test:
         for ref in statement.references():

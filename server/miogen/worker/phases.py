@@ -550,7 +550,9 @@ def render(
         if not observed.stable:
             unstable += 1
             continue
-        observations = analysis.select(observed.test, observed.observations, deadline)
+        observations = analysis.select(
+            observed.test, observed.observations, deadline, problem.factory.signature
+        )
         observations = changed_state_only(observed.test, observations, problem.factory.signature)
         if not observations:
             without_assertion += 1
