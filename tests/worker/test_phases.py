@@ -152,3 +152,19 @@ def test_no_test_of_a_timed_search_runs_longer_than_the_search(write_module):
     # checked with a wide margin: the machine may be busy).
     assert budget.elapsed < 10.0
     assert run.problem.executor.timeout == 30.0  # post-processing re-runs get the whole timeout
+
+
+def test_a_careful_unit_shrinks_until_it_only_replays(write_module):
+    """After a crash (careful) the kept tests are shrunk as any unit's; not under ``--raw``,
+    nor once the unit only replays (one more death would fail it)."""
+    run = unit_run(write_module("gauges4", GAUGE), "Gauge")
+    shrinking = {}
+    for name, job in {
+        "plain": UnitJob("Gauge"),
+        "careful": UnitJob("Gauge", careful=True),
+        "replaying": UnitJob("Gauge", careful=True, replay_only=True),
+        "raw": UnitJob("Gauge", careful=True, raw=True),
+    }.items():
+        run.job = job
+        shrinking[name] = run._shrinking()
+    assert shrinking == {"plain": True, "careful": True, "replaying": False, "raw": False}

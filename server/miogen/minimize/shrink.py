@@ -36,6 +36,9 @@ MAX_TEXTS = 4  # texts of the module a string is tried as, the closest ones to i
 TEXT_DISCOUNT = 0.5  # a text of the module costs this share of what the same made-up one costs
 MAX_CUTS = 40  # shorter forms of a string tried in one round (halves, blocks, characters)
 MAX_SHRINK_RUNS = 400  # runs that shrinking one test may take (the deadline bounds them too)
+# Runs each test may take past its share of the time, within the hard deadline: on a loaded
+# machine a run takes many times longer, and a share in seconds alone left values fuzz.
+MIN_SHRINK_RUNS = 30
 
 
 def value_cost(value: object) -> float:
@@ -105,6 +108,7 @@ class Shrinker:
         words: tuple[str, ...] = (),
         texts: tuple[str, ...] = (),
         signature_of: Callable[[Statement], Signature | None] | None = None,
+        hard_deadline: float | None = None,
     ) -> None:
         """``numbers`` tells which values go to number parameters (see ``readable``); with
         ``cost`` (the test's performance proxies) a step that makes the test costlier, by
@@ -113,10 +117,15 @@ class Shrinker:
         a string may become besides shorter: the module's own short words; ``texts``
         (readable.module_texts) what it may become at about its length: the module's strings,
         which read as the module's own, not as fuzz. ``signature_of`` gives a call's signature:
-        only arguments its parameters have defaults for are left out (``_arguments``)."""
+        only arguments its parameters have defaults for are left out (``_arguments``).
+
+        ``deadline`` is soft: a test that has had fewer than ``MIN_SHRINK_RUNS`` runs goes on
+        until ``hard_deadline`` (default: the same), so that a loaded machine, where each run
+        takes longer, still gets its values plain."""
         self.coverage = coverage
         self.signature_of = signature_of
         self.deadline = deadline
+        self.hard_deadline = deadline if hard_deadline is None else hard_deadline
         self.numbers = numbers
         self.cost = cost
         self.words = tuple(sorted(set(words), key=lambda w: (value_cost(w), w)))
@@ -127,6 +136,7 @@ class Shrinker:
     def plain(self, reduced: ReducedTest) -> ReducedTest:
         """Only the first pass, all values plain at once (``_plain``): a few runs a test, so
         that every test of a unit gets it before any test gets the rest."""
+        self.runs_left = MAX_SHRINK_RUNS
         test = self._first_accepted(
             "plain", reduced.test, reduced.targets, self._plain(reduced.test)
         )
@@ -136,7 +146,7 @@ class Shrinker:
         """``reduced`` down the simplicity order in at most ``MAX_SHRINK_RUNS`` runs of its
         candidates (besides removing statements, which is bounded by the test's length)."""
         self.runs_left = MAX_SHRINK_RUNS
-        reduced = remove_statements_pass(reduced, self.coverage, self.deadline)
+        reduced = remove_statements_pass(reduced, self.coverage, self.hard_deadline)
         test = reduced.test
         if self.numbers is not None:  # not simpler, but read as the code takes them
             for candidate in list(numbers_for_bools(test, self.numbers)):
@@ -145,7 +155,7 @@ class Shrinker:
         plain = self._first_accepted("plain", test, reduced.targets, self._plain(test))
         test = plain or test
         progress = True
-        while progress and time.monotonic() < self.deadline:
+        while progress and self._may_run():
             progress = False
             for name, candidates in (
                 ("arguments", self._arguments),
@@ -171,7 +181,7 @@ class Shrinker:
         candidates: Iterable[TestCase],
     ) -> TestCase | None:
         for candidate in candidates:
-            if time.monotonic() >= self.deadline or self.runs_left <= 0:
+            if not self._may_run():
                 return None
             if name != "readable" and (
                 simplicity(candidate, self.texts) >= simplicity(test, self.texts)
@@ -186,6 +196,14 @@ class Shrinker:
             if accepted:
                 return candidate
         return None
+
+    def _may_run(self) -> bool:
+        """Whether another candidate may run: runs are left, and the soft deadline has not
+        passed or the test has had fewer than ``MIN_SHRINK_RUNS`` (then the hard one holds)."""
+        now = time.monotonic()
+        if self.runs_left <= 0 or now >= self.hard_deadline:
+            return False
+        return now < self.deadline or MAX_SHRINK_RUNS - self.runs_left < MIN_SHRINK_RUNS
 
     def _plain(self, test: TestCase) -> Iterator[TestCase]:
         """Every value at once as a plain one, from the plainest: a test found by search often

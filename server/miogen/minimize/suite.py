@@ -72,8 +72,10 @@ def reduce_suite(
     allowance: float = 0.0,
     texts: tuple[str, ...] = (),
     signature_of: Callable[[Statement], Signature | None] | None = None,
+    shrinking: bool = True,
 ) -> Reduction:
-    """Set cover, then shrinking in half the time left (none when ``careful``), then a recount.
+    """Set cover, then shrinking in half the time left (none without ``shrinking``), then a
+    recount. ``careful`` (the unit's worker died): no joining, which runs tests of no search's.
 
     Single calls come first, each with only what it is built from (``single_calls``), then
     single-purpose pieces (they read best); whole tests only for what needs them, such as a
@@ -89,9 +91,10 @@ def reduce_suite(
     tests compete in one weighted cover, since a whole test covering what two pieces cover
     saves a test's fixed cost, and are kept tests joined into fewer (``join_tests``).
 
-    ``allowance``: seconds shrinking may take beyond ``deadline`` at most (about
-    ``SHRINK_SECONDS_PER_TEST`` per kept test); the Reduction says how many it took, by which
-    the caller's later phases move their deadline.
+    ``allowance``: seconds shrinking may take beyond half the time left at most: about
+    ``SHRINK_SECONDS_PER_TEST`` per kept test, and all of it for the tests that have not had
+    ``MIN_SHRINK_RUNS`` runs by then (a loaded machine); the Reduction says how many it took,
+    by which the caller's later phases move their deadline.
     """
 
     def cover(
@@ -121,9 +124,11 @@ def reduce_suite(
     else:
         suite = cover(pieces + [t for t in originals if t not in pieces], cache, frozenset())
     now = time.monotonic()
-    extra = 0.0 if careful else min(allowance, SHRINK_SECONDS_PER_TEST * len(suite))
-    limit = now if careful else now + max(deadline - now, 0.0) / 2 + extra
-    shrinker = Shrinker(cache, limit, numbers, cost, words, texts, signature_of)
+    half = now + max(deadline - now, 0.0) / 2
+    extra = min(allowance, SHRINK_SECONDS_PER_TEST * len(suite)) if shrinking else 0.0
+    limit = half + extra if shrinking else now
+    hard = max(limit, half + allowance) if shrinking else now  # short of MIN_SHRINK_RUNS
+    shrinker = Shrinker(cache, limit, numbers, cost, words, texts, signature_of, hard)
     plain = []  # the cheap pass over every test first: when time runs out, all have had it
     for reduced in suite:
         run.focus(t for t in reduced.targets if optional(t))
@@ -132,13 +137,14 @@ def reduce_suite(
     for position, reduced in enumerate(plain):
         # Each test gets an even share of the time left, and what it leaves goes to those
         # after it: the first tests' long strings do not keep the last ones' values fuzz.
-        started = time.monotonic()
-        shrinker.deadline = min(
-            limit, started + max(limit - started, 0.0) / (len(plain) - position)
+        started, left = time.monotonic(), len(plain) - position
+        shrinker.deadline = min(limit, started + max(limit - started, 0.0) / left)
+        shrinker.hard_deadline = max(
+            shrinker.deadline, min(hard, started + max(hard - started, 0.0) / left)
         )
         run.focus(t for t in reduced.targets if optional(t))
         shrunk.append(shrinker.shrink(reduced))
-    extra = min(extra, max(time.monotonic() - (now + max(deadline - now, 0.0) / 2), 0.0))
+    extra = min(allowance if shrinking else 0.0, max(time.monotonic() - half, 0.0))
     deadline += extra
     if has_optional:
         run.focus(t for r in suite for t in r.targets if optional(t))

@@ -419,7 +419,15 @@ class UnitRun:
             originals, runner, _is_mutant, deadline, self.job.careful, mutants is not None,
             numbers, cost, module_words(model), self.spec.join_tests,
             self.spec.shrink_allowance(), module_texts(model), self.problem.factory.signature,
+            self._shrinking(),
         )  # fmt: skip
+
+    def _shrinking(self) -> bool:
+        """Whether the kept tests are shrunk: not under ``--raw``, nor for a unit whose workers
+        died until it only replays (shrinking runs new inputs, and one more death fails the
+        unit). A careful unit before that shrinks: a candidate that kills the worker is
+        blocked and the unit restarts from its seeds, as for the search's inputs."""
+        return not self.job.raw and not (self.job.careful and self.job.replay_only)
 
     def _render(
         self,
