@@ -154,17 +154,17 @@ def test_no_test_of_a_timed_search_runs_longer_than_the_search(write_module):
     assert run.problem.executor.timeout == 30.0  # post-processing re-runs get the whole timeout
 
 
-def test_a_careful_unit_shrinks_until_it_only_replays(write_module):
-    """After a crash (careful) the kept tests are shrunk as any unit's; not under ``--raw``,
-    nor once the unit only replays (one more death would fail it)."""
+def test_a_careful_unit_shrinks_unless_raw(write_module):
+    """After a crash (careful) the kept tests are shrunk as any unit's, also when it only
+    replays (its share spent); not under ``raw`` (``--raw``; the supervisor's last attempt)."""
     run = unit_run(write_module("gauges4", GAUGE), "Gauge")
     shrinking = {}
     for name, job in {
         "plain": UnitJob("Gauge"),
         "careful": UnitJob("Gauge", careful=True),
         "replaying": UnitJob("Gauge", careful=True, replay_only=True),
-        "raw": UnitJob("Gauge", careful=True, raw=True),
+        "raw": UnitJob("Gauge", careful=True, replay_only=True, raw=True),
     }.items():
         run.job = job
         shrinking[name] = run._shrinking()
-    assert shrinking == {"plain": True, "careful": True, "replaying": False, "raw": False}
+    assert shrinking == {"plain": True, "careful": True, "replaying": True, "raw": False}

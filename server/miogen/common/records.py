@@ -102,7 +102,8 @@ class UnitJob:
     blocked: tuple[TestData, ...] = ()  # tests that killed a worker: never run again
     careful: bool = False  # after a crash: no mutants, no joining (their inputs could crash it)
     replay_only: bool = False  # no search: replay the seeds and post-process them
-    raw: bool = False  # the search's tests as found (``--raw``): no shrinking
+    # The search's tests as found: no shrinking (``--raw``; a unit whose workers died too often)
+    raw: bool = False
     share: float | None = None  # weight in the job's budget (default: the unit's target count)
 
 

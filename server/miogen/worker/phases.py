@@ -423,11 +423,11 @@ class UnitRun:
         )  # fmt: skip
 
     def _shrinking(self) -> bool:
-        """Whether the kept tests are shrunk: not under ``--raw``, nor for a unit whose workers
-        died until it only replays (shrinking runs new inputs, and one more death fails the
-        unit). A careful unit before that shrinks: a candidate that kills the worker is
-        blocked and the unit restarts from its seeds, as for the search's inputs."""
-        return not self.job.raw and not (self.job.careful and self.job.replay_only)
+        """Whether the kept tests are shrunk: not under ``raw`` (``--raw``, or a unit whose
+        workers died so often that one more death fails it: shrinking runs new inputs). A
+        careful unit before that shrinks: a candidate that kills the worker is blocked and the
+        unit restarts from its seeds, as for the search's inputs."""
+        return not self.job.raw
 
     def _render(
         self,
