@@ -472,3 +472,31 @@ def test_digits_go_toward_0_but_not_to_an_address_linters_flag(write_module):
     shrunk = Shrinker(cache, time.monotonic() + 5).shrink(ReducedTest(test, covered))
     value = shrunk.test[0].value
     assert value != "0.0.0.0" and value.count(".") == 3 and value.count("0") >= 2, value
+
+
+SHARES = """
+import decimal
+import fractions
+
+
+def share(amount: decimal.Decimal, part: fractions.Fraction) -> str:
+    if amount < 0:
+        return "debt"
+    return "credit"
+"""
+
+
+def test_decimals_and_fractions_become_plain_in_the_first_pass(write_module):
+    """``Decimal("-2.4838")`` and ``Fraction(9999, 1000744)`` that the target does not depend
+    on (but the sign) become -1 and 1 in the plain pass, all at once (0 and 0 lose the sign).
+    """
+    problem = problem_for(write_module("shares", SHARES), "share")
+    cache = cache_for(problem)
+    test = (
+        Statement("value", value=decimal.Decimal("-2.4838")),
+        Statement("value", value=Fraction(9999, 1000744)),
+        Statement("call", "share", (("amount", 0), ("part", 1))),
+    )
+    _, covered = cache(test)
+    shrunk = Shrinker(cache, time.monotonic() + 30).plain(ReducedTest(test, covered))
+    assert [s.value for s in shrunk.test if s.kind == "value"] == [decimal.Decimal(-1), 1]

@@ -375,6 +375,10 @@ def _plain_value(value: object, level: int, words: tuple[str, ...]) -> object:
     [0.0, 1.0, 8.9]
     >>> [_plain_value("sxdIy#", n, ("month",)) for n in range(3)]
     ['', 'month', 'sxdiyx']
+    >>> [str(_plain_value(decimal.Decimal("-2.4838"), n, ())) for n in range(3)]
+    ['0', '-1', '-2']
+    >>> [str(_plain_value(fractions.Fraction(9999, 1000744), n, ())) for n in range(3)]
+    ['0', '1', '0']
     """
     if isinstance(value, bool) or value is None:
         return _NONE
@@ -395,7 +399,20 @@ def _plain_value(value: object, level: int, words: tuple[str, ...]) -> object:
         if level == 1:
             return words[0] if words else "a"
         return _plain(value)
+    if isinstance(value, decimal.Decimal) and not value.is_finite():
+        return _NONE
+    if isinstance(value, decimal.Decimal | fractions.Fraction):  # 0, 1 or -1, an integer
+        if level == 0:
+            return type(value)(0)
+        if level == 1:
+            return type(value)(1 if value > 0 else -1)
+        if isinstance(value, decimal.Decimal) and value.adjusted() > MAX_ROUNDED_DIGITS:
+            return _NONE  # ``Decimal("1E+999999999")`` as an int would not fit in memory
+        return type(value)(round(value))
     return _NONE
+
+
+MAX_ROUNDED_DIGITS = 30
 
 
 def _rounded(value: int | float) -> int | float:
