@@ -268,3 +268,25 @@ def test_the_floor_of_runs_stays_within_the_allowance():
     reduction = reduce_suite(tests, SlowRunner(), lambda target: False, started, allowance=0.5)
     assert [r.test for r in reduction.tests] == tests
     assert time.monotonic() - started < 15.0 and reduction.extra_seconds <= 0.5
+
+
+def test_when_runs_run_out_the_fuzziest_test_is_made_plain_first():
+    """Two kept tests and two runs left after the cover (0 and 1 for a positive value): the
+    test with the fuzzier value gets them (``rank(1416707424)`` reads worse than ``grade(7)``),
+    though it comes second."""
+
+    class OneMoreRun(SignRunner):
+        runs = 0
+
+        def __call__(self, test: TestCase) -> tuple[TestCase, frozenset[Hashable]]:
+            self.runs += 1
+            if self.runs > 4:  # the cover's two runs and two more: refused, as at a deadline
+                return test[:0], frozenset()
+            calls = [s.name for s in test if s.kind == "call"]
+            signs = super().__call__(test)[1]
+            return test, frozenset(f"{call}:{sign}" for call in calls for sign in signs)
+
+    tests = [calling("grade", 7), calling("rank", 1416707424)]
+    reduction = reduce_suite(tests, OneMoreRun(), lambda target: False, time.monotonic() + 30)
+    values = [[s.value for s in r.test if s.kind == "value"] for r in reduction.tests]
+    assert values == [[7], [1]]

@@ -25,7 +25,7 @@ from miogen.minimize.reduce import (
     single_calls,
     split_independent,
 )
-from miogen.minimize.shrink import Shrinker
+from miogen.minimize.shrink import Shrinker, simplicity
 from miogen.testcase.model import CALLS, Statement, TestCase
 
 # The cost-aware minimisation joins kept tests into one while the joined test makes at most
@@ -129,10 +129,12 @@ def reduce_suite(
     limit = half + extra if shrinking else now
     hard = max(limit, half + allowance) if shrinking else now  # short of MIN_SHRINK_RUNS
     shrinker = Shrinker(cache, limit, numbers, cost, words, texts, signature_of, hard)
-    plain = []  # the cheap pass over every test first: when time runs out, all have had it
-    for reduced in suite:
-        run.focus(t for t in reduced.targets if optional(t))
-        plain.append(shrinker.plain(reduced))
+    # The cheap pass over every test first, the fuzziest values first: when time runs out
+    # (a loaded machine), the tests that read worst have had it.
+    plain = list(suite)
+    for index in sorted(range(len(suite)), key=lambda i: -simplicity(suite[i].test)[2]):
+        run.focus(t for t in suite[index].targets if optional(t))
+        plain[index] = shrinker.plain(suite[index])
     shrunk = []
     for position, reduced in enumerate(plain):
         # Each test gets an even share of the time left, and what it leaves goes to those
