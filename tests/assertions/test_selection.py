@@ -104,7 +104,7 @@ class Counter:
 """
 
 
-def kept_checks(write_module, *calls: str) -> list[tuple[int, str]]:
+def kept_checks(write_module, *calls: str, typed: bool = False) -> list[tuple[int, str]]:
     path = write_module("countermod", COUNTER)
     problem = problem_for(path, "Counter")
     test = (Statement("construct", "Counter"), Statement("value", value=1)) + tuple(
@@ -113,7 +113,10 @@ def kept_checks(write_module, *calls: str) -> list[tuple[int, str]]:
     )
     seen = observe(problem.executor, test, "countermod")
     mutants = MutantSet(problem.factory.model.source, str(path), problem.unit, "countermod", 0.2)
-    kept = MutationAnalysis(mutants).select(seen.test, seen.observations, time.monotonic() - 1)
+    signatures = problem.factory.signature if typed else None
+    kept = MutationAnalysis(mutants).select(
+        seen.test, seen.observations, time.monotonic() - 1, signatures
+    )
     return [(o.index, o.kind) for o in kept]
 
 
@@ -121,6 +124,12 @@ def test_a_query_whose_result_is_dropped_is_asserted(write_module):
     # ``counter.total()`` then ``counter.add(1)``: the fallback checks add's (None) result;
     # total's would be dropped, a query nobody checks.
     assert kept_checks(write_module, "total", "add") == [(3, "is_none"), (2, "equals")]
+
+
+def test_a_call_declared_to_return_none_is_never_checked_for_none(write_module):
+    # ``add`` is declared ``-> None``: ``assert counter.add(1) is None`` is mypy's
+    # func-returns-value. Left out before the choice, the fallback takes total's value.
+    assert kept_checks(write_module, "total", "add", typed=True) == [(2, "equals")]
 
 
 def test_a_command_that_returns_none_is_left_unchecked(write_module):

@@ -8,6 +8,7 @@ from pathlib import Path
 from emit.strict_checks import strict_mypy, strict_ruff
 from miogen.analysis.module import analyze_source
 from miogen.analysis.typespec import TypeSpec
+from miogen.assertions.select import without_command_results
 from miogen.emit.annotations import annotation, empty_collection_types
 from miogen.emit.merge import GeneratedTest, merge_tests
 from miogen.emit.render import Observation, render_test
@@ -105,7 +106,8 @@ def test_a_call_declared_to_return_none_gets_no_is_none_check():
         Statement("call", "reset", (("values", 0),)),
         Statement("call", "find", (("values", 0),)),
     )
-    observations = [Observation(1, "is_none"), Observation(2, "is_none")]
+    observed = [Observation(1, "is_none"), Observation(2, "is_none")]
+    observations = without_command_results(test, observed, factory.signature)  # as chosen
     source = render_test(test, observations, "test_it", set(), {}, factory.signature).source
     assert "assert reset(" not in source and "reset(" in source, source  # mypy: func-returns-value
     assert "assert find(" in source and "is None" in source, source  # not declared: checked

@@ -11,8 +11,11 @@ import sys
 import uuid
 
 import pytest
+from emit.strict_checks import strict_ruff
 from miogen.assertions.observation import Observation, literal
+from miogen.emit.merge import GeneratedTest, merge_tests
 from miogen.emit.render import module_imports, render_test
+from miogen.emit.style import Style
 from miogen.testcase.model import Statement
 
 MODULE = """
@@ -339,3 +342,41 @@ def test_a_boolean_ndigits_of_round_goes_by_keyword():
     assert "round(box, ndigits=False)" in render_test(test, [], "test_box", {"Box"}).source
     test = (*test[:2], S("value", value=2), S("operator", "__round__", [("n", 2)], receiver=0))
     assert "round(box, 2)" in render_test(test, [], "test_box", {"Box"}).source
+
+
+BAGS = """
+class Bag:
+    def __add__(self, other: list[int] | tuple[int, ...]) -> int:
+        return len(other) + 1
+
+    def __radd__(self, other: list[int] | tuple[int, ...]) -> int:
+        return len(other) + 2
+"""
+
+
+def test_a_list_or_tuple_added_is_written_as_operator_add(write_module, monkeypatch, tmp_path):
+    """``[] + bag`` runs ``Bag.__radd__``; ruff reads a ``+`` with a list or tuple display as
+    building a collection (RUF005: "consider ``[*bag]``", which runs no ``__radd__``), so the
+    test calls ``operator.add`` with the operands in the same order."""
+    monkeypatch.syspath_prepend(str(write_module("bags", BAGS).parent))
+    test = (
+        S("construct", "Bag"),
+        S("list"),
+        S("operator", "__radd__", [("other", 1)], receiver=0),
+        S("value", value=1),
+        S("tuple", args=(("", 3),)),
+        S("operator", "__add__", [("other", 4)], receiver=0),
+    )
+    observations = [Observation(2, "equals", "2"), Observation(5, "equals", "2")]
+    rendered = render_test(test, observations, "test_bag", {"Bag"})
+    lines = [line.strip() for line in rendered.source.splitlines()]
+    assert "assert operator.add([], bag) == 2" in lines, rendered.source
+    assert "assert operator.add(bag, (1,)) == 2" in lines, rendered.source
+    rendered.extra_imports |= module_imports(rendered.source)
+    run(rendered, "bags")
+    (tmp_path / "bags.py").write_text(BAGS)
+    imports = [*sorted(rendered.extra_imports), "from bags import Bag"]
+    merged = merge_tests(None, imports, [GeneratedTest("test_bag", rendered.source)], style=Style())
+    path = tmp_path / "test_bags.py"
+    path.write_text(merged.text)
+    assert strict_ruff(path) == []

@@ -135,3 +135,18 @@ def test_cancellation_is_prompt(write_module):
     )
     assert outcome.status == "cancelled"
     assert outcome.wall_seconds < 15  # the budget is 30 s; what the stop takes is benchmarked
+
+
+def test_a_unit_shrinks_after_a_crash_but_not_on_its_last_chance():
+    """A unit whose worker died is careful (no mutants) and still shrinks; once one more death
+    would fail it, it runs nothing new (raw: no shrinking) and only replays."""
+    from miogen.common.records import Crash, UnitJob, UnitOutcome
+    from miogen.host.supervisor import MAX_RESTARTS, _UnitState
+
+    state = _UnitState(UnitJob("sign"), UnitOutcome("sign"), careful=True)
+    state.outcome.crashes.append(Crash("sign", "killed", None))
+    after_one = state.next_job(1.0)
+    assert after_one.careful and not after_one.raw and not after_one.replay_only
+    state.outcome.crashes += [Crash("sign", "killed", None)] * MAX_RESTARTS
+    last = state.next_job(1.0)
+    assert last.careful and last.raw and last.replay_only

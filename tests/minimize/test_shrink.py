@@ -7,6 +7,8 @@ import random
 import time
 from fractions import Fraction
 
+from miogen.analysis.model import Parameter, Signature
+from miogen.analysis.typespec import TypeSpec
 from miogen.minimize import shrink
 from miogen.minimize.readable import module_texts, module_words
 from miogen.minimize.reduce import CoverageCache, ReducedTest, set_cover, split_independent
@@ -49,7 +51,10 @@ def test_values_shrink_toward_simple_ones_and_keep_coverage(write_module):
     cache = cache_for(problem)
     test = call(731, ("bonus", -12), ("name", "qwerty"))
     _, covered = cache(test)
-    shrunk = Shrinker(cache, time.monotonic() + 5).shrink(ReducedTest(test, covered))
+    signatures = problem.factory.signature
+    shrunk = Shrinker(cache, time.monotonic() + 5, signature_of=signatures).shrink(
+        ReducedTest(test, covered)
+    )
     assert simplicity(shrunk.test) < simplicity(test)
     assert shrunk.targets == covered and covered <= cache(shrunk.test)[1]
     values = [s.value for s in shrunk.test if s.kind == "value"]
@@ -95,6 +100,62 @@ def test_set_cover_keeps_coverage_with_fewer_tests(write_module):
     assert frozenset().union(*(r.targets for r in chosen)) == union
     assert len(chosen) <= len(union)
     assert all(sum(s.kind == "call" for s in r.test) == 1 for r in chosen)
+
+
+GAUGE = """
+class Gauge:
+    def __init__(self, level: int = 0) -> None:
+        self.level = level
+
+    def lift(self, step: int, /, times: int = 1, *more: int) -> int:
+        self.level += step * times
+        return self.level
+"""
+
+
+def test_only_arguments_with_defaults_are_left_out(write_module):
+    """Without ``step``, ``gauge.lift()`` raises Python's TypeError where ``lift("a")`` raised
+    TypeError inside ``lift``: to a target "lift raises TypeError" the same, but a call no type
+    checker takes (mypy: call-arg). ``*more`` goes, then ``times`` (a default; positional
+    only, as what comes before ``*more`` is, so only once nothing positional follows it)."""
+    problem = problem_for(write_module("gauges", GAUGE), "Gauge")
+
+    def run(candidate):
+        execution = problem.executor.run(candidate, trace=False)
+        raised = execution.exception is not None and execution.exception[1] == "TypeError"
+        lifts = any(s.name == "lift" for s in candidate)
+        return candidate, frozenset({"lift raises TypeError"} if raised and lifts else ())
+
+    cache = CoverageCache(run)
+    test = (
+        Statement("construct", "Gauge"),
+        Statement("value", value="a"),
+        Statement("value", value=3),
+        Statement("value", value=4),
+        Statement("method", "lift", (("/step", 1), ("/times", 2), ("*more", 3)), receiver=0),
+    )
+    _, covered = cache(test)
+    assert covered
+    signatures = problem.factory.signature
+    shrunk = Shrinker(cache, time.monotonic() + 30, signature_of=signatures).shrink(
+        ReducedTest(test, covered)
+    )
+    assert [name for name, _ in shrunk.test[-1].args] == ["/step"], shrunk.test
+    # Without signatures only an element of *more may go.
+    assert list(Shrinker(cache, time.monotonic() + 30)._arguments(test)) == [
+        (*test[:3], Statement("method", "lift", (("/step", 1), ("/times", 2)), receiver=0))
+    ]
+
+
+def test_a_positional_only_argument_is_left_out_only_when_nothing_positional_follows():
+    signature = Signature(
+        "f", (Parameter("/a", TypeSpec("int"), 0, True), Parameter("/b", TypeSpec("int"), 0, True)),
+        TypeSpec("none"), 1,
+    )  # fmt: skip
+    args = (("/a", 0), ("/b", 1))
+    assert not shrink._droppable(args, 0, signature)  # b would move into a's place
+    assert shrink._droppable(args, 1, signature)
+    assert shrink._droppable(args[:1], 0, signature)
 
 
 RELATIONS = """
@@ -411,3 +472,31 @@ def test_digits_go_toward_0_but_not_to_an_address_linters_flag(write_module):
     shrunk = Shrinker(cache, time.monotonic() + 5).shrink(ReducedTest(test, covered))
     value = shrunk.test[0].value
     assert value != "0.0.0.0" and value.count(".") == 3 and value.count("0") >= 2, value
+
+
+SHARES = """
+import decimal
+import fractions
+
+
+def share(amount: decimal.Decimal, part: fractions.Fraction) -> str:
+    if amount < 0:
+        return "debt"
+    return "credit"
+"""
+
+
+def test_decimals_and_fractions_become_plain_in_the_first_pass(write_module):
+    """``Decimal("-2.4838")`` and ``Fraction(9999, 1000744)`` that the target does not depend
+    on (but the sign) become -1 and 1 in the plain pass, all at once (0 and 0 lose the sign).
+    """
+    problem = problem_for(write_module("shares", SHARES), "share")
+    cache = cache_for(problem)
+    test = (
+        Statement("value", value=decimal.Decimal("-2.4838")),
+        Statement("value", value=Fraction(9999, 1000744)),
+        Statement("call", "share", (("amount", 0), ("part", 1))),
+    )
+    _, covered = cache(test)
+    shrunk = Shrinker(cache, time.monotonic() + 30).plain(ReducedTest(test, covered))
+    assert [s.value for s in shrunk.test if s.kind == "value"] == [decimal.Decimal(-1), 1]

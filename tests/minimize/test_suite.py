@@ -207,3 +207,86 @@ def test_each_kept_test_gets_a_share_of_the_shrinking_time(monkeypatch):
     )  # fmt: skip
     values = [s.value for r in reduction.tests for s in r.test if s.kind == "value"]
     assert len(values) == 2 and all(500 <= v < 1000 for v in values), values
+
+
+def test_a_careful_unit_s_tests_are_shrunk_too():
+    """A unit whose worker died (careful) shrinks its kept tests: ``TextCalendar(firstweekday=
+    1416707424)`` stayed fuzz when it did not. Only ``shrinking=False`` (``--raw``, or a unit
+    that only replays after its workers died) keeps the search's values."""
+
+    def values(**options: bool) -> list[object]:
+        reduction = reduce_suite(
+            [calling("grade", 731)], SignRunner(), lambda target: False,
+            time.monotonic() + 30, **options,
+        )  # fmt: skip
+        return [s.value for r in reduction.tests for s in r.test if s.kind == "value"]
+
+    assert values(careful=True) == [1]
+    assert values(careful=True, shrinking=False) == [731]
+
+
+def test_past_its_share_a_test_still_gets_a_floor_of_runs(monkeypatch):
+    """On a loaded machine each run takes longer: a test whose share of the time is spent
+    still gets ``MIN_SHRINK_RUNS`` runs, within the hard deadline."""
+    runs: list[TestCase] = []
+
+    def run(test: TestCase) -> tuple[TestCase, frozenset[Hashable]]:
+        runs.append(test)
+        return SignRunner()(test)
+
+    test = calling("grade", 731)
+    covered = SignRunner()(test)[1]
+
+    def shrunk(hard: float | None) -> list[object]:
+        runs.clear()
+        now = time.monotonic()
+        shrinker = shrink.Shrinker(CoverageCache(run), now - 1, hard_deadline=hard)
+        return [
+            s.value for s in shrinker.shrink(ReducedTest(test, covered)).test if s.kind == "value"
+        ]
+
+    assert shrunk(time.monotonic() + 30) == [1]
+    assert shrunk(None) == [731] and runs == []  # the soft deadline alone: nothing runs
+    monkeypatch.setattr(shrink, "MIN_SHRINK_RUNS", 1)
+    # Removing the call, then the plain candidate 0 (covers "other"): the floor is spent.
+    assert shrunk(time.monotonic() + 30) == [731] and len(runs) == 2
+
+
+def test_the_floor_of_runs_stays_within_the_allowance():
+    """Ten tests whose runs take 0.2 s, each kept for its exact value (every candidate fails),
+    no time left in the unit's share: the floor alone would take 10 x 17 runs, 34 s;
+    shrinking stops at the allowance (checked with a wide margin)."""
+
+    class SlowRunner(SignRunner):
+        def __call__(self, test: TestCase) -> tuple[TestCase, frozenset[Hashable]]:
+            time.sleep(0.2)
+            values = [s.value for s in test if s.kind == "value"]
+            return test, frozenset(f"{s.name}:{values}" for s in test if s.kind == "call")
+
+    tests = [calling(f"grade{n}", 731 + n) for n in range(10)]
+    started = time.monotonic()
+    reduction = reduce_suite(tests, SlowRunner(), lambda target: False, started, allowance=0.5)
+    assert [r.test for r in reduction.tests] == tests
+    assert time.monotonic() - started < 15.0 and reduction.extra_seconds <= 0.5
+
+
+def test_when_runs_run_out_the_fuzziest_test_is_made_plain_first():
+    """Two kept tests and two runs left after the cover (0 and 1 for a positive value): the
+    test with the fuzzier value gets them (``rank(1416707424)`` reads worse than ``grade(7)``),
+    though it comes second."""
+
+    class OneMoreRun(SignRunner):
+        runs = 0
+
+        def __call__(self, test: TestCase) -> tuple[TestCase, frozenset[Hashable]]:
+            self.runs += 1
+            if self.runs > 4:  # the cover's two runs and two more: refused, as at a deadline
+                return test[:0], frozenset()
+            calls = [s.name for s in test if s.kind == "call"]
+            signs = super().__call__(test)[1]
+            return test, frozenset(f"{call}:{sign}" for call in calls for sign in signs)
+
+    tests = [calling("grade", 7), calling("rank", 1416707424)]
+    reduction = reduce_suite(tests, OneMoreRun(), lambda target: False, time.monotonic() + 30)
+    values = [[s.value for s in r.test if s.kind == "value"] for r in reduction.tests]
+    assert values == [[7], [1]]

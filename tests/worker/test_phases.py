@@ -154,22 +154,17 @@ def test_no_test_of_a_timed_search_runs_longer_than_the_search(write_module):
     assert run.problem.executor.timeout == 30.0  # post-processing re-runs get the whole timeout
 
 
-def test_the_reduction_counts_nothing_for_a_call_that_lacks_a_required_argument(write_module):
-    """The shrinker's argument pass may leave out ``step``: ``gauge.lift()`` then raises
-    Python's TypeError where the test raised inside ``lift`` before, "at the same call". Such a
-    test covers nothing of the code, so the step is not kept (mypy: call-arg)."""
-    run = unit_run(write_module("gauges3", GAUGE), "Gauge")
-    runner = phases._SuiteRunner(run.problem, None, time.monotonic() + 30)
-    checked = (
-        Statement("value", value=-1),
-        Statement("construct", "Gauge", (("level", 0),)),
-        Statement("method", "check", receiver=1),
-    )
-    full = (
-        *checked,
-        Statement("value", value="a"),
-        Statement("method", "lift", (("step", 3),), receiver=1),
-    )
-    without = (*checked, Statement("method", "lift", receiver=1))
-    assert runner(full)[1]
-    assert runner(without)[1] == frozenset()
+def test_a_careful_unit_shrinks_unless_raw(write_module):
+    """After a crash (careful) the kept tests are shrunk as any unit's, also when it only
+    replays (its share spent); not under ``raw`` (``--raw``; the supervisor's last attempt)."""
+    run = unit_run(write_module("gauges4", GAUGE), "Gauge")
+    shrinking = {}
+    for name, job in {
+        "plain": UnitJob("Gauge"),
+        "careful": UnitJob("Gauge", careful=True),
+        "replaying": UnitJob("Gauge", careful=True, replay_only=True),
+        "raw": UnitJob("Gauge", careful=True, replay_only=True, raw=True),
+    }.items():
+        run.job = job
+        shrinking[name] = run._shrinking()
+    assert shrinking == {"plain": True, "careful": True, "replaying": True, "raw": False}

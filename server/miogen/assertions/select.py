@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from miogen.analysis.model import Signature
 from miogen.assertions.kills import MutantSet, fails
 from miogen.assertions.observation import Observation, ObservationKind
 from miogen.assertions.observe import observations_of
-from miogen.testcase.model import TestCase
+from miogen.testcase.model import Statement, TestCase
 from miogen.worker.executor import Execution
 
 
@@ -35,11 +37,18 @@ class MutationAnalysis:
         self.last_killed: set[int] = set()  # the mutants the last selected assertions kill
 
     def select(
-        self, test: TestCase, observed: list[Observation], deadline: float
+        self,
+        test: TestCase,
+        observed: list[Observation],
+        deadline: float,
+        signature_of: Callable[[Statement], Signature | None] | None = None,
     ) -> list[Observation]:
-        """A small subset of ``observed`` that kills every mutant that any observation kills."""
+        """A small subset of ``observed`` that kills every mutant that any observation kills;
+        none of them an ``is None`` check of a call declared ``-> None`` (``signature_of``:
+        the calls' signatures; see ``without_command_results``)."""
         self.last_killed = set()
-        return _with_reads(test, observed, self._select(test, observed, deadline))
+        checkable = without_command_results(test, observed, signature_of)
+        return _with_reads(test, observed, self._select(test, checkable, deadline))
 
     def _select(
         self, test: TestCase, observed: list[Observation], deadline: float
@@ -65,6 +74,28 @@ class MutationAnalysis:
         structural = [o for o in observed if o.kind == "raises"]
         kept = structural + [o for o in chosen if o.kind != "raises"]
         return kept if kept else _fallback(observed)
+
+
+def without_command_results(
+    test: TestCase,
+    observations: list[Observation],
+    signature_of: Callable[[Statement], Signature | None] | None,
+) -> list[Observation]:
+    """``observations`` but ``is None`` checks of calls declared ``-> None``: such a call is a
+    command, and type checkers reject using its result (mypy's func-returns-value). Left out
+    before the choice, so that another check (the state it changed, a later call's value)
+    is chosen in its place, and a test is not left without any."""
+    if signature_of is None:
+        return observations
+    kept = []
+    for observation in observations:
+        statement = test[observation.index]
+        if observation.kind == "is_none" and statement.kind in ("call", "method"):
+            signature = signature_of(statement)
+            if signature is not None and signature.returns.kind == "none":
+                continue
+        kept.append(observation)
+    return kept
 
 
 def _fails_without_assertions(

@@ -100,8 +100,10 @@ class UnitJob:
     name: str
     seeds: tuple[TestData, ...] = ()  # tests replayed into the archive before the search
     blocked: tuple[TestData, ...] = ()  # tests that killed a worker: never run again
-    careful: bool = False  # after a crash: no shrinking, no mutants (their inputs could crash it)
+    careful: bool = False  # after a crash: no mutants, no joining (their inputs could crash it)
     replay_only: bool = False  # no search: replay the seeds and post-process them
+    # The search's tests as found: no shrinking (``--raw``; a unit whose workers died too often)
+    raw: bool = False
     share: float | None = None  # weight in the job's budget (default: the unit's target count)
 
 

@@ -59,25 +59,6 @@ def snake(name: str) -> str:
     return text
 
 
-def _without_command_results(
-    test: TestCase,
-    observations: list[Observation],
-    signature_of: Callable[[Statement], Signature | None] | None,
-) -> list[Observation]:
-    """``observations`` but ``is None`` checks of calls declared ``-> None``: such a call is a
-    command, and type checkers reject using its result (mypy's func-returns-value)."""
-    if signature_of is None:
-        return observations
-    kept = []
-    for observation in observations:
-        if observation.kind == "is_none" and test[observation.index].kind in ("call", "method"):
-            signature = signature_of(test[observation.index])
-            if signature is not None and signature.returns.kind == "none":
-                continue
-        kept.append(observation)
-    return kept
-
-
 def render_test(
     test: TestCase,
     observations: list[Observation],
@@ -92,7 +73,6 @@ def render_test(
     by default arg-type). An empty collection kept in a variable is annotated with the type of
     the parameter it goes to (``signature_of``: the calls' signatures), see emit.annotations."""
     empty_types = empty_collection_types(test, signature_of)
-    observations = _without_command_results(test, observations, signature_of)
     uses: dict[int, int] = {}
     for statement in test:
         for ref in statement.references():
@@ -336,6 +316,11 @@ def _special_expression(statement: Statement, names: dict[int, str]) -> str:
             # the operator module's function says the ``%`` on a string is what is tested.
             right = operands[0] if statement.name == "__mod__" else receiver
             return f"operator.mod({left}, {right})"
+    if statement.name in _CONCATENATIONS and operands and _is_display(receiver, *operands):
+        # ``[] + bag`` runs ``bag.__radd__`` as ``[*bag]`` would not, but linters read it as
+        # building a list (RUF005): the operator module's function says the ``+`` is meant.
+        left, right = (receiver, operands[0])[:: 1 if statement.name == "__add__" else -1]
+        return f"operator.add({left}, {right})"
     if statement.name in _EQUALITIES and SINGLETONS & {receiver, *operands}:
         # ``a == None`` runs ``a.__eq__`` as ``a is None`` would not, but linters (E711/E712)
         # read it as a mistake: the operator module's function says the comparison is meant.
@@ -358,6 +343,21 @@ def _operand(text: str, name: str) -> str:
 
 
 _EQUALITIES = {"__eq__": "eq", "__ne__": "ne"}
+_CONCATENATIONS = frozenset({"__add__", "__radd__"})
+
+
+def _is_display(*texts: str) -> bool:
+    """Whether one of ``texts`` is a list or tuple display (``[]``, ``(1,)``)."""
+    for text in texts:
+        try:
+            body = ast.parse(text, mode="eval").body
+        except SyntaxError:
+            continue
+        if isinstance(body, ast.List | ast.Tuple):
+            return True
+    return False
+
+
 _MODULO = frozenset({"__mod__", "__rmod__"})
 _COMPARISONS = frozenset({"__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__"})
 

@@ -154,6 +154,7 @@ class _UnitState:
             blocked=tuple(self.blocked),
             careful=self.job.careful or self.careful,
             replay_only=self.job.replay_only or short or dying > MAX_RESTARTS,
+            raw=self.job.raw or dying > MAX_RESTARTS,  # one more death fails it: nothing new
             share=max(share, MIN_SECONDS) if share is not None else self.job.share,
         )
 

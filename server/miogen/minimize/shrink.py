@@ -16,9 +16,10 @@ import decimal
 import fractions
 import math
 import time
-from collections.abc import Hashable, Iterable, Iterator
+from collections.abc import Callable, Hashable, Iterable, Iterator
 from dataclasses import dataclass, field
 
+from miogen.analysis.model import Signature
 from miogen.minimize.cost import CostOf, weight
 from miogen.minimize.readable import NumberKind, numbers_for_bools
 from miogen.minimize.reduce import CoverageCache, ReducedTest, remove_statements_pass
@@ -35,6 +36,9 @@ MAX_TEXTS = 4  # texts of the module a string is tried as, the closest ones to i
 TEXT_DISCOUNT = 0.5  # a text of the module costs this share of what the same made-up one costs
 MAX_CUTS = 40  # shorter forms of a string tried in one round (halves, blocks, characters)
 MAX_SHRINK_RUNS = 400  # runs that shrinking one test may take (the deadline bounds them too)
+# Runs each test may take past its share of the time, within the hard deadline: on a loaded
+# machine a run takes many times longer, and a share in seconds alone left values fuzz.
+MIN_SHRINK_RUNS = 30
 
 
 def value_cost(value: object) -> float:
@@ -103,6 +107,8 @@ class Shrinker:
         cost: CostOf | None = None,
         words: tuple[str, ...] = (),
         texts: tuple[str, ...] = (),
+        signature_of: Callable[[Statement], Signature | None] | None = None,
+        hard_deadline: float | None = None,
     ) -> None:
         """``numbers`` tells which values go to number parameters (see ``readable``); with
         ``cost`` (the test's performance proxies) a step that makes the test costlier, by
@@ -110,9 +116,16 @@ class Shrinker:
         that makes a series converge slower is not. ``words`` (readable.module_words) are what
         a string may become besides shorter: the module's own short words; ``texts``
         (readable.module_texts) what it may become at about its length: the module's strings,
-        which read as the module's own, not as fuzz."""
+        which read as the module's own, not as fuzz. ``signature_of`` gives a call's signature:
+        only arguments its parameters have defaults for are left out (``_arguments``).
+
+        ``deadline`` is soft: a test that has had fewer than ``MIN_SHRINK_RUNS`` runs goes on
+        until ``hard_deadline`` (default: the same), so that a loaded machine, where each run
+        takes longer, still gets its values plain."""
         self.coverage = coverage
+        self.signature_of = signature_of
         self.deadline = deadline
+        self.hard_deadline = deadline if hard_deadline is None else hard_deadline
         self.numbers = numbers
         self.cost = cost
         self.words = tuple(sorted(set(words), key=lambda w: (value_cost(w), w)))
@@ -123,6 +136,7 @@ class Shrinker:
     def plain(self, reduced: ReducedTest) -> ReducedTest:
         """Only the first pass, all values plain at once (``_plain``): a few runs a test, so
         that every test of a unit gets it before any test gets the rest."""
+        self.runs_left = MAX_SHRINK_RUNS
         test = self._first_accepted(
             "plain", reduced.test, reduced.targets, self._plain(reduced.test)
         )
@@ -132,7 +146,7 @@ class Shrinker:
         """``reduced`` down the simplicity order in at most ``MAX_SHRINK_RUNS`` runs of its
         candidates (besides removing statements, which is bounded by the test's length)."""
         self.runs_left = MAX_SHRINK_RUNS
-        reduced = remove_statements_pass(reduced, self.coverage, self.deadline)
+        reduced = remove_statements_pass(reduced, self.coverage, self.hard_deadline)
         test = reduced.test
         if self.numbers is not None:  # not simpler, but read as the code takes them
             for candidate in list(numbers_for_bools(test, self.numbers)):
@@ -141,7 +155,7 @@ class Shrinker:
         plain = self._first_accepted("plain", test, reduced.targets, self._plain(test))
         test = plain or test
         progress = True
-        while progress and time.monotonic() < self.deadline:
+        while progress and self._may_run():
             progress = False
             for name, candidates in (
                 ("arguments", self._arguments),
@@ -167,7 +181,7 @@ class Shrinker:
         candidates: Iterable[TestCase],
     ) -> TestCase | None:
         for candidate in candidates:
-            if time.monotonic() >= self.deadline or self.runs_left <= 0:
+            if not self._may_run():
                 return None
             if name != "readable" and (
                 simplicity(candidate, self.texts) >= simplicity(test, self.texts)
@@ -182,6 +196,14 @@ class Shrinker:
             if accepted:
                 return candidate
         return None
+
+    def _may_run(self) -> bool:
+        """Whether another candidate may run: runs are left, and the soft deadline has not
+        passed or the test has had fewer than ``MIN_SHRINK_RUNS`` (then the hard one holds)."""
+        now = time.monotonic()
+        if self.runs_left <= 0 or now >= self.hard_deadline:
+            return False
+        return now < self.deadline or MAX_SHRINK_RUNS - self.runs_left < MIN_SHRINK_RUNS
 
     def _plain(self, test: TestCase) -> Iterator[TestCase]:
         """Every value at once as a plain one, from the plainest: a test found by search often
@@ -203,11 +225,16 @@ class Shrinker:
                 yield candidate
 
     def _arguments(self, test: TestCase) -> Iterator[TestCase]:
-        """Leave out an argument (one with a default: without it the call raises TypeError)."""
+        """Leave out an argument whose parameter has a default (``_droppable``): without a
+        required one the call raises Python's TypeError before the code runs, which a test
+        "raising TypeError at the same call" would take for the same behaviour."""
         for index, statement in enumerate(test):
             if statement.kind not in ("construct", "call", "method"):
                 continue
+            signature = self.signature_of(statement) if self.signature_of is not None else None
             for position in range(len(statement.args)):
+                if not _droppable(statement.args, position, signature):
+                    continue
                 args = statement.args[:position] + statement.args[position + 1 :]
                 fewer = Statement(
                     statement.kind, statement.name, args, statement.value, statement.receiver
@@ -310,6 +337,31 @@ class Shrinker:
                 yield drop_unused_values(_replace(test, index, shorter))
 
 
+def _droppable(
+    args: tuple[tuple[str, int], ...], position: int, signature: Signature | None
+) -> bool:
+    """Whether the call still passes what it must without ``args[position]``: an element of
+    ``*args`` (``"*name"``), or a parameter of ``signature`` with a default; a positional-only
+    one (``"/name"``) only when nothing after it goes by position (the next would move into
+    its place). Without a signature, only elements of ``*args``.
+
+    >>> _droppable((("*items", 0), ("*items", 1)), 0, None)
+    True
+    >>> _droppable((("year", 0),), 0, None)
+    False
+    """
+    name = args[position][0]
+    if name.startswith("*"):
+        return True
+    parameter = None
+    if signature is not None:
+        parameter = next((p for p in signature.params if p.name == name), None)
+    if parameter is None or not parameter.has_default:
+        return False
+    later = args[position + 1 :]
+    return not name.startswith("/") or not any(n[:1] in ("/", "*") for n, _ in later)
+
+
 _NONE = object()  # no plain value at that level
 _PLAIN_LEVELS = ("empty", "unit", "rounded")
 
@@ -323,6 +375,10 @@ def _plain_value(value: object, level: int, words: tuple[str, ...]) -> object:
     [0.0, 1.0, 8.9]
     >>> [_plain_value("sxdIy#", n, ("month",)) for n in range(3)]
     ['', 'month', 'sxdiyx']
+    >>> [str(_plain_value(decimal.Decimal("-2.4838"), n, ())) for n in range(3)]
+    ['0', '-1', '-2']
+    >>> [str(_plain_value(fractions.Fraction(9999, 1000744), n, ())) for n in range(3)]
+    ['0', '1', '0']
     """
     if isinstance(value, bool) or value is None:
         return _NONE
@@ -343,7 +399,20 @@ def _plain_value(value: object, level: int, words: tuple[str, ...]) -> object:
         if level == 1:
             return words[0] if words else "a"
         return _plain(value)
+    if isinstance(value, decimal.Decimal) and not value.is_finite():
+        return _NONE
+    if isinstance(value, decimal.Decimal | fractions.Fraction):  # 0, 1 or -1, an integer
+        if level == 0:
+            return type(value)(0)
+        if level == 1:
+            return type(value)(1 if value > 0 else -1)
+        if isinstance(value, decimal.Decimal) and value.adjusted() > MAX_ROUNDED_DIGITS:
+            return _NONE  # ``Decimal("1E+999999999")`` as an int would not fit in memory
+        return type(value)(round(value))
     return _NONE
+
+
+MAX_ROUNDED_DIGITS = 30
 
 
 def _rounded(value: int | float) -> int | float:

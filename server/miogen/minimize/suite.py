@@ -14,6 +14,7 @@ from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
 from typing import Protocol
 
+from miogen.analysis.model import Signature
 from miogen.common.records import SHRINK_SECONDS_PER_TEST
 from miogen.minimize.cost import CostOf
 from miogen.minimize.readable import NumberKind
@@ -24,8 +25,8 @@ from miogen.minimize.reduce import (
     single_calls,
     split_independent,
 )
-from miogen.minimize.shrink import Shrinker
-from miogen.testcase.model import CALLS, TestCase
+from miogen.minimize.shrink import Shrinker, simplicity
+from miogen.testcase.model import CALLS, Statement, TestCase
 
 # The cost-aware minimisation joins kept tests into one while the joined test makes at most
 # this many calls: each join saves a test's fixed cost (minimize.cost); past a handful of calls
@@ -70,8 +71,11 @@ def reduce_suite(
     join: bool = False,
     allowance: float = 0.0,
     texts: tuple[str, ...] = (),
+    signature_of: Callable[[Statement], Signature | None] | None = None,
+    shrinking: bool = True,
 ) -> Reduction:
-    """Set cover, then shrinking in half the time left (none when ``careful``), then a recount.
+    """Set cover, then shrinking in half the time left (none without ``shrinking``), then a
+    recount. ``careful`` (the unit's worker died): no joining, which runs tests of no search's.
 
     Single calls come first, each with only what it is built from (``single_calls``), then
     single-purpose pieces (they read best); whole tests only for what needs them, such as a
@@ -79,7 +83,7 @@ def reduce_suite(
     targets (``has_optional``), simpler values often kill more (1 sits on more boundaries than
     3): the cover runs once more over the shrunk tests with every kill counted. ``numbers``
     says which values go to number parameters, ``words`` and ``texts`` what strings may become
-    (see ``readable``).
+    (see ``readable``), ``signature_of`` which arguments may be left out (``Shrinker``).
 
     With ``cost`` (a test's performance proxies; aDynaMOSA and MIO ``--performance``) the cover
     picks the cheaper tests and shrinking never makes a kept test costlier. Only with ``join``
@@ -87,9 +91,10 @@ def reduce_suite(
     tests compete in one weighted cover, since a whole test covering what two pieces cover
     saves a test's fixed cost, and are kept tests joined into fewer (``join_tests``).
 
-    ``allowance``: seconds shrinking may take beyond ``deadline`` at most (about
-    ``SHRINK_SECONDS_PER_TEST`` per kept test); the Reduction says how many it took, by which
-    the caller's later phases move their deadline.
+    ``allowance``: seconds shrinking may take beyond half the time left at most: about
+    ``SHRINK_SECONDS_PER_TEST`` per kept test, and all of it for the tests that have not had
+    ``MIN_SHRINK_RUNS`` runs by then (a loaded machine); the Reduction says how many it took,
+    by which the caller's later phases move their deadline.
     """
 
     def cover(
@@ -119,24 +124,29 @@ def reduce_suite(
     else:
         suite = cover(pieces + [t for t in originals if t not in pieces], cache, frozenset())
     now = time.monotonic()
-    extra = 0.0 if careful else min(allowance, SHRINK_SECONDS_PER_TEST * len(suite))
-    limit = now if careful else now + max(deadline - now, 0.0) / 2 + extra
-    shrinker = Shrinker(cache, limit, numbers, cost, words, texts)
-    plain = []  # the cheap pass over every test first: when time runs out, all have had it
-    for reduced in suite:
-        run.focus(t for t in reduced.targets if optional(t))
-        plain.append(shrinker.plain(reduced))
+    half = now + max(deadline - now, 0.0) / 2
+    extra = min(allowance, SHRINK_SECONDS_PER_TEST * len(suite)) if shrinking else 0.0
+    limit = half + extra if shrinking else now
+    hard = max(limit, half + allowance) if shrinking else now  # short of MIN_SHRINK_RUNS
+    shrinker = Shrinker(cache, limit, numbers, cost, words, texts, signature_of, hard)
+    # The cheap pass over every test first, the fuzziest values first: when time runs out
+    # (a loaded machine), the tests that read worst have had it.
+    plain = list(suite)
+    for index in sorted(range(len(suite)), key=lambda i: -simplicity(suite[i].test)[2]):
+        run.focus(t for t in suite[index].targets if optional(t))
+        plain[index] = shrinker.plain(suite[index])
     shrunk = []
     for position, reduced in enumerate(plain):
         # Each test gets an even share of the time left, and what it leaves goes to those
         # after it: the first tests' long strings do not keep the last ones' values fuzz.
-        started = time.monotonic()
-        shrinker.deadline = min(
-            limit, started + max(limit - started, 0.0) / (len(plain) - position)
+        started, left = time.monotonic(), len(plain) - position
+        shrinker.deadline = min(limit, started + max(limit - started, 0.0) / left)
+        shrinker.hard_deadline = max(
+            shrinker.deadline, min(hard, started + max(hard - started, 0.0) / left)
         )
         run.focus(t for t in reduced.targets if optional(t))
         shrunk.append(shrinker.shrink(reduced))
-    extra = min(extra, max(time.monotonic() - (now + max(deadline - now, 0.0) / 2), 0.0))
+    extra = min(allowance if shrinking else 0.0, max(time.monotonic() - half, 0.0))
     deadline += extra
     if has_optional:
         run.focus(t for r in suite for t in r.targets if optional(t))

@@ -240,7 +240,7 @@ def generate_module(
         # the units from the start: then the analysis comes first.
         names = [u.name for u in analyze_file(location.path, location.module_name).select(None)]
     job = ModuleJob(
-        location, options, tuple(UnitJob(name, careful=raw) for name in names), interpreter
+        location, options, tuple(UnitJob(name, careful=raw, raw=raw) for name in names), interpreter
     )
     suite = MeasuredSuite(location.project_root, interpreter) if baseline else None
     written = output.path if output is not None else None

@@ -418,8 +418,16 @@ class UnitRun:
         return reduce_suite(
             originals, runner, _is_mutant, deadline, self.job.careful, mutants is not None,
             numbers, cost, module_words(model), self.spec.join_tests,
-            self.spec.shrink_allowance(), module_texts(model),
+            self.spec.shrink_allowance(), module_texts(model), self.problem.factory.signature,
+            self._shrinking(),
         )  # fmt: skip
+
+    def _shrinking(self) -> bool:
+        """Whether the kept tests are shrunk: not under ``raw`` (``--raw``, or a unit whose
+        workers died so often that one more death fails it: shrinking runs new inputs). A
+        careful unit before that shrinks: a candidate that kills the worker is blocked and the
+        unit restarts from its seeds, as for the search's inputs."""
+        return not self.job.raw
 
     def _render(
         self,
@@ -499,8 +507,6 @@ class _SuiteRunner:
         self._proxies: dict[tuple[object, ...], tuple[float, ...]] = {}
 
     def __call__(self, test: TestCase) -> tuple[TestCase, frozenset[Hashable]]:
-        if not self.problem.factory.complete(test):  # a required argument left out: it covers
-            return test, frozenset()  # nothing of the code (the TypeError is Python's)
         evaluated = self.problem.evaluate(test)
         if evaluated.proxies:
             self._proxies[canonical_key(evaluated.individual)] = evaluated.proxies
@@ -552,7 +558,9 @@ def render(
         if not observed.stable:
             unstable += 1
             continue
-        observations = analysis.select(observed.test, observed.observations, deadline)
+        observations = analysis.select(
+            observed.test, observed.observations, deadline, problem.factory.signature
+        )
         observations = changed_state_only(observed.test, observations, problem.factory.signature)
         if not observations:
             without_assertion += 1
