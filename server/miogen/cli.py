@@ -333,8 +333,11 @@ class _ProgressLine:
 def _unit_entry(report: UnitRun, module: str) -> UnitEntry:
     """The unit's fields in every ``--json`` report (``run.report``)."""
     message = report.outcome.message if report.outcome.status != "ok" else ""
+    status: str = report.outcome.status
+    if report.skipped:  # no search: the project's suite covers the unit completely
+        status, message = "skipped", report.skipped
     return UnitEntry(
-        module, report.unit.name, report.unit.kind, report.outcome.status,
+        module, report.unit.name, report.unit.kind, status,
         Coverage.of(report.numbers), len(report.tests), message,
     )  # fmt: skip
 
@@ -389,7 +392,7 @@ def summarize(report: ModuleRun) -> dict[str, Any]:
     # A unit whose worker kept dying and that produced nothing counts as failed.
     failed = [
         entry for entry, unit in zip(entries, units, strict=True)
-        if entry.status != "ok" or (unit["crashes"] and not entry.tests)
+        if entry.status not in ("ok", "skipped") or (unit["crashes"] and not entry.tests)
     ]  # fmt: skip
     error = report.job.error if report.job else None
     input_error = error is not None and error.kind in (ErrorKind.IMPORT, ErrorKind.SYNTAX)
@@ -398,7 +401,7 @@ def summarize(report: ModuleRun) -> dict[str, Any]:
     kept = len(report.tests)
     # Nothing kept is no success (a run that writes no test says so and fails), unless the
     # project's suite already covers what the tests found cover: that is a result.
-    nothing = not kept and not _suite_complete(dropped)
+    nothing = not kept and not _suite_complete(dropped) and not _all_covered(report)
     exit_code = 2 if input_error else 1 if failed or nothing or dropped.unimportable else 0
     summary = Report(
         "generate", str(report.location.project_root), Coverage.of(report.numbers), entries,
@@ -439,11 +442,18 @@ def _notes(report: ModuleRun, kept: int) -> list[str]:
     if report.model.only_private and len(report.units) == len(report.model.private_units):
         names = ", ".join(r.unit.name for r in report.units)
         notes.append(f"the module has no public class or function: tests are for {names}")
-    if not kept:
+    if _all_covered(report):
+        notes.append("no search: your suite covers every branch of the module's units")
+    elif not kept:
         notes.append("no tests written: " + _why_nothing(report))
     elif report.merge is not None and not report.merge.added:
         notes.append(f"no new tests: {report.output} holds them all already")
     return notes
+
+
+def _all_covered(report: ModuleRun) -> bool:
+    """Whether the project's suite covers every unit completely, so that none was searched."""
+    return bool(report.units) and all(unit.skipped for unit in report.units)
 
 
 def _suite_complete(dropped: Dropped) -> bool:
@@ -525,7 +535,10 @@ def _print_summary(summary: dict[str, Any]) -> None:
             f"(coverage.py), {unit['tests']} tests, {unit['executions']} executions "
             f"({unit['executions_per_second']:.0f}/s), {unit['search_seconds']:.1f}s search"
         )
-        if unit["status"] != "ok":
+        if unit["status"] == "skipped":
+            total = unit["coverage"]["total"]
+            line = f"{unit['name']}: {unit['message']} (all {total} targets), no search"
+        elif unit["status"] != "ok":
             line = f"{unit['name']}: {unit['status']}: {unit['message']}"
         print(line)
         if unit["status"] == "ok" and unit["criteria"]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from running import miogen
@@ -48,6 +49,39 @@ def test_a_complete_suite_gets_nothing_and_it_is_no_error(tmp_path):
     assert completed.returncode == 0, completed.stdout + completed.stderr
     assert "your suite already covers every branch of sign; nothing added" in completed.stdout
     assert not (root / "tests" / "test_signs_miogen.py").exists()
+
+
+GRADE = """
+
+def grade(score: int) -> str:
+    if score >= 90:
+        return "A"
+    return "F"
+"""
+
+
+def test_a_unit_the_suite_covers_is_not_searched_and_the_summary_says_why(tmp_path):
+    root = project(tmp_path, ALL)
+    (root / "signs.py").write_text(SIGN + GRADE)
+    completed = generate(root)
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    assert "sign: covered by your suite (all 4 targets), no search" in completed.stdout
+    assert "grade: +2 branches over your suite (0.0% → 100.0%)" in completed.stdout
+    assert "def test_grade" in (root / "tests" / "test_signs_miogen.py").read_text()
+
+
+def test_a_unit_named_is_searched_though_the_suite_covers_it(tmp_path):
+    root = project(tmp_path, ALL)
+    (root / "signs.py").write_text(SIGN + GRADE)
+    output = root / "tests" / "test_signs_miogen.py"
+    completed = miogen(
+        "generate", f"{root / 'signs.py'}::sign", "--output", str(output), "--evaluations",
+        "300", "--seed", "1", "--mutation-share", "0", "--json", cwd=root,
+    )  # fmt: skip
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    [unit] = json.loads(completed.stdout)["units"]
+    assert (unit["name"], unit["status"]) == ("sign", "ok")
+    assert unit["evaluations"] > 0
 
 
 def test_without_the_baseline_every_verified_test_is_kept(tmp_path):

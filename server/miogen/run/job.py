@@ -24,6 +24,7 @@ from pathlib import Path
 from miogen.analysis.model import ModuleModel, Unit
 from miogen.analysis.module import analyze_file
 from miogen.common.confine import inside
+from miogen.common.errors import MiogenError
 from miogen.common.project import ModuleLocation, locate, pytest_warning_filters
 from miogen.common.records import Event, JobOutcome, JobSpec, Progress, UnitJob, UnitOutcome
 from miogen.host.config import DEFAULTS, Options
@@ -32,6 +33,7 @@ from miogen.host.measure import Ahead, start_ahead
 from miogen.host.spare import SpareSource
 from miogen.host.supervisor import OnEvent, ShouldCancel, run_job
 from miogen.run.result import ModuleRun
+from miogen.run.shares import COVERED_BY_SUITE, suite_shares
 from miogen.run.verify import VERIFY_RUNS, MeasuredSuite, SuiteSource, verify_outcomes
 from miogen.run.write import Output, write_module
 
@@ -128,6 +130,14 @@ class ModuleJob:
     interpreter: Interpreter = OWN  # the project's: the worker and the verification run in it
     model: ModuleModel | None = None  # the module analysed already (the editor's snapshot)
     analysed: tuple[Unit, ...] = ()  # ... and its units, in ``units``' order
+    # Units the project's suite covers completely (``run.shares``): not searched, but verified
+    # and reported with the others (``analysed`` holds them too, in the module's order).
+    covered_by_suite: tuple[str, ...] = ()
+
+    @property
+    def searches(self) -> bool:
+        """Whether a worker runs: not when every unit asked for is covered by the suite."""
+        return bool(self.units) or not self.covered_by_suite
 
     def spec(self) -> JobSpec:
         return job_spec(self.location, self.units, self.options, interpreter=self.interpreter)
@@ -158,7 +168,11 @@ def run_and_verify(
     cancel = cancel or threading.Event()
     try:
         with ThreadPoolExecutor(1, thread_name_prefix="miogen-job") as pool:
-            running = pool.submit(_run_spec, job, ahead, cancel.is_set, spares)
+            running = (
+                pool.submit(_run_spec, job, ahead, cancel.is_set, spares)
+                if job.searches
+                else pool.submit(JobOutcome, "ok")
+            )
             try:
                 model, units = _analysed(job)
                 if suite is not None:
@@ -168,7 +182,7 @@ def run_and_verify(
             except BaseException:  # also Ctrl-C while the job runs: its supervisor stops
                 cancel.set()  # the worker, and the pool's exit need not wait for the budget
                 raise
-        outcomes = _unit_outcomes(outcome, units)
+        outcomes = _unit_outcomes(outcome, units, job.covered_by_suite)
         cancelled = cancel.is_set() or outcome.status == "cancelled"
         if cancelled:  # nothing to verify
             outcomes = [UnitOutcome(o.unit, "cancelled", crashes=o.crashes) for o in outcomes]
@@ -179,7 +193,10 @@ def run_and_verify(
     finally:
         if own_ahead:
             ahead.close()
-    result.job = outcome
+    for unit in result.units:
+        if unit.name in job.covered_by_suite:
+            unit.skipped = COVERED_BY_SUITE
+    result.job = outcome if job.searches else None
     result.seconds = {"analyse": analysed, "job": outcome.wall_seconds, **result.seconds}
     return result
 
@@ -200,11 +217,17 @@ def _analysed(job: ModuleJob) -> tuple[ModuleModel, list[Unit]]:
     return model, model.select([u.name for u in job.units] or None)
 
 
-def _unit_outcomes(outcome: JobOutcome, units: Sequence[Unit]) -> list[UnitOutcome]:
-    """Each unit's outcome, in order; a unit the worker never answered for failed with the job."""
+def _unit_outcomes(
+    outcome: JobOutcome, units: Sequence[Unit], covered: Sequence[str] = ()
+) -> list[UnitOutcome]:
+    """Each unit's outcome, in order; a unit the worker never answered for failed with the job,
+    but those it was not asked for (``covered``: by the project's suite) have nothing to show."""
     found = {u.unit: u for u in outcome.units}
     failed = UnitOutcome("", "failed", message=outcome.message)
-    return [found.get(unit.name, failed) for unit in units]
+    return [
+        UnitOutcome(unit.name) if unit.name in covered else found.get(unit.name, failed)
+        for unit in units
+    ]
 
 
 def generate_module(
@@ -224,9 +247,10 @@ def generate_module(
     kept tests merged into ``output`` (see ``run.write.Output``; a bare path: the project root
     is the folder it must resolve into), the worker and the verification in ``interpreter``.
 
-    ``raw``: the search's tests as found (no shrinking, no mutants). ``baseline``: measure the
-    project's own suite meanwhile (``host.baseline``, cached) and keep only the tests that
-    add to it.
+    ``raw``: the search's tests as found (no shrinking, no mutants). ``baseline``: the
+    project's own suite's coverage (``host.baseline``: cached, else measured once before the
+    search) shares the budget by what it misses (``run.shares``), and only the tests that add
+    to it are kept.
     """
     started = time.monotonic()
     location = locate(path, project_root)
@@ -235,17 +259,58 @@ def generate_module(
     if output is not None:
         inside(output.root, output.path, output.setting)
     names = list(unit_names or [])
-    if (raw or options.evaluations) and not names:
-        # Careful units must be named, and an evaluation budget's deadlines and limits count
-        # the units from the start: then the analysis comes first.
-        names = [u.name for u in analyze_file(location.path, location.module_name).select(None)]
-    job = ModuleJob(
-        location, options, tuple(UnitJob(name, careful=raw, raw=raw) for name in names), interpreter
-    )
-    suite = MeasuredSuite(location.project_root, interpreter) if baseline else None
+    suite = MeasuredFirst(location.project_root, interpreter) if baseline else None
+    job = _by_suite(location, options, names, raw, interpreter, suite) if suite else None
+    before_search = time.monotonic() - started  # the suite's run when not cached
+    if job is None:
+        if (raw or options.evaluations) and not names:
+            # Careful units must be named, and an evaluation budget's deadlines and limits
+            # count the units from the start: then the analysis comes first.
+            model = analyze_file(location.path, location.module_name)
+            names = [u.name for u in model.select(None)]
+        units = tuple(UnitJob(name, careful=raw, raw=raw) for name in names)
+        job = ModuleJob(location, options, units, interpreter)
     written = output.path if output is not None else None
     result = run_and_verify(job, on_event, spares=spares, suite=suite, test_file=written)
     if output is not None:
         write_module(result, output, interpreter)
+    result.seconds["before_search"] = before_search
     result.seconds["total"] = time.monotonic() - started
     return result
+
+
+class MeasuredFirst(MeasuredSuite):
+    """The project's suite measured before the search (its coverage shares the budget) and
+    handed to the verification as it is: ``start`` after the first measures nothing again."""
+
+    def start(self) -> None:
+        if self.future is None:
+            super().start()
+
+
+def _by_suite(
+    location: ModuleLocation,
+    options: Options,
+    names: Sequence[str],
+    raw: bool,
+    interpreter: Interpreter,
+    suite: MeasuredFirst,
+) -> ModuleJob | None:
+    """The job with the budget shared by what the project's suite misses (``run.shares``), or
+    None when the suite's coverage is not known (no suite; it failed to run: the units then
+    share the budget by size). A module that does not analyse is left to the job to report."""
+    try:
+        model = analyze_file(location.path, location.module_name)
+        units = model.select(list(names) or None)
+    except (MiogenError, OSError):
+        return None
+    suite.start()
+    found = suite.result()
+    if found is None or not found.ran or found.error:
+        return None
+    covered = found.covered(location.path, model.source, units)
+    mutation = options.mutation_share > 0 and not raw
+    shares = suite_shares(units, covered, names, mutation, raw=raw)
+    return ModuleJob(
+        location, options, shares.units, interpreter, model, tuple(units), shares.covered
+    )

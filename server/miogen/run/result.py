@@ -99,6 +99,7 @@ class UnitRun:
     measured: list[int] = field(default_factory=list)  # target ids coverage.py measured on them
     dropped: list[str] = field(default_factory=list)  # failed, unstable, refused, unimportable
     gain: Gain | None = None  # what the kept tests add to the project's suite (when asked)
+    skipped: str = ""  # why the unit got no search ("covered by your suite": ``run.shares``)
 
     @property
     def name(self) -> str:

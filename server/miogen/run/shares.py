@@ -1,0 +1,74 @@
+"""``miogen generate``'s budget where the project's suite leaves something uncovered.
+
+Without a baseline a module's units share its budget by size (the worker's default weight:
+their target counts, ``common.sharing``). With the project's own suite measured
+(``host.baseline``: cached by content, else run once before the search and reused by the
+verification), a unit's weight is the number of its targets that suite misses, as ``miogen
+ctg``'s allocation does: the search goes where the suite does not. A unit the suite covers
+completely gets no search (the summary says "covered by your suite"), unless
+
+- the user named it (``module.py::Unit``): then it is searched as asked;
+- every unit of the module is covered and mutation is on: killing the mutants the suite
+  leaves alive is then all there is to gain, and the units share the budget as before.
+
+The job's budget stays the whole module's: the weights only divide it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
+
+from miogen.analysis.model import Unit
+from miogen.common.records import UnitJob
+
+COVERED_BY_SUITE = "covered by your suite"
+
+
+@dataclass(frozen=True)
+class Shares:
+    """The units to search, each weighted by what the suite misses, and those left out."""
+
+    units: tuple[UnitJob, ...]  # the job's, in the module's order
+    covered: tuple[str, ...] = ()  # the suite covers them completely: no search
+
+    @property
+    def weights(self) -> dict[str, float | None]:
+        """Unit -> its weight in the budget (None: its size, as without a baseline)."""
+        return {job.name: job.share for job in self.units}
+
+
+def missed_targets(unit: Unit, covered: Collection[int]) -> int:
+    """How many of the unit's targets the suite does not cover."""
+    return sum(1 for target in unit.targets if target.id not in covered)
+
+
+def suite_shares(
+    units: Sequence[Unit],
+    suite_covered: Mapping[str, Sequence[int]],
+    named: Collection[str] = (),
+    mutation: bool = False,
+    raw: bool = False,
+) -> Shares:
+    """The job's units and weights for ``units``, given the target ids the project's suite
+    covers per unit (``suite_covered``); ``named``: the units the user asked for by name;
+    ``mutation``: the search also looks for mutants (see the module docstring); ``raw``:
+    the user's ``--raw`` (each unit's job careful and unshrunk: ``UnitJob.careful``, ``.raw``).
+    """
+    missed = {u.name: missed_targets(u, set(suite_covered.get(u.name, ()))) for u in units}
+    complete = [u.name for u in units if u.targets and not missed[u.name] and u.name not in named]
+    if mutation and len(complete) == len(units):
+        complete = []  # mutants are all that is left to find: every unit searches for them
+    return Shares(
+        tuple(
+            UnitJob(
+                u.name,
+                careful=raw,
+                raw=raw,
+                share=float(missed[u.name]) if missed[u.name] else None,
+            )
+            for u in units
+            if u.name not in complete
+        ),
+        tuple(complete),
+    )
