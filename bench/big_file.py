@@ -11,8 +11,9 @@ Measured:
   work is linear: the function calls are; the time per function grows somewhat with the heap,
   and with the machine's load). A text this long is outlined (units, lines, fingerprints);
 * the targets of one unit, the module's last, when the server asks for them (``detail_text``:
-  before a job runs for it, or before its result is shown): coverage.py's parse of the whole
-  text (its target ids count every earlier unit's targets), that unit's targets made;
+  before a job runs for it, or before its result is shown): coverage.py's parse of that unit's
+  lines and its helpers' (the others left out; its target ids are made from its arcs, not
+  counted over the units before it), that unit's targets made;
 * in ``miogen serve`` over stdio: didOpen of the big module -> its ``miogen/coverage`` with its
   units (the server's analysis, pickling and presenting included); a small module opened once
   the big one's analysis process has been busy for a CPU second -> its ``miogen/coverage``;

@@ -16,8 +16,8 @@ from coverage.exceptions import NotPython
 from coverage.misc import join_regex
 from coverage.parser import PythonParser
 from miogen.analysis import targets
-from miogen.analysis.module import analyze_source
-from miogen.analysis.targets import QuickParser, parse_code
+from miogen.analysis.module import analyze_source, unit_targets
+from miogen.analysis.targets import QuickParser, parse_code, target_id
 
 from bench.big_file import module_text
 
@@ -137,3 +137,42 @@ def test_a_module_with_an_exclusion_takes_coverages_own_path(monkeypatch):
     code = parse_code(text)
     assert calls == [text]
     assert code.statements == frozenset(facts(PythonParser, text)[0])  # type: ignore[arg-type]
+
+
+def test_a_units_targets_from_its_own_lines_are_those_of_the_whole_text():
+    """``unit_targets`` parses the units' own lines (the others blank), one unit at a time or
+    all at once: every unit, private ones too, of miogen, the examples and the edge texts gets
+    exactly the targets, ids included, of the whole text's analysis."""
+    texts = [(str(path), path.read_text(encoding="utf-8")) for path in modules()]
+    texts += [(name, text) for name, text in EDGES.items() if name != "compiles to an error"]
+    compared = 0
+    for path, text in texts:
+        model = analyze_source(text, path, "m")
+        units = [*model.units, *model.private_units]
+        if not units:
+            continue
+        names = [unit.name for unit in units]
+        together = unit_targets(text, path, "m", names)
+        for unit in units:
+            assert together[unit.name] == unit.targets, (path, unit.name)
+            if compared % 7 == 0:  # one at a time: another segment
+                assert unit_targets(text, path, "m", [unit.name]) == {unit.name: unit.targets}
+            compared += 1
+    assert compared > 1000
+
+
+def test_target_ids_name_their_goals():
+    """Within a module one id is one goal (an arc, or a line with no branch): two units that
+    call one helper share its ids, and no two goals share an id."""
+    for path in modules():
+        model = analyze_source(path.read_text(encoding="utf-8"), str(path), "m")
+        goals: dict[int, tuple[object, ...]] = {}
+        for unit in [*model.units, *model.private_units]:
+            for target in unit.targets:
+                goal = (target.kind, target.arc if target.arc else target.line)
+                assert goals.setdefault(target.id, goal) == goal, (path, target)
+                assert target_id(target.line, target.arc) == target.id
+    assert len({target_id(line, None) for line in range(1, 500)}) == 499
+    arcs = [(a, b) for a in range(1, 40) for b in range(-40, 40) if b]
+    ids = {target_id(a, (a, b)) for a, b in arcs} | {target_id(a, None) for a in range(1, 40)}
+    assert len(ids) == len(arcs) + 39

@@ -111,13 +111,18 @@ def test_units_detailed_on_request_are_those_of_the_whole_analysis():
             compared += len(asked)
         if outlined.units:
             assert outlined.model.units == whole.model.units, path
-            assert outlined.import_time == whole.import_time, path
+            # The import-time lines of the units' lines (the views read no others).
+            in_units = {
+                n for n in whole.import_time if any(u.contains(n) for u in whole.model.units)
+            }
+            assert outlined.import_time == in_units, path
     assert compared > 500
 
 
 def test_a_long_text_is_outlined_and_only_the_unit_asked_for_gets_targets(monkeypatch):
     """Open-time analysis of a long text makes no target and no coverage.py parse; asking for
-    one unit makes that unit's targets only (the others' are counted, for the ids)."""
+    one unit makes that unit's targets only, from coverage.py's parse of that unit's lines and
+    its helper's (the other lines blank), not of the whole text."""
     made: list[object] = []
     parses: list[str] = []
     original_target, original_parse = targets.Target, QuickParser.parse_source
@@ -127,7 +132,7 @@ def test_a_long_text_is_outlined_and_only_the_unit_asked_for_gets_targets(monkey
         return original_target(*arguments, **keywords)  # type: ignore[arg-type]
 
     def parse(self: QuickParser) -> None:
-        parses.append(self.filename)
+        parses.append(self.text)
         original_parse(self)
 
     monkeypatch.setattr(targets, "Target", target)
@@ -144,6 +149,10 @@ def test_a_long_text_is_outlined_and_only_the_unit_asked_for_gets_targets(monkey
     shape = received.units["compute_1101"]
     assert shape.detailed and shape.targets and len(made) == len(shape.targets)
     assert len(parses) == 1
+    written = [n for n, line in enumerate(parses[0].splitlines(), 1) if line not in ("", "#")]
+    assert written and all(shape.unit.contains(n) for n in written), written
+    assert shape.helpers == ("_helper_1100",) and len(shape.unit.ranges) == 2
+    assert all(first in written for first, _ in shape.unit.ranges)
     assert [n for n, s in received.units.items() if s.detailed] == ["compute_1101"]
 
 
@@ -199,3 +208,31 @@ def test_the_units_of_a_long_outlined_text_are_those_of_its_whole_analysis():
     _fresh()
     outlined.add(detail_text(LONG, "long.py", "long", tuple(asked)))
     _same_as_whole(outlined, whole, asked)
+
+
+def test_a_units_targets_are_its_own_in_a_long_text_and_in_a_short_one():
+    """One unit's targets (their ids too) and statements: asked for in a long outlined text, in
+    that text's whole analysis, and in a short text (analysed whole) where the unit and its
+    helper stand at the same lines but other code, with more branches, comes before them."""
+    name = "compute_1101"
+    _fresh()
+    outlined = analyse_text(LONG, "long.py", "long")
+    assert isinstance(outlined, Snapshot)
+    outlined.add(detail_text(LONG, "long.py", "long", (name,)))
+    _fresh()
+    whole = take(LONG, "long.py", "long")
+    ranges = outlined.units[name].unit.ranges
+    first, last = ranges[0][0], ranges[-1][1]
+    assert len(ranges) == 2 and ranges[1][0] == ranges[0][1] + 2  # the helper, a blank, the unit
+    branches = "def before(x):\n" + "    if x > 1:\n        x -= 1\n" * ((first - 3) // 2)
+    branches += "\n" * (first - 1 - branches.count("\n"))
+    short = branches + "".join(LONG.splitlines(keepends=True)[first - 1 : last])
+    assert len(short) < DETAIL_CHARACTERS and short.count("\n") == last
+    small = take(short, "short.py", "short")
+    assert list(small.units) == ["before", name]
+    earlier = list(whole.units)[: list(whole.units).index(name)]  # its targets counted first once
+    assert len(small.units["before"].targets) != sum(len(whole.units[n].targets) for n in earlier)
+    own = outlined.units[name]
+    assert own.detailed and own.targets
+    for other in (whole.units[name], small.units[name]):
+        assert (other.targets, other.statements) == (own.targets, own.statements)

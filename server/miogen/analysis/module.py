@@ -35,7 +35,13 @@ from miogen.analysis.survey import (
     statement_walk,
     survey,
 )
-from miogen.analysis.targets import find_targets, parse_code, share_tree
+from miogen.analysis.targets import (
+    find_targets,
+    parse_code,
+    segment,
+    share_tree,
+    statements_in,
+)
 from miogen.analysis.typespec import TypeReader, TypeSpec
 from miogen.common.errors import SourceSyntaxError
 
@@ -159,7 +165,7 @@ def outline_tree(source: str, path: str = "<string>", module_name: str = "module
 
 
 @functools.lru_cache(maxsize=4)
-def _outline(source: str, path: str, module_name: str) -> tuple[ModuleModel, ast.Module, None]:
+def _outline(source: str, path: str, module_name: str) -> tuple[ModuleModel, ast.Module]:
     tree = parse_module(source, path)
     share_tree(source, tree)  # coverage.py's parse of the text, if asked for, takes this tree
     found = _units_in_order(tree)
@@ -169,7 +175,7 @@ def _outline(source: str, path: str, module_name: str) -> tuple[ModuleModel, ast
     model = ModuleModel(path, module_name, source, units, _complete_outlined)
     model.private_units = [u for u in found if u.private]
     model.has_module_state = _has_module_state(tree, None)
-    return model, tree, None
+    return model, tree
 
 
 def _complete_outlined(model: ModuleModel) -> Completion:
@@ -202,13 +208,21 @@ def unit_targets(
     source: str, path: str, module_name: str, names: Collection[str]
 ) -> dict[str, tuple[Target, ...]]:
     """The targets of the units ``names`` (public or private), exactly as ``analyze_source``
-    has them: their ids count the targets of every unit before them, so coverage.py's parse of
-    the whole text is needed (kept, like the outline, per text), but each other unit's targets
-    are only counted."""
-    model, tree, walked = _outline(source, path, module_name)
-    found = [*model.units, *model.private_units]
-    targets = find_targets(source, tree, found, walked, wanted=set(names))
+    has them, from coverage.py's parse of their ``unit_segment`` (not of the whole text: a
+    unit's targets, ids included, depend on its own code alone)."""
+    model, tree = _outline(source, path, module_name)
+    found = [u for u in [*model.units, *model.private_units] if u.name in names]
+    ranges = [r for unit in found for r in unit.ranges]
+    targets = find_targets(segment(source, tree, ranges), tree, found, statements_in(tree, ranges))
     return {name: tuple(targets[name]) for name in names if name in targets}
+
+
+def unit_segment(source: str, path: str, module_name: str, names: Collection[str]) -> str:
+    """The text of the units ``names`` and of the private helpers they call, each at its own
+    lines, the other lines blank (``targets.segment``): what ``unit_targets`` parses."""
+    model, tree = _outline(source, path, module_name)
+    found = [u for u in [*model.units, *model.private_units] if u.name in names]
+    return segment(source, tree, [r for unit in found for r in unit.ranges])
 
 
 def unit_nodes(tree: ast.Module) -> list[ast.FunctionDef | ast.ClassDef]:

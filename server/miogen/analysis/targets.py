@@ -10,7 +10,7 @@ import re
 import sys
 import token
 import tokenize
-from collections.abc import Collection, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -177,54 +177,118 @@ def find_targets(
     source: str,
     tree: ast.Module,
     units: Iterable[Unit],
-    walked: Survey | None = None,
-    wanted: Collection[str] | None = None,
+    walked: Survey | _Statements | None = None,
 ) -> dict[str, list[Target]]:
-    """The targets of ``units`` (in their order, which numbers the targets), or of those named
-    in ``wanted`` only: the others' targets are counted, not made (their descriptions and
-    conditions are most of the work per target), so the ids are the same either way."""
+    """The targets of ``units`` from coverage.py's parse of ``source``: the module's text, or a
+    ``segment`` of it that holds the units' ranges (``tree``: the module's; ``walked``: its
+    survey, or the ``statements_in`` the units' ranges).
+
+    A unit's targets depend on its own code alone (coverage.py's arcs and statements of a
+    function or class body are those of its own code object, and ids are made from arcs and
+    lines: ``target_id``), so a unit's targets from a segment are those of the whole text.
+    """
     code = parse_code(source)
     body_lines = [node.lineno for node in tree.body]  # sorted: the body is in source order
-    if wanted is None:
-        conditions = _conditions(source, walked or survey(tree))
-    else:
-        units = list(units)
-        ranges = [r for unit in units if unit.name in wanted for r in unit.ranges]
-        conditions = _conditions(source, _Statements(_top_level_in(tree, body_lines, ranges)))
-    targets: dict[str, list[Target]] = {}
-    next_id = 0
+    conditions = _conditions(source, walked or survey(tree))
     starts = [arc[0] for arc in code.branch_arcs]  # sorted: the arcs are
+    targets: dict[str, list[Target]] = {}
     for unit in units:
         found: list[Target] = []
-        arcs = [arc for start, end in unit.ranges for arc in _arcs_from(code, starts, start, end)]
-        if wanted is not None and unit.name not in wanted:
-            next_id += len(arcs) + len(
-                _branchless_function_lines(tree, body_lines, unit, code, starts)
-            )
-            continue
-        for arc in arcs:
-            description = code.parser.missing_arc_description(arc[0], arc[1])
-            positive = not any(m in description for m in _NEGATIVE_MARKERS)
-            found.append(
-                Target(
-                    next_id,
-                    unit.name,
-                    "branch",
-                    arc[0],
-                    arc,
-                    description,
-                    positive,
-                    conditions.get(arc[0], ""),
+        for start, end in unit.ranges:
+            for arc in _arcs_from(code, starts, start, end):
+                description = code.parser.missing_arc_description(arc[0], arc[1])
+                positive = not any(m in description for m in _NEGATIVE_MARKERS)
+                found.append(
+                    Target(
+                        target_id(arc[0], arc),
+                        unit.name,
+                        "branch",
+                        arc[0],
+                        arc,
+                        description,
+                        positive,
+                        conditions.get(arc[0], ""),
+                    )
                 )
-            )
-            next_id += 1
         for line in _branchless_function_lines(tree, body_lines, unit, code, starts):
             found.append(
-                Target(next_id, unit.name, "line", line, None, f"line {line} was never executed")
+                Target(
+                    target_id(line, None),
+                    unit.name,
+                    "line",
+                    line,
+                    None,
+                    f"line {line} was never executed",
+                )
             )
-            next_id += 1
         targets[unit.name] = found
     return targets
+
+
+# A target's id: its first line in the high bits; below, a branch's end line (offset to be
+# positive) with a 0 bit, or a 1 bit for a line goal. No counter over the module's units: a
+# unit's ids are the same whatever else the module holds, and whichever text they came from.
+_END_BITS = 32
+_END_OFFSET = 1 << (_END_BITS - 1)  # an arc's end is a line or minus one (an exit): |end| < this
+
+
+def target_id(line: int, arc: tuple[int, int] | None) -> int:
+    """The id of the branch target of ``arc`` (which leaves ``line``), or of the line goal of
+    ``line`` (``arc`` None): distinct for distinct goals of a module, equal for the same arc
+    (a private helper's, in each unit that calls it: the same goal, covered by the same runs)."""
+    low = 1 if arc is None else (arc[1] + _END_OFFSET) << 1
+    return (line << (_END_BITS + 1)) | low
+
+
+def statements_in(tree: ast.Module, ranges: Iterable[tuple[int, int]]) -> _Statements:
+    """The statements of the top-level statements that begin in ``ranges`` (``find_targets``
+    reads no other of a segment's)."""
+    body_lines = [node.lineno for node in tree.body]
+    return _Statements(_top_level_in(tree, body_lines, ranges))
+
+
+def segment(source: str, tree: ast.Module, ranges: Iterable[tuple[int, int]]) -> str:
+    """The lines of ``ranges`` (of top-level statements) at their own line numbers, every other
+    line an empty comment but the ``from __future__`` imports (they change how the module
+    compiles): coverage.py's parse of it has the statements, arcs and descriptions of those
+    statements' code as the whole text's parse has them, at a cost that grows with the ranges,
+    not with the module (but for the comment lines, which the parser skips quickly).
+
+    Comments, not blank lines: coverage.py's exclusion patterns begin ``^\\s*`` and are searched
+    in the whole text, so each line of a run of blank lines is matched to the run's end (the
+    last unit of a 74,000-line text took 50 s to parse that way)."""
+    starts = _line_starts(source)
+    wanted = sorted(
+        {
+            *ranges,
+            *(
+                (node.lineno, node.end_lineno or node.lineno)
+                for node in tree.body
+                if isinstance(node, ast.ImportFrom) and node.module == "__future__"
+            ),
+        }
+    )
+    parts: list[str] = []
+    line = 1  # the next line to write
+    for first, last in wanted:
+        first = max(first, line)
+        if last < first:
+            continue  # inside a range written already
+        parts.append(_FILLER * (first - line))
+        end = starts[last] if last < len(starts) else len(source)
+        parts.append(source[starts[first - 1] : end])
+        line = last + 1
+    return "".join(parts)
+
+
+_FILLER = "#\n"  # a line of a segment that is not in its ranges
+
+
+@functools.lru_cache(maxsize=2)
+def _line_starts(source: str) -> list[int]:
+    """The offset of each line's first character (the parser's line breaks), kept for the
+    latest texts: each segment of one text needs them."""
+    return [0, *(match.end() for match in _LINE_BREAKS.finditer(source))]
 
 
 class _Statements:

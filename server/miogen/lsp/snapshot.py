@@ -9,7 +9,7 @@ import ast
 import bisect
 import copy
 import hashlib
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from miogen.analysis.model import ModuleModel, Target, Unit
@@ -21,6 +21,7 @@ from miogen.analysis.module import (
     outline_tree,
     parse_module,
     unit_headers,
+    unit_segment,
     unit_targets,
 )
 from miogen.analysis.survey import STATEMENT_FIELDS, statement_walk
@@ -78,11 +79,13 @@ class Snapshot:
 
     def add(self, details: Details) -> None:
         """Take the units' targets and lines (``details`` of this text): the shapes are replaced
-        (a shape read before stays an outline), the model's units too."""
+        (a shape read before stays an outline), the model's units too; the lines and arcs are
+        added to those of the units detailed before."""
         self.units.update(details.units)
         self.conditions.update(details.conditions)
-        self.import_time = details.import_time
-        self.successors, self.predecessors = details.successors, details.predecessors
+        self.import_time = self.import_time | details.import_time
+        self.successors = {**self.successors, **details.successors}
+        self.predecessors = {**self.predecessors, **details.predecessors}
         done = {name: shape.unit for name, shape in details.units.items()}
         self.model.units = [done.get(u.name, u) for u in self.model.units]
         self.model.private_units = [done.get(u.name, u) for u in self.model.private_units]
@@ -91,12 +94,13 @@ class Snapshot:
 @dataclass(frozen=True)
 class Details:
     """Some units of one text with their targets and statements, and what the views read of the
-    whole text (``Snapshot.add`` takes them into the text's snapshot)."""
+    text (of the whole text, or of those units' lines: ``Snapshot.add`` takes them into the
+    text's snapshot)."""
 
     units: dict[str, UnitShape]
     conditions: dict[int, Span]  # of the branching statements in those units
-    import_time: frozenset[int]
-    successors: dict[int, tuple[int, ...]]
+    import_time: frozenset[int]  # statement lines that run when the module loads
+    successors: dict[int, tuple[int, ...]]  # coverage.py's arcs between lines
     predecessors: dict[int, tuple[int, ...]]
 
 
@@ -156,9 +160,9 @@ def take(source: str, path: str, module_name: str, *, outline: bool = False) -> 
 
 def details(source: str, path: str, module_name: str, names: Iterable[str]) -> Details:
     """The public units ``names`` of ``source`` with their targets and statement lines, and the
-    views' facts of the whole text (coverage.py's parse of it, kept per text) for ``Snapshot.add``:
-    the same as ``take`` without ``outline`` gives (the targets of the units not asked for are
-    only counted: their ids number those of the units after them)."""
+    views' facts of their lines (import-time lines, arcs) for ``Snapshot.add``: the same as
+    ``take`` without ``outline`` gives, from coverage.py's parse of those units' lines alone
+    (``unit_segment``: a long text's other units are neither parsed again nor counted)."""
     model, tree = outline_source(source, path, module_name), outline_tree(source, path, module_name)
     public = {u.name for u in model.units}
     wanted = [name for name in dict.fromkeys(names) if name in public]
@@ -171,7 +175,7 @@ def details(source: str, path: str, module_name: str, names: Iterable[str]) -> D
     ranges = [r for shape in shapes.values() for r in shape.unit.ranges]
     lines = source.splitlines(keepends=True)
     conditions, _ = _walk(_statements_in(tree, ranges), lines, module_name)
-    return _details(source, shapes, conditions)
+    return _details(unit_segment(source, path, module_name, wanted), shapes, conditions, ranges)
 
 
 def _outlines(
@@ -197,9 +201,16 @@ def _outlines(
     return units
 
 
-def _details(source: str, shapes: dict[str, UnitShape], conditions: dict[int, Span]) -> Details:
+def _details(
+    source: str,
+    shapes: dict[str, UnitShape],
+    conditions: dict[int, Span],
+    ranges: Sequence[tuple[int, int]] | None = None,
+) -> Details:
     """``shapes`` (with their targets) detailed: their statement lines from coverage.py's parse
-    of ``source``, and the views' facts of the whole text."""
+    of ``source``, and the views' facts of the whole text; with ``ranges``, ``source`` is a
+    segment of the text (``unit_segment``) and the facts are those of the lines in ``ranges``
+    (a segment's arcs between its ranges are not the text's)."""
     code = parse_code(source)
     statements = sorted(code.statements)
     detailed = {
@@ -208,18 +219,25 @@ def _details(source: str, shapes: dict[str, UnitShape], conditions: dict[int, Sp
     }
     successors: dict[int, list[int]] = {}
     predecessors: dict[int, list[int]] = {}
+    inside = (lambda line: True) if ranges is None else _within(ranges)
     for start, end in sorted(code.parser.arcs()):  # a set: one order for every run
-        if start > 0 and end > 0:
+        if start > 0 and end > 0 and inside(start) and inside(end):
             successors.setdefault(start, []).append(end)
             predecessors.setdefault(end, []).append(start)
     tree = code.tree if code.tree is not None else ast.parse(source)
+    import_time = _import_time_lines(tree) & code.statements
     return Details(
         detailed,
         conditions,
-        frozenset(_import_time_lines(tree) & code.statements),
+        frozenset(line for line in import_time if inside(line)),
         {line: tuple(ends) for line, ends in successors.items()},
         {line: tuple(starts) for line, starts in predecessors.items()},
     )
+
+
+def _within(ranges: Sequence[tuple[int, int]]) -> Callable[[int], bool]:
+    """Whether a line lies in one of ``ranges``."""
+    return lambda line: any(first <= line <= last for first, last in ranges)
 
 
 def _statements_in(tree: ast.Module, ranges: Sequence[tuple[int, int]]) -> list[ast.AST]:
