@@ -89,6 +89,22 @@ def test_a_file_of_another_schema_version_is_set_aside(tmp_path):
     assert store.keys() == []
 
 
+def test_a_version_1_file_keeps_its_units_and_drops_coverage_of_old_target_ids(tmp_path):
+    path = tmp_path / "h.sqlite"
+    store = HistoryStore.open(path)
+    store.record([run_row()], {"m.py::A": ("h", SEEDS, 1)}, {"m.py": ("s", "t", {"A": [1, 2]})})
+    with store.connection:
+        store.connection.execute("PRAGMA user_version = 1")
+    store.close()
+    store = HistoryStore.open(path)
+    assert store.warnings == []
+    assert store.unit("m.py::A") is not None and store.runs("m.py::Stack", "h1")
+    assert store.module_coverage("m.py", "s", "t") is None  # ids of version 1: measured again
+    store.record([], {}, {"m.py": ("s", "t", {"A": [7]})})
+    store.close()
+    assert HistoryStore.open(path).module_coverage("m.py", "s", "t") == {"A": [7]}
+
+
 def test_stored_seeds_that_are_not_json_read_as_none(tmp_path):
     store = HistoryStore.open(tmp_path / "h.sqlite")
     store.record([], {"m.py::A": ("h", SEEDS, 1)}, {})

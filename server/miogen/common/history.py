@@ -23,7 +23,11 @@ from miogen.common.atomic import set_aside
 from miogen.common.errors import MiogenError
 from miogen.common.records import TestData
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+# Version 2: target ids are made from coverage.py's arcs and lines (analysis/targets.target_id),
+# no longer counted over the module. A version-1 file keeps its units and runs (seeds are tests,
+# runs are counts); its ``modules`` rows, target ids of version 1, are dropped and measured again.
+MIGRATIONS = {1: "DELETE FROM modules;"}
 DEFAULT_PATH = Path(".miogen") / "history.sqlite"
 
 SCHEMA = """
@@ -241,6 +245,11 @@ def _connect_checked(path: Path) -> sqlite3.Connection:
         if not tables:
             with connection:
                 connection.executescript(SCHEMA + f"PRAGMA user_version = {SCHEMA_VERSION};")
+        elif version in MIGRATIONS and {"units", "runs", "modules"} <= tables:
+            with connection:
+                connection.executescript(
+                    MIGRATIONS[version] + f"PRAGMA user_version = {SCHEMA_VERSION};"
+                )
         elif version != SCHEMA_VERSION or not {"units", "runs", "modules"} <= tables:
             raise sqlite3.DatabaseError(f"schema version {version}, expected {SCHEMA_VERSION}")
         verdict = connection.execute("PRAGMA quick_check").fetchone()[0]
