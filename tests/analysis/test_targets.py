@@ -7,9 +7,12 @@ here on every module of miogen itself, the examples, and texts made to find the 
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import coverage.parser
+import hypothesis
+import hypothesis.strategies as st
 import pytest
 from coverage.config import DEFAULT_EXCLUDE
 from coverage.exceptions import NotPython
@@ -176,3 +179,26 @@ def test_target_ids_name_their_goals():
     arcs = [(a, b) for a in range(1, 40) for b in range(-40, 40) if b]
     ids = {target_id(a, (a, b)) for a, b in arcs} | {target_id(a, None) for a in range(1, 40)}
     assert len(ids) == len(arcs) + 39
+
+
+FRAGMENTS = [
+    "\n", "  \n", "\t\n", "\r\n", " ", "#", "# pragma: no cover", "pragma", "no", "cover", ":",
+    "if TYPE_CHECKING:", "if typing.TYPE_CHECKING:", "def f()", "async def g()", " -> int", "...",
+    ")", "]", "x = 1", "if x:",
+]  # fmt: skip
+
+
+@hypothesis.settings(max_examples=300, deadline=None, derandomize=True)
+@hypothesis.given(st.lists(st.sampled_from(FRAGMENTS), max_size=30))
+def test_the_quick_exclusion_check_finds_what_coverage_py_finds(pieces):
+    text = "".join(pieces)
+    pattern = join_regex(DEFAULT_EXCLUDE)
+    assert targets.excluding(pattern, text) == bool(re.search(pattern, text, flags=re.MULTILINE))
+
+
+def test_runs_of_blank_lines_do_not_hide_an_exclusion():
+    pattern = join_regex(DEFAULT_EXCLUDE)
+    blank = "x = 1\n" + "\n \n" * 500
+    assert not targets.excluding(pattern, blank)
+    assert targets.excluding(pattern, blank + "    if TYPE_CHECKING:\n        pass\n")
+    assert targets.excluding(pattern, "x = 1  #" + "\n \n" * 500 + "pragma: no cover\n")
