@@ -15,6 +15,7 @@ FLOW = "verify_outcomes"
 STEPS = [
     ("miogen.emit.module", "unique_names"),
     ("miogen.run.check", "verify"),
+    ("miogen.host.suite_kills", "kills_over_suite"),
     ("miogen.run.keep", "keep_adds"),
     ("miogen.run.result", "module_run"),
 ]
@@ -81,7 +82,9 @@ def test_the_flow_never_comes_back_into_its_own_module():
 def test_the_flow_calls_its_steps_in_order():
     called = called_steps((RUN / "verify.py").read_text("utf-8"))
     # the second verify: what is kept, alone, when keeping left some out
-    assert called == ["unique_names", "verify", "keep_adds", "verify", "module_run"]
+    assert called == [
+        "unique_names", "verify", "kills_over_suite", "keep_adds", "verify", "module_run"
+    ]  # fmt: skip
 
 
 def test_no_step_calls_another_or_the_flow():
@@ -96,6 +99,7 @@ def test_no_step_calls_another_or_the_flow():
 
 def test_only_the_flow_calls_the_steps_that_follow_the_verification():
     assert callers("keep_adds", "miogen.run.keep") == ["run/verify.py"]
+    assert callers("kills_over_suite", "miogen.host.suite_kills") == ["run/verify.py"]
     assert callers("module_run", "miogen.run.result") == ["run/verify.py"]
     # ... and the verification: also on a dask worker, whose result is the flow's ``verified``
     assert callers("verify", "miogen.run.check") == ["run/verify.py"]

@@ -26,14 +26,14 @@ import os
 import subprocess
 import tempfile
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from miogen.analysis.model import Unit
 from miogen.assertions.mutants import mutant_source
 from miogen.common.atomic import read_or_set_aside, write_atomically
-from miogen.common.project import is_test_file
+from miogen.common.project import ModuleLocation, is_test_file
 from miogen.common.records import TestRecord
 from miogen.host.baseline import BASELINE_TIMEOUT, Baseline, project_files
 from miogen.host.interpreter import OWN, Interpreter
@@ -72,6 +72,30 @@ def generated_kills(tests: Iterable[tuple[str, Iterable[TestRecord]]]) -> dict[s
         for test in found
         if test.killed
     }
+
+
+def kills_over_suite(
+    baseline: Baseline | None,
+    location: ModuleLocation,
+    source: str,
+    units: Sequence[Unit],
+    found: Sequence[Sequence[TestRecord]],
+    kept: Collection[str],
+    interpreter: Interpreter = OWN,
+) -> tuple[dict[str, set[MutantId]], SuiteKills]:
+    """The mutants each test kills (``generated_kills`` of the tests named in ``kept`` among
+    ``found``, each unit's in ``units``' order) and the suite's verdict on them
+    (``suite_kills``); none of either without a measured suite to tell what it kills
+    (coverage decides alone)."""
+    kills = generated_kills(
+        (unit.name, [test for test in tests if test.name in kept])
+        for unit, tests in zip(units, found, strict=True)
+    )
+    if not kills or baseline is None or not baseline.ran:
+        return {}, SuiteKills()
+    killed = {m for each in kills.values() for m in each}
+    path, module_name = location.path, location.module_name
+    return kills, suite_kills(baseline, path, module_name, source, units, killed, interpreter)
 
 
 def suite_kills(

@@ -12,13 +12,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from miogen.analysis.model import ModuleModel, Unit
-from miogen.common.project import ModuleLocation
-from miogen.common.records import TestRecord
 from miogen.emit.module import module_text
 from miogen.host.adds import Gain, covers_by_test, keep_what_adds
-from miogen.host.baseline import Baseline
-from miogen.host.interpreter import OWN, Interpreter
-from miogen.host.suite_kills import MutantId, generated_kills, suite_kills
+from miogen.host.suite_kills import MutantId, SuiteKills
 from miogen.run.result import Kept, Verification
 
 SuiteCovered = Mapping[str, Sequence[int]]  # unit -> target ids the project's tests cover
@@ -26,45 +22,24 @@ SuiteCovered = Mapping[str, Sequence[int]]  # unit -> target ids the project's t
 
 def keep_adds(
     verification: Verification | None,
-    location: ModuleLocation,
+    module_name: str,
     model: ModuleModel,
     units: Sequence[Unit],
-    found: Sequence[Sequence[TestRecord]],
     suite: SuiteCovered,
-    baseline: Baseline | None = None,
-    interpreter: Interpreter = OWN,
-    mutants: bool = False,
+    kills: Mapping[str, set[MutantId]] | None = None,
+    killed: SuiteKills | None = None,
 ) -> Kept:
     """Keep only the verified tests that add to ``suite`` (``keep_only_what_adds``; the
     ``verification`` is updated: its tests, dropped and measurement), and give each unit its
-    gain over it. ``found``: each unit's tests, in ``units``' order. ``mutants``: a test that
-    kills a mutant the project's measured suite (``baseline``) leaves alive adds too
-    (``host.suite_kills``; with mutation on, the worker says which mutants each test kills)."""
+    gain over it. ``kills`` (with mutation on: test name -> the mutants it kills) and
+    ``killed`` (the project's suite's verdict on them, ``host.suite_kills``): a test that
+    kills a mutant the suite leaves alive adds too."""
     verification = verification or Verification([])
-    verified = {test.name for test in verification.tests}
-    kills = (
-        generated_kills(
-            (unit.name, [test for test in tests if test.name in verified])
-            for unit, tests in zip(units, found, strict=True)
-        )
-        if mutants
-        else {}
-    )
-    suite_killed: set[MutantId] = set()
-    notes: list[str] = []
-    if kills and baseline is not None and baseline.ran:
-        killed = suite_kills(
-            baseline, location.path, location.module_name, model.source, units,
-            {m for each in kills.values() for m in each}, interpreter,
-        )  # fmt: skip
-        suite_killed = killed.killed
-        notes = [f"mutants: {note}" for note in killed.notes]
-    elif kills:
-        kills = {}  # no measured suite to tell what it kills: coverage decides alone
+    killed = killed or SuiteKills()
     gains = keep_only_what_adds(
-        verification, location.module_name, model, units, suite, kills, suite_killed
+        verification, module_name, model, units, suite, kills, killed.killed
     )
-    return Kept(gains, notes)
+    return Kept(gains, [f"mutants: {note}" for note in killed.notes])
 
 
 def keep_only_what_adds(

@@ -4,6 +4,7 @@
     -> verify (``run.check``: coverage run and reruns in other orders, hash seeds and clocks;
        drop what fails or varies)
     -> what the project's suite covers (``SuiteSource``: ``host.baseline``)
+    -> with mutation on, the mutants the tests kill that it leaves alive (``host.suite_kills``)
     -> keep only what adds to it (``run.keep``)
     -> verify what is kept once more, when keeping left some out (``run.check``)
     -> each unit's kept tests and coverage.py's measurement of them (``run.result``: ``ModuleRun``)
@@ -29,6 +30,7 @@ from miogen.host import clock
 from miogen.host.baseline import Baseline, project_baseline, refresh_in_background
 from miogen.host.interpreter import OWN, Interpreter
 from miogen.host.measure import Ahead
+from miogen.host.suite_kills import SuiteKills, kills_over_suite
 from miogen.run.check import VERIFY_RUNS, project_folder, verify
 from miogen.run.keep import SuiteCovered, keep_adds
 from miogen.run.result import Kept, ModuleRun, Verification, module_run
@@ -97,10 +99,14 @@ def verify_outcomes(
     kept: Kept | None = None
     again: Verification | None = None
     if covered is not None:
-        kept = keep_adds(
-            verification, location, model, units, found, covered, baseline, interpreter,
-            mutants=suite is not None and not isinstance(suite, Mapping) and suite.mutants,
+        # With mutation on, a test that kills a mutant the suite leaves alive adds too.
+        names = {test.name for test in verification.tests} if verification else set()
+        mutants = suite is not None and not isinstance(suite, Mapping) and suite.mutants
+        kills, killed = (
+            kills_over_suite(baseline, location, model.source, units, found, names, interpreter)
+            if mutants else ({}, SuiteKills())
         )  # fmt: skip
+        kept = keep_adds(verification, location.module_name, model, units, covered, kills, killed)
         if verified is None and verification and verification.dropped.adds_nothing:
             if verification.tests:  # what is kept, alone: what coverage.py measures of it
                 again = verify(
@@ -115,7 +121,7 @@ def verify_outcomes(
 class SuiteSource(Protocol):
     """The project's own suite's coverage for a run: started once the module is known to be
     one to test, asked for once its tests are verified; None: keep every verified test.
-    ``mutants``: whether the suite's runs against mutants are waited for (``run.keep``)."""
+    ``mutants``: whether the suite's runs against mutants are waited for (``host.suite_kills``)."""
 
     mutants: bool
 
