@@ -115,3 +115,38 @@ def test_a_mutant_changes_only_its_expression_and_keeps_every_line(tmp_path):
         assert ast.dump(ast.parse(text)) != ast.dump(ast.parse(MULTILINE))
     negated = mutant_source(MULTILINE, unit, [m.operator for m in mutants].index("LCR"))
     assert "x >= low or x < 10" in negated
+
+
+SLOW_TESTS = """
+import time
+
+from pkg.subject import size
+
+
+def test_big():
+    time.sleep(4)  # waits: the clock runs, the CPU does not
+    assert size(50) == "big"
+
+
+def test_small():
+    assert size(1) == "small"
+"""
+
+
+def test_a_run_is_timed_by_its_cpu_not_by_the_clock(write_project):
+    """A busy machine makes every run slower by the clock, not by its CPU time: a run that
+    takes longer than ``timeout`` by the clock while using far less CPU is no timeout (it was,
+    and counted the mutants killed: a test that kills them was then left out)."""
+    root = write_project(
+        {"pkg/__init__.py": "", "pkg/subject.py": SUBJECT, "tests/test_subject.py": SLOW_TESTS}
+    )
+    path = root / "pkg" / "subject.py"
+    model = analyze_file(path, "pkg.subject")
+    size = model.unit("size")
+    described = {m.description: m.index for m in list_mutants(SUBJECT, size)}
+    boundary = {("size", described["GtE -> Gt"]), ("size", described["10 -> 11"])}
+    baseline = project_baseline(root)
+    assert baseline.ran and not baseline.error
+    found = suite_kills(baseline, path, "pkg.subject", SUBJECT, model.units, boundary, timeout=3.0)
+    assert found.alive == boundary and not found.killed, found.notes
+    assert found.runs == 1 + len(boundary)

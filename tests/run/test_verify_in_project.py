@@ -177,7 +177,7 @@ def test_pytests_internal_error_is_said_by_its_exception_line():
     """A plugin's warning made an error stops pytest before any test: the reason given is the
     exception pytest printed, not coverage.py's "no data" warning after it."""
     from miogen.host.measure import Measurement
-    from miogen.run.verify import _not_run
+    from miogen.run.check import _not_run
 
     output = (
         "INTERNALERROR> Traceback (most recent call last):\n"

@@ -14,9 +14,9 @@ from miogen.common.project import locate
 from miogen.common.records import Loaded, Progress, TestRecord, UnitStarted
 from miogen.emit.module import unique_names
 from miogen.host.measure import start_ahead
-from miogen.run import verify as verifying
+from miogen.run import check as verifying
+from miogen.run.check import VERIFY_RUNS, verify
 from miogen.run.job import VerificationAhead
-from miogen.run.verify import VERIFY_RUNS, verify
 
 
 def record(name: str, body: str, imports: tuple[str, ...] = ("letters",)) -> TestRecord:

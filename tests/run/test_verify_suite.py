@@ -7,7 +7,8 @@ from pathlib import Path
 from miogen.analysis.module import analyze_file
 from miogen.common.project import locate
 from miogen.common.records import TestRecord
-from miogen.run.verify import keep_only_what_adds, verify
+from miogen.run.check import verify
+from miogen.run.keep import keep_only_what_adds
 from subjects import SIGN
 
 

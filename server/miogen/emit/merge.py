@@ -89,7 +89,17 @@ def merge_tests(
     first-party packages known, 88 characters).
     """
     style = style or Style()
-    imports, tests = conventional(imports, tests, style)
+    return _merged(existing, *conventional(imports, tests, style), header, style)
+
+
+def _merged(
+    existing: str | None,
+    imports: Sequence[str],
+    tests: Sequence[GeneratedTest],
+    header: str,
+    style: Style,
+) -> MergeResult:
+    """``merge_tests`` of tests and imports in the project's conventions already."""
     wanted = parse_imports([*style.required_imports, *imports])
     if not existing:
         return _new_module(wanted, tests, header, style)
@@ -148,18 +158,19 @@ def _merge_into(
     style: Style,
     own_only: bool,
 ) -> MergeResult:
-    """Merge into one file; retried when the file changes between reading and replacing."""
+    """Merge into one file; retried when the file changes between reading and replacing.
+    ``imports`` and ``tests``: in the project's conventions (``write_merged``'s)."""
     target = Path(os.path.realpath(path))  # replace a symlink's target, not the link
     for _ in range(3):
         original = files.read(target)
         if own_only and not files.is_own(original):
             raise UnmergeableFile(f"{path} is not a file of miogen's: it is left as it is")
         if original is None:
-            result = merge_tests(None, imports, tests, header, style)
+            result = _merged(None, imports, tests, header, style)
             data = result.text.encode("utf-8")
         else:
             decoded = files.decode(original)
-            result = merge_tests(decoded.text, imports, tests, header, style)
+            result = _merged(decoded.text, imports, tests, header, style)
             data = files.encode_inserts(original, decoded, result.edits, result.text)
         if data == (original or b""):
             return result

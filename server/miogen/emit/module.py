@@ -31,6 +31,7 @@ def module_text(
     Tests that differ only in their literals become one parametrized test.
     """
     names = sorted({name for test in tests for name in test.imports})
+    aliases = builtin_aliases(names, module_name)  # (an importable module's: see below)
     extra = {line for test in tests for line in test.extra_imports}
     functions = parametrize([GeneratedTest(t.name, t.source) for t in tests])
     if any(function.cases for function in functions):
@@ -44,7 +45,6 @@ def module_text(
         extra.add(IMPORTLIB)
         functions = bind_in_tests(functions, module_name, names, MODULE_ALIAS)
         return sorted(extra), functions
-    aliases = builtin_aliases(names, module_name)
     if aliases:
         functions = [
             dataclasses.replace(f, source=renamed_names(f.source, aliases)) for f in functions

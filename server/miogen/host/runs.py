@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import contextlib
+import math
 import os
 import signal
 import subprocess
+import sys
 import threading
 from collections.abc import Mapping, Sequence
+
+if sys.platform != "win32":
+    import resource
 
 # The pytest processes under way (each a process group): ``stop_runs`` kills them, so that the
 # threads waiting for them return at once. Reentrant: ``stop_runs`` runs in a signal handler,
@@ -42,14 +48,22 @@ def ended(process: subprocess.Popen[str]) -> None:
 
 
 def run_group(
-    command: Sequence[str], cwd: str | os.PathLike[str], env: Mapping[str, str], timeout: float
+    command: Sequence[str],
+    cwd: str | os.PathLike[str],
+    env: Mapping[str, str],
+    timeout: float,
+    cpu_seconds: float | None = None,
 ) -> subprocess.CompletedProcess[str]:
     """``command`` in a process group of its own, registered while it runs; the whole group is
-    killed past ``timeout`` (``subprocess.TimeoutExpired``) or when the caller is interrupted."""
+    killed past ``timeout`` (``subprocess.TimeoutExpired``) or when the caller is interrupted.
+    ``cpu_seconds``: the process is also stopped (SIGXCPU) once it used that much CPU time,
+    where the platform lets one limit another process (``cpu_limited``)."""
     process = subprocess.Popen(
         list(command), cwd=cwd, env=dict(env), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         stdin=subprocess.DEVNULL, text=True, start_new_session=True,
     )  # fmt: skip
+    if cpu_seconds is not None:
+        _limit_cpu(process.pid, cpu_seconds)
     started(process)
     try:
         stdout, stderr = process.communicate(timeout=timeout)
@@ -60,6 +74,23 @@ def run_group(
     finally:
         ended(process)
     return subprocess.CompletedProcess(list(command), process.returncode, stdout, stderr)
+
+
+def cpu_limited(returncode: int) -> bool:
+    """Whether a process ended by its CPU-time limit (SIGXCPU, or SIGKILL past the hard one)."""
+    if sys.platform == "win32":
+        return False
+    return returncode in (-signal.SIGXCPU, -signal.SIGKILL)
+
+
+def _limit_cpu(pid: int, seconds: float) -> None:
+    """At most ``seconds`` of CPU time for the process ``pid`` (Linux's prlimit; elsewhere the
+    caller's wall-clock timeout is the only bound)."""
+    if sys.platform == "win32" or not hasattr(resource, "prlimit"):
+        return
+    soft = max(1, math.ceil(seconds))
+    with contextlib.suppress(OSError, ValueError):  # it ended already
+        resource.prlimit(pid, resource.RLIMIT_CPU, (soft, soft + 1))
 
 
 def _signal_group(process: subprocess.Popen[str]) -> None:

@@ -8,9 +8,11 @@ from the project's root in its interpreter; the mutated module is imported from 
 place of the file (``plugins.mutant``): the file itself is never touched.
 
 Bounds: at most ``MAX_MUTANTS`` mutants per module, each run stopped after ``MUTANT_TIMEOUT``
-seconds. A mutant beyond the cap, one whose run timed out, or one whose tests could not be run
-as they pass on the original counts as killed by the suite: no test is kept for a kill it may
-not add. A mutant in a unit no test of the suite runs is alive without a run. The answers are
+seconds of CPU time (a mutant that loops uses them up; a slow or busy machine does not), or
+after ``WALL_FACTOR`` times as long as the tests took on the original, by the clock (a mutant
+that waits). A mutant beyond the cap, one whose run was stopped so, or one whose tests could
+not be run as they pass on the original counts as killed by the suite: no test is kept for a
+kill it may not add. A mutant in a unit no test of the suite runs is alive without a run. The answers are
 cached by content (``.miogen/suite-kills.json``): the baseline's key (every Python file of the
 project but the generated ones, its pytest configuration, the interpreter), the tests chosen and
 the mutated text.
@@ -23,21 +25,26 @@ import json
 import os
 import subprocess
 import tempfile
-from collections.abc import Iterable, Sequence
+import time
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from miogen.analysis.model import Unit
 from miogen.assertions.mutants import mutant_source
 from miogen.common.atomic import read_or_set_aside, write_atomically
-from miogen.common.project import is_test_file
+from miogen.common.project import ModuleLocation, is_test_file
 from miogen.common.records import TestRecord
-from miogen.host.baseline import Baseline, project_files
+from miogen.host.baseline import BASELINE_TIMEOUT, Baseline, project_files
 from miogen.host.interpreter import OWN, Interpreter
-from miogen.host.runs import run_group
+from miogen.host.runs import cpu_limited, run_group
 
 MAX_MUTANTS = 30  # per module: the mutants the generated tests kill, the units' in turn
-MUTANT_TIMEOUT = 60.0  # seconds per mutant's run of the suite's tests
+MUTANT_TIMEOUT = 60.0  # CPU seconds per mutant's run of the suite's tests
+# A run's wall-clock bound: this many times the original's run of the same tests (at least
+# MUTANT_TIMEOUT); the original's, the baseline's for the whole suite (it ran them all).
+WALL_FACTOR = 10.0
+ORIGINAL_WALL = BASELINE_TIMEOUT
 KILLS_PATH = Path(".miogen") / "suite-kills.json"
 CACHE_VERSION = 1
 PLUGIN = "miogen.plugins.mutant"
@@ -67,6 +74,30 @@ def generated_kills(tests: Iterable[tuple[str, Iterable[TestRecord]]]) -> dict[s
     }
 
 
+def kills_over_suite(
+    baseline: Baseline | None,
+    location: ModuleLocation,
+    source: str,
+    units: Sequence[Unit],
+    found: Sequence[Sequence[TestRecord]],
+    kept: Collection[str],
+    interpreter: Interpreter = OWN,
+) -> tuple[dict[str, set[MutantId]], SuiteKills]:
+    """The mutants each test kills (``generated_kills`` of the tests named in ``kept`` among
+    ``found``, each unit's in ``units``' order) and the suite's verdict on them
+    (``suite_kills``); none of either without a measured suite to tell what it kills
+    (coverage decides alone)."""
+    kills = generated_kills(
+        (unit.name, [test for test in tests if test.name in kept])
+        for unit, tests in zip(units, found, strict=True)
+    )
+    if not kills or baseline is None or not baseline.ran:
+        return {}, SuiteKills()
+    killed = {m for each in kills.values() for m in each}
+    path, module_name = location.path, location.module_name
+    return kills, suite_kills(baseline, path, module_name, source, units, killed, interpreter)
+
+
 def suite_kills(
     baseline: Baseline,
     path: Path,
@@ -78,7 +109,8 @@ def suite_kills(
     timeout: float = MUTANT_TIMEOUT,
     limit: int = MAX_MUTANTS,
 ) -> SuiteKills:
-    """Which of ``mutants`` of the module at ``path`` the project's suite (``baseline``) kills."""
+    """Which of ``mutants`` of the module at ``path`` the project's suite (``baseline``) kills.
+    ``timeout``: the CPU seconds of one run."""
     found = SuiteKills()
     by_name = {unit.name: unit for unit in units}
     chosen = _spread(m for m in set(mutants) if m[0] in by_name)
@@ -119,7 +151,7 @@ def suite_kills(
             found.runs += 1
             if outcome == "timeout":
                 found.killed.add(mutant)
-                found.notes.append(f"{unit}: mutant {index} ran past {timeout:.0f} s")
+                found.notes.append(f"{unit}: mutant {index} ran past its time ({timeout:.0f} s)")
                 continue
             known = outcome != "passed"
             cache.put(key, known)
@@ -169,6 +201,7 @@ class _Runner:
         self.root, self.module_name, self.path = root, module_name, path
         self.interpreter, self.timeout = interpreter, timeout
         self._files: dict[tuple[str, ...], list[Path]] | None = None
+        self.original_seconds: dict[tuple[str, ...], float] = {}  # the selections' own runs
 
     def selection(self, contexts: Iterable[str]) -> tuple[str, ...]:
         """pytest's node ids for coverage.py's ``test_function`` contexts (``module.func``,
@@ -202,10 +235,14 @@ class _Runner:
 
     def run(self, selection: Sequence[str], text: str | None) -> str:
         """passed | failed | timeout: the ``selection``'s run against the mutated ``text``
-        (None: the original). Any exit but 0 (a failure, an error collecting the tests when the
-        mutant breaks an import) is a kill."""
+        (None: the original, run first). Any exit but 0 (a failure, an error collecting the
+        tests when the mutant breaks an import) is a kill; timeout: the run used up its CPU
+        seconds, or waited ``WALL_FACTOR`` times as long as the original's run."""
         if not selection:
             return "failed"
+        original = self.original_seconds.get(tuple(selection))
+        wall = ORIGINAL_WALL if original is None else max(self.timeout, WALL_FACTOR * original)
+        started = time.monotonic()
         with tempfile.TemporaryDirectory(prefix="miogen-mutant-") as scratch:
             environment = self.interpreter.environment(
                 dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
@@ -223,9 +260,13 @@ class _Runner:
                 "pytest", "-x", "-q", "-p", "no:cacheprovider", *plugin, *selection
             )
             try:
-                completed = run_group(command, self.root, environment, self.timeout)
+                completed = run_group(command, self.root, environment, wall, self.timeout)
             except subprocess.TimeoutExpired:
                 return "timeout"
+        if text is None:
+            self.original_seconds[tuple(selection)] = time.monotonic() - started
+        if cpu_limited(completed.returncode):
+            return "timeout"
         return "passed" if completed.returncode == 0 else "failed"
 
 

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import dataclasses
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -85,8 +86,32 @@ class Verification:
     # The kept tests' own seconds in each shuffled rerun (pytest's, without coverage.py).
     runtimes: list[float] = field(default_factory=list)
     gains: dict[str, Gain] = field(default_factory=dict)  # unit -> what it adds to the suite
-    # The runs were the project's plain pytest's, the file where it is written (``run.verify``).
+    # The runs were the project's plain pytest's, the file where it is written (``run.check``).
     in_project: bool = False
+
+    def remeasured(self, again: Verification) -> None:
+        """Take the run of the kept tests alone (``again``): its tests and measurement, what it
+        dropped besides, and each unit's gain with what it measured."""
+        self.tests, self.measurement = again.tests, again.measurement
+        dropped = self.dropped
+        dropped.failing += again.dropped.failing
+        dropped.unstable += again.dropped.unstable
+        dropped.sandbox += again.dropped.sandbox
+        dropped.unimportable = dropped.unimportable or again.dropped.unimportable
+        self.seconds += again.seconds
+        measured = again.measurement.covered if again.measurement is not None else {}
+        self.gains = {
+            name: dataclasses.replace(gain, combined=gain.suite | frozenset(measured.get(name, ())))
+            for name, gain in self.gains.items()
+        }
+
+
+@dataclass(frozen=True)
+class Kept:
+    """What keeping only what adds decided (``run.keep``): each unit's gain over the suite."""
+
+    gains: dict[str, Gain] = field(default_factory=dict)  # unit -> what its kept tests add
+    notes: list[str] = field(default_factory=list)  # the suite's mutant runs' (``suite_kills``)
 
 
 @dataclass
@@ -169,3 +194,56 @@ class ModuleRun:
 
     def unit(self, name: str) -> UnitRun:
         return next(unit for unit in self.units if unit.name == name)
+
+    def split(self) -> None:
+        """Each unit's kept tests and coverage.py's measurement of them."""
+        verification = self.verification
+        assert verification is not None
+        kept = {t.name for t in verification.tests}
+        measured = verification.measurement.covered if verification.measurement else {}
+        for unit in self.units:
+            unit.tests = [t for t in unit.tests if t.name in kept]
+            unit.measured = sorted(measured.get(unit.name, []))
+
+
+def module_run(
+    location: ModuleLocation,
+    model: ModuleModel,
+    units: Sequence[Unit],
+    outcomes: Sequence[UnitOutcome],
+    found: Sequence[Sequence[TestRecord]],
+    verification: Verification | None,
+    suite: Baseline | None = None,
+    notes: Sequence[str] = (),
+    kept: Kept | None = None,
+    again: Verification | None = None,
+) -> ModuleRun:
+    """The module's run from the verification's records, in their order: each unit's tests
+    (``found``, in ``units``' order) as ``verification`` kept them, the tests ``kept`` left
+    (with each unit's gain over the project's ``suite``), and what verifying those ``again``
+    dropped and measured (merged into ``verification``). ``notes``: the verification's."""
+    result = ModuleRun(location, model, [
+        UnitRun(unit, outcome, list(tests))
+        for unit, outcome, tests in zip(units, outcomes, found, strict=True)
+    ], verification=verification, suite=suite, notes=list(notes))  # fmt: skip
+    if verification is not None:
+        result.seconds["verify"] = verification.seconds
+        gone = verification.dropped
+        for unit in result.units:
+            unit.dropped = [
+                t.name for t in unit.tests if gone.unimportable or t.name in gone.refused
+            ]
+        result.split()
+    if kept is not None:
+        result.notes += kept.notes
+        for unit in result.units:
+            unit.gain = kept.gains.get(unit.name)
+    if verification is not None and again is not None:
+        verification.remeasured(again)
+        result.seconds["verify"] = verification.seconds
+        for unit in result.units:
+            unit.dropped += [test.name for test in unit.tests if test.name in again.dropped.refused]
+        result.split()
+        for unit in result.units:
+            unit.gain = verification.gains.get(unit.name)
+    return result

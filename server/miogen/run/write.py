@@ -112,11 +112,12 @@ def write_tests(
             init.write(files.PACKAGE_HEADER)
     existing = path.read_text(errors="replace") if path.exists() else None
     text = module_text(tests, module_name, module_state)
+    minimum = minimum_python(path)
     imports, generated = _without_present_fixture(existing, *text)
     return write_merged(
         path,
         imports,
-        _versioned(generated, path),
+        [dataclasses.replace(t, source=spelled(t.source, minimum)) for t in generated],
         header=HEADER,
         root=root,
         setting=setting,

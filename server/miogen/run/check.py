@@ -1,0 +1,283 @@
+"""The verification's pytest runs: every order and hash seed, dropping what fails or varies.
+
+    tests -> one scratch file (``emit.module``) -> pytest + coverage.py in the file's order and
+    reruns in other orders, hash seeds and clocks, each in a fresh sandboxed process
+    -> drop what failed and run the rest again -> ``Verification``
+
+One step of ``run.verify.verify_outcomes``; it calls no other step.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+import shutil
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from miogen.analysis.model import ModuleModel, Unit
+from miogen.common.project import ModuleLocation, pytest_warning_filters
+from miogen.common.records import TestRecord
+from miogen.emit.files import HEADER
+from miogen.emit.merge import GeneratedTest, merge_tests
+from miogen.emit.module import module_text
+from miogen.emit.parametrize import original_names
+from miogen.host import clock
+from miogen.host.baseline import is_project
+from miogen.host.interpreter import OWN, Interpreter
+from miogen.host.measure import (
+    Ahead,
+    Measurement,
+    measure,
+    run_shuffled,
+    start_ahead,
+    verification_timeout,
+)
+from miogen.run.result import Dropped, Verification
+from miogen.run.write import import_fix
+
+SANDBOX_REFUSAL = "miogen sandbox: refused"  # in the failure of a test the verification refused
+
+# The coverage run in the file's order and a rerun backwards (plugins/shuffle.py), with hash
+# seeds 1 and 2 (the worker observed with 0): every pair of tests runs in both orders, and a
+# value that depends on the hash seed is checked under two others. (A third run, shuffled,
+# turns no pair around that these two did not.)
+VERIFY_RUNS = 2
+
+
+def verify(
+    location: ModuleLocation,
+    model: ModuleModel,
+    units: Sequence[Unit],
+    tests: Sequence[TestRecord],
+    test_timeout: float = 1.0,
+    runs: int = VERIFY_RUNS,
+    attempts: int = 3,
+    ahead: Sequence[Ahead] = (),
+    interpreter: Interpreter = OWN,
+    test_file: Path | None = None,
+) -> Verification:
+    """Run the tests under pytest + coverage.py, and ``runs - 1`` more times in other orders
+    (backwards, then shuffled), each with a hash seed of its own, none the worker's (all at
+    once, each in a fresh sandboxed process); drop those that fail in any run and try again
+    with the rest, at most ``attempts`` times.
+
+    A later attempt runs the rest once, with coverage.py, in the file's order: they passed in
+    every order and hash seed already, with the dropped tests among them; what this run adds
+    is that none needed a dropped test before it, and the coverage of what is kept. Its
+    process starts as soon as a run of the attempt before reports a failure.
+
+    The measurement kept is coverage.py's on the tests that passed every run (invariant 2).
+    ``ahead``: processes started for the first attempt (``start_verification``); closed here.
+    ``interpreter``: the project's, where pytest and coverage.py run (``host.interpreter``).
+    ``test_file``: where the tests will be written. Inside the project (``project_folder``),
+    the runs are the project's plain ``python -m pytest`` at its root (its configuration,
+    import mode, conftest files and plugins, no PYTHONPATH of miogen's) on a copy in the folder
+    the file will be in (removed after); a file pytest cannot import there keeps no test, and
+    says how to fix the project. Elsewhere, in a folder of its own with the import root on
+    PYTHONPATH.
+    """
+    started = time.monotonic()
+    result = Verification(list(tests))
+    scratch = Path(tempfile.mkdtemp(prefix="miogen-emit-"))
+    folder = project_folder(location, test_file)
+    result.in_project = folder is not None
+    stem = re.sub(r"\W", "_", location.module_name.replace(".", "_"))
+    candidate = (
+        scratch / f"test_{stem}_miogen.py" if folder is None
+        # not a test file's name: no other pytest run in the project collects it meanwhile
+        else folder / f"miogen_verifying_{secrets.token_hex(4)}_{stem}.py"
+    )  # fmt: skip
+    waiting = {process.seed: process for process in ahead}
+    retry = RetryAhead(location.import_root, interpreter)
+    try:
+        for attempt in range(attempts):
+            if not result.tests:
+                break
+            text = module_text(result.tests, location.module_name, model.has_module_state)
+            imports, generated = text
+            candidate.write_text(merge_tests(None, imports, generated, HEADER).text, "utf-8")
+            timeout = verification_timeout(len(result.tests), test_timeout)
+            seeds = range(runs) if attempt == 0 else range(1)
+            last = attempt + 1 == attempts
+            measurement, shuffled = _run_all(
+                candidate, location, model, units, seeds, timeout, waiting,
+                (lambda: None) if last else retry.prepare, interpreter, result.in_project,
+            )  # fmt: skip
+            waiting = retry.take()
+            result.measurement = measurement
+            broken = next((r.collection_error for r in (measurement, *shuffled)
+                           if r.collection_error), "")  # fmt: skip
+            if result.in_project:
+                broken = broken or next(filter(None, map(_not_run, (measurement, *shuffled))), "")
+            if broken:  # no test ran: none is kept, and the run says why
+                result.dropped.unimportable = (
+                    _in_project(broken, location) if result.in_project else broken
+                )
+                result.tests = []
+                break
+            if attempt == 0:
+                result.runs, result.runtimes = runs, [rerun.seconds for rerun in shuffled]
+                result.clock_ahead = clock.SEED in seeds and clock.libfaketime() is not None
+            failing = _classify(result.dropped, measurement, shuffled, generated)
+            if not failing and measurement.exit_code != -1:
+                break
+            result.tests = [t for t in result.tests if t.name not in failing]
+        if not result.tests:
+            result.measurement = None  # what dropped tests covered is no one's coverage
+    finally:
+        candidate.unlink(missing_ok=True)  # in the project: never left behind
+        shutil.rmtree(scratch, ignore_errors=True)
+        for process in [*ahead, *retry.take().values()]:
+            process.close()
+    result.seconds = time.monotonic() - started
+    return result
+
+
+def project_folder(location: ModuleLocation, test_file: Path | None) -> Path | None:
+    """The folder of the project where the verification's copy of ``test_file`` goes: the
+    file's own, else the nearest existing one above it (no folder is made; pytest imports a
+    file there as it will the one written: no conftest.py or ``__init__.py`` lies in folders
+    not made yet, and those miogen makes are ``package_files``, as the folder above). None:
+    no project (no pyproject.toml, setup.cfg, setup.py or .git), or a file outside it."""
+    if test_file is None:
+        return None
+    root = location.project_root.resolve()
+    target = Path(test_file).resolve()
+    if not target.is_relative_to(root) or not is_project(root):
+        return None
+    folder = target.parent
+    while not folder.is_dir():
+        folder = folder.parent
+    return folder
+
+
+def _not_run(run: Measurement) -> str:
+    """Why the project's pytest ran none of the tests (its configuration, a conftest.py that
+    fails, no test collected), from its exit status; "" when it ran them."""
+    if run.exit_code in (0, 1, -1) or run.passed or run.failed:
+        return ""
+    lines = [line.strip() for line in run.output.splitlines() if line.strip()]
+    errors = [line for line in lines if "Error" in line or line.startswith("E ")]
+    said = (errors or lines or ["no output"])[-1]
+    internal = [  # pytest's own failure (a plugin's warning made an error, a broken hook)
+        line.removeprefix("INTERNALERROR>").strip()
+        for line in lines
+        if line.startswith("INTERNALERROR>")
+    ]
+    raised = [line for line in internal if re.match(r"[\w.]+(Error|Warning|Exception):", line)]
+    if raised:
+        said = raised[-1]
+    if run.exit_code == 5:
+        said = "it collected none of the tests (its python_functions or python_files?)"
+    return f"pytest exited with {run.exit_code}: {said}"
+
+
+def _in_project(error: str, location: ModuleLocation) -> str:
+    """A collection error of the project's pytest, with the fix where it is an import's."""
+    top = location.module_name.split(".")[0]
+    if re.search(rf"\b(ModuleNotFoundError|ImportError)\b.*\b{re.escape(top)}\b", error):
+        return (
+            f"the project's pytest (python -m pytest at {location.project_root}) cannot import "
+            f"{location.module_name}: {error}; {import_fix(location)}"
+        )
+    return f"the project's pytest could not run the tests: {error}"
+
+
+class RetryAhead:
+    """The process for a next attempt's coverage run, started while the others still run."""
+
+    def __init__(self, import_root: Path, interpreter: Interpreter = OWN) -> None:
+        self.import_root, self.interpreter = import_root, interpreter
+        self.process: Ahead | None = None
+        self.lock = threading.Lock()
+
+    def prepare(self) -> None:
+        with self.lock:
+            if self.process is None:
+                [self.process] = start_ahead(self.import_root, [0], self.interpreter)
+
+    def take(self) -> dict[int, Ahead]:
+        with self.lock:
+            process, self.process = self.process, None
+        return {0: process} if process is not None else {}
+
+
+def _run_all(
+    candidate: Path,
+    location: ModuleLocation,
+    model: ModuleModel,
+    units: Sequence[Unit],
+    seeds: Sequence[int],
+    timeout: float,
+    ahead: dict[int, Ahead],
+    on_failure: Callable[[], None] = lambda: None,
+    interpreter: Interpreter = OWN,
+    in_project: bool = False,
+) -> tuple[Measurement, list[Measurement]]:
+    """The coverage run (seed 0) and the reruns (other seeds), in parallel processes (those
+    started ahead where there are); ``on_failure`` is called when the first run that fails ends;
+    ``in_project``: ``candidate`` lies in the project, run as its pytest runs it."""
+    roots = (location.import_root, location.project_root)
+    filters = pytest_warning_filters(location.project_root)
+
+    def covered() -> Measurement:
+        found = measure(
+            candidate, location.path, list(units), model.source, *roots, timeout=timeout,
+            sandbox=True, warning_filters=filters, ahead=ahead.get(0), interpreter=interpreter,
+            in_project=in_project,
+        )  # fmt: skip
+        return _noting_failure(found, on_failure)
+
+    def rerun(seed: int) -> Measurement:
+        found = run_shuffled(
+            candidate, *roots, seed, timeout=timeout, sandbox=True, warning_filters=filters,
+            ahead=ahead.get(seed), interpreter=interpreter, in_project=in_project,
+        )  # fmt: skip
+        return _noting_failure(found, on_failure)
+
+    with ThreadPoolExecutor(max(1, len(seeds))) as threads:
+        measurement = threads.submit(covered)
+        reruns = [threads.submit(rerun, seed) for seed in seeds if seed != 0]
+        return measurement.result(), [run.result() for run in reruns]
+
+
+def _noting_failure(run: Measurement, on_failure: Callable[[], None]) -> Measurement:
+    if not run.ok:
+        on_failure()
+    return run
+
+
+def _classify(
+    dropped: Dropped,
+    measurement: Measurement,
+    shuffled: list[Measurement],
+    generated: Sequence[GeneratedTest],
+) -> set[str]:
+    """Every generated test failing in some run (a failing case of a parametrized test names
+    the tests it was made of), each noted once under its cause: unstable when it passed in
+    another run (another order or hash seed), failing when it failed in every one."""
+    failed = [_failing(run, generated) for run in (measurement, *shuffled)]
+    names: set[str] = set().union(*failed)
+    for name in sorted(names):
+        message = next(found[name] for found in failed if name in found)
+        if SANDBOX_REFUSAL in message:
+            dropped.sandbox.append(name)
+        elif all(name in found for found in failed):
+            dropped.failing.append(name)
+        else:
+            dropped.unstable.append(name)
+    return names
+
+
+def _failing(run: Measurement, generated: Sequence[GeneratedTest]) -> dict[str, str]:
+    """The generated tests behind the run's failures, with the failure's text."""
+    found: dict[str, str] = {}
+    for failure in run.failures:
+        for name in original_names([failure], generated):
+            found.setdefault(name, run.messages.get(failure, ""))
+    return found

@@ -1,0 +1,90 @@
+"""Keeping only what adds to the project's suite: its coverage, and with mutation on its kills.
+
+    Verification (coverage.py per test) + what the suite covers (+ the mutants it kills,
+    ``host.suite_kills``) -> the tests that add, in the file's order -> ``Kept`` (each unit's
+    gain over the suite)
+
+One step of ``run.verify.verify_outcomes``; it calls no other step.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from miogen.analysis.model import ModuleModel, Unit
+from miogen.emit.module import module_text
+from miogen.host.adds import Gain, covers_by_test, keep_what_adds
+from miogen.host.suite_kills import MutantId, SuiteKills
+from miogen.run.result import Kept, Verification
+
+SuiteCovered = Mapping[str, Sequence[int]]  # unit -> target ids the project's tests cover
+
+
+def keep_adds(
+    verification: Verification | None,
+    module_name: str,
+    model: ModuleModel,
+    units: Sequence[Unit],
+    suite: SuiteCovered,
+    kills: Mapping[str, set[MutantId]] | None = None,
+    killed: SuiteKills | None = None,
+) -> Kept:
+    """Keep only the verified tests that add to ``suite`` (``keep_only_what_adds``; the
+    ``verification`` is updated: its tests, dropped and measurement), and give each unit its
+    gain over it. ``kills`` (with mutation on: test name -> the mutants it kills) and
+    ``killed`` (the project's suite's verdict on them, ``host.suite_kills``): a test that
+    kills a mutant the suite leaves alive adds too."""
+    verification = verification or Verification([])
+    killed = killed or SuiteKills()
+    gains = keep_only_what_adds(
+        verification, module_name, model, units, suite, kills, killed.killed
+    )
+    return Kept(gains, [f"mutants: {note}" for note in killed.notes])
+
+
+def keep_only_what_adds(
+    verification: Verification,
+    module_name: str,
+    model: ModuleModel,
+    units: Sequence[Unit],
+    suite: SuiteCovered,
+    kills: Mapping[str, set[MutantId]] | None = None,
+    suite_killed: set[MutantId] | None = None,
+) -> dict[str, Gain]:
+    """Drop the verified tests that add no target to the project's ``suite`` (unit -> covered
+    ids) and the tests kept before them, in the file's order; the kept tests' coverage is
+    coverage.py's per-test measurement. Returns each unit's gain over the suite.
+    ``kills`` (test name -> the mutants it kills, with mutation on): a test that kills one that
+    neither ``suite_killed`` nor a test kept before it kills adds too.
+
+    Without per-test measurement (no tests, or a run that measured nothing), nothing is dropped.
+    """
+    measurement = verification.measurement
+    if measurement is not None and measurement.per_test and verification.tests:
+        generated = module_text(verification.tests, module_name, model.has_module_state)[1]
+        covers = covers_by_test(measurement.per_test, generated)
+        order = [t.name for t in verification.tests]
+        suite_ids = {i for ids in suite.values() for i in ids}
+        kept = set(keep_what_adds(order, covers, suite_ids, kills, suite_killed or ()))
+        verification.dropped.adds_nothing += [n for n in order if n not in kept]
+        if len(kept) < len(order):  # its module figure was of every verified test
+            measurement.module_percent = None
+        verification.tests = [t for t in verification.tests if t.name in kept]
+        reached = {i for name in kept for i in covers.get(name, ())}
+        for unit in units:
+            ids = {t.id for t in unit.targets}
+            measurement.covered[unit.name] = sorted(reached & ids)
+    measured = measurement.covered if measurement is not None else {}
+    added = {m for t in verification.tests for m in (kills or {}).get(t.name, ())}
+    added -= suite_killed or set()
+    verification.gains = {
+        unit.name: Gain(
+            unit.name,
+            len(unit.targets),
+            frozenset(suite.get(unit.name, ())),
+            frozenset(suite.get(unit.name, ())) | frozenset(measured.get(unit.name, ())),
+            sum(1 for u, _ in added if u == unit.name),
+        )  # fmt: skip
+        for unit in units
+    }
+    return verification.gains
