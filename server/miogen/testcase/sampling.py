@@ -96,9 +96,9 @@ class TestFactory:
         return None
 
     def complete(self, test: TestCase) -> bool:
-        """Whether each call of ``test`` passes every parameter without a default. Sampling
-        always does; the shrinker's argument pass may leave one out, and the call then raises
-        Python's TypeError before the code runs (no type checker takes such a call)."""
+        """Whether each call of ``test`` passes every parameter without a default, as sampling
+        and the shrinker (which leaves out only arguments with defaults) must: such a call
+        raises Python's TypeError before the code runs, and no type checker takes it."""
         for statement in test:
             signature = self.signature(statement) if statement.kind in _ARGUED else None
             if signature is None:
