@@ -17,9 +17,14 @@ import re
 import string
 from collections.abc import Callable
 from dataclasses import dataclass
-from re import _constants as sre_constants  # type: ignore[attr-defined]  # re's parser (3.11+)
-from re import _parser as sre_parse  # type: ignore[attr-defined]
 from typing import Any, Literal
+
+try:  # re's parser (3.11+; sre_parse warns there)
+    from re import _constants as sre_constants  # type: ignore[attr-defined]
+    from re import _parser as sre_parse  # type: ignore[attr-defined]
+except ImportError:  # pragma: no cover - Python 3.10, where a project's worker may run
+    import sre_constants
+    import sre_parse
 
 Mode = Literal["match", "fullmatch", "search"]
 MAX_ALTERNATIVES = 16  # sequences a pattern may expand to
@@ -137,7 +142,7 @@ def _char_test(opcode: Any, argument: Any) -> CharTest:
     if opcode is sre_constants.ANY:
         return "\n".__ne__
     if opcode is sre_constants.IN:
-        return _class_test(list(argument))
+        return class_test(list(argument))
     raise NotSimple
 
 
@@ -157,7 +162,9 @@ _CATEGORIES: dict[Any, CharTest] = {
 }
 
 
-def _class_test(members: list[tuple[Any, Any]]) -> CharTest:
+def class_test(members: list[tuple[Any, Any]]) -> CharTest:
+    """Whether a character is in a ``[...]`` class (as parsed); ``NotSimple`` beyond ranges,
+    literals and the digit/space/word categories."""
     negate = bool(members) and members[0][0] is sre_constants.NEGATE
     tests: list[CharTest] = []
     for opcode, argument in members[1:] if negate else members:

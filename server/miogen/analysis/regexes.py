@@ -25,6 +25,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from miogen.analysis.patterns import NotSimple, class_test
+
 try:  # the parser moved into re in Python 3.11 (and sre_parse warns there)
     from re import _constants as sre_constants  # type: ignore[attr-defined]
     from re import _parser as sre_parse  # type: ignore[attr-defined]
@@ -317,7 +319,10 @@ class _Writer:
         if opcode is c.ANY:
             return self.character(lambda ch: ch != "\n")
         if opcode is c.IN:
-            return self.character(_class_test(list(argument)))
+            try:
+                return self.character(class_test(list(argument)))
+            except NotSimple:
+                raise Unsupported from None
         if opcode in _REPEATS:
             low, high, inner = argument
             high = low + MAX_EXTRA if high is c.MAXREPEAT else min(high, low + MAX_EXTRA)
@@ -361,31 +366,3 @@ _REPEATS = tuple(
     for name in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT")
     if hasattr(sre_constants, name)
 )
-_CATEGORIES: dict[Any, Any] = {
-    sre_constants.CATEGORY_DIGIT: str.isdigit,
-    sre_constants.CATEGORY_NOT_DIGIT: lambda c: not c.isdigit(),
-    sre_constants.CATEGORY_SPACE: str.isspace,
-    sre_constants.CATEGORY_NOT_SPACE: lambda c: not c.isspace(),
-    sre_constants.CATEGORY_WORD: lambda c: c.isalnum() or c == "_",
-    sre_constants.CATEGORY_NOT_WORD: lambda c: not (c.isalnum() or c == "_"),
-}
-
-
-def _class_test(members: list[tuple[Any, Any]]) -> Any:
-    """Whether a character is in a ``[...]`` class (as parsed)."""
-    c = sre_constants
-    negate = bool(members) and members[0][0] is c.NEGATE
-    tests: list[Any] = []
-    for opcode, argument in members[1:] if negate else members:
-        if opcode is c.LITERAL:
-            tests.append(chr(argument).__eq__)
-        elif opcode is c.RANGE:
-            low, high = argument
-            tests.append(lambda ch, low=low, high=high: low <= ord(ch) <= high)
-        elif opcode is c.CATEGORY and argument in _CATEGORIES:
-            tests.append(_CATEGORIES[argument])
-        else:
-            raise Unsupported
-    if negate:
-        return lambda ch: not any(test(ch) for test in tests)
-    return lambda ch: any(test(ch) for test in tests)
