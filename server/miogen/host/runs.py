@@ -11,9 +11,6 @@ import sys
 import threading
 from collections.abc import Mapping, Sequence
 
-if sys.platform != "win32":
-    import resource
-
 # The pytest processes under way (each a process group): ``stop_runs`` kills them, so that the
 # threads waiting for them return at once. Reentrant: ``stop_runs`` runs in a signal handler,
 # which may interrupt this process's main thread while it holds the lock.
@@ -86,7 +83,11 @@ def cpu_limited(returncode: int) -> bool:
 def _limit_cpu(pid: int, seconds: float) -> None:
     """At most ``seconds`` of CPU time for the process ``pid`` (Linux's prlimit; elsewhere the
     caller's wall-clock timeout is the only bound)."""
-    if sys.platform == "win32" or not hasattr(resource, "prlimit"):
+    try:
+        import resource  # here, not at the top: a platform without it is told so by the CLI
+    except ImportError:
+        return
+    if not hasattr(resource, "prlimit"):
         return
     soft = max(1, math.ceil(seconds))
     with contextlib.suppress(OSError, ValueError):  # it ended already
