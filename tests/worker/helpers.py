@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import sys
 import tempfile
 from pathlib import Path
@@ -10,6 +11,7 @@ from miogen.analysis.module import analyze_file
 from miogen.common.records import JobSpec, UnitJob
 from miogen.worker import phases
 from miogen.worker.problem import UnitProblem
+from miogen.worker.search import Budget, run_mio
 
 
 def problem_for(path: Path, unit: str, trace: bool = False) -> UnitProblem:
@@ -35,3 +37,11 @@ def spec_for(path: Path, unit: str | list[str], **options: object) -> JobSpec:
         units=tuple(UnitJob(name, seeds=seeds, blocked=blocked) for name in names),
         **options,  # type: ignore[arg-type]
     )  # fmt: skip
+
+
+def missed_by_mio(path: Path, unit: str, evaluations: int, seed: int = 0) -> list[int]:
+    """The targets of ``unit`` (module at ``path``) that MIO leaves uncovered after
+    ``evaluations`` fitness evaluations at ``seed``."""
+    problem = problem_for(path, unit)
+    archive = run_mio(problem, Budget(evaluations=evaluations), random.Random(seed))
+    return [t for t in problem.targets() if not archive.is_covered(t)]
