@@ -36,7 +36,8 @@ def test_plain_json_values_come_out():
     data = to_json(SPEC)
     assert data["algorithm"] == "mio" and type(data["algorithm"]) is str
     assert data["units"] == [{"name": "Square", "seeds": [[1, 2]], "blocked": [], "careful": False,
-                              "replay_only": False, "raw": False, "share": None}]  # fmt: skip
+                              "replay_only": False, "raw": False, "share": None,
+                              "suite_covered": []}]  # fmt: skip
 
 
 def test_a_whole_number_is_a_float_fields_value():

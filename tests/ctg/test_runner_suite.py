@@ -38,3 +38,23 @@ def test_a_unit_the_suite_covers_gets_no_budget_and_failures_are_told(tmp_path):
     assert "bank.py: +" in "\n".join(lines)
     assert any(line.startswith("bank.py::Account: +") for line in lines)
     assert (root / "tests" / "test_by_us.py").read_text().strip() == HUMAN.strip()
+
+
+PART = """
+from bank import classify
+
+
+def test_greater():
+    assert classify(2, 1) == "greater"
+"""
+
+
+def test_the_search_of_a_partly_covered_unit_aims_past_the_suite(tmp_path):
+    root = make_project(tmp_path / "project", {"bank.py": BANK, "tests/test_by_us.py": PART})
+    config = CtgConfig(budget=10.0, jobs=1, verify_runs=1, options=Options(evaluations=200))
+    report = run_ctg([root], config)
+    classify = next(state for state in report.units if state.unit.name == "classify")
+    assert classify.suite and classify.status == "ran"
+    result = classify.outcome.result if classify.outcome is not None else None
+    assert result is not None and result.covered
+    assert not set(result.covered) & set(classify.suite)  # covered before the search began

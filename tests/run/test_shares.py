@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 
 from miogen.analysis.model import Target, Unit
 from miogen.cli import summarize
@@ -57,6 +59,16 @@ def test_each_unit_weighs_what_the_suite_misses_and_a_covered_one_gets_no_search
     shares = suite_shares(UNITS, COVERED)
     assert shares.weights == {"half": 3.0, "none": 3.0}
     assert shares.covered == ("full",)
+
+
+def test_each_unit_job_carries_the_ids_the_suite_covers_of_its_own_targets():
+    covered = {"full": [0, 1], "half": [9, 0], "none": []}
+    shares = suite_shares(UNITS, covered, named=["full"])
+    assert {job.name: job.suite_covered for job in shares.units} == {
+        "full": (0, 1),
+        "half": (0,),
+        "none": (),
+    }
 
 
 def test_a_unit_asked_for_by_name_is_searched_though_the_suite_covers_it():
@@ -119,3 +131,25 @@ def test_without_a_suite_every_unit_shares_by_size_as_before(write_project):
     assert [event.weights for event in loaded] == [sizes]
     assert not any(u.skipped for u in report.units)
     assert all(u.outcome.result is not None for u in report.units)
+
+
+def test_the_search_aims_past_the_suite_and_its_file_passes_plain_pytest(write_project):
+    """Inside grade, which the suite covers in part, the search claims none of the suite's
+    targets (they were covered before it started) and covers the rest."""
+    root = write_project({"m.py": MODULE, "tests/test_m.py": SUITE})
+    report, _ = generate(root)
+    grade = report.unit("grade")
+    assert grade.gain is not None and grade.gain.suite
+    result = grade.outcome.result
+    assert result is not None and result.tests
+    assert not set(result.covered) & grade.gain.suite
+    assert set(result.covered) | grade.gain.suite == {t.id for t in grade.unit.targets}
+    assert all(set(test.targets) - grade.gain.suite for test in grade.tests)
+    verification = report.verification
+    assert verification is not None and not verification.dropped.refused
+    written = root / "tests" / "test_m_miogen.py"
+    ran = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(written)],
+        cwd=root, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert ran.returncode == 0, ran.stdout + ran.stderr

@@ -105,6 +105,9 @@ class UnitJob:
     # The search's tests as found: no shrinking (``--raw``; a unit whose workers died too often)
     raw: bool = False
     share: float | None = None  # weight in the job's budget (default: the unit's target count)
+    # Target ids the project's own suite covers (``host.baseline``): the search treats them as
+    # covered, so they draw no effort and no kept test is there for them alone.
+    suite_covered: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -451,7 +451,10 @@ def _builder(
             seeds = list(state.seeds) if config.strategy == "ctg" else []
             if config.strategy == "ctg" and config.input_seeding > 0:
                 seeds += _pool_seeds(state, by_key, finished, config)
-            units.append(UnitJob(state.unit.name, seeds=tuple(seeds), share=_seconds(state)))
+            # the search aims at what the project's suite misses
+            suite = tuple(state.suite)
+            job = UnitJob(state.unit.name, tuple(seeds), share=_seconds(state), suite_covered=suite)
+            units.append(job)
         budget = sum(_seconds(s) for s in group)
         location = group[0].module.location
         spec = job_spec(location, units, config.options, budget, config.interpreter)

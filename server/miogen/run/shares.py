@@ -11,7 +11,9 @@ completely gets no search (the summary says "covered by your suite"), unless
 - every unit of the module is covered and mutation is on: killing the mutants the suite
   leaves alive is then all there is to gain, and the units share the budget as before.
 
-The job's budget stays the whole module's: the weights only divide it.
+The job's budget stays the whole module's: the weights only divide it. Each unit's job also
+carries the target ids the suite covers (``UnitJob.suite_covered``): inside a partly covered
+unit the search aims only at the rest.
 """
 
 from __future__ import annotations
@@ -55,7 +57,8 @@ def suite_shares(
     ``mutation``: the search also looks for mutants (see the module docstring); ``raw``:
     the user's ``--raw`` (each unit's job careful and unshrunk: ``UnitJob.careful``, ``.raw``).
     """
-    missed = {u.name: missed_targets(u, set(suite_covered.get(u.name, ()))) for u in units}
+    covered = {u.name: _covered_ids(u, suite_covered.get(u.name, ())) for u in units}
+    missed = {u.name: missed_targets(u, set(covered[u.name])) for u in units}
     complete = [u.name for u in units if u.targets and not missed[u.name] and u.name not in named]
     if mutation and len(complete) == len(units):
         complete = []  # mutants are all that is left to find: every unit searches for them
@@ -66,9 +69,16 @@ def suite_shares(
                 careful=raw,
                 raw=raw,
                 share=float(missed[u.name]) if missed[u.name] else None,
+                suite_covered=covered[u.name],
             )
             for u in units
             if u.name not in complete
         ),
         tuple(complete),
     )
+
+
+def _covered_ids(unit: Unit, covered: Collection[int]) -> tuple[int, ...]:
+    """The ids of ``unit``'s targets among ``covered``, sorted."""
+    found = set(covered)
+    return tuple(sorted(target.id for target in unit.targets if target.id in found))

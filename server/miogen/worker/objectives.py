@@ -204,7 +204,8 @@ class Stagnation:
 
 
 class GoalsStalled:
-    """True once every branch is covered and the other goals stopped coming, as in ``Stagnation``.
+    """True once every branch is covered (by the search, or the project's suite: ``settled``) and
+    the other goals stopped coming, as in ``Stagnation``.
 
     The other criteria's goals often include infeasible ones (a ``negative`` output of a
     function that never returns one, exceptions nobody can raise): without this rule every
@@ -229,7 +230,7 @@ class GoalsStalled:
             if self.archive.covered_count == self.seen:
                 return False
             self.seen = self.archive.covered_count
-            if not all(self.archive.is_covered(target) for target in self.problem.by_id):
+            if not all(self.archive.is_covered(target) for target in self.problem.open_ids):
                 return False
             self.stagnation = Stagnation(self.archive, self.budget)
         return self.stagnation()

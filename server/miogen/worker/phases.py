@@ -117,7 +117,8 @@ def prepare(
     objectives: Objectives | None = None,
 ) -> UnitProblem:
     """The unit's search problem: its executor (probes, or the arc tracer where they fall short);
-    with ``objectives``, the unit's goals of other criteria and the performance proxies."""
+    with ``objectives``, the unit's goals of other criteria and the performance proxies; the
+    targets the project's suite covers settled (``job.suite_covered``)."""
     probed = probed_lines_of(model.source)
     exact = all(t.line in probed for t in unit.targets if t.kind == "branch")
     tracer = None if exact and not spec.trace else ArcTracer(module.__file__ or spec.path)
@@ -135,7 +136,7 @@ def prepare(
     factory.pool = project_pool(factory.pool, spec.cwd, tuple(j.name for j in spec.units))
     return UnitProblem(
         factory, executor, unit, _code_map(model.source), blocked,
-        criteria=criteria, performance=performance,
+        criteria=criteria, performance=performance, settled=frozenset(job.suite_covered),
     )  # fmt: skip
 
 
@@ -312,6 +313,8 @@ class UnitRun:
         self.progress.budget = budget
         archive, progress = self.archive, self.progress
         spec, problem = self.spec, self.problem
+        if not problem.targets() and not self.mutation_on:
+            return StopReason.ALL_COVERED  # the project's suite covers every target already
         stalled = GoalsStalled(problem, archive, budget)
         if spec.algorithm == Algorithm.RANDOM:
             run_random(problem, budget, self.rng, archive, progress, stalled)
@@ -329,7 +332,7 @@ class UnitRun:
             feedback_directed=spec.algorithm != Algorithm.MIO_NOFDS,
         )
         share = spec.mutation_share if self.mutation_on else 0.0
-        if not self.record.mutation_started:
+        if not self.record.mutation_started and problem.targets():
             coverage_end = 1.0 - share
             run_mio(
                 problem, budget, self.rng, config, archive, progress,
@@ -445,7 +448,7 @@ class UnitRun:
         uncovered = tuple(
             Uncovered(target.id, closest(archive, target), archive.best_h(target.id))
             for target in self.unit.targets
-            if target.id not in covered
+            if target.id not in covered and target.id not in problem.settled
         )
         report = rendering.mutation_report
         mutation = MutationSummary(

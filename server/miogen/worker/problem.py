@@ -3,6 +3,11 @@
 The problem evaluates under a frozen ``EvaluationMode``: the branch targets alone, or the unit's
 mutants too (the mutation phase and the reduction after it). A phase that needs another mode
 asks for a view (``under``) that shares the executor, the blocked tests and the refusal counts.
+
+Targets the project's own suite covers (``settled``, ``UnitJob.suite_covered``) are covered
+before the search starts: the problem neither lists nor scores them, so no algorithm spends
+effort on them (MIO keeps no population for them, DynaMOSA never ranks by them and counts them
+as covered in its control-dependence graph) and the reduction keeps no test for them alone.
 """
 
 from __future__ import annotations
@@ -61,10 +66,12 @@ class UnitProblem:
         mode: EvaluationMode = BRANCHES_ONLY,
         criteria: UnitCriteria | None = None,
         performance: bool = False,
+        settled: frozenset[int] = frozenset(),
     ) -> None:
         """``criteria``: the other criteria's goals, scored from the same executions;
         ``performance``: tests carry aDynaMOSA's proxies (its archive and fronts, MIO's
-        ``--performance``)."""
+        ``--performance``); ``settled``: target ids the project's suite covers (see the module
+        docstring)."""
         self.factory = factory
         self.executor = executor
         self.unit = unit
@@ -72,25 +79,29 @@ class UnitProblem:
         self.blocked = blocked  # canonical keys of tests that killed a worker
         self.mode = mode
         self.by_id: dict[int, Target] = {t.id: t for t in unit.targets}
+        self.settled = frozenset(i for i in settled if i in self.by_id)
+        # the branch and line targets the search aims at: those the suite leaves
+        self.open_ids: tuple[int, ...] = tuple(i for i in self.by_id if i not in self.settled)
         self.refusals: dict[str, int] = {}  # shared by every view of the problem
         self._first_line: dict[int, int] = {}
         self.criteria = criteria
         self.performance = performance
         self._mutant_targets = tuple(m.target for m in mode.mutants.loaded) if mode.mutants else ()
-        self._targets: tuple[Hashable, ...] = (*self.by_id, *self._mutant_targets)
+        self._targets: tuple[Hashable, ...] = (*self.open_ids, *self._mutant_targets)
         self._goals = 0  # the criteria's goal count when ``_targets`` was built
 
     def under(self, mode: EvaluationMode) -> UnitProblem:
         """The same problem evaluated in ``mode`` (executor, blocked tests and refusals shared)."""
         view = UnitProblem(
             self.factory, self.executor, self.unit, self.code, self.blocked, mode,
-            self.criteria, self.performance,
+            self.criteria, self.performance, self.settled,
         )  # fmt: skip
         view.refusals, view._first_line = self.refusals, self._first_line
         return view
 
     def targets(self) -> Collection[Hashable]:
-        """Branch targets, the criteria's goals, and each mutant's in a mode with mutants.
+        """Branch targets (but the settled ones), the criteria's goals, and each mutant's in a
+        mode with mutants.
 
         Asked before every step; rebuilt only when a criterion found new goals (exceptions).
         """
@@ -98,12 +109,24 @@ class UnitProblem:
         if goals != self._goals:
             self._goals = goals
             criteria = self.criteria.goals() if self.criteria is not None else []
-            self._targets = (*self.by_id, *criteria, *self._mutant_targets)
+            self._targets = (*self.open_ids, *criteria, *self._mutant_targets)
         return self._targets
 
     def control_dependencies(self) -> dict[Hashable, tuple[Hashable, ...]]:
-        """DynaMOSA's control-dependence graph over the branch targets and the criteria's goals."""
-        return self.criteria.control_dependencies() if self.criteria is not None else {}
+        """DynaMOSA's control-dependence graph over the branch targets and the criteria's goals.
+
+        A settled target is covered for good: what it controls is reachable from the start (as
+        though the search had covered it), and it is no node of its own.
+        """
+        graph = self.criteria.control_dependencies() if self.criteria is not None else {}
+        settled = self.settled
+        if not settled:
+            return graph
+        return {
+            target: () if any(p in settled for p in parents) else parents
+            for target, parents in graph.items()
+            if target not in settled
+        }
 
     def crossover(
         self, first: TestCase, second: TestCase, rng: random.Random
@@ -136,10 +159,15 @@ class UnitProblem:
         return Evaluated(test, self.heuristics(execution), size(test), measured)
 
     def heuristics(self, execution: Execution) -> dict[Hashable, float]:
-        """h per target: the branches', the other criteria's goals', the mutants' (in their mode)."""
+        """h per target: the branches', the other criteria's goals', the mutants' (in their mode).
+
+        Settled targets are left out, after the criteria read every branch's h from them.
+        """
         h = self.branch_heuristics(execution)
         if self.criteria is not None:
             h.update(self.criteria.heuristics(execution, h).items())
+        for target in self.settled:
+            h.pop(target, None)
         if self.mode.mutants is not None:
             h.update(self.mutant_heuristics(execution, self.mode.mutants))
         return h
