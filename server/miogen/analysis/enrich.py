@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
 
-from miogen.analysis import guards, inference, keywords, regexes
+from miogen.analysis import guards, inference, keywords, regexes, type_names
 from miogen.analysis.inference import BUILTIN_ATTRIBUTES, FunctionNode, ModuleFacts
 from miogen.analysis.model import ClassModel, ConstantPool, Parameter, Signature
 from miogen.analysis.source import read_source
@@ -45,7 +45,11 @@ def complete_model(
     imported = {name: cls for name, cls in imported.items() if name not in classes}
     nodes = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
     known = {**imported, **classes}
-    aliases = {**package_aliases(tree, location), **binding_aliases(tree)}
+    aliases = {
+        **package_aliases(tree, location),
+        **type_names.type_aliases(tree),
+        **binding_aliases(tree),
+    }
     reader = TypeReader(set(known), {k: v for k, v in aliases.items() if k not in known})
     facts = ModuleFacts(
         reader,
