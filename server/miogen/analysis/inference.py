@@ -30,6 +30,7 @@ MAX_OPTIONS = 6  # types kept in an inferred union, the best supported first
 MIN_SHARE = 0.25  # an option with less than this share of the best one's evidence is left out
 MAX_SHARED = 4  # an attribute shared by more types than this is weak evidence
 CHECKED = 3.5  # the weight of an isinstance check (which also leaves other types open)
+NONE_CHECKED = 1.0  # the weight of a comparison with None (which keeps None an option)
 NONE = TypeSpec("none")
 NUMBER = (TypeSpec("int"), TypeSpec("float"))
 FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef
@@ -85,6 +86,9 @@ class Evidence:
     strong: bool = False
     # The body tells types apart (isinstance): the types it does not name take a branch too.
     open: bool = False
+    # The body compares the parameter with None (``if p is None:``): None takes a branch of
+    # its own, so it stays an option however much other evidence outweighs it.
+    none_checked: bool = False
 
     def add(
         self, specs: tuple[TypeSpec, ...] | list[TypeSpec], weight: float, strong: bool
@@ -99,6 +103,8 @@ class Evidence:
         best = max(self.scores.values())
         ordered = sorted(self.scores, key=lambda s: -self.scores[s])[:MAX_OPTIONS]
         ordered = [s for s in ordered if self.scores[s] >= MIN_SHARE * best]
+        if self.none_checked and NONE not in ordered:
+            ordered.append(NONE)
         if not self.strong or self.open or ordered == [NONE]:
             ordered.append(ANY)
         return union(ordered)
@@ -154,6 +160,7 @@ def _infer(node: FunctionNode, parameter: Parameter, facts: ModuleFacts, owner: 
     for spec_list, weight, strong in _uses(node, name, facts, owner):
         evidence.add(spec_list, weight, strong)
         evidence.open |= weight == CHECKED
+        evidence.none_checked |= weight == NONE_CHECKED and spec_list == [NONE]
     called = facts.calls.get((owner, node.name), {}).get(name)
     if called is not None:
         for spec, score in called.scores.items():
@@ -355,7 +362,7 @@ def _is_type_of(node: ast.expr, name: str) -> bool:
 def _compared_with(op: ast.cmpop, other: ast.expr, reversed_: bool) -> Iterator[Use]:
     if isinstance(op, ast.Is | ast.IsNot):
         if isinstance(other, ast.Constant) and other.value is None:
-            yield [NONE], 1.0, False
+            yield [NONE], NONE_CHECKED, False
         return
     if isinstance(op, ast.In | ast.NotIn):
         if not reversed_:  # p in <container>
