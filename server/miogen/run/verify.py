@@ -162,9 +162,14 @@ class CachedSuite:
     def start(self) -> None:
         pass
 
-    def result(self) -> Baseline | None:
+    def current(self) -> Baseline | None:
+        """The cached measurement when it is of the project's files as they are (None: it is
+        not; nothing is started)."""
         suite = project_baseline(self.root, run=False)
-        if suite.stale:
+        return None if suite.stale else suite
+
+    def result(self) -> Baseline | None:
+        suite = self.current()
+        if suite is None:
             refresh_in_background(self.root)
-            return None
         return suite
