@@ -44,7 +44,7 @@ from miogen.lsp.snapshot import Snapshot, UnitShape
 from miogen.run.job import ModuleJob, VerificationAhead, run_and_verify
 from miogen.run.result import Dropped, ModuleRun
 from miogen.run.shares import suite_shares
-from miogen.run.verify import CachedSuite
+from miogen.run.verify import CachedSuite, project_folder
 
 logger = logging.getLogger(__name__)
 
@@ -380,9 +380,14 @@ def _run_in_project(
     suite misses (``_aimed``). On the job's thread: finding the file reads the project's
     pytest configuration, the suite's cached measurement the project's files."""
     test_file = test_path(request.location, job.settings)
+    if project_folder(request.location, test_file) is not None:  # the project's own runs
+        ahead.project = request.location.project_root
     request = _aimed(request, suite.current())
     job.suite_covered = next((u.suite_covered for u in request.units if u.name == job.unit), ())
-    return run_and_verify(request, on_event, job._stop, spares, suite, ahead, test_file)
+    try:
+        return run_and_verify(request, on_event, job._stop, spares, suite, ahead, test_file)
+    finally:
+        suite.refresh()
 
 
 def _aimed(request: ModuleJob, suite: Baseline | None) -> ModuleJob:
