@@ -549,7 +549,11 @@ tests can run; the analysis is done already when the spare was given the saved t
 waited, as the server does once typing pauses and at each save; without a spare, the
 interpreter's start too), the unit's search and post-processing within the budget (the
 engine's budget covers these, not the start), then coverage.py's verification of the emitted
-tests in fresh pytest processes (started during the search). The server's account names the
+tests in fresh pytest processes (started during the search, importing pytest, coverage.py and
+the project's installed pytest plugins while they wait): a coverage run in the file's order and a
+run backwards, then, when keeping what adds left tests out (here: the tests kept for exception
+goals, which add no branch), the kept tests once more alone, in a process started when the
+verification began. The server's account names the
 worker's pid ("started ahead" when it was a spare, "the saved text analysed ahead" when the
 spare had analysed it) and splits its wall time into the start and the unit's phases, then the
 verification.

@@ -6,6 +6,7 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
 from miogen.analysis.module import analyze_file
 from miogen.host import runs
 from miogen.host.measure import measure, start_ahead
@@ -230,3 +231,27 @@ def test_the_projects_run_has_its_root_first_on_sys_path_as_python_m_pytest(tmp_
         found = in_project(tmp_path, tmp_path, module, test_file, ahead)
         assert found.ok and found.passed == 1, (ahead, found.output)
         assert len(found.covered["double"]) == 1
+
+
+def test_a_process_started_ahead_for_the_projects_run_imports_its_plugins_while_it_waits(
+    tmp_path,
+):
+    """The project's run loads its installed pytest plugins: the process started ahead for it
+    imports them before its order comes, as the run will (the project's folder first on the
+    path: here a module of the project's stands in for one)."""
+    from importlib.metadata import entry_points
+
+    modules = [e.module for e in entry_points(group="pytest11") if "." not in e.module]
+    if not modules:
+        pytest.skip("no pytest plugin installed")
+    marker = tmp_path / "imported"
+    (tmp_path / f"{modules[0]}.py").write_text(f"open({str(marker)!r}, 'w').close()\n")
+    [waiting] = start_ahead(tmp_path, [0], project=tmp_path)
+    try:
+        deadline = time.monotonic() + 120
+        while not marker.exists() and waiting.process.poll() is None:
+            assert time.monotonic() < deadline, "the plugin was not imported while it waited"
+            time.sleep(0.1)
+        assert marker.exists() and waiting.process.poll() is None, "imported, still waiting"
+    finally:
+        waiting.close()

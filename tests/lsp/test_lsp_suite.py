@@ -68,3 +68,19 @@ async def test_a_complete_suite_gets_no_tests_and_it_is_said(editor):
     answer = await editor.command("miogen.generateTests", path, "sign")
     assert answer["tests"] == 0 and not answer["applied"], answer
     assert editor.logs("your suite already covers every branch of sign"), editor.logs("sign")
+
+
+async def test_the_search_aims_at_what_the_suite_misses(editor):
+    """With the suite's measurement current, the job's search treats the branches the suite
+    covers as covered (``UnitJob.suite_covered``): it keeps no test for them, so none is left
+    out for adding nothing; the progress counts them from the start."""
+    editor.configure(evaluations=2000, seed=1, criteria="branch", mutationShare=0.0)
+    path = editor.write("signs.py", SIGN)
+    editor.write("tests/test_signs_by_us.py", POSITIVE)
+    project_baseline(editor.project)
+    editor.open(path)
+    answer = await editor.command("miogen.generateTests", path, "sign")
+    assert answer["tests"] == 2, answer  # sign(-x) and sign(0): sign(5) is the suite's
+    assert editor.logs("sign: +3 branches over your suite"), editor.logs("sign")
+    assert not editor.logs("sign: left out tests"), editor.logs("sign")
+    assert not editor.logs("the search claimed"), editor.logs("sign")

@@ -65,3 +65,36 @@ def test_without_a_suite_everything_that_covers_something_new_stays(tmp_path):
     location, model, verification = verified_sign(tmp_path, tests)
     keep_only_what_adds(verification, location.module_name, model, model.units, {})
     assert [t.name for t in verification.tests] == ["test_negative", "test_one"]
+
+
+def test_the_kept_tests_are_verified_again_in_a_process_started_ahead(tmp_path, monkeypatch):
+    """Keeping what adds left a test out: the kept ones run again alone, in a process started
+    while the first verification ran (its start is off the clock): no pytest starts cold."""
+    from miogen.common.records import StopReason, UnitOutcome, UnitResult
+    from miogen.host import measure
+    from miogen.host.measure import start_ahead
+    from miogen.run.check import VERIFY_RUNS
+    from miogen.run.verify import verify_outcomes
+
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'p'\n")
+    (tmp_path / "signs.py").write_text(SIGN.lstrip())
+    location = locate(tmp_path / "signs.py")
+    model = analyze_file(location.path, location.module_name)
+    [unit] = model.units
+    by_arc = {t.arc: t.id for t in unit.targets}
+    tests = (record("test_positive", "assert sign(5) == 1"), record("test_zero", "assert sign(0) == 0"))  # fmt: skip
+    outcome = UnitOutcome("sign", result=UnitResult("sign", 4, (), tests, (), StopReason.BUDGET))
+
+    def cold(*args, **kwargs):
+        raise AssertionError("a pytest process started cold")
+
+    ahead = start_ahead(location.import_root, range(VERIFY_RUNS))
+    monkeypatch.setattr(measure, "_run_pytest", cold)
+    suite = {"sign": [by_arc[(2, 3)]]}  # x > 0 true: test_positive adds nothing
+    run = verify_outcomes(location, model, model.units, [outcome], ahead=ahead, suite=suite)
+    assert [t.name for t in run.unit("sign").tests] == ["test_zero"]
+    assert run.dropped.adds_nothing == ["test_positive"]
+    assert run.measurement is not None and run.measurement.ok
+    assert sorted(run.measurement.covered["sign"]) == sorted(by_arc[a] for a in [(2, 4), (4, 6)]), (
+        "coverage.py's run of the kept test alone"
+    )

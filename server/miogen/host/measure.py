@@ -190,12 +190,17 @@ class Ahead:
 
 
 def start_ahead(
-    import_root: Path, seeds: Sequence[int], interpreter: Interpreter = OWN
+    import_root: Path,
+    seeds: Sequence[int],
+    interpreter: Interpreter = OWN,
+    project: Path | None = None,
 ) -> list[Ahead]:
     """One process per run, each with its hash seed (and order, but for run 0), sandboxed.
 
     They import pytest and coverage.py now and wait; ``measure`` and ``run_shuffled`` hand them
-    their run. Close them (``Ahead.close``) when they are not used.
+    their run. Close them (``Ahead.close``) when they are not used. ``project``: the root of
+    the project whose run (``in_project``) they will do: they import its installed pytest
+    plugins now too, which its run loads.
     """
     made = []
     for seed in seeds:
@@ -205,8 +210,9 @@ def start_ahead(
         )
         environment = interpreter.environment(_environment(base, import_root, folder.name))
         environment["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
+        roots = [str(project), str(import_root)] if project is not None else []
         command = interpreter.command(
-            "miogen.plugins.ahead", str(VERIFY_MEMORY_MB), str(AHEAD_CPU_SECONDS)
+            "miogen.plugins.ahead", str(VERIFY_MEMORY_MB), str(AHEAD_CPU_SECONDS), *roots
         )
         process = subprocess.Popen(
             command, cwd=folder.name, env=environment, stdin=subprocess.PIPE,

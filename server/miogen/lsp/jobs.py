@@ -13,6 +13,7 @@ the worker; a job cancelled while its tests are being verified gives up its slot
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import threading
 import traceback
@@ -33,6 +34,7 @@ from miogen.common.records import (
     UnitOutcome,
 )
 from miogen.host.adds import Gain
+from miogen.host.baseline import Baseline
 from miogen.host.measure import Measurement
 from miogen.host.spare import Spares, SpareSource
 from miogen.lsp.insert import test_path
@@ -41,7 +43,8 @@ from miogen.lsp.settings import Settings
 from miogen.lsp.snapshot import Snapshot, UnitShape
 from miogen.run.job import ModuleJob, VerificationAhead, run_and_verify
 from miogen.run.result import Dropped, ModuleRun
-from miogen.run.verify import CachedSuite
+from miogen.run.shares import suite_shares
+from miogen.run.verify import CachedSuite, project_folder
 
 logger = logging.getLogger(__name__)
 
@@ -68,6 +71,9 @@ class Job:
     result: ModuleRun | None = None  # the verified run (state done)
     message: str = ""  # why it failed, for diagnostics and logs
     token: str | None = None  # work-done progress token, when the client shows progress
+    # The unit's targets the project's suite covers (its cached measurement, when current):
+    # the search aims at the rest; shown covered from the start (set on the job's thread).
+    suite_covered: tuple[int, ...] = ()
     _stop: threading.Event = field(default_factory=threading.Event)
     _stopped: asyncio.Event = field(default_factory=asyncio.Event)
     _finished: asyncio.Future[Job] | None = None
@@ -92,7 +98,9 @@ class Job:
 
     @property
     def covered_ids(self) -> list[int]:
-        return list(self.progress.covered) if self.progress else []
+        """What the search covered so far, with what the project's suite covers."""
+        found = self.progress.covered if self.progress else ()
+        return sorted(set(found) | set(self.suite_covered)) if self.suite_covered else list(found)
 
     @property
     def tests(self) -> list[TestRecord]:
@@ -311,9 +319,8 @@ class Scheduler:
         spares = self.spares.keyed(job.settings)
         suite = CachedSuite(job.location.project_root)
         running = loop.run_in_executor(
-            self.threads, _run_in_project, request, job.settings, on_event, job._stop, spares,
-            suite, ahead,
-        )  # fmt: skip
+            self.threads, _run_in_project, job, request, on_event, spares, suite, ahead
+        )
         try:
             result = await _unless_stopped(job, running)
         finally:
@@ -335,7 +342,7 @@ class Scheduler:
             return
         first_coverage = False
         if isinstance(event, Progress):
-            first_coverage = bool(event.covered) and not job.covered_ids
+            first_coverage = bool(event.covered) and not (job.progress and job.progress.covered)
             job.progress = event
             job.streamed += [entry.test for entry in event.new_tests]
         elif isinstance(event, Crash):
@@ -360,20 +367,47 @@ class Scheduler:
 
 
 def _run_in_project(
+    job: Job,
     request: ModuleJob,
-    settings: Settings,
     on_event: Callable[[Event], None],
-    stop: threading.Event,
     spares: SpareSource,
     suite: CachedSuite,
     ahead: VerificationAhead,
 ) -> ModuleRun:
     """``run_and_verify`` for the unit's test file (``insert.test_path``), as ``miogen
     generate`` runs it: the tests are verified where they will be inserted, by the project's
-    own pytest at its root (``run.verify.verify``). On the job's thread: finding the file
-    reads the project's pytest configuration."""
-    test_file = test_path(request.location, settings)
-    return run_and_verify(request, on_event, stop, spares, suite, ahead, test_file)
+    own pytest at its root (``run.verify.verify``), and the search aims at what the project's
+    suite misses (``_aimed``). On the job's thread: finding the file reads the project's
+    pytest configuration, the suite's cached measurement the project's files."""
+    test_file = test_path(request.location, job.settings)
+    if project_folder(request.location, test_file) is not None:  # the project's own runs
+        ahead.project = request.location.project_root
+    request = _aimed(request, suite.current())
+    job.suite_covered = next((u.suite_covered for u in request.units if u.name == job.unit), ())
+    try:
+        return run_and_verify(request, on_event, job._stop, spares, suite, ahead, test_file)
+    finally:
+        suite.refresh()
+
+
+def _aimed(request: ModuleJob, suite: Baseline | None) -> ModuleJob:
+    """The request with each unit's targets the project's ``suite`` covers
+    (``UnitJob.suite_covered``, from ``run.shares`` as for ``miogen generate``): the search
+    treats them as covered. Unchanged without a current measurement of a suite that ran."""
+    if suite is None or not suite.ran or suite.error or request.model is None:
+        return request
+    units = list(request.analysed)
+    covered = suite.covered(request.location.path, request.model.source, units)
+    # Every unit is one the user asked for (a save, a command): each is searched.
+    shares = suite_shares(units, covered, named=[unit.name for unit in units])
+    found = {unit.name: unit.suite_covered for unit in shares.units}
+    return dataclasses.replace(
+        request,
+        units=tuple(
+            dataclasses.replace(unit, suite_covered=found.get(unit.name, ()))
+            for unit in request.units
+        ),
+    )
 
 
 async def _unless_stopped(job: Job, work: asyncio.Future[ModuleRun]) -> ModuleRun | None:

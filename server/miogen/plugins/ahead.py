@@ -1,7 +1,8 @@
 """pytest processes started ahead of the tests they will run, to take their start-up off the clock.
 
-``python -m miogen.plugins.ahead MEMORY_MB SECONDS`` lowers its limits as ``miogen.plugins.limited``
-does, imports pytest and coverage.py while the search still runs, then waits for one JSON line on
+``python -m miogen.plugins.ahead MEMORY_MB SECONDS [PROJECT_ROOT IMPORT_ROOT]`` lowers its limits as
+``miogen.plugins.limited`` does, imports pytest and coverage.py while the search still runs (for a
+run of the project's, given its root: the installed pytest plugins too), then waits for one JSON line on
 stdin: ``{"args": [...], "cwd": ..., "data_file": ... or null, "include": ...}``. It runs pytest
 with those arguments (under coverage.py when a data file is named) and exits with pytest's code.
 Its environment (hash seed, shuffle seed, temporary folder, the sandbox's free folder) is set at
@@ -27,6 +28,8 @@ def main(argv: list[str]) -> None:
     import coverage
     import pytest
 
+    if len(argv) > 3:
+        _import_plugins(argv[2], argv[3])
     line = sys.stdin.readline()
     if not line:
         os._exit(70)  # the parent went away, or chose another way: nothing to run
@@ -51,6 +54,29 @@ def main(argv: list[str]) -> None:
     sys.stdout.flush()
     sys.stderr.flush()
     os._exit(int(code))
+
+
+def _import_plugins(cwd: str, drop: str) -> None:
+    """Import the installed pytest plugins (entry points ``pytest11``) now, with ``sys.path``
+    as the project's run has it (``_as_project``): their import can be most of a project's
+    pytest start-up (hypothesis: a second). The run registers them as pytest always does (one
+    it blocks is imported, not registered); one that fails to import here is imported again
+    there, and its error is pytest's to report."""
+    from importlib import import_module
+    from importlib.metadata import entry_points
+
+    saved = sys.path[:]
+    if drop in sys.path[1:]:
+        del sys.path[sys.path.index(drop, 1)]
+    sys.path[0] = cwd
+    try:
+        for entry in entry_points(group="pytest11"):
+            try:
+                import_module(entry.module)
+            except Exception:  # noqa: BLE001, S112 - the run imports it again and says why
+                continue
+    finally:
+        sys.path[:] = saved
 
 
 def _as_project(project: dict[str, str | None], cwd: str) -> None:

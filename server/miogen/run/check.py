@@ -93,7 +93,7 @@ def verify(
         else folder / f"miogen_verifying_{secrets.token_hex(4)}_{stem}.py"
     )  # fmt: skip
     waiting = {process.seed: process for process in ahead}
-    retry = RetryAhead(location.import_root, interpreter)
+    retry = RetryAhead(location.import_root, interpreter, location.project_root if folder else None)
     try:
         for attempt in range(attempts):
             if not result.tests:
@@ -191,15 +191,17 @@ def _in_project(error: str, location: ModuleLocation) -> str:
 class RetryAhead:
     """The process for a next attempt's coverage run, started while the others still run."""
 
-    def __init__(self, import_root: Path, interpreter: Interpreter = OWN) -> None:
-        self.import_root, self.interpreter = import_root, interpreter
+    def __init__(
+        self, import_root: Path, interpreter: Interpreter = OWN, project: Path | None = None
+    ) -> None:
+        self.import_root, self.interpreter, self.project = import_root, interpreter, project
         self.process: Ahead | None = None
         self.lock = threading.Lock()
 
     def prepare(self) -> None:
         with self.lock:
             if self.process is None:
-                [self.process] = start_ahead(self.import_root, [0], self.interpreter)
+                [self.process] = start_ahead(self.import_root, [0], self.interpreter, self.project)
 
     def take(self) -> dict[int, Ahead]:
         with self.lock:

@@ -96,6 +96,7 @@ class VerificationAhead:
     ) -> None:
         self.location, self.forward, self.runs = location, on_event, runs
         self.interpreter = interpreter
+        self.project: Path | None = None  # the runs are the project's (``start_ahead``)
         self.processes: list[Ahead] = []
         self.lock = threading.Lock()
         self.closed = False
@@ -107,8 +108,9 @@ class VerificationAhead:
             with self.lock:
                 if not self.processes and not self.closed:
                     self.processes = start_ahead(
-                        self.location.import_root, range(self.runs), self.interpreter
-                    )
+                        self.location.import_root, range(self.runs), self.interpreter,
+                        self.project,
+                    )  # fmt: skip
 
     def close(self) -> None:
         with self.lock:

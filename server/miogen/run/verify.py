@@ -29,7 +29,7 @@ from miogen.emit.module import unique_names
 from miogen.host import clock
 from miogen.host.baseline import Baseline, project_baseline, refresh_in_background
 from miogen.host.interpreter import OWN, Interpreter
-from miogen.host.measure import Ahead
+from miogen.host.measure import Ahead, start_ahead
 from miogen.host.suite_kills import SuiteKills, kills_over_suite
 from miogen.run.check import VERIFY_RUNS, project_folder, verify
 from miogen.run.keep import SuiteCovered, keep_adds
@@ -76,43 +76,58 @@ def verify_outcomes(
     """
     found = unique_names([list(o.result.tests) if o.result is not None else [] for o in outcomes])
     tests = [test for each in found for test in each]
-    verification = None
-    if tests:
-        verification = (
-            verified(tests) if verified is not None else verify(
-                location, model, units, tests, test_timeout, runs, ahead=ahead,
-                interpreter=interpreter, test_file=test_file,
-            )
-        )  # fmt: skip
-    else:
-        for process in ahead:
-            process.close()
-    # The rerun elsewhere ran: what it kept.
-    elsewhere = verification is not None and verification.runs > clock.SEED
-    notes = clock.elsewhere().notes() if elsewhere else []
+    # The project's suite, when one is measured: the tests are kept by what they add to it.
     baseline = suite.result() if suite is not None and not isinstance(suite, Mapping) else None
     covered = (
         suite if suite is None or isinstance(suite, Mapping)
         else baseline.covered(location.path, model.source, units) if baseline is not None
         else None
     )  # fmt: skip
+    # Keeping may leave tests out: the rest is verified again, in a process started now (the
+    # project's run when the tests go in the project), while the first verification runs.
+    project = location.project_root if project_folder(location, test_file) else None
+    later = (
+        start_ahead(location.import_root, [0], interpreter, project)
+        if tests and covered is not None and verified is None else []
+    )  # fmt: skip
+    verification = None
     kept: Kept | None = None
     again: Verification | None = None
-    if covered is not None:
-        # With mutation on, a test that kills a mutant the suite leaves alive adds too.
-        names = {test.name for test in verification.tests} if verification else set()
-        mutants = suite is not None and not isinstance(suite, Mapping) and suite.mutants
-        kills, killed = (
-            kills_over_suite(baseline, location, model.source, units, found, names, interpreter)
-            if mutants else ({}, SuiteKills())
-        )  # fmt: skip
-        kept = keep_adds(verification, location.module_name, model, units, covered, kills, killed)
-        if verified is None and verification and verification.dropped.adds_nothing:
-            if verification.tests:  # what is kept, alone: what coverage.py measures of it
-                again = verify(
-                    location, model, units, verification.tests, test_timeout, runs=1,
-                    attempts=2, interpreter=interpreter, test_file=test_file,
-                )  # fmt: skip
+    try:
+        if tests:
+            verification = (
+                verified(tests) if verified is not None else verify(
+                    location, model, units, tests, test_timeout, runs, ahead=ahead,
+                    interpreter=interpreter, test_file=test_file,
+                )
+            )  # fmt: skip
+        else:
+            for process in ahead:
+                process.close()
+        if covered is not None:
+            # With mutation on, a test that kills a mutant the suite leaves alive adds too.
+            names = {test.name for test in verification.tests} if verification else set()
+            mutants = suite is not None and not isinstance(suite, Mapping) and suite.mutants
+            kills, killed = (
+                kills_over_suite(baseline, location, model.source, units, found, names,
+                                 interpreter)
+                if mutants else ({}, SuiteKills())
+            )  # fmt: skip
+            kept = keep_adds(
+                verification, location.module_name, model, units, covered, kills, killed
+            )
+            if verified is None and verification and verification.dropped.adds_nothing:
+                if verification.tests:  # what is kept, alone: what coverage.py measures of it
+                    again = verify(
+                        location, model, units, verification.tests, test_timeout, runs=1,
+                        attempts=2, ahead=later, interpreter=interpreter, test_file=test_file,
+                    )  # fmt: skip
+    finally:
+        for process in later:  # not needed: nothing was left out
+            process.close()
+    # The rerun elsewhere ran: what it kept.
+    elsewhere = verification is not None and verification.runs > clock.SEED
+    notes = clock.elsewhere().notes() if elsewhere else []
     return module_run(
         location, model, units, outcomes, found, verification, baseline, notes, kept, again
     )
@@ -150,21 +165,32 @@ class MeasuredSuite:
 
 class CachedSuite:
     """The language server's: a save never waits for the project's whole suite. Its cached
-    measurement when current; else one is started in the background for the next job, and
-    this one keeps every test. The editor's save never waits for the suite's runs against
+    measurement when current; else this job keeps every test, and one is started in the
+    background for the next job (``refresh``). The editor's save never waits for the suite's runs against
     mutants."""
 
     mutants = False
 
     def __init__(self, root: Path) -> None:
         self.root = root
+        self.missing = False  # asked for, and not current: ``refresh`` measures it
 
     def start(self) -> None:
         pass
 
-    def result(self) -> Baseline | None:
+    def current(self) -> Baseline | None:
+        """The cached measurement when it is of the project's files as they are (None: it is
+        not; nothing is started)."""
         suite = project_baseline(self.root, run=False)
-        if suite.stale:
-            refresh_in_background(self.root)
-            return None
+        return None if suite.stale else suite
+
+    def result(self) -> Baseline | None:
+        suite = self.current()
+        self.missing = suite is None
         return suite
+
+    def refresh(self) -> None:
+        """Measure the suite in the background for the jobs after this one, when this one
+        found no current measurement (once the job is done: its runs are not slowed)."""
+        if self.missing:
+            refresh_in_background(self.root)
