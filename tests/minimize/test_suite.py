@@ -209,6 +209,30 @@ def test_each_kept_test_gets_a_share_of_the_shrinking_time(monkeypatch):
     assert len(values) == 2 and all(500 <= v < 1000 for v in values), values
 
 
+def test_a_test_with_fuzz_left_gets_more_of_the_time_than_a_plain_one(monkeypatch):
+    # About twenty runs of time for shrinking, fifteen needed to bring 7310 to within 10 % of
+    # 500 (it needs 500); the test of 0 has next to nothing to try. An even share would give
+    # ``rank`` ten (it would keep 685).
+    clock = Clock()
+    for module in (suite, shrink, reduce):
+        monkeypatch.setattr(module, "time", clock)
+
+    class BigRunner(SignRunner):
+        def __call__(self, test: TestCase) -> tuple[TestCase, frozenset[Hashable]]:
+            clock.now += 1.0
+            value = test[0].value if test and test[0].kind == "value" else 0
+            big = isinstance(value, int) and value >= 500
+            return test, frozenset(f"{s.name}:{big}" for s in test if s.kind == "call")
+
+    monkeypatch.setattr(shrink, "MIN_SHRINK_RUNS", 1)  # the floor of runs aside
+    reduction = reduce_suite(
+        [calling("rank", 7310), calling("grade", 0)], BigRunner(), lambda t: False,
+        clock.now + 40,
+    )  # fmt: skip
+    values = [s.value for r in reduction.tests for s in r.test if s.kind == "value"]
+    assert sorted(values)[0] == 0 and 500 <= sorted(values)[1] < 550, values
+
+
 def test_a_careful_unit_s_tests_are_shrunk_too():
     """A unit whose worker died (careful) shrinks its kept tests: ``TextCalendar(firstweekday=
     1416707424)`` stayed fuzz when it did not. Only ``shrinking=False`` (``--raw``, or a unit

@@ -142,11 +142,18 @@ def reduce_suite(
         run.focus((t for t in suite[index].targets if optional(t)), judged)
         plain[index] = shrinker.plain(suite[index])
     shrunk = []
+    # What is left to make plain in each test (1 + its values' cost): a test whose values
+    # are plain already has little to try, a test that kept fuzz needs runs for each step.
+    weights = [1.0 + simplicity(reduced.test, frozenset(texts))[2] for reduced in plain]
     for position, reduced in enumerate(plain):
-        # Each test gets an even share of the time left, and what it leaves goes to those
-        # after it: the first tests' long strings do not keep the last ones' values fuzz.
+        # Each test gets a share of the time left by what it has to make plain, and what it
+        # leaves goes to those after it: the first tests' long strings do not keep the last
+        # ones' values fuzz, and a unit of many plain tests leaves its few fuzzy ones time
+        # (on a loaded machine an even share was a few runs a test). The floor of runs
+        # (``MIN_SHRINK_RUNS``) is within an even share of the hard deadline.
         started, left = time.monotonic(), len(plain) - position
-        shrinker.deadline = min(limit, started + max(limit - started, 0.0) / left)
+        share = weights[position] / sum(weights[position:])
+        shrinker.deadline = min(limit, started + max(limit - started, 0.0) * share)
         shrinker.hard_deadline = max(
             shrinker.deadline, min(hard, started + max(hard - started, 0.0) / left)
         )
