@@ -212,11 +212,12 @@ def real_module_score(
     venv: Path = VENV,
     log=print,
     sample: int | None = None,
-) -> tuple[MutationScore, int]:
+    scored: bool = True,
+) -> tuple[MutationScore | None, int]:
     """Generate ``name``'s tests (``bench.ours`` under ``evaluations``, ``seed``; with the miogen
     package in ``generator`` if given) into ``out``, then score them; (score, tests). ``name``
     is a classic subject (corpus/classic) or a module of bench/realcorpus.py; ``sample``: score
-    about that many mutants (``keep_sample``)."""
+    about that many mutants (``keep_sample``); not ``scored``: only the tests (None, tests)."""
     from bench import realcorpus  # the corpus' venv is only needed here
 
     if out.exists():
@@ -248,6 +249,9 @@ def real_module_score(
             command, cwd=Path(__file__).resolve().parent.parent, env=env, stdout=sink,
             stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, check=True,
         )  # fmt: skip
+    tests = sum(1 for line in test_file.read_text().splitlines() if line.startswith("def test"))
+    if not scored:
+        return None, tests
     work = out / "work"
     relative = path.relative_to(root)
     if copy:
@@ -263,7 +267,6 @@ def real_module_score(
         work, out / "session", str(relative), "test_suite.py", str(venv / "bin" / "python"),
         " -p no:randomly", venv=venv, sample=sample,
     )  # fmt: skip
-    tests = sum(1 for line in test_file.read_text().splitlines() if line.startswith("def test"))
     return tally(dump, {u for u in units if u}, time.monotonic() - started), tests
 
 
@@ -275,13 +278,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--generator", type=Path, help="folder with another miogen package")
     parser.add_argument("--out", type=Path, required=True, help="where tests and sessions go")
     parser.add_argument("--sample", type=int, help="score about this many mutants of each")
+    parser.add_argument("--tests-only", action="store_true", help="generate, do not score")
     args = parser.parse_args(argv)
     print(f"cosmic-ray {ensure_cosmic_ray()}; load average {os.getloadavg()}")
     for name in args.modules:
         score, tests = real_module_score(
             name, args.out / name, args.evaluations, args.seed, args.generator,
-            sample=args.sample,
+            sample=args.sample, scored=not args.tests_only,
         )  # fmt: skip
+        if score is None:
+            print(f"{name}: {tests} test functions", flush=True)
+            continue
         print(
             f"{name}: {tests} test functions, {score.killed} killed / {score.survived} survived "
             f"/ {score.incompetent} incompetent, {score.score:.1f} % (in units "
