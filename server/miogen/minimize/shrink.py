@@ -523,7 +523,7 @@ def _simpler_exact(value: decimal.Decimal | fractions.Fraction) -> list[object]:
                 found.append(value.quantize(decimal.Decimal(1).scaleb(-places)))
             except decimal.InvalidOperation:  # infinite, or too many digits for the context
                 continue
-        found += _whole_part_steps(value)
+        found += [d for d in _whole_part_steps(value) if isinstance(d, decimal.Decimal)]
         return [d for d in dict.fromkeys(found) if d.is_finite() and d != value]
     halves = [fractions.Fraction(n) for n in (0, 1, -1)] + [fractions.Fraction(1, 2)]
     return [
@@ -548,7 +548,8 @@ def _whole_part_steps(value: decimal.Decimal | fractions.Fraction) -> list[objec
     ):
         return []
     sign = 1 if value > 0 else -1
-    return [value - sign * step for step in _steps(int(abs(value)))]
+    whole = abs(int(value))  # int() cuts toward 0
+    return [value - sign * int(step) for step in _steps(whole)]
 
 
 MAX_STEPS = 12
