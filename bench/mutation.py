@@ -5,12 +5,25 @@ operators), runs the test file once per mutant under pytest (``-x``), and record
 survived. Score = (killed, timeouts included) / (killed + survived); mutants that cannot even
 be imported ("incompetent") are left out. Scores are given for the whole module and for the
 mutants inside the module's units (functions and classes a generator is asked to test).
+
+``python -m bench.mutation --modules string_utils.validation gammq ... --evaluations 2000``
+scores classic subjects (corpus/classic) and modules of the real corpus (bench/realcorpus.py):
+miogen generates each one's tests under an
+evaluation budget with a fixed seed, so the same miogen makes the same file whatever the load
+(under a time budget the search and the reduction depend on the machine, and scores moved by
+points between runs of the same code); ``--generator`` takes another miogen (an older commit's
+``server/``, exported) for the numbers before a change. The module's top package is copied
+next to the test file and the module mutated there.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
+import math
+import os
 import shutil
+import sqlite3
 import subprocess
 import sys
 import time
@@ -19,6 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 VENV = Path(__file__).resolve().parent / ".venv-mutation"
+CLASSIC = Path(__file__).resolve().parent.parent / "corpus" / "classic"
 REQUIREMENTS = ["cosmic-ray==8.7.0", "pytest>=8"]
 
 CONFIG = """[cosmic-ray]
@@ -41,10 +55,12 @@ def run_session(
     options: str = "",
     env: dict[str, str] | None = None,
     venv: Path = VENV,
+    sample: int | None = None,
 ) -> str:
     """Mutate ``module`` (a path under ``workdir``, where the tests run), run ``tests`` against
     each mutant with ``python``, and return ``cosmic-ray dump``'s output. The config and the
-    session database go to ``scratch``, which may be ``workdir`` itself for a throwaway copy."""
+    session database go to ``scratch``, which may be ``workdir`` itself for a throwaway copy.
+    ``sample``: run about that many mutants only (``keep_sample``)."""
     scratch.mkdir(parents=True, exist_ok=True)
     config, session = scratch / "cosmic-ray.toml", scratch / "session.sqlite"
     config.write_text(
@@ -57,9 +73,28 @@ def run_session(
             [tool, step, str(config), str(session)], cwd=workdir, env=env, check=True,
             capture_output=True, stdin=subprocess.DEVNULL,
         )  # fmt: skip
+        if step == "init" and sample is not None:
+            keep_sample(session, sample)
     return subprocess.run(
         [tool, "dump", str(session)], cwd=workdir, check=True, capture_output=True, text=True
     ).stdout
+
+
+def keep_sample(session: Path, size: int) -> int:
+    """Leave about ``size`` of the session's mutants: every k-th in source order (where, then
+    which operator), the same ones for every test file of the same module, whatever the job
+    ids (random). cosmic-ray runs each mutant's test file in a new process (a second or more
+    on a loaded machine): gammq's 546 mutants took over 20 minutes. Returns how many are left."""
+    with sqlite3.connect(session) as database:
+        rows = database.execute(
+            "SELECT job_id FROM mutation_specs ORDER BY module_path, start_pos_row, "
+            "start_pos_col, operator_name, occurrence"
+        ).fetchall()
+        step = max(1, math.ceil(len(rows) / size))
+        dropped = [(job,) for position, (job,) in enumerate(rows) if position % step]
+        database.executemany("DELETE FROM mutation_specs WHERE job_id = ?", dropped)
+        database.executemany("DELETE FROM work_items WHERE job_id = ?", dropped)
+    return len(rows) - len(dropped)
 
 
 def ensure_cosmic_ray(venv: Path = VENV, log=print) -> str:
@@ -107,7 +142,12 @@ def _ratio(part: int, whole: int) -> float:
 
 
 def mutation_score(
-    module_path: Path, test_file: Path, unit_names: set[str], workdir: Path, venv: Path = VENV
+    module_path: Path,
+    test_file: Path,
+    unit_names: set[str],
+    workdir: Path,
+    venv: Path = VENV,
+    sample: int | None = None,
 ) -> MutationScore:
     """Run cosmic-ray over a fresh copy of the module with ``test_file`` as the test suite."""
     if workdir.exists():
@@ -118,8 +158,9 @@ def mutation_score(
     python = str(venv / "bin" / "python")
     start = time.monotonic()
     dump = run_session(
-        workdir, workdir, module_path.name, "test_suite.py", python, " -p no:randomly", venv=venv
-    )
+        workdir, workdir, module_path.name, "test_suite.py", python, " -p no:randomly", venv=venv,
+        sample=sample,
+    )  # fmt: skip
     return tally(dump, unit_names, time.monotonic() - start)
 
 
@@ -157,3 +198,105 @@ def _in_units(definition: str | None, unit_names: set[str]) -> bool:
     if not definition:
         return False
     return definition.split(".")[0] in unit_names
+
+
+# --- real modules ------------------------------------------------------------------------------
+
+
+def real_module_score(
+    name: str,
+    out: Path,
+    evaluations: int,
+    seed: int = 0,
+    generator: Path | None = None,
+    venv: Path = VENV,
+    log=print,
+    sample: int | None = None,
+    scored: bool = True,
+) -> tuple[MutationScore | None, int]:
+    """Generate ``name``'s tests (``bench.ours`` under ``evaluations``, ``seed``; with the miogen
+    package in ``generator`` if given) into ``out``, then score them; (score, tests). ``name``
+    is a classic subject (corpus/classic) or a module of bench/realcorpus.py; ``sample``: score
+    about that many mutants (``keep_sample``); not ``scored``: only the tests (None, tests)."""
+    from bench import realcorpus  # the corpus' venv is only needed here
+
+    if out.exists():
+        shutil.rmtree(out)
+    out.mkdir(parents=True)
+    (out / "pyproject.toml").write_text('[project]\nname = "subject"\n')
+    copy = None
+    classic = CLASSIC / f"{name}.py"
+    if classic.exists():
+        (out / "proj").mkdir()
+        path, root = out / "proj" / classic.name, out / "proj"
+        shutil.copyfile(classic, path)
+        copy = classic.name
+    else:
+        [module] = realcorpus.select([name], "all")
+        path, root = module.locate(realcorpus.ensure_venv(log=log), out / "proj")
+        copy = module.copy
+    test_file = out / "test_miogen.py"
+    command = [
+        sys.executable, "-m", "bench.ours", str(path), "--evaluations", str(evaluations),
+        "--seed", str(seed), "--project-root", str(root), "--output", str(test_file),
+        "--summary", str(out / "summary.json"),
+    ]  # fmt: skip
+    env = dict(os.environ)
+    if generator is not None:
+        env["PYTHONPATH"] = str(generator.resolve())
+    with (out / "miogen.log").open("w") as sink:
+        subprocess.run(
+            command, cwd=Path(__file__).resolve().parent.parent, env=env, stdout=sink,
+            stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, check=True,
+        )  # fmt: skip
+    tests = sum(1 for line in test_file.read_text().splitlines() if line.startswith("def test"))
+    if not scored:
+        return None, tests
+    work = out / "work"
+    relative = path.relative_to(root)
+    if copy:
+        work.mkdir()
+        shutil.copyfile(path, work / relative)
+    else:
+        top = relative.parts[0]
+        shutil.copytree(root / top, work / top, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copyfile(test_file, work / "test_suite.py")
+    units = {u.get("name") for u in json.loads((out / "summary.json").read_text())["units"]}
+    started = time.monotonic()
+    dump = run_session(
+        work, out / "session", str(relative), "test_suite.py", str(venv / "bin" / "python"),
+        " -p no:randomly", venv=venv, sample=sample,
+    )  # fmt: skip
+    return tally(dump, {u for u in units if u}, time.monotonic() - started), tests
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.mutation", description=__doc__)
+    parser.add_argument("--modules", nargs="+", required=True, help="names in bench/realcorpus")
+    parser.add_argument("--evaluations", type=int, default=2000)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--generator", type=Path, help="folder with another miogen package")
+    parser.add_argument("--out", type=Path, required=True, help="where tests and sessions go")
+    parser.add_argument("--sample", type=int, help="score about this many mutants of each")
+    parser.add_argument("--tests-only", action="store_true", help="generate, do not score")
+    args = parser.parse_args(argv)
+    print(f"cosmic-ray {ensure_cosmic_ray()}; load average {os.getloadavg()}")
+    for name in args.modules:
+        score, tests = real_module_score(
+            name, args.out / name, args.evaluations, args.seed, args.generator,
+            sample=args.sample, scored=not args.tests_only,
+        )  # fmt: skip
+        if score is None:
+            print(f"{name}: {tests} test functions", flush=True)
+            continue
+        print(
+            f"{name}: {tests} test functions, {score.killed} killed / {score.survived} survived "
+            f"/ {score.incompetent} incompetent, {score.score:.1f} % (in units "
+            f"{score.unit_score:.1f} %), {score.seconds:.0f} s",
+            flush=True,
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -231,13 +231,16 @@ def _count_float_equality(function: ast.FunctionDef) -> int:
 
 
 def _inexact_float(node: ast.expr) -> bool:
-    if isinstance(node, ast.Call) and _name(node.func) == "approx":
+    """A float literal with more than three decimals in ``node``, outside any call: the
+    arguments of ``pstdev([-1274, 607.46359375]) == pytest.approx(784.1)`` are inputs, not
+    what is compared."""
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, float) and node.value != round(node.value, 3)
+    if isinstance(node, ast.Call):
         return False
-    for inner in ast.walk(node):
-        if isinstance(inner, ast.Constant) and isinstance(inner.value, float):
-            if inner.value != round(inner.value, 3):
-                return True
-    return False
+    return any(
+        _inexact_float(child) for child in ast.iter_child_nodes(node) if isinstance(child, ast.expr)
+    )
 
 
 def _count_fuzz_literals(function: ast.FunctionDef, subject: Subject) -> int:

@@ -135,6 +135,14 @@ def test_a_mutant_module_reruns_only_the_unit_and_sees_its_mutated_helpers(write
     assert whole.area(square) == 16 and whole.Square is not base["Square"]
 
 
+def test_complex_numbers_within_approx_tolerance_do_not_kill():
+    expected = [Observation(1, "approx", "(0.16047214752482825-0.16047214752482822j)")]
+    assert not differs(
+        expected, [Observation(1, "approx", "(0.1604721475248282-0.1604721475248282j)")]
+    )
+    assert differs(expected, [Observation(1, "approx", "(0.16-0.17j)")])
+
+
 def test_float_containers_within_approx_tolerance_do_not_kill():
     expected = [Observation(1, "approx", "(0.30000000000000004, 2)")]
     assert not differs(expected, [Observation(1, "approx", "(0.3, 2)")])

@@ -80,3 +80,12 @@ def test_flat_containers_of_floats_are_compared_with_approx(monkeypatch):
     assert not any(
         kind == "equals" and "." in value for kind, value, _ in found if "x" not in value
     )
+
+
+def test_complex_numbers_are_compared_with_approx(monkeypatch):
+    # ``(-377) ** Fraction(1, -4)``: a complex result whose parts are as inexact as floats.
+    module = types.ModuleType("complex_module")
+    monkeypatch.setitem(sys.modules, "complex_module", module)
+    found = observed([0.16047214752482825 - 0.16047214752482822j], ["call"], module)
+    assert ("approx", "(0.16047214752482825-0.16047214752482822j)", "") in found
+    assert not any(kind == "equals" for kind, _, _ in found)

@@ -119,6 +119,18 @@ def test_each_rule_counts_what_it_names_and_nothing_else():
     }
 
 
+def test_float_inputs_of_the_call_compared_are_no_float_equality():
+    tests = textwrap.dedent("""
+        def test_mean():
+            assert mean([-1274, 607.46359375]) == pytest.approx(784.1009249913651)
+
+        def test_mean_exactly():
+            assert mean([1, 2]) == (0.15000000000000002, 1)
+    """)
+    found = smells.count_file("stack", tests, smells.read_subject(textwrap.dedent(SUBJECT)))
+    assert found.counts["float_equality"] == 1  # the tuple's float; not the approx one's input
+
+
 def test_a_dropped_query_before_the_call_under_test_is_no_setup():
     tests = textwrap.dedent("""
         def test_push():

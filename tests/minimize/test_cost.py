@@ -89,7 +89,7 @@ class Runner:
         self.seen[canonical_key(evaluated.individual)] = evaluated.proxies
         return evaluated.individual, frozenset(t for t, h in evaluated.h.items() if h >= 1.0)
 
-    def focus(self, optional) -> None:
+    def focus(self, optional, until=None) -> None:
         pass
 
     def proxies(self, test):

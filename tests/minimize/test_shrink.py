@@ -382,6 +382,41 @@ def test_decimals_and_fractions_shrink_like_numbers(write_module):
     assert found == [decimal.Decimal(3), Fraction(1, 2)]
 
 
+PARTS = """
+from decimal import Decimal
+from fractions import Fraction
+
+
+def cents(amount: Decimal) -> str:
+    if abs(amount) % 1 == Decimal("0.95"):
+        return "ninety-five"
+    return "other"
+
+
+def sevenths(part: Fraction) -> str:
+    if part.denominator == 7:
+        return "sevenths"
+    return "other"
+"""
+
+
+def test_decimals_and_fractions_keep_the_fraction_a_goal_needs_and_lose_the_whole_part(
+    write_module,
+):
+    # 0, 1, a half and the nearest integer all lose the fraction the branch needs.
+    path = write_module("parts", PARTS)
+    found = []
+    for unit, value in (("cents", decimal.Decimal("-40.950")), ("sevenths", Fraction(45, 7))):
+        problem = problem_for(path, unit)
+        cache = cache_for(problem)
+        name = "amount" if unit == "cents" else "part"
+        test = (Statement("value", value=value), Statement("call", unit, ((name, 0),)))
+        _, covered = cache(test)
+        shrunk = Shrinker(cache, time.monotonic() + 5).shrink(ReducedTest(test, covered))
+        found.append(shrunk.test[0].value)
+    assert found == [decimal.Decimal("-0.95"), Fraction(3, 7)]
+
+
 def test_shrinking_a_test_takes_a_bounded_number_of_runs(write_module, monkeypatch):
     monkeypatch.setattr(shrink, "MAX_SHRINK_RUNS", 5)
     problem = problem_for(write_module("joiner", JOINER), "joined")

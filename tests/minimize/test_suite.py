@@ -49,7 +49,7 @@ class SignRunner:
         value = test[0].value if test and test[0].kind == "value" else 0
         return test, frozenset({"positive" if isinstance(value, int) and value > 0 else "other"})
 
-    def focus(self, optional: Iterable[Hashable] | None) -> None:
+    def focus(self, optional: Iterable[Hashable] | None, until: float | None = None) -> None:
         return None
 
 
@@ -80,7 +80,7 @@ class MethodRunner:
                 covered.update(f"{statement.name}:{test[i].value}" for _, i in statement.args)
         return test, frozenset(covered)
 
-    def focus(self, optional: Iterable[Hashable] | None) -> None:
+    def focus(self, optional: Iterable[Hashable] | None, until: float | None = None) -> None:
         return None
 
 
@@ -138,7 +138,7 @@ class StackRunner:
                 pushed = pushed or statement.name == "push"
         return test, frozenset(covered)
 
-    def focus(self, optional: Iterable[Hashable] | None) -> None:
+    def focus(self, optional: Iterable[Hashable] | None, until: float | None = None) -> None:
         return None
 
 
@@ -207,6 +207,30 @@ def test_each_kept_test_gets_a_share_of_the_shrinking_time(monkeypatch):
     )  # fmt: skip
     values = [s.value for r in reduction.tests for s in r.test if s.kind == "value"]
     assert len(values) == 2 and all(500 <= v < 1000 for v in values), values
+
+
+def test_a_test_with_fuzz_left_gets_more_of_the_time_than_a_plain_one(monkeypatch):
+    # About twenty runs of time for shrinking, fifteen needed to bring 7310 to within 10 % of
+    # 500 (it needs 500); the test of 0 has next to nothing to try. An even share would give
+    # ``rank`` ten (it would keep 685).
+    clock = Clock()
+    for module in (suite, shrink, reduce):
+        monkeypatch.setattr(module, "time", clock)
+
+    class BigRunner(SignRunner):
+        def __call__(self, test: TestCase) -> tuple[TestCase, frozenset[Hashable]]:
+            clock.now += 1.0
+            value = test[0].value if test and test[0].kind == "value" else 0
+            big = isinstance(value, int) and value >= 500
+            return test, frozenset(f"{s.name}:{big}" for s in test if s.kind == "call")
+
+    monkeypatch.setattr(shrink, "MIN_SHRINK_RUNS", 1)  # the floor of runs aside
+    reduction = reduce_suite(
+        [calling("rank", 7310), calling("grade", 0)], BigRunner(), lambda t: False,
+        clock.now + 40,
+    )  # fmt: skip
+    values = [s.value for r in reduction.tests for s in r.test if s.kind == "value"]
+    assert sorted(values)[0] == 0 and 500 <= sorted(values)[1] < 550, values
 
 
 def test_a_careful_unit_s_tests_are_shrunk_too():
@@ -290,3 +314,60 @@ def test_when_runs_run_out_the_fuzziest_test_is_made_plain_first():
     reduction = reduce_suite(tests, OneMoreRun(), lambda target: False, time.monotonic() + 30)
     values = [[s.value for s in r.test if s.kind == "value"] for r in reduction.tests]
     assert values == [[7], [1]]
+
+
+class KillRunner:
+    """Runs tests whole on a clock that moves a second per run; a call covers its name, and a
+    ``grade`` call with a value other than 0 kills the mutants "k1" and "k2" (optional
+    targets), which are checked, as by the worker's runner, only until its deadline."""
+
+    def __init__(self, clock: Clock, until: float) -> None:
+        self.clock, self.until = clock, until
+        self.wanted: set[Hashable] | None = None
+
+    def __call__(self, test: TestCase) -> tuple[TestCase, frozenset[Hashable]]:
+        self.clock.now += 1.0
+        covered: set[Hashable] = {s.name for s in test if s.kind == "call"}
+        graded = [test[i].value for s in test if s.name == "grade" for _, i in s.args]
+        if any(graded) and self.clock.now < self.until:
+            covered |= {k for k in ("k1", "k2") if self.wanted is None or k in self.wanted}
+        return test, frozenset(covered)
+
+    def focus(self, optional: Iterable[Hashable] | None, until: float | None = None) -> None:
+        self.wanted = None if optional is None else set(optional)
+        if until is not None:
+            self.until = until
+
+
+def kill_suite(monkeypatch, has_optional: bool) -> list[tuple[list[object], list[str]]]:
+    """The values and targets of the kept tests of ``grade(731)`` (kills) and ``grade(0);
+    rank(0)``, the unit's deadline 3.5 runs away (the cover sees the kills), shrinking's
+    allowance 100 (far past it)."""
+    clock = Clock()
+    for module in (suite, shrink, reduce):
+        monkeypatch.setattr(module, "time", clock)
+    both = (
+        Statement("value", value=0), Statement("call", "grade", (("x", 0),)),
+        Statement("call", "rank", (("x", 0),)),
+    )  # fmt: skip
+    deadline = clock.now + 3.5
+    reduction = reduce_suite(
+        [calling("grade", 731), both], KillRunner(clock, deadline), lambda t: t in ("k1", "k2"),
+        deadline, has_optional=has_optional, allowance=100.0,
+    )  # fmt: skip
+    return sorted(
+        ([s.value for s in r.test if s.kind == "value"], sorted(map(str, r.targets)))
+        for r in reduction.tests
+    )
+
+
+def test_a_test_kept_for_kills_is_shrunk_past_the_units_deadline(monkeypatch):
+    """Shrinking runs past the unit's deadline (its allowance): the kills a test is kept for
+    are checked as long as it does, else every candidate fails and ``grade(731)`` stays."""
+    assert ([1], ["grade", "k1", "k2"]) in kill_suite(monkeypatch, has_optional=False)
+
+
+def test_the_recount_after_shrinking_still_counts_the_kills(monkeypatch):
+    """The cover runs again over the shrunk tests with every kill counted: past the unit's
+    deadline, unchecked, the test would lose the kills it is kept for (or be dropped)."""
+    assert ([1], ["grade", "k1", "k2"]) in kill_suite(monkeypatch, has_optional=True)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import bisect
+import cmath
 import functools
 import math
 import time
@@ -271,6 +272,8 @@ def _close_texts(expected: str, actual: str) -> bool:
         )
     if isinstance(left, int | float) and isinstance(right, int | float):
         return _close(float(left), float(right))
+    if isinstance(left, complex) and isinstance(right, int | float | complex):
+        return cmath.isclose(left, right, rel_tol=APPROX_RELATIVE, abs_tol=1e-12)
     return False
 
 

@@ -203,6 +203,10 @@ def _value(index: int, value: object, module_name: str) -> Observation | None:
             return Observation(index, "equals", literal(value) or "")
         return Observation(index, "approx", repr(value))
     text = literal(value)
+    if isinstance(value, complex) and text is not None:
+        # ``(-377) ** Fraction(1, -4)``: parts as inexact as a float's
+        if math.isfinite(value.real) and math.isfinite(value.imag):
+            return Observation(index, "approx", text)
     if text is None or "nan" in text:  # no literal form; a container with nan never equals itself
         return None
     if _float_container(value):  # ``== pytest.approx([0.1, 2])``: no exact float equality

@@ -523,9 +523,33 @@ def _simpler_exact(value: decimal.Decimal | fractions.Fraction) -> list[object]:
                 found.append(value.quantize(decimal.Decimal(1).scaleb(-places)))
             except decimal.InvalidOperation:  # infinite, or too many digits for the context
                 continue
+        found += [d for d in _whole_part_steps(value) if isinstance(d, decimal.Decimal)]
         return [d for d in dict.fromkeys(found) if d.is_finite() and d != value]
     halves = [fractions.Fraction(n) for n in (0, 1, -1)] + [fractions.Fraction(1, 2)]
-    return [*halves, fractions.Fraction(round(value)), value.limit_denominator(10)]
+    return [
+        *halves, fractions.Fraction(round(value)), value.limit_denominator(10),
+        *_whole_part_steps(value),
+    ]  # fmt: skip
+
+
+def _whole_part_steps(value: decimal.Decimal | fractions.Fraction) -> list[object]:
+    """``value`` with its whole part moved toward 0 by ``_steps`` and its fraction kept: what
+    a goal holds up is often the fraction (``Decimal("-40.950")`` as ``Decimal("-0.950")``
+    for a rounding's half-way branch, ``Fraction(45, 7)`` as ``Fraction(3, 7)``), which 0, 1,
+    a half and the nearest integer all lose.
+
+    >>> [str(v) for v in _whole_part_steps(decimal.Decimal("-40.950"))][:2]
+    ['-0.950', '-20.950']
+    >>> _whole_part_steps(fractions.Fraction(45, 7))
+    [Fraction(3, 7), Fraction(24, 7), Fraction(38, 7)]
+    """
+    if isinstance(value, decimal.Decimal) and (
+        not value.is_finite() or value.adjusted() > MAX_ROUNDED_DIGITS
+    ):
+        return []
+    sign = 1 if value > 0 else -1
+    whole = abs(int(value))  # int() cuts toward 0
+    return [value - sign * int(step) for step in _steps(whole)]
 
 
 MAX_STEPS = 12

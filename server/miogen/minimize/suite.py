@@ -41,8 +41,9 @@ class SuiteRunner(Protocol):
 
     def __call__(self, test: TestCase) -> tuple[TestCase, frozenset[Hashable]]: ...
 
-    def focus(self, optional: Iterable[Hashable] | None) -> None:
-        """Check only these optional targets from now on (None: every one)."""
+    def focus(self, optional: Iterable[Hashable] | None, until: float | None = None) -> None:
+        """Check only these optional targets from now on (None: every one); with ``until``,
+        check them until then (the runner's own deadline otherwise: past it, it checks none)."""
         ...
 
 
@@ -129,28 +130,42 @@ def reduce_suite(
     limit = half + extra if shrinking else now
     hard = max(limit, half + allowance) if shrinking else now  # short of MIN_SHRINK_RUNS
     shrinker = Shrinker(cache, limit, numbers, cost, words, texts, signature_of, hard)
+    # Kills a test is kept for are checked as long as shrinking runs: past the runner's own
+    # deadline (the unit's, which shrinking's allowance goes beyond) a kill is never seen
+    # again, every candidate of a test kept for one fails, and its values stay as the search
+    # left them (``Fraction.from_decimal(-552)``, kept for a mutant of the message's ``%``).
+    judged = max(deadline, hard)
     # The cheap pass over every test first, the fuzziest values first: when time runs out
     # (a loaded machine), the tests that read worst have had it.
     plain = list(suite)
     for index in sorted(range(len(suite)), key=lambda i: -simplicity(suite[i].test)[2]):
-        run.focus(t for t in suite[index].targets if optional(t))
+        run.focus((t for t in suite[index].targets if optional(t)), judged)
         plain[index] = shrinker.plain(suite[index])
     shrunk = []
+    # What is left to make plain in each test (1 + its values' cost): a test whose values
+    # are plain already has little to try, a test that kept fuzz needs runs for each step.
+    weights = [1.0 + simplicity(reduced.test, frozenset(texts))[2] for reduced in plain]
     for position, reduced in enumerate(plain):
-        # Each test gets an even share of the time left, and what it leaves goes to those
-        # after it: the first tests' long strings do not keep the last ones' values fuzz.
+        # Each test gets a share of the time left by what it has to make plain, and what it
+        # leaves goes to those after it: the first tests' long strings do not keep the last
+        # ones' values fuzz, and a unit of many plain tests leaves its few fuzzy ones time
+        # (on a loaded machine an even share was a few runs a test). The floor of runs
+        # (``MIN_SHRINK_RUNS``) is within an even share of the hard deadline.
         started, left = time.monotonic(), len(plain) - position
-        shrinker.deadline = min(limit, started + max(limit - started, 0.0) / left)
+        share = weights[position] / sum(weights[position:])
+        shrinker.deadline = min(limit, started + max(limit - started, 0.0) * share)
         shrinker.hard_deadline = max(
             shrinker.deadline, min(hard, started + max(hard - started, 0.0) / left)
         )
-        run.focus(t for t in reduced.targets if optional(t))
+        run.focus((t for t in reduced.targets if optional(t)), judged)
         shrunk.append(shrinker.shrink(reduced))
     extra = min(allowance if shrinking else 0.0, max(time.monotonic() - half, 0.0))
     deadline += extra
-    if has_optional:
-        run.focus(t for r in suite for t in r.targets if optional(t))
-        shrunk = cover([r.test for r in shrunk], CoverageCache(run), frozenset())
+    if has_optional and time.monotonic() < judged:
+        run.focus((t for r in suite for t in r.targets if optional(t)), judged)
+        recovered = cover([r.test for r in shrunk], CoverageCache(run), frozenset())
+        if time.monotonic() < judged:  # else some kills went unchecked: tests kept for them
+            shrunk = recovered  # would be dropped as killing nothing
     if join and not careful:  # a unit whose worker died runs nothing new
         run.focus(t for r in shrunk for t in r.targets if optional(t))
         shrunk = join_tests(shrunk, cache, deadline)

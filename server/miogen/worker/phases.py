@@ -500,11 +500,13 @@ class _SuiteRunner:
     def __init__(self, problem: UnitProblem, mutants: MutantSet | None, deadline: float) -> None:
         self.all: set[Hashable] = {m.target for m in mutants.loaded} if mutants else set()
         self.wanted: set[Hashable] = set(self.all)
+        self.until = deadline  # kills are checked until then (``focus`` may move it)
         wanted = self.wanted
         mode = BRANCHES_ONLY
         if mutants is not None:
             mode = EvaluationMode(
-                mutants, skip=lambda target: target not in wanted or time.monotonic() >= deadline
+                mutants,
+                skip=lambda target: target not in wanted or time.monotonic() >= self.until,
             )
         self.problem = problem.under(mode)
         self._proxies: dict[tuple[object, ...], tuple[float, ...]] = {}
@@ -519,9 +521,11 @@ class _SuiteRunner:
         """The performance proxies I1..I7 of a test this runner ran (as it ran), else None."""
         return self._proxies.get(canonical_key(test))
 
-    def focus(self, optional: Iterable[Hashable] | None) -> None:
+    def focus(self, optional: Iterable[Hashable] | None, until: float | None = None) -> None:
         self.wanted.clear()
         self.wanted.update(self.all if optional is None else optional)
+        if until is not None:
+            self.until = until
 
 
 @dataclass(frozen=True)
