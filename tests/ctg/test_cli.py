@@ -10,8 +10,9 @@ from miogen.common.project import locate
 from miogen.common.records import Algorithm
 from miogen.ctg.cli import _config
 from miogen.host.config import DEFAULTS, command_line
+from miogen.run.check import VERIFY_RUNS
 from miogen.run.job import job_spec
-from miogen.run.verify import VERIFY_RUNS, verify_outcomes
+from miogen.run.verify import verify_outcomes
 
 
 def config_for(tmp_path, *flags: str):

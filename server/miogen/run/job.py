@@ -32,9 +32,10 @@ from miogen.host.interpreter import OWN, Interpreter
 from miogen.host.measure import Ahead, start_ahead
 from miogen.host.spare import SpareSource
 from miogen.host.supervisor import OnEvent, ShouldCancel, run_job
+from miogen.run.check import VERIFY_RUNS
 from miogen.run.result import ModuleRun
 from miogen.run.shares import COVERED_BY_SUITE, suite_shares
-from miogen.run.verify import VERIFY_RUNS, MeasuredSuite, SuiteSource, verify_outcomes
+from miogen.run.verify import MeasuredSuite, SuiteSource, verify_outcomes
 from miogen.run.write import Output, write_module
 
 

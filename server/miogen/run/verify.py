@@ -31,18 +31,16 @@ from miogen.host.baseline import Baseline, project_baseline, refresh_in_backgrou
 from miogen.host.interpreter import OWN, Interpreter
 from miogen.host.measure import Ahead
 from miogen.host.suite_kills import SuiteKills, kills_over_suite
-from miogen.run.check import VERIFY_RUNS, project_folder, verify
+from miogen.run import check
+from miogen.run.check import VERIFY_RUNS
 from miogen.run.keep import SuiteCovered, keep_adds
 from miogen.run.result import Kept, ModuleRun, Verification, module_run
 
 __all__ = [
-    "VERIFY_RUNS",
     "CachedSuite",
     "MeasuredSuite",
     "SuiteCovered",
     "SuiteSource",
-    "project_folder",
-    "verify",
     "verify_outcomes",
 ]
 
@@ -79,7 +77,7 @@ def verify_outcomes(
     verification = None
     if tests:
         verification = (
-            verified(tests) if verified is not None else verify(
+            verified(tests) if verified is not None else check.verify(
                 location, model, units, tests, test_timeout, runs, ahead=ahead,
                 interpreter=interpreter, test_file=test_file,
             )
@@ -109,7 +107,7 @@ def verify_outcomes(
         kept = keep_adds(verification, location.module_name, model, units, covered, kills, killed)
         if verified is None and verification and verification.dropped.adds_nothing:
             if verification.tests:  # what is kept, alone: what coverage.py measures of it
-                again = verify(
+                again = check.verify(
                     location, model, units, verification.tests, test_timeout, runs=1,
                     attempts=2, interpreter=interpreter, test_file=test_file,
                 )  # fmt: skip
