@@ -101,33 +101,3 @@ def _protected_rows(rows: list[str]) -> int:
     if rows and (rows[0].startswith("#!") or _CODING.match(rows[0])):
         return 1
     return 0
-
-
-def is_docstring(node: ast.stmt) -> bool:
-    return (
-        isinstance(node, ast.Expr)
-        and isinstance(node.value, ast.Constant)
-        and isinstance(node.value.value, str)
-    )
-
-
-def is_future(node: ast.stmt) -> bool:
-    return isinstance(node, ast.ImportFrom) and node.module == "__future__" and node.level == 0
-
-
-def is_main_guard(node: ast.stmt) -> bool:
-    """``if __name__ == "__main__":`` (either way round)."""
-    if not isinstance(node, ast.If) or not isinstance(node.test, ast.Compare):
-        return False
-    test = node.test
-    if len(test.ops) != 1 or not isinstance(test.ops[0], ast.Eq):
-        return False
-    sides = [test.left, test.comparators[0]]
-    names = [s.id for s in sides if isinstance(s, ast.Name)]
-    values = [s.value for s in sides if isinstance(s, ast.Constant)]
-    return names == ["__name__"] and values == ["__main__"]
-
-
-def first_row(node: ast.stmt) -> int:
-    decorators: list[ast.expr] = getattr(node, "decorator_list", [])
-    return min([node.lineno, *(d.lineno for d in decorators)])
