@@ -19,7 +19,6 @@ PARTS = [
     ("source", "parse_module"),
     ("imports", "plan_imports"),
     ("placement", "place_tests"),
-    ("import_places", "import_inserts"),
     ("layout", "merged_text"),
 ]
 # The project's style, in order, on the way to the file (``writer._prepared``).

@@ -14,7 +14,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from miogen.emit.source import ExistingModule
-from miogen.emit.statements import is_docstring, is_future
 from miogen.emit.style import Style
 
 FUTURE, STANDARD_LIBRARY, THIRD_PARTY, FIRST_PARTY, LOCAL_FOLDER = range(5)  # isort's sections
@@ -218,14 +217,12 @@ def _refuse_new_futures(
     module: ExistingModule, wanted: list[ImportItem]
 ) -> tuple[list[ImportItem], list[ImportItem]]:
     """Leave out __future__ imports the file lacks: they would change how its code compiles."""
-    body = module.tree.body
-    start = 1 if body and is_docstring(body[0]) else 0
-    if all(is_future(node) for node in body[start:]):
-        return wanted, []
+    if len(module.tree.body) - module.docstring == len(module.futures):
+        return wanted, []  # nothing but __future__ imports (and a docstring) to change
     have = {
         item
-        for node in body[start:]
-        if isinstance(node, ast.ImportFrom) and is_future(node)
+        for node in module.futures
+        if isinstance(node, ast.ImportFrom)
         for item in import_items(node)
     }
     refused = [i for i in wanted if section_of(i) == FUTURE and i not in have]
@@ -234,7 +231,7 @@ def _refuse_new_futures(
 
 def _import_run(module: ExistingModule, style: Style) -> list[ExistingImport]:
     """The first run of consecutive top-level import statements, __future__ ones left out."""
-    body = [n for n in module.tree.body if not is_future(n)]
+    body = [n for n in module.tree.body if n not in module.futures]
     start = next((i for i, n in enumerate(body) if isinstance(n, ImportNode)), None)
     if start is None:
         return []

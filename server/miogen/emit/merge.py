@@ -7,8 +7,8 @@ each what the parts before it found:
     the file's text -> parsed (``emit.source``)
     -> the imports to add, and the names bound once they are in (``emit.imports``)
     -> the tests that go in, under which names (``emit.placement``)
-    -> the import lines, each where isort puts it (``emit.import_places``)
-    -> the text and its insert-only edits, checked (``emit.layout``)
+    -> the text, the import lines where isort puts them and the tests at the end, its
+       insert-only edits, checked (``emit.layout``)
 
 No part calls another. ``merge_tests`` applies the project's import conventions first (tests
 as generated); writing a file is ``emit.writer``'s.
@@ -22,7 +22,6 @@ from pathlib import Path
 
 from miogen.emit import files
 from miogen.emit.conventions import conventional
-from miogen.emit.import_places import import_inserts
 from miogen.emit.imports import plan_imports
 from miogen.emit.layout import merged_text
 from miogen.emit.placement import GeneratedTest, place_tests
@@ -86,8 +85,7 @@ def merged(
     module = parse_module(existing) if existing else None
     plan = plan_imports(imports, module, style)
     placement = place_tests(tests, plan.taken, module.tree if module is not None else None)
-    inserts = import_inserts(module, plan, placement, style)
-    text, edits = merged_text(module, inserts, placement, header, style)
+    text, edits = merged_text(module, plan, placement, header, style)
     return MergeResult(
         text, placement.added, placement.renamed, placement.skipped, edits, plan.conflicts
     )
