@@ -10,8 +10,9 @@ from miogen.common.project import locate
 from miogen.common.records import Algorithm
 from miogen.ctg.cli import _config
 from miogen.host.config import DEFAULTS, command_line
+from miogen.run.check import VERIFY_RUNS
 from miogen.run.job import job_spec
-from miogen.run.verify import VERIFY_RUNS, verify_outcomes
+from miogen.run.verify import verify_outcomes
 
 
 def config_for(tmp_path, *flags: str):
@@ -64,7 +65,7 @@ def test_a_tests_directory_flag_outside_the_project_is_refused(capsys):
 
 
 def test_ctg_verifies_as_often_as_generate_and_the_editor(tmp_path):
-    """One default for every front end (run.verify.VERIFY_RUNS); a flag or the file sets it."""
+    """One default for every front end (run.check.VERIFY_RUNS); a flag or the file sets it."""
     assert config_for(tmp_path).verify_runs == VERIFY_RUNS == 2
     assert inspect.signature(verify_outcomes).parameters["runs"].default == VERIFY_RUNS
     assert config_for(tmp_path, "--verify-runs", "3").verify_runs == 3

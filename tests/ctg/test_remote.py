@@ -20,7 +20,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import miogen
-import miogen.run.verify as run_verify
+import miogen.run.check as run_check
 import pytest
 from ctg_projects import BANK, make_project
 from miogen.common.errors import MiogenError
@@ -178,7 +178,7 @@ def test_workers_in_their_own_folders_write_what_the_local_executor_writes(tmp_p
         def client_verifies(*args, **kwargs):
             raise AssertionError("the client verified tests: the workers should have")
 
-        monkeypatch.setattr(run_verify, "verify", client_verifies)
+        monkeypatch.setattr(run_check, "verify", client_verifies)
         with Client(address) as observer, get_task_stream(observer) as stream:
             with dask_pool(address, jobs=2) as pool:
                 assert isinstance(pool, DaskPool)

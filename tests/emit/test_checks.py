@@ -11,8 +11,9 @@ from emit.test_merge import ruff
 from miogen.emit.checks import check_notes, mypy_errors, ruff_findings
 from miogen.emit.files import HEADER, is_generated
 from miogen.emit.formatting import environment_folders
-from miogen.emit.merge import GeneratedTest, write_merged
+from miogen.emit.merge import GeneratedTest
 from miogen.emit.style import project_style
+from miogen.emit.writer import write_merged
 
 STRICT_RUFF = """\
 [tool.ruff]

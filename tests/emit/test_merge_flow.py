@@ -1,37 +1,134 @@
-"""Writing a merged file goes through each part of emit/ once (issue 25): ``write_merged``
-applies the project's import conventions and formats the tests, then merges them into each
-candidate file without applying the conventions again (``merge_tests`` does, for its callers
-that bring the tests as generated)."""
+"""Making a test file goes down through emit/'s parts once (issue 25).
+
+``merge.merged`` makes the merged text: it calls each part in order, each in a module of its
+own, handing each what the parts before found, and no part calls a function of another.
+``writer.write_merged`` and ``writer.merge_text`` make the tests in the project's style
+first (its Python's spellings, its import conventions, its formatter: each once), then merge:
+neither comes back into its own module once a part has been called.
+"""
 
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
-MERGE = Path(__file__).resolve().parents[2] / "server" / "miogen" / "emit" / "merge.py"
+EMIT = Path(__file__).resolve().parents[2] / "server" / "miogen" / "emit"
+# The parts of the merge, in their order in ``merged``: the module of each, and its function.
+PARTS = [
+    ("source", "parse_module"),
+    ("imports", "plan_imports"),
+    ("placement", "place_tests"),
+    ("layout", "merged_text"),
+]
+# The project's style, in order, on the way to the file (``writer._prepared``).
+PREPARED = ["project_style", "spelled", "conventional", "format_tests"]
 
 
-def called(source: str, function: str) -> set[str]:
-    """The names ``function`` of ``source`` calls."""
-    tree = ast.parse(source)
-    node = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == function)
-    return {
-        call.func.id
-        for call in ast.walk(node)
-        if isinstance(call, ast.Call) and isinstance(call.func, ast.Name)
+@functools.cache
+def tree_of(module: str) -> ast.Module:
+    return ast.parse((EMIT / f"{module}.py").read_text("utf-8"))
+
+
+def function(tree: ast.Module, name: str) -> ast.FunctionDef:
+    return next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == name)
+
+
+def calls(node: ast.AST) -> list[str]:
+    """The functions ``node`` calls by name (``f(...)``, ``module.f(...)``), in written order."""
+    found = [c for c in ast.walk(node) if isinstance(c, ast.Call)]
+    found.sort(key=lambda call: (call.lineno, call.col_offset))
+    names = []
+    for call in found:
+        if isinstance(call.func, ast.Name):
+            names.append(call.func.id)
+        elif isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name):
+            names.append(call.func.attr)
+    return names
+
+
+def own_functions(tree: ast.Module) -> set[str]:
+    return {n.name for n in tree.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)}
+
+
+def imported_functions(tree: ast.Module, modules: set[str]) -> set[str]:
+    """The names ``tree`` imports from the emit ``modules`` that are functions there."""
+    names: set[str] = set()
+    for node in tree.body:
+        if (
+            isinstance(node, ast.ImportFrom)
+            and node.module
+            and node.module.startswith("miogen.emit.")
+        ):
+            module = node.module.removeprefix("miogen.emit.")
+            if module in modules:
+                defined = own_functions(tree_of(module))
+                names |= {alias.name for alias in node.names if alias.name in defined}
+    return names
+
+
+def back_into_own_module(tree: ast.Module, flow: str) -> list[str]:
+    """Calls of ``flow``'s own module's functions after it called a function of another
+    emit module (each would bring the flow back into its module after a part left it)."""
+    own = own_functions(tree) - {flow}
+    others = {
+        alias.asname or alias.name
+        for node in tree.body
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("miogen.emit")
+        for alias in node.names
     }
+    called = calls(function(tree, flow))
+    first_out = next((i for i, name in enumerate(called) if name in others), len(called))
+    return [name for name in called[first_out:] if name in own]
 
 
-def test_the_conventions_are_applied_once_on_the_way_to_a_file():
-    source = MERGE.read_text("utf-8")
-    assert "conventional" in called(source, "write_merged")
-    assert called(source, "_merge_into").isdisjoint({"conventional", "merge_tests"})
-    assert "conventional" not in called(source, "_merged")
+def test_the_merge_calls_its_parts_in_order():
+    steps = {name for _, name in PARTS}
+    called = [name for name in calls(function(tree_of("merge"), "merged")) if name in steps]
+    assert called == [name for _, name in PARTS]
 
 
-def test_the_check_finds_a_second_pass():
-    source = """
-def _merge_into(path, imports, tests):
-    return merge_tests(path.read_text(), imports, tests)
+def test_no_part_of_the_merge_calls_another():
+    modules = {module for module, _ in PARTS} | {"merge", "writer"}
+    for module, _ in PARTS:
+        used = imported_functions(tree_of(module), modules - {module})
+        assert used == set(), (module, used)
+
+
+def test_the_merge_never_comes_back_into_its_own_module():
+    tree = tree_of("merge")
+    assert own_functions(tree) & set(calls(function(tree, "merged"))) == set()
+
+
+def test_the_project_style_is_applied_once_in_order_before_the_merge():
+    tree = tree_of("writer")
+    assert [n for n in calls(function(tree, "_prepared")) if n in PREPARED] == PREPARED
+    for flow in ("write_merged", "merge_text"):
+        called = calls(function(tree, flow))
+        assert called.count("_prepared") == 1 and called.count("merged") == 1, flow
+        assert called.index("_prepared") < called.index("merged"), flow
+        assert set(called).isdisjoint({*PREPARED, "merge_tests"}), flow  # not a second time
+        assert back_into_own_module(tree, flow) == [], flow
+
+
+def test_the_checks_find_parts_out_of_order_and_a_way_back():
+    tree = ast.parse(
+        """
+from miogen.emit.files import read
+from miogen.emit.merge import merged
+
+
+def _prepared(tests):
+    return tests
+
+
+def write_merged(path, tests):
+    original = read(path)
+    tests = _prepared(tests)
+    return merged(original, tests)
 """
-    assert called(source, "_merge_into") == {"merge_tests"}
+    )
+    assert back_into_own_module(tree, "write_merged") == ["_prepared"]
+    assert calls(function(tree, "write_merged")) == ["read", "_prepared", "merged"]
+    part = ast.parse("from miogen.emit.imports import section_of, Sorted\n")
+    assert imported_functions(part, {"imports"}) == {"section_of"}

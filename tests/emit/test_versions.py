@@ -6,7 +6,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from miogen.emit.versions import lower_bound, minimum_python, spelled
+from miogen.emit.style import lower_bound, project_style
+from miogen.emit.versions import spelled
 
 SOURCE = (
     "def test_x():\n"
@@ -27,11 +28,11 @@ def test_the_lower_bound_of_requires_python(specifier, bound):
 def test_the_minimum_comes_from_pyproject_or_setup_cfg(tmp_path: Path):
     test_file = tmp_path / "tests" / "test_m.py"
     (tmp_path / "pyproject.toml").write_text('[project]\nrequires-python = ">=3.8"\n')
-    assert minimum_python(test_file) == (3, 8)
+    assert project_style(test_file).minimum_python == (3, 8)
     (tmp_path / "pyproject.toml").write_text("[project]\nname = 'p'\n")
-    assert minimum_python(test_file) is None
+    assert project_style(test_file).minimum_python is None
     (tmp_path / "setup.cfg").write_text("[options]\npython_requires = >=3.12\n")
-    assert minimum_python(test_file) == (3, 12)
+    assert project_style(test_file).minimum_python == (3, 12)
 
 
 def test_datetime_utc_only_where_every_supported_python_has_it():

@@ -12,15 +12,10 @@ from miogen.common.records import Event, Loaded
 from miogen.host.config import Options
 from miogen.run.job import generate_module
 from miogen.run.shares import COVERED_BY_SUITE, suite_shares
+from subjects import SIGN
 
-MODULE = """
-def sign(x: int) -> int:
-    if x > 0:
-        return 1
-    if x < 0:
-        return -1
-    return 0
-
+MODULE = f"""
+{SIGN}
 
 def grade(score: int) -> str:
     if score >= 90:

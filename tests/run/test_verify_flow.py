@@ -39,30 +39,44 @@ def own_references(source: str) -> list[str]:
     ]
 
 
+def _callee(call: ast.Call) -> str | None:
+    """The function a call names: ``verify(...)`` and ``check.verify(...)`` both call verify."""
+    if isinstance(call.func, ast.Name):
+        return call.func.id
+    if isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name):
+        return call.func.attr
+    return None
+
+
 def called_steps(source: str) -> list[str]:
     """The steps the flow calls, in the order they are written (a step called twice, twice)."""
     steps = {name for _, name in STEPS}
-    calls = [
-        node
-        for node in ast.walk(_flow(ast.parse(source)))
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-    ]
+    calls = [node for node in ast.walk(_flow(ast.parse(source))) if isinstance(node, ast.Call)]
     calls.sort(key=lambda call: (call.lineno, call.col_offset))
-    return [
-        call.func.id for call in calls if isinstance(call.func, ast.Name) and call.func.id in steps
-    ]
+    return [name for call in calls if (name := _callee(call)) in steps]
 
 
 @functools.cache
 def imported(path: Path) -> set[str]:
-    """The modules ``path`` imports, and their names imported (``module.name``)."""
+    """The modules ``path`` imports, and their names it uses (``module.name``: imported from
+    the module, or read as an attribute of it, ``check.verify``)."""
     found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+    tree = ast.parse(path.read_text("utf-8"))
+    bound: dict[str, str] = {}  # a name the file binds to a module -> the module
+    for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
+            bound |= {alias.asname: alias.name for alias in node.names if alias.asname}
         elif isinstance(node, ast.ImportFrom) and node.module:
             found.add(node.module)
             found.update(f"{node.module}.{alias.name}" for alias in node.names)
+            bound |= {
+                alias.asname or alias.name: f"{node.module}.{alias.name}" for alias in node.names
+            }
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+            if node.value.id in bound:
+                found.add(f"{bound[node.value.id]}.{node.attr}")
     return found
 
 
@@ -102,7 +116,26 @@ def test_only_the_flow_calls_the_steps_that_follow_the_verification():
     assert callers("kills_over_suite", "miogen.host.suite_kills") == ["run/verify.py"]
     assert callers("module_run", "miogen.run.result") == ["run/verify.py"]
     # ... and the verification: also on a dask worker, whose result is the flow's ``verified``
-    assert callers("verify", "miogen.run.check") == ["run/verify.py"]
+    assert callers("verify", "miogen.run.check") == ["ctg/remote.py", "run/verify.py"]
+
+
+def test_the_flow_names_the_verification_where_it_is_defined():
+    """run/verify.py hands on no name of run/check.py's: its callers import them from there."""
+    tree = ast.parse((RUN / "verify.py").read_text("utf-8"))
+    exported = next(
+        node.value
+        for node in tree.body
+        if isinstance(node, ast.Assign)
+        and any(isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets)
+    )
+    assert isinstance(exported, ast.List)
+    names = {e.value for e in exported.elts if isinstance(e, ast.Constant)}
+    assert names.isdisjoint({"verify", "project_folder", "VERIFY_RUNS"})
+    for path in [*SERVER.rglob("*.py"), *SERVER.parents[1].joinpath("tests").rglob("*.py")]:
+        assert imported(path).isdisjoint(
+            {"miogen.run.verify.verify", "miogen.run.verify.project_folder",
+             "miogen.run.verify.VERIFY_RUNS"}
+        ), path  # fmt: skip
 
 
 def test_the_checks_find_a_step_back_into_the_module_and_steps_out_of_order():

@@ -15,7 +15,7 @@ from miogen.common.errors import MiogenError
 from miogen.common.records import Algorithm
 from miogen.host.config import CTG_KEYS, DEFAULTS, command_line, flag, options
 from miogen.host.interpreter import project_interpreter
-from miogen.run.verify import VERIFY_RUNS
+from miogen.run.check import VERIFY_RUNS
 
 if TYPE_CHECKING:
     from miogen.ctg.runner import CtgConfig, CtgReport

@@ -51,9 +51,9 @@ from miogen.common.records import (
 )
 from miogen.emit.module import unique_names
 from miogen.host.measure import Measurement
+from miogen.run.check import verify
 from miogen.run.job import run
 from miogen.run.result import Dropped, Verification
-from miogen.run.verify import verify
 from miogen.testcase.examples import project_test_files
 
 MAX_FILES = 2000  # files of the project one job carries, at the most

@@ -60,9 +60,10 @@ from miogen.host.baseline import project_baseline
 from miogen.host.config import DEFAULTS, Options
 from miogen.host.interpreter import OWN, Interpreter
 from miogen.host.measure import Measurement, measure
+from miogen.run.check import VERIFY_RUNS, project_folder
 from miogen.run.job import job_spec
 from miogen.run.result import UnitRun, Verification
-from miogen.run.verify import VERIFY_RUNS, project_folder, verify_outcomes
+from miogen.run.verify import verify_outcomes
 from miogen.run.write import import_problem, write_tests
 
 Log = Callable[[str], None]

@@ -8,8 +8,8 @@ from miogen.emit.merge import (
     apply_edits,
     fallback_path,
     merge_tests,
-    write_merged,
 )
+from miogen.emit.writer import write_merged
 
 __all__ = [
     "GeneratedTest",

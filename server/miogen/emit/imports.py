@@ -1,4 +1,10 @@
-"""Import statements: what they bind, which are missing, and their isort-like order."""
+"""Import statements: what they bind, which a file lacks, and where isort sorts them.
+
+``plan_imports`` reads the imports a merge wants and the file's own, once: the imports to add
+(each with its isort section and place in it), those left out, the names bound at module level
+once they are in, and the file's leading run of imports. ``emit.import_places`` writes the
+lines from that plan; nothing comes back here.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +13,7 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from miogen.emit.source import ExistingModule
 from miogen.emit.style import Style
 
 FUTURE, STANDARD_LIBRARY, THIRD_PARTY, FIRST_PARTY, LOCAL_FOLDER = range(5)  # isort's sections
@@ -115,80 +122,17 @@ def section_of(item: ImportItem, first_party: frozenset[str] = frozenset()) -> i
     return STANDARD_LIBRARY if top in sys.stdlib_module_names else THIRD_PARTY
 
 
-def _name_order(item: ImportItem) -> tuple[int, str, str]:
-    """ruff's order-by-type: CONSTANTS, then Classes, then the rest."""
-    name = item.name or ""
-    kind = 0 if name.isupper() and len(name) > 1 else 1 if name[:1].isupper() else 2
-    return kind, name.lower(), item.imported()
-
-
-@dataclass(frozen=True)
-class RenderedImport:
-    """One import statement's lines, with its isort section and its place in that section."""
-
-    section: int
-    key: tuple[int, int, str]
-    lines: tuple[str, ...]
-
-
-def render_imports(items: list[ImportItem], style: Style, *, sections: bool) -> list[str]:
-    """Import lines in isort's order; a blank line between sections when ``sections``."""
-    lines: list[str] = []
-    previous = None
-    for rendered in render_statements(items, style):
-        if sections and previous is not None and rendered.section != previous:
-            lines.append("")
-        lines += rendered.lines
-        previous = rendered.section
-    return lines
-
-
-def render_statements(items: list[ImportItem], style: Style) -> list[RenderedImport]:
-    """The import statements for ``items``, sorted as isort (ruff's ``I`` rules) wants them:
-    by section, plain ``import`` before ``from``, then by module, case-insensitively."""
-    by_statement: dict[tuple[int, tuple[int, int, str]], list[ImportItem]] = {}
-    for item in items:
-        section = section_of(item, style.first_party)
-        by_statement.setdefault((section, _item_key(item)), []).append(item)
-    found = []
-    for section, key in sorted(by_statement):
-        group = by_statement[section, key]
-        if key[0] == 0:
-            lines = [i.statement() for i in sorted(set(group), key=lambda i: i.statement())]
-        else:
-            lines = _render_from(group[0].dotted(), group, style.line_length)
-        found.append(RenderedImport(section, key, tuple(lines)))
-    return found
-
-
-def statement_key(node: ast.Import | ast.ImportFrom) -> tuple[int, int, str]:
-    """Where an existing import statement sorts within its section (as ``render_statements``)."""
+def statement_key(node: ast.Import | ast.ImportFrom) -> Key:
+    """Where an existing import statement sorts within its section (as a new one would)."""
     return _item_key(import_items(node)[0])
 
 
-def _item_key(item: ImportItem) -> tuple[int, int, str]:
+def _item_key(item: ImportItem) -> Key:
     """Plain imports first, then from-imports; relative ones furthest first (``..`` before
     ``.``), as ruff's default ``relative-imports-order`` has them; then by module."""
     if item.name is None:
         return 0, 0, item.module.lower()
     return 1, -item.level, item.module.lower()
-
-
-def _render_from(module: str, items: list[ImportItem], line_length: int) -> list[str]:
-    """``from m import *``, then the names without ``as`` in one statement, then each aliased
-    name in a statement of its own (ruff's default: ``combine-as-imports = false``)."""
-    lines = [f"from {module} import *"] if any(i.name == "*" for i in items) else []
-    named = sorted({i for i in items if i.name != "*"}, key=_name_order)
-    plain = [i.imported() for i in named if i.alias is None]
-    statements = [plain] if plain else []
-    statements += [[i.imported()] for i in named if i.alias is not None]
-    for names in statements:
-        line = f"from {module} import {', '.join(names)}"
-        if len(line) <= line_length:
-            lines.append(line)
-        else:
-            lines += [f"from {module} import (", *(f"    {n}," for n in names), ")"]
-    return lines
 
 
 def module_scope(tree: ast.Module) -> tuple[list[ImportItem], set[str]]:
@@ -213,3 +157,92 @@ def _collect_scope(node: ast.AST, items: list[ImportItem], names: set[str]) -> N
             elif isinstance(child, ast.ExceptHandler | ast.MatchAs | ast.MatchStar) and child.name:
                 names.add(child.name)
             _collect_scope(child, items, names)
+
+
+Key = tuple[int, int, str]  # where a statement sorts within its section (``_item_key``)
+
+
+@dataclass(frozen=True)
+class Sorted:
+    """An import to add, with its isort section and where it sorts within it."""
+
+    item: ImportItem
+    section: int
+    key: Key
+
+
+ImportNode = ast.Import | ast.ImportFrom
+
+
+@dataclass(frozen=True)
+class ExistingImport:
+    """An import statement of the file, where isort puts it."""
+
+    node: ImportNode
+    section: int
+    key: Key
+
+
+@dataclass(frozen=True)
+class ImportPlan:
+    """What a merge does with imports, decided before the tests are placed."""
+
+    added: list[Sorted]  # in the order wanted
+    conflicts: list[str]  # statements left out: name bound otherwise, or a new __future__
+    taken: set[str]  # names bound at module level once ``added`` is in
+    run: list[ExistingImport]  # the file's first run of top-level imports, __future__ left out
+
+
+def plan_imports(lines: Sequence[str], module: ExistingModule | None, style: Style) -> ImportPlan:
+    """The plan for adding ``lines`` (and ``style``'s required imports) to ``module`` (None: a
+    new file): what it lacks, what would rebind a name or change how its code compiles."""
+    wanted = parse_imports([*style.required_imports, *lines])
+    have: list[ImportItem] = []
+    other_names: set[str] = set()
+    refused: list[ImportItem] = []
+    if module is not None:
+        wanted, refused = _refuse_new_futures(module, wanted)
+        have, other_names = module_scope(module.tree)
+    added, conflicts = select_imports(wanted, have, other_names)
+    conflicts = [*dict.fromkeys([*refused, *conflicts])]
+    return ImportPlan(
+        added=[Sorted(i, section_of(i, style.first_party), _item_key(i)) for i in added],
+        conflicts=[c.statement() for c in conflicts],
+        taken=other_names | {i.bound for i in (*have, *added) if i.bound},
+        run=_import_run(module, style) if module is not None else [],
+    )
+
+
+def _refuse_new_futures(
+    module: ExistingModule, wanted: list[ImportItem]
+) -> tuple[list[ImportItem], list[ImportItem]]:
+    """Leave out __future__ imports the file lacks: they would change how its code compiles."""
+    if len(module.tree.body) - module.docstring == len(module.futures):
+        return wanted, []  # nothing but __future__ imports (and a docstring) to change
+    have = {
+        item
+        for node in module.futures
+        if isinstance(node, ast.ImportFrom)
+        for item in import_items(node)
+    }
+    refused = [i for i in wanted if section_of(i) == FUTURE and i not in have]
+    return [i for i in wanted if i not in refused], refused
+
+
+def _import_run(module: ExistingModule, style: Style) -> list[ExistingImport]:
+    """The first run of consecutive top-level import statements, __future__ ones left out."""
+    body = [n for n in module.tree.body if n not in module.futures]
+    start = next((i for i, n in enumerate(body) if isinstance(n, ImportNode)), None)
+    if start is None:
+        return []
+    run: list[ImportNode] = []
+    for node in body[start:]:
+        if not isinstance(node, ast.Import | ast.ImportFrom):
+            break
+        run.append(node)
+    return [
+        ExistingImport(
+            node, section_of(import_items(node)[0], style.first_party), statement_key(node)
+        )
+        for node in run
+    ]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import dataclasses
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -31,11 +32,18 @@ class Placement:
     added: list[str]
     renamed: dict[str, str]
     skipped: list[str]
+    # names only skipped tests use: their imports are left out (the twins in the file have
+    # theirs already)
+    only_skipped: frozenset[str] = frozenset()
 
 
-def place_tests(tests: Sequence[GeneratedTest], taken: set[str], bodies: set[str]) -> Placement:
-    """Skip tests whose body is already there; rename the rest away from ``taken`` names."""
-    taken, bodies = set(taken), set(bodies)
+def place_tests(
+    tests: Sequence[GeneratedTest], taken: set[str], existing: ast.Module | None = None
+) -> Placement:
+    """Skip tests whose body the ``existing`` file has already; rename the rest away from
+    ``taken`` names."""
+    taken = set(taken)
+    bodies = test_bodies(existing) if existing is not None else set()
     placement = Placement([], [], {}, [])
     for test in tests:
         source = LINE_BREAK.sub("\n", test.source).rstrip() + "\n"
@@ -52,7 +60,13 @@ def place_tests(tests: Sequence[GeneratedTest], taken: set[str], bodies: set[str
             source = _rename(source, function.lineno, test.name, name)
         placement.sources.append(source)
         placement.added.append(name)
-    return placement
+    wanted = {name for test in tests for name in _names_used(test.source)}
+    used = {name for source in placement.sources for name in _names_used(source)}
+    return dataclasses.replace(placement, only_skipped=frozenset(wanted - used))
+
+
+def _names_used(source: str) -> set[str]:
+    return {n.id for n in ast.walk(ast.parse(source)) if isinstance(n, ast.Name)}
 
 
 def _parse_test(name: str, source: str) -> ast.FunctionDef | ast.AsyncFunctionDef:

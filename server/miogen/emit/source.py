@@ -1,4 +1,8 @@
-"""The existing test file, parsed: its statements and the rows where a new line may start."""
+"""The existing test file, parsed: its statements and the rows where a new line may start.
+
+What the parts after it need of the file is found here, once: its docstring, its
+``__future__`` imports, the rows that end a logical line, its comment rows.
+"""
 
 from __future__ import annotations
 
@@ -25,41 +29,12 @@ class ExistingModule:
     safe_rows: frozenset[int]  # rows after which a line can go without splitting a statement
     comment_rows: frozenset[int]  # rows holding only a comment that starts in column 0
     protected_rows: int  # leading rows (shebang, coding cookie) that must stay first
+    docstring: bool  # the first statement is the module's docstring
+    futures: tuple[ast.stmt, ...]  # the top-level ``from __future__`` imports
 
     @property
     def text(self) -> str:
         return self.lines.text
-
-    def offset_after(self, row: int) -> tuple[int, bool]:
-        """Where a line inserted after ``row`` starts, and whether a line break must come first."""
-        if row == 0:
-            return int(self.text.startswith(BOM)), False
-        if row < len(self.lines.starts):
-            return self.lines.starts[row], False
-        return len(self.text), True
-
-    def row_before(self, row: int) -> int:
-        """The last safe row before ``row``: inserting after it puts lines just above ``row``."""
-        row -= 1
-        while row > self.protected_rows and row not in self.safe_rows:
-            row -= 1
-        return row
-
-    def row_after(self, row: int) -> int:
-        """The first safe row from ``row`` on: the end of the logical line holding ``row``."""
-        while row < self.lines.rows and row not in self.safe_rows:
-            row += 1
-        return row
-
-    def above_comments(self, row: int) -> int:
-        """The first row of the column-0 comment block right above ``row``, unless it is a header."""
-        top = row
-        while top > 1 and top - 1 in self.comment_rows:
-            top -= 1
-        return row if top <= max(1, self.protected_rows) else top
-
-    def is_blank(self, row: int) -> bool:
-        return 1 <= row <= self.lines.rows and not self.lines.content(row).replace(BOM, "").strip()
 
 
 def parse_module(text: str) -> ExistingModule:
@@ -74,7 +49,9 @@ def parse_module(text: str) -> ExistingModule:
         safe, comments = _scan_rows(rows)
     except (SyntaxError, ValueError, RecursionError, MemoryError, tokenize.TokenError) as error:
         raise UnmergeableFile(f"the existing file does not parse: {error}") from error
-    return ExistingModule(lines, tree, safe, comments, _protected_rows(rows))
+    futures = tuple(node for node in tree.body if is_future(node))
+    docstring = ast.get_docstring(tree, clean=False) is not None
+    return ExistingModule(lines, tree, safe, comments, _protected_rows(rows), docstring, futures)
 
 
 def _scan_rows(rows: list[str]) -> tuple[frozenset[int], frozenset[int]]:
@@ -103,31 +80,5 @@ def _protected_rows(rows: list[str]) -> int:
     return 0
 
 
-def is_docstring(node: ast.stmt) -> bool:
-    return (
-        isinstance(node, ast.Expr)
-        and isinstance(node.value, ast.Constant)
-        and isinstance(node.value.value, str)
-    )
-
-
 def is_future(node: ast.stmt) -> bool:
     return isinstance(node, ast.ImportFrom) and node.module == "__future__" and node.level == 0
-
-
-def is_main_guard(node: ast.stmt) -> bool:
-    """``if __name__ == "__main__":`` (either way round)."""
-    if not isinstance(node, ast.If) or not isinstance(node.test, ast.Compare):
-        return False
-    test = node.test
-    if len(test.ops) != 1 or not isinstance(test.ops[0], ast.Eq):
-        return False
-    sides = [test.left, test.comparators[0]]
-    names = [s.id for s in sides if isinstance(s, ast.Name)]
-    values = [s.value for s in sides if isinstance(s, ast.Constant)]
-    return names == ["__name__"] and values == ["__main__"]
-
-
-def first_row(node: ast.stmt) -> int:
-    decorators: list[ast.expr] = getattr(node, "decorator_list", [])
-    return min([node.lineno, *(d.lineno for d in decorators)])

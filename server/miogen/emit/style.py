@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import ast
 import configparser
+import re
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,6 +26,7 @@ CONFIG_FILES = ("ruff.toml", ".ruff.toml", "pyproject.toml", "setup.cfg")
 ROOT_MARKERS = (*CONFIG_FILES, "setup.py", ".git")
 
 Formatter = Literal["ruff", "black"]
+_BOUND = re.compile(r"(>=|~=|==|>)\s*(\d+)\.(\d+)")
 
 
 @dataclass(frozen=True)
@@ -41,6 +43,9 @@ class Style:
     # module -> the name its import binds, as the project's ruff wants it (ICN001):
     # flake8-import-conventions' aliases (or extend-aliases) the project configures
     import_aliases: tuple[tuple[str, str], ...] = ()
+    # the least Python the project supports (pyproject's ``requires-python``, else setup.cfg's
+    # ``python_requires``), None when it declares none: its spellings (``emit.versions``)
+    minimum_python: tuple[int, int] | None = None
 
 
 def project_style(test_path: Path, current: Path | None = None) -> Style:
@@ -55,7 +60,8 @@ def project_style(test_path: Path, current: Path | None = None) -> Style:
         return Style(first_party=_first_party(folder, {}, {}, {}) if folder else frozenset())
     found = _ruff_settings(root)
     ruff = found or {}
-    pyproject = _toml(root / "pyproject.toml").get("tool", {})
+    project_file = _toml(root / "pyproject.toml")
+    pyproject = project_file.get("tool", {})
     black = pyproject.get("black") if isinstance(pyproject.get("black"), dict) else None
     setup = _setup_cfg(root / "setup.cfg")
     length = _first_int(
@@ -74,7 +80,27 @@ def project_style(test_path: Path, current: Path | None = None) -> Style:
         required_imports=_required_imports(ruff),
         import_aliases=_import_aliases(ruff),
         mypy=_configures_mypy(root, pyproject, setup),
+        minimum_python=_minimum_python(project_file, setup),
     )
+
+
+def _minimum_python(
+    pyproject: dict[str, Any], setup: dict[str, dict[str, str]]
+) -> tuple[int, int] | None:
+    specifier = pyproject.get("project", {}).get("requires-python")
+    if not isinstance(specifier, str):
+        specifier = setup.get("options", {}).get("python_requires")
+    return lower_bound(specifier) if isinstance(specifier, str) else None
+
+
+def lower_bound(specifier: str) -> tuple[int, int] | None:
+    """The least ``major.minor`` a ``requires-python`` specifier admits, None if it sets none.
+
+    >>> lower_bound(">=3.8, <4")
+    (3, 8)
+    """
+    found = [(int(m[2]), int(m[3]) + (1 if m[1] == ">" else 0)) for m in _BOUND.finditer(specifier)]
+    return min(found) if found else None
 
 
 def _working_folder() -> Path | None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import bisect
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -71,31 +70,3 @@ class Lines:
         if not 0 <= character <= self.ends[line] - self.starts[line]:
             raise ValueError(f"character {character} is outside line {line}")
         return self.starts[line] + character
-
-    def position(self, offset: int) -> tuple[int, int]:
-        line = bisect.bisect_right(self.starts, offset) - 1
-        return line, offset - self.starts[line]
-
-
-def line_ending(text: str, offset: int) -> str:
-    """The line break for lines inserted at ``offset``: the one of the line above, else the
-    file's first; never a lone CR right before an LF, which would fuse into one break."""
-    above = text[max(0, offset - 2) : offset]
-    if above == "\r\n":
-        ending = above
-    elif above[-1:] in ("\r", "\n"):
-        ending = above[-1]
-    else:
-        first = LINE_BREAK.search(text)
-        ending = first.group() if first else "\n"
-    return "\r\n" if ending == "\r" and text[offset : offset + 1] == "\n" else ending
-
-
-def trailing_blank_lines(text: str) -> int:
-    """Blank lines at the end of ``text``, which ends with a line break."""
-    count = 0
-    for line in reversed(LINE_BREAK.split(text)[:-1]):
-        if line.replace(BOM, "").strip():
-            break
-        count += 1
-    return count

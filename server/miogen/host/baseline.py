@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from miogen.analysis.model import Unit
-from miogen.analysis.targets import parse_code
+from miogen.analysis.targets import CodeMap, parse_code
 from miogen.common.atomic import read_or_set_aside, write_atomically
 from miogen.common.project import ROOT_MARKERS, is_test_file
 from miogen.host.interpreter import OWN, Interpreter
@@ -80,7 +80,7 @@ class Baseline:
 
     def covered(self, path: Path, source: str, units: Sequence[Unit]) -> dict[str, list[int]]:
         """Unit -> the target ids the suite covers in the module at ``path``."""
-        return covered_targets(self.coverage_of(path).arcs, source, units)
+        return covered_targets(self.coverage_of(path).arcs, parse_code(source), units)
 
     def tests_covering(self, path: Path, source: str, target_arc: Arc) -> set[str]:
         """The tests that run one (translated) arc of the module at ``path``."""
@@ -98,10 +98,10 @@ class Baseline:
 
 
 def covered_targets(
-    raw_arcs: Iterable[Arc], source: str, units: Sequence[Unit]
+    raw_arcs: Iterable[Arc], code: CodeMap, units: Sequence[Unit]
 ) -> dict[str, list[int]]:
-    """coverage.py's raw arcs of a module as each unit's covered target ids (as ``measure``)."""
-    code = parse_code(source)
+    """coverage.py's raw arcs of a module (``code``: its parse) as each unit's covered target
+    ids."""
     arcs = set(code.parser.translate_arcs(sorted(raw_arcs)))
     lines = {a for a, _ in arcs if a > 0} | {b for _, b in arcs if b > 0}
     return {
@@ -342,16 +342,17 @@ def read_contexts(data_file: str, root: Path) -> dict[str, FileCoverage]:
 
 
 def tests_covering(
-    data_file: str, module_path: Path, units: Sequence[Unit], source: str
+    data_file: str, module_path: Path, units: Sequence[Unit], code: CodeMap
 ) -> dict[str, list[int]]:
-    """Per test (context) of a run, the target ids it covers in the module at ``module_path``."""
+    """Per test (context) of a run, the target ids it covers in the module at ``module_path``
+    (``code``: its parse)."""
     wanted = str(module_path.resolve())
     arcs: dict[str, set[Arc]] = {}
     for path, context, start, end in _arc_rows(data_file):
         if context and path == wanted:
             arcs.setdefault(str(context), set()).add((int(start), int(end)))
     return {
-        test: sorted(i for ids in covered_targets(found, source, units).values() for i in ids)
+        test: sorted(i for ids in covered_targets(found, code, units).values() for i in ids)
         for test, found in arcs.items()
     }
 

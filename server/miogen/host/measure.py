@@ -24,7 +24,7 @@ from miogen.analysis.model import Unit
 from miogen.analysis.targets import parse_code
 from miogen.common.platform_support import kill_process_group
 from miogen.host import clock
-from miogen.host.baseline import tests_covering
+from miogen.host.baseline import covered_targets, tests_covering
 from miogen.host.interpreter import OWN, Interpreter
 from miogen.host.runs import ended, started
 from miogen.plugins.guard import FREE
@@ -458,8 +458,11 @@ def _module_percent(data_file: str, module_path: Path) -> float | None:
 def read_coverage(
     result: Measurement, data_file: str, module_path: Path, units: Sequence[Unit], source: str
 ) -> None:
+    """What coverage.py measured of the module: its own total, then (``source`` parsed once)
+    the arcs and lines run, each unit's covered targets, and each test's."""
     if not os.path.exists(data_file):
         return
+    result.module_percent = _module_percent(data_file, module_path)
     data = CoverageData(data_file)
     data.read()
     raw = data.arcs(str(module_path.resolve())) or []
@@ -468,9 +471,5 @@ def read_coverage(
     lines = {a for a, _ in arcs if a > 0} | {b for _, b in arcs if b > 0}
     result.arcs = sorted(arcs)
     result.executed_lines = sorted(lines & code.statements)
-    result.module_percent = _module_percent(data_file, module_path)
-    for unit in units:
-        result.covered[unit.name] = [
-            t.id for t in unit.targets if (t.arc in arcs if t.kind == "branch" else t.line in lines)
-        ]
-    result.per_test = tests_covering(data_file, module_path, units, source)
+    result.covered.update(covered_targets(raw, code, units))
+    result.per_test = tests_covering(data_file, module_path, units, code)

@@ -41,10 +41,11 @@ from miogen.lsp.insert import test_path
 from miogen.lsp.protocol import JobState
 from miogen.lsp.settings import Settings
 from miogen.lsp.snapshot import Snapshot, UnitShape
+from miogen.run.check import project_folder
 from miogen.run.job import ModuleJob, VerificationAhead, run_and_verify
 from miogen.run.result import Dropped, ModuleRun
 from miogen.run.shares import suite_shares
-from miogen.run.verify import CachedSuite, project_folder
+from miogen.run.verify import CachedSuite
 
 logger = logging.getLogger(__name__)
 
@@ -376,7 +377,7 @@ def _run_in_project(
 ) -> ModuleRun:
     """``run_and_verify`` for the unit's test file (``insert.test_path``), as ``miogen
     generate`` runs it: the tests are verified where they will be inserted, by the project's
-    own pytest at its root (``run.verify.verify``), and the search aims at what the project's
+    own pytest at its root (``run.check.verify``), and the search aims at what the project's
     suite misses (``_aimed``). On the job's thread: finding the file reads the project's
     pytest configuration, the suite's cached measurement the project's files."""
     test_file = test_path(request.location, job.settings)

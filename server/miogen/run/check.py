@@ -101,11 +101,10 @@ def verify(
             text = module_text(result.tests, location.module_name, model.has_module_state)
             imports, generated = text
             candidate.write_text(merge_tests(None, imports, generated, HEADER).text, "utf-8")
-            timeout = verification_timeout(len(result.tests), test_timeout)
             seeds = range(runs) if attempt == 0 else range(1)
             last = attempt + 1 == attempts
             measurement, shuffled = _run_all(
-                candidate, location, model, units, seeds, timeout, waiting,
+                candidate, location, model, units, seeds, (len(result.tests), test_timeout), waiting,
                 (lambda: None) if last else retry.prepare, interpreter, result.in_project,
             )  # fmt: skip
             waiting = retry.take()
@@ -215,30 +214,32 @@ def _run_all(
     model: ModuleModel,
     units: Sequence[Unit],
     seeds: Sequence[int],
-    timeout: float,
+    tests: tuple[int, float],
     ahead: dict[int, Ahead],
     on_failure: Callable[[], None] = lambda: None,
     interpreter: Interpreter = OWN,
     in_project: bool = False,
 ) -> tuple[Measurement, list[Measurement]]:
     """The coverage run (seed 0) and the reruns (other seeds), in parallel processes (those
-    started ahead where there are); ``on_failure`` is called when the first run that fails ends;
+    started ahead where there are); ``tests``: how many, and the seconds one may take
+    (``verification_timeout``); ``on_failure`` is called when the first run that fails ends;
     ``in_project``: ``candidate`` lies in the project, run as its pytest runs it."""
     roots = (location.import_root, location.project_root)
     filters = pytest_warning_filters(location.project_root)
+    timeout = verification_timeout(*tests)
+
+    def rerun(seed: int) -> Measurement:
+        found = run_shuffled(
+            candidate, *roots, seed, timeout=timeout, sandbox=True, warning_filters=filters,
+            ahead=ahead.get(seed), interpreter=interpreter, in_project=in_project,
+        )  # fmt: skip
+        return _noting_failure(found, on_failure)
 
     def covered() -> Measurement:
         found = measure(
             candidate, location.path, list(units), model.source, *roots, timeout=timeout,
             sandbox=True, warning_filters=filters, ahead=ahead.get(0), interpreter=interpreter,
             in_project=in_project,
-        )  # fmt: skip
-        return _noting_failure(found, on_failure)
-
-    def rerun(seed: int) -> Measurement:
-        found = run_shuffled(
-            candidate, *roots, seed, timeout=timeout, sandbox=True, warning_filters=filters,
-            ahead=ahead.get(seed), interpreter=interpreter, in_project=in_project,
         )  # fmt: skip
         return _noting_failure(found, on_failure)
 

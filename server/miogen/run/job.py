@@ -32,9 +32,10 @@ from miogen.host.interpreter import OWN, Interpreter
 from miogen.host.measure import Ahead, start_ahead
 from miogen.host.spare import SpareSource
 from miogen.host.supervisor import OnEvent, ShouldCancel, run_job
+from miogen.run.check import VERIFY_RUNS
 from miogen.run.result import ModuleRun
 from miogen.run.shares import COVERED_BY_SUITE, suite_shares
-from miogen.run.verify import VERIFY_RUNS, MeasuredSuite, SuiteSource, verify_outcomes
+from miogen.run.verify import MeasuredSuite, SuiteSource, verify_outcomes
 from miogen.run.write import Output, write_module
 
 
@@ -161,7 +162,7 @@ def run_and_verify(
     The verification's pytest processes start while the search runs (``ahead``: the caller's,
     to close them sooner, else made here). A job cancelled (``cancel`` set: by the caller, or
     here on an error or Ctrl-C) is not verified. ``test_file``: where the tests will be
-    written (``run.verify.verify``: in the project, they are verified there).
+    written (``run.check.verify``: in the project, they are verified there).
     """
     started = time.monotonic()
     location = job.location

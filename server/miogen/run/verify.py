@@ -31,18 +31,16 @@ from miogen.host.baseline import Baseline, project_baseline, refresh_in_backgrou
 from miogen.host.interpreter import OWN, Interpreter
 from miogen.host.measure import Ahead, start_ahead
 from miogen.host.suite_kills import SuiteKills, kills_over_suite
-from miogen.run.check import VERIFY_RUNS, project_folder, verify
+from miogen.run import check
+from miogen.run.check import VERIFY_RUNS
 from miogen.run.keep import SuiteCovered, keep_adds
 from miogen.run.result import Kept, ModuleRun, Verification, module_run
 
 __all__ = [
-    "VERIFY_RUNS",
     "CachedSuite",
     "MeasuredSuite",
     "SuiteCovered",
     "SuiteSource",
-    "project_folder",
-    "verify",
     "verify_outcomes",
 ]
 
@@ -85,7 +83,7 @@ def verify_outcomes(
     )  # fmt: skip
     # Keeping may leave tests out: the rest is verified again, in a process started now (the
     # project's run when the tests go in the project), while the first verification runs.
-    project = location.project_root if project_folder(location, test_file) else None
+    project = location.project_root if check.project_folder(location, test_file) else None
     later = (
         start_ahead(location.import_root, [0], interpreter, project)
         if tests and covered is not None and verified is None else []
@@ -96,7 +94,7 @@ def verify_outcomes(
     try:
         if tests:
             verification = (
-                verified(tests) if verified is not None else verify(
+                verified(tests) if verified is not None else check.verify(
                     location, model, units, tests, test_timeout, runs, ahead=ahead,
                     interpreter=interpreter, test_file=test_file,
                 )
@@ -118,7 +116,7 @@ def verify_outcomes(
             )
             if verified is None and verification and verification.dropped.adds_nothing:
                 if verification.tests:  # what is kept, alone: what coverage.py measures of it
-                    again = verify(
+                    again = check.verify(
                         location, model, units, verification.tests, test_timeout, runs=1,
                         attempts=2, ahead=later, interpreter=interpreter, test_file=test_file,
                     )  # fmt: skip

@@ -7,25 +7,20 @@ CLI writes; the write is insert-only and atomic (invariant 3).
 
 from __future__ import annotations
 
-import contextlib
-import dataclasses
 import os
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from miogen.common.confine import inside
-from miogen.common.project import ModuleLocation, package_files, pytest_sys_path, time_freezer
+from miogen.common.project import ModuleLocation, pytest_sys_path, time_freezer
 from miogen.common.records import TestRecord
 from miogen.emit import files
 from miogen.emit.checks import check_notes
-from miogen.emit.formatting import format_tests
-from miogen.emit.merge import GeneratedTest, MergeResult, merge_tests, write_merged
+from miogen.emit.merge import MergeResult
 from miogen.emit.module import module_text
-from miogen.emit.state import FIXTURE_NAME
 from miogen.emit.style import Style, project_style
-from miogen.emit.versions import minimum_python, spelled
+from miogen.emit.writer import merge_text, write_merged
 from miogen.host.interpreter import OWN, Interpreter, import_origin
 from miogen.run.result import ModuleRun
 
@@ -77,14 +72,10 @@ def merge_into(
     path: Path | None = None,
 ) -> MergeResult:
     """The merge of ``tests`` into a test file's text (the editor's, for the language server),
-    formatted in the project's ``style`` as its formatter writes the file at ``path``."""
-    text = module_text(tests, module_name, module_state)
-    imports, generated = _without_present_fixture(existing, *text)
-    if path is not None:
-        generated = _versioned(generated, path)
-    if style is not None:
-        generated = format_tests(generated, style, path, imports)
-    return merge_tests(existing, imports, generated, HEADER, style)
+    made in the project's ``style`` as its file at ``path`` is written (``emit.writer``); None:
+    as generated."""
+    imports, generated = module_text(tests, module_name, module_state)
+    return merge_text(existing, imports, generated, HEADER, style, path)
 
 
 def write_tests(
@@ -103,41 +94,11 @@ def write_tests(
     ``setting``, and nothing is written). ``tests_root``: the project's test folder; where it is
     a package, the folders made under it get an ``__init__.py`` of miogen's
     (``project.package_files``)."""
-    inside(root, Path(path), setting)  # before the file is even read, or a folder made
-    path = files.own_path(Path(path)) if own_only else Path(path)
-    inside(root, path, setting)  # and the fallback chosen
-    for package in package_files(tests_root, path) if tests_root is not None else ():
-        package.parent.mkdir(parents=True, exist_ok=True)
-        with contextlib.suppress(FileExistsError), package.open("x", encoding="utf-8") as init:
-            init.write(files.PACKAGE_HEADER)
-    existing = path.read_text(errors="replace") if path.exists() else None
-    text = module_text(tests, module_name, module_state)
-    minimum = minimum_python(path)
-    imports, generated = _without_present_fixture(existing, *text)
+    imports, generated = module_text(tests, module_name, module_state)
     return write_merged(
-        path,
-        imports,
-        [dataclasses.replace(t, source=spelled(t.source, minimum)) for t in generated],
-        header=HEADER,
-        root=root,
-        setting=setting,
-        own_only=own_only,
-    )
-
-
-def _versioned(generated: list[GeneratedTest], path: Path) -> list[GeneratedTest]:
-    """The spellings of the project's minimum Python (emit/versions.py)."""
-    minimum = minimum_python(path)
-    return [dataclasses.replace(t, source=spelled(t.source, minimum)) for t in generated]
-
-
-def _without_present_fixture(
-    existing: str | None, imports: list[str], generated: list[GeneratedTest]
-) -> tuple[list[str], list[GeneratedTest]]:
-    """A file that has the fixture keeps its own (the merge would add a second, renamed)."""
-    if existing and f"def {FIXTURE_NAME}" in existing:
-        generated = [t for t in generated if t.name != FIXTURE_NAME]
-    return imports, generated
+        Path(path), imports, generated, HEADER, root=root, setting=setting, own_only=own_only,
+        tests_root=tests_root,
+    )  # fmt: skip
 
 
 def import_fix(location: ModuleLocation) -> str:

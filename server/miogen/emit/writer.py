@@ -1,0 +1,130 @@
+"""Generated tests into a test file: the project's ways first, then the merge, then the file.
+
+One function makes each, calling each part once, in order, with what the parts before found:
+
+    the project's style: line length, formatter, import aliases, minimum Python (``emit.style``)
+    -> the spellings of its minimum Python (``emit.versions``)
+    -> its import conventions (``emit.conventions``)
+    -> its formatter and its ruff's safe fixes, on the tests alone (``emit.formatting``)
+    -> ``write_merged``: into the first file miogen may write (``emit.files``), merged by
+       insertion only (``emit.merge``), written atomically; ``merge_text``: the editor's text
+
+The tests' own text (names, imports, fixture) is ``emit.module``'s, made before.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import itertools
+import os
+from collections.abc import Sequence
+from pathlib import Path
+
+from miogen.common.confine import inside
+from miogen.common.project import package_files
+from miogen.emit import files
+from miogen.emit.conventions import conventional
+from miogen.emit.formatting import format_tests
+from miogen.emit.merge import MergeResult, merged
+from miogen.emit.placement import GeneratedTest
+from miogen.emit.source import UnmergeableFile
+from miogen.emit.state import FIXTURE_NAME
+from miogen.emit.style import Style, project_style
+from miogen.emit.versions import spelled
+
+FALLBACK_TRIES = 100
+TRIES = 3  # reads of a file that changes while the tests are merged into it
+
+
+def merge_text(
+    existing: str | None,
+    imports: Sequence[str],
+    tests: Sequence[GeneratedTest],
+    header: str = "",
+    style: Style | None = None,
+    path: Path | None = None,
+) -> MergeResult:
+    """The merge of ``tests`` into ``existing`` (the editor's text of the file at ``path``),
+    made in the project's ``style`` as ``write_merged`` writes it; None: as generated."""
+    if style is not None:
+        style, imports, tests = _prepared(imports, tests, path, style)
+    # a file that has the fixture keeps its own (the merge would add a second, renamed)
+    fixture = existing is not None and f"def {FIXTURE_NAME}" in existing
+    here = [t for t in tests if t.name != FIXTURE_NAME] if fixture else tests
+    return merged(existing, imports, here, header, style or Style())
+
+
+def _prepared(
+    imports: Sequence[str], tests: Sequence[GeneratedTest], path: Path | None, style: Style | None
+) -> tuple[Style, list[str], list[GeneratedTest]]:
+    """The project's style (``style``, else read from the project of ``path``), and the tests
+    in it: its Python's spellings, its import conventions, its formatter's layout."""
+    style = style or project_style(path or Path.cwd() / "test_miogen.py")
+    tests = [dataclasses.replace(t, source=spelled(t.source, style.minimum_python)) for t in tests]
+    imports, tests = conventional(imports, tests, style)
+    return style, imports, format_tests(tests, style, path, imports)
+
+
+def write_merged(
+    path: Path,
+    imports: Sequence[str],
+    tests: Sequence[GeneratedTest],
+    header: str = "",
+    style: Style | None = None,
+    root: Path | None = None,
+    setting: str = "the test file's setting",
+    own_only: bool = True,
+    tests_root: Path | None = None,
+) -> tuple[Path, MergeResult]:
+    """Merge into ``path`` and write it atomically; an unmergeable file is left untouched, and so
+    is a file that is not miogen's (``files.is_own``) unless ``own_only`` is False (a file the
+    user named): the next fallback beside it is tried (``files.fallback_candidates``).
+
+    ``root``: the folder the written file must resolve into (``confine.inside``; a candidate
+    that leaves it raises OutsideRoot naming ``setting``, before it is read; nothing is written).
+    ``tests_root``: the project's test folder; where it is a package, the folders made under it
+    get an ``__init__.py`` of miogen's (``project.package_files``).
+
+    The tests are made in the project's style first (``style``, by default read from the
+    project ``path`` is in). Returns the path written and the merge result for that file.
+    """
+    path = Path(path)
+    style, imports, tests = _prepared(imports, tests, path, style)
+    candidates = itertools.chain([path], files.fallback_candidates(path))
+    for index, candidate in enumerate(itertools.islice(candidates, FALLBACK_TRIES)):
+        target = inside(root, candidate, setting) if root is not None else candidate
+        target = Path(os.path.realpath(target))  # replace a symlink's target, not the link
+        try:
+            for _ in range(TRIES):
+                original = files.read(target)
+                if (own_only or index > 0) and not files.is_own(original):
+                    raise UnmergeableFile(f"{candidate} is not a file of miogen's")
+                decoded = files.decode(original) if original is not None else None
+                existing = decoded.text if decoded is not None else None
+                # a file that has the fixture keeps its own, as in ``merge_text``
+                fixture = existing is not None and f"def {FIXTURE_NAME}" in existing
+                here = [t for t in tests if t.name != FIXTURE_NAME] if fixture else tests
+                result = merged(existing, imports, here, header, style)
+                data = (
+                    files.encode_inserts(original, decoded, result.edits, result.text)
+                    if original is not None and decoded is not None
+                    else result.text.encode("utf-8")
+                )
+                if data == (original or b""):
+                    return candidate, result
+                for package in (
+                    package_files(tests_root, candidate) if tests_root is not None else ()
+                ):
+                    package.parent.mkdir(parents=True, exist_ok=True)
+                    with (
+                        contextlib.suppress(FileExistsError),
+                        package.open("x", encoding="utf-8") as init,
+                    ):
+                        init.write(files.PACKAGE_HEADER)
+                if files.replace_if_unchanged(target, data, expected=original):
+                    return candidate, result
+            raise UnmergeableFile(f"{candidate} kept changing while the tests were merged into it")
+        except UnmergeableFile:
+            continue
+    raise UnmergeableFile(f"no mergeable file among {FALLBACK_TRIES} candidates for {path}")
