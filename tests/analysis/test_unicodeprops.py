@@ -15,6 +15,7 @@ from miogen.analysis.unicodeprops import (
     PropertyUse,
     characters_for,
     characters_of,
+    groups_of,
     uses_of,
 )
 
@@ -135,3 +136,21 @@ def test_code_point_tables_of_the_module_and_its_package(tmp_path):
     # T: the first key with it, U+0041, and the first letter/mark/digit: the same; D: U+0628
     assert characters_of(source, path) == "A\u0628\u03b1"
     assert characters_of(source) == "\u03b1"  # without the file only the module's own table
+
+
+def test_groups_hold_the_characters_of_one_line_each():
+    source = textwrap.dedent("""
+        import unicodedata
+
+        def f(label):
+            if unicodedata.bidirectional(label[0]) not in ("R", "AL"):
+                return 0
+            for ch in label:
+                if unicodedata.bidirectional(ch) not in ("R", "AL", "AN", "NSM"):
+                    return 1
+            return 2
+        """)
+    first, every = groups_of(source)
+    assert {unicodedata.bidirectional(c) for c in first} == {"R", "AL"}
+    assert {unicodedata.bidirectional(c) for c in every} == {"R", "AL", "AN", "NSM"}
+    assert characters_of(source) == "".join(dict.fromkeys(first + every))

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import pytest
 from miogen.analysis import unicodeprops
-from miogen.testcase import sampling
+from miogen.testcase import propertytext, sampling
 from worker.helpers import missed_by_mio
 
 EVALUATIONS = 400
@@ -88,3 +88,32 @@ def test_without_property_characters_a_branch_is_missed(write_module, toy, monke
     monkeypatch.setattr(sampling, "PROPERTY_PROBABILITY", 0.0)
     monkeypatch.setattr(unicodeprops, "characters_of", lambda source, path="": "")
     assert missed_by_mio(write_module(toy, TOYS[toy]), UNITS[toy], EVALUATIONS) != []
+
+
+# bidi rules 1, 2 and 4 together: a right-to-left first character, then only characters of
+# the classes a right-to-left label allows, with numerals of one kind
+RTL_RULES = """
+    import unicodedata
+
+    def rtl_rules(label: str) -> str:
+        if not label or unicodedata.bidirectional(label[0]) not in ("R", "AL"):
+            return "ltr"
+        number = ""
+        for ch in label:
+            d = unicodedata.bidirectional(ch)
+            if d not in ("R", "AL", "AN", "EN", "NSM"):
+                return "bad character"
+            if d in ("AN", "EN"):
+                if number and number != d:
+                    return "mixed numbers"
+                number = d
+        return "rtl"
+    """
+GROUPED_SEED, GROUPED_EVALUATIONS = 3, 200
+
+
+def test_texts_of_one_line_s_classes_pass_a_check_on_every_character(write_module, monkeypatch):
+    path = write_module("rtlrules", RTL_RULES)
+    assert missed_by_mio(path, "rtl_rules", GROUPED_EVALUATIONS, GROUPED_SEED) == []
+    monkeypatch.setattr(propertytext, "GROUPED_PROBABILITY", 0.0)
+    assert missed_by_mio(path, "rtl_rules", GROUPED_EVALUATIONS, GROUPED_SEED) != []

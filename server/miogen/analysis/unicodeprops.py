@@ -73,15 +73,23 @@ def uses_of(source: str) -> tuple[PropertyUse, ...]:
 def characters_of(source: str, path: str = "") -> str:
     """Characters with each property value ``source`` compares (no repeats, in order found);
     for code-point tables, ``path`` is the module's file (its package's modules hold them)."""
-    found: dict[str, None] = {}
+    return "".join(dict.fromkeys("".join(groups_of(source, path))))
+
+
+@functools.lru_cache(maxsize=16)
+def groups_of(source: str, path: str = "") -> tuple[str, ...]:
+    """Per line that compares properties, the characters with the values it compares (a line
+    ``if direction not in ['R', 'AL', 'AN', ...]`` tells the classes every character of a
+    label must have)."""
+    lines: dict[int, dict[str, None]] = {}
     for use in uses_of(source)[:MAX_USES]:
         if use.function.startswith(TABLE):
             table = _table(source, path, use.function[len(TABLE) :])
             chosen = _keys_for(table, use.value) if table else ""
         else:
             chosen = characters_for(use.function, use.value, use.prefix)
-        found.update(dict.fromkeys(chosen))
-    return "".join(found)
+        lines.setdefault(use.line, {}).update(dict.fromkeys(chosen))
+    return tuple(dict.fromkeys("".join(found) for found in lines.values() if found))
 
 
 @functools.lru_cache(maxsize=256)

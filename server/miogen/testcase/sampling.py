@@ -74,10 +74,12 @@ class TestFactory:
         self.pool = model.constants
         self.shapes = strings.shapes_of(model.source)
         self.property_characters = unicodeprops.characters_of(model.source, model.path)
+        self.property_groups = unicodeprops.groups_of(model.source, model.path)
         if self.property_characters:
             own = self.shapes.characters
             added = "".join(c for c in self.property_characters if c not in own)
             self.shapes = replace(self.shapes, characters=own + added)
+            self.property_groups += (self.shapes.characters,)
         self.regex_strings = unit_regex_strings(model.source, unit)
         self.cls: ClassModel | None = model.classes.get(unit.name) if unit.kind == "class" else None
         self.producers = {name: _producers(model, name) for name in model.classes}
@@ -372,7 +374,7 @@ class TestFactory:
             if self.regex_strings and rng.random() < REGEX_PROBABILITY:
                 return rng.choice(self.regex_strings)
             if self.property_characters and rng.random() < PROPERTY_PROBABILITY:
-                return propertytext.text(self.shapes.characters, rng)
+                return propertytext.text(self.shapes.characters, rng, self.property_groups)
             if use_pool and pool.strings:
                 return self.shaped(rng.choice(pool.strings), rng)
             return self.shaped(random_text(rng, rng.randint(0, 8)), rng)
