@@ -5,12 +5,12 @@ from __future__ import annotations
 import math
 import random
 import string
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from miogen.analysis import regexes
+from miogen.analysis import regexes, unicodeprops
 from miogen.analysis.model import ClassModel, ModuleModel, Parameter, Signature, Unit
 from miogen.analysis.typespec import ANY, TypeSpec
-from miogen.testcase import callables, stdlib_values, strings
+from miogen.testcase import callables, propertytext, stdlib_values, strings
 from miogen.testcase.model import Statement, TestCase
 
 PRINTABLE = string.ascii_letters + string.digits + " _-.,:/@#"
@@ -35,6 +35,10 @@ SHAPED_PROBABILITY = 0.15
 # A sampled string is one that a pattern the unit's code uses matches (analysis.regexes): past
 # ``if not re.fullmatch(VERSION, s): raise`` random text never gets.
 REGEX_PROBABILITY = 0.25
+# A sampled string is made of characters with the Unicode properties the module compares
+# (analysis.unicodeprops, testcase.propertytext); those characters are also inserted as the
+# ones ``ord(...)`` is compared with are (strings.Shapes).
+PROPERTY_PROBABILITY = 0.2
 _STATEMENT_KINDS = {"property": "property", "operator": "operator", "setter": "assign"}
 _ARGUED = frozenset({"construct", "call", "method"})  # statements that pass their arguments
 
@@ -69,6 +73,13 @@ class TestFactory:
         self._other_type_left = False  # see OTHER_TYPE_PROBABILITY
         self.pool = model.constants
         self.shapes = strings.shapes_of(model.source)
+        self.property_characters = unicodeprops.characters_of(model.source, model.path)
+        self.property_groups = unicodeprops.groups_of(model.source, model.path)
+        if self.property_characters:
+            own = self.shapes.characters
+            added = "".join(c for c in self.property_characters if c not in own)
+            self.shapes = replace(self.shapes, characters=own + added)
+            self.property_groups += (self.shapes.characters,)
         self.regex_strings = unit_regex_strings(model.source, unit)
         self.cls: ClassModel | None = model.classes.get(unit.name) if unit.kind == "class" else None
         self.producers = {name: _producers(model, name) for name in model.classes}
@@ -362,6 +373,8 @@ class TestFactory:
         if kind == "str":
             if self.regex_strings and rng.random() < REGEX_PROBABILITY:
                 return rng.choice(self.regex_strings)
+            if self.property_characters and rng.random() < PROPERTY_PROBABILITY:
+                return propertytext.text(self.shapes.characters, rng, self.property_groups)
             if use_pool and pool.strings:
                 return self.shaped(rng.choice(pool.strings), rng)
             return self.shaped(random_text(rng, rng.randint(0, 8)), rng)
