@@ -98,3 +98,25 @@ def test_the_kept_tests_are_verified_again_in_a_process_started_ahead(tmp_path, 
     assert sorted(run.measurement.covered["sign"]) == sorted(by_arc[a] for a in [(2, 4), (4, 6)]), (
         "coverage.py's run of the kept test alone"
     )
+
+
+def test_the_editors_suite_is_read_once_per_job(tmp_path, monkeypatch):
+    """The editor's job reads the cached suite when it starts (the search aims past it) and
+    when its tests are kept: one read, since each hashes the project's files, and the two
+    answers are the same measurement."""
+    from miogen.run import verify as flow
+
+    reads: list[Path] = []
+    real = flow.project_baseline
+
+    def counted(root: Path, *args: object, **kwargs: object):
+        reads.append(root)
+        return real(root, *args, **kwargs)
+
+    monkeypatch.setattr(flow, "project_baseline", counted)
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'x'\n")
+    suite = flow.CachedSuite(tmp_path)
+    first, kept = suite.current(), suite.result()
+    assert reads == [tmp_path]
+    assert first is kept
+    assert suite.missing is (kept is None)

@@ -172,15 +172,19 @@ class CachedSuite:
     def __init__(self, root: Path) -> None:
         self.root = root
         self.missing = False  # asked for, and not current: ``refresh`` measures it
+        self.read: tuple[Baseline | None] | None = None  # ``current``'s answer, once read
 
     def start(self) -> None:
         pass
 
     def current(self) -> Baseline | None:
         """The cached measurement when it is of the project's files as they are (None: it is
-        not; nothing is started)."""
-        suite = project_baseline(self.root, run=False)
-        return None if suite.stale else suite
+        not; nothing is started). Read once per job (the project's files are hashed to tell):
+        the search aims past it and the tests are kept by it, the same measurement."""
+        if self.read is None:
+            suite = project_baseline(self.root, run=False)
+            self.read = (None if suite.stale else suite,)
+        return self.read[0]
 
     def result(self) -> Baseline | None:
         suite = self.current()
