@@ -145,6 +145,9 @@ def test_a_shared_collection_gets_a_name_and_a_number_is_written_where_used() ->
         (Observation(1, "equals", "False"), "assert f(x=2) is False"),
         (Observation(1, "is_none"), "assert f(x=2) is None"),
         (Observation(1, "approx", "0.1"), "assert f(x=2) == pytest.approx(0.1)"),
+        # a complex's repr is parenthesised: the call's own parentheses do (ruff UP034)
+        (Observation(1, "approx", "(-1.5-2j)"), "assert f(x=2) == pytest.approx(-1.5-2j)"),
+        (Observation(1, "approx", "(1.5, 2.0)"), "assert f(x=2) == pytest.approx((1.5, 2.0))"),
         (Observation(1, "nan"), "assert math.isnan(f(x=2))"),
         (Observation(1, "isinstance", "Stack", "Stack"), "assert isinstance(f(x=2), Stack)"),
         (Observation(1, "length", "4"), "assert len(f(x=2)) == 4"),

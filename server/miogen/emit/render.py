@@ -216,10 +216,23 @@ def _expression(statement: Statement, names: dict[int, str], rendered: RenderedT
     return f"{statement.name}({arguments})"
 
 
+def _unwrapped(text: str) -> str:
+    """``text`` without parentheses around the whole of it (a complex's repr, ``(1+2j)``) when
+    they only wrap one expression, not a tuple: as the one argument of a call they are
+    extraneous (ruff UP034)."""
+    if not (text.startswith("(") and text.endswith(")")):
+        return text
+    try:
+        inner = ast.parse(text[1:-1], mode="eval").body
+    except SyntaxError:  # ``(1) + (2)``: the parentheses are not a pair
+        return text
+    return text if isinstance(inner, ast.Tuple) else text[1:-1]
+
+
 def _assertion(variable: str, observation: Observation, rendered: RenderedTest) -> str:
     if observation.kind == "approx":
         rendered.extra_imports.add("import pytest")
-        return f"assert {variable} == pytest.approx({observation.value})"
+        return f"assert {variable} == pytest.approx({_unwrapped(observation.value)})"
     if observation.kind == "nan":
         rendered.extra_imports.add("import math")
         return f"assert math.isnan({variable})"
