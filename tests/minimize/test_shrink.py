@@ -370,16 +370,22 @@ def share(part: Fraction) -> str:
 
 def test_decimals_and_fractions_shrink_like_numbers(write_module):
     path = write_module("amounts", AMOUNTS)
+    found = shrunk_numbers(
+        path, ("halve", decimal.Decimal("2.5728")), ("share", Fraction(355, 1130))
+    )
+    assert found == [decimal.Decimal(3), Fraction(1, 2)]
+
+
+def shrunk_numbers(path, decimal_case, fraction_case):
+    """The value each one-argument call is shrunk to: a Decimal ``amount``, a Fraction ``part``."""
     found = []
-    for unit, value in (("halve", decimal.Decimal("2.5728")), ("share", Fraction(355, 1130))):
-        problem = problem_for(path, unit)
-        cache = cache_for(problem)
-        name = "amount" if unit == "halve" else "part"
+    for (unit, value), name in ((decimal_case, "amount"), (fraction_case, "part")):
+        cache = cache_for(problem_for(path, unit))
         test = (Statement("value", value=value), Statement("call", unit, ((name, 0),)))
         _, covered = cache(test)
         shrunk = Shrinker(cache, time.monotonic() + 5).shrink(ReducedTest(test, covered))
         found.append(shrunk.test[0].value)
-    assert found == [decimal.Decimal(3), Fraction(1, 2)]
+    return found
 
 
 PARTS = """
@@ -405,15 +411,9 @@ def test_decimals_and_fractions_keep_the_fraction_a_goal_needs_and_lose_the_whol
 ):
     # 0, 1, a half and the nearest integer all lose the fraction the branch needs.
     path = write_module("parts", PARTS)
-    found = []
-    for unit, value in (("cents", decimal.Decimal("-40.950")), ("sevenths", Fraction(45, 7))):
-        problem = problem_for(path, unit)
-        cache = cache_for(problem)
-        name = "amount" if unit == "cents" else "part"
-        test = (Statement("value", value=value), Statement("call", unit, ((name, 0),)))
-        _, covered = cache(test)
-        shrunk = Shrinker(cache, time.monotonic() + 5).shrink(ReducedTest(test, covered))
-        found.append(shrunk.test[0].value)
+    found = shrunk_numbers(
+        path, ("cents", decimal.Decimal("-40.950")), ("sevenths", Fraction(45, 7))
+    )
     assert found == [decimal.Decimal("-0.95"), Fraction(3, 7)]
 
 

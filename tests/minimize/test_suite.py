@@ -186,6 +186,20 @@ class Clock:
         return self.now
 
 
+class BigRunner(SignRunner):
+    """Each run costs a second of ``clock``; a call's goal needs its value at 500 or more."""
+
+    def __init__(self, clock: Clock) -> None:
+        super().__init__()
+        self.clock = clock
+
+    def __call__(self, test: TestCase) -> tuple[TestCase, frozenset[Hashable]]:
+        self.clock.now += 1.0
+        value = test[0].value if test and test[0].kind == "value" else 0
+        big = isinstance(value, int) and value >= 500
+        return test, frozenset(f"{s.name}:{big}" for s in test if s.kind == "call")
+
+
 def test_each_kept_test_gets_a_share_of_the_shrinking_time(monkeypatch):
     # Forty runs of time, about twenty for shrinking: each test needs more than ten to bring its
     # value from 7300 (made plain) toward 500. One after the other, the first takes them all.
@@ -194,15 +208,8 @@ def test_each_kept_test_gets_a_share_of_the_shrinking_time(monkeypatch):
     monkeypatch.setattr(shrink, "time", clock)
     monkeypatch.setattr(reduce, "time", clock)
 
-    class BigRunner(SignRunner):
-        def __call__(self, test: TestCase) -> tuple[TestCase, frozenset[Hashable]]:
-            clock.now += 1.0
-            value = test[0].value if test and test[0].kind == "value" else 0
-            big = isinstance(value, int) and value >= 500
-            return test, frozenset(f"{s.name}:{big}" for s in test if s.kind == "call")
-
     reduction = reduce_suite(
-        [calling("grade", 7310), calling("score", 6130)], BigRunner(), lambda t: False,
+        [calling("grade", 7310), calling("score", 6130)], BigRunner(clock), lambda t: False,
         clock.now + 40,
     )  # fmt: skip
     values = [s.value for r in reduction.tests for s in r.test if s.kind == "value"]
@@ -217,16 +224,9 @@ def test_a_test_with_fuzz_left_gets_more_of_the_time_than_a_plain_one(monkeypatc
     for module in (suite, shrink, reduce):
         monkeypatch.setattr(module, "time", clock)
 
-    class BigRunner(SignRunner):
-        def __call__(self, test: TestCase) -> tuple[TestCase, frozenset[Hashable]]:
-            clock.now += 1.0
-            value = test[0].value if test and test[0].kind == "value" else 0
-            big = isinstance(value, int) and value >= 500
-            return test, frozenset(f"{s.name}:{big}" for s in test if s.kind == "call")
-
     monkeypatch.setattr(shrink, "MIN_SHRINK_RUNS", 1)  # the floor of runs aside
     reduction = reduce_suite(
-        [calling("rank", 7310), calling("grade", 0)], BigRunner(), lambda t: False,
+        [calling("rank", 7310), calling("grade", 0)], BigRunner(clock), lambda t: False,
         clock.now + 40,
     )  # fmt: skip
     values = [s.value for r in reduction.tests for s in r.test if s.kind == "value"]
