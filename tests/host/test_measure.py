@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -255,3 +257,63 @@ def test_a_process_started_ahead_for_the_projects_run_imports_its_plugins_while_
         assert marker.exists() and waiting.process.poll() is None, "imported, still waiting"
     finally:
         waiting.close()
+
+
+EXCLUDED = """
+def grade(x: int) -> str:
+    if x > 90:
+        return "A"
+    if x > 50:  # a branch taken one way only
+        return "B"
+    if x < -1000:  # pragma: no cover
+        raise ValueError(x)
+    for _ in range(x):
+        pass
+    return "C"
+"""
+
+
+def test_the_module_percent_is_coverage_pys_report_of_the_same_run(tmp_path):
+    """The figure is computed from the parse the arcs were read with, not coverage.py's own
+    parse of the file again; it is the total coverage.py's report prints for the same run."""
+    (tmp_path / "subject.py").write_text(EXCLUDED.lstrip(), encoding="utf-8")
+    tests = "from subject import grade\n\ndef test_it():\n    assert grade(60) == 'B'\n"
+    test_file = tmp_path / "test_subject.py"
+    test_file.write_text(tests, encoding="utf-8")
+    model = analyze_file(tmp_path / "subject.py", "subject")
+    found = measure(
+        test_file, tmp_path / "subject.py", list(model.units), model.source, tmp_path, tmp_path
+    )
+    data = tmp_path / "own.dat"
+    run = [sys.executable, "-m", "coverage", "run", "--branch", f"--data-file={data}"]
+    include = f"--include={tmp_path / 'subject.py'}"
+    subprocess.run([*run, include, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(test_file)],
+                   cwd=tmp_path, check=True, capture_output=True)  # fmt: skip
+    report = subprocess.run(
+        [sys.executable, "-m", "coverage", "report", f"--data-file={data}", "--precision=6"],
+        cwd=tmp_path, check=True, capture_output=True, text=True,
+    )  # fmt: skip
+    total = float(report.stdout.split()[-1].rstrip("%"))
+    assert found.ok and found.module_percent is not None
+    assert 0 < found.module_percent < 100
+    assert found.module_percent == pytest.approx(total, abs=1e-5)
+
+
+def test_the_module_percent_takes_no_parse_of_its_own(tmp_path, monkeypatch):
+    """coverage.py's report parsed the whole file again for the figure (0.2-0.3 CPU s for
+    argparse, on the language server's thread at each save): the arcs' parse serves it."""
+    import coverage.python
+
+    parses: list[str] = []
+    parser = coverage.python.PythonParser
+
+    def counted(*args, **kwargs):
+        parses.append("parse")
+        return parser(*args, **kwargs)
+
+    monkeypatch.setattr(coverage.python, "PythonParser", counted)
+    found = verify(
+        tmp_path, "from subject import double\n\ndef test_it():\n    assert double(2) == 4\n"
+    )
+    assert found.module_percent is not None and 0 < found.module_percent < 100
+    assert parses == []

@@ -34,9 +34,8 @@ EVALUATION_RUN_SECONDS = 60.0  # wall allowance per unit when the budget counts 
 # Post-processing per unit under an evaluation budget: a bound that load does not reach, so that
 # the same seed gives the same tests (shrinking and assertion selection stop at their fixpoint).
 EVALUATION_POST_SECONDS = 30.0
-# Shrinking's own time per unit under a time budget, beyond the unit's share (at most; about
-# SHRINK_SECONDS_PER_TEST per kept test): values are minimised however short the budget
-# (issue 24: plain values), as EvoSuite's minimisation has a timeout of its own.
+# Shrinking's own time per unit under a time budget, beyond half its reduction's time (at most;
+# about SHRINK_SECONDS_PER_TEST per kept test), within the unit's share (worker.phases).
 SHRINK_SECONDS = 1.0
 SHRINK_SECONDS_PER_TEST = 0.1
 
@@ -115,8 +114,9 @@ class JobSpec:
     """One module's generation job: a pure function of this record (seeds included).
 
     ``budget_seconds`` is the whole job's: its units share it, first in proportion to their
-    ``share`` (or size), then as they finish (see ``engine``); it covers each unit's search and
-    post-processing, not the worker's start and import. ``evaluations`` instead gives every unit
+    ``share`` (or size), then as they finish (see ``engine``); it covers the job from the worker's
+    receipt of the spec to its last result: the module's analysis and import, each unit's
+    search and post-processing. ``evaluations`` instead gives every unit
     that many fitness evaluations (deterministic, for tests and benchmarks).
     """
 
@@ -170,9 +170,9 @@ class JobSpec:
     def post_allowance(self) -> float:
         """Seconds of post-processing per unit beyond its budget share, at most.
 
-        Under a time budget post-processing is part of each unit's share but for shrinking's
-        own time (``shrink_allowance``); the rest of this allowance only bounds how far the
-        rendering of the last tests may run past it. Under an evaluation
+        Under a time budget post-processing is part of each unit's share, shrinking's own time
+        (``shrink_allowance``) included; this allowance only bounds how far the rendering of
+        the last tests may run past it (the supervisor's deadline). Under an evaluation
         budget it is the post-processing's own deadline, far enough not to depend on the load.
         """
         if self.post_seconds is not None:
@@ -182,7 +182,7 @@ class JobSpec:
         return 1.0 + self.shrink_allowance()
 
     def shrink_allowance(self) -> float:
-        """Seconds per unit that shrinking may take beyond the unit's share, at most: none
+        """Seconds per unit that shrinking may take beyond half its reduction's time, at most: none
         under an evaluation budget (its post-processing deadline is far already)."""
         return SHRINK_SECONDS if self.evaluations is None else 0.0
 

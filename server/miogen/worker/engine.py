@@ -1,8 +1,10 @@
 """The generation run for one module, inside a worker process: one named phase per line.
 
-The module is analysed and imported once; then its units take turns. Under a time budget each
-unit gets a slice of what is left (``sharing``): its search first, then its reduction and
-rendering in the rest of the slice. A unit the budget stopped (it could still gain) keeps its
+The module is analysed and imported once; then its units take turns. Under a time budget the
+job's phases share the one budget the user set: it runs from the job's start (the worker's
+receipt of the spec), so the analysis and import take their time from it, and each unit gets
+a slice of what is left (``sharing``): its search first, then its reduction and rendering in
+the rest of the slice (``unit_deadlines``; the post-processing's own split: ``phases``). A unit the budget stopped (it could still gain) keeps its
 post-processing time aside and may get more search time at the end, from what the others left.
 Each unit's result goes out as soon as it is final, so a crash later costs only the units after.
 Everything a unit does in its slice is bounded by it, the loading of its mutants included
@@ -16,6 +18,7 @@ import dataclasses
 import importlib
 import time
 import types
+from dataclasses import dataclass
 
 from miogen.analysis.model import ModuleModel
 from miogen.analysis.module import analyze_file
@@ -33,11 +36,16 @@ from miogen.worker.search import Budget
 SEED_SHARE = 0.5
 
 
-def generate(spec: JobSpec, emit: Emit, heartbeat: Heartbeat | None = None) -> None:
+def generate(
+    spec: JobSpec, emit: Emit, heartbeat: Heartbeat | None = None, started: float | None = None
+) -> None:
     """Analyse and import the module, then generate each unit's tests; ``emit`` every event.
 
+    ``started``: when the job started (``time.monotonic()``; None: now). Under a time budget
+    the job ends ``spec.budget_seconds`` after it, its analysis and import included.
     Raises ``miogen.common.errors.MiogenError`` (syntax, import, unknown unit) before any unit runs.
     """
+    end = (time.monotonic() if started is None else started) + spec.budget_seconds
     phases = Phases()
     model = phases.timed("analyse", analyze_file, spec.path, spec.module_name)
     for job in spec.units:
@@ -51,12 +59,15 @@ def generate(spec: JobSpec, emit: Emit, heartbeat: Heartbeat | None = None) -> N
     names = [job.name for job in spec.units]
     phases.timed("import", read_project_tests, spec.cwd, names, model.source)
     phases.timed("import", project_values, spec.cwd, tuple(names))
+    # The criteria report's counted copy of the units, compiled once like the import, rather
+    # than in the post-processing of whichever unit reports first (after its deadline).
+    phases.timed("import", objectives.compile_report, model, module, spec)
     emit(Loaded(phases.seconds, {job.name: _weight(job, model) for job in spec.units}))
     context = (model, module, heartbeat, emit, objectives)
     if spec.evaluations is not None:
         _by_evaluations(spec, *context)
     else:
-        _by_time(spec, *context, time.monotonic() + spec.budget_seconds)
+        _by_time(spec, *context, end)
 
 
 def _by_evaluations(
@@ -105,23 +116,42 @@ def _by_time(
         left = end - started - sum(reserved.values())
         weights_left = [weights[n] for n in order[position:]]
         share = slice_of(left, weights[name], weights_left, floor[name])
-        search_end = started + share * (1.0 - POST_SHARE)
-        seeding_end = started + (search_end - started) * SEED_SHARE
+        deadlines = unit_deadlines(started, share)
         run = runs[name] = UnitRun(
-            spec, jobs[name], model, module, heartbeat, emit, objectives, seeding_end
+            spec, jobs[name], model, module, heartbeat, emit, objectives, deadlines.seeding
         )
-        run.search(Budget(seconds=max(search_end - time.monotonic(), 0.0)))
-        post_end = started + share
+        run.search(Budget(seconds=max(deadlines.search - time.monotonic(), 0.0)))
         if run.can_continue:
-            reserved[name] = max(post_end - time.monotonic(), 0.0)
+            reserved[name] = max(deadlines.end - time.monotonic(), 0.0)
         else:
-            emit(run.finish(max(post_end, time.monotonic()), taken))
+            emit(run.finish(max(deadlines.end, time.monotonic()), taken))
     _continue(runs, reserved, end, emit)
     for name in list(reserved):
         seconds = _post_slice(reserved, name, end)
         del reserved[name]
         emit(UnitStarted(name))
         emit(runs[name].finish(time.monotonic() + seconds, taken))
+
+
+@dataclass(frozen=True)
+class UnitDeadlines:
+    """When a unit's phases end (``time.monotonic()``), one after the other within its slice."""
+
+    seeding: float  # the examples stop seeding its archive
+    search: float  # its search ends (its preparation, mutants and seeds included)
+    end: float  # its post-processing (reduce, render, measure) ends: the slice's end
+
+
+def unit_deadlines(started: float, share: float) -> UnitDeadlines:
+    """The deadlines of a unit whose slice of ``share`` seconds starts at ``started``: the
+    search in ``1 - POST_SHARE`` of it (the seeds in ``SEED_SHARE`` of that), the rest for its
+    post-processing; the phases add nothing to the slice.
+
+    >>> unit_deadlines(10.0, 5.0)
+    UnitDeadlines(seeding=12.0, search=14.0, end=15.0)
+    """
+    search = started + share * (1.0 - POST_SHARE)
+    return UnitDeadlines(started + (search - started) * SEED_SHARE, search, started + share)
 
 
 def _weight(job: UnitJob, model: ModuleModel) -> float:

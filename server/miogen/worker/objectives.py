@@ -53,6 +53,7 @@ class Objectives:
     shared_code: CountedCode | None = field(default=None, repr=False)
     shared_copy: types.ModuleType | None = field(default=None, repr=False)
     shared_tried: bool = field(default=False, repr=False)
+    shared_fresh: bool = field(default=False, repr=False)  # the copy is one no unit ran in
 
     @classmethod
     def of(cls, spec: JobSpec, model: ModuleModel) -> Objectives:
@@ -96,21 +97,31 @@ class Objectives:
         base = None if model.has_module_state else module
         path, name = module.__file__ or spec.path, spec.module_name
         shared = unit.name in {u.name for u in self.units}
-        if shared and not self.shared_tried:
-            self.shared_tried = True
-            try:
-                self.shared_code = counted_code(model.source, path, self.units, name, base)
-                self.shared_copy = self.shared_code.copy()
-            except Exception:  # noqa: BLE001 - user code run again at the top level may refuse
-                self.shared_code = None
-            else:
-                return self.shared_copy, self.shared_code.counters
+        if shared:
+            self.compile_report(model, module, spec)
         if shared and self.shared_code is not None and self.shared_copy is not None:
-            if model.has_module_state:
+            if model.has_module_state and not self.shared_fresh:
                 self.shared_copy = self.shared_code.copy()
+            self.shared_fresh = False
             return self.shared_copy, self.shared_code.counters
         own = counted_code(model.source, path, [unit], name, base, self.bases.get(unit.name, 0))
         return own.copy(), own.counters
+
+    def compile_report(self, model: ModuleModel, module: types.ModuleType, spec: JobSpec) -> None:
+        """Compile the report's counted code of the job's units and make its first copy, once
+        (``measured_copy``): the engine does it with the module's import, so that the
+        compiling takes no unit's post-processing time."""
+        if self.shared_tried:
+            return
+        self.shared_tried = True
+        base = None if model.has_module_state else module
+        path, name = module.__file__ or spec.path, spec.module_name
+        try:
+            self.shared_code = counted_code(model.source, path, self.units, name, base)
+            self.shared_copy = self.shared_code.copy()
+            self.shared_fresh = True
+        except Exception:  # noqa: BLE001 - user code run again at the top level may refuse
+            self.shared_code = None
 
     def unit_criteria(self, model: ModuleModel, unit: Unit) -> UnitCriteria:
         counters = self.counting.map if self.counting is not None else None

@@ -77,6 +77,10 @@ MUTANT_LOADING_SHARE = 0.5
 # this, for searches shorter still): a hanging test would otherwise overrun a short slice by the
 # test timeout and take that time from the units after it.
 MIN_TEST_SECONDS = 0.1
+# Of a unit's post-processing time under a time budget, the reduction's part (the set cover and
+# the shrinking, its allowance included): the rest is for observing, rendering and measuring the
+# kept tests, which end by the unit's deadline rather than past it by shrinking's allowance.
+REDUCE_SHARE = 0.75
 R = TypeVar("R")
 
 
@@ -385,8 +389,8 @@ class UnitRun:
         """
         judges = self._mutants_by(deadline)
         mutants = judges if self.mutation_on and len(judges) else None
-        reduction = self.phases.timed("reduce", self._reduce, mutants, deadline)
-        deadline += reduction.extra_seconds  # shrinking's own allowance, taken beyond it
+        reduce_by = self._reduce_deadline(deadline)
+        reduction = self.phases.timed("reduce", self._reduce, mutants, reduce_by)
         rendering = self.phases.timed(
             "render", self._render, reduction.tests, deadline, taken, judges, self.mutation_on
         )
@@ -394,6 +398,16 @@ class UnitRun:
         args = (self.problem, tests, self.spec, self.model, self.module, self.objectives)
         criteria = self.phases.timed("measure", criteria_report, *args)
         return dataclasses.replace(self._result(reduction, rendering), criteria=criteria)
+
+    def _reduce_deadline(self, deadline: float) -> float:
+        """When the reduction (its shrinking included) ends: under a time budget, after
+        ``REDUCE_SHARE`` of the time to ``deadline``, the rest left to observe and render the
+        kept tests, so that the unit's post-processing ends by ``deadline``; under an
+        evaluation budget, at ``deadline`` (far, so that the run is the same for the seed)."""
+        if self.spec.evaluations is not None:
+            return deadline
+        now = time.monotonic()
+        return now + max(deadline - now, 0.0) * REDUCE_SHARE
 
     def _mutants_by(self, deadline: float) -> MutantSet:
         """The unit's mutants for its post-processing: those loaded already, and more in at most
@@ -421,9 +435,16 @@ class UnitRun:
         return reduce_suite(
             originals, runner, _is_mutant, deadline, self.job.careful, mutants is not None,
             numbers, cost, module_words(model), self.spec.join_tests,
-            self.spec.shrink_allowance(), module_texts(model), self.problem.factory.signature,
-            self._shrinking(),
+            self._shrink_allowance(deadline), module_texts(model),
+            self.problem.factory.signature, self._shrinking(),
         )  # fmt: skip
+
+    def _shrink_allowance(self, deadline: float) -> float:
+        """Shrinking's allowance beyond half the reduction's time (``reduce_suite``): at most
+        the other half, so that it ends by the reduction's ``deadline`` (none under an
+        evaluation budget, whose deadline is far already)."""
+        left = max(deadline - time.monotonic(), 0.0)
+        return min(self.spec.shrink_allowance(), left / 2)
 
     def _shrinking(self) -> bool:
         """Whether the kept tests are shrunk: not under ``raw`` (``--raw``, or a unit whose
