@@ -124,7 +124,8 @@ class ModuleFacts:
     inferred: dict[tuple[str, str, str], TypeSpec] = field(default_factory=dict)  # helpers read
     telling: dict[int, list[ast.AST]] = field(default_factory=dict)  # id(function) -> its nodes
     own: dict[int, list[ast.AST]] = field(default_factory=dict)  # id(function) -> own_nodes
-    assignments: dict[int, list[ast.AST]] = field(default_factory=dict)  # id(function) -> its
+    # id(function) -> its assignments (analysis.rebinding reads them)
+    assignments: dict[int, list[ast.AST]] = field(default_factory=dict)
     tree: TreeIndex | None = None  # the module's nodes, walked once
     keep: list[ast.AST] = field(default_factory=list)  # rewritten copies that ``telling`` names
 
