@@ -379,3 +379,28 @@ def test_a_function_that_defines_a_generator_inside_is_not_one():
     )
     assert model.functions["lines"].returns.kind != "iterator"
     assert model.functions["wrapper"].returns.kind == "any"  # it returns ``call``, not a Box
+
+
+def test_uses_after_the_parameter_is_converted_tell_nothing_about_it():
+    # ``key = groups[key]``: from there on ``key`` is a group's text, not the parameter (an
+    # index); its string methods afterwards must not make the parameter a string.
+    model = model_of(
+        """
+        def pick(groups, key=None, data=None, text=""):
+            if key is not None:
+                key = groups[key]
+                key = key.strip()
+                if key.isupper():
+                    return key.lower()
+            data = data or {}
+            for name, value in data.items():
+                pass
+            text = text if text else "-"
+            return text.upper()
+        """
+    )
+    types = types_of(model, "pick")
+    assert not {"str", "bytes", "list", "tuple"} & types["key"]
+    assert "int" in types["key"] or "any" in types["key"]
+    assert "dict" in types["data"]  # ``data or {}`` may be the parameter: its uses still tell
+    assert "str" in types["text"]

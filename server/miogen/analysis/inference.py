@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 
 from miogen.analysis.docstrings import parameter_types, read_type_text
 from miogen.analysis.model import NO_DEFAULT, Parameter, Signature
+from miogen.analysis.rebinding import converted_at
 from miogen.analysis.survey import TreeIndex, children, index_tree, walk
 from miogen.analysis.typespec import ANY, STDLIB_TYPES, TypeReader, TypeSpec, union
 
@@ -123,6 +124,8 @@ class ModuleFacts:
     inferred: dict[tuple[str, str, str], TypeSpec] = field(default_factory=dict)  # helpers read
     telling: dict[int, list[ast.AST]] = field(default_factory=dict)  # id(function) -> its nodes
     own: dict[int, list[ast.AST]] = field(default_factory=dict)  # id(function) -> own_nodes
+    # id(function) -> its assignments (analysis.rebinding reads them)
+    assignments: dict[int, list[ast.AST]] = field(default_factory=dict)
     tree: TreeIndex | None = None  # the module's nodes, walked once
     keep: list[ast.AST] = field(default_factory=list)  # rewritten copies that ``telling`` names
 
@@ -183,7 +186,10 @@ Use = tuple[list[TypeSpec], float, bool]  # types, weight, strong
 def _uses(node: FunctionNode, name: str, facts: ModuleFacts, owner: str) -> Iterator[Use]:
     """Evidence from every place the body uses ``name``."""
     attributes: set[str] = set()
+    last = converted_at(_assignments(node, facts), name)
     for inner in _telling_nodes(node, facts):
+        if last is not None and getattr(inner, "lineno", 0) > last:
+            continue  # the name holds a value converted from the parameter (analysis.rebinding)
         if isinstance(inner, ast.Attribute) and _is(inner.value, name):
             attributes.add(inner.attr)
         elif isinstance(inner, ast.Call):
@@ -213,6 +219,16 @@ def _telling_nodes(node: FunctionNode, facts: ModuleFacts) -> list[ast.AST]:
         if inside is None:  # a rewritten copy (keywords), or no index
             inside = walk(node)
         found = facts.telling[id(node)] = [n for n in inside if isinstance(n, _TELLING)]
+    return found
+
+
+def _assignments(node: FunctionNode, facts: ModuleFacts) -> list[ast.AST]:
+    """The assignments of a function, collected once per function."""
+    found = facts.assignments.get(id(node))
+    if found is None:
+        inside = facts.tree.subtree(node) if facts.tree is not None else None
+        nodes = walk(node) if inside is None else inside
+        found = facts.assignments[id(node)] = [n for n in nodes if isinstance(n, ast.Assign)]
     return found
 
 

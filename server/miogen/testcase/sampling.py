@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 from miogen.analysis import regexes, unicodeprops
 from miogen.analysis.model import ClassModel, ModuleModel, Parameter, Signature, Unit
 from miogen.analysis.typespec import ANY, TypeSpec
-from miogen.testcase import callables, propertytext, stdlib_values, strings
+from miogen.testcase import callables, propertytext, reuse, stdlib_values, strings
 from miogen.testcase.model import Statement, TestCase
 
 PRINTABLE = string.ascii_letters + string.digits + " _-.,:/@#"
@@ -231,6 +231,10 @@ class TestFactory:
                 continue
             if param.has_default and rng.random() < self.config.omit_default_probability:
                 positional_closed |= positional
+                continue
+            same = reuse.sibling_value(statements, args, param.type, rng) if args else None
+            if same is not None:
+                args.append((param.name, same))
                 continue
             args.append((param.name, self.value(statements, param.type, rng, depth, param)))
         return tuple(args)
