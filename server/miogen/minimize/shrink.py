@@ -43,7 +43,7 @@ MAX_SHRINK_RUNS = 400
 # (stdlib_fractions beside a CPU hog: tests stopped after 0-14 candidates, issue 24). Each
 # round gives every kept test this many more evaluations (``suite.reduce_suite``), so that
 # a hard bound in seconds, when a machine is slow enough to reach it, takes the later rounds.
-SHRINK_EVALUATIONS = (10, 40, 150)
+SHRINK_EVALUATIONS = (10, 40, 350)
 
 
 def value_cost(value: object) -> float:
