@@ -25,6 +25,10 @@ class CoverageCache:
         self.hits = 0
         self.misses = 0
 
+    def __contains__(self, test: object) -> bool:
+        """Whether ``test`` has run already (calling the cache with it runs nothing)."""
+        return isinstance(test, tuple) and canonical_key(test) in self._cache
+
     def __call__(self, test: TestCase) -> tuple[TestCase, frozenset[Hashable]]:
         key = canonical_key(test)
         found = self._cache.get(key)

@@ -35,10 +35,15 @@ MAX_WORDS = 6  # words of the module a string is tried as (each try is a run)
 MAX_TEXTS = 4  # texts of the module a string is tried as, the closest ones to it
 TEXT_DISCOUNT = 0.5  # a text of the module costs this share of what the same made-up one costs
 MAX_CUTS = 40  # shorter forms of a string tried in one round (halves, blocks, characters)
-MAX_SHRINK_RUNS = 400  # runs that shrinking one test may take (the deadline bounds them too)
-# Runs each test may take past its share of the time, within the hard deadline: on a loaded
-# machine a run takes many times longer, and a share in seconds alone left values fuzz.
-MIN_SHRINK_RUNS = 30
+# Candidates one call of ``shrink`` looks at, those already run included (they cost no run):
+# a bound on the passes' own work.
+MAX_SHRINK_RUNS = 400
+# Shrinking is measured in evaluations (runs of candidates not run before), not in seconds: on
+# a loaded machine a run takes many times longer, and a share of the time left values fuzz
+# (stdlib_fractions beside a CPU hog: tests stopped after 0-14 candidates, issue 24). Each
+# round gives every kept test this many more evaluations (``suite.reduce_suite``), so that
+# a hard bound in seconds, when a machine is slow enough to reach it, takes the later rounds.
+SHRINK_EVALUATIONS = (10, 40, 350)
 
 
 def value_cost(value: object) -> float:
@@ -108,7 +113,7 @@ class Shrinker:
         words: tuple[str, ...] = (),
         texts: tuple[str, ...] = (),
         signature_of: Callable[[Statement], Signature | None] | None = None,
-        hard_deadline: float | None = None,
+        evaluations: int | None = None,
     ) -> None:
         """``numbers`` tells which values go to number parameters (see ``readable``); with
         ``cost`` (the test's performance proxies) a step that makes the test costlier, by
@@ -119,13 +124,15 @@ class Shrinker:
         which read as the module's own, not as fuzz. ``signature_of`` gives a call's signature:
         only arguments its parameters have defaults for are left out (``_arguments``).
 
-        ``deadline`` is soft: a test that has had fewer than ``MIN_SHRINK_RUNS`` runs goes on
-        until ``hard_deadline`` (default: the same), so that a loaded machine, where each run
-        takes longer, still gets its values plain."""
+        Each ``shrink`` runs at most ``evaluations`` candidates not run before (the cache's
+        misses): what a test becomes does not depend on how fast the machine runs. ``deadline``
+        is a hard bound in seconds over all of them, for a machine too slow for that."""
         self.coverage = coverage
         self.signature_of = signature_of
         self.deadline = deadline
-        self.hard_deadline = deadline if hard_deadline is None else hard_deadline
+        self.evaluations = sum(SHRINK_EVALUATIONS) if evaluations is None else evaluations
+        self.evaluations_left = self.evaluations
+        self.exhausted = False  # whether the last ``shrink`` ended with no candidate left
         self.numbers = numbers
         self.cost = cost
         self.words = tuple(sorted(set(words), key=lambda w: (value_cost(w), w)))
@@ -137,16 +144,20 @@ class Shrinker:
         """Only the first pass, all values plain at once (``_plain``): a few runs a test, so
         that every test of a unit gets it before any test gets the rest."""
         self.runs_left = MAX_SHRINK_RUNS
+        self.evaluations_left = self.evaluations
         test = self._first_accepted(
             "plain", reduced.test, reduced.targets, self._plain(reduced.test)
         )
         return reduced if test is None else ReducedTest(test, reduced.targets, reduced.parts)
 
-    def shrink(self, reduced: ReducedTest) -> ReducedTest:
-        """``reduced`` down the simplicity order in at most ``MAX_SHRINK_RUNS`` runs of its
-        candidates (besides removing statements, which is bounded by the test's length)."""
+    def shrink(self, reduced: ReducedTest, evaluations: int | None = None) -> ReducedTest:
+        """``reduced`` down the simplicity order in at most ``evaluations`` (default: the
+        shrinker's) runs of candidates not run before, and ``MAX_SHRINK_RUNS`` candidates
+        (besides removing statements, which is bounded by the test's length). Shrinking the
+        result again goes on where this stopped: what was tried is known and costs no run."""
         self.runs_left = MAX_SHRINK_RUNS
-        reduced = remove_statements_pass(reduced, self.coverage, self.hard_deadline)
+        self.evaluations_left = self.evaluations if evaluations is None else evaluations
+        reduced = remove_statements_pass(reduced, self.coverage, self.deadline)
         test = reduced.test
         if self.numbers is not None:  # not simpler, but read as the code takes them
             for candidate in list(numbers_for_bools(test, self.numbers)):
@@ -171,6 +182,8 @@ class Shrinker:
                     improved := self._first_accepted(name, test, reduced.targets, candidates(test))
                 ) is not None:
                     test, progress = improved, True
+        # No candidate left, rather than no evaluation or time: shrinking it again tries nothing.
+        self.exhausted = not progress and self._may_run()
         return ReducedTest(test, reduced.targets)
 
     def _first_accepted(
@@ -188,6 +201,8 @@ class Shrinker:
             ):
                 continue
             self.runs_left -= 1
+            if candidate not in self.coverage:
+                self.evaluations_left -= 1
             executed, covered = self.coverage(candidate)
             accepted = targets <= covered and len(executed) == len(candidate)
             if accepted and self.cost is not None:
@@ -198,12 +213,11 @@ class Shrinker:
         return None
 
     def _may_run(self) -> bool:
-        """Whether another candidate may run: runs are left, and the soft deadline has not
-        passed or the test has had fewer than ``MIN_SHRINK_RUNS`` (then the hard one holds)."""
-        now = time.monotonic()
-        if self.runs_left <= 0 or now >= self.hard_deadline:
+        """Whether another candidate may run: candidates and evaluations are left, and the
+        deadline has not passed."""
+        if self.runs_left <= 0 or self.evaluations_left <= 0:
             return False
-        return now < self.deadline or MAX_SHRINK_RUNS - self.runs_left < MIN_SHRINK_RUNS
+        return time.monotonic() < self.deadline
 
     def _plain(self, test: TestCase) -> Iterator[TestCase]:
         """Every value at once as a plain one, from the plainest: a test found by search often

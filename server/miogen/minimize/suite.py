@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from miogen.analysis.model import Signature
-from miogen.common.records import SHRINK_SECONDS_PER_TEST
 from miogen.minimize.cost import CostOf
 from miogen.minimize.readable import NumberKind
 from miogen.minimize.reduce import (
@@ -25,7 +24,7 @@ from miogen.minimize.reduce import (
     single_calls,
     split_independent,
 )
-from miogen.minimize.shrink import Shrinker, simplicity
+from miogen.minimize.shrink import SHRINK_EVALUATIONS, Shrinker, simplicity
 from miogen.testcase.model import CALLS, Statement, TestCase
 
 # The cost-aware minimisation joins kept tests into one while the joined test makes at most
@@ -92,10 +91,11 @@ def reduce_suite(
     tests compete in one weighted cover, since a whole test covering what two pieces cover
     saves a test's fixed cost, and are kept tests joined into fewer (``join_tests``).
 
-    ``allowance``: seconds shrinking may take beyond half the time left at most: about
-    ``SHRINK_SECONDS_PER_TEST`` per kept test, and all of it for the tests that have not had
-    ``MIN_SHRINK_RUNS`` runs by then (a loaded machine); the Reduction says how many it took,
-    by which the caller's later phases move their deadline.
+    Shrinking is measured in evaluations: every kept test gets the plain pass, then rounds
+    of ``SHRINK_EVALUATIONS`` runs each, so the tests do not depend on the machine's load.
+    ``allowance``: seconds shrinking may take beyond half the time left, a hard bound for a
+    machine too slow for the evaluations; the Reduction says how many it took, by which the
+    caller's later phases move their deadline.
     """
 
     def cover(
@@ -126,39 +126,32 @@ def reduce_suite(
         suite = cover(pieces + [t for t in originals if t not in pieces], cache, frozenset())
     now = time.monotonic()
     half = now + max(deadline - now, 0.0) / 2
-    extra = min(allowance, SHRINK_SECONDS_PER_TEST * len(suite)) if shrinking else 0.0
-    limit = half + extra if shrinking else now
-    hard = max(limit, half + allowance) if shrinking else now  # short of MIN_SHRINK_RUNS
-    shrinker = Shrinker(cache, limit, numbers, cost, words, texts, signature_of, hard)
+    # Shrinking is bounded by evaluations (``SHRINK_EVALUATIONS``), the allowance in seconds
+    # only for a machine too slow for them: the values do not depend on the load.
+    hard = half + allowance if shrinking else now
+    shrinker = Shrinker(cache, hard, numbers, cost, words, texts, signature_of)
     # Kills a test is kept for are checked as long as shrinking runs: past the runner's own
     # deadline (the unit's, which shrinking's allowance goes beyond) a kill is never seen
     # again, every candidate of a test kept for one fails, and its values stay as the search
     # left them (``Fraction.from_decimal(-552)``, kept for a mutant of the message's ``%``).
     judged = max(deadline, hard)
-    # The cheap pass over every test first, the fuzziest values first: when time runs out
-    # (a loaded machine), the tests that read worst have had it.
-    plain = list(suite)
+    # The cheap pass over every test first, then rounds of evaluations, the fuzziest values
+    # first in each: when the hard bound comes (a very slow machine), the tests that read
+    # worst have had the most.
+    shrunk = list(suite)
     for index in sorted(range(len(suite)), key=lambda i: -simplicity(suite[i].test)[2]):
         run.focus((t for t in suite[index].targets if optional(t)), judged)
-        plain[index] = shrinker.plain(suite[index])
-    shrunk = []
-    # What is left to make plain in each test (1 + its values' cost): a test whose values
-    # are plain already has little to try, a test that kept fuzz needs runs for each step.
-    weights = [1.0 + simplicity(reduced.test, frozenset(texts))[2] for reduced in plain]
-    for position, reduced in enumerate(plain):
-        # Each test gets a share of the time left by what it has to make plain, and what it
-        # leaves goes to those after it: the first tests' long strings do not keep the last
-        # ones' values fuzz, and a unit of many plain tests leaves its few fuzzy ones time
-        # (on a loaded machine an even share was a few runs a test). The floor of runs
-        # (``MIN_SHRINK_RUNS``) is within an even share of the hard deadline.
-        started, left = time.monotonic(), len(plain) - position
-        share = weights[position] / sum(weights[position:])
-        shrinker.deadline = min(limit, started + max(limit - started, 0.0) * share)
-        shrinker.hard_deadline = max(
-            shrinker.deadline, min(hard, started + max(hard - started, 0.0) / left)
-        )
-        run.focus((t for t in reduced.targets if optional(t)), judged)
-        shrunk.append(shrinker.shrink(reduced))
+        shrunk[index] = shrinker.plain(suite[index])
+    exhausted: set[int] = set()  # tests with no candidate left
+    for evaluations in SHRINK_EVALUATIONS:
+        # A test whose values are plain already has little to try; its evaluations are not
+        # passed on to others: each test's values depend on its own runs only.
+        order = sorted(range(len(shrunk)), key=lambda i: -simplicity(shrunk[i].test)[2])
+        for index in (i for i in order if i not in exhausted):
+            run.focus((t for t in shrunk[index].targets if optional(t)), judged)
+            shrunk[index] = shrinker.shrink(shrunk[index], evaluations)
+            if shrinker.exhausted:
+                exhausted.add(index)
     extra = min(allowance if shrinking else 0.0, max(time.monotonic() - half, 0.0))
     deadline += extra
     if has_optional and time.monotonic() < judged:

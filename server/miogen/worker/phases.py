@@ -391,6 +391,10 @@ class UnitRun:
         mutants = judges if self.mutation_on and len(judges) else None
         reduce_by = self._reduce_deadline(deadline)
         reduction = self.phases.timed("reduce", self._reduce, mutants, reduce_by)
+        # Shrinking is measured in runs (``minimize``): on a quiet machine it ends by
+        # ``reduce_by``; on a machine too slow for its runs it may take up to its allowance
+        # beyond, and the rendering's own share then moves by as much as it overran.
+        deadline += self._overrun(reduce_by)
         rendering = self.phases.timed(
             "render", self._render, reduction.tests, deadline, taken, judges, self.mutation_on
         )
@@ -440,11 +444,18 @@ class UnitRun:
         )  # fmt: skip
 
     def _shrink_allowance(self, deadline: float) -> float:
-        """Shrinking's allowance beyond half the reduction's time (``reduce_suite``): at most
-        the other half, so that it ends by the reduction's ``deadline`` (none under an
-        evaluation budget, whose deadline is far already)."""
-        left = max(deadline - time.monotonic(), 0.0)
-        return min(self.spec.shrink_allowance(), left / 2)
+        """Shrinking's allowance beyond half the reduction's time (``reduce_suite``): a hard
+        bound in seconds for a machine too slow for shrinking's runs (``SHRINK_SECONDS``; none
+        under an evaluation budget, whose ``deadline`` is far already)."""
+        del deadline  # the allowance does not shrink with the slice: the values would
+        return self.spec.shrink_allowance()  # then depend on the machine's load
+
+    def _overrun(self, reduce_by: float) -> float:
+        """How far the reduction ran past ``reduce_by`` (shrinking on a slow machine), at
+        most shrinking's allowance; 0 under an evaluation budget."""
+        if self.spec.evaluations is not None:
+            return 0.0
+        return min(max(time.monotonic() - reduce_by, 0.0), self.spec.shrink_allowance())
 
     def _shrinking(self) -> bool:
         """Whether the kept tests are shrunk: not under ``raw`` (``--raw``, or a unit whose
