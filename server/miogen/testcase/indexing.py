@@ -4,8 +4,10 @@ For the (index, sequence) parameter pairs of a call (analysis.indexes: the body 
 ``label[pos]``), a sampled call now and then (``INDEX_PROBABILITY``) passes for the index a
 position inside the string, bytes, list or tuple literal passed for the sequence: at one of
 the characters the module's code looks for (``sought``: the code points ``ord(...)`` is
-compared with) when it holds any, else anywhere. A random integer is past the end of a short
-string most of the time, and the call stops at an IndexError before any branch.
+compared with) when it holds any, else anywhere; a string without one gets one now and then,
+where the index points (the string is a literal of the call's own). A random integer is past
+the end of a short string most of the time, and the call stops at an IndexError before any
+branch.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from miogen.testcase.model import Statement
 
 INDEX_PROBABILITY = 0.7
 SOUGHT_PROBABILITY = 0.7  # of an index that points inside: at a sought character, if any
+INSERT_PROBABILITY = 0.5  # a string without a sought character gets one, and the index
 Arguments = tuple[tuple[str, int], ...]
 
 
@@ -44,9 +47,24 @@ def point_indexes(
             continue
         if not target.value or rng.random() >= INDEX_PROBABILITY:
             continue
-        statements.append(Statement("value", value=position_in(target.value, rng, sought)))
+        value, position = _pointed(target.value, rng, sought)
+        if value is not target.value:  # a literal of this call's own: no other call reads it
+            statements[changed[where[sequence]][1]] = Statement("value", value=value)
+        statements.append(Statement("value", value=position))
         changed[slot] = (changed[slot][0], len(statements) - 1)
     return tuple(changed)
+
+
+def _pointed(
+    value: str | bytes | list[object] | tuple[object, ...], rng: random.Random, sought: str
+) -> tuple[str | bytes | list[object] | tuple[object, ...], int]:
+    """``value`` and a position inside it; a string without a ``sought`` character gets one
+    there now and then (``INSERT_PROBABILITY``)."""
+    if isinstance(value, str) and sought and not any(c in sought for c in value):
+        if rng.random() < INSERT_PROBABILITY:
+            at = rng.randint(0, len(value))
+            return value[:at] + rng.choice(sought) + value[at:], at
+    return value, position_in(value, rng, sought)
 
 
 def position_in(
