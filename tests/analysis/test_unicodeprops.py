@@ -10,6 +10,7 @@ import unicodedata
 
 import pytest
 from miogen.analysis.unicodeprops import (
+    NORMALIZE,
     PER_VALUE,
     TRUTHY,
     PropertyUse,
@@ -154,3 +155,25 @@ def test_groups_hold_the_characters_of_one_line_each():
     assert {unicodedata.bidirectional(c) for c in first} == {"R", "AL"}
     assert {unicodedata.bidirectional(c) for c in every} == {"R", "AL", "AN", "NSM"}
     assert characters_of(source) == "".join(dict.fromkeys(first + every))
+
+
+def test_a_normalization_with_a_constant_form_asks_for_text_it_changes():
+    source = textwrap.dedent("""
+        import unicodedata
+        from unicodedata import is_normalized as normal
+
+        def check(label):
+            if unicodedata.normalize("NFC", label) != label:
+                raise ValueError(label)
+            if unicodedata.normalize("NFC", label) == "x":
+                return normal("NFKD", label)
+            return unicodedata.normalize(label, "NFC")  # not a constant form
+        """)
+    uses = [(u.function, u.value, u.line) for u in uses_of(source)]
+    assert uses == [(NORMALIZE, "NFC", 6), (NORMALIZE, "NFC", 8), (NORMALIZE, "NFKD", 9)]
+    for form in ("NFC", "NFKD"):
+        found = characters_for(NORMALIZE, form)
+        assert 1 <= len(found) <= PER_VALUE
+        assert all(unicodedata.normalize(form, c) != c for c in found)
+        assert any(unicodedata.category(c).startswith("L") for c in found)
+    assert set(characters_for(NORMALIZE, "NFC")) <= set(characters_of(source))

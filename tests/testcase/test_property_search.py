@@ -117,3 +117,31 @@ def test_texts_of_one_line_s_classes_pass_a_check_on_every_character(write_modul
     assert missed_by_mio(path, "rtl_rules", GROUPED_EVALUATIONS, GROUPED_SEED) == []
     monkeypatch.setattr(propertytext, "GROUPED_PROBABILITY", 0.0)
     assert missed_by_mio(path, "rtl_rules", GROUPED_EVALUATIONS, GROUPED_SEED) != []
+
+
+# a label must be in Normalization Form C: no random text is, but for a combining mark that
+# happens to follow a letter
+NFC = """
+    import unicodedata
+
+    def nfc_label(label: str) -> str:
+        if unicodedata.normalize("NFC", label) != label:
+            raise ValueError("not in NFC")
+        return label
+    """
+NFC_EVALUATIONS = 20
+
+
+def test_text_that_a_normalization_changes_is_found(write_module, monkeypatch):
+    path = write_module("nfc", NFC)
+    assert missed_by_mio(path, "nfc_label", NFC_EVALUATIONS) == []
+    caches = (unicodeprops.characters_for, unicodeprops.characters_of, unicodeprops.groups_of)
+    monkeypatch.setattr(unicodeprops, "_unnormalized", lambda form: "")
+    for cached in caches:
+        cached.cache_clear()
+    try:
+        assert missed_by_mio(path, "nfc_label", NFC_EVALUATIONS) != []
+    finally:
+        monkeypatch.undo()
+        for cached in caches:
+            cached.cache_clear()

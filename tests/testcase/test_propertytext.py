@@ -22,3 +22,14 @@ def test_grouped_texts_start_from_one_group_and_go_on_in_another():
     # the first character of one group, then the other group's: never without the groups
     assert any(t[0] == "\u05d0" and "\u0660" in t[1:] for t in texts)
     assert not any("\u05d0" in t for t in (propertytext.text("x", rng) for _ in range(300)))
+
+
+def test_grouped_texts_hold_a_sought_character_after_the_first_now_and_then():
+    rng = random.Random(2)
+    groups = ("\u05d0", "\u0660")
+    texts = [propertytext.text("x", rng, groups, "\u200c") for _ in range(300)]
+    assert all(1 <= len(t) <= propertytext.MAX_LENGTH for t in texts)
+    with_joiner = [t for t in texts if "\u200c" in t]
+    assert 0.1 * len(texts) < len(with_joiner) < 0.5 * len(texts)
+    assert all(t.index("\u200c") > 0 and t.count("\u200c") == 1 for t in with_joiner)
+    assert any(t[0] == "\u05d0" and "\u0660" in t for t in with_joiner)

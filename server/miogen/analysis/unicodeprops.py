@@ -11,7 +11,10 @@ unicodedata as ud``, ``from unicodedata import category``), or of a prefix of it
 one (``def _combining_class(cp): v = unicodedata.combining(chr(cp)); ...; return v``), compared
 (``==``, ``!=``, ``in``, ``not in``) with constants: literals, tuples, lists and sets of them,
 and module-level names bound once to one; a property call tested for truth (``if
-unicodedata.combining(c):``) asks for a character whose value is truthy. ``characters_for``
+unicodedata.combining(c):``) asks for a character whose value is truthy. A call of
+``unicodedata.normalize`` (or ``is_normalized``) with a constant form asks for a character
+that form changes (``normalize('NFC', label) != label`` raises only for text not in NFC; no
+random text has one). ``characters_for``
 finds a few characters with each value, in this Python's Unicode database (the one the code
 under test sees), preferring letters, marks and digits (what text checks let through).
 """
@@ -24,6 +27,7 @@ import unicodedata
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 # The functions of one character whose values code compares; those that raise for a character
 # without the property are called with a default of None.
@@ -39,6 +43,9 @@ PROPERTIES: dict[str, Callable[[str], object]] = {
     "numeric": lambda c: unicodedata.numeric(c, None),
 }
 TABLE = "table:"  # the "function" of a use that looks a code point up in a module's dict
+NORMALIZE = "normalize"  # the "function" of a normalization; its value is the form
+FORMS = ("NFC", "NFD", "NFKC", "NFKD")
+_NORMALIZERS = ("normalize", "is_normalized")
 TRUTHY = object()  # the value of a use that tests the property for truth
 PER_VALUE = 2  # characters per compared value: the first one, and the first letter, mark or digit
 WORD_WINDOW = 0x1000  # code points past the first match searched for a letter, mark or digit
@@ -97,6 +104,8 @@ def characters_for(function: str, value: object, prefix: bool = False) -> str:
     """Up to ``PER_VALUE`` characters whose ``function`` value is ``value`` (its first character
     is, with ``prefix``; any truthy value for ``TRUTHY``): the first such code point, and the
     first such letter, mark or digit. "" when none has it."""
+    if function == NORMALIZE:
+        return _unnormalized(value) if value in FORMS else ""
     measure = PROPERTIES[function]
 
     def matches(char: str) -> bool:
@@ -119,6 +128,24 @@ def characters_for(function: str, value: object, prefix: bool = False) -> str:
             word = char
             break
     return "".join(dict.fromkeys(c for c in (first, word) if c))[:PER_VALUE]
+
+
+@functools.lru_cache(maxsize=8)
+def _unnormalized(form: Literal["NFC", "NFD", "NFKC", "NFKD"]) -> str:
+    """Up to ``PER_VALUE`` characters that normalizing to ``form`` changes: the first one, and
+    the first letter (a letter reads as text where a lone mark may be refused first)."""
+    first = letter = ""
+    for point in range(0x110000):
+        if point in _SURROGATES:
+            continue
+        char = chr(point)
+        if unicodedata.normalize(form, char) == char:
+            continue
+        first = first or char
+        if unicodedata.category(char).startswith("L"):
+            letter = char
+            break
+    return "".join(dict.fromkeys(c for c in (first, letter) if c))
 
 
 # -- where the module compares properties ------------------------------------------------------
@@ -148,7 +175,11 @@ def _uses(tree: ast.Module) -> Iterator[PropertyUse]:
                 ]
                 if returned and returned[0] is not None and all(r == returned[0] for r in returned):
                     helpers[function.name] = returned[0]
+    normalizers = {name for name, p in names.items() if p in _NORMALIZERS}
     for node in nodes:
+        form = _normalized_form(node, normalizers)
+        if form and isinstance(node, ast.Call):
+            yield PropertyUse(NORMALIZE, form, False, node.lineno)
         if isinstance(node, ast.Compare):
             operands = [node.left, *node.comparators]
             for op, a, b in zip(node.ops, operands, operands[1:], strict=False):
@@ -175,20 +206,34 @@ def _uses(tree: ast.Module) -> Iterator[PropertyUse]:
 
 
 def _property_names(tree: ast.Module) -> dict[str, str]:
-    """How the module names the property functions: ``unicodedata.f`` (under the module's name
-    or alias, key "module.f") or ``f`` itself (key "f"), mapped to the property."""
+    """How the module names the property functions (and the normalizers): ``unicodedata.f``
+    (under the module's name or alias, key "module.f") or ``f`` itself (key "f"), mapped to
+    the property."""
     names: dict[str, str] = {}
+    known = (*PROPERTIES, *_NORMALIZERS)
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             for alias in node.names:
                 if alias.name == "unicodedata":
                     local = alias.asname or alias.name
-                    names.update({f"{local}.{p}": p for p in PROPERTIES})
+                    names.update({f"{local}.{p}": p for p in known})
         elif isinstance(node, ast.ImportFrom) and node.module == "unicodedata" and not node.level:
             for alias in node.names:
-                if alias.name in PROPERTIES:
+                if alias.name in known:
                     names[alias.asname or alias.name] = alias.name
     return names
+
+
+def _normalized_form(node: ast.AST, normalizers: set[str]) -> str:
+    """The form of ``normalize("NFC", text)`` (a normalizer of ``normalizers`` called with a
+    constant form); "" for any other node."""
+    if not isinstance(node, ast.Call) or not node.args:
+        return ""
+    name = _dotted(node.func)
+    form = node.args[0]
+    if name not in normalizers or not isinstance(form, ast.Constant):
+        return ""
+    return form.value if form.value in FORMS else ""
 
 
 def _property(
@@ -220,7 +265,7 @@ def _property(
             return helpers.get(function.id)
     else:
         return None
-    return (found, False) if found is not None else None
+    return (found, False) if found in PROPERTIES else None
 
 
 def _is_ord(node: ast.expr) -> bool:

@@ -9,7 +9,11 @@ them the module's, the others ASCII letters and digits, now and then a dot or a 
 separators and joiners). Half of them take their characters from the groups of one line each
 (``analysis.unicodeprops.groups_of``): the first from one group, the rest from another, so
 that a check every character must pass (the classes a right-to-left label allows) and one on
-the first character (it must be right-to-left) pass together.
+the first character (it must be right-to-left) pass together. Of those, half get one of the
+characters the code looks for by code point (``sought``: ``ord(c) == 0x200C``, a joiner)
+somewhere after the first: the rules about the neighbours of a joiner (a letter that joins on
+the left before it, one that joins on the right after it, transparent marks between) read
+characters of the classes around one such character.
 """
 
 from __future__ import annotations
@@ -25,16 +29,24 @@ SEPARATOR_PROBABILITY = 0.05
 
 
 GROUPED_PROBABILITY = 0.5
+SOUGHT_PROBABILITY = 0.5  # a grouped text gets one of the sought characters
 
 
-def text(characters: str, rng: random.Random, groups: tuple[str, ...] = ()) -> str:
+def text(
+    characters: str, rng: random.Random, groups: tuple[str, ...] = (), sought: str = ""
+) -> str:
     """A string of one to ``MAX_LENGTH`` characters, mostly of ``characters`` (or of two of
-    the ``groups``: one for the first character, one for the others)."""
+    the ``groups``: one for the first character, one for the others, and maybe one of
+    ``sought`` among the others)."""
     length = rng.randint(1, MAX_LENGTH)
     out: list[str] = []
     if groups and rng.random() < GROUPED_PROBABILITY:
         out.append(rng.choice(rng.choice(groups)))
         characters = rng.choice(groups)
+        if sought and length > 1 and rng.random() < SOUGHT_PROBABILITY:
+            cut = rng.randint(0, length - 2)
+            before, after = text(characters, rng)[:cut], text(characters, rng)
+            return out[0] + before + rng.choice(sought) + after[: length - 2 - cut]
     for _ in range(length - len(out)):
         roll = rng.random()
         if characters and roll < OWN_PROBABILITY:

@@ -7,10 +7,10 @@ import random
 import string
 from dataclasses import dataclass, replace
 
-from miogen.analysis import regexes, unicodeprops
+from miogen.analysis import indexes, regexes, unicodeprops
 from miogen.analysis.model import ClassModel, ModuleModel, Parameter, Signature, Unit
 from miogen.analysis.typespec import ANY, TypeSpec
-from miogen.testcase import callables, propertytext, reuse, stdlib_values, strings
+from miogen.testcase import callables, indexing, propertytext, reuse, stdlib_values, strings
 from miogen.testcase.model import Statement, TestCase
 
 PRINTABLE = string.ascii_letters + string.digits + " _-.,:/@#"
@@ -73,6 +73,8 @@ class TestFactory:
         self._other_type_left = False  # see OTHER_TYPE_PROBABILITY
         self.pool = model.constants
         self.shapes = strings.shapes_of(model.source)
+        self.sought = self.shapes.characters  # the code points ``ord(...)`` is compared with
+        self.index_pairs = indexes.pairs_of(model.source)
         self.property_characters = unicodeprops.characters_of(model.source, model.path)
         self.property_groups = unicodeprops.groups_of(model.source, model.path)
         if self.property_characters:
@@ -237,7 +239,8 @@ class TestFactory:
                 args.append((param.name, same))
                 continue
             args.append((param.name, self.value(statements, param.type, rng, depth, param)))
-        return tuple(args)
+        pairs = self.index_pairs.get(signature.line, ())
+        return indexing.point_indexes(statements, tuple(args), pairs, rng, self.sought)
 
     def value(
         self,
@@ -378,7 +381,9 @@ class TestFactory:
             if self.regex_strings and rng.random() < REGEX_PROBABILITY:
                 return rng.choice(self.regex_strings)
             if self.property_characters and rng.random() < PROPERTY_PROBABILITY:
-                return propertytext.text(self.shapes.characters, rng, self.property_groups)
+                return propertytext.text(
+                    self.shapes.characters, rng, self.property_groups, self.sought
+                )
             if use_pool and pool.strings:
                 return self.shaped(rng.choice(pool.strings), rng)
             return self.shaped(random_text(rng, rng.randint(0, 8)), rng)
