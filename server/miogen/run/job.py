@@ -32,7 +32,7 @@ from miogen.host.interpreter import OWN, Interpreter
 from miogen.host.measure import Ahead, start_ahead
 from miogen.host.spare import SpareSource
 from miogen.host.supervisor import OnEvent, ShouldCancel, run_job
-from miogen.run.check import VERIFY_RUNS
+from miogen.run.check import VERIFY_RUNS, project_folder
 from miogen.run.result import ModuleRun
 from miogen.run.shares import COVERED_BY_SUITE, suite_shares
 from miogen.run.verify import MeasuredSuite, SuiteSource, verify_outcomes
@@ -168,6 +168,8 @@ def run_and_verify(
     location = job.location
     own_ahead = ahead is None
     ahead = ahead or VerificationAhead(location, on_event, interpreter=job.interpreter)
+    if own_ahead and project_folder(location, test_file) is not None:  # as the editor's
+        ahead.project = location.project_root  # the project's runs: its plugins load ahead
     cancel = cancel or threading.Event()
     try:
         with ThreadPoolExecutor(1, thread_name_prefix="miogen-job") as pool:
