@@ -8,6 +8,7 @@ import pytest
 from miogen.host import measure
 from miogen.host.config import Options
 from miogen.run import job as running
+from miogen.run.generate import generate_module
 
 SIGN = """
 def sign(x: int) -> int:
@@ -44,5 +45,5 @@ def test_generates_processes_started_ahead_load_the_projects_plugins_for_its_run
     output = root / "tests" / "test_signs.py"
     started = _started_ahead(monkeypatch)
     options = Options(0, evaluations=200, seed=1)
-    running.generate_module(root / "signs.py", None, output, options, baseline=False)
+    generate_module(root / "signs.py", None, output, options, baseline=False)
     assert started == [root if in_project else None]

@@ -38,6 +38,7 @@ from miogen.run.result import Kept, ModuleRun, Verification, module_run
 
 __all__ = [
     "CachedSuite",
+    "MeasuredFirst",
     "MeasuredSuite",
     "SuiteCovered",
     "SuiteSource",
@@ -164,6 +165,16 @@ class MeasuredSuite:
 
     def result(self) -> Baseline | None:
         return self.future.result() if self.future is not None else None
+
+
+class MeasuredFirst(MeasuredSuite):
+    """``miogen generate``'s: the project's suite measured before the search (its coverage
+    shares the budget, ``run.shares.by_suite``) and handed to the verification as it is:
+    ``start`` after the first measures nothing again."""
+
+    def start(self) -> None:
+        if self.future is None:
+            super().start()
 
 
 class CachedSuite:
