@@ -1,7 +1,7 @@
 """``miogen generate``: one module's run, its steps in order, each a call into the module that does it.
 
     path -> the module's location (``common.project``)
-         -> the output, checked to resolve inside its root (``run.write.confined``)
+         -> the output, checked to resolve inside its root (``common.confine.inside``)
          -> the project's suite measured first, and the units' shares of the budget by what it
             misses (``run.shares.by_suite``)
          -> the job run and its tests verified (``run.job.run_and_verify``)
@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from miogen.analysis.module import analyze_file
+from miogen.common.confine import inside
 from miogen.common.project import locate
 from miogen.common.records import UnitJob
 from miogen.host.config import DEFAULTS, Options
@@ -27,7 +28,7 @@ from miogen.run.job import ModuleJob, run_and_verify
 from miogen.run.result import ModuleRun
 from miogen.run.shares import by_suite
 from miogen.run.verify import MeasuredFirst
-from miogen.run.write import Output, confined, write_module
+from miogen.run.write import Output, write_module
 
 
 def generate_module(
@@ -54,7 +55,10 @@ def generate_module(
     """
     started = time.monotonic()
     location = locate(path, project_root)
-    output = confined(output, location.project_root)
+    if isinstance(output, Path):
+        output = Output(output, location.project_root)
+    if output is not None:  # refused before anything runs
+        inside(output.root, output.path, output.setting)
     names = list(unit_names or [])
     suite = MeasuredFirst(location.project_root, interpreter) if baseline else None
     shared = by_suite(location, names, options.mutation_share > 0 and not raw, raw, suite)

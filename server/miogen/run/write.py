@@ -13,7 +13,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from miogen.common.confine import inside
 from miogen.common.project import ModuleLocation, pytest_sys_path, time_freezer
 from miogen.common.records import TestRecord
 from miogen.emit import files
@@ -37,16 +36,6 @@ class Output:
     setting: str = "tests-directory in [tool.miogen]"  # named when it does not
     own_only: bool = True  # only into a file of miogen's, else a fallback beside it
     tests_root: Path | None = None  # the project's test folder (``project.package_files``)
-
-
-def confined(output: Path | Output | None, root: Path) -> Output | None:
-    """``output`` as an ``Output`` (a bare path: it must resolve into ``root``), checked to
-    resolve inside its root before anything runs (``confine.inside``: else OutsideRoot)."""
-    if isinstance(output, Path):
-        output = Output(output, root)
-    if output is not None:
-        inside(output.root, output.path, output.setting)
-    return output
 
 
 def write_module(result: ModuleRun, output: Output, interpreter: Interpreter = OWN) -> None:
