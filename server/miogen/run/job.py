@@ -91,10 +91,12 @@ class VerificationAhead:
         on_event: OnEvent | None,
         runs: int = VERIFY_RUNS,
         interpreter: Interpreter = OWN,
+        test_file: Path | None = None,
     ) -> None:
         self.location, self.forward, self.runs = location, on_event, runs
         self.interpreter = interpreter
         self.project: Path | None = None  # the runs are the project's (``start_ahead``)
+        self.test_file = test_file  # ... when the tests are verified in it (``project_folder``)
         self.processes: list[Ahead] = []
         self.lock = threading.Lock()
         self.closed = False
@@ -105,6 +107,8 @@ class VerificationAhead:
         if isinstance(event, Progress):
             with self.lock:
                 if not self.processes and not self.closed:
+                    if project_folder(self.location, self.test_file) is not None:
+                        self.project = self.location.project_root  # its plugins load ahead
                     self.processes = start_ahead(
                         self.location.import_root, range(self.runs), self.interpreter,
                         self.project,
@@ -164,9 +168,10 @@ def run_and_verify(
     started = time.monotonic()
     location = job.location
     own_ahead = ahead is None
-    ahead = ahead or VerificationAhead(location, on_event, interpreter=job.interpreter)
-    if own_ahead and project_folder(location, test_file) is not None:  # as the editor's
-        ahead.project = location.project_root  # the project's runs: its plugins load ahead
+    # The project's runs when the tests are verified in it: as the editor's, they import its
+    # pytest plugins while they wait.
+    ahead = ahead or VerificationAhead(location, on_event, interpreter=job.interpreter,
+                                       test_file=test_file)  # fmt: skip
     cancel = cancel or threading.Event()
     try:
         with ThreadPoolExecutor(1, thread_name_prefix="miogen-job") as pool:
