@@ -41,7 +41,7 @@ def measure(path: Path, seed: int, evaluations: int | None, budget: float) -> di
     from miogen.analysis.module import analyze_file
     from miogen.common.project import locate
     from miogen.host.config import Options
-    from miogen.run.job import generate_module
+    from miogen.run.generate import generate_module
 
     root = ROOT / "corpus" / "inputs" if "inputs" in path.parts else path.parent
     location = locate(path, root)

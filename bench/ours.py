@@ -50,7 +50,7 @@ def _generate(args: argparse.Namespace, start: float, worker: object) -> dict:
     from miogen.cli import summarize
     from miogen.common.records import Algorithm
     from miogen.host.config import Options
-    from miogen.run.job import generate_module
+    from miogen.run.generate import generate_module
     from miogen.run.write import Output
 
     model = analyze_file(args.path, args.path.stem)

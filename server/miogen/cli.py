@@ -28,7 +28,7 @@ from miogen.host.config import PROJECT_FILE, command_line, flag, options
 from miogen.host.early import EarlyWorker
 from miogen.host.interpreter import project_interpreter
 from miogen.host.runs import stop_runs
-from miogen.run.job import generate_module
+from miogen.run.generate import generate_module
 from miogen.run.report import Coverage, Report, UnitEntry, report_json
 from miogen.run.result import Dropped, ModuleRun, UnitRun, Verification
 from miogen.run.write import Output

@@ -14,7 +14,7 @@ import time
 import pytest
 from miogen.assertions.observe import EXTRA_RUNS, drawn_from_sources, observe
 from miogen.host.config import Options
-from miogen.run.job import generate_module
+from miogen.run.generate import generate_module
 from miogen.testcase.model import Statement
 from miogen.worker import entropy
 from worker.helpers import problem_for

@@ -5,7 +5,7 @@ from __future__ import annotations
 from miogen.cli import _print_summary, summarize
 from miogen.common.records import Progress
 from miogen.host.config import Options
-from miogen.run.job import generate_module
+from miogen.run.generate import generate_module
 
 SIGN = """\
 def sign(x: int) -> int:

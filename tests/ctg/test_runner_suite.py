@@ -58,3 +58,46 @@ def test_the_search_of_a_partly_covered_unit_aims_past_the_suite(tmp_path):
     result = classify.outcome.result if classify.outcome is not None else None
     assert result is not None and result.covered
     assert not set(result.covered) & set(classify.suite)  # covered before the search began
+
+
+SIGNS = """
+def sign(x: int) -> int:
+    if x > 0:
+        return 1
+    return 0
+"""
+
+
+def test_no_process_is_started_ahead_for_a_second_verification_it_may_not_need(
+    tmp_path, monkeypatch
+):
+    """ctg verifies many modules at once: the second verification's process (for the kept
+    tests, when keeping left some out) is not started ahead for each module, most of which
+    leave nothing out; one that does starts its run then."""
+    from miogen.ctg import runner
+    from miogen.run import verify as flow
+
+    started: list[object] = []
+    real_start = flow.start_ahead
+
+    def counted(*args, **kwargs):
+        started.append(args)
+        return real_start(*args, **kwargs)
+
+    results = []
+    real_verify = runner.verify_outcomes
+
+    def recorded(*args, **kwargs):
+        results.append(real_verify(*args, **kwargs))
+        return results[-1]
+
+    monkeypatch.setattr(flow, "start_ahead", counted)
+    monkeypatch.setattr(runner, "verify_outcomes", recorded)
+    root = make_project(tmp_path / "project", {"signs.py": SIGNS})
+    config = CtgConfig(budget=1.0, jobs=1, verify_runs=1, options=Options(evaluations=200))
+    report = run_ctg([root], config)
+    [result] = results
+    assert result.tests, "the module's tests were verified"
+    assert started == []
+    [state] = report.units
+    assert state.added == len(result.tests) > 0

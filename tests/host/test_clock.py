@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from miogen.host import clock
 from miogen.host.config import Options
-from miogen.run.job import generate_module
+from miogen.run.generate import generate_module
 
 LIBRARY = clock.libfaketime() or ""
 NEEDS_FAKETIME = pytest.mark.skipif(

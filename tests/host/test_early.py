@@ -11,7 +11,7 @@ from host.test_spare import SIGN, gone
 from miogen.cli import main
 from miogen.host.config import Options
 from miogen.host.early import EarlyWorker, early_worker
-from miogen.run.job import generate_module
+from miogen.run.generate import generate_module
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from miogen.host import clock, measure
 from miogen.host.config import Options
-from miogen.run.job import generate_module
+from miogen.run.generate import generate_module
 
 HERE = ("C", "C.utf8", "POSIX")  # what `locale -a` lists on a bare Debian
 ELSEWHERE = clock.elsewhere_environment  # the rerun's, also where a test turns it off

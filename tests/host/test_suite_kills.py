@@ -150,3 +150,21 @@ def test_a_run_is_timed_by_its_cpu_not_by_the_clock(write_project):
     found = suite_kills(baseline, path, "pkg.subject", SUBJECT, model.units, boundary, timeout=3.0)
     assert found.alive == boundary and not found.killed, found.notes
     assert found.runs == 1 + len(boundary)
+
+
+def test_each_mutant_is_planned_in_one_pass_then_run_once():
+    """The mutants' data (text, tests, cache key) are made in one pass before any run, and the
+    loop over them asks the runner once per mutant (the original's run is the runner's)."""
+    import ast
+    import inspect
+
+    from miogen.host import suite_kills as module
+
+    tree = ast.parse(inspect.getsource(module.suite_kills))
+    called = [
+        node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+    ]
+    assert called.count("verdict") == 1 and "run" not in called
+    assert called.count("_planned") == 1 and "mutant_source" not in called and "_key" not in called

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from miogen.cli import summarize
 from miogen.host.config import Options
-from miogen.run.job import generate_module
+from miogen.run.generate import generate_module
 
 SIZE = """\
 def size(x: int) -> str:

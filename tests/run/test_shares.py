@@ -10,7 +10,7 @@ from miogen.analysis.model import Target, Unit
 from miogen.cli import summarize
 from miogen.common.records import Event, Loaded
 from miogen.host.config import Options
-from miogen.run.job import generate_module
+from miogen.run.generate import generate_module
 from miogen.run.shares import COVERED_BY_SUITE, suite_shares
 from subjects import SIGN
 

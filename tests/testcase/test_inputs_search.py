@@ -16,7 +16,7 @@ from miogen.analysis.module import analyze_file
 from miogen.common.records import JobSpec, UnitJob, UnitResult
 from miogen.host.config import Options
 from miogen.host.supervisor import run_job
-from miogen.run.job import generate_module
+from miogen.run.generate import generate_module
 from miogen.run.write import Output
 
 INPUTS = Path(__file__).resolve().parents[2] / "corpus" / "inputs"

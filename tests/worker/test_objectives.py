@@ -123,7 +123,7 @@ def test_a_unit_whose_definition_refuses_to_run_twice_keeps_its_tests(tmp_path):
     """The criteria report runs the unit's top-level statements again in a copy: a decorator
     that registers it refuses there. The report is left out; the unit's tests stay."""
     from miogen.host.config import Options
-    from miogen.run.job import generate_module
+    from miogen.run.generate import generate_module
 
     (tmp_path / "pyproject.toml").write_text("[project]\nname = 'p'\n")
     module = tmp_path / "conventions.py"

@@ -13,7 +13,7 @@ import pytest
 from _pytest.capture import DontReadFromInput
 from _pytest.config import parse_warning_filter as pytests_parse
 from miogen.host.config import Options
-from miogen.run.job import generate_module
+from miogen.run.generate import generate_module
 from miogen.worker.world import CapturedStdin, parse_warning_filter
 
 

@@ -513,7 +513,7 @@ def _verify_module(group: list[UnitState], config: CtgConfig) -> str:
         module.location, module.analysed, [s.unit for s in group], outcomes,
         config.test_timeout, config.verify_runs, interpreter=config.interpreter,
         suite={s.unit.name: s.before for s in group}, verified=verified_there,
-        test_file=module.test_path,
+        test_file=module.test_path, again_ahead=False,
     )  # fmt: skip
     for state, verified in zip(group, result.units, strict=True):
         state.verified = verified

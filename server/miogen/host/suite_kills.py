@@ -127,7 +127,53 @@ def suite_kills(
     runner = _Runner(root, module_name, path, interpreter, timeout)
     tests = {name: runner.selection(found_) for name, found_ in contexts.items() if found_}
     cache = _Cache(root, baseline.key)
-    checked: dict[tuple[str, ...], bool] = {}
+    for planned in _planned(chosen, source, by_name, tests, baseline.key, path, found):
+        known = cache.get(planned.key)
+        if known is None:
+            outcome = runner.verdict(planned.selection, planned.text)
+            if outcome == "broken":
+                found.killed.add(planned.mutant)
+                note = (
+                    f"{planned.mutant[0]}: the suite's tests of it do not pass as they are; not run"
+                )
+                found.notes += [note] if note not in found.notes else []
+                continue
+            if outcome == "timeout":
+                found.killed.add(planned.mutant)
+                unit, index = planned.mutant
+                found.notes.append(f"{unit}: mutant {index} ran past its time ({timeout:.0f} s)")
+                continue
+            known = outcome != "passed"
+            cache.put(planned.key, known)
+        (found.killed if known else found.alive).add(planned.mutant)
+    found.runs = runner.runs
+    cache.save()
+    return found
+
+
+@dataclass(frozen=True)
+class _Planned:
+    """One mutant's data, found before any run: its text, the suite's tests that run its unit
+    (pytest node ids) and its key in the cache."""
+
+    mutant: MutantId
+    text: str
+    selection: tuple[str, ...]
+    key: str
+
+
+def _planned(
+    chosen: Sequence[MutantId],
+    source: str,
+    by_name: dict[str, Unit],
+    tests: dict[str, tuple[str, ...]],
+    baseline_key: str,
+    path: Path,
+    found: SuiteKills,
+) -> list[_Planned]:
+    """Each mutant's data, in one pass over them; one whose text cannot be made counts as
+    killed (in ``found``)."""
+    planned = []
     for mutant in chosen:
         unit, index = mutant
         try:
@@ -135,29 +181,9 @@ def suite_kills(
         except (IndexError, SyntaxError, ValueError):
             found.killed.add(mutant)
             continue
-        selection = tests[unit]
-        key = _key(baseline.key, path, selection, text)
-        known = cache.get(key)
-        if known is None:
-            if selection not in checked:  # the tests must pass on the original first
-                checked[selection] = runner.run(selection, None) == "passed"
-                found.runs += 1
-            if not checked[selection]:
-                found.killed.add(mutant)
-                note = f"{unit}: the suite's tests of it do not pass as they are; not run"
-                found.notes += [note] if note not in found.notes else []
-                continue
-            outcome = runner.run(selection, text)
-            found.runs += 1
-            if outcome == "timeout":
-                found.killed.add(mutant)
-                found.notes.append(f"{unit}: mutant {index} ran past its time ({timeout:.0f} s)")
-                continue
-            known = outcome != "passed"
-            cache.put(key, known)
-        (found.killed if known else found.alive).add(mutant)
-    cache.save()
-    return found
+        key = _key(baseline_key, path, tests[unit], text)
+        planned.append(_Planned(mutant, text, tests[unit], key))
+    return planned
 
 
 def _spread(mutants: Iterable[MutantId]) -> list[MutantId]:
@@ -202,6 +228,8 @@ class _Runner:
         self.interpreter, self.timeout = interpreter, timeout
         self._files: dict[tuple[str, ...], list[Path]] | None = None
         self.original_seconds: dict[tuple[str, ...], float] = {}  # the selections' own runs
+        self.passes: dict[tuple[str, ...], bool] = {}  # whether they pass on the original
+        self.runs = 0  # pytest runs made
 
     def selection(self, contexts: Iterable[str]) -> tuple[str, ...]:
         """pytest's node ids for coverage.py's ``test_function`` contexts (``module.func``,
@@ -233,11 +261,20 @@ class _Runner:
                     self._files.setdefault(tuple(parts[start:]), []).append(file)
         return self._files
 
+    def verdict(self, selection: tuple[str, ...], text: str) -> str:
+        """passed | failed | timeout (``run``) of the ``selection`` against the mutated
+        ``text``; broken, with no run, when the selection's tests do not pass on the original
+        (run first, once per selection)."""
+        if selection not in self.passes:
+            self.passes[selection] = self.run(selection, None) == "passed"
+        return self.run(selection, text) if self.passes[selection] else "broken"
+
     def run(self, selection: Sequence[str], text: str | None) -> str:
         """passed | failed | timeout: the ``selection``'s run against the mutated ``text``
         (None: the original, run first). Any exit but 0 (a failure, an error collecting the
         tests when the mutant breaks an import) is a kill; timeout: the run used up its CPU
         seconds, or waited ``WALL_FACTOR`` times as long as the original's run."""
+        self.runs += 1  # (one asked for: an empty selection fails without pytest)
         if not selection:
             return "failed"
         original = self.original_seconds.get(tuple(selection))

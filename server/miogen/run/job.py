@@ -2,14 +2,14 @@
 
     ModuleJob -> spec (JobSpec) -> run (supervised worker; the module analysed meanwhile)
               -> verify_outcomes (run.verify) -> keep what adds to the project's suite
-              -> ModuleRun (-> run.write for the CLI's file)
+              -> ModuleRun
 
 The data goes one way: ``run_and_verify`` hands the worker's outcome to ``run.verify`` (which
-also keeps only what adds to the project's suite), and ``generate_module`` hands the verified
-result to ``run.write``. ``miogen generate`` (``generate_module``) and the language server (one
-unit per job) call ``run_and_verify``; ``miogen ctg`` builds its jobs with ``job_spec``, runs them in its pool and
-verifies each module with ``run.verify.verify_outcomes``. User code runs only in the worker and
-the verification's pytest processes (invariant 1).
+also keeps only what adds to the project's suite). ``miogen generate`` (``run.generate``) and
+the language server (one unit per job) call ``run_and_verify``; ``miogen ctg`` builds its jobs
+with ``job_spec``, runs them in its pool and verifies each module with
+``run.verify.verify_outcomes``. User code runs only in the worker and the verification's pytest
+processes (invariant 1).
 """
 
 from __future__ import annotations
@@ -23,20 +23,17 @@ from pathlib import Path
 
 from miogen.analysis.model import ModuleModel, Unit
 from miogen.analysis.module import analyze_file
-from miogen.common.confine import inside
-from miogen.common.errors import MiogenError
-from miogen.common.project import ModuleLocation, locate, pytest_warning_filters
+from miogen.common.project import ModuleLocation, pytest_warning_filters
 from miogen.common.records import Event, JobOutcome, JobSpec, Progress, UnitJob, UnitOutcome
 from miogen.host.config import DEFAULTS, Options
 from miogen.host.interpreter import OWN, Interpreter
 from miogen.host.measure import Ahead, start_ahead
 from miogen.host.spare import SpareSource
 from miogen.host.supervisor import OnEvent, ShouldCancel, run_job
-from miogen.run.check import VERIFY_RUNS
+from miogen.run.check import VERIFY_RUNS, project_folder
 from miogen.run.result import ModuleRun
-from miogen.run.shares import COVERED_BY_SUITE, suite_shares
-from miogen.run.verify import MeasuredSuite, SuiteSource, verify_outcomes
-from miogen.run.write import Output, write_module
+from miogen.run.shares import COVERED_BY_SUITE
+from miogen.run.verify import SuiteSource, verify_outcomes
 
 
 def job_spec(
@@ -94,10 +91,12 @@ class VerificationAhead:
         on_event: OnEvent | None,
         runs: int = VERIFY_RUNS,
         interpreter: Interpreter = OWN,
+        test_file: Path | None = None,
     ) -> None:
         self.location, self.forward, self.runs = location, on_event, runs
         self.interpreter = interpreter
         self.project: Path | None = None  # the runs are the project's (``start_ahead``)
+        self.test_file = test_file  # ... when the tests are verified in it (``project_folder``)
         self.processes: list[Ahead] = []
         self.lock = threading.Lock()
         self.closed = False
@@ -108,6 +107,8 @@ class VerificationAhead:
         if isinstance(event, Progress):
             with self.lock:
                 if not self.processes and not self.closed:
+                    if project_folder(self.location, self.test_file) is not None:
+                        self.project = self.location.project_root  # its plugins load ahead
                     self.processes = start_ahead(
                         self.location.import_root, range(self.runs), self.interpreter,
                         self.project,
@@ -167,7 +168,10 @@ def run_and_verify(
     started = time.monotonic()
     location = job.location
     own_ahead = ahead is None
-    ahead = ahead or VerificationAhead(location, on_event, interpreter=job.interpreter)
+    # The project's runs when the tests are verified in it: as the editor's, they import its
+    # pytest plugins while they wait.
+    ahead = ahead or VerificationAhead(location, on_event, interpreter=job.interpreter,
+                                       test_file=test_file)  # fmt: skip
     cancel = cancel or threading.Event()
     try:
         with ThreadPoolExecutor(1, thread_name_prefix="miogen-job") as pool:
@@ -231,89 +235,3 @@ def _unit_outcomes(
         UnitOutcome(unit.name) if unit.name in covered else found.get(unit.name, failed)
         for unit in units
     ]
-
-
-def generate_module(
-    path: str | Path,
-    unit_names: Sequence[str] | None,
-    output: Path | Output | None,
-    options: Options = DEFAULTS,
-    *,
-    project_root: str | None = None,
-    on_event: OnEvent | None = None,
-    raw: bool = False,
-    spares: SpareSource | None = None,
-    interpreter: Interpreter = OWN,
-    baseline: bool = True,
-) -> ModuleRun:
-    """``miogen generate``: one job for the module's units (sharing the budget), verified, the
-    kept tests merged into ``output`` (see ``run.write.Output``; a bare path: the project root
-    is the folder it must resolve into), the worker and the verification in ``interpreter``.
-
-    ``raw``: the search's tests as found (no shrinking, no mutants). ``baseline``: the
-    project's own suite's coverage (``host.baseline``: cached, else measured once before the
-    search) shares the budget by what it misses (``run.shares``), and only the tests that add
-    to it are kept.
-    """
-    started = time.monotonic()
-    location = locate(path, project_root)
-    if isinstance(output, Path):
-        output = Output(output, location.project_root)
-    if output is not None:
-        inside(output.root, output.path, output.setting)
-    names = list(unit_names or [])
-    suite = MeasuredFirst(location.project_root, interpreter) if baseline else None
-    job = _by_suite(location, options, names, raw, interpreter, suite) if suite else None
-    before_search = time.monotonic() - started  # the suite's run when not cached
-    if job is None:
-        if (raw or options.evaluations) and not names:
-            # Careful units must be named, and an evaluation budget's deadlines and limits
-            # count the units from the start: then the analysis comes first.
-            model = analyze_file(location.path, location.module_name)
-            names = [u.name for u in model.select(None)]
-        units = tuple(UnitJob(name, careful=raw, raw=raw) for name in names)
-        job = ModuleJob(location, options, units, interpreter)
-    written = output.path if output is not None else None
-    result = run_and_verify(job, on_event, spares=spares, suite=suite, test_file=written)
-    if output is not None:
-        write_module(result, output, interpreter)
-    result.seconds["before_search"] = before_search
-    result.seconds["total"] = time.monotonic() - started
-    return result
-
-
-class MeasuredFirst(MeasuredSuite):
-    """The project's suite measured before the search (its coverage shares the budget) and
-    handed to the verification as it is: ``start`` after the first measures nothing again."""
-
-    def start(self) -> None:
-        if self.future is None:
-            super().start()
-
-
-def _by_suite(
-    location: ModuleLocation,
-    options: Options,
-    names: Sequence[str],
-    raw: bool,
-    interpreter: Interpreter,
-    suite: MeasuredFirst,
-) -> ModuleJob | None:
-    """The job with the budget shared by what the project's suite misses (``run.shares``), or
-    None when the suite's coverage is not known (no suite; it failed to run: the units then
-    share the budget by size). A module that does not analyse is left to the job to report."""
-    try:
-        model = analyze_file(location.path, location.module_name)
-        units = model.select(list(names) or None)
-    except (MiogenError, OSError):
-        return None
-    suite.start()
-    found = suite.result()
-    if found is None or not found.ran or found.error:
-        return None
-    covered = found.covered(location.path, model.source, units)
-    mutation = options.mutation_share > 0 and not raw
-    shares = suite_shares(units, covered, names, mutation, raw=raw)
-    return ModuleJob(
-        location, options, shares.units, interpreter, model, tuple(units), shares.covered
-    )

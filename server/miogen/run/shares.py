@@ -21,8 +21,12 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
-from miogen.analysis.model import Unit
+from miogen.analysis.model import ModuleModel, Unit
+from miogen.analysis.module import analyze_file
+from miogen.common.errors import MiogenError
+from miogen.common.project import ModuleLocation
 from miogen.common.records import UnitJob
+from miogen.run.verify import SuiteSource
 
 COVERED_BY_SUITE = "covered by your suite"
 
@@ -82,3 +86,38 @@ def _covered_ids(unit: Unit, covered: Collection[int]) -> tuple[int, ...]:
     """The ids of ``unit``'s targets among ``covered``, sorted."""
     found = set(covered)
     return tuple(sorted(target.id for target in unit.targets if target.id in found))
+
+
+@dataclass(frozen=True)
+class SharedBySuite:
+    """The module analysed, its units asked for, and their shares by what the suite misses."""
+
+    model: ModuleModel
+    units: Sequence[Unit]
+    shares: Shares
+
+
+def by_suite(
+    location: ModuleLocation,
+    names: Sequence[str],
+    mutation: bool,
+    raw: bool,
+    suite: SuiteSource | None,
+) -> SharedBySuite | None:
+    """The units' shares of the budget by what the project's suite misses (``suite_shares``),
+    the suite measured now (``suite.start``), or None when its coverage is not known (no
+    suite; it failed to run: the units then share the budget by size). A module that does not
+    analyse is left to the job to report."""
+    if suite is None:
+        return None
+    try:
+        model = analyze_file(location.path, location.module_name)
+        units = model.select(list(names) or None)
+    except (MiogenError, OSError):
+        return None
+    suite.start()
+    found = suite.result()
+    if found is None or not found.ran or found.error:
+        return None
+    covered = found.covered(location.path, model.source, units)
+    return SharedBySuite(model, units, suite_shares(units, covered, names, mutation, raw=raw))

@@ -38,6 +38,7 @@ from miogen.run.result import Kept, ModuleRun, Verification, module_run
 
 __all__ = [
     "CachedSuite",
+    "MeasuredFirst",
     "MeasuredSuite",
     "SuiteCovered",
     "SuiteSource",
@@ -57,6 +58,7 @@ def verify_outcomes(
     suite: SuiteCovered | SuiteSource | None = None,
     verified: Callable[[list[TestRecord]], Verification] | None = None,
     test_file: Path | None = None,
+    again_ahead: bool = True,
 ) -> ModuleRun:
     """The module's run, verified: the tests each unit's outcome holds (``outcomes``, one per
     unit, in order; names made apart across units), verified together (``run.check.verify``),
@@ -70,7 +72,10 @@ def verify_outcomes(
     left-out one before it fails there alone, and is dropped as failing. None keeps every
     verified test. ``verified``: the verification already done elsewhere (a dask worker
     verified its job's tests, ``ctg.remote``), given the tests as named here; None verifies
-    them here.
+    them here. ``again_ahead``: the second verification's process starts while the first
+    runs, in case keeping leaves some out (a save or ``miogen generate`` waits for it); False:
+    only once it has (``miogen ctg`` verifies many modules at once, where a process started
+    for a module that leaves nothing out is CPU spent for nothing).
     """
     found = unique_names([list(o.result.tests) if o.result is not None else [] for o in outcomes])
     tests = [test for each in found for test in each]
@@ -82,11 +87,12 @@ def verify_outcomes(
         else None
     )  # fmt: skip
     # Keeping may leave tests out: the rest is verified again, in a process started now (the
-    # project's run when the tests go in the project), while the first verification runs.
+    # project's run when the tests go in the project), while the first verification runs;
+    # without ``again_ahead``, one started then (``check.verify``: none given, it starts one).
     project = location.project_root if check.project_folder(location, test_file) else None
     later = (
         start_ahead(location.import_root, [0], interpreter, project)
-        if tests and covered is not None and verified is None else []
+        if again_ahead and tests and covered is not None and verified is None else []
     )  # fmt: skip
     verification = None
     kept: Kept | None = None
@@ -159,6 +165,16 @@ class MeasuredSuite:
 
     def result(self) -> Baseline | None:
         return self.future.result() if self.future is not None else None
+
+
+class MeasuredFirst(MeasuredSuite):
+    """``miogen generate``'s: the project's suite measured before the search (its coverage
+    shares the budget, ``run.shares.by_suite``) and handed to the verification as it is:
+    ``start`` after the first measures nothing again."""
+
+    def start(self) -> None:
+        if self.future is None:
+            super().start()
 
 
 class CachedSuite:

@@ -1,0 +1,44 @@
+"""``miogen generate`` goes down through its steps once (issue 25): ``generate_module`` calls
+them in order, each in a module of its own, and no step calls back into the module it left."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+SERVER = Path(__file__).resolve().parents[2] / "server" / "miogen"
+STEPS = ["locate", "inside", "by_suite", "run_and_verify", "write_module"]
+
+
+def _flow() -> ast.FunctionDef:
+    tree = ast.parse((SERVER / "run" / "generate.py").read_text("utf-8"))
+    return next(
+        n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "generate_module"
+    )
+
+
+def _called(node: ast.AST) -> list[str]:
+    calls = [n for n in ast.walk(node) if isinstance(n, ast.Call)]
+    calls.sort(key=lambda call: (call.lineno, call.col_offset))
+    return [
+        call.func.id if isinstance(call.func, ast.Name) else getattr(call.func, "attr", "")
+        for call in calls
+    ]
+
+
+def test_the_flow_calls_its_steps_in_order_and_nothing_of_its_own_module():
+    tree = ast.parse((SERVER / "run" / "generate.py").read_text("utf-8"))
+    own = {n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.ClassDef))}
+    called = _called(_flow())
+    assert [name for name in called if name in STEPS] == STEPS
+    assert own & set(called) == set()
+
+
+def test_the_job_and_the_shares_know_nothing_of_the_flow_or_of_the_steps_after_them():
+    def imports(name: str) -> set[str]:
+        tree = ast.parse((SERVER / "run" / f"{name}.py").read_text("utf-8"))
+        return {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
+
+    assert {"miogen.run.generate", "miogen.run.write"}.isdisjoint(imports("job"))
+    shares = imports("shares")
+    assert {"miogen.run.generate", "miogen.run.job", "miogen.run.write"}.isdisjoint(shares)

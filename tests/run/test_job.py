@@ -1,0 +1,49 @@
+"""One module's job (``run.job``): the verification's processes started during the search."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from miogen.host import measure
+from miogen.host.config import Options
+from miogen.run import job as running
+from miogen.run.generate import generate_module
+
+SIGN = """
+def sign(x: int) -> int:
+    if x > 0:
+        return 1
+    return 0
+"""
+
+
+def _started_ahead(monkeypatch: pytest.MonkeyPatch) -> list[Path | None]:
+    """The ``project`` each start of the verification's processes ahead was given."""
+    projects: list[Path | None] = []
+
+    def recorded(import_root, seeds, interpreter=running.OWN, project=None):
+        projects.append(project)
+        return measure.start_ahead(import_root, seeds, interpreter, project)
+
+    monkeypatch.setattr(running, "start_ahead", recorded)
+    return projects
+
+
+@pytest.mark.parametrize("in_project", [True, False])
+def test_generates_processes_started_ahead_load_the_projects_plugins_for_its_runs(
+    write_project, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, in_project: bool
+):
+    """As the editor's (``lsp.jobs``): tests verified in the project (its own pytest at its
+    root) run in processes that imported its installed pytest plugins while they waited;
+    tests of a folder that is no project are verified as before, without them."""
+    if in_project:
+        root = write_project({"signs.py": SIGN})
+    else:  # no pyproject.toml, setup.cfg, setup.py or .git: no project's pytest to run
+        root = tmp_path
+        (root / "signs.py").write_text(SIGN.lstrip())
+    output = root / "tests" / "test_signs.py"
+    started = _started_ahead(monkeypatch)
+    options = Options(0, evaluations=200, seed=1)
+    generate_module(root / "signs.py", None, output, options, baseline=False)
+    assert started == [root if in_project else None]
