@@ -547,9 +547,9 @@ started ahead of the job, past Python's start and miogen's imports, gets the job
 is its analysis and import of the module, the import instrumenting only the code the unit's
 tests can run; the analysis is done already when the spare was given the saved text while it
 waited, as the server does once typing pauses and at each save; without a spare, the
-interpreter's start too), the unit's search and post-processing: the budget covers the
-worker from its receipt of the job spec, the start included, the phases sharing it (a spare's
-wall time adds the hand-over of the spec and the process's exit), then coverage.py's verification of the emitted
+interpreter's start too), the unit's search and post-processing within the budget (the
+engine's budget covers these, from the end of the module's import), then coverage.py's
+verification of the emitted
 tests in fresh pytest processes (started during the search, importing pytest, coverage.py and
 the project's installed pytest plugins while they wait): a coverage run in the file's order and a
 run backwards, then, when keeping what adds left tests out (here: the tests kept for exception

@@ -116,9 +116,9 @@ class JobSpec:
     """One module's generation job: a pure function of this record (seeds included).
 
     ``budget_seconds`` is the whole job's: its units share it, first in proportion to their
-    ``share`` (or size), then as they finish (see ``engine``); it covers the job from the worker's
-    receipt of the spec to its last result: the module's analysis and import, each unit's
-    search and post-processing. ``evaluations`` instead gives every unit
+    ``share`` (or size), then as they finish (see ``engine``); it covers each unit's search and
+    post-processing, from the end of the module's import (not the worker's start, analysis
+    and import). ``evaluations`` instead gives every unit
     that many fitness evaluations (deterministic, for tests and benchmarks).
     """
 
@@ -172,8 +172,8 @@ class JobSpec:
     def post_allowance(self) -> float:
         """Seconds of post-processing per unit beyond its budget share, at most.
 
-        Under a time budget post-processing is part of each unit's share, shrinking's own time
-        (``shrink_allowance``) included; this allowance only bounds how far the rendering of
+        Under a time budget post-processing is part of each unit's share but for shrinking's
+        own time on a slow machine (``shrink_allowance``); this allowance only bounds how far the rendering of
         the last tests may run past it (the supervisor's deadline). Under an evaluation
         budget it is the post-processing's own deadline, far enough not to depend on the load.
         """

@@ -23,7 +23,6 @@ import json
 import os
 import select
 import sys
-import time
 import traceback
 from collections.abc import Callable
 from pathlib import Path
@@ -84,7 +83,6 @@ def main(argv: list[str]) -> None:
         gc.freeze()  # see Ahead.prepare
     ahead = Ahead()
     text = ahead.wait_for_spec(_StdinLines(sys.stdin.fileno())) if spare else sys.stdin.read()
-    started = time.monotonic()  # the job's start: its budget covers everything from here on
     if not text:
         os._exit(0)  # the parent went away (or discarded this spare) before giving it a job
     spec = JobSpec.loads(text)
@@ -99,7 +97,7 @@ def main(argv: list[str]) -> None:
         enter_pytest_world(spec.warning_filters)
         from miogen.worker import engine  # after the sandbox: nothing of the user's has run yet
 
-        engine.generate(spec, send, heartbeat, started)
+        engine.generate(spec, send, heartbeat)
     except MiogenError as error:
         line = getattr(error, "line", None)
         channel.send(WorkerError(error_kind(error), str(error), line))
