@@ -20,7 +20,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from miogen.analysis.model import ModuleModel, Unit
-from miogen.common.project import ModuleLocation, pytest_warning_filters
+from miogen.common.project import ModuleLocation
 from miogen.common.records import TestRecord
 from miogen.emit.files import HEADER
 from miogen.emit.merge import GeneratedTest, merge_tests
@@ -60,6 +60,7 @@ def verify(
     ahead: Sequence[Ahead] = (),
     interpreter: Interpreter = OWN,
     test_file: Path | None = None,
+    warning_filters: Sequence[str] = (),
 ) -> Verification:
     """Run the tests under pytest + coverage.py, and ``runs - 1`` more times in other orders
     (backwards, then shuffled), each with a hash seed of its own, none the worker's (all at
@@ -79,7 +80,8 @@ def verify(
     import mode, conftest files and plugins, no PYTHONPATH of miogen's) on a copy in the folder
     the file will be in (removed after); a file pytest cannot import there keeps no test, and
     says how to fix the project. Elsewhere, in a folder of its own with the import root on
-    PYTHONPATH.
+    PYTHONPATH, with the project's ``warning_filters`` (its pytest ``filterwarnings``, read once
+    per job by the caller: ``JobSpec.warning_filters``) applied as its pytest would.
     """
     started = time.monotonic()
     result = Verification(list(tests))
@@ -106,6 +108,7 @@ def verify(
             measurement, shuffled = _run_all(
                 candidate, location, model, units, seeds, (len(result.tests), test_timeout), waiting,
                 (lambda: None) if last else retry.prepare, interpreter, result.in_project,
+                warning_filters,
             )  # fmt: skip
             waiting = retry.take()
             result.measurement = measurement
@@ -219,13 +222,14 @@ def _run_all(
     on_failure: Callable[[], None] = lambda: None,
     interpreter: Interpreter = OWN,
     in_project: bool = False,
+    filters: Sequence[str] = (),
 ) -> tuple[Measurement, list[Measurement]]:
     """The coverage run (seed 0) and the reruns (other seeds), in parallel processes (those
     started ahead where there are); ``tests``: how many, and the seconds one may take
     (``verification_timeout``); ``on_failure`` is called when the first run that fails ends;
-    ``in_project``: ``candidate`` lies in the project, run as its pytest runs it."""
+    ``in_project``: ``candidate`` lies in the project, run as its pytest runs it; ``filters``:
+    the project's warning filters."""
     roots = (location.import_root, location.project_root)
-    filters = pytest_warning_filters(location.project_root)
     timeout = verification_timeout(*tests)
 
     def rerun(seed: int) -> Measurement:

@@ -175,17 +175,13 @@ def run_and_verify(
     cancel = cancel or threading.Event()
     try:
         with ThreadPoolExecutor(1, thread_name_prefix="miogen-job") as pool:
-            running = (
-                pool.submit(_run_spec, job, ahead, cancel.is_set, spares)
-                if job.searches
-                else pool.submit(JobOutcome, "ok")
-            )
+            running = pool.submit(_run_spec, job, ahead, cancel.is_set, spares)
             try:
                 model, units = _analysed(job)
                 if suite is not None:
                     suite.start()  # the project's suite runs meanwhile
                 analysed = time.monotonic() - started
-                outcome = running.result()
+                spec, outcome = running.result()
             except BaseException:  # also Ctrl-C while the job runs: its supervisor stops
                 cancel.set()  # the worker, and the pool's exit need not wait for the budget
                 raise
@@ -196,6 +192,7 @@ def run_and_verify(
         result = verify_outcomes(
             location, model, units, outcomes, job.options.test_timeout, ahead=ahead.processes,
             interpreter=job.interpreter, suite=None if cancelled else suite, test_file=test_file,
+            warning_filters=spec.warning_filters,
         )  # fmt: skip
     finally:
         if own_ahead:
@@ -210,10 +207,12 @@ def run_and_verify(
 
 def _run_spec(
     job: ModuleJob, on_event: OnEvent, should_cancel: ShouldCancel, spares: SpareSource | None
-) -> JobOutcome:
-    """``run`` of the job's spec, made on the job's thread (it reads the project's pytest
-    configuration for warning filters) while the caller analyses the module."""
-    return run(job.spec(), on_event, should_cancel, spares)
+) -> tuple[JobSpec, JobOutcome]:
+    """The job's spec and ``run``'s outcome of it (none when the job searches nothing), made on
+    the job's thread while the caller analyses the module. The spec reads the project's pytest
+    configuration for its warning filters, once per job: the verification takes them from it."""
+    spec = job.spec()
+    return spec, run(spec, on_event, should_cancel, spares) if job.searches else JobOutcome("ok")
 
 
 def _analysed(job: ModuleJob) -> tuple[ModuleModel, list[Unit]]:

@@ -59,6 +59,7 @@ def verify_outcomes(
     verified: Callable[[list[TestRecord]], Verification] | None = None,
     test_file: Path | None = None,
     again_ahead: bool = True,
+    warning_filters: Sequence[str] = (),
 ) -> ModuleRun:
     """The module's run, verified: the tests each unit's outcome holds (``outcomes``, one per
     unit, in order; names made apart across units), verified together (``run.check.verify``),
@@ -75,7 +76,9 @@ def verify_outcomes(
     them here. ``again_ahead``: the second verification's process starts while the first
     runs, in case keeping leaves some out (a save or ``miogen generate`` waits for it); False:
     only once it has (``miogen ctg`` verifies many modules at once, where a process started
-    for a module that leaves nothing out is CPU spent for nothing).
+    for a module that leaves nothing out is CPU spent for nothing). ``warning_filters``: the
+    project's pytest ``filterwarnings``, read once per job by the caller (the job's spec carries
+    them: ``JobSpec.warning_filters``), for both verifications.
     """
     found = unique_names([list(o.result.tests) if o.result is not None else [] for o in outcomes])
     tests = [test for each in found for test in each]
@@ -102,7 +105,7 @@ def verify_outcomes(
             verification = (
                 verified(tests) if verified is not None else check.verify(
                     location, model, units, tests, test_timeout, runs, ahead=ahead,
-                    interpreter=interpreter, test_file=test_file,
+                    interpreter=interpreter, test_file=test_file, warning_filters=warning_filters,
                 )
             )  # fmt: skip
         else:
@@ -125,6 +128,7 @@ def verify_outcomes(
                     again = check.verify(
                         location, model, units, verification.tests, test_timeout, runs=1,
                         attempts=2, ahead=later, interpreter=interpreter, test_file=test_file,
+                        warning_filters=warning_filters,
                     )  # fmt: skip
     finally:
         for process in later:  # not needed: nothing was left out
