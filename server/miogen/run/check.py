@@ -59,7 +59,7 @@ def verify(
     attempts: int = 3,
     ahead: Sequence[Ahead] = (),
     interpreter: Interpreter = OWN,
-    test_file: Path | None = None,
+    folder: Path | None = None,
     warning_filters: Sequence[str] = (),
 ) -> Verification:
     """Run the tests under pytest + coverage.py, and ``runs - 1`` more times in other orders
@@ -75,8 +75,8 @@ def verify(
     The measurement kept is coverage.py's on the tests that passed every run (invariant 2).
     ``ahead``: processes started for the first attempt (``start_verification``); closed here.
     ``interpreter``: the project's, where pytest and coverage.py run (``host.interpreter``).
-    ``test_file``: where the tests will be written. Inside the project (``project_folder``),
-    the runs are the project's plain ``python -m pytest`` at its root (its configuration,
+    ``folder``: the project's folder the tests will be written in (``project_folder``, found
+    once per job by the caller). There, the runs are the project's plain ``python -m pytest`` at its root (its configuration,
     import mode, conftest files and plugins, no PYTHONPATH of miogen's) on a copy in the folder
     the file will be in (removed after); a file pytest cannot import there keeps no test, and
     says how to fix the project. Elsewhere, in a folder of its own with the import root on
@@ -86,7 +86,6 @@ def verify(
     started = time.monotonic()
     result = Verification(list(tests))
     scratch = Path(tempfile.mkdtemp(prefix="miogen-emit-"))
-    folder = project_folder(location, test_file)
     result.in_project = folder is not None
     stem = re.sub(r"\W", "_", location.module_name.replace(".", "_"))
     candidate = (
