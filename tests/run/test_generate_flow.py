@@ -58,3 +58,21 @@ def test_the_verification_steps_read_no_project_configuration_of_their_own():
         }
         assert "pytest_warning_filters" not in names, name
         assert "pytest_ini_values" not in names, name
+
+
+def test_where_the_tests_are_verified_is_found_once_by_the_job():
+    """``run.check.project_folder`` is asked by the job (``run_and_verify``) and handed down as
+    ``folder``: neither the verification flow nor ``check.verify`` asks it again."""
+
+    def calls(path: Path, function: str | None = None) -> list[str]:
+        tree: ast.AST = ast.parse(path.read_text("utf-8"))
+        if function is not None:
+            tree = next(
+                n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == function
+            )
+        return _called(tree)
+
+    assert "project_folder" not in calls(SERVER / "run" / "verify.py")
+    assert "project_folder" not in calls(SERVER / "run" / "check.py", "verify")
+    assert calls(SERVER / "run" / "job.py", "run_and_verify").count("project_folder") == 1
+    assert "project_folder" not in calls(SERVER / "run" / "job.py", "__call__")
