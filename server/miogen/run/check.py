@@ -76,12 +76,13 @@ def verify(
     ``ahead``: processes started for the first attempt (``start_verification``); closed here.
     ``interpreter``: the project's, where pytest and coverage.py run (``host.interpreter``).
     ``folder``: the project's folder the tests will be written in (``project_folder``, found
-    once per job by the caller). There, the runs are the project's plain ``python -m pytest`` at its root (its configuration,
-    import mode, conftest files and plugins, no PYTHONPATH of miogen's) on a copy in the folder
-    the file will be in (removed after); a file pytest cannot import there keeps no test, and
-    says how to fix the project. Elsewhere, in a folder of its own with the import root on
-    PYTHONPATH, with the project's ``warning_filters`` (its pytest ``filterwarnings``, read once
-    per job by the caller: ``JobSpec.warning_filters``) applied as its pytest would.
+    once per job by the caller). There, the runs are the project's plain ``python -m pytest``
+    at its root (its configuration, import mode, conftest files and plugins, no PYTHONPATH of
+    miogen's) on a copy in that folder (removed after); a file pytest cannot import there
+    keeps no test, and says how to fix the project. None: in a folder of its own with the
+    import root on PYTHONPATH, with the project's ``warning_filters`` (its pytest
+    ``filterwarnings``, read once per job by the caller: ``JobSpec.warning_filters``) applied
+    as its pytest would.
     """
     started = time.monotonic()
     result = Verification(list(tests))

@@ -79,9 +79,8 @@ def verify_outcomes(
     for a module that leaves nothing out is CPU spent for nothing). ``folder``: the project's
     folder the tests will be written in (``run.check.project_folder``, found once per job by
     the caller): they are verified there, by the project's pytest; None: in a folder of their
-    own. ``warning_filters``: the
-    project's pytest ``filterwarnings``, read once per job by the caller (the job's spec carries
-    them: ``JobSpec.warning_filters``), for both verifications.
+    own. ``warning_filters``: the project's pytest ``filterwarnings``, read once per job by the
+    caller (the job's spec carries them: ``JobSpec.warning_filters``), for both verifications.
     """
     found = unique_names([list(o.result.tests) if o.result is not None else [] for o in outcomes])
     tests = [test for each in found for test in each]
