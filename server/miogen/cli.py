@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import signal
 import socket
 import statistics
@@ -24,14 +23,14 @@ from miogen.common.project import locate
 from miogen.common.records import Algorithm, ErrorKind, Event, Progress, Uncovered, to_json
 from miogen.criteria.summary import criteria_summary, describe, line_coverage
 from miogen.ctg.cli import add_parser as _add_ctg_parser
-from miogen.host.config import PROJECT_FILE, command_line, flag, options
+from miogen.host.config import command_line, flag, options
 from miogen.host.early import EarlyWorker
 from miogen.host.interpreter import project_interpreter
 from miogen.host.runs import stop_runs
 from miogen.run.generate import generate_module
 from miogen.run.report import Coverage, Report, UnitEntry, report_json
 from miogen.run.result import Dropped, ModuleRun, UnitRun, Verification
-from miogen.run.write import Output
+from miogen.run.write import output_for
 
 SANDBOXED_COMMANDS = ("generate", "serve", "ctg")  # they run user code in sandboxed workers
 CANCELLABLE_COMMANDS = ("generate", "ctg")  # SIGINT/SIGTERM stop their processes and exit
@@ -258,20 +257,18 @@ def run_generate(args: argparse.Namespace) -> int:
     if not Path(path).is_file():
         print(f"miogen: no such file: {path}", file=sys.stderr)
         return 2
+    # Each decided once, here, and handed down: the module's location, the settings, the
+    # output (``run.write.output_for``), the project's interpreter.
     location = locate(path, args.project_root)
     settings = options(command_line(location.project_root, args))
+    output = output_for(location, settings, args.output)
     interpreter = project_interpreter(location.project_root, args.python)
-    output = args.output or settings.test_path(location)
-    where = "--output" if args.output else f"tests-directory in [tool.miogen] of {PROJECT_FILE}"
-    root = output_root(location.project_root, args.output)
-    tests_root = None if args.output else settings.tests_root(location)
     progress = _ProgressLine(settings.budget_seconds, enabled=not args.json and sys.stderr.isatty())
     report = generate_module(
-        path,
+        location,
         [unit] if unit else None,
-        Output(output, root, where, own_only=args.output is None, tests_root=tests_root),
+        output,
         settings,
-        project_root=args.project_root,
         on_event=progress,
         raw=args.raw,
         spares=getattr(args, "worker", None) if interpreter.own else None,
@@ -288,19 +285,6 @@ def run_generate(args: argparse.Namespace) -> int:
         _print_summary(summary)
     code: int = summary["exit_code"]
     return code
-
-
-def output_root(project_root: Path, output: Path | None) -> Path:
-    """The folder the test file must resolve into: the project's, unless ``--output`` names a
-    place outside it in so many words (the user's choice, then: its own folder).
-
-    Within the project, a symlink (a ``tests`` folder linking elsewhere) may not lead the file
-    out; a path the user typed outside the project is written where they said.
-    """
-    if output is None:
-        return project_root
-    named = Path(os.path.normpath(Path(os.getcwd(), output)))  # getcwd: symlinks resolved
-    return project_root if named.is_relative_to(project_root) else named.parent
 
 
 class _ProgressLine:

@@ -317,3 +317,40 @@ def test_the_module_percent_takes_no_parse_of_its_own(tmp_path, monkeypatch):
     )
     assert found.module_percent is not None and 0 < found.module_percent < 100
     assert parses == []
+
+
+def test_the_runs_figures_from_one_read_are_coverage_pys_own(tmp_path):
+    """The arcs, the units' covered targets and each test's come from one read of the run's
+    data (``baseline.module_coverage``): the same arcs coverage.py's own API reads of it."""
+    from coverage import CoverageData
+    from miogen.analysis.targets import parse_code
+
+    tests = (
+        "from subject import double\n\n"
+        "def test_positive():\n    assert double(2) == 4\n\n"
+        "def test_zero():\n    assert double(0) == 0\n"
+    )
+    (tmp_path / "subject.py").write_text(SUBJECT.lstrip(), encoding="utf-8")
+    test_file = tmp_path / "test_subject.py"
+    test_file.write_text(tests, encoding="utf-8")
+    model = analyze_file(tmp_path / "subject.py", "subject")
+    found = measure(
+        test_file, tmp_path / "subject.py", list(model.units), model.source, tmp_path, tmp_path,
+        sandbox=True,  # as the verification runs: each test's context recorded
+    )  # fmt: skip
+    data_file = tmp_path / "own.dat"
+    run = [sys.executable, "-m", "coverage", "run", "--branch", f"--data-file={data_file}"]
+    include = f"--include={tmp_path / 'subject.py'}"
+    subprocess.run([*run, include, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(test_file)],
+                   cwd=tmp_path, check=True, capture_output=True)  # fmt: skip
+    data = CoverageData(str(data_file))
+    data.read()
+    raw = data.arcs(str((tmp_path / "subject.py").resolve())) or []
+    assert found.ok and found.passed == 2
+    assert found.arcs == sorted(set(parse_code(model.source).parser.translate_arcs(raw)))
+    [unit] = model.units
+    assert sorted(found.covered["double"]) == sorted(t.id for t in unit.targets)
+    per_test = {name.rsplit("::", 1)[-1]: ids for name, ids in found.per_test.items()}
+    assert set(per_test) == {"test_positive", "test_zero"}
+    assert per_test["test_positive"] != per_test["test_zero"]
+    assert sorted({i for ids in per_test.values() for i in ids}) == sorted(found.covered["double"])

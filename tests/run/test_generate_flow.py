@@ -42,3 +42,37 @@ def test_the_job_and_the_shares_know_nothing_of_the_flow_or_of_the_steps_after_t
     assert {"miogen.run.generate", "miogen.run.write"}.isdisjoint(imports("job"))
     shares = imports("shares")
     assert {"miogen.run.generate", "miogen.run.job", "miogen.run.write"}.isdisjoint(shares)
+
+
+def test_the_verification_steps_read_no_project_configuration_of_their_own():
+    """The project's warning filters are read once per job (the job's spec) and handed down:
+    ``run.verify`` and ``run.check`` take them as an argument rather than entering
+    ``common.project`` again for them."""
+    for name in ("verify", "check"):
+        tree = ast.parse((SERVER / "run" / f"{name}.py").read_text("utf-8"))
+        names = {
+            alias.name
+            for node in ast.walk(tree)
+            if isinstance(node, ast.ImportFrom) and node.module == "miogen.common.project"
+            for alias in node.names
+        }
+        assert "pytest_warning_filters" not in names, name
+        assert "pytest_ini_values" not in names, name
+
+
+def test_where_the_tests_are_verified_is_found_once_by_the_job():
+    """``run.check.project_folder`` is asked by the job (``run_and_verify``) and handed down as
+    ``folder``: neither the verification flow nor ``check.verify`` asks it again."""
+
+    def calls(path: Path, function: str | None = None) -> list[str]:
+        tree: ast.AST = ast.parse(path.read_text("utf-8"))
+        if function is not None:
+            tree = next(
+                n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == function
+            )
+        return _called(tree)
+
+    assert "project_folder" not in calls(SERVER / "run" / "verify.py")
+    assert "project_folder" not in calls(SERVER / "run" / "check.py", "verify")
+    assert calls(SERVER / "run" / "job.py", "run_and_verify").count("project_folder") == 1
+    assert "project_folder" not in calls(SERVER / "run" / "job.py", "__call__")

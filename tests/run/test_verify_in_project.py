@@ -11,6 +11,7 @@ from miogen.analysis.module import analyze_file
 from miogen.cli import _print_summary, summarize
 from miogen.common.project import ModuleLocation, default_test_path, locate, project_tests_folder
 from miogen.common.records import StopReason, TestRecord, UnitOutcome, UnitResult
+from miogen.run.check import project_folder
 from miogen.run.result import ModuleRun
 from miogen.run.verify import verify_outcomes
 from miogen.run.write import Output, write_module
@@ -65,7 +66,7 @@ def run(location: ModuleLocation, units: tuple[str, ...] = ("sign", "mode")) -> 
         outcomes.append(UnitOutcome(unit, result=result))
     result = verify_outcomes(
         location, model, [model.unit(u) for u in units], outcomes, test_timeout=20.0, runs=1,
-        test_file=default_test_path(location),
+        folder=project_folder(location, default_test_path(location)),
     )  # fmt: skip
     tests_root = project_tests_folder(location.project_root, location.path)
     write_module(result, Output(default_test_path(location), location.project_root,
@@ -167,8 +168,9 @@ def test_a_file_outside_any_project_is_verified_as_before(tmp_path):
     outcome = UnitOutcome(
         "sign", result=UnitResult("sign", 2, (), (record,), (), StopReason.BUDGET)
     )
+    out = tmp_path / "out" / "test_modes.py"
     result = verify_outcomes(location, model, [model.unit("sign")], [outcome], 20.0, runs=1,
-                             test_file=tmp_path / "out" / "test_modes.py")  # fmt: skip
+                             folder=project_folder(location, out))  # fmt: skip
     assert [t.name for t in result.tests] == ["test_sign"]
     assert result.verification is not None and not result.verification.in_project
 

@@ -81,17 +81,21 @@ def is_test_file(path: Path) -> bool:
 
 
 def default_test_path(
-    location: ModuleLocation, tests_directory: str = "", pattern: str = GENERATED_PATTERN
+    location: ModuleLocation,
+    tests_directory: str = "",
+    pattern: str = GENERATED_PATTERN,
+    folder: Path | None = None,
 ) -> Path:
     """The generated test file of the module at ``location`` (``tests_directory``: relative to
-    the project root; empty: ``project_tests_folder``), mirroring the module's package path.
+    the project root; empty: ``project_tests_folder``), mirroring the module's package path;
+    ``folder``: the project's test folder, when the caller found it already.
 
     >>> root = Path("/nowhere")
     >>> at = ModuleLocation(root / "pkg/sub/mod.py", root, root, "pkg.sub.mod")
     >>> default_test_path(at).relative_to(root).as_posix()
     'tests/pkg/sub/test_pkg_sub_mod_miogen.py'
     """
-    folder = location.project_root / tests_directory if tests_directory else None
+    folder = folder or (location.project_root / tests_directory if tests_directory else None)
     folder = folder or project_tests_folder(location.project_root, location.path)
     *packages, short = location.module_name.split(".")
     short = re.sub(r"\W", "_", short)  # my-mod.py: test_my_mod..., a name pytest imports

@@ -262,7 +262,10 @@ def verify_job(spec: JobSpec, outcome: JobOutcome) -> VerifiedTests:
     if not tests:
         return VerifiedTests(())
     units = [model.unit(name) for name in names]
-    verification = verify(location, model, units, tests, spec.test_timeout, runs=spec.verify_runs)
+    verification = verify(
+        location, model, units, tests, spec.test_timeout, runs=spec.verify_runs,
+        warning_filters=spec.warning_filters,
+    )  # fmt: skip
     return verified_tests(verification)
 
 

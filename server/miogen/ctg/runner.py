@@ -31,6 +31,7 @@ from miogen.common.history import (
     StoredUnit,
     content_hash,
 )
+from miogen.common.project import pytest_warning_filters
 from miogen.common.records import (
     JobOutcome,
     JobSpec,
@@ -513,7 +514,8 @@ def _verify_module(group: list[UnitState], config: CtgConfig) -> str:
         module.location, module.analysed, [s.unit for s in group], outcomes,
         config.test_timeout, config.verify_runs, interpreter=config.interpreter,
         suite={s.unit.name: s.before for s in group}, verified=verified_there,
-        test_file=module.test_path, again_ahead=False,
+        folder=project_folder(module.location, module.test_path), again_ahead=False,
+        warning_filters=pytest_warning_filters(module.location.project_root),
     )  # fmt: skip
     for state, verified in zip(group, result.units, strict=True):
         state.verified = verified

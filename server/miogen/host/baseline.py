@@ -102,7 +102,11 @@ def covered_targets(
 ) -> dict[str, list[int]]:
     """coverage.py's raw arcs of a module (``code``: its parse) as each unit's covered target
     ids."""
-    arcs = set(code.parser.translate_arcs(sorted(raw_arcs)))
+    return _unit_targets(set(code.parser.translate_arcs(sorted(raw_arcs))), units)
+
+
+def _unit_targets(arcs: set[Arc], units: Sequence[Unit]) -> dict[str, list[int]]:
+    """Each unit's target ids that the (translated) ``arcs`` cover."""
     lines = {a for a, _ in arcs if a > 0} | {b for _, b in arcs if b > 0}
     return {
         unit.name: [
@@ -341,20 +345,27 @@ def read_contexts(data_file: str, root: Path) -> dict[str, FileCoverage]:
     return files
 
 
-def tests_covering(
+def module_coverage(
     data_file: str, module_path: Path, units: Sequence[Unit], code: CodeMap
-) -> dict[str, list[int]]:
-    """Per test (context) of a run, the target ids it covers in the module at ``module_path``
-    (``code``: its parse)."""
+) -> tuple[set[Arc], dict[str, list[int]], dict[str, list[int]]]:
+    """What one run covered of the module at ``module_path`` (``code``: its parse), in one read
+    of coverage.py's data: the arcs run (translated), each unit's covered target ids, and per
+    test (context) the target ids it covers."""
     wanted = str(module_path.resolve())
-    arcs: dict[str, set[Arc]] = {}
+    raw: set[Arc] = set()
+    per_context: dict[str, set[Arc]] = {}
     for path, context, start, end in _arc_rows(data_file):
-        if context and path == wanted:
-            arcs.setdefault(str(context), set()).add((int(start), int(end)))
-    return {
+        if path == wanted:
+            arc = (int(start), int(end))
+            raw.add(arc)
+            if context:
+                per_context.setdefault(str(context), set()).add(arc)
+    per_test = {
         test: sorted(i for ids in covered_targets(found, code, units).values() for i in ids)
-        for test, found in arcs.items()
+        for test, found in per_context.items()
     }
+    arcs = set(code.parser.translate_arcs(sorted(raw)))
+    return arcs, _unit_targets(arcs, units), per_test
 
 
 def _arc_rows(data_file: str) -> list[tuple[str, str, int, int]]:

@@ -88,6 +88,11 @@ class Options:
             return location.project_root / self.tests_directory
         return project_tests_folder(location.project_root, location.path)
 
+    def test_place(self, location: ModuleLocation) -> tuple[Path, Path]:
+        """``tests_root`` and ``test_path`` together, the project's test folder found once."""
+        root = self.tests_root(location)
+        return root, default_test_path(location, pattern=self.test_file_pattern, folder=root)
+
 
 DEFAULTS = Options()  # every setting at its default
 

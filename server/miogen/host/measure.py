@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
-from coverage import Coverage, CoverageData
+from coverage import Coverage
 from coverage.exceptions import CoverageException
 from coverage.python import PythonFileReporter
 from coverage.results import analysis_from_file_reporter
@@ -25,7 +25,7 @@ from miogen.analysis.model import Unit
 from miogen.analysis.targets import CodeMap, parse_code
 from miogen.common.platform_support import kill_process_group
 from miogen.host import clock
-from miogen.host.baseline import covered_targets, tests_covering
+from miogen.host.baseline import module_coverage
 from miogen.host.interpreter import OWN, Interpreter
 from miogen.host.runs import ended, started
 from miogen.plugins.guard import FREE
@@ -468,18 +468,15 @@ def _module_percent(data_file: str, module_path: Path, code: CodeMap) -> float |
 def read_coverage(
     result: Measurement, data_file: str, module_path: Path, units: Sequence[Unit], source: str
 ) -> None:
-    """What coverage.py measured of the module: its own total, then (``source`` parsed once)
-    the arcs and lines run, each unit's covered targets, and each test's."""
+    """What coverage.py measured of the module: its own total, then (``source`` parsed once,
+    the data read once: ``baseline.module_coverage``) the arcs and lines run, each unit's
+    covered targets, and each test's."""
     if not os.path.exists(data_file):
         return
     code = parse_code(source)
     result.module_percent = _module_percent(data_file, module_path, code)
-    data = CoverageData(data_file)
-    data.read()
-    raw = data.arcs(str(module_path.resolve())) or []
-    arcs = set(code.parser.translate_arcs(raw))
+    arcs, covered, result.per_test = module_coverage(data_file, module_path, units, code)
     lines = {a for a, _ in arcs if a > 0} | {b for _, b in arcs if b > 0}
     result.arcs = sorted(arcs)
     result.executed_lines = sorted(lines & code.statements)
-    result.covered.update(covered_targets(raw, code, units))
-    result.per_test = tests_covering(data_file, module_path, units, code)
+    result.covered.update(covered)

@@ -41,7 +41,6 @@ from miogen.lsp.insert import test_path
 from miogen.lsp.protocol import JobState
 from miogen.lsp.settings import Settings
 from miogen.lsp.snapshot import Snapshot, UnitShape
-from miogen.run.check import project_folder
 from miogen.run.job import ModuleJob, VerificationAhead, run_and_verify
 from miogen.run.result import Dropped, ModuleRun
 from miogen.run.shares import suite_shares
@@ -381,8 +380,6 @@ def _run_in_project(
     suite misses (``_aimed``). On the job's thread: finding the file reads the project's
     pytest configuration, the suite's cached measurement the project's files."""
     test_file = test_path(request.location, job.settings)
-    if project_folder(request.location, test_file) is not None:  # the project's own runs
-        ahead.project = request.location.project_root
     request = _aimed(request, suite.current())
     job.suite_covered = next((u.suite_covered for u in request.units if u.name == job.unit), ())
     try:

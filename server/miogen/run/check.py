@@ -20,7 +20,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from miogen.analysis.model import ModuleModel, Unit
-from miogen.common.project import ModuleLocation, pytest_warning_filters
+from miogen.common.project import ModuleLocation
 from miogen.common.records import TestRecord
 from miogen.emit.files import HEADER
 from miogen.emit.merge import GeneratedTest, merge_tests
@@ -59,7 +59,8 @@ def verify(
     attempts: int = 3,
     ahead: Sequence[Ahead] = (),
     interpreter: Interpreter = OWN,
-    test_file: Path | None = None,
+    folder: Path | None = None,
+    warning_filters: Sequence[str] = (),
 ) -> Verification:
     """Run the tests under pytest + coverage.py, and ``runs - 1`` more times in other orders
     (backwards, then shuffled), each with a hash seed of its own, none the worker's (all at
@@ -74,17 +75,18 @@ def verify(
     The measurement kept is coverage.py's on the tests that passed every run (invariant 2).
     ``ahead``: processes started for the first attempt (``start_verification``); closed here.
     ``interpreter``: the project's, where pytest and coverage.py run (``host.interpreter``).
-    ``test_file``: where the tests will be written. Inside the project (``project_folder``),
-    the runs are the project's plain ``python -m pytest`` at its root (its configuration,
-    import mode, conftest files and plugins, no PYTHONPATH of miogen's) on a copy in the folder
-    the file will be in (removed after); a file pytest cannot import there keeps no test, and
-    says how to fix the project. Elsewhere, in a folder of its own with the import root on
-    PYTHONPATH.
+    ``folder``: the project's folder the tests will be written in (``project_folder``, found
+    once per job by the caller). There, the runs are the project's plain ``python -m pytest``
+    at its root (its configuration, import mode, conftest files and plugins, no PYTHONPATH of
+    miogen's) on a copy in that folder (removed after); a file pytest cannot import there
+    keeps no test, and says how to fix the project. None: in a folder of its own with the
+    import root on PYTHONPATH, with the project's ``warning_filters`` (its pytest
+    ``filterwarnings``, read once per job by the caller: ``JobSpec.warning_filters``) applied
+    as its pytest would.
     """
     started = time.monotonic()
     result = Verification(list(tests))
     scratch = Path(tempfile.mkdtemp(prefix="miogen-emit-"))
-    folder = project_folder(location, test_file)
     result.in_project = folder is not None
     stem = re.sub(r"\W", "_", location.module_name.replace(".", "_"))
     candidate = (
@@ -106,6 +108,7 @@ def verify(
             measurement, shuffled = _run_all(
                 candidate, location, model, units, seeds, (len(result.tests), test_timeout), waiting,
                 (lambda: None) if last else retry.prepare, interpreter, result.in_project,
+                warning_filters,
             )  # fmt: skip
             waiting = retry.take()
             result.measurement = measurement
@@ -219,13 +222,14 @@ def _run_all(
     on_failure: Callable[[], None] = lambda: None,
     interpreter: Interpreter = OWN,
     in_project: bool = False,
+    filters: Sequence[str] = (),
 ) -> tuple[Measurement, list[Measurement]]:
     """The coverage run (seed 0) and the reruns (other seeds), in parallel processes (those
     started ahead where there are); ``tests``: how many, and the seconds one may take
     (``verification_timeout``); ``on_failure`` is called when the first run that fails ends;
-    ``in_project``: ``candidate`` lies in the project, run as its pytest runs it."""
+    ``in_project``: ``candidate`` lies in the project, run as its pytest runs it; ``filters``:
+    the project's warning filters."""
     roots = (location.import_root, location.project_root)
-    filters = pytest_warning_filters(location.project_root)
     timeout = verification_timeout(*tests)
 
     def rerun(seed: int) -> Measurement:

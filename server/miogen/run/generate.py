@@ -1,6 +1,6 @@
 """``miogen generate``: one module's run, its steps in order, each a call into the module that does it.
 
-    path -> the module's location (``common.project``)
+    path -> the module's location (``common.project``; the front end's, when it located it)
          -> the output, checked to resolve inside its root (``common.confine.inside``)
          -> the project's suite measured first, and the units' shares of the budget by what it
             misses (``run.shares.by_suite``)
@@ -18,7 +18,7 @@ from pathlib import Path
 
 from miogen.analysis.module import analyze_file
 from miogen.common.confine import inside
-from miogen.common.project import locate
+from miogen.common.project import ModuleLocation, locate
 from miogen.common.records import UnitJob
 from miogen.host.config import DEFAULTS, Options
 from miogen.host.interpreter import OWN, Interpreter
@@ -32,7 +32,7 @@ from miogen.run.write import Output, write_module
 
 
 def generate_module(
-    path: str | Path,
+    path: str | Path | ModuleLocation,
     unit_names: Sequence[str] | None,
     output: Path | Output | None,
     options: Options = DEFAULTS,
@@ -47,6 +47,8 @@ def generate_module(
     """``miogen generate``: one job for the module's units (sharing the budget), verified, the
     kept tests merged into ``output`` (see ``run.write.Output``; a bare path: the project root
     is the folder it must resolve into), the worker and the verification in ``interpreter``.
+    ``path``: the module's file, or its location when the caller located it already (the
+    front end: ``project_root`` is then not used).
 
     ``raw``: the search's tests as found (no shrinking, no mutants). ``baseline``: the
     project's own suite's coverage (``host.baseline``: cached, else measured once before the
@@ -54,7 +56,7 @@ def generate_module(
     to it are kept.
     """
     started = time.monotonic()
-    location = locate(path, project_root)
+    location = path if isinstance(path, ModuleLocation) else locate(path, project_root)
     if isinstance(output, Path):
         output = Output(output, location.project_root)
     if output is not None:  # refused before anything runs

@@ -91,12 +91,12 @@ class VerificationAhead:
         on_event: OnEvent | None,
         runs: int = VERIFY_RUNS,
         interpreter: Interpreter = OWN,
-        test_file: Path | None = None,
     ) -> None:
         self.location, self.forward, self.runs = location, on_event, runs
         self.interpreter = interpreter
-        self.project: Path | None = None  # the runs are the project's (``start_ahead``)
-        self.test_file = test_file  # ... when the tests are verified in it (``project_folder``)
+        # The runs are the project's (``start_ahead``) when the tests are verified in it: set
+        # by ``run_and_verify`` before the job starts.
+        self.project: Path | None = None
         self.processes: list[Ahead] = []
         self.lock = threading.Lock()
         self.closed = False
@@ -107,8 +107,6 @@ class VerificationAhead:
         if isinstance(event, Progress):
             with self.lock:
                 if not self.processes and not self.closed:
-                    if project_folder(self.location, self.test_file) is not None:
-                        self.project = self.location.project_root  # its plugins load ahead
                     self.processes = start_ahead(
                         self.location.import_root, range(self.runs), self.interpreter,
                         self.project,
@@ -168,24 +166,23 @@ def run_and_verify(
     started = time.monotonic()
     location = job.location
     own_ahead = ahead is None
-    # The project's runs when the tests are verified in it: as the editor's, they import its
-    # pytest plugins while they wait.
-    ahead = ahead or VerificationAhead(location, on_event, interpreter=job.interpreter,
-                                       test_file=test_file)  # fmt: skip
+    ahead = ahead or VerificationAhead(location, on_event, interpreter=job.interpreter)
+    # Where the tests are verified, found once for the job: in the project's folder the file
+    # will be in, by the project's runs (started ahead, they import its pytest plugins while
+    # they wait), else in a folder of their own.
+    folder = project_folder(location, test_file)
+    if folder is not None:
+        ahead.project = location.project_root
     cancel = cancel or threading.Event()
     try:
         with ThreadPoolExecutor(1, thread_name_prefix="miogen-job") as pool:
-            running = (
-                pool.submit(_run_spec, job, ahead, cancel.is_set, spares)
-                if job.searches
-                else pool.submit(JobOutcome, "ok")
-            )
+            running = pool.submit(_run_spec, job, ahead, cancel.is_set, spares)
             try:
                 model, units = _analysed(job)
                 if suite is not None:
                     suite.start()  # the project's suite runs meanwhile
                 analysed = time.monotonic() - started
-                outcome = running.result()
+                spec, outcome = running.result()
             except BaseException:  # also Ctrl-C while the job runs: its supervisor stops
                 cancel.set()  # the worker, and the pool's exit need not wait for the budget
                 raise
@@ -195,7 +192,8 @@ def run_and_verify(
             outcomes = [UnitOutcome(o.unit, "cancelled", crashes=o.crashes) for o in outcomes]
         result = verify_outcomes(
             location, model, units, outcomes, job.options.test_timeout, ahead=ahead.processes,
-            interpreter=job.interpreter, suite=None if cancelled else suite, test_file=test_file,
+            interpreter=job.interpreter, suite=None if cancelled else suite, folder=folder,
+            warning_filters=spec.warning_filters,
         )  # fmt: skip
     finally:
         if own_ahead:
@@ -210,10 +208,12 @@ def run_and_verify(
 
 def _run_spec(
     job: ModuleJob, on_event: OnEvent, should_cancel: ShouldCancel, spares: SpareSource | None
-) -> JobOutcome:
-    """``run`` of the job's spec, made on the job's thread (it reads the project's pytest
-    configuration for warning filters) while the caller analyses the module."""
-    return run(job.spec(), on_event, should_cancel, spares)
+) -> tuple[JobSpec, JobOutcome]:
+    """The job's spec and ``run``'s outcome of it (none when the job searches nothing), made on
+    the job's thread while the caller analyses the module. The spec reads the project's pytest
+    configuration for its warning filters, once per job: the verification takes them from it."""
+    spec = job.spec()
+    return spec, run(spec, on_event, should_cancel, spares) if job.searches else JobOutcome("ok")
 
 
 def _analysed(job: ModuleJob) -> tuple[ModuleModel, list[Unit]]:

@@ -57,8 +57,9 @@ def verify_outcomes(
     interpreter: Interpreter = OWN,
     suite: SuiteCovered | SuiteSource | None = None,
     verified: Callable[[list[TestRecord]], Verification] | None = None,
-    test_file: Path | None = None,
+    folder: Path | None = None,
     again_ahead: bool = True,
+    warning_filters: Sequence[str] = (),
 ) -> ModuleRun:
     """The module's run, verified: the tests each unit's outcome holds (``outcomes``, one per
     unit, in order; names made apart across units), verified together (``run.check.verify``),
@@ -75,7 +76,11 @@ def verify_outcomes(
     them here. ``again_ahead``: the second verification's process starts while the first
     runs, in case keeping leaves some out (a save or ``miogen generate`` waits for it); False:
     only once it has (``miogen ctg`` verifies many modules at once, where a process started
-    for a module that leaves nothing out is CPU spent for nothing).
+    for a module that leaves nothing out is CPU spent for nothing). ``folder``: the project's
+    folder the tests will be written in (``run.check.project_folder``, found once per job by
+    the caller): they are verified there, by the project's pytest; None: in a folder of their
+    own. ``warning_filters``: the project's pytest ``filterwarnings``, read once per job by the
+    caller (the job's spec carries them: ``JobSpec.warning_filters``), for both verifications.
     """
     found = unique_names([list(o.result.tests) if o.result is not None else [] for o in outcomes])
     tests = [test for each in found for test in each]
@@ -89,7 +94,7 @@ def verify_outcomes(
     # Keeping may leave tests out: the rest is verified again, in a process started now (the
     # project's run when the tests go in the project), while the first verification runs;
     # without ``again_ahead``, one started then (``check.verify``: none given, it starts one).
-    project = location.project_root if check.project_folder(location, test_file) else None
+    project = location.project_root if folder is not None else None
     later = (
         start_ahead(location.import_root, [0], interpreter, project)
         if again_ahead and tests and covered is not None and verified is None else []
@@ -102,7 +107,7 @@ def verify_outcomes(
             verification = (
                 verified(tests) if verified is not None else check.verify(
                     location, model, units, tests, test_timeout, runs, ahead=ahead,
-                    interpreter=interpreter, test_file=test_file,
+                    interpreter=interpreter, folder=folder, warning_filters=warning_filters,
                 )
             )  # fmt: skip
         else:
@@ -124,7 +129,8 @@ def verify_outcomes(
                 if verification.tests:  # what is kept, alone: what coverage.py measures of it
                     again = check.verify(
                         location, model, units, verification.tests, test_timeout, runs=1,
-                        attempts=2, ahead=later, interpreter=interpreter, test_file=test_file,
+                        attempts=2, ahead=later, interpreter=interpreter, folder=folder,
+                        warning_filters=warning_filters,
                     )  # fmt: skip
     finally:
         for process in later:  # not needed: nothing was left out

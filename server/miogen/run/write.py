@@ -21,6 +21,7 @@ from miogen.emit.merge import MergeResult
 from miogen.emit.module import module_text
 from miogen.emit.style import Style, project_style
 from miogen.emit.writer import merge_text, write_merged
+from miogen.host.config import PROJECT_FILE, Options
 from miogen.host.interpreter import OWN, Interpreter, import_origin
 from miogen.run.result import ModuleRun
 
@@ -36,6 +37,24 @@ class Output:
     setting: str = "tests-directory in [tool.miogen]"  # named when it does not
     own_only: bool = True  # only into a file of miogen's, else a fallback beside it
     tests_root: Path | None = None  # the project's test folder (``project.package_files``)
+
+
+def output_for(location: ModuleLocation, settings: Options, given: Path | None) -> Output:
+    """Where ``miogen generate`` writes the module's tests, decided once by the front end:
+    ``given`` (``--output``), else the project's settings (``tests-directory``, pytest's
+    testpaths, ``tests/``; a file of miogen's own there).
+
+    The file must resolve into the project's folder (a symlink, a ``tests`` folder linking
+    elsewhere, may not lead it out), unless ``given`` names a place outside it in so many
+    words: the user's choice, then, and its own folder.
+    """
+    root = location.project_root
+    if given is None:
+        tests_root, path = settings.test_place(location)
+        where = f"tests-directory in [tool.miogen] of {PROJECT_FILE}"
+        return Output(path, root, where, tests_root=tests_root)
+    named = Path(os.path.normpath(Path(os.getcwd(), given)))  # getcwd: symlinks resolved
+    return Output(given, root if named.is_relative_to(root) else named.parent, "--output", False)
 
 
 def write_module(result: ModuleRun, output: Output, interpreter: Interpreter = OWN) -> None:
