@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
+import re
+import sys
+import tempfile
 import time
 
 from minimize.test_shrink import cache_for
+from miogen.analysis.module import analyze_file
+from miogen.common.records import JobSpec, UnitJob
 from miogen.minimize.readable import number_parameters, numbers_for_bools
 from miogen.minimize.reduce import ReducedTest
 from miogen.minimize.shrink import Shrinker
 from miogen.testcase.model import Statement
+from miogen.worker import phases
+from miogen.worker.objectives import Objectives
+from miogen.worker.search import Budget
 from worker.helpers import problem_for
 
 SUBJECT = """
@@ -77,3 +85,81 @@ def test_without_the_parameter_kinds_bools_stay(write_module):
     _, covered = cache(test)
     shrunk = Shrinker(cache, time.monotonic() + 5).shrink(ReducedTest(test, covered))
     assert [s.value for s in shrunk.test if s.kind == "value"] in ([False], [])
+
+
+MONEY = """
+class Money:
+    def __init__(self, cents: int = 0) -> None:
+        self.cents = cents
+
+    def __radd__(self, other):
+        if isinstance(other, int):
+            return Money(self.cents + other)
+        return NotImplemented
+
+    def __rdivmod__(self, other):
+        if isinstance(other, int):
+            return divmod(other, self.cents)
+        return NotImplemented
+
+
+def spread(values, flag: bool = False):
+    return max(values) - min(values) if values else 0
+"""
+
+
+def rdivmod(operand: object) -> tuple[Statement, ...]:
+    """``divmod(operand, Money())``: ``Money().__rdivmod__(operand)``."""
+    return (
+        Statement("construct", "Money"),
+        Statement("value", value=operand),
+        Statement("operator", "__rdivmod__", (("other", 1),), receiver=0),
+    )
+
+
+def test_an_untyped_operand_of_an_operator_and_an_item_among_numbers_take_numbers(write_module):
+    """An operator's untyped operand is a union of the class, int, float and anything
+    (``analysis.enrich``): a bool there stands for an int. A bool among a list's ints or
+    floats stands for one of them; a parameter with a bool default takes a flag."""
+    problem = problem_for(write_module("money", MONEY), "Money")
+    kind = number_parameters(problem.factory.model, problem.factory.signature)
+    assert kind(rdivmod(False), 1) is int
+    assert number_parameters(problem.factory.model)(rdivmod(False), 1) is None  # no operators
+    values = [Statement("value", value=v) for v in (True, 3, 2.5, False)]
+    among_ints = (*values, Statement("list", args=(("", 0), ("", 1))))
+    among_floats = (*values, Statement("list", args=(("", 0), ("", 1), ("", 2))))
+    among_bools = (*values, Statement("tuple", args=(("", 0), ("", 3))))
+    assert [kind(t, 0) for t in (among_ints, among_floats, among_bools)] == [int, float, None]
+    flag = (Statement("value", value=True), Statement("call", "spread", (("flag", 0),)))
+    assert kind(flag, 0) is None
+
+
+def test_a_bool_operand_of_a_reflected_operator_becomes_a_number(write_module):
+    """``divmod(False, money)`` passes a bool by position (ruff's FBT003), and ``False`` is
+    as simple as ``0`` in the simplicity order: only the readable pass turns it into 0."""
+    problem = problem_for(write_module("money", MONEY), "Money")
+    cache = cache_for(problem)
+    test = rdivmod(False)
+    _, covered = cache(test)  # ZeroDivisionError in __rdivmod__
+    numbers = number_parameters(problem.factory.model, problem.factory.signature)
+    shrinker = Shrinker(cache, time.monotonic() + 30, numbers)
+    shrunk = shrinker.shrink(ReducedTest(test, covered)).test
+    assert [(type(s.value), s.value) for s in shrunk if s.kind == "value"] == [(int, 0)], shrunk
+
+
+def test_a_generated_test_of_a_reflected_operator_passes_no_bool(write_module):
+    """The unit end to end, at a seed whose search finds ``divmod(False, money)`` first."""
+    path = write_module("money", MONEY)
+    spec = JobSpec(
+        path=str(path), module_name=path.stem, import_root=str(path.parent),
+        units=(UnitJob("Money"),), scratch=tempfile.mkdtemp(), seed=1, evaluations=300,
+    )  # fmt: skip
+    sys.modules.pop(path.stem, None)
+    model = analyze_file(path, path.stem)
+    objectives = Objectives.of(spec, model)
+    module = phases.load(spec, objectives)
+    run = phases.UnitRun(spec, spec.units[0], model, module, None, lambda _: None, objectives)
+    run.search(Budget(evaluations=300))
+    source = "\n".join(t.source for t in run.finish(time.monotonic() + 120, set()).tests)
+    assert "divmod(0, money)" in source, source
+    assert not re.search(r"\b(True|False)\b", source), source

@@ -535,3 +535,31 @@ def test_decimals_and_fractions_become_plain_in_the_first_pass(write_module):
     _, covered = cache(test)
     shrunk = Shrinker(cache, time.monotonic() + 30).plain(ReducedTest(test, covered))
     assert [s.value for s in shrunk.test if s.kind == "value"] == [decimal.Decimal(-1), 1]
+
+
+RESIDUE = """
+def residue(n: int) -> str:
+    if n % 9 == 4:
+        return "four"
+    return "other"
+"""
+
+
+def test_a_number_held_by_what_it_is_not_by_its_size_becomes_a_small_one(write_module):
+    """``n % 9 == 4`` holds at 112, at none of the steps from 112 toward 0 (56, 84, ... 111)
+    nor at its leading digits (11): the steps stop at 112, a fuzz-like number; 4 holds it too
+    (issue 24: ``pstdev([0, 0, 0, 0, 0, 0, 0, 0, 112], mu=0.01)`` for a weak mutant)."""
+    problem = problem_for(write_module("residues", RESIDUE), "residue")
+    cache = cache_for(problem)
+    test = (Statement("value", value=112), Statement("call", "residue", (("n", 0),)))
+    _, covered = cache(test)
+    shrunk = Shrinker(cache, time.monotonic() + 30).shrink(ReducedTest(test, covered))
+    assert [s.value for s in shrunk.test if s.kind == "value"] == [4], shrunk.test
+    assert covered <= cache(shrunk.test)[1]
+
+
+def test_the_candidates_of_an_int_end_with_fewer_digits_then_one_digit():
+    assert shrink._simpler_numbers(112)[-10:] == [111, 11, 2, 3, 4, 5, 6, 7, 8, 9]
+    assert shrink._simpler_numbers(-1458)[-10:] == [-145, -14, -2, -3, -4, -5, -6, -7, -8, -9]
+    assert shrink._simpler_numbers(9) == [0, 1, -1, 5, 7, 8]  # one digit: the steps only
+    assert 2 not in shrink._simpler_numbers(112.5)  # floats: rounded, not replaced

@@ -2,8 +2,12 @@
 
 The search may pass ``True`` or ``False`` to a parameter that takes a number (``bool`` is an
 ``int``, and an untyped parameter gets values of any kind). Such a test reads as if the code
-took a flag: ``Stack(capacity=False)``. After shrinking, each such bool becomes the number it
-stands for (``0``/``1``, ``0.0``/``1.0``) if the test still covers what it is kept for.
+took a flag: ``Stack(capacity=False)``, ``divmod(False, fraction)`` (an operator's untyped
+operand: linters flag the bool passed by position, ruff's FBT003), ``pstdev([0, True, 19])``
+(a bool among a list's numbers). After shrinking, each such bool becomes the number it stands
+for (``0``/``1``, ``0.0``/``1.0``) if the test still covers what it is kept for. A bool is
+left as it is where the code takes a flag: a parameter typed ``bool`` (alone or in a union),
+or with a bool default.
 """
 
 from __future__ import annotations
@@ -16,19 +20,41 @@ from miogen.testcase.model import Statement, TestCase
 NumberKind = Callable[[TestCase, int], type | None]
 
 
-def number_parameters(model: ModuleModel) -> NumberKind:
+_COLLECTIONS = frozenset({"list", "tuple", "set"})
+
+
+def number_parameters(
+    model: ModuleModel, signature_of: Callable[[Statement], Signature | None] | None = None
+) -> NumberKind:
     """For a test and a value statement: ``int`` or ``float`` when the value is passed to a
-    parameter typed as that number, or untyped with a default of that type; else None."""
+    parameter typed as that number (or as a union with it and without ``bool``: an operator's
+    untyped operand, ``analysis.enrich``), or untyped with a default of that type, or is an
+    item of a list, tuple or set among numbers of that type; else None. ``signature_of`` (the
+    sampler's) knows the signatures of operators too; the model's are looked up without it."""
 
     def kind(test: TestCase, index: int) -> type | None:
         for statement in test[index + 1 :]:
+            if statement.kind in _COLLECTIONS and any(i == index for _, i in statement.args):
+                return _items_number_type(test, statement, index)
             for name, reference in statement.args:
                 if reference == index and name:
-                    parameter = _parameter(model, test, statement, name)
+                    signature = signature_of(statement) if signature_of is not None else None
+                    parameter = _parameter(model, test, statement, name, signature)
                     return _number_type(parameter) if parameter else None
         return None
 
     return kind
+
+
+def _items_number_type(test: TestCase, collection: Statement, index: int) -> type | None:
+    """``float`` when the collection's other items include a float number, else ``int`` when
+    they include an int (not a bool), else None."""
+    kinds = {
+        type(test[i].value)
+        for _, i in collection.args
+        if i != index and test[i].kind == "value" and type(test[i].value) in (int, float)
+    }
+    return float if float in kinds else int if int in kinds else None
 
 
 def numbers_for_bools(test: TestCase, kind: NumberKind) -> Iterator[TestCase]:
@@ -43,9 +69,13 @@ def numbers_for_bools(test: TestCase, kind: NumberKind) -> Iterator[TestCase]:
 
 
 def _parameter(
-    model: ModuleModel, test: TestCase, statement: Statement, name: str
+    model: ModuleModel,
+    test: TestCase,
+    statement: Statement,
+    name: str,
+    signature: Signature | None = None,
 ) -> Parameter | None:
-    signature = _signature(model, test, statement)
+    signature = signature or _signature(model, test, statement)
     if signature is None:
         return None
     return next((p for p in signature.params if p.name == name), None)
@@ -72,9 +102,16 @@ def _method(model: ModuleModel, class_name: str, name: str) -> Signature | None:
 
 
 def _number_type(parameter: Parameter) -> type | None:
+    if parameter.has_default and isinstance(parameter.default, bool):
+        return None  # a flag
     kind = parameter.type.kind
     if kind in ("int", "float"):
         return int if kind == "int" else float
+    if kind == "union":
+        kinds = {arm.kind for arm in parameter.type.args}
+        if "bool" not in kinds and kinds & {"int", "float"}:
+            return int if "int" in kinds else float
+        return None
     default = parameter.default
     if kind == "any" and parameter.has_default and type(default) in (int, float):
         return type(default)

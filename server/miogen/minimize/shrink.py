@@ -510,7 +510,13 @@ def _replace(test: TestCase, index: int, statement: Statement) -> TestCase:
 
 
 def _simpler_numbers(value: int | float) -> list[int | float]:
-    """Candidates from simplest: 0, small magnitudes, halves, rounded, one step closer to 0."""
+    """Candidates from simplest: 0, small magnitudes, halves, rounded, one step closer to 0,
+    then for an int of two digits and more its leading digits and the one-digit numbers of
+    its sign (``_fewer_digits``).
+
+    >>> _simpler_numbers(112)
+    [0, 1, -1, 56, 84, 98, 105, 109, 111, 11, 2, 3, 4, 5, 6, 7, 8, 9]
+    """
     kind = type(value)
     candidates: list[int | float] = [kind(0), kind(1), kind(-1)]
     if isinstance(value, float):
@@ -523,7 +529,22 @@ def _simpler_numbers(value: int | float) -> list[int | float]:
     if isinstance(value, int) or math.isfinite(value):
         sign = 1 if value > 0 else -1
         candidates += [kind(value - sign * step) for step in _steps(abs(value))]
+    if isinstance(value, int):
+        candidates += _fewer_digits(value)
     return [c for c in dict.fromkeys(candidates) if c != value or type(c) is not type(value)]
+
+
+def _fewer_digits(value: int) -> list[int]:
+    """For ``|value| >= 10``: its leading digits (``1458`` as ``145``, ``14``), then the
+    one-digit numbers of its sign, after the steps toward 0 (which find a threshold's bound).
+    A goal held by what a number is rather than by how large it is (a weak mutant of a square
+    root's rounding in ``statistics.pstdev``, kept by 5, 8, 10, 20 and 112, by none between
+    them) stops the steps at the first value that holds it (112); a small one holds it too."""
+    if abs(value) < 10:
+        return []
+    sign = 1 if value > 0 else -1
+    leading = [sign * (abs(value) // 10**k) for k in range(1, len(str(abs(value))) - 1)]
+    return [*leading, *(sign * k for k in range(2, 10))]
 
 
 def _simpler_exact(value: decimal.Decimal | fractions.Fraction) -> list[object]:

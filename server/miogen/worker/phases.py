@@ -433,7 +433,7 @@ class UnitRun:
         originals = [e.individual for e in self.archive.solution().values()]
         runner = _SuiteRunner(self.problem, mutants, deadline)
         model = self.problem.factory.model
-        numbers = number_parameters(model)
+        numbers = number_parameters(model, self.problem.factory.signature)
         # Performance-aware searches (aDynaMOSA, MIO --performance) keep the cheaper cover.
         cost = runner.proxies if self.problem.performance else None
         return reduce_suite(
