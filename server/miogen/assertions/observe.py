@@ -12,6 +12,7 @@ from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, replace
 
+from miogen.assertions.drawn import agreed_types
 from miogen.assertions.observation import Observation, literal
 from miogen.testcase.model import CALLS, TestCase, has_value
 from miogen.worker.executor import Execution, Executor
@@ -28,6 +29,7 @@ class Observed:
     test: TestCase
     observations: list[Observation]
     stable: bool  # both runs ended alike: the same statement raised the same type, or none did
+    drew: bool = False  # a statement drew from an unseeded source (the clock, a generator)
 
 
 def observe(
@@ -43,7 +45,8 @@ def observe(
     asserts, it would pass or fail by chance. Runs can agree by chance on what came from an
     unseeded source (a random choice between two items): what a statement drew from one, and
     what it changed, is never stated beyond its type (or the class it raised), and a test that
-    drew runs EXTRA_RUNS more times, all of which must end alike.
+    drew runs EXTRA_RUNS more times, all of which must end alike (and whose types, where all
+    the runs agree on one, are checked: assertions/drawn.py).
     """
     first = executor.run(test, trace=False, watch=True)
     with vary():
@@ -70,7 +73,10 @@ def observe(
             agreed.append(observation)
         elif observation.kind == "raises" and replace(observation, message=None) in second_raises:
             agreed.append(replace(observation, message=None))
-    return Observed(first.test, agreed, stable)
+    if stable and drawn:
+        agreed += agreed_types(runs, drawn, agreed)
+        agreed.sort(key=lambda o: o.index)
+    return Observed(first.test, agreed, stable, drew=bool(drew))
 
 
 IMMUTABLE = (int, float, complex, str, bytes, tuple, frozenset, range, type(None), enum.Enum)

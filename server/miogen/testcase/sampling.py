@@ -8,9 +8,18 @@ import string
 from dataclasses import dataclass, replace
 
 from miogen.analysis import indexes, regexes, unicodeprops
+from miogen.analysis.formats import format_parameters
 from miogen.analysis.model import ClassModel, ModuleModel, Parameter, Signature, Unit
 from miogen.analysis.typespec import ANY, TypeSpec
-from miogen.testcase import callables, indexing, propertytext, reuse, stdlib_values, strings
+from miogen.testcase import (
+    callables,
+    formats,
+    indexing,
+    propertytext,
+    reuse,
+    stdlib_values,
+    strings,
+)  # fmt: skip
 from miogen.testcase.model import Statement, TestCase
 
 PRINTABLE = string.ascii_letters + string.digits + " _-.,:/@#"
@@ -75,6 +84,7 @@ class TestFactory:
         self.shapes = strings.shapes_of(model.source)
         self.sought = self.shapes.characters  # the code points ``ord(...)`` is compared with
         self.index_pairs = indexes.pairs_of(model.source)
+        self.format_parameters = format_parameters(model.source)
         self.property_characters = unicodeprops.characters_of(model.source, model.path)
         self.property_groups = unicodeprops.groups_of(model.source, model.path)
         if self.property_characters:
@@ -233,6 +243,11 @@ class TestFactory:
                 continue
             if param.has_default and rng.random() < self.config.omit_default_probability:
                 positional_closed |= positional
+                continue
+            kinds = self.format_parameters.get(signature.line, ())
+            text = formats.for_parameter(kinds, param, rng) if kinds else None
+            if text is not None:
+                args.append((param.name, self._literal(statements, text)))
                 continue
             same = reuse.sibling_value(statements, args, param.type, rng) if args else None
             if same is not None:

@@ -21,7 +21,7 @@ from miogen.analysis.model import ModuleModel, Target, Unit
 from miogen.analysis.targets import CodeMap, parse_code
 from miogen.assertions.kills import MutantSet, MutantTarget
 from miogen.assertions.mutants import parsed
-from miogen.assertions.observe import observe
+from miogen.assertions.observe import Observed, observe
 from miogen.assertions.select import MutationAnalysis, MutationReport
 from miogen.common.heartbeat import Heartbeat
 from miogen.common.records import (
@@ -601,7 +601,7 @@ def render(
             observed.test, observed.observations, deadline, problem.factory.signature
         )
         observations = changed_state_only(observed.test, observations, problem.factory.signature)
-        if not observations:
+        if not observations and not _unassertable_but_needed(observed, reduced):
             without_assertion += 1
             continue  # a test without an assertion is not worth keeping
         name = test_name(observed.test, observations, taken, reduced.parts)
@@ -623,6 +623,13 @@ def render(
         )
     drops = WorkerDrops(refused, unstable, without_assertion)
     return Rendering(rendered, drops, analysis.report)
+
+
+def _unassertable_but_needed(observed: Observed, reduced: ReducedTest) -> bool:
+    """A test with nothing stable to check is kept when what it ran drew from the clock or a
+    generator (so its value is not stated) and it covers branches no test kept before it
+    covers: it still checks that those paths run without raising."""
+    return observed.drew and bool(branch_ids(reduced.targets))
 
 
 def _source_line(factory: TestFactory, test: TestCase) -> int:
