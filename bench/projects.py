@@ -36,6 +36,7 @@ import hashlib
 import json
 import os
 import re
+import resource
 import shutil
 import subprocess
 import sys
@@ -43,6 +44,8 @@ import tarfile
 import tempfile
 import time
 import xml.etree.ElementTree as ElementTree
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -127,6 +130,8 @@ class ProjectResult:
     unreachable: int = 0
     still_missed: dict[str, list[list[int]]] = field(default_factory=dict)  # combined run's
     miogen_lines: list[str] = field(default_factory=list)  # what miogen said per module
+    # step -> [wall seconds, CPU seconds of its processes]: where the wall time went
+    steps: dict[str, list[float]] = field(default_factory=dict)
 
     @property
     def human_percent(self) -> float:
@@ -154,6 +159,22 @@ class ProjectResult:
         if self.pynguin_covered is None:
             return None
         return self.pynguin_covered - self.human_covered
+
+
+@contextmanager
+def timed(steps: dict[str, list[float]], name: str) -> Iterator[None]:
+    """Record the wall seconds of the block and the CPU seconds (user + system) of the
+    processes it ran and waited for, in ``steps[name]``: under load the two part."""
+    started, cpu = time.monotonic(), _children_cpu()
+    try:
+        yield
+    finally:
+        steps[name] = [round(time.monotonic() - started, 2), round(_children_cpu() - cpu, 2)]
+
+
+def _children_cpu() -> float:
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
 
 
 def fetch(project: Project) -> Path:
@@ -431,12 +452,15 @@ def run_project(
         root = unpack(fetch(project), Path(work))
         before = hashes(root)
         for module in project.modules:
-            result.miogen_lines += generate(project, root, module, budget, seed)
+            with timed(result.steps, f"generate {module}"):
+                result.miogen_lines += generate(project, root, module, budget, seed)
         after = hashes(root)
         outputs = [generated_path(project, root, m) for m in project.modules]
         result.human_files_modified = sum(1 for k, v in before.items() if after.get(k) != v)
-        human = measure(root, project.modules, outputs)
-        combined = measure(root, project.modules, [])
+        with timed(result.steps, "measure human suite"):
+            human = measure(root, project.modules, outputs)
+        with timed(result.steps, "measure combined"):
+            combined = measure(root, project.modules, [])
         result.human_branches = int(human["branches"])  # type: ignore[call-overload]
         result.human_covered = int(human["covered"])  # type: ignore[call-overload]
         result.combined_covered = int(combined["covered"])  # type: ignore[call-overload]
@@ -455,8 +479,9 @@ def run_project(
         # and passes in another is flaky; one that fails in all three, failing.
         existing = [p for p in outputs if p.exists()]
         runs = [ours]
-        for _ in range(2):
-            runs.append(passes(root, existing)[1] if existing else [])
+        with timed(result.steps, "generated files twice"):
+            for _ in range(2):
+                runs.append(passes(root, existing)[1] if existing else [])
         result.generated_failing, result.generated_flaky = failing_and_flaky(runs)
         result.human_failing = list(human["failing"])  # type: ignore[call-overload]
         result.generated_tests = sum(
@@ -587,6 +612,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{r.project}: pynguin {line}")
         for test in r.generated_failing + r.generated_flaky:
             print(f"{r.project}: generated test failing or flaky: {test}")
+        for step, (wall, cpu) in r.steps.items():
+            print(f"{r.project}: {step}: {wall:.1f} s wall, {cpu:.1f} s CPU")
     return 0
 
 

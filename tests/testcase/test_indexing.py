@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 
-from miogen.testcase import indexing, propertytext
+from miogen.testcase import indexing, mutation, propertytext
 from miogen.testcase.model import Statement
 from worker.helpers import missed_by_mio
 
@@ -89,6 +89,8 @@ def test_without_index_positions_the_joiner_rule_is_not(write_module, monkeypatc
 
 def test_without_a_joiner_among_joining_letters_the_joiner_rule_is_not(write_module, monkeypatch):
     monkeypatch.setattr(propertytext, "SOUGHT_PROBABILITY", 0.0)
+    # the edits near the index (testcase.indexedits) make joining letters around it too
+    monkeypatch.setattr(mutation, "INDEX_EDIT_WEIGHT", 0.0)
     assert missed_by_mio(write_module("joiner", JOINER), "joiner_ok", EVALUATIONS, SEED) != []
 
 

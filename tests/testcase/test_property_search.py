@@ -135,7 +135,12 @@ NFC_EVALUATIONS = 20
 def test_text_that_a_normalization_changes_is_found(write_module, monkeypatch):
     path = write_module("nfc", NFC)
     assert missed_by_mio(path, "nfc_label", NFC_EVALUATIONS) == []
-    caches = (unicodeprops.characters_for, unicodeprops.characters_of, unicodeprops.groups_of)
+    caches = (
+        unicodeprops.characters_for,
+        unicodeprops.characters_of,
+        unicodeprops.groups_of,
+        unicodeprops.line_groups,
+    )
     monkeypatch.setattr(unicodeprops, "_unnormalized", lambda form: "")
     for cached in caches:
         cached.cache_clear()

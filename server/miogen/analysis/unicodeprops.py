@@ -29,6 +29,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from miogen.analysis import bisects
+
 # The functions of one character whose values code compares; those that raise for a character
 # without the property are called with a default of None.
 PROPERTIES: dict[str, Callable[[str], object]] = {
@@ -88,6 +90,13 @@ def groups_of(source: str, path: str = "") -> tuple[str, ...]:
     """Per line that compares properties, the characters with the values it compares (a line
     ``if direction not in ['R', 'AL', 'AN', ...]`` tells the classes every character of a
     label must have)."""
+    return tuple(dict.fromkeys(found for _, found in line_groups(source, path)))
+
+
+@functools.lru_cache(maxsize=16)
+def line_groups(source: str, path: str = "") -> tuple[tuple[int, str], ...]:
+    """``groups_of``'s groups with their lines, in line order (a line's own, not deduplicated
+    across lines): the characters a unit's own lines look for."""
     lines: dict[int, dict[str, None]] = {}
     for use in uses_of(source)[:MAX_USES]:
         if use.function.startswith(TABLE):
@@ -96,7 +105,10 @@ def groups_of(source: str, path: str = "") -> tuple[str, ...]:
         else:
             chosen = characters_for(use.function, use.value, use.prefix)
         lines.setdefault(use.line, {}).update(dict.fromkeys(chosen))
-    return tuple(dict.fromkeys("".join(found) for found in lines.values() if found))
+    for line, chosen in bisects.groups_of(source, path):  # rows of tables searched by bisect
+        lines.setdefault(line, {}).update(dict.fromkeys(chosen))
+    ordered = sorted(lines.items())
+    return tuple((line, "".join(found)) for line, found in ordered if found)
 
 
 @functools.lru_cache(maxsize=256)

@@ -6,13 +6,17 @@ import math
 import random
 from collections.abc import Callable
 
+from miogen.analysis import unicodeprops
 from miogen.analysis.typespec import ANY, PRIMITIVES, TypeSpec
-from miogen.testcase import stdlib_values, strings
+from miogen.testcase import indexedits, stdlib_values, strings
 from miogen.testcase.callables import ANY_ARITY, CATALOGUE, choices, function_fits, origin
 from miogen.testcase.model import CALLS, Statement, TestCase, drop_unused_values, remove_statements
 from miogen.testcase.sampling import TestFactory, random_character
 
 Builder = Callable[[list[Statement]], int | None]
+# A unit with an index parameter into a string parameter (testcase.indexedits): the weight of
+# an edit of that string near the index, beside the operators' 1 in all.
+INDEX_EDIT_WEIGHT = 0.25
 CHARACTER_PROBABILITY = 0.3  # an inserted character is one the module's ``ord(...)`` looks for
 MAX_RESHAPED_ELEMENTS = 100  # a list stretched to a length the module compares with
 
@@ -25,6 +29,8 @@ def mutate(factory: TestFactory, test: TestCase, rng: random.Random) -> TestCase
         (_insert_call, 0.2),
         (_delete, 0.15),
     ]
+    if _indexes_strings(factory):
+        operators.append((_edit_near_index, INDEX_EDIT_WEIGHT))
     for _ in range(4):  # an operator may not apply (nothing to delete): try another
         operator = rng.choices([o for o, _ in operators], [w for _, w in operators])[0]
         mutated = operator(factory, test, rng)
@@ -197,6 +203,38 @@ def _edit_string(text: str, rng: random.Random, characters: str = "") -> str:
         return text[:position] + text[position + 1 :]
     shifted = chr(max(32, min(126, ord(text[position]) + rng.choice((-1, 1)))))
     return text[:position] + shifted + text[position + 1 :]
+
+
+def _indexes_strings(factory: TestFactory) -> bool:
+    """Whether one of the unit's callables has an (index, sequence) parameter pair that may be
+    (int, str): their annotations say so, or nothing."""
+    if not factory.index_pairs:
+        return False
+    for signature in factory.unit_calls():
+        kinds = {p.name.lstrip("/"): _kinds(p.type) for p in signature.params}
+        for index, sequence in factory.index_pairs.get(signature.line, ()):
+            may_index = kinds.get(index, set()) & {"int", "any"}
+            if may_index and kinds.get(sequence, set()) & {"str", "any"}:
+                return True
+    return False
+
+
+def _kinds(spec: TypeSpec) -> set[str]:
+    """The kinds of ``spec``, or of its members."""
+    return {a.kind for a in spec.args} if spec.kind == "union" else {spec.kind}
+
+
+def _edit_near_index(factory: TestFactory, test: TestCase, rng: random.Random) -> TestCase | None:
+    def pairs_of(statement: Statement) -> indexedits.Pairs:
+        if statement.kind not in CALLS:
+            return ()
+        return indexedits.signature_pairs(factory.signature(statement), factory.index_pairs)
+
+    groups = unicodeprops.line_groups(factory.model.source, factory.model.path)
+    own = indexedits.unit_characters(groups, factory.unit.contains)
+    return indexedits.edit_near_index(
+        test, pairs_of, rng, own or factory.shapes.characters, random_character
+    )
 
 
 def _replace_argument(factory: TestFactory, test: TestCase, rng: random.Random) -> TestCase | None:
