@@ -7,7 +7,7 @@ import random
 import string
 from dataclasses import dataclass, replace
 
-from miogen.analysis import indexes, regexes, unicodeprops
+from miogen.analysis import indexes, regexes, together, unicodeprops
 from miogen.analysis.model import ClassModel, ModuleModel, Parameter, Signature, Unit
 from miogen.analysis.typespec import ANY, TypeSpec
 from miogen.testcase import callables, indexing, propertytext, reuse, stdlib_values, strings
@@ -75,6 +75,7 @@ class TestFactory:
         self.shapes = strings.shapes_of(model.source)
         self.sought = self.shapes.characters  # the code points ``ord(...)`` is compared with
         self.index_pairs = indexes.pairs_of(model.source)
+        self.partners = together.pairs_of(model.source)  # for sibling values (reuse)
         self.property_characters = unicodeprops.characters_of(model.source, model.path)
         self.property_groups = unicodeprops.groups_of(model.source, model.path)
         if self.property_characters:
@@ -234,13 +235,30 @@ class TestFactory:
             if param.has_default and rng.random() < self.config.omit_default_probability:
                 positional_closed |= positional
                 continue
-            same = reuse.sibling_value(statements, args, param.type, rng) if args else None
+            same = self._sibling(statements, signature, param, args, rng)
             if same is not None:
                 args.append((param.name, same))
                 continue
             args.append((param.name, self.value(statements, param.type, rng, depth, param)))
         pairs = self.index_pairs.get(signature.line, ())
         return indexing.point_indexes(statements, tuple(args), pairs, rng, self.sought)
+
+    def _sibling(
+        self,
+        statements: list[Statement],
+        signature: Signature,
+        param: Parameter,
+        args: list[tuple[str, int]],
+        rng: random.Random,
+    ) -> int | None:
+        """An earlier argument to pass again for ``param`` (testcase.reuse): only one of a
+        parameter the body uses together with it (analysis.together), so that calls of
+        functions without such a pair sample as they did without sibling values."""
+        partners = self.partners.get(signature.line, {}).get(param.name.lstrip("/*"))
+        if not partners:
+            return None
+        given = [(name, index) for name, index in args if name.lstrip("/*") in partners]
+        return reuse.sibling_value(statements, given, param.type, rng) if given else None
 
     def value(
         self,
