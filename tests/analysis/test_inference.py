@@ -404,3 +404,22 @@ def test_uses_after_the_parameter_is_converted_tell_nothing_about_it():
     assert "int" in types["key"] or "any" in types["key"]
     assert "dict" in types["data"]  # ``data or {}`` may be the parameter: its uses still tell
     assert "str" in types["text"]
+
+
+def test_uses_after_a_builtin_conversion_of_the_parameter_still_type_it():
+    # ``data = list(data)`` (statistics' ``median``, argparse's ``args = list(args)``): a list
+    # comes out of ``list`` as an equal list, so the uses after it tell a type the parameter
+    # may have; reading none of them left ``data`` ``any``.
+    model = model_of(
+        """
+        def middle(data, count):
+            data = sorted(data)
+            count = int(count)
+            if count > len(data):
+                return None
+            return data[count] + data[0]
+        """
+    )
+    types = types_of(model, "middle")
+    assert "list" in types["data"]
+    assert "int" in types["count"]

@@ -13,9 +13,11 @@ from __future__ import annotations
 import random
 
 import pytest
+from miogen.analysis.module import analyze_file
 from miogen.analysis.typespec import ANY, TypeSpec, union
 from miogen.testcase.model import Statement
 from miogen.testcase.reuse import sibling_value
+from miogen.testcase.sampling import TestFactory
 from worker.helpers import missed_by_mio
 
 EVALUATIONS = 300
@@ -83,3 +85,34 @@ def test_a_sibling_is_an_earlier_argument_of_a_type_the_parameter_takes():
     state = rng.getstate()
     assert sibling_value(statements, [("d", 3)], TypeSpec("int"), rng) is None
     assert rng.getstate() == state  # nothing fits: nothing drawn, sampling goes on as before
+
+
+PAIRED = """
+def same(old: str, new: str) -> bool:
+    if old == new:
+        return True
+    return False
+
+
+def joined(head: str, tail: str) -> str:
+    return head + "-" + tail
+"""
+
+
+def test_only_parameters_the_body_uses_together_get_a_siblings_value(write_module):
+    # ``joined`` never compares or passes on its two strings together: giving ``tail`` the
+    # value of ``head`` there spends draws on a shape the code does not have (issue 25: the
+    # modules of the real corpus that lost branches with sibling values everywhere).
+    model = analyze_file(write_module("paired", PAIRED))
+    factory = TestFactory(model, model.unit("same"))
+
+    def shared(function: str) -> int:
+        rng, count = random.Random(0), 0
+        for _ in range(200):
+            statements: list[Statement] = []
+            args = factory.arguments(statements, model.functions[function], rng, 0)
+            count += len(args) == 2 and args[0][1] == args[1][1]
+        return count
+
+    assert shared("same") > 0
+    assert shared("joined") == 0

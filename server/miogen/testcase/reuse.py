@@ -5,10 +5,12 @@ one to fit the other: ``datetime.strptime(text, fmt)`` succeeds on a ``fmt`` wit
 only where ``text == fmt`` (parse's ``strf_date_convert(x, _, type)``), ``if old == new:`` takes
 its shortcut only on equal arguments. So now and then (``SIBLING_PROBABILITY``) a string, bytes
 or int parameter is passed the same variable as an earlier argument of its call, when one of
-those is a plain value of a type the parameter takes. Only arguments of the same call: a value
-shared with an element of a collection argument (``lookup(table, key)`` with ``key`` one of
-``table``'s keys) is reached as well through the distances, and sharing it there ties mutation
-of the two together.
+those is a plain value of a type the parameter takes and the body uses the two parameters
+together (analysis.together; the sampler passes only those arguments). Elsewhere the draw is
+spent on a shape the code does not have, and changes every later draw of the call (issue 25).
+Only arguments of the same call: a value shared with an element of a collection argument
+(``lookup(table, key)`` with ``key`` one of ``table``'s keys) is reached as well through the
+distances, and sharing it there ties mutation of the two together.
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ import random
 import string
 from dataclasses import dataclass, replace
 
-from miogen.analysis import indexes, regexes, unicodeprops
+from miogen.analysis import indexes, regexes, together, unicodeprops
 from miogen.analysis.formats import format_parameters
 from miogen.analysis.model import ClassModel, ModuleModel, Parameter, Signature, Unit
 from miogen.analysis.typespec import ANY, TypeSpec
@@ -85,6 +85,7 @@ class TestFactory:
         self.sought = self.shapes.characters  # the code points ``ord(...)`` is compared with
         self.index_pairs = indexes.pairs_of(model.source)
         self.format_parameters = format_parameters(model.source)
+        self.partners = together.pairs_of(model.source)  # for sibling values (reuse)
         self.property_characters = unicodeprops.characters_of(model.source, model.path)
         self.property_groups = unicodeprops.groups_of(model.source, model.path)
         if self.property_characters:
@@ -249,13 +250,30 @@ class TestFactory:
             if text is not None:
                 args.append((param.name, self._literal(statements, text)))
                 continue
-            same = reuse.sibling_value(statements, args, param.type, rng) if args else None
+            same = self._sibling(statements, signature, param, args, rng)
             if same is not None:
                 args.append((param.name, same))
                 continue
             args.append((param.name, self.value(statements, param.type, rng, depth, param)))
         pairs = self.index_pairs.get(signature.line, ())
         return indexing.point_indexes(statements, tuple(args), pairs, rng, self.sought)
+
+    def _sibling(
+        self,
+        statements: list[Statement],
+        signature: Signature,
+        param: Parameter,
+        args: list[tuple[str, int]],
+        rng: random.Random,
+    ) -> int | None:
+        """An earlier argument to pass again for ``param`` (testcase.reuse): only one of a
+        parameter the body uses together with it (analysis.together), so that calls of
+        functions without such a pair sample as they did without sibling values."""
+        partners = self.partners.get(signature.line, {}).get(param.name.lstrip("/*"))
+        if not partners:
+            return None
+        given = [(name, index) for name, index in args if name.lstrip("/*") in partners]
+        return reuse.sibling_value(statements, given, param.type, rng) if given else None
 
     def value(
         self,
