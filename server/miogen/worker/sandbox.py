@@ -265,6 +265,10 @@ class Guard:
         if isinstance(path, int):
             if path in self.held:
                 return f"open file descriptor {path} of the process running the tests"
+            if not _is_open(path):
+                # Closed here, but the number may be pytest's capture file in the user's run
+                # (configparser's ``read([6])``): what the test does then is not what ran here.
+                return f"open file descriptor {path}, which another test run may hold"
             return ""  # a descriptor the test made itself (tempfile's, a pipe's)
         if not flags & WRITE_FLAGS:
             return ""  # reading
