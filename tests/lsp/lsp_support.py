@@ -322,6 +322,17 @@ class Editor:
             and (path is None or s["uri"] == self.uri(path))
         ]
 
+    def times_queued(self, unit: str) -> int:
+        """How many times ``unit`` entered "queued": a save may show its changed units as queued
+        before the saved text's analysis is done (whether it does is a race with that analysis),
+        and the job then says "queued" again; the two in a row count once."""
+        states = [s["state"] for s in self.jobs(unit)]
+        return sum(
+            1
+            for i, state in enumerate(states)
+            if state == "queued" and states[i - 1 : i] != ["queued"]
+        )
+
     def last_coverage(self, path: Path) -> dict | None:
         found = [c for c in self.coverage if c["uri"] == self.uri(path)]
         return found[-1] if found else None

@@ -66,7 +66,7 @@ async def test_settings_come_from_three_places_and_bad_values_fall_back(fresh, t
     await editor.wait(lambda: editor.logs("onSave=False"), "onSave off")
     editor.save(path, edited_sign("return 3"))
     await editor.wait(lambda: editor.logs("saved; onSave is off"), "the save to be handled")
-    assert len(editor.jobs("sign", "queued")) == 1
+    assert editor.times_queued("sign") == 1
     editor.close_all()
 
 
