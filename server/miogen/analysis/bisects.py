@@ -25,6 +25,8 @@ import functools
 import unicodedata
 from pathlib import Path
 
+from miogen.analysis.unicodeprops import is_ord
+
 FUNCTIONS = ("bisect_left", "bisect_right", "bisect")
 MAX_VALUES = 16  # a column with at most this many distinct values is one the code branches on
 PER_VALUE = 2  # rows per value: the first one, and the first whose character is a word's
@@ -83,26 +85,17 @@ def _code_point_names(tree: ast.Module) -> set[str]:
     return {
         target.id
         for node in ast.walk(tree)
-        if isinstance(node, ast.Assign) and _is_ord(node.value)
+        if isinstance(node, ast.Assign) and is_ord(node.value)
         for target in node.targets
         if isinstance(target, ast.Name)
     }
-
-
-def _is_ord(node: ast.expr) -> bool:
-    return (
-        isinstance(node, ast.Call)
-        and isinstance(node.func, ast.Name)
-        and node.func.id == "ord"
-        and len(node.args) == 1
-    )
 
 
 def _is_code_point(key: ast.expr, points: set[str]) -> bool:
     """``ord(c)``, a name assigned one, or a tuple whose first element is either."""
     if isinstance(key, ast.Tuple) and key.elts:
         key = key.elts[0]
-    return _is_ord(key) or (isinstance(key, ast.Name) and key.id in points)
+    return is_ord(key) or (isinstance(key, ast.Name) and key.id in points)
 
 
 def _table(tree: ast.Module, name: str, path: str) -> tuple[object, ...]:
