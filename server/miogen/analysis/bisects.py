@@ -25,8 +25,6 @@ import functools
 import unicodedata
 from pathlib import Path
 
-from miogen.analysis.unicodeprops import is_ord
-
 FUNCTIONS = ("bisect_left", "bisect_right", "bisect")
 MAX_VALUES = 16  # a column with at most this many distinct values is one the code branches on
 PER_VALUE = 2  # rows per value: the first one, and the first whose character is a word's
@@ -89,6 +87,16 @@ def _code_point_names(tree: ast.Module) -> set[str]:
         for target in node.targets
         if isinstance(target, ast.Name)
     }
+
+
+def is_ord(node: ast.expr) -> bool:
+    """``ord(x)`` with one argument (unicodeprops uses it too)."""
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "ord"
+        and len(node.args) == 1
+    )
 
 
 def _is_code_point(key: ast.expr, points: set[str]) -> bool:

@@ -260,13 +260,17 @@ def _property(
     if isinstance(node, ast.Subscript) and _is_prefix(node.slice):
         inner = _property(node.value, names, assigned, helpers)
         return (inner[0], True) if inner is not None else None
-    if isinstance(node, ast.Subscript) and is_ord(node.slice):
+    if isinstance(node, ast.Subscript) and bisects.is_ord(node.slice):
         table = _dotted(node.value)
         return (TABLE + table, False) if table else None
     if not isinstance(node, ast.Call) or not node.args:
         return None
     function = node.func
-    if isinstance(function, ast.Attribute) and function.attr == "get" and is_ord(node.args[0]):
+    if (
+        isinstance(function, ast.Attribute)
+        and function.attr == "get"
+        and bisects.is_ord(node.args[0])
+    ):
         table = _dotted(function.value)
         return (TABLE + table, False) if table else None
     if isinstance(function, ast.Attribute) and isinstance(function.value, ast.Name):
@@ -278,15 +282,6 @@ def _property(
     else:
         return None
     return (found, False) if found in PROPERTIES else None
-
-
-def is_ord(node: ast.expr) -> bool:
-    return (
-        isinstance(node, ast.Call)
-        and isinstance(node.func, ast.Name)
-        and node.func.id == "ord"
-        and len(node.args) == 1
-    )
 
 
 def _dotted(node: ast.expr) -> str:
@@ -316,7 +311,7 @@ def _values(node: ast.expr, constants: dict[str, object], many: bool) -> Iterato
         return
     if isinstance(node, ast.Constant) and type(node.value) in (str, int, float):
         yield node.value
-    elif is_ord(node) and isinstance(node, ast.Call):
+    elif bisects.is_ord(node) and isinstance(node, ast.Call):
         argument = node.args[0]
         if isinstance(argument, ast.Constant) and isinstance(argument.value, str):
             if len(argument.value) == 1:
