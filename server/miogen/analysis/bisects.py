@@ -25,6 +25,8 @@ import functools
 import unicodedata
 from pathlib import Path
 
+from miogen.analysis.source import parsed
+
 FUNCTIONS = ("bisect_left", "bisect_right", "bisect")
 MAX_VALUES = 16  # a column with at most this many distinct values is one the code branches on
 PER_VALUE = 2  # rows per value: the first one, and the first whose character is a word's
@@ -37,9 +39,8 @@ Row = tuple[object, ...]
 @functools.lru_cache(maxsize=16)
 def groups_of(source: str, path: str = "") -> tuple[tuple[int, str], ...]:
     """(line, characters) per ``bisect`` call on a constant table keyed by code points."""
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError):
+    tree = parsed(source)
+    if tree is None:
         return ()
     bisects = _bisect_names(tree)
     if not bisects[0] and not bisects[1]:

@@ -21,7 +21,8 @@ import ast
 import functools
 import re
 
-FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef
+from miogen.analysis.source import FunctionNode, parameter_names, parsed
+
 SPEC, STRING = "spec", "string"
 ALIGNMENTS = "<>=^"
 # Format strings a pattern that finds format fields finds something in.
@@ -37,9 +38,8 @@ References = dict[str, Owner]  # "p" or "self.name" -> the parameter it holds
 @functools.lru_cache(maxsize=16)
 def format_parameters(source: str) -> dict[int, tuple[tuple[str, str], ...]]:
     """(parameter, SPEC or STRING) pairs per function's ``def`` line; others left out."""
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError):
+    tree = parsed(source)
+    if tree is None:
         return {}
     field_patterns = _field_patterns(tree)
     found: dict[Owner, str] = {}
@@ -74,20 +74,14 @@ def _functions(tree: ast.Module) -> list[tuple[FunctionNode, References]]:
 
 
 def _own(function: FunctionNode) -> References:
-    return {name: (function.lineno, name) for name in _parameters(function)}
-
-
-def _parameters(function: FunctionNode) -> list[str]:
-    arguments = function.args
-    every = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
-    return [a.arg for a in every if a.arg not in ("self", "cls")]
+    return {name: (function.lineno, name) for name in parameter_names(function)}
 
 
 def _kept_in_self(methods: list[FunctionNode]) -> dict[str, Owner]:
     """``self.name = p`` (``p`` a parameter of the method): name -> the parameter."""
     kept: dict[str, Owner] = {}
     for method in methods:
-        parameters = set(_parameters(method))
+        parameters = set(parameter_names(method))
         for node in ast.walk(method):
             if not isinstance(node, ast.Assign) or not isinstance(node.value, ast.Name):
                 continue
@@ -138,7 +132,7 @@ def _evidence(
         owner = _referred(node.left, references)
         found += [(owner, SPEC)] if owner is not None else []
     elif isinstance(node, FunctionNode) and node.name == "__format__":
-        found += [((node.lineno, name), SPEC) for name in _parameters(node)[:1]]
+        found += [((node.lineno, name), SPEC) for name in parameter_names(node)[:1]]
     return found
 
 
@@ -248,9 +242,9 @@ def _callees(tree: ast.Module) -> dict[str, tuple[int, list[str]]]:
     callees: dict[str, tuple[int, list[str]]] = {}
     for node in tree.body:
         if isinstance(node, FunctionNode):
-            callees[node.name] = (node.lineno, _parameters(node))
+            callees[node.name] = (node.lineno, parameter_names(node))
         elif isinstance(node, ast.ClassDef):
             for item in node.body:
                 if isinstance(item, FunctionNode) and item.name == "__init__":
-                    callees[node.name] = (item.lineno, _parameters(item))
+                    callees[node.name] = (item.lineno, parameter_names(item))
     return callees

@@ -13,30 +13,23 @@ from __future__ import annotations
 import ast
 import functools
 
-FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef
+from miogen.analysis.source import FunctionNode, functions_in, parameter_names
 
 
 @functools.lru_cache(maxsize=16)
 def pairs_of(source: str) -> dict[int, tuple[tuple[str, str], ...]]:
     """(index parameter, sequence parameter) pairs per function's ``def`` line; functions
     without any are left out."""
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError):
-        return {}
     found: dict[int, tuple[tuple[str, str], ...]] = {}
-    for node in ast.walk(tree):
-        if isinstance(node, FunctionNode):
-            pairs = _pairs(node)
-            if pairs:
-                found[node.lineno] = pairs
+    for node in functions_in(source):
+        pairs = _pairs(node)
+        if pairs:
+            found[node.lineno] = pairs
     return found
 
 
 def _pairs(function: FunctionNode) -> tuple[tuple[str, str], ...]:
-    arguments = function.args
-    every = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
-    names = {a.arg for a in every} - {"self", "cls"}
+    names = set(parameter_names(function))
     assigned = _rebound(function)
     pairs: dict[tuple[str, str], None] = {}
     for node in _own_nodes(function):

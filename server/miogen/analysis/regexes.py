@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from miogen.analysis.patterns import NotSimple, class_test
+from miogen.analysis.source import parsed
 
 try:  # the parser moved into re in Python 3.11 (and sre_parse warns there)
     from re import _constants as sre_constants  # type: ignore[attr-defined]
@@ -76,11 +77,8 @@ class Unsupported(Exception):
 @functools.lru_cache(maxsize=16)
 def uses_of(source: str) -> tuple[RegexUse, ...]:
     """The patterns ``source`` uses (see the module docstring), valid ones only, in line order."""
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError):
-        return ()
-    return uses_in(tree)
+    tree = parsed(source)
+    return uses_in(tree) if tree is not None else ()
 
 
 def uses_in(tree: ast.Module) -> tuple[RegexUse, ...]:

@@ -16,9 +16,8 @@ from __future__ import annotations
 import ast
 import functools
 
+from miogen.analysis.source import FunctionNode, functions_in, parameter_names
 from miogen.analysis.survey import walk
-
-FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef
 
 Partners = dict[str, frozenset[str]]  # parameter -> the parameters it is used together with
 
@@ -27,23 +26,16 @@ Partners = dict[str, frozenset[str]]  # parameter -> the parameters it is used t
 def pairs_of(source: str) -> dict[int, Partners]:
     """Each parameter's partners per function's ``def`` line; functions without any are left
     out."""
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError):
-        return {}
     found: dict[int, Partners] = {}
-    for node in ast.walk(tree):
-        if isinstance(node, FunctionNode):
-            partners = _partners(node)
-            if partners:
-                found[node.lineno] = partners
+    for node in functions_in(source):
+        partners = _partners(node)
+        if partners:
+            found[node.lineno] = partners
     return found
 
 
 def _partners(function: FunctionNode) -> Partners:
-    arguments = function.args
-    every = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
-    names = {a.arg for a in every} - {"self", "cls"}
+    names = set(parameter_names(function))
     partners: dict[str, set[str]] = {}
     for node in walk(function):
         if isinstance(node, ast.Compare):

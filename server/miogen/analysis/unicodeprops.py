@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Literal
 
 from miogen.analysis import bisects
+from miogen.analysis.source import parsed
 
 # The functions of one character whose values code compares; those that raise for a character
 # without the property are called with a default of None.
@@ -71,9 +72,8 @@ def uses_of(source: str) -> tuple[PropertyUse, ...]:
     """The property comparisons of ``source`` (see the module docstring), in line order."""
     if "unicodedata" not in source and "ord(" not in source:
         return ()
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError):
+    tree = parsed(source)
+    if tree is None:
         return ()
     return tuple(sorted(set(_uses(tree)), key=lambda u: (u.line, u.function, repr(u.value))))
 
@@ -375,9 +375,8 @@ def _table(source: str, path: str, dotted: str) -> dict[int, object]:
     """The dict ``dotted`` names: a module-level one of ``source``, or one of a module of its
     package that it imports (``from . import data`` then ``data.table``, ``from .data import
     table``); {} when it is not a literal dict keyed by code points."""
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError):
+    tree = parsed(source)
+    if tree is None:
         return {}
     head, _, attribute = dotted.partition(".")
     for node in tree.body:
