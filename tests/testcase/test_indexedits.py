@@ -14,39 +14,9 @@ from miogen.analysis.typespec import ANY
 from miogen.testcase import indexedits, mutation
 from miogen.testcase.model import Statement
 from miogen.testcase.sampling import TestFactory
+from testcase.toys import JOINER_WITH_VIRAMA as JOINER
 from worker.helpers import missed_by_mio
 
-# The joiner rule with a virama shortcut: the loops need a joiner at ``pos``, a letter joining
-# on the left before it (past transparent marks) and one joining on the right after it.
-JOINER = """
-    import unicodedata
-
-    JOINING = {0x0628: "D", 0x0622: "R", 0x064B: "T", 0xA872: "L"}
-
-
-    def joiner_ok(label: str, pos: int) -> bool:
-        if ord(label[pos]) != 0x200C:
-            return False
-        if pos > 0 and unicodedata.combining(label[pos - 1]) == 9:
-            return True
-        ok = False
-        for i in range(pos - 1, -1, -1):
-            kind = JOINING.get(ord(label[i]))
-            if kind == "T":
-                continue
-            if kind in ("L", "D"):
-                ok = True
-                break
-        if not ok:
-            return False
-        for i in range(pos + 1, len(label)):
-            kind = JOINING.get(ord(label[i]))
-            if kind == "T":
-                continue
-            if kind in ("R", "D"):
-                return True
-        return False
-    """
 # 300 evaluations, seeds 0-9: 1 branch missed in all with the edits near the index, 14
 # without (seed 3: 1, seed 5: 4; with them, none at either)
 EVALUATIONS, SEEDS = 300, (3, 5)
