@@ -78,7 +78,7 @@ def test_where_the_tests_are_verified_is_found_once_by_the_job():
     assert "project_folder" not in calls(SERVER / "run" / "job.py", "__call__")
 
 
-def test_the_verifications_pytest_processes_are_started_by_run_check_alone():
+def test_the_verification_flow_starts_no_pytest_process_check_verify_does():
     """``run.verify`` orchestrates the steps and starts no pytest process: the second
     verification's process, started ahead while the first runs, is started by the first
     (``check.verify``'s ``later``), so the flow enters ``host.measure`` only through
