@@ -128,3 +128,17 @@ def test_a_read_only_file_is_not_replaced_by_the_rename(tmp_path):
         write_atomically(path, "# replaced\n")
     assert isinstance(refused.value, PermissionError)  # callers that catch OSError go on
     assert path.read_text() == "# mine\n" and sorted(tmp_path.iterdir()) == [path]
+
+
+def test_replace_if_unchanged_writes_only_over_the_bytes_expected(tmp_path: Path) -> None:
+    """The compare-and-replace reads the file itself, just before the rename: a writer hands
+    the bytes it read, not a function to call back into it."""
+    from miogen.common.atomic import replace_if_unchanged
+
+    path = tmp_path / "test_x.py"
+    assert not replace_if_unchanged(path, b"new\n", expected=b"old\n")  # absent, not "old"
+    assert not path.exists() and list(tmp_path.iterdir()) == []
+    assert replace_if_unchanged(path, b"new\n", expected=None)
+    assert not replace_if_unchanged(path, b"newer\n", expected=None)  # it exists now
+    assert replace_if_unchanged(path, b"newer\n", expected=b"new\n")
+    assert path.read_bytes() == b"newer\n" and [p.name for p in tmp_path.iterdir()] == [path.name]

@@ -703,3 +703,35 @@ def test_own_path_skips_files_of_others(tmp_path: Path) -> None:
     (tmp_path / "test_shapes_miogen_3.py").write_text(f"{HEADER}\n")
     assert own_path(path) == tmp_path / "test_shapes_miogen_3.py"
     assert own_path(path, lambda p: None) == path  # as an editor sees the files
+
+
+def test_merge_into_reads_and_merges_again_when_the_file_changes_meanwhile(
+    tmp_path: Path,
+) -> None:
+    """The read, merge and write retry lives in the file layer: a file that someone changes
+    between the read and the write is read and merged again; one that keeps changing is left
+    to the caller's next candidate."""
+    from miogen.emit import files
+
+    path = tmp_path / "test_shapes_miogen.py"
+    path.write_text(f"{HEADER}\n", "utf-8")
+    seen: list[str | None] = []
+
+    def merge(existing: str | None) -> MergeResult:
+        seen.append(existing)
+        if len(seen) == 1:  # someone writes the file after it was read
+            path.write_text(f"{HEADER}\nX = 1\n", "utf-8")
+        return merge_tests(existing, ["import pytest"], [AREA], HEADER)
+
+    result = files.merge_into(path, merge)
+    assert seen == [f"{HEADER}\n", f"{HEADER}\nX = 1\n"]
+    assert path.read_text("utf-8") == result.text and "X = 1" in result.text
+
+    other = tmp_path / "test_other_miogen.py"
+
+    def changing(existing: str | None) -> MergeResult:
+        other.write_text(f"{HEADER}\nX = {len(existing or '')}\n", "utf-8")
+        return merge_tests(existing, [], [AREA], HEADER)
+
+    with pytest.raises(UnmergeableFile, match="kept changing"):
+        files.merge_into(other, changing)

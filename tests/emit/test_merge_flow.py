@@ -132,3 +132,23 @@ def write_merged(path, tests):
     assert calls(function(tree, "write_merged")) == ["read", "_prepared", "merged"]
     part = ast.parse("from miogen.emit.imports import section_of, Sorted\n")
     assert imported_functions(part, {"imports"}) == {"section_of"}
+
+
+def test_the_writer_enters_the_file_layer_once_per_candidate():
+    """``write_merged`` names the candidates (``files.fallback_candidates``) and hands each to
+    ``files.merge_into`` with the merge to make: the read, the ownership check, the decoding,
+    the encoding of the insertions and the compare-and-replace, retried while the file
+    changes, are one call into ``emit.files`` rather than the writer going back and forth."""
+    files_calls = [
+        node.func.attr
+        for node in ast.walk(function(tree_of("writer"), "write_merged"))
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and isinstance(node.func.value, ast.Name)
+        and node.func.value.id == "files"
+    ]
+    assert sorted(files_calls) == ["fallback_candidates", "merge_into"]
+    # ... and the file layer hands the compare to the atomic write as bytes, not a callback
+    # into itself: the atomic write reads the file, and nothing comes back into emit.files.
+    replace = function(tree_of("files"), "replace_if_unchanged")
+    assert not any(isinstance(node, ast.Lambda) for node in ast.walk(replace))

@@ -321,7 +321,7 @@ def test_the_module_percent_takes_no_parse_of_its_own(tmp_path, monkeypatch):
 
 def test_the_runs_figures_from_one_read_are_coverage_pys_own(tmp_path):
     """The arcs, the units' covered targets and each test's come from one read of the run's
-    data (``baseline.module_coverage``): the same arcs coverage.py's own API reads of it."""
+    data (``arcs.module_coverage``): the same arcs coverage.py's own API reads of it."""
     from coverage import CoverageData
     from miogen.analysis.targets import parse_code
 

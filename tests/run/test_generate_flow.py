@@ -76,3 +76,23 @@ def test_where_the_tests_are_verified_is_found_once_by_the_job():
     assert "project_folder" not in calls(SERVER / "run" / "check.py", "verify")
     assert calls(SERVER / "run" / "job.py", "run_and_verify").count("project_folder") == 1
     assert "project_folder" not in calls(SERVER / "run" / "job.py", "__call__")
+
+
+def test_the_verification_flow_starts_no_pytest_process_check_verify_does():
+    """``run.verify`` orchestrates the steps and starts no pytest process: the second
+    verification's process, started ahead while the first runs, is started by the first
+    (``check.verify``'s ``later``), so the flow enters ``host.measure`` only through
+    ``run.check`` rather than once before it and again from it."""
+    tree = ast.parse((SERVER / "run" / "verify.py").read_text("utf-8"))
+    measured = {
+        alias.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and node.module == "miogen.host.measure"
+        for alias in node.names
+    }
+    assert measured <= {"Ahead"}  # the type of the processes handed in, nothing to call
+    assert "start_ahead" not in _called(tree)
+    check = ast.parse((SERVER / "run" / "check.py").read_text("utf-8"))
+    verify = next(n for n in check.body if isinstance(n, ast.FunctionDef) and n.name == "verify")
+    assert "later" in {a.arg for a in verify.args.args + verify.args.kwonlyargs}
+    assert "prepare" in _called(verify)

@@ -85,6 +85,20 @@ def write_atomically(
     return True
 
 
+def replace_if_unchanged(path: str | Path, data: bytes, expected: bytes | None) -> bool:
+    """``write_atomically``, only when ``path`` still holds ``expected`` (None: absent) just
+    before the rename: False, writing nothing, when someone changed it since it was read."""
+    path = Path(path)
+    return write_atomically(path, data, only_if=lambda: _bytes(path) == expected)
+
+
+def _bytes(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        return None
+
+
 def refuse_read_only(path: Path) -> None:
     """``ReadOnlyFile`` when ``path`` exists and may not be written (also by root: no ``w`` bit)."""
     try:

@@ -14,7 +14,6 @@ The tests' own text (names, imports, fixture) is ``emit.module``'s, made before.
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import itertools
 import os
@@ -34,7 +33,6 @@ from miogen.emit.style import Style, project_style
 from miogen.emit.versions import spelled
 
 FALLBACK_TRIES = 100
-TRIES = 3  # reads of a file that changes while the tests are merged into it
 
 
 def merge_text(
@@ -91,40 +89,20 @@ def write_merged(
     """
     path = Path(path)
     style, imports, tests = _prepared(imports, tests, path, style)
+
+    def merge(existing: str | None) -> MergeResult:
+        # a file that has the fixture keeps its own, as in ``merge_text``
+        fixture = existing is not None and f"def {FIXTURE_NAME}" in existing
+        here = [t for t in tests if t.name != FIXTURE_NAME] if fixture else tests
+        return merged(existing, imports, here, header, style)
+
     candidates = itertools.chain([path], files.fallback_candidates(path))
     for index, candidate in enumerate(itertools.islice(candidates, FALLBACK_TRIES)):
         target = inside(root, candidate, setting) if root is not None else candidate
         target = Path(os.path.realpath(target))  # replace a symlink's target, not the link
+        packages = package_files(tests_root, candidate) if tests_root is not None else ()
         try:
-            for _ in range(TRIES):
-                original = files.read(target)
-                if (own_only or index > 0) and not files.is_own(original):
-                    raise UnmergeableFile(f"{candidate} is not a file of miogen's")
-                decoded = files.decode(original) if original is not None else None
-                existing = decoded.text if decoded is not None else None
-                # a file that has the fixture keeps its own, as in ``merge_text``
-                fixture = existing is not None and f"def {FIXTURE_NAME}" in existing
-                here = [t for t in tests if t.name != FIXTURE_NAME] if fixture else tests
-                result = merged(existing, imports, here, header, style)
-                data = (
-                    files.encode_inserts(original, decoded, result.edits, result.text)
-                    if original is not None and decoded is not None
-                    else result.text.encode("utf-8")
-                )
-                if data == (original or b""):
-                    return candidate, result
-                for package in (
-                    package_files(tests_root, candidate) if tests_root is not None else ()
-                ):
-                    package.parent.mkdir(parents=True, exist_ok=True)
-                    with (
-                        contextlib.suppress(FileExistsError),
-                        package.open("x", encoding="utf-8") as init,
-                    ):
-                        init.write(files.PACKAGE_HEADER)
-                if files.replace_if_unchanged(target, data, expected=original):
-                    return candidate, result
-            raise UnmergeableFile(f"{candidate} kept changing while the tests were merged into it")
+            return candidate, files.merge_into(target, merge, own_only or index > 0, packages)
         except UnmergeableFile:
             continue
     raise UnmergeableFile(f"no mergeable file among {FALLBACK_TRIES} candidates for {path}")

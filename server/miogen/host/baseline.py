@@ -20,21 +20,21 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import sqlite3
 import subprocess
 import sys
 import tempfile
 import threading
 import time
 import xml.etree.ElementTree as ElementTree
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from miogen.analysis.model import Unit
-from miogen.analysis.targets import CodeMap, parse_code
+from miogen.analysis.targets import parse_code
 from miogen.common.atomic import read_or_set_aside, write_atomically
 from miogen.common.project import ROOT_MARKERS, is_test_file
+from miogen.host.arcs import Arc, arc_rows, covered_targets
 from miogen.host.interpreter import OWN, Interpreter
 from miogen.host.runs import run_group
 
@@ -48,9 +48,6 @@ SKIPPED_FOLDERS = {".git", ".hg", ".miogen", ".tox", ".nox", "node_modules", "__
 MARKER_CHARACTERS = 400  # how far into a file the generated marker is looked for
 BASELINE_TIMEOUT = 600.0
 RACY_SECONDS = 2.0  # a file changed this recently may change again within its mtime's tick
-
-
-Arc = tuple[int, int]
 
 
 @dataclass
@@ -95,25 +92,6 @@ class Baseline:
 
     def failure_lines(self) -> list[str]:
         return [f"{test}: {line}" for test, line in sorted(self.failures.items())]
-
-
-def covered_targets(
-    raw_arcs: Iterable[Arc], code: CodeMap, units: Sequence[Unit]
-) -> dict[str, list[int]]:
-    """coverage.py's raw arcs of a module (``code``: its parse) as each unit's covered target
-    ids."""
-    return _unit_targets(set(code.parser.translate_arcs(sorted(raw_arcs))), units)
-
-
-def _unit_targets(arcs: set[Arc], units: Sequence[Unit]) -> dict[str, list[int]]:
-    """Each unit's target ids that the (translated) ``arcs`` cover."""
-    lines = {a for a, _ in arcs if a > 0} | {b for _, b in arcs if b > 0}
-    return {
-        unit.name: [
-            t.id for t in unit.targets if (t.arc in arcs if t.kind == "branch" else t.line in lines)
-        ]
-        for unit in units
-    }
 
 
 # --- the files of the project -----------------------------------------------------------------
@@ -336,50 +314,13 @@ def exception_line(message: str, text: str) -> str:
 def read_contexts(data_file: str, root: Path) -> dict[str, FileCoverage]:
     """Per file: its arcs, and the test functions (contexts) that ran each, from coverage's data."""
     files: dict[str, FileCoverage] = {}
-    for path, context, start, end in _arc_rows(data_file):
+    for path, context, start, end in arc_rows(data_file):
         entry = files.setdefault(_relative(Path(path), root), FileCoverage())
         arc = (int(start), int(end))
         entry.arcs.add(arc)
         if context:
             entry.tests.setdefault(arc, set()).add(str(context))
     return files
-
-
-def module_coverage(
-    data_file: str, module_path: Path, units: Sequence[Unit], code: CodeMap
-) -> tuple[set[Arc], dict[str, list[int]], dict[str, list[int]]]:
-    """What one run covered of the module at ``module_path`` (``code``: its parse), in one read
-    of coverage.py's data: the arcs run (translated), each unit's covered target ids, and per
-    test (context) the target ids it covers."""
-    wanted = str(module_path.resolve())
-    raw: set[Arc] = set()
-    per_context: dict[str, set[Arc]] = {}
-    for path, context, start, end in _arc_rows(data_file):
-        if path == wanted:
-            arc = (int(start), int(end))
-            raw.add(arc)
-            if context:
-                per_context.setdefault(str(context), set()).add(arc)
-    per_test = {
-        test: sorted(i for ids in covered_targets(found, code, units).values() for i in ids)
-        for test, found in per_context.items()
-    }
-    arcs = set(code.parser.translate_arcs(sorted(raw)))
-    return arcs, _unit_targets(arcs, units), per_test
-
-
-def _arc_rows(data_file: str) -> list[tuple[str, str, int, int]]:
-    """(file, context, from, to) of every arc coverage.py recorded (its SQLite data file)."""
-    connection = sqlite3.connect(data_file)
-    try:
-        return connection.execute(
-            "SELECT file.path, context.context, arc.fromno, arc.tono FROM arc "
-            "JOIN file ON file.id = arc.file_id JOIN context ON context.id = arc.context_id"
-        ).fetchall()
-    except sqlite3.DatabaseError:
-        return []  # no arc table: nothing was measured
-    finally:
-        connection.close()
 
 
 # --- the cache --------------------------------------------------------------------------------

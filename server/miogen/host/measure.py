@@ -25,7 +25,7 @@ from miogen.analysis.model import Unit
 from miogen.analysis.targets import CodeMap, parse_code
 from miogen.common.platform_support import kill_process_group
 from miogen.host import clock
-from miogen.host.baseline import module_coverage
+from miogen.host.arcs import module_coverage
 from miogen.host.interpreter import OWN, Interpreter
 from miogen.host.runs import ended, started
 from miogen.plugins.guard import FREE
@@ -469,7 +469,7 @@ def read_coverage(
     result: Measurement, data_file: str, module_path: Path, units: Sequence[Unit], source: str
 ) -> None:
     """What coverage.py measured of the module: its own total, then (``source`` parsed once,
-    the data read once: ``baseline.module_coverage``) the arcs and lines run, each unit's
+    the data read once: ``arcs.module_coverage``) the arcs and lines run, each unit's
     covered targets, and each test's."""
     if not os.path.exists(data_file):
         return

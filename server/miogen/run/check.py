@@ -61,6 +61,7 @@ def verify(
     interpreter: Interpreter = OWN,
     folder: Path | None = None,
     warning_filters: Sequence[str] = (),
+    later: RetryAhead | None = None,
 ) -> Verification:
     """Run the tests under pytest + coverage.py, and ``runs - 1`` more times in other orders
     (backwards, then shuffled), each with a hash seed of its own, none the worker's (all at
@@ -82,9 +83,12 @@ def verify(
     keeps no test, and says how to fix the project. None: in a folder of its own with the
     import root on PYTHONPATH, with the project's ``warning_filters`` (its pytest
     ``filterwarnings``, read once per job by the caller: ``JobSpec.warning_filters``) applied
-    as its pytest would.
+    as its pytest would. ``later``: the process of a verification after this one (of the tests
+    kept, ``run.verify``), started here as this one starts; the caller takes it.
     """
     started = time.monotonic()
+    if later is not None:
+        later.prepare()
     result = Verification(list(tests))
     scratch = Path(tempfile.mkdtemp(prefix="miogen-emit-"))
     result.in_project = folder is not None
@@ -209,6 +213,10 @@ class RetryAhead:
         with self.lock:
             process, self.process = self.process, None
         return {0: process} if process is not None else {}
+
+    def taken(self) -> list[Ahead]:
+        """``take``'s process, as ``verify``'s ``ahead``."""
+        return list(self.take().values())
 
 
 def _run_all(

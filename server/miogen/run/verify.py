@@ -29,7 +29,7 @@ from miogen.emit.module import unique_names
 from miogen.host import clock
 from miogen.host.baseline import Baseline, project_baseline, refresh_in_background
 from miogen.host.interpreter import OWN, Interpreter
-from miogen.host.measure import Ahead, start_ahead
+from miogen.host.measure import Ahead
 from miogen.host.suite_kills import SuiteKills, kills_over_suite
 from miogen.run import check
 from miogen.run.check import VERIFY_RUNS
@@ -91,13 +91,13 @@ def verify_outcomes(
         else baseline.covered(location.path, model.source, units) if baseline is not None
         else None
     )  # fmt: skip
-    # Keeping may leave tests out: the rest is verified again, in a process started now (the
-    # project's run when the tests go in the project), while the first verification runs;
+    # Keeping may leave tests out: the rest is verified again, by a process the first
+    # verification starts (the project's run when the tests go in the project) while it runs;
     # without ``again_ahead``, one started then (``check.verify``: none given, it starts one).
     project = location.project_root if folder is not None else None
     later = (
-        start_ahead(location.import_root, [0], interpreter, project)
-        if again_ahead and tests and covered is not None and verified is None else []
+        check.RetryAhead(location.import_root, interpreter, project)
+        if again_ahead and tests and covered is not None and verified is None else None
     )  # fmt: skip
     verification = None
     kept: Kept | None = None
@@ -108,6 +108,7 @@ def verify_outcomes(
                 verified(tests) if verified is not None else check.verify(
                     location, model, units, tests, test_timeout, runs, ahead=ahead,
                     interpreter=interpreter, folder=folder, warning_filters=warning_filters,
+                    later=later,
                 )
             )  # fmt: skip
         else:
@@ -129,11 +130,12 @@ def verify_outcomes(
                 if verification.tests:  # what is kept, alone: what coverage.py measures of it
                     again = check.verify(
                         location, model, units, verification.tests, test_timeout, runs=1,
-                        attempts=2, ahead=later, interpreter=interpreter, folder=folder,
+                        attempts=2, ahead=later.taken() if later else (),
+                        interpreter=interpreter, folder=folder,
                         warning_filters=warning_filters,
                     )  # fmt: skip
     finally:
-        for process in later:  # not needed: nothing was left out
+        for process in later.taken() if later else ():  # not needed: nothing was left out
             process.close()
     # The rerun elsewhere ran: what it kept.
     elsewhere = verification is not None and verification.runs > clock.SEED
