@@ -66,8 +66,8 @@ def _change_value(factory: TestFactory, test: TestCase, rng: random.Random) -> T
     elif (
         statement.kind == "value"
         and isinstance(statement.value, str | bytes)
-        and rng.random() < measured.MEASURED_PROBABILITY
         and (shape := _measures_of(factory, test, index)) is not None
+        and rng.random() < measured.MEASURED_PROBABILITY  # no draw for an unmeasured one
     ):
         new = Statement("value", value=measured.measured_value(statement.value, shape, rng))
     elif statement.kind == "value":
