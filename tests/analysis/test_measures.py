@@ -56,6 +56,10 @@ SOURCE = textwrap.dedent(
 
     def untouched(text: str, count: int) -> int:
         return count + 1
+
+
+    def aligned(spec: str) -> bool:
+        return spec[0] in "<>" or spec[-1] != "%" or spec[0] < "a"
     """
 )
 
@@ -89,3 +93,7 @@ def test_a_value_computed_from_a_parameter_by_another_function_is_not_its_view()
     found = _by_name()
     assert "first_class" not in found  # category(text[0])[0] is not text[0]
     assert "untouched" not in found
+
+
+def test_a_first_item_in_a_string_wants_one_of_its_characters():
+    assert _by_name()["aligned"] == {"spec": Measures(prefixes=("<", ">"), suffixes=("%",))}

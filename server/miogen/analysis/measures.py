@@ -159,7 +159,7 @@ def _function(node: FunctionNode, constants: dict[str, object]) -> _Function:
     for n in nodes:
         if isinstance(n, ast.Compare):
             operands = [n.left, *n.comparators]
-            for a, b in zip(operands, operands[1:], strict=False):
+            for a, op, b in zip(operands, n.ops, operands[1:], strict=False):
                 for measured, other in ((a, b), (b, a)):
                     inner = _len_argument(measured)
                     if inner is not None:
@@ -167,8 +167,8 @@ def _function(node: FunctionNode, constants: dict[str, object]) -> _Function:
                         for entry in note(inner):
                             entry.lengths.update(k + d for k in ks for d in (-1, 0, 1))
                     end = _end_subscript(measured)
-                    if end is not None:
-                        texts = list(_texts(other, constants))
+                    if end is not None and measured is a:
+                        texts = _compared_texts(op, other, constants)
                         for entry in note(end[0]):
                             (entry.prefixes if end[1] == 0 else entry.suffixes).update(texts)
         elif isinstance(n, ast.Call):
@@ -360,6 +360,17 @@ def _ints(node: ast.AST, constants: dict[str, object]) -> list[int]:
         left, right = _ints(node.left, constants), _ints(node.right, constants)
         sign = 1 if isinstance(node.op, ast.Add) else -1
         return [a + sign * b for a in left for b in right]
+    return []
+
+
+def _compared_texts(op: ast.cmpop, other: ast.AST, constants: dict[str, object]) -> list[str]:
+    """What ``v[0] == C`` (C) or ``v[0] in "abc"`` (each of its characters) wants ``v[0]``
+    to be."""
+    texts = _texts(other, constants)
+    if isinstance(op, ast.Eq | ast.NotEq):
+        return texts
+    if isinstance(op, ast.In | ast.NotIn):
+        return sorted({c for t in texts for c in t})
     return []
 
 
