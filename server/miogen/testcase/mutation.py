@@ -7,8 +7,9 @@ import random
 from collections.abc import Callable
 
 from miogen.analysis import unicodeprops
+from miogen.analysis.measures import Measures
 from miogen.analysis.typespec import ANY, PRIMITIVES, TypeSpec
-from miogen.testcase import indexedits, stdlib_values, strings
+from miogen.testcase import indexedits, measured, stdlib_values, strings
 from miogen.testcase.callables import ANY_ARITY, CATALOGUE, choices, function_fits, origin
 from miogen.testcase.model import CALLS, Statement, TestCase, drop_unused_values, remove_statements
 from miogen.testcase.sampling import TestFactory, random_character
@@ -62,6 +63,13 @@ def _change_value(factory: TestFactory, test: TestCase, rng: random.Random) -> T
     statement = test[index]
     if statement.kind == "value" and statement.value is None:
         new = Statement("value", value=_instead_of_none(factory, test, index, rng))
+    elif (
+        statement.kind == "value"
+        and isinstance(statement.value, str | bytes)
+        and (shape := _measures_of(factory, test, index)) is not None
+        and rng.random() < measured.MEASURED_PROBABILITY  # no draw for an unmeasured one
+    ):
+        new = Statement("value", value=measured.measured_value(statement.value, shape, rng))
     elif statement.kind == "value":
         new = Statement("value", value=change_primitive(factory, statement.value, rng))
     elif statement.kind == "enum":
@@ -122,6 +130,19 @@ def _declared_type(factory: TestFactory, test: TestCase, index: int) -> TypeSpec
             return ANY
         return next((p.type for p in signature.params if p.name == name), ANY)
     return ANY
+
+
+def _measures_of(factory: TestFactory, test: TestCase, index: int) -> Measures | None:
+    """What the function the value at ``index`` is first passed to measures of that
+    parameter (analysis.measures), if anything."""
+    for statement in test[index + 1 :]:
+        name = next((n for n, i in statement.args if i == index), None)
+        if name is None:
+            continue
+        signature = factory.signature(statement) if statement.kind in CALLS else None
+        shapes = factory.measures.get(signature.line, {}) if signature is not None else {}
+        return shapes.get(name.lstrip("/*"))
+    return None
 
 
 def change_primitive(factory: TestFactory, value: object, rng: random.Random) -> object:

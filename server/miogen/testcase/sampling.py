@@ -7,7 +7,7 @@ import random
 import string
 from dataclasses import dataclass, replace
 
-from miogen.analysis import indexes, regexes, together, unicodeprops
+from miogen.analysis import indexes, measures, regexes, together, unicodeprops
 from miogen.analysis.formats import format_parameters
 from miogen.analysis.model import ClassModel, ModuleModel, Parameter, Signature, Unit
 from miogen.analysis.typespec import ANY, TypeSpec
@@ -15,6 +15,7 @@ from miogen.testcase import (
     callables,
     formats,
     indexing,
+    measured,
     propertytext,
     reuse,
     stdlib_values,
@@ -84,6 +85,7 @@ class TestFactory:
         self.shapes = strings.shapes_of(model.source)
         self.sought = self.shapes.characters  # the code points ``ord(...)`` is compared with
         self.index_pairs = indexes.pairs_of(model.source)
+        self.measures = measures.shapes_of(model.source)  # per function, what it measures
         self.format_parameters = format_parameters(model.source)
         self.partners = together.pairs_of(model.source)  # for sibling values (reuse)
         self.property_characters = unicodeprops.characters_of(model.source, model.path)
@@ -233,6 +235,7 @@ class TestFactory:
         """Values for the parameters. ``/x`` and ``*items`` go by position, so once a ``/x``
         is left out (it has a default) nothing positional may follow it."""
         args: list[tuple[str, int]] = []
+        fresh = len(statements)  # statements from here on are this call's own
         positional_closed = False
         for param in signature.params:
             positional = param.name[:1] in "/*"
@@ -255,8 +258,35 @@ class TestFactory:
                 args.append((param.name, same))
                 continue
             args.append((param.name, self.value(statements, param.type, rng, depth, param)))
+        self._measured(statements, signature, args, rng, fresh)
         pairs = self.index_pairs.get(signature.line, ())
         return indexing.point_indexes(statements, tuple(args), pairs, rng, self.sought)
+
+    def _measured(
+        self,
+        statements: list[Statement],
+        signature: Signature,
+        args: list[tuple[str, int]],
+        rng: random.Random,
+        fresh: int,
+    ) -> None:
+        """Now and then a drawn string or bytes argument of a parameter the function measures
+        (analysis.measures) becomes one of the measured shape (testcase.measured): in place
+        where the literal is the call's own (from ``fresh`` on), else a new one."""
+        shapes = self.measures.get(signature.line)
+        if not shapes:
+            return
+        for slot, (name, index) in enumerate(args):
+            shape = shapes.get(name.lstrip("/*"))
+            drawn = statements[index]
+            if shape is None or drawn.kind != "value" or not isinstance(drawn.value, str | bytes):
+                continue
+            if rng.random() < measured.MEASURED_PROBABILITY:
+                value = measured.measured_value(drawn.value, shape, rng)
+                if index >= fresh:
+                    statements[index] = Statement("value", value=value)
+                else:
+                    args[slot] = (name, self._literal(statements, value))
 
     def _sibling(
         self,
