@@ -61,6 +61,10 @@ class SuiteKills:
     alive: set[MutantId] = field(default_factory=set)
     runs: int = 0  # pytest runs made (not from the cache)
     notes: list[str] = field(default_factory=list)  # why some were counted killed
+    # The verdict's wall seconds, and the CPU seconds of its pytest runs (``kills_over_suite``);
+    # None: no verdict was asked for (mutation off, no kill to judge, no suite measured).
+    seconds: float | None = None
+    cpu_seconds: float = 0.0
 
 
 def generated_kills(tests: Iterable[tuple[str, Iterable[TestRecord]]]) -> dict[str, set[MutantId]]:
@@ -86,7 +90,7 @@ def kills_over_suite(
     """The mutants each test kills (``generated_kills`` of the tests named in ``kept`` among
     ``found``, each unit's in ``units``' order) and the suite's verdict on them
     (``suite_kills``); none of either without a measured suite to tell what it kills
-    (coverage decides alone)."""
+    (coverage decides alone). The verdict's ``seconds`` and ``cpu_seconds`` are set."""
     kills = generated_kills(
         (unit.name, [test for test in tests if test.name in kept])
         for unit, tests in zip(units, found, strict=True)
@@ -95,7 +99,21 @@ def kills_over_suite(
         return {}, SuiteKills()
     killed = {m for each in kills.values() for m in each}
     path, module_name = location.path, location.module_name
-    return kills, suite_kills(baseline, path, module_name, source, units, killed, interpreter)
+    started, cpu = time.monotonic(), children_cpu()
+    verdict = suite_kills(baseline, path, module_name, source, units, killed, interpreter)
+    verdict.seconds, verdict.cpu_seconds = time.monotonic() - started, children_cpu() - cpu
+    return kills, verdict
+
+
+def children_cpu() -> float:
+    """The CPU seconds of this process's children that ended so far (the suite's runs, while
+    they run one after the other: other children ended meanwhile count too)."""
+    try:
+        import resource  # here, not at the top: not on every platform
+    except ImportError:
+        return 0.0
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
 
 
 def suite_kills(
