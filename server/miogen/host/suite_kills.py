@@ -20,6 +20,14 @@ kill it may not add. A mutant on lines (in a unit) no test of the suite runs is 
 run. The answers are cached by content (``.miogen/suite-kills.json``): the baseline's key (every
 Python file of the project but the generated ones, its pytest configuration, the interpreter),
 the tests chosen and the mutated text.
+
+One pytest process per mutant, and most of a run's CPU is that process's start (the interpreter,
+pytest and its auto-loaded plugins, the collection), not its tests: on idna 1.6 of 1.8 s. Mutants
+do not share a process: once a module is imported, the names other modules and the tests took
+from it hold the original's objects, so a second mutant would need them all imported again. A
+process forked per mutant from one that imported only pytest and its plugins would keep each
+mutant's imports its own, but would run the plugins' import-time code once for every mutant,
+before the mutant's environment is set: not done until that is shown to change no verdict.
 """
 
 from __future__ import annotations
