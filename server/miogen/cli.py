@@ -27,6 +27,7 @@ from miogen.host.config import command_line, flag, options
 from miogen.host.early import EarlyWorker
 from miogen.host.interpreter import project_interpreter
 from miogen.host.runs import stop_runs
+from miogen.host.suite_kills import SuiteKills
 from miogen.run.generate import generate_module
 from miogen.run.report import Coverage, Report, UnitEntry, report_json
 from miogen.run.result import Dropped, ModuleRun, UnitRun, Verification
@@ -481,6 +482,20 @@ def _suite_summary(report: ModuleRun) -> dict[str, Any] | None:
         "units": {g.name: {"suite": len(g.suite), "combined": len(g.combined), "added": g.added,
                            "total": g.total, "mutants_added": g.mutants} for g in gains},
         "lines": [g.describe() for g in gains] + ([report.gain.describe()] if gains else []),
+        "mutant_runs": _mutant_runs(report.suite_kills),
+    }  # fmt: skip
+
+
+def _mutant_runs(verdict: SuiteKills | None) -> dict[str, Any] | None:
+    """The project's suite run against the mutants the tests kill (``host.suite_kills``): its
+    pytest runs, their seconds, and the mutants it kills and leaves alive (None: not asked)."""
+    if verdict is None or verdict.seconds is None:
+        return None
+    return {
+        "runs": verdict.runs, "seconds": round(verdict.seconds, 3),
+        "cpu_seconds": round(verdict.cpu_seconds, 3),
+        "killed": [f"{unit}#{index}" for unit, index in sorted(verdict.killed)],
+        "alive": [f"{unit}#{index}" for unit, index in sorted(verdict.alive)],
     }  # fmt: skip
 
 
@@ -570,6 +585,13 @@ def _print_suite(suite: dict[str, Any] | None) -> None:
         print(f"your suite: {suite['error']}")
     for line in suite["lines"]:
         print(line)
+    runs = suite["mutant_runs"]
+    if runs is not None and runs["runs"]:
+        mutants = len(runs["killed"]) + len(runs["alive"])
+        print(
+            f"your suite against {mutants} mutants: {runs['runs']} pytest runs, "
+            f"{runs['seconds']:.1f}s ({runs['cpu_seconds']:.1f}s CPU)"
+        )
 
 
 if __name__ == "__main__":

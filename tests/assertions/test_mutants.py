@@ -44,3 +44,50 @@ def test_a_units_mutants_are_looked_for_in_its_own_statements_only(write_module,
     assert factory.mutants and all(unit.contains(m.line) for m in factory.mutants)
     assert len(factory.statements) == 3  # the whole module reruns
     assert visited and all(unit.contains(line) for line in visited)
+
+
+SPANS = """\
+import functools
+
+
+def scaled(x: int, factor: int = 2 * 3) -> int:
+    total = (x
+             + 1)
+    if x > 10:
+        return total * factor
+
+    def inner(y: int = x - 1) -> int:
+        return y
+
+    return inner() + functools.reduce(lambda a, b: a * b, [x, 4], 1)
+
+
+@functools.lru_cache(maxsize=128 + 1)
+def cached(x: int) -> int:
+    return x // 2
+"""
+
+
+def test_a_mutants_lines_run_it_and_its_definition_has_none(write_module):
+    """The lines one of which runs whenever the mutant runs: its statement's first line to the
+    expression's last; None for what runs as the function is defined (a default, a decorator)."""
+    from miogen.assertions.mutants import list_mutants, mutant_lines
+
+    path = write_module("spans.py", SPANS)
+    model = analyze_file(path, "spans")
+    assert model.source == SPANS
+    found = {}
+    for name in ("scaled", "cached"):
+        unit = model.unit(name)
+        for mutant in list_mutants(SPANS, unit):
+            span = mutant_lines(SPANS, unit, mutant.index)
+            found.setdefault((mutant.line, mutant.operator), set()).add(span)
+    assert found[(4, "AOR")] == found[(4, "CRP")] == {None}  # the default 2 * 3, at the def
+    # (x + 1) over two lines: from the assignment's first line to the expression's last
+    assert found[(5, "AOR")] == found[(6, "CRP")] == {(5, 6)}
+    assert found[(7, "ROR")] == found[(7, "CRP")] == found[(7, "COND")] == {(7, 7)}
+    assert found[(8, "AOR")] == {(8, 8)}
+    assert found[(10, "AOR")] == {(10, 10)}  # inner's default: computed as scaled runs
+    assert found[(13, "AOR")] == {(13, 13)}  # in a lambda, in a call
+    assert found[(16, "AOR")] == found[(16, "CRP")] == {None}  # the decorator's argument
+    assert found[(18, "AOR")] == {(18, 18)}

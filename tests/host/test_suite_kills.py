@@ -5,10 +5,12 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from miogen.analysis.model import Unit
 from miogen.analysis.module import analyze_file
 from miogen.assertions.mutants import list_mutants, mutant_source
 from miogen.host.baseline import project_baseline
-from miogen.host.suite_kills import KILLS_PATH, _Runner, suite_kills
+from miogen.host.interpreter import OWN
+from miogen.host.suite_kills import KILLS_PATH, MutantId, _Runner, suite_kills
 
 SUBJECT = """\
 def size(x: int) -> str:
@@ -168,3 +170,114 @@ def test_each_mutant_is_planned_in_one_pass_then_run_once():
     ]
     assert called.count("verdict") == 1 and "run" not in called
     assert called.count("_planned") == 1 and "mutant_source" not in called and "_key" not in called
+
+
+TIERS = """\
+def tier(x: int) -> str:
+    if x >= 10:
+        return "big" if x < 1000 else "huge"
+    return "small" if x >= 0 else "negative"
+"""
+
+TIER_TESTS = """
+from pkg.subject import tier
+
+
+def test_big():
+    assert tier(50) == "big"
+
+
+def test_small():
+    assert tier(1) == "small"
+"""
+
+
+def spied(monkeypatch) -> list[tuple[tuple[str, ...], str | None]]:
+    """The runs the runner makes: (pytest's node ids, the mutated text or None: the original)."""
+    ran: list[tuple[tuple[str, ...], str | None]] = []
+    run = _Runner.run
+
+    def counted(runner: _Runner, selection: tuple[str, ...], text: str | None) -> str:
+        ran.append((tuple(selection), text))
+        return run(runner, selection, text)
+
+    monkeypatch.setattr(_Runner, "run", counted)
+    return ran
+
+
+def every_test(root: Path, path: Path, source: str, unit: Unit) -> set[MutantId]:
+    """The unit's mutants the whole suite kills, each run against every test."""
+    runner = _Runner(root, "pkg.subject", path, OWN, 60.0)
+    assert runner.run(("tests",), None) == "passed"
+    return {
+        (unit.name, m.index)
+        for m in list_mutants(source, unit)
+        if runner.run(("tests",), mutant_source(source, unit, m.index)) != "passed"
+    }
+
+
+def test_a_mutant_runs_only_the_tests_that_run_its_lines_with_the_verdicts_of_all(
+    write_project, monkeypatch
+):
+    """``x < 1000`` (line 3) runs in ``test_big`` alone: its mutants run against it alone; those
+    of line 2 against both tests, of line 4 against ``test_small``. The verdicts are those of
+    every test against every mutant; the original runs once, for the tests of all of them."""
+    root = write_project(
+        {"pkg/__init__.py": "", "pkg/subject.py": TIERS, "tests/test_subject.py": TIER_TESTS}
+    )
+    path = root / "pkg" / "subject.py"
+    tier = analyze_file(path, "pkg.subject").unit("tier")
+    mutants = list_mutants(TIERS, tier)
+    everything = {("tier", m.index) for m in mutants}
+    baseline = project_baseline(root)
+    assert baseline.ran and not baseline.error
+    ran = spied(monkeypatch)
+    found = suite_kills(baseline, path, "pkg.subject", TIERS, [tier], everything)
+    line = {mutant_source(TIERS, tier, m.index): m.line for m in mutants}
+    big, small = "tests/test_subject.py::test_big", "tests/test_subject.py::test_small"
+    tests_of = {line[text]: tests for tests, text in ran if text is not None}
+    assert tests_of == {2: (big, small), 3: (big,), 4: (small,)}, ran
+    assert [tests for tests, text in ran if text is None] == [(big, small)]
+    assert found.runs == len(ran) == 1 + len(everything)
+    monkeypatch.undo()
+    killed = every_test(root, path, TIERS, tier)
+    assert (found.killed, found.alive) == (killed, everything - killed)
+    assert found.alive and found.killed
+
+
+AT_IMPORT = (
+    TIERS
+    + """
+TABLE = tier(5)
+"""
+)
+
+TABLE_TESTS = """
+from pkg.subject import TABLE, tier
+
+
+def test_big():
+    assert tier(50) == "big"
+
+
+def test_table():
+    assert tier(50) == "big"
+    assert TABLE == "small"
+"""
+
+
+def test_a_line_run_outside_any_test_runs_the_units_tests(write_project):
+    """Line 4 runs only as the module is imported (``TABLE``), in no test: the lines cannot
+    tell which tests see what it did, so its mutants run against the unit's tests, and
+    ``test_table`` kills those that change ``TABLE``, as every test does."""
+    root = write_project(
+        {"pkg/__init__.py": "", "pkg/subject.py": AT_IMPORT, "tests/test_subject.py": TABLE_TESTS}
+    )
+    path = root / "pkg" / "subject.py"
+    tier = analyze_file(path, "pkg.subject").unit("tier")
+    line4 = {("tier", m.index) for m in list_mutants(AT_IMPORT, tier) if m.line == 4}
+    baseline = project_baseline(root)
+    assert baseline.ran and not baseline.error
+    found = suite_kills(baseline, path, "pkg.subject", AT_IMPORT, [tier], line4)
+    killed = every_test(root, path, AT_IMPORT, tier) & line4
+    assert killed and found.killed == killed and found.alive == line4 - killed

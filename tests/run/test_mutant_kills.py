@@ -10,7 +10,7 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
-from miogen.cli import summarize
+from miogen.cli import _print_summary, summarize
 from miogen.host.config import Options
 from miogen.run.generate import generate_module
 
@@ -67,6 +67,24 @@ def test_a_test_killing_what_the_suite_misses_is_written_and_reported(write_proj
     assert (root / "pkg" / "size.py").read_text(encoding="utf-8") == SIZE
 
 
+def test_the_suites_mutant_runs_are_a_step_of_their_own(write_project, capsys):
+    """The suite's pytest runs against the mutants take time no other step reports: their
+    own step in ``seconds``, their runs in the suite's summary and in the printed one."""
+    root = project(write_project, PATHS)
+    output = root / "tests" / "test_size_miogen.py"
+    report = generate_module(root / "pkg" / "size.py", None, output, OPTIONS)
+    verdict = report.suite_kills
+    assert verdict is not None and verdict.runs > 0 and verdict.alive, verdict
+    summary = summarize(report)
+    assert summary["seconds"]["suite_kills"] > 0
+    runs = summary["suite"]["mutant_runs"]
+    assert runs["runs"] == verdict.runs and runs["seconds"] > 0 and runs["cpu_seconds"] > 0
+    assert len(runs["killed"]) + len(runs["alive"]) == len(verdict.killed | verdict.alive)
+    _print_summary(summary)
+    printed = capsys.readouterr().out
+    assert f"mutants: {verdict.runs} pytest runs" in printed, printed
+
+
 def test_without_mutation_a_fully_covered_module_gets_nothing(write_project):
     root = project(write_project, PATHS)
     output = root / "tests" / "test_size_miogen.py"
@@ -74,6 +92,7 @@ def test_without_mutation_a_fully_covered_module_gets_nothing(write_project):
     report = generate_module(root / "pkg" / "size.py", None, output, options)
     assert not output.exists()
     assert report.gain.mutants == 0
+    assert "suite_kills" not in report.seconds and report.suite_kills is None  # no mutant ran
     assert (
         report.gain.describe()
         == "your suite already covers every branch of pkg.size; nothing added"

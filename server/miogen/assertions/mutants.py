@@ -330,6 +330,43 @@ def mutant_source(source: str, unit: Unit, index: int) -> str:
         undo()
 
 
+def mutant_lines(source: str, unit: Unit, index: int) -> tuple[int, int] | None:
+    """The lines (first, last) one of which runs whenever the unit's mutant ``index`` runs: from
+    the first line of the statement that holds it (its decorators' for a ``def`` or ``class``)
+    to the changed expression's last. Any instruction of the changed expression is located at
+    it or at an expression of that statement around it (a folded constant's), so a tracer sees
+    one of these lines each time it runs. None where it runs when a function is defined, not
+    when it is called (a default value, a decorator, an annotation, a class body): then no
+    line tells which tests run it."""
+    tree = ast.parse(source)
+    point = mutation_points(tree, unit)[index]
+    node = point.node
+    changed = node.test if isinstance(node, ast.If | ast.While | ast.IfExp) else node
+    parents = {
+        child: parent
+        for statement in tree.body
+        if overlaps(statement, unit)
+        for parent in ast.walk(statement)
+        for child in ast.iter_child_nodes(parent)
+    }
+    statement: ast.AST = node
+    while not isinstance(statement, ast.stmt):
+        statement = parents[statement]
+    child, parent = node, parents.get(node)
+    while parent is not None:  # up to the function whose body holds it, if one does
+        if isinstance(parent, ast.FunctionDef | ast.AsyncFunctionDef) and child in parent.body:
+            break
+        if isinstance(parent, ast.Lambda) and child is parent.body:
+            break
+        child, parent = parent, parents.get(parent)
+    if parent is None:
+        return None
+    decorators = getattr(statement, "decorator_list", [])
+    first = min([statement.lineno, *(d.lineno for d in decorators)])
+    line = getattr(changed, "lineno", first)
+    return first, getattr(changed, "end_lineno", None) or line
+
+
 def _spliced(source: str, node: ast.AST) -> str:
     """``source`` with ``node``'s span (AST offsets are UTF-8 bytes) replaced by its unparsed text."""
     data = source.encode("utf-8")

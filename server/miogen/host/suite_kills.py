@@ -1,21 +1,33 @@
-"""Which mutants the project's own suite kills: the tests of it that run the unit, per mutant.
+"""Which mutants the project's own suite kills: the tests of it that run the mutant's lines.
 
 With mutation on, a generated test is also kept when it kills a mutant that the project's suite
 leaves alive (``host.adds``). The worker says which of the unit's mutants each test kills; this
-module says which of those the suite kills. Per mutant, only the project's tests that run the
-mutant's unit (the baseline's per-test contexts, ``host.baseline``) run against it, with pytest
-from the project's root in its interpreter; the mutated module is imported from its text in
-place of the file (``plugins.mutant``): the file itself is never touched.
+module says which of those the suite kills. Per mutant, only the project's tests that run one
+of the mutant's lines (``assertions.mutants.mutant_lines``; the baseline's per-test contexts,
+``host.baseline``) run against it, with pytest from the project's root in its interpreter: a
+test that runs none of them cannot run the mutant. Where the lines cannot tell (the mutant runs
+as its function is defined, or a line of it also ran outside any test, as the module was
+imported), the tests that run the mutant's unit run. The mutated module is imported from its
+text in place of the file (``plugins.mutant``): the file itself is never touched. The tests of
+each unit's mutants are checked on the original once, together (``_Runner.vouch``).
 
 Bounds: at most ``MAX_MUTANTS`` mutants per module, each run stopped after ``MUTANT_TIMEOUT``
 seconds of CPU time (a mutant that loops uses them up; a slow or busy machine does not), or
 after ``WALL_FACTOR`` times as long as the tests took on the original, by the clock (a mutant
 that waits). A mutant beyond the cap, one whose run was stopped so, or one whose tests could
 not be run as they pass on the original counts as killed by the suite: no test is kept for a
-kill it may not add. A mutant in a unit no test of the suite runs is alive without a run. The answers are
-cached by content (``.miogen/suite-kills.json``): the baseline's key (every Python file of the
-project but the generated ones, its pytest configuration, the interpreter), the tests chosen and
-the mutated text.
+kill it may not add. A mutant on lines (in a unit) no test of the suite runs is alive without a
+run. The answers are cached by content (``.miogen/suite-kills.json``): the baseline's key (every
+Python file of the project but the generated ones, its pytest configuration, the interpreter),
+the tests chosen and the mutated text.
+
+One pytest process per mutant, and most of a run's CPU is that process's start (the interpreter,
+pytest and its auto-loaded plugins, the collection), not its tests: on idna 1.6 of 1.8 s. Mutants
+do not share a process: once a module is imported, the names other modules and the tests took
+from it hold the original's objects, so a second mutant would need them all imported again. A
+process forked per mutant from one that imported only pytest and its plugins would keep each
+mutant's imports its own, but would run the plugins' import-time code once for every mutant,
+before the mutant's environment is set: not done until that is shown to change no verdict.
 """
 
 from __future__ import annotations
@@ -31,7 +43,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from miogen.analysis.model import Unit
-from miogen.assertions.mutants import mutant_source
+from miogen.assertions.mutants import mutant_lines, mutant_source
 from miogen.common.atomic import read_or_set_aside, write_atomically
 from miogen.common.project import ModuleLocation, is_test_file
 from miogen.common.records import TestRecord
@@ -61,6 +73,10 @@ class SuiteKills:
     alive: set[MutantId] = field(default_factory=set)
     runs: int = 0  # pytest runs made (not from the cache)
     notes: list[str] = field(default_factory=list)  # why some were counted killed
+    # The verdict's wall seconds, and the CPU seconds of its pytest runs (``kills_over_suite``);
+    # None: no verdict was asked for (mutation off, no kill to judge, no suite measured).
+    seconds: float | None = None
+    cpu_seconds: float = 0.0
 
 
 def generated_kills(tests: Iterable[tuple[str, Iterable[TestRecord]]]) -> dict[str, set[MutantId]]:
@@ -86,7 +102,7 @@ def kills_over_suite(
     """The mutants each test kills (``generated_kills`` of the tests named in ``kept`` among
     ``found``, each unit's in ``units``' order) and the suite's verdict on them
     (``suite_kills``); none of either without a measured suite to tell what it kills
-    (coverage decides alone)."""
+    (coverage decides alone). The verdict's ``seconds`` and ``cpu_seconds`` are set."""
     kills = generated_kills(
         (unit.name, [test for test in tests if test.name in kept])
         for unit, tests in zip(units, found, strict=True)
@@ -95,7 +111,21 @@ def kills_over_suite(
         return {}, SuiteKills()
     killed = {m for each in kills.values() for m in each}
     path, module_name = location.path, location.module_name
-    return kills, suite_kills(baseline, path, module_name, source, units, killed, interpreter)
+    started, cpu = time.monotonic(), children_cpu()
+    verdict = suite_kills(baseline, path, module_name, source, units, killed, interpreter)
+    verdict.seconds, verdict.cpu_seconds = time.monotonic() - started, children_cpu() - cpu
+    return kills, verdict
+
+
+def children_cpu() -> float:
+    """The CPU seconds of this process's children that ended so far (the suite's runs, while
+    they run one after the other: other children ended meanwhile count too)."""
+    try:
+        import resource  # here, not at the top: not on every platform
+    except ImportError:
+        return 0.0
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
 
 
 def suite_kills(
@@ -125,27 +155,40 @@ def suite_kills(
     if not chosen:
         return found
     runner = _Runner(root, module_name, path, interpreter, timeout)
-    tests = {name: runner.selection(found_) for name, found_ in contexts.items() if found_}
+    lines = _LineTests(baseline, path)
     cache = _Cache(root, baseline.key)
-    for planned in _planned(chosen, source, by_name, tests, baseline.key, path, found):
-        known = cache.get(planned.key)
+    plans = _planned(chosen, source, by_name, contexts, lines, runner, baseline.key, path, found)
+    # The tests each unit's mutants need, together: passing on the original, they vouch for
+    # each mutant's (fewer) tests, without a run of the original for each.
+    runner.vouch(
+        [
+            p.selection
+            for p in plans
+            if p.mutant[0] == unit and p.selection is not None and cache.get(p.key) is None
+        ]
+        for unit in by_name
+    )
+    for plan in plans:
+        selection = plan.selection
+        if selection is None:  # no test runs its lines: alive, as in a unit no test runs
+            found.alive.add(plan.mutant)
+            continue
+        known = cache.get(plan.key)
         if known is None:
-            outcome = runner.verdict(planned.selection, planned.text)
+            outcome = runner.verdict(selection, plan.text)
             if outcome == "broken":
-                found.killed.add(planned.mutant)
-                note = (
-                    f"{planned.mutant[0]}: the suite's tests of it do not pass as they are; not run"
-                )
+                found.killed.add(plan.mutant)
+                note = f"{plan.mutant[0]}: the suite's tests of it do not pass as they are; not run"
                 found.notes += [note] if note not in found.notes else []
                 continue
             if outcome == "timeout":
-                found.killed.add(planned.mutant)
-                unit, index = planned.mutant
+                found.killed.add(plan.mutant)
+                unit, index = plan.mutant
                 found.notes.append(f"{unit}: mutant {index} ran past its time ({timeout:.0f} s)")
                 continue
             known = outcome != "passed"
-            cache.put(planned.key, known)
-        (found.killed if known else found.alive).add(planned.mutant)
+            cache.put(plan.key, known)
+        (found.killed if known else found.alive).add(plan.mutant)
     found.runs = runner.runs
     cache.save()
     return found
@@ -153,12 +196,12 @@ def suite_kills(
 
 @dataclass(frozen=True)
 class _Planned:
-    """One mutant's data, found before any run: its text, the suite's tests that run its unit
-    (pytest node ids) and its key in the cache."""
+    """One mutant's data, found before any run: its text, the suite's tests that run its lines
+    (pytest node ids; None: no test runs them) and its key in the cache."""
 
     mutant: MutantId
     text: str
-    selection: tuple[str, ...]
+    selection: tuple[str, ...] | None
     key: str
 
 
@@ -166,24 +209,62 @@ def _planned(
     chosen: Sequence[MutantId],
     source: str,
     by_name: dict[str, Unit],
-    tests: dict[str, tuple[str, ...]],
+    contexts: dict[str, set[str]],
+    lines: _LineTests,
+    runner: _Runner,
     baseline_key: str,
     path: Path,
     found: SuiteKills,
 ) -> list[_Planned]:
     """Each mutant's data, in one pass over them; one whose text cannot be made counts as
-    killed (in ``found``)."""
+    killed (in ``found``). Its tests: those that run one of its lines (``lines``), else, where
+    the lines do not tell (``_LineTests.tests``), those that run its unit (``contexts``)."""
     planned = []
+    selections: dict[frozenset[str], tuple[str, ...]] = {}
     for mutant in chosen:
         unit, index = mutant
         try:
             text = mutant_source(source, by_name[unit], index)
+            span = mutant_lines(source, by_name[unit], index)
         except (IndexError, SyntaxError, ValueError):
             found.killed.add(mutant)
             continue
-        key = _key(baseline_key, path, tests[unit], text)
-        planned.append(_Planned(mutant, text, tests[unit], key))
+        told = lines.tests(span) if span is not None else None
+        tests = frozenset(contexts[unit]) if told is None else told
+        if not tests:
+            planned.append(_Planned(mutant, text, None, ""))
+            continue
+        if tests not in selections:
+            selections[tests] = runner.selection(tests)
+        key = _key(baseline_key, path, selections[tests], text)
+        planned.append(_Planned(mutant, text, selections[tests], key))
     return planned
+
+
+class _LineTests:
+    """The suite's tests (coverage.py contexts) that run each line of one module: those of
+    the arcs from or to it."""
+
+    def __init__(self, baseline: Baseline, path: Path) -> None:
+        self.by_line: dict[int, set[str]] = {}
+        self.outside: set[int] = set()  # lines some run reached outside any test
+        coverage = baseline.coverage_of(path)
+        for arc in coverage.arcs:
+            tests = coverage.tests.get(arc)
+            for line in arc:
+                if line > 0 and tests:
+                    self.by_line.setdefault(line, set()).update(tests)
+                elif line > 0:
+                    self.outside.add(line)
+
+    def tests(self, span: tuple[int, int]) -> frozenset[str] | None:
+        """The tests that run a line of ``span`` (first, last); None when the lines cannot
+        tell: one of them ran outside any test (as the module was imported, in a fixture
+        before the first test), where a test may see what it did without running it."""
+        lines = range(span[0], span[1] + 1)
+        if any(line in self.outside for line in lines):
+            return None
+        return frozenset(t for line in lines for t in self.by_line.get(line, ()))
 
 
 def _spread(mutants: Iterable[MutantId]) -> list[MutantId]:
@@ -230,6 +311,7 @@ class _Runner:
         self.original_seconds: dict[tuple[str, ...], float] = {}  # the selections' own runs
         self.passes: dict[tuple[str, ...], bool] = {}  # whether they pass on the original
         self.runs = 0  # pytest runs made
+        self.wholes: dict[tuple[str, ...], tuple[str, ...]] = {}  # ``vouch``'s
 
     def selection(self, contexts: Iterable[str]) -> tuple[str, ...]:
         """pytest's node ids for coverage.py's ``test_function`` contexts (``module.func``,
@@ -261,10 +343,28 @@ class _Runner:
                     self._files.setdefault(tuple(parts[start:]), []).append(file)
         return self._files
 
+    def vouch(self, groups: Iterable[Iterable[tuple[str, ...]]]) -> None:
+        """The selections of each group are checked on the original together, in one run of
+        all their tests (``verdict``): as each unit's tests were, one run per unit, each
+        mutant running only some of them."""
+        for group in groups:
+            selections = set(group)
+            whole = tuple(sorted({test for selection in selections for test in selection}))
+            for selection in selections - {whole}:
+                self.wholes[selection] = whole
+
     def verdict(self, selection: tuple[str, ...], text: str) -> str:
         """passed | failed | timeout (``run``) of the ``selection`` against the mutated
         ``text``; broken, with no run, when the selection's tests do not pass on the original
-        (run first, once per selection)."""
+        (run first, once per selection; or once for the group ``vouch`` put it in: when the
+        group's tests all pass, so do its own, and its run's time bounds theirs)."""
+        whole = self.wholes.get(selection)
+        if selection not in self.passes and whole is not None:
+            if whole not in self.passes:
+                self.passes[whole] = self.run(whole, None) == "passed"
+            if self.passes[whole]:
+                self.passes[selection] = True
+                self.original_seconds[selection] = self.original_seconds[whole]
         if selection not in self.passes:
             self.passes[selection] = self.run(selection, None) == "passed"
         return self.run(selection, text) if self.passes[selection] else "broken"

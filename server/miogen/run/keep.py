@@ -35,11 +35,11 @@ def keep_adds(
     ``killed`` (the project's suite's verdict on them, ``host.suite_kills``): a test that
     kills a mutant the suite leaves alive adds too."""
     verification = verification or Verification([])
-    killed = killed or SuiteKills()
+    verdict = killed or SuiteKills()
     gains = keep_only_what_adds(
-        verification, module_name, model, units, suite, kills, killed.killed
+        verification, module_name, model, units, suite, kills, verdict.killed
     )
-    return Kept(gains, [f"mutants: {note}" for note in killed.notes])
+    return Kept(gains, [f"mutants: {note}" for note in verdict.notes], killed)
 
 
 def keep_only_what_adds(

@@ -14,6 +14,7 @@ from miogen.emit.merge import MergeResult
 from miogen.host.adds import Gain, module_gain
 from miogen.host.baseline import Baseline
 from miogen.host.measure import Measurement
+from miogen.host.suite_kills import SuiteKills
 
 
 @dataclass(frozen=True)
@@ -112,6 +113,7 @@ class Kept:
 
     gains: dict[str, Gain] = field(default_factory=dict)  # unit -> what its kept tests add
     notes: list[str] = field(default_factory=list)  # the suite's mutant runs' (``suite_kills``)
+    suite_kills: SuiteKills | None = None  # the suite's verdict on the mutants (with mutation)
 
 
 @dataclass
@@ -166,6 +168,8 @@ class ModuleRun:
     merge: MergeResult | None = None
     seconds: dict[str, float] = field(default_factory=dict)  # wall time per step
     notes: list[str] = field(default_factory=list)  # what the user should know
+    # The project's suite run against the mutants the tests kill (None: not asked for).
+    suite_kills: SuiteKills | None = None
 
     @property
     def tests(self) -> list[TestRecord]:
@@ -236,6 +240,9 @@ def module_run(
         result.split()
     if kept is not None:
         result.notes += kept.notes
+        if kept.suite_kills is not None and kept.suite_kills.seconds is not None:
+            result.suite_kills = kept.suite_kills  # a step of its own: its pytest runs
+            result.seconds["suite_kills"] = kept.suite_kills.seconds
         for unit in result.units:
             unit.gain = kept.gains.get(unit.name)
     if verification is not None and again is not None:
