@@ -217,3 +217,47 @@ def test_an_untyped_parameter_the_body_uses_as_a_number_takes_a_number(write_mod
     shrunk = Shrinker(cache, time.monotonic() + 30, kind).shrink(ReducedTest(test, covered)).test
     values = [(type(s.value), s.value) for s in shrunk if s.kind == "value"]
     assert values == [(int, 0)], shrunk
+
+
+WEEKDAYS = """
+MONDAY, SUNDAY = 0, 6
+
+
+class IllegalWeekdayError(ValueError):
+    pass
+
+
+class _Settings:
+    first = MONDAY
+
+
+settings = _Settings()
+
+
+def set_first_weekday(first):
+    if not MONDAY <= first <= SUNDAY:
+        raise IllegalWeekdayError(first)
+    settings.first = first
+"""
+
+
+def test_a_generated_test_of_an_untyped_number_parameter_passes_no_bool(write_module):
+    """calendar's ``setfirstweekday(firstweekday=False)``, end to end, at a seed whose search
+    keeps ``first=False`` for three mutants of the comparison. ``0`` kills them too, but the
+    reduction's cache held ``set_first_weekday(0)`` from a run under another focus, without
+    those kills: the readable candidate was refused (``CoverageCache``'s ``checking``)."""
+    path = write_module("weekdays", WEEKDAYS)
+    spec = JobSpec(
+        path=str(path), module_name=path.stem, import_root=str(path.parent),
+        units=(UnitJob("set_first_weekday"),), scratch=tempfile.mkdtemp(), seed=1,
+        evaluations=300,
+    )  # fmt: skip
+    sys.modules.pop(path.stem, None)
+    model = analyze_file(path, path.stem)
+    objectives = Objectives.of(spec, model)
+    module = phases.load(spec, objectives)
+    run = phases.UnitRun(spec, spec.units[0], model, module, None, lambda _: None, objectives)
+    run.search(Budget(evaluations=300))
+    source = "\n".join(t.source for t in run.finish(time.monotonic() + 120, set()).tests)
+    assert "set_first_weekday(0)" in source, source
+    assert not re.search(r"\b(True|False)\b", source), source
