@@ -52,16 +52,26 @@ class ToolRun:
 
 
 def run_ours(
-    path: Path, root: Path, folder: Path, budget: float, algorithm: str = "mio", seed: int = 0
+    path: Path,
+    root: Path,
+    folder: Path,
+    budget: float,
+    algorithm: str = "mio",
+    seed: int = 0,
+    evaluations: int | None = None,
 ) -> ToolRun:
-    """``bench.ours`` (the CLI's generate_module, timed as a whole process) on one module."""
+    """``bench.ours`` (the CLI's generate_module, timed as a whole process) on one module;
+    ``evaluations``: a budget in fitness evaluations instead of ``budget`` seconds (the same
+    tests whatever the machine's load)."""
     output, summary_path = folder / "test_miogen.py", folder / "summary.json"
     command = [
         sys.executable, "-m", "bench.ours", str(path), "--budget", str(budget),
         "--algorithm", algorithm, "--seed", str(seed),
         "--project-root", str(root), "--output", str(output), "--summary", str(summary_path),
     ]  # fmt: skip
-    limit = 20 * budget + 900
+    if evaluations is not None:
+        command += ["--evaluations", str(evaluations)]
+    limit = 20 * budget + 900 if evaluations is None else 3600
     with (folder / "miogen.log").open("w") as sink:
         code, wall = run_group(
             command, limit, cwd=REPO, stdout=sink, stderr=subprocess.STDOUT,

@@ -2,7 +2,9 @@
 
 For each module (``--modules``, default the dev set of bench/realcorpus.py) miogen generates its
 tests as `bench real` does (5 s, seed 0) into ``<out>/runs/<module>/miogen/test_miogen.py``
-(``--reuse`` keeps files already there), then per 100 tests:
+(``--reuse`` keeps files already there), or with ``--evaluations N`` (and ``--seed S``) under a
+budget of fitness evaluations: the same tests whatever the machine's load, as a comparison of
+two commits needs. Then per 100 tests:
 
 - static counts from the file's syntax tree (simple rules, see each ``_count_*``):
   interpreter-message matches, exact float equality, fuzz-like literals, default-valued
@@ -583,14 +585,17 @@ def run(
     reuse: bool,
     log=print,
     generator: Path | None = None,
+    evaluations: int | None = None,
+    seed: int = 0,
 ) -> list[Smells]:
     """``generator``: a folder holding another ``miogen`` package (an older commit's
-    ``server/``, exported) to generate the tests with, for numbers before a change."""
+    ``server/``, exported) to generate the tests with, for numbers before a change;
+    ``evaluations``: a budget in fitness evaluations per module instead of seconds."""
     site = realcorpus.ensure_venv(log=log)
     pythons = {version: python_with_pytest(version) for version in PYTHONS}
     found = []
     for module in modules:
-        folder = real.job_folder(out, module, real.OURS, 0)
+        folder = real.job_folder(out, module, real.OURS, seed)
         test_file = folder / "test_miogen.py"
         path, root = module.locate(site, folder / "proj")
         if not (reuse and test_file.exists()):
@@ -601,8 +606,9 @@ def run(
             # written as in a project without configuration (miogen's own line length is 100).
             (folder / "pyproject.toml").write_text('[project]\nname = "subject"\n')
             path, root = module.locate(site, folder / "proj")
-            log(f"{module.name}: generating ({real.BUDGETS[real.OURS]} s)")
-            _generate(path, root, folder, generator)
+            budget = f"{evaluations} evaluations" if evaluations else f"{real.BUDGETS[real.OURS]} s"
+            log(f"{module.name}: generating ({budget}, seed {seed})")
+            _generate(path, root, folder, generator, evaluations, seed)
         if not test_file.exists():
             log(f"{module.name}: no test file")
             continue
@@ -628,12 +634,21 @@ def run(
     return found
 
 
-def _generate(path: Path, root: Path, folder: Path, generator: Path | None) -> None:
+def _generate(
+    path: Path,
+    root: Path,
+    folder: Path,
+    generator: Path | None,
+    evaluations: int | None = None,
+    seed: int = 0,
+) -> None:
     saved = os.environ.get("PYTHONPATH")
     if generator is not None:
         os.environ["PYTHONPATH"] = str(generator.resolve())
     try:
-        real.run_ours(path, root, folder, real.BUDGETS[real.OURS])
+        real.run_ours(
+            path, root, folder, real.BUDGETS[real.OURS], seed=seed, evaluations=evaluations
+        )
     finally:
         if saved is None:
             os.environ.pop("PYTHONPATH", None)
@@ -730,15 +745,32 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--generator", type=Path, help="folder with another miogen package to generate with"
     )
+    parser.add_argument(
+        "--evaluations",
+        type=int,
+        help="a budget of fitness evaluations per module instead of 5 s (load-independent)",
+    )
+    parser.add_argument("--seed", type=int, default=0, help="the search's seed (default 0)")
 
 
 def run_command(args: argparse.Namespace) -> int:
     modules = realcorpus.select(args.modules, args.set)
     load = os.getloadavg()
-    found = run(modules, args.out.resolve(), args.reuse, generator=args.generator)
+    found = run(
+        modules,
+        args.out.resolve(),
+        args.reuse,
+        generator=args.generator,
+        evaluations=args.evaluations,
+        seed=args.seed,
+    )
     command = "python -m bench smells" + (
         f" --modules {' '.join(args.modules)}" if args.modules else ""
     )
+    if args.evaluations:
+        command += f" --evaluations {args.evaluations}"
+    if args.seed:
+        command += f" --seed {args.seed}"
     args.report.write_text(report(found, command, load), encoding="utf-8")
     print(f"wrote {args.report}")
     return 0

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 from miogen.assertions.observe import observe
 from miogen.testcase.model import Statement
 from worker.helpers import problem_for
@@ -78,3 +80,38 @@ def test_an_unnamed_type_gets_no_check_and_a_value_without_a_draw_keeps_its_own(
     assert checks(write_module, "stamped", "a") == (True, set())
     drew, found = checks(write_module, "fixed", 3)
     assert not drew and ("equals", "datetime.date(2020, 1, 3)") in found
+
+
+FLIPS = """
+import random
+
+
+def flip():
+    return 1 if random.random() < 0.5 else "one"
+
+
+def roll():
+    return random.randint(1, 6)
+"""
+
+
+def flip_checks(write_module, unit: str, trials: int) -> list[set[tuple[str, str]]]:
+    problem = problem_for(write_module("flips", FLIPS), unit)
+    test = (Statement("call", unit),)
+    random.seed(20261128)  # the trials' draws repeat; the watch still sees each as unseeded
+    found = []
+    for _ in range(trials):
+        observed = observe(problem.executor, test, "flips")
+        assert observed.drew and observed.stable
+        found.append({(o.kind, o.value) for o in observed.observations})
+    return found
+
+
+def test_a_type_that_depends_on_the_draw_is_never_checked(write_module):
+    """int or str at random: the first two runs agree half the time, six runs 1 in 32; the
+    type is checked only when all of TYPE_RUNS runs agree (1 in 32768)."""
+    assert flip_checks(write_module, "flip", 64) == [set()] * 64
+
+
+def test_a_type_that_does_not_depend_on_the_draw_is_checked(write_module):
+    assert flip_checks(write_module, "roll", 8) == [{("isinstance", "int")}] * 8

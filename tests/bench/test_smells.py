@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import textwrap
 
 from bench import smells
@@ -208,3 +209,56 @@ def test_mypy_and_ruff_count_the_test_files_findings_under_the_strict_configurat
     test_file.write_text(test_file.read_text().replace(" -> None:", ":"))
     assert smells.mypy_errors(test_file, tmp_path, None) == 1
     assert smells.ruff_findings(test_file) == 0
+
+
+COUNTER = """
+class Counter:
+    def __init__(self, start: int = 0) -> None:
+        self.count = start
+
+    def add(self, step: int) -> int:
+        if step < 0:
+            raise ValueError("a negative step")
+        self.count += step
+        if self.count * 7919 % 104729 == 1:  # a goal the search does not reach in 60 runs
+            return -1
+        return self.count
+"""
+
+
+def test_an_evaluation_budget_makes_the_same_file_whatever_the_load(tmp_path):
+    """``bench smells --evaluations N --seed S`` generates through ``real.run_ours``: under an
+    evaluation budget two runs write the same tests (under 5 s the counts of one module moved
+    from 12.3 to 0.0 between two runs of the same code)."""
+    from bench import real
+
+    subject = tmp_path / "counters.py"
+    subject.write_text(COUNTER)
+    files = []
+    for name in ("one", "two"):
+        folder = tmp_path / name
+        folder.mkdir()
+        run = real.run_ours(subject, tmp_path, folder, 5, seed=3, evaluations=60)
+        assert run.status == "ok", run.message
+        summary = json.loads((folder / "summary.json").read_text())
+        assert sum(unit["evaluations"] for unit in summary["units"]) == 60, summary
+        files.append((folder / "test_miogen.py").read_text())
+    assert files[0] == files[1]
+    assert "def test_" in files[0]
+
+
+def test_the_command_passes_evaluations_and_seed_and_names_them_in_the_report(
+    tmp_path, monkeypatch
+):
+    given: dict[str, object] = {}
+
+    def run(modules, out, reuse, log=print, generator=None, evaluations=None, seed=0):
+        given.update(modules=[m.name for m in modules], evaluations=evaluations, seed=seed)
+        return []
+
+    monkeypatch.setattr(smells, "run", run)
+    report = tmp_path / "smells.md"
+    arguments = ["--modules", "stdlib_fractions", "--evaluations", "500", "--seed", "2"]
+    assert smells.main([*arguments, "--report", str(report), "--out", str(tmp_path)]) == 0
+    assert given == {"modules": ["stdlib_fractions"], "evaluations": 500, "seed": 2}
+    assert "--modules stdlib_fractions --evaluations 500 --seed 2`" in report.read_text()

@@ -9,6 +9,7 @@ import time
 
 from minimize.test_shrink import cache_for
 from miogen.analysis.module import analyze_file
+from miogen.analysis.numeric_uses import numeric_uses
 from miogen.common.records import JobSpec, UnitJob
 from miogen.minimize.readable import number_parameters, numbers_for_bools
 from miogen.minimize.reduce import ReducedTest
@@ -162,4 +163,101 @@ def test_a_generated_test_of_a_reflected_operator_passes_no_bool(write_module):
     run.search(Budget(evaluations=300))
     source = "\n".join(t.source for t in run.finish(time.monotonic() + 120, set()).tests)
     assert "divmod(0, money)" in source, source
+    assert not re.search(r"\b(True|False)\b", source), source
+
+
+WEEK = """
+MONDAY, SUNDAY = 0, 6
+
+
+class Week:
+    def __init__(self):
+        self.first = MONDAY
+
+    def set_first(self, first):
+        if not MONDAY <= first <= SUNDAY:
+            raise ValueError("not a weekday")
+        self.first = first
+
+    def pick(self, value, strict):
+        return value if strict is True else None
+"""
+
+
+def set_first_test(first: object) -> tuple[Statement, ...]:
+    """``Week().set_first(first=...)``, as calendar's ``setfirstweekday(firstweekday=False)``
+    (an untyped parameter the inference gives no type: compared with names, not numbers)."""
+    return (
+        Statement("construct", "Week"),
+        Statement("value", value=first),
+        Statement("method", "set_first", (("first", 1),), receiver=0),
+    )
+
+
+def test_an_untyped_parameter_the_body_uses_as_a_number_takes_a_number(write_module):
+    """``first`` is ordered against the weekday constants: with the body's uses
+    (``analysis.numeric_uses``) a bool given to it becomes an int; ``strict``, compared with
+    True, stays a flag; without the uses nothing is known of the untyped parameter."""
+    path = write_module("week", WEEK)
+    problem = problem_for(path, "Week")
+    uses = numeric_uses(path.read_text())
+    kind = number_parameters(problem.factory.model, problem.factory.signature, uses)
+    assert kind(set_first_test(False), 1) is int
+    pick = (
+        Statement("construct", "Week"),
+        Statement("value", value=True),
+        Statement("method", "pick", (("value", 1), ("strict", 1)), receiver=0),
+    )
+    assert kind(pick, 1) is None
+    without = number_parameters(problem.factory.model, problem.factory.signature)
+    assert without(set_first_test(False), 1) is None
+    cache = cache_for(problem)
+    test = set_first_test(False)
+    _, covered = cache(test)
+    shrunk = Shrinker(cache, time.monotonic() + 30, kind).shrink(ReducedTest(test, covered)).test
+    values = [(type(s.value), s.value) for s in shrunk if s.kind == "value"]
+    assert values == [(int, 0)], shrunk
+
+
+WEEKDAYS = """
+MONDAY, SUNDAY = 0, 6
+
+
+class IllegalWeekdayError(ValueError):
+    pass
+
+
+class _Settings:
+    first = MONDAY
+
+
+settings = _Settings()
+
+
+def set_first_weekday(first):
+    if not MONDAY <= first <= SUNDAY:
+        raise IllegalWeekdayError(first)
+    settings.first = first
+"""
+
+
+def test_a_generated_test_of_an_untyped_number_parameter_passes_no_bool(write_module):
+    """calendar's ``setfirstweekday(firstweekday=False)``, end to end, at a seed whose search
+    keeps ``first=False`` for three mutants of the comparison. ``0`` kills them too, but the
+    reduction's cache held ``set_first_weekday(0)`` from a run under another focus, without
+    those kills: the readable candidate was refused (``CoverageCache``'s ``checking``)."""
+    path = write_module("weekdays", WEEKDAYS)
+    spec = JobSpec(
+        path=str(path), module_name=path.stem, import_root=str(path.parent),
+        units=(UnitJob("set_first_weekday"),), scratch=tempfile.mkdtemp(), seed=1,
+        evaluations=300,
+    )  # fmt: skip
+    sys.modules.pop(path.stem, None)
+    model = analyze_file(path, path.stem)
+    objectives = Objectives.of(spec, model)
+    module = phases.load(spec, objectives)
+    run = phases.UnitRun(spec, spec.units[0], model, module, None, lambda _: None, objectives)
+    run.search(Budget(evaluations=300))
+    source = "\n".join(t.source for t in run.finish(time.monotonic() + 120, set()).tests)
+    assert "set_first_weekday(0)" in source, source
     assert not re.search(r"\b(True|False)\b", source), source

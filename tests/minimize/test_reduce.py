@@ -52,3 +52,26 @@ def test_a_test_made_redundant_by_later_picks_is_dropped_and_its_targets_handed_
     covers = {1: (1, {"m1", "m2", "m3"}), 2: (1, {"b1", "m1", "m2"}), 3: (1, {"b2", "m3"})}
     chosen = cover(covers, min_optional_gain=2)
     assert chosen == {2: {"b1", "m1", "m2"}, 3: {"b2", "m3"}}
+
+
+def test_a_cached_run_is_reused_only_where_it_checked_the_targets_checked_now():
+    """A run made while other mutants were in focus shows none of the kills wanted now: it is
+    run again (and counts as a run, not as a known candidate); one that checked more serves."""
+    focus: list[frozenset[object] | None] = [frozenset({"m1"})]
+    runs: list[frozenset[object] | None] = []
+
+    def run(test):
+        runs.append(focus[0])
+        return test, frozenset(focus[0] or {"m1", "m2"})
+
+    cache = CoverageCache(run, lambda: focus[0])
+    test = (Statement("value", value=0),)
+    assert cache(test)[1] == {"m1"} and test in cache
+    focus[0] = frozenset({"m2"})
+    assert test not in cache
+    assert cache(test)[1] == {"m2"}
+    focus[0] = None  # every optional target
+    assert cache(test)[1] == {"m1", "m2"}
+    focus[0] = frozenset({"m1"})  # fewer than the last run checked: served from the cache
+    assert cache(test)[1] == {"m1", "m2"}
+    assert runs == [frozenset({"m1"}), frozenset({"m2"}), None]

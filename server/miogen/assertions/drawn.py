@@ -5,6 +5,13 @@ often is the same in every run: ``strf_date_convert`` gives a ``datetime.date`` 
 day, or None on its last path. Such a type check keeps the test's point (the call returns,
 and returns that kind of thing) without depending on the day, so a test that covers what no
 other test covers is not left without an assertion and dropped.
+
+Runs agree on a type by chance where the type depends on the draw (``1 if random.random() <
+0.5 else "one"``): two runs half the time, six 1 in 32. So a type is checked only when every
+run agrees on it, and a test with such a check is first run to ``TYPE_RUNS`` runs in all (each
+drawing anew from the unseeded source): a type that is a coin flip then agrees 1 in 32768,
+where it cost a dropped test in the verification's reruns (or a flaky test) 1 in 32 before.
+Only tests that drew and have a type to check pay the extra runs.
 """
 
 from __future__ import annotations
@@ -22,6 +29,8 @@ from miogen.worker.executor import Execution
 # Standard-library value types a test names as ``module.Class``: the renderer imports the
 # modules it sees used that way (emit/render.py, ``module_imports``). Bound at import: the
 # worker later puts a clock-watching subclass in ``datetime.datetime`` (worker/entropy.py).
+TYPE_RUNS = 16
+
 NAMED = {
     kind: f"{kind.__module__}.{kind.__qualname__}"
     for kind in (
@@ -49,6 +58,33 @@ def agreed_types(
             if observation is not None:
                 found.append(observation)
     return found
+
+
+def agree_on_type(runs: list[Execution], index: int) -> bool:
+    """Every run ran the statement to its end and gave it a value of one type."""
+    if not all(_ran(run, index) for run in runs):
+        return False
+    return len({type(run.values[index]) for run in runs}) == 1
+
+
+def typed_in_all(
+    runs: list[Execution], drawn: set[int], agreed: list[Observation]
+) -> list[Observation]:
+    """``agreed`` without the type checks of drawn statements whose type some run did not
+    share (the first two runs' agreement is no more than a coin's), and with the types every
+    run agrees on (``agreed_types``)."""
+    kept = [
+        o
+        for o in agreed
+        if not (o.index in drawn and o.kind == "isinstance") or agree_on_type(runs, o.index)
+    ]
+    return kept + agreed_types(runs, drawn, kept)
+
+
+def checks_types(drawn: set[int], agreed: list[Observation], more: list[Observation]) -> bool:
+    """Whether the observations would check the type of a drawn statement: ``agreed``'s
+    ``isinstance`` of one, or ``more`` (what ``agreed_types`` found)."""
+    return bool(more) or any(o.index in drawn and o.kind == "isinstance" for o in agreed)
 
 
 def _valued(test: TestCase, index: int) -> bool:

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, replace
 
-from miogen.assertions.drawn import agreed_types
+from miogen.assertions.drawn import TYPE_RUNS, agreed_types, checks_types, typed_in_all
 from miogen.assertions.observation import Observation, literal
 from miogen.testcase.model import CALLS, TestCase, has_value
 from miogen.worker.executor import Execution, Executor
@@ -45,8 +45,9 @@ def observe(
     asserts, it would pass or fail by chance. Runs can agree by chance on what came from an
     unseeded source (a random choice between two items): what a statement drew from one, and
     what it changed, is never stated beyond its type (or the class it raised), and a test that
-    drew runs EXTRA_RUNS more times, all of which must end alike (and whose types, where all
-    the runs agree on one, are checked: assertions/drawn.py).
+    drew runs EXTRA_RUNS more times, all of which must end alike; where that would check the
+    type of what it drew, up to TYPE_RUNS runs in all must end alike and agree on the type
+    (assertions/drawn.py).
     """
     first = executor.run(test, trace=False, watch=True)
     with vary():
@@ -73,8 +74,15 @@ def observe(
             agreed.append(observation)
         elif observation.kind == "raises" and replace(observation, message=None) in second_raises:
             agreed.append(replace(observation, message=None))
-    if stable and drawn:
-        agreed += agreed_types(runs, drawn, agreed)
+    if stable and drawn and checks_types(drawn, agreed, agreed_types(runs, drawn, agreed)):
+        # A type the runs agree on may be the draws' chance: more runs, all of which must agree.
+        more = [executor.run(first.test, trace=False, watch=True)
+                for _ in range(TYPE_RUNS - len(runs))]  # fmt: skip
+        runs += more
+        if any(run.timed_out for run in more):
+            return Observed(first.test, [], stable=False, drew=True)
+        stable = len({_ending(run) for run in runs}) == 1
+        agreed = typed_in_all(runs, drawn, agreed)
         agreed.sort(key=lambda o: o.index)
     return Observed(first.test, agreed, stable, drew=bool(drew))
 

@@ -7,7 +7,9 @@ operand: linters flag the bool passed by position, ruff's FBT003), ``pstdev([0, 
 (a bool among a list's numbers). After shrinking, each such bool becomes the number it stands
 for (``0``/``1``, ``0.0``/``1.0``) if the test still covers what it is kept for. A bool is
 left as it is where the code takes a flag: a parameter typed ``bool`` (alone or in a union),
-or with a bool default.
+or with a bool default. An untyped parameter without default takes a number where its body uses
+it as one (``analysis.numeric_uses``: ``formatweekday(day=True, width=False)`` whose body reads
+``names[day]`` and ``width >= 9``).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 from miogen.analysis.model import ModuleModel, Parameter, Signature
+from miogen.analysis.numeric_uses import NumericUses
 from miogen.testcase.model import Statement, TestCase
 
 NumberKind = Callable[[TestCase, int], type | None]
@@ -24,13 +27,19 @@ _COLLECTIONS = frozenset({"list", "tuple", "set"})
 
 
 def number_parameters(
-    model: ModuleModel, signature_of: Callable[[Statement], Signature | None] | None = None
+    model: ModuleModel,
+    signature_of: Callable[[Statement], Signature | None] | None = None,
+    numeric: NumericUses | None = None,
 ) -> NumberKind:
     """For a test and a value statement: ``int`` or ``float`` when the value is passed to a
     parameter typed as that number (or as a union with it and without ``bool``: an operator's
     untyped operand, ``analysis.enrich``), or untyped with a default of that type, or is an
-    item of a list, tuple or set among numbers of that type; else None. ``signature_of`` (the
-    sampler's) knows the signatures of operators too; the model's are looked up without it."""
+    item of a list, tuple or set among numbers of that type; ``int`` when it is passed to an
+    untyped parameter without default that ``numeric`` (``analysis.numeric_uses``, keyed by
+    the signature's line and name) says the body uses as a number; else None.
+    ``signature_of`` (the sampler's) knows the signatures of operators too; the model's are
+    looked up without it."""
+    uses = numeric or {}
 
     def kind(test: TestCase, index: int) -> type | None:
         for statement in test[index + 1 :]:
@@ -39,8 +48,12 @@ def number_parameters(
             for name, reference in statement.args:
                 if reference == index and name:
                     signature = signature_of(statement) if signature_of is not None else None
+                    signature = signature or _signature(model, test, statement)
                     parameter = _parameter(model, test, statement, name, signature)
-                    return _number_type(parameter) if parameter else None
+                    if parameter is None or signature is None:
+                        return None
+                    used = uses.get((signature.line, signature.name), frozenset())
+                    return _number_type(parameter, parameter.name.lstrip("/*") in used)
         return None
 
     return kind
@@ -101,10 +114,12 @@ def _method(model: ModuleModel, class_name: str, name: str) -> Signature | None:
     return next((m for m in methods if m.name == name), None)
 
 
-def _number_type(parameter: Parameter) -> type | None:
+def _number_type(parameter: Parameter, used_as_number: bool = False) -> type | None:
     if parameter.has_default and isinstance(parameter.default, bool):
         return None  # a flag
     kind = parameter.type.kind
+    if kind == "any" and not parameter.has_default and not parameter.annotated:
+        return int if used_as_number else None
     if kind in ("int", "float"):
         return int if kind == "int" else float
     if kind == "union":

@@ -17,27 +17,48 @@ from miogen.testcase.model import (
 
 
 class CoverageCache:
-    """Executions cached by the test's canonical key, so no identical test runs twice."""
+    """Executions cached by the test's canonical key, so no identical test runs twice.
 
-    def __init__(self, run: Callable[[TestCase], tuple[TestCase, frozenset[Hashable]]]) -> None:
+    ``checking`` (optional): the optional targets the runner checks now (None: all of them).
+    A run is reused only where it checked at least those: a candidate that the search or the
+    shrinking of another test ran while other mutants were in focus shows none of the kills now
+    wanted, and would be refused for "losing" them (``setfirstweekday(0)`` for
+    ``setfirstweekday(False)``, whose test is kept for three mutants that 0 kills too)."""
+
+    def __init__(
+        self,
+        run: Callable[[TestCase], tuple[TestCase, frozenset[Hashable]]],
+        checking: Callable[[], frozenset[Hashable] | None] | None = None,
+    ) -> None:
         self._run = run
+        self._checking = checking
         self._cache: dict[tuple[object, ...], tuple[TestCase, frozenset[Hashable]]] = {}
+        self._checked: dict[tuple[object, ...], frozenset[Hashable] | None] = {}
         self.hits = 0
         self.misses = 0
 
     def __contains__(self, test: object) -> bool:
         """Whether ``test`` has run already (calling the cache with it runs nothing)."""
-        return isinstance(test, tuple) and canonical_key(test) in self._cache
+        return isinstance(test, tuple) and self._fresh(canonical_key(test))
 
     def __call__(self, test: TestCase) -> tuple[TestCase, frozenset[Hashable]]:
         key = canonical_key(test)
-        found = self._cache.get(key)
-        if found is not None:
+        if self._fresh(key):
             self.hits += 1
-            return found
+            return self._cache[key]
         self.misses += 1
+        checked = self._checking() if self._checking is not None else None
         found = self._cache[key] = self._run(test)
+        self._checked[key] = checked
         return found
+
+    def _fresh(self, key: tuple[object, ...]) -> bool:
+        if key not in self._cache:
+            return False
+        if self._checking is None:
+            return True
+        then, now = self._checked.get(key), self._checking()
+        return then is None or (now is not None and now <= then)
 
 
 @dataclass

@@ -46,6 +46,28 @@ class SuiteRunner(Protocol):
         ...
 
 
+class _Focus:
+    """The runner, knowing which optional targets it checks now (``CoverageCache``)."""
+
+    def __init__(self, run: SuiteRunner, deadline: float) -> None:
+        self.run = run
+        self.optional: frozenset[Hashable] | None = None
+        self.until = deadline
+
+    def __call__(self, test: TestCase) -> tuple[TestCase, frozenset[Hashable]]:
+        return self.run(test)
+
+    def focus(self, optional: Iterable[Hashable] | None, until: float | None = None) -> None:
+        self.optional = None if optional is None else frozenset(optional)
+        if until is not None:
+            self.until = until
+        self.run.focus(self.optional, until)
+
+    def checking(self) -> frozenset[Hashable] | None:
+        """The optional targets checked now: None for all, none past ``until``."""
+        return frozenset() if time.monotonic() >= self.until else self.optional
+
+
 @dataclass(frozen=True)
 class Reduction:
     """The kept tests, and what the reduction cost."""
@@ -106,8 +128,10 @@ def reduce_suite(
             optional_share=MUTANT_TEST_SHARE, cost=cost,
         )  # fmt: skip
 
+    focused = _Focus(run, deadline)
+    run = focused
     run.focus(None)
-    cache = CoverageCache(run)
+    cache = CoverageCache(run, focused.checking)
     pieces = [piece for test in originals for piece in split_independent(test)]
     if cost is None or not join:
         # One behaviour per test: single calls first, then the independent pieces, whole

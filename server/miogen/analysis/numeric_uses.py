@@ -1,0 +1,143 @@
+"""Untyped parameters the body uses as numbers.
+
+A parameter without annotation and without default takes values of any kind in the search,
+bools among them; where the body uses it as a number (``if width >= 9``, ``names[day]``,
+``range(n)``, ``n * 2``) a ``True``/``False`` there stands for ``1``/``0`` and reads as a flag
+that the code does not have (``formatweekday(day=True, width=False)``). This finds such
+parameters from the source alone, so that the readable pass turns those bools into numbers.
+
+A use counts as numeric when the parameter (its bare name) is:
+
+- an operand of an ordering comparison (``<``, ``<=``, ``>``, ``>=``), or of ``==``/``!=``
+  with a number literal (not a bool);
+- an operand of arithmetic (``+ - * / // % **``, unary ``-``), but not the right side of
+  ``"..." % p`` (string formatting);
+- the index of a subscript (``names[day]``) or a slice bound (``text[:width]``);
+- an argument of ``range(...)``.
+
+A parameter also compared with ``True``/``False`` or by ``is`` with them is a flag, never
+numeric. Nested functions and classes are not looked into (their names are their own).
+"""
+
+from __future__ import annotations
+
+import ast
+
+# (line of the ``def``, function name) -> names of its parameters used as numbers
+NumericUses = dict[tuple[int, str], frozenset[str]]
+
+_ORDERING = (ast.Lt, ast.LtE, ast.Gt, ast.GtE)
+_ARITHMETIC = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow)
+_NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+
+
+def numeric_uses(source: str) -> NumericUses:
+    """Each function's and method's unannotated parameters without default that its body uses
+    as a number, keyed by the ``def``'s line and the function's name (as ``Signature.line``
+    and ``Signature.name``); functions with none are left out. An unparsable source: none."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return {}
+    found: NumericUses = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            names = _numeric_parameters(node)
+            if names:
+                found[(node.lineno, node.name)] = names
+    return found
+
+
+def _numeric_parameters(function: ast.FunctionDef | ast.AsyncFunctionDef) -> frozenset[str]:
+    candidates = _untyped_without_default(function.args)
+    if not candidates:
+        return frozenset()
+    numeric: set[str] = set()
+    flags: set[str] = set()
+    for node in _own_nodes(function):
+        numeric |= _numeric_names(node) & candidates
+        flags |= _flag_names(node) & candidates
+    return frozenset(numeric - flags)
+
+
+def _untyped_without_default(arguments: ast.arguments) -> set[str]:
+    positional = [*arguments.posonlyargs, *arguments.args]
+    without = positional[: len(positional) - len(arguments.defaults)]
+    without += [
+        a for a, d in zip(arguments.kwonlyargs, arguments.kw_defaults, strict=True) if d is None
+    ]
+    return {a.arg for a in without if a.annotation is None and a.arg not in ("self", "cls")}
+
+
+def _own_nodes(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.AST]:
+    """The nodes of the body, not those of nested functions, lambdas and classes."""
+    found: list[ast.AST] = []
+    pending: list[ast.AST] = [s for s in function.body if not isinstance(s, _NESTED)]
+    while pending:
+        node = pending.pop()
+        found.append(node)
+        pending += [c for c in ast.iter_child_nodes(node) if not isinstance(c, _NESTED)]
+    return found
+
+
+def _numeric_names(node: ast.AST) -> set[str]:
+    if isinstance(node, ast.Compare):
+        sides = [node.left, *node.comparators]
+        found: set[str] = set()
+        for position, operator in enumerate(node.ops):
+            pair = sides[position], sides[position + 1]
+            if isinstance(operator, _ORDERING):
+                found |= {_name(side) for side in pair}
+            elif isinstance(operator, ast.Eq | ast.NotEq):
+                for side, other in (pair, pair[::-1]):
+                    if _is_number(other):
+                        found.add(_name(side))
+        return found - {""}
+    if isinstance(node, ast.BinOp) and isinstance(node.op, _ARITHMETIC):
+        operands = [node.left, node.right]
+        if isinstance(node.op, ast.Mod) and _is_text(node.left):
+            operands = [node.left]  # "%s" % p formats p
+        return {_name(side) for side in operands} - {""}
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        return {_name(node.operand)} - {""}
+    if isinstance(node, ast.Subscript):
+        index = node.slice
+        parts = [index.lower, index.upper, index.step] if isinstance(index, ast.Slice) else [index]
+        return {_name(part) for part in parts if part is not None} - {""}
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "range":
+        return {_name(argument) for argument in node.args} - {""}
+    return set()
+
+
+def _flag_names(node: ast.AST) -> set[str]:
+    """Names compared with ``True``/``False`` (``==``, ``!=``, ``is``, ``is not``)."""
+    if not isinstance(node, ast.Compare):
+        return set()
+    sides = [node.left, *node.comparators]
+    found: set[str] = set()
+    for position in range(len(node.ops)):
+        pair = sides[position], sides[position + 1]
+        for side, other in (pair, pair[::-1]):
+            if isinstance(other, ast.Constant) and isinstance(other.value, bool):
+                found.add(_name(side))
+    return found - {""}
+
+
+def _name(node: ast.expr) -> str:
+    return node.id if isinstance(node, ast.Name) else ""
+
+
+def _is_number(node: ast.expr) -> bool:
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
+        node = node.operand
+    return (
+        isinstance(node, ast.Constant)
+        and isinstance(node.value, int | float)
+        and not isinstance(node.value, bool)
+    )
+
+
+def _is_text(node: ast.expr) -> bool:
+    return isinstance(node, ast.JoinedStr) or (
+        isinstance(node, ast.Constant) and isinstance(node.value, str | bytes)
+    )

@@ -1,0 +1,53 @@
+"""Untyped parameters without default that the body uses as numbers."""
+
+from __future__ import annotations
+
+from miogen.analysis.numeric_uses import numeric_uses
+
+SOURCE = """
+NAMES = ["Monday", "Tuesday"]
+
+
+class Week:
+    def format_weekday(self, day, width):
+        if width >= 9:
+            return NAMES[day]
+        return NAMES[day][:width]
+
+    def label(self, text, flag, count: int, size=3):
+        if flag is True or flag == False:
+            return "%s" % text
+        return text.upper() if size == 1 else count + size
+
+
+def first_week(year, month, *, steps):
+    for offset in range(steps):
+        year = -month
+    return year == 0
+
+
+def nested(value):
+    def inner(value):
+        return value + 1
+
+    return inner
+"""
+
+
+def test_comparisons_indexes_slices_arithmetic_and_range_are_numeric_uses():
+    found = numeric_uses(SOURCE)
+    assert found == {
+        (6, "format_weekday"): frozenset({"day", "width"}),
+        (17, "first_week"): frozenset({"month", "steps", "year"}),
+        (24, "inner"): frozenset({"value"}),
+    }
+
+
+def test_flags_typed_defaulted_formatted_and_nested_names_are_not():
+    """``label``: ``flag`` is compared with bools, ``count`` is typed, ``size`` has a default,
+    ``text`` is formatted by ``%``; ``nested``'s ``value`` is used only by ``inner``'s own."""
+    found = numeric_uses(SOURCE)
+    assert (10, "label") not in found
+    assert (23, "nested") not in found
+    assert found[(24, "inner")] == frozenset({"value"})
+    assert numeric_uses("def broken(:\n") == {}
