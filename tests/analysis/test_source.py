@@ -6,7 +6,16 @@ import ast
 import uuid
 
 import pytest
-from miogen.analysis import bisects, formats, indexes, regexes, together, unicodeprops
+from miogen.analysis import (
+    bisects,
+    formats,
+    indexes,
+    measures,
+    numeric_uses,
+    regexes,
+    together,
+    unicodeprops,
+)
 from miogen.analysis.source import parameter_names, parsed
 
 
@@ -22,6 +31,8 @@ TAG = "{uuid.uuid4().hex}"
 
 
 def check(label, pos, width):
+    if len(label) > 63:
+        return None
     if ord(label[pos]) == 0x200D and width > len(label):
         return format(pos, width) + str(bisect_left(TABLE, (ord(label[pos]),)))
     return PATTERN.match(label)
@@ -45,8 +56,10 @@ def test_the_readers_of_one_text_parse_it_once(monkeypatch: pytest.MonkeyPatch) 
         formats.format_parameters(source),
         bisects.groups_of(source),
         unicodeprops.uses_of(source),
+        measures.shapes_of(source),
+        numeric_uses.numeric_uses(source),
     )
-    assert found[0] and found[1], "the toy has a pattern and an index for the readers to find"
+    assert found[0] and found[1] and found[6] and found[7], "the toy has what they look for"
     assert calls.count(source) == 1
 
 

@@ -32,6 +32,7 @@ import functools
 import re
 from dataclasses import dataclass, field
 
+from miogen.analysis.source import parsed
 from miogen.analysis.survey import walk
 
 FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef
@@ -79,9 +80,8 @@ class _Function:
 @functools.lru_cache(maxsize=16)
 def shapes_of(source: str) -> dict[int, dict[str, Measures]]:
     """Per function's ``def`` line, its parameters' measures (those with any)."""
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError):
+    tree = parsed(source)
+    if tree is None:
         return {}
     constants = _module_constants(tree)
     functions: dict[str, _Function] = {}

@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import ast
 
+from miogen.analysis.source import functions_in
+
 # (line of the ``def``, function name) -> names of its parameters used as numbers
 NumericUses = dict[tuple[int, str], frozenset[str]]
 
@@ -35,16 +37,11 @@ def numeric_uses(source: str) -> NumericUses:
     """Each function's and method's unannotated parameters without default that its body uses
     as a number, keyed by the ``def``'s line and the function's name (as ``Signature.line``
     and ``Signature.name``); functions with none are left out. An unparsable source: none."""
-    try:
-        tree = ast.parse(source)
-    except SyntaxError:
-        return {}
     found: NumericUses = {}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-            names = _numeric_parameters(node)
-            if names:
-                found[(node.lineno, node.name)] = names
+    for node in functions_in(source):
+        names = _numeric_parameters(node)
+        if names:
+            found[(node.lineno, node.name)] = names
     return found
 
 

@@ -5,7 +5,7 @@ import system's own), so a latin-1 module that Python imports is read, not refus
 Python could not decode either is a SourceSyntaxError naming the file, as its import would be.
 
 ``parsed`` is the one syntax tree of a text that the analysis readers share (regexes,
-unicodeprops, indexes, formats, bisects, together): each used to parse the module again.
+unicodeprops, indexes, formats, bisects, together, measures, numeric_uses): each used to parse the module again.
 """
 
 from __future__ import annotations
