@@ -1,9 +1,9 @@
-"""Writes the README's settings table from vscode-extension/package.json (``npm run docs:settings``).
+"""Writes docs/vscode.md's settings table from vscode-extension/package.json (``npm run docs:settings``).
 
 One row per ``miogen.*`` setting of ``contributes.configuration``: its name, its default (and the
 other values of an enum) and the first sentence of its description. The table goes between the
-README's ``<!-- settings-table:start -->`` and ``<!-- settings-table:end -->`` markers;
-``--check`` only says whether the README is current (tests/lsp/test_settings_manifest.py).
+page's ``<!-- settings-table:start -->`` and ``<!-- settings-table:end -->`` markers;
+``--check`` only says whether the page is current (tests/lsp/test_settings_manifest.py).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 MANIFEST = REPO / "vscode-extension" / "package.json"
-README = REPO / "README.md"
+PAGE = REPO / "docs" / "vscode.md"  # the page that holds the table
 START, END = "<!-- settings-table:start -->", "<!-- settings-table:end -->"
 PREFIX = "miogen."
 
@@ -56,16 +56,16 @@ def with_table(readme: str, block: str) -> str:
 
 def main(argv: list[str]) -> int:
     manifest = json.loads(MANIFEST.read_text(encoding="utf-8"))
-    current = README.read_text(encoding="utf-8")
+    current = PAGE.read_text(encoding="utf-8")
     wanted = with_table(current, table(manifest))
     if current == wanted:
         return 0
     if "--check" in argv:
-        print(f"{README.name}: the settings table is out of date; run npm run docs:settings")
+        print(f"{PAGE.name}: the settings table is out of date; run npm run docs:settings")
         return 1
-    README.write_text(wanted, encoding="utf-8")
+    PAGE.write_text(wanted, encoding="utf-8")
     print(
-        f"{README.name}: settings table written ({len(manifest['contributes']['configuration']['properties'])} settings)"
+        f"{PAGE.name}: settings table written ({len(manifest['contributes']['configuration']['properties'])} settings)"
     )
     return 0
 

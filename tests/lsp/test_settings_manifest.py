@@ -1,4 +1,4 @@
-"""The extension's manifest declares exactly the settings the server reads, and the README's table
+"""The extension's manifest declares exactly the settings the server reads, and docs/vscode.md's table
 is what scripts/settings-table.py makes of the manifest."""
 
 from __future__ import annotations
@@ -77,9 +77,9 @@ def test_on_save_is_deprecated_for_generate_on_save_and_still_turns_it_off() -> 
     assert Settings(**values).save_mode == "off"  # the one place that maps it (Settings.save_mode)
 
 
-def test_the_readme_table_is_the_generators_output() -> None:
+def test_the_settings_page_table_is_the_generators_output() -> None:
     settings_table = generator()
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    readme = (REPO / "docs" / "vscode.md").read_text(encoding="utf-8")
     table = settings_table.table(MANIFEST)
     assert settings_table.with_table(readme, table) == readme, "run npm run docs:settings"
     rows = table.splitlines()[2:]
