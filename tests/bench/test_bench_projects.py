@@ -91,3 +91,44 @@ def test_mutation_table_only_when_measured():
     del measured.mutants[0]["miogen_reported"]  # a row of a run before that column
     assert projects.mutation_table([measured])[2].endswith("| 2 |  | 1.0 |")
     json.dumps(measured.mutants)  # what results.json holds
+
+
+def toy_project(tmp_path: Path, monkeypatch) -> projects.Project:
+    """A pinned sdist of a one-module project whose own test takes one side of its branch."""
+    import hashlib
+    import tarfile
+
+    source = tmp_path / "toy-1.0"
+    (source / "tests").mkdir(parents=True)
+    (source / "toy.py").write_text(
+        "def sign(x: int) -> str:\n"
+        "    if x > 0:\n"
+        "        return 'positive'\n"
+        "    if x == 0:\n"
+        "        return 'zero'\n"
+        "    return 'negative'\n"
+    )
+    (source / "tests" / "test_toy.py").write_text(
+        "from toy import sign\n\n\ndef test_positive():\n    assert sign(3) == 'positive'\n"
+    )
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    with tarfile.open(cache / "toy-1.0.tar.gz", "w:gz") as tar:
+        tar.add(source, arcname="toy-1.0")
+    monkeypatch.setattr(projects, "CACHE", cache)
+    digest = hashlib.sha256((cache / "toy-1.0.tar.gz").read_bytes()).hexdigest()
+    return projects.Project("toy", "1.0", digest, ("toy.py",), "tests")
+
+
+def test_a_budget_in_evaluations_reaches_miogen_is_recorded_and_repeats(tmp_path, monkeypatch):
+    toy = toy_project(tmp_path, monkeypatch)
+    # budget 0 s: only the evaluations per unit can give miogen's search anything to do
+    runs = [projects.run_project(toy, 0.0, seed=1, evaluations=60) for _ in range(2)]
+    first, second = runs
+    assert (first.evaluations, first.budget, first.seed) == (60, None, 1)
+    assert (first.human_covered, first.human_branches) == (1, 4)
+    assert first.added == 3 and first.human_files_modified == 0
+    assert first.generated_failing == first.generated_flaky == []
+    counts = ("combined_covered", "generated_tests", "still_missed", "miogen_lines")
+    assert [getattr(first, c) for c in counts] == [getattr(second, c) for c in counts]
+    assert first.python == "miogen's own"
