@@ -24,7 +24,8 @@ Every figure is coverage.py's (``coverage json``'s covered_branches / num_branch
 modules generated for), measured by the project's own pytest run, not miogen's report. Of the
 branches the human suite misses, those no test can take on the running Python are counted apart
 (``unreachable``, by bench/py2_branches.py's rules: the sides of version guards only Python 2
-takes, and of feature checks for a builtin this Python has), so that what miogen adds can be
+takes, of feature checks for a builtin this Python has, and the bodies of ``if __name__ ==
+"__main__":``), so that what miogen adds can be
 judged against the reachable ones too; the branches the combined run still misses are kept per
 module (``still_missed``) to be studied one by one.
 """
@@ -324,13 +325,15 @@ def measure(
 def unreachable(source: str, missing: list[list[int]]) -> int:
     """How many of the ``missing`` arcs of a module no test takes on the running Python: those
     bench/py2_branches.py counts (only Python 2 takes them, or only a Python without a builtin
-    this one has).
+    this one has), and those into the body of ``if __name__ == "__main__":`` (no test runs the
+    module as a script).
     """
-    from bench.py2_branches import builtin_checks, python2_only, version_guards
+    from bench.py2_branches import builtin_checks, python2_only, script_guards, version_guards
 
     only = python2_only(missing, version_guards(source, tuple(sys.version_info)))
     rest = [arc for arc in missing if tuple(arc) not in set(only)]
-    return len(only) + len(python2_only(rest, builtin_checks(source)))
+    dead = python2_only(rest, builtin_checks(source) + script_guards(source))
+    return len(only) + len(dead)
 
 
 def coverage_files(

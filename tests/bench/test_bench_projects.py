@@ -132,3 +132,19 @@ def test_a_budget_in_evaluations_reaches_miogen_is_recorded_and_repeats(tmp_path
     counts = ("combined_covered", "generated_tests", "still_missed", "miogen_lines")
     assert [getattr(first, c) for c in counts] == [getattr(second, c) for c in counts]
     assert first.python == "miogen's own"
+
+
+def test_unreachable_counts_the_body_of_a_script_guard():
+    source = (
+        "def f(x):\n"
+        "    if x:\n"
+        "        return 1\n"
+        "    return 2\n"
+        "\n"
+        "\n"
+        'if __name__ == "__main__":\n'
+        "    print(f(1))\n"
+    )
+    # 7->8: only `python module.py` runs it; 2->4 a test can take
+    assert projects.unreachable(source, [[7, 8], [2, 4]]) == 1
+    assert projects.unreachable(source.replace('"__main__"', '"other"'), [[7, 8]]) == 0
