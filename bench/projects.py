@@ -234,8 +234,21 @@ def environment(project: Project, root: Path) -> str:
         capture_output=True,
         text=True,
     ).stdout.strip()
-    (Path(site) / "bench-project.pth").write_text(f"{root / project.path}\n")
+    install_editable(project, root, Path(site))
     return str(python)
+
+
+def install_editable(project: Project, root: Path, site: Path) -> None:
+    """What an editable install of the unpacked project puts in ``site``: a path file naming
+    ``root/path``, and the sdist's PKG-INFO as the distribution's metadata (a suite may read
+    its version with ``importlib.metadata``)."""
+    (site / "bench-project.pth").write_text(f"{root / project.path}\n")
+    name = re.sub(r"[-_.]+", "_", project.name)
+    for old in site.glob(f"{name}-*.dist-info"):
+        shutil.rmtree(old)
+    info = site / f"{name}-{project.version}.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text((root / "PKG-INFO").read_text())
 
 
 def fetch(project: Project) -> Path:

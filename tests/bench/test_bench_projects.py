@@ -148,3 +148,18 @@ def test_unreachable_counts_the_body_of_a_script_guard():
     # 7->8: only `python module.py` runs it; 2->4 a test can take
     assert projects.unreachable(source, [[7, 8], [2, 4]]) == 1
     assert projects.unreachable(source.replace('"__main__"', '"other"'), [[7, 8]]) == 0
+
+
+def test_an_editable_install_names_the_source_folder_and_the_version(tmp_path: Path):
+    import importlib.metadata
+
+    root, site = tmp_path / "toy-1.0", tmp_path / "site"
+    site.mkdir()
+    (root / "src").mkdir(parents=True)
+    (root / "PKG-INFO").write_text("Metadata-Version: 2.1\nName: toy-kit\nVersion: 1.0\n")
+    toy = projects.Project("toy-kit", "1.0", "0" * 64, ("src/toy.py",), "tests", path="src")
+    for _ in range(2):  # a second run's copy replaces the first's
+        projects.install_editable(toy, root, site)
+    assert (site / "bench-project.pth").read_text() == f"{root / 'src'}\n"
+    found = list(importlib.metadata.distributions(path=[str(site)]))
+    assert [(d.metadata["Name"], d.version) for d in found] == [("toy-kit", "1.0")]
