@@ -128,7 +128,7 @@ PROJECTS = (
     Project(
         "python-dateutil", "2.9.0.post0",
         "37dd54208da7e1cd875388217d5e00ebd4179249f90fb72437e91a35459a0ad3",
-        ("src/dateutil/easter.py", "src/dateutil/relativedelta.py"), "tests",
+        ("src/dateutil/easter.py", "src/dateutil/parser/_parser.py"), "tests",
         requires=("pytest==8.1.1", "pytest-cov==5.0.0", "coverage==7.17.5", "iniconfig==2.3.1",
                   "packaging==26.4", "pluggy==1.7.0", "Pygments==2.21.0", "six==1.17.0",
                   "freezegun==1.5.5", "hypothesis==6.170.17", "sortedcontainers==2.4.0",
