@@ -24,7 +24,8 @@ Every figure is coverage.py's (``coverage json``'s covered_branches / num_branch
 modules generated for), measured by the project's own pytest run, not miogen's report. Of the
 branches the human suite misses, those no test can take on the running Python are counted apart
 (``unreachable``, by bench/py2_branches.py's rules: the sides of version guards only Python 2
-takes, and of feature checks for a builtin this Python has), so that what miogen adds can be
+takes, of feature checks for a builtin this Python has, and the bodies of ``if __name__ ==
+"__main__":``), so that what miogen adds can be
 judged against the reachable ones too; the branches the combined run still misses are kept per
 module (``still_missed``) to be studied one by one.
 """
@@ -64,6 +65,13 @@ class Project:
     tests: str  # folder (relative) where the generated files go, beside the project's tests
     # (module, the project's test file for it): mutants measured with --mutation
     mutation: tuple[tuple[str, str], ...] = ()
+    # What its suite needs, every package pinned (installed with --no-deps): when given, the
+    # project gets a virtual environment of its own (``environment``) where its pytest and
+    # miogen's worker run (``miogen generate --python``); else miogen's own interpreter.
+    requires: tuple[str, ...] = ()
+    # The folder (relative) its package is imported from, put on that environment's path as an
+    # editable install would: "src" for a src layout.
+    path: str = ""
 
     @property
     def archive(self) -> str:
@@ -106,6 +114,27 @@ PROJECTS = (
         ("idna/core.py", "idna/intranges.py"), "tests",
         (("idna/intranges.py", "tests/test_intranges.py"),),
     ),
+    # src layouts whose suites need packages of their own: each runs in a venv of its own.
+    # sortedcontainers was tried: its sdist ships no tests. dateutil's setup.cfg turns warnings
+    # into errors, and pytest 9 deprecates a generator in its parametrize: pytest 8.1.
+    Project(
+        "marshmallow", "3.21.1",
+        "4e65e9e0d80fc9e609574b9983cf32579f305c718afb30d7233ab818571768c3",
+        ("src/marshmallow/utils.py", "src/marshmallow/orderedset.py"), "tests",
+        requires=("pytest==9.2.0", "coverage==7.17.5", "iniconfig==2.3.1", "packaging==26.4",
+                  "pluggy==1.7.0", "Pygments==2.21.0", "pytz==2026.6", "simplejson==4.3.0"),
+        path="src",
+    ),
+    Project(
+        "python-dateutil", "2.9.0.post0",
+        "37dd54208da7e1cd875388217d5e00ebd4179249f90fb72437e91a35459a0ad3",
+        ("src/dateutil/easter.py", "src/dateutil/parser/_parser.py"), "tests",
+        requires=("pytest==8.1.1", "pytest-cov==5.0.0", "coverage==7.17.5", "iniconfig==2.3.1",
+                  "packaging==26.4", "pluggy==1.7.0", "Pygments==2.21.0", "six==1.17.0",
+                  "freezegun==1.5.5", "hypothesis==6.170.17", "sortedcontainers==2.4.0",
+                  "tzdata==2026.6"),
+        path="src",
+    ),
 )  # fmt: skip
 
 
@@ -122,6 +151,11 @@ class ProjectResult:
     generated_flaky: list[str] = field(default_factory=list)
     human_failing: list[str] = field(default_factory=list)
     wall_seconds: float = 0.0
+    # miogen's budget: seconds per module, or evaluations per unit (then budget is None)
+    budget: float | None = None
+    evaluations: int | None = None
+    seed: int = 0
+    python: str = ""  # the interpreter the project's suite ran in
     pynguin_covered: int | None = None  # human suite + Pynguin's tests; None: not run
     pynguin_status: list[str] = field(default_factory=list)
     pynguin_seconds: float = 0.0
@@ -177,6 +211,46 @@ def _children_cpu() -> float:
     return used.ru_utime + used.ru_stime
 
 
+def environment(project: Project, root: Path) -> str:
+    """The interpreter the project's suite runs in: miogen's own, or (``requires``) a virtual
+    environment of the project's, made once under the cache with exactly those packages, whose
+    path file names ``root/path`` (this run's unpacked copy) as an editable install would."""
+    if not project.requires:
+        return sys.executable
+    key = hashlib.sha256("\n".join(project.requires).encode()).hexdigest()[:12]
+    venv = CACHE / "venvs" / f"{project.name}-{project.version}-{key}"
+    python = venv / "bin" / "python"
+    if not (venv / "ready").exists():
+        shutil.rmtree(venv, ignore_errors=True)
+        subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, capture_output=True)
+        subprocess.run(
+            [str(python), "-m", "pip", "install", "-q", "--no-deps", *project.requires],
+            check=True, capture_output=True, text=True,
+        )  # fmt: skip
+        (venv / "ready").write_text("\n".join(project.requires) + "\n")
+    site = subprocess.run(
+        [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+    install_editable(project, root, Path(site))
+    return str(python)
+
+
+def install_editable(project: Project, root: Path, site: Path) -> None:
+    """What an editable install of the unpacked project puts in ``site``: a path file naming
+    ``root/path``, and the sdist's PKG-INFO as the distribution's metadata (a suite may read
+    its version with ``importlib.metadata``)."""
+    (site / "bench-project.pth").write_text(f"{root / project.path}\n")
+    name = re.sub(r"[-_.]+", "_", project.name)
+    for old in site.glob(f"{name}-*.dist-info"):
+        shutil.rmtree(old)
+    info = site / f"{name}-{project.version}.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text((root / "PKG-INFO").read_text())
+
+
 def fetch(project: Project) -> Path:
     """The sdist, downloaded once and checked against its pinned sha256."""
     CACHE.mkdir(parents=True, exist_ok=True)
@@ -214,11 +288,30 @@ def generated_path(project: Project, root: Path, module: str) -> Path:
     return root / project.tests / f"test_{stem}_miogen.py"
 
 
-def generate(project: Project, root: Path, module: str, budget: float, seed: int) -> list[str]:
+def budget_options(budget: float, evaluations: int | None) -> list[str]:
+    """miogen's budget: seconds per module, or (``evaluations``) fitness evaluations per unit,
+    which the load of the machine does not change.
+
+    >>> budget_options(2.0, None), budget_options(2.0, 300)
+    (['--budget', '2.0'], ['--evaluations', '300'])
+    """
+    return ["--budget", str(budget)] if evaluations is None else ["--evaluations", str(evaluations)]
+
+
+def generate(
+    project: Project,
+    root: Path,
+    module: str,
+    budget: float,
+    seed: int,
+    evaluations: int | None = None,
+    python: str = sys.executable,
+) -> list[str]:
     output = generated_path(project, root, module)
     done = subprocess.run(
-        [sys.executable, "-m", "miogen", "generate", str(root / module), "--budget", str(budget),
-         "--seed", str(seed), "--output", str(output)],
+        [sys.executable, "-m", "miogen", "generate", str(root / module),
+         *budget_options(budget, evaluations), "--seed", str(seed), "--output", str(output),
+         *(["--python", python] if python != sys.executable else [])],
         cwd=root, capture_output=True, text=True, timeout=3600, stdin=subprocess.DEVNULL,
     )  # fmt: skip
     said = [line for line in done.stdout.splitlines() if "your suite" in line]
@@ -227,9 +320,11 @@ def generate(project: Project, root: Path, module: str, budget: float, seed: int
     )
 
 
-def measure(root: Path, modules: tuple[str, ...], leave_out: list[Path]) -> dict[str, object]:
+def measure(
+    root: Path, modules: tuple[str, ...], leave_out: list[Path], python: str = sys.executable
+) -> dict[str, object]:
     """The project's pytest from its root under coverage.py: branches per module, failures."""
-    files, failing = coverage_files(root, modules, leave_out)
+    files, failing = coverage_files(root, modules, leave_out, python)
     summary = {"branches": 0, "covered": 0, "failing": failing, "missing": {}}
     for module in modules:
         entry = files.get(module) or files.get(str(root / module)) or {}
@@ -243,17 +338,19 @@ def measure(root: Path, modules: tuple[str, ...], leave_out: list[Path]) -> dict
 def unreachable(source: str, missing: list[list[int]]) -> int:
     """How many of the ``missing`` arcs of a module no test takes on the running Python: those
     bench/py2_branches.py counts (only Python 2 takes them, or only a Python without a builtin
-    this one has).
+    this one has), and those into the body of ``if __name__ == "__main__":`` (no test runs the
+    module as a script).
     """
-    from bench.py2_branches import builtin_checks, python2_only, version_guards
+    from bench.py2_branches import builtin_checks, python2_only, script_guards, version_guards
 
     only = python2_only(missing, version_guards(source, tuple(sys.version_info)))
     rest = [arc for arc in missing if tuple(arc) not in set(only)]
-    return len(only) + len(python2_only(rest, builtin_checks(source)))
+    dead = python2_only(rest, builtin_checks(source) + script_guards(source))
+    return len(only) + len(dead)
 
 
 def coverage_files(
-    root: Path, modules: tuple[str, ...], leave_out: list[Path]
+    root: Path, modules: tuple[str, ...], leave_out: list[Path], python: str = sys.executable
 ) -> tuple[dict[str, Any], list[str]]:
     """``coverage json``'s files of the project's pytest run from its root, and its failing
     tests."""
@@ -261,14 +358,14 @@ def coverage_files(
         data, junit, report = (os.path.join(scratch, n) for n in ("cov", "junit.xml", "c.json"))
         environment = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
         subprocess.run(
-            [sys.executable, "-m", "coverage", "run", "--branch", f"--data-file={data}",
+            [python, "-m", "coverage", "run", "--branch", f"--data-file={data}",
              f"--include={','.join(str(root / m) for m in modules)}", "-m", "pytest", "-q",
              "-p", "no:cacheprovider", f"--junit-xml={junit}",
              *(f"--ignore={path}" for path in leave_out)],
             cwd=root, env=environment, capture_output=True, text=True, timeout=3600,
         )  # fmt: skip
         subprocess.run(
-            [sys.executable, "-m", "coverage", "json", f"--data-file={data}", "-o", report],
+            [python, "-m", "coverage", "json", f"--data-file={data}", "-o", report],
             cwd=root, capture_output=True, text=True, check=False,
         )  # fmt: skip
         files = json.loads(Path(report).read_text())["files"] if os.path.exists(report) else {}
@@ -287,12 +384,14 @@ def failing_tests(junit: Path) -> list[str]:
     ]
 
 
-def passes(root: Path, files: list[Path]) -> tuple[list[str], list[str]]:
+def passes(
+    root: Path, files: list[Path], python: str = sys.executable
+) -> tuple[list[str], list[str]]:
     """The project's plain pytest on ``files`` alone, from its root: (all ids, failing ids)."""
     with tempfile.TemporaryDirectory(prefix="bench-projects-") as scratch:
         junit = Path(scratch) / "junit.xml"
         subprocess.run(
-            [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+            [python, "-m", "pytest", "-q", "-p", "no:cacheprovider",
              f"--junit-xml={junit}", *map(str, files)],
             cwd=root, env=dict(os.environ, PYTHONDONTWRITEBYTECODE="1"),
             capture_output=True, text=True, timeout=1800, stdin=subprocess.DEVNULL,
@@ -317,13 +416,15 @@ def failing_and_flaky(runs: list[list[str]]) -> tuple[list[str], list[str]]:
     return failing, [t for t in seen if t not in failing]
 
 
-def module_name(module: str) -> str:
-    """The dotted name of a module path relative to the project's root.
+def module_name(module: str, path: str = "") -> str:
+    """The dotted name of a module path relative to the project's root, imported from ``path``.
 
     >>> module_name("inflection/__init__.py"), module_name("toolz/recipes.py")
     ('inflection', 'toolz.recipes')
+    >>> module_name("src/dateutil/easter.py", "src")
+    'dateutil.easter'
     """
-    parts = list(Path(module).with_suffix("").parts)
+    parts = list(Path(module).relative_to(path or ".").with_suffix("").parts)
     if parts[-1] == "__init__":
         parts.pop()
     return ".".join(parts)
@@ -337,10 +438,10 @@ def pynguin_files(
 
     written, said, seconds = [], [], 0.0
     for module in project.modules:
-        name = module_name(module)
+        name = module_name(module, project.path)
         run = run_pynguin(
             root / module, "pynguin-dynamosa", budget, seed, scratch / name,
-            project_path=root, module_name=name,
+            project_path=root / project.path, module_name=name,
         )  # fmt: skip
         seconds += run.wall_seconds
         said.append(f"{name}: {run.status} {run.message}".strip())
@@ -376,7 +477,12 @@ def survivors(dump: str) -> tuple[int, list[tuple[str, int]]]:
 
 
 def mutants(
-    root: Path, module: str, human_tests: str, generated: Path, scratch: Path
+    root: Path,
+    module: str,
+    human_tests: str,
+    generated: Path,
+    scratch: Path,
+    python: str = sys.executable,
 ) -> dict[str, object]:
     """Mutants of ``module`` the project's test file for it leaves alive, and how many of them
     the generated file kills: cosmic-ray runs the human file per mutant; each survivor is
@@ -389,7 +495,7 @@ def mutants(
     for cache in list(root.rglob("__pycache__")):  # no stale bytecode hides a mutant
         shutil.rmtree(cache)
     started = time.monotonic()
-    dump = run_session(root, scratch, module, human_tests, sys.executable, env=environment)
+    dump = run_session(root, scratch, module, human_tests, python, env=environment)
     run, alive = survivors(dump)
     original = (root / module).read_bytes()
     killed = 0
@@ -402,7 +508,7 @@ def mutants(
             if (root / module).read_bytes() == original:
                 continue
             done = subprocess.run(
-                [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider",
+                [python, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider",
                  str(generated)],
                 cwd=root, env=environment, capture_output=True, timeout=20,
                 stdin=subprocess.DEVNULL,
@@ -445,22 +551,33 @@ def run_project(
     seed: int,
     pynguin_budget: int | None = None,
     mutation: bool = False,
+    evaluations: int | None = None,
 ) -> ProjectResult:
+    """``evaluations``: miogen's budget in evaluations per unit instead of ``budget`` seconds
+    per module, so that the counts repeat whatever the load."""
     started = time.monotonic()
-    result = ProjectResult(project.name, list(project.modules))
+    result = ProjectResult(
+        project.name, list(project.modules), seed=seed, evaluations=evaluations,
+        budget=budget if evaluations is None else None,
+    )  # fmt: skip
     with tempfile.TemporaryDirectory(prefix=f"bench-{project.name}-") as work:
         root = unpack(fetch(project), Path(work))
+        with timed(result.steps, "environment"):
+            python = environment(project, root)
+        result.python = "miogen's own" if python == sys.executable else "the project's venv"
         before = hashes(root)
         for module in project.modules:
             with timed(result.steps, f"generate {module}"):
-                result.miogen_lines += generate(project, root, module, budget, seed)
+                result.miogen_lines += generate(
+                    project, root, module, budget, seed, evaluations, python
+                )
         after = hashes(root)
         outputs = [generated_path(project, root, m) for m in project.modules]
         result.human_files_modified = sum(1 for k, v in before.items() if after.get(k) != v)
         with timed(result.steps, "measure human suite"):
-            human = measure(root, project.modules, outputs)
+            human = measure(root, project.modules, outputs, python)
         with timed(result.steps, "measure combined"):
-            combined = measure(root, project.modules, [])
+            combined = measure(root, project.modules, [], python)
         result.human_branches = int(human["branches"])  # type: ignore[call-overload]
         result.human_covered = int(human["covered"])  # type: ignore[call-overload]
         result.combined_covered = int(combined["covered"])  # type: ignore[call-overload]
@@ -481,7 +598,7 @@ def run_project(
         runs = [ours]
         with timed(result.steps, "generated files twice"):
             for _ in range(2):
-                runs.append(passes(root, existing)[1] if existing else [])
+                runs.append(passes(root, existing, python)[1] if existing else [])
         result.generated_failing, result.generated_flaky = failing_and_flaky(runs)
         result.human_failing = list(human["failing"])  # type: ignore[call-overload]
         result.generated_tests = sum(
@@ -490,9 +607,10 @@ def run_project(
         result.wall_seconds = time.monotonic() - started
         for module, human_tests in project.mutation if mutation else ():
             output = generated_path(project, root, module)
-            scratch = Path(work) / "mutation" / module_name(module)
-            found = mutants(root, module, human_tests, output, scratch)
-            found["miogen_reported"] = reported_kills(result.miogen_lines, module_name(module))
+            name = module_name(module, project.path)
+            scratch = Path(work) / "mutation" / name
+            found = mutants(root, module, human_tests, output, scratch, python)
+            found["miogen_reported"] = reported_kills(result.miogen_lines, name)
             result.mutants.append(found)
         if pynguin_budget is not None:
             scratch = Path(work) / "pynguin"
@@ -501,7 +619,7 @@ def run_project(
             written, result.pynguin_status, result.pynguin_seconds = pynguin_files(
                 project, root, pynguin_budget, seed, scratch
             )
-            with_pynguin = measure(root, project.modules, [])
+            with_pynguin = measure(root, project.modules, [], python)
             result.pynguin_covered = int(with_pynguin["covered"])  # type: ignore[call-overload]
     return result
 
@@ -574,6 +692,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--budget", type=float, default=2.0, help="seconds per module, shared by its units"
     )
+    parser.add_argument(
+        "--evaluations", type=int, help="evaluations per unit instead (counts repeat under load)"
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--projects", nargs="*", help="names (default: all)")
     parser.add_argument("--pynguin-budget", type=int, default=30, help="seconds per module")
@@ -594,7 +715,9 @@ def main(argv: list[str] | None = None) -> int:
         ensure_pynguin()
     results = []
     for p in chosen:
-        results.append(run_project(p, args.budget, args.seed, pynguin_budget, args.mutation))
+        results.append(
+            run_project(p, args.budget, args.seed, pynguin_budget, args.mutation, args.evaluations)
+        )
         print("\n".join(table(results[-1:])[2:]), flush=True)
     RESULTS.mkdir(parents=True, exist_ok=True)
     rows = [dict(asdict(r), added=r.added, human_percent=r.human_percent,

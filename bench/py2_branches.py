@@ -112,6 +112,35 @@ def builtin_checks(source: str) -> list[Guard]:
     return guards
 
 
+def script_guards(source: str) -> list[Guard]:
+    r"""Module-level ``if __name__ == "__main__":``: a test imports the module, so the body
+    (a script's demo, run by ``python module.py`` only) is dead under any test run.
+
+    >>> [(g.line, sorted(g.python2_lines)) for g in script_guards(
+    ...     "x = 1\nif __name__ == '__main__':\n    print(x)\n    print(2)\n")]
+    [(2, [3, 4])]
+    """
+    guards = []
+    for node in ast.parse(source).body:
+        test = node.test if isinstance(node, ast.If) else None
+        if (
+            isinstance(node, ast.If)
+            and isinstance(test, ast.Compare)
+            and len(test.ops) == 1
+            and isinstance(test.ops[0], ast.Eq)
+            and {ast.dump(test.left), ast.dump(test.comparators[0])}
+            == {ast.dump(ast.Name("__name__", ast.Load())), ast.dump(ast.Constant("__main__"))}
+        ):
+            lines = frozenset(
+                line
+                for statement in node.body
+                for line in range(statement.lineno, (statement.end_lineno or 0) + 1)
+            )
+            other = node.orelse[0].lineno if node.orelse else None
+            guards.append(Guard(node.lineno, lines, node.body[0].lineno, other))
+    return guards
+
+
 def python2_only(missing: list[list[int]], guards: list[Guard]) -> list[tuple[int, int]]:
     """The missed arcs (from, to) that only Python 2 takes (see the module docstring)."""
     lines = frozenset().union(*(g.python2_lines for g in guards)) if guards else frozenset()

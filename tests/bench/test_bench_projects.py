@@ -91,3 +91,75 @@ def test_mutation_table_only_when_measured():
     del measured.mutants[0]["miogen_reported"]  # a row of a run before that column
     assert projects.mutation_table([measured])[2].endswith("| 2 |  | 1.0 |")
     json.dumps(measured.mutants)  # what results.json holds
+
+
+def toy_project(tmp_path: Path, monkeypatch) -> projects.Project:
+    """A pinned sdist of a one-module project whose own test takes one side of its branch."""
+    import hashlib
+    import tarfile
+
+    source = tmp_path / "toy-1.0"
+    (source / "tests").mkdir(parents=True)
+    (source / "toy.py").write_text(
+        "def sign(x: int) -> str:\n"
+        "    if x > 0:\n"
+        "        return 'positive'\n"
+        "    if x == 0:\n"
+        "        return 'zero'\n"
+        "    return 'negative'\n"
+    )
+    (source / "tests" / "test_toy.py").write_text(
+        "from toy import sign\n\n\ndef test_positive():\n    assert sign(3) == 'positive'\n"
+    )
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    with tarfile.open(cache / "toy-1.0.tar.gz", "w:gz") as tar:
+        tar.add(source, arcname="toy-1.0")
+    monkeypatch.setattr(projects, "CACHE", cache)
+    digest = hashlib.sha256((cache / "toy-1.0.tar.gz").read_bytes()).hexdigest()
+    return projects.Project("toy", "1.0", digest, ("toy.py",), "tests")
+
+
+def test_a_budget_in_evaluations_reaches_miogen_is_recorded_and_repeats(tmp_path, monkeypatch):
+    toy = toy_project(tmp_path, monkeypatch)
+    # budget 0 s: only the evaluations per unit can give miogen's search anything to do
+    runs = [projects.run_project(toy, 0.0, seed=1, evaluations=60) for _ in range(2)]
+    first, second = runs
+    assert (first.evaluations, first.budget, first.seed) == (60, None, 1)
+    assert (first.human_covered, first.human_branches) == (1, 4)
+    assert first.added == 3 and first.human_files_modified == 0
+    assert first.generated_failing == first.generated_flaky == []
+    counts = ("combined_covered", "generated_tests", "still_missed", "miogen_lines")
+    assert [getattr(first, c) for c in counts] == [getattr(second, c) for c in counts]
+    assert first.python == "miogen's own"
+
+
+def test_unreachable_counts_the_body_of_a_script_guard():
+    source = (
+        "def f(x):\n"
+        "    if x:\n"
+        "        return 1\n"
+        "    return 2\n"
+        "\n"
+        "\n"
+        'if __name__ == "__main__":\n'
+        "    print(f(1))\n"
+    )
+    # 7->8: only `python module.py` runs it; 2->4 a test can take
+    assert projects.unreachable(source, [[7, 8], [2, 4]]) == 1
+    assert projects.unreachable(source.replace('"__main__"', '"other"'), [[7, 8]]) == 0
+
+
+def test_an_editable_install_names_the_source_folder_and_the_version(tmp_path: Path):
+    import importlib.metadata
+
+    root, site = tmp_path / "toy-1.0", tmp_path / "site"
+    site.mkdir()
+    (root / "src").mkdir(parents=True)
+    (root / "PKG-INFO").write_text("Metadata-Version: 2.1\nName: toy-kit\nVersion: 1.0\n")
+    toy = projects.Project("toy-kit", "1.0", "0" * 64, ("src/toy.py",), "tests", path="src")
+    for _ in range(2):  # a second run's copy replaces the first's
+        projects.install_editable(toy, root, site)
+    assert (site / "bench-project.pth").read_text() == f"{root / 'src'}\n"
+    found = list(importlib.metadata.distributions(path=[str(site)]))
+    assert [(d.metadata["Name"], d.version) for d in found] == [("toy-kit", "1.0")]

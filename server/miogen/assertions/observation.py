@@ -35,9 +35,22 @@ class Observation:
 
 
 def literal(value: object) -> str | None:
-    """A Python expression that rebuilds ``value``, or None when there is no stable literal form."""
+    """A Python expression that rebuilds ``value``, or None when there is no stable literal form.
+
+    A container that holds itself has none (a linked list's sentinel ``end = [None, end,
+    end]``): its items are rendered to a depth past which no literal fits in MAX_LITERAL.
+
+    >>> end: list[object] = [None]
+    >>> end += [end, end]
+    >>> literal(end), literal([[1], (2,), {3: [4]}])
+    (None, '[[1], (2,), {3: [4]}]')
+    """
+    return _item(value, 0)
+
+
+def _item(value: object, depth: int) -> str | None:
     try:
-        return _literal(value)
+        return _literal(value, depth)
     except ValueError:  # repr() of an int inside a container, past 4300 digits
         return None
 
@@ -54,7 +67,7 @@ def input_literal(value: object) -> str | None:
     return literal(value)
 
 
-def _literal(value: object) -> str | None:
+def _literal(value: object, depth: int = 0) -> str | None:
     if isinstance(value, str | bytes):
         if len(value) > MAX_LITERAL:  # its literal is longer still; and quoting a string of
             return None  # hundreds of megabytes (calendar's, w=10**8) ran out of memory
@@ -72,9 +85,9 @@ def _literal(value: object) -> str | None:
     elif isinstance(value, complex):
         text = repr(value)
     elif isinstance(value, list | tuple | set | frozenset) and type(value) in CONTAINERS:
-        return _container(value)
+        return _container(value, depth)
     elif isinstance(value, dict) and type(value) is dict:
-        return _dict(value)
+        return _dict(value, depth)
     else:
         stdlib = stdlib_literal(value)
         if stdlib is None:
@@ -85,16 +98,22 @@ def _literal(value: object) -> str | None:
 
 CONTAINERS = (list, tuple, set, frozenset)
 MAX_ITEMS = 20
+# Each level of nesting adds two brackets: a literal nested deeper is longer than MAX_LITERAL.
+MAX_DEPTH = MAX_LITERAL // 2
 
 
-def _container(value: list[Any] | tuple[Any, ...] | set[Any] | frozenset[Any]) -> str | None:
-    if len(value) > MAX_ITEMS:
+def _container(
+    value: list[Any] | tuple[Any, ...] | set[Any] | frozenset[Any], depth: int
+) -> str | None:
+    if len(value) > MAX_ITEMS or depth >= MAX_DEPTH:
         return None
     unordered = isinstance(value, set | frozenset)
-    found = [literal(v) for v in (sorted(value, key=repr) if unordered else value)]
-    items = [item for item in found if item is not None]
-    if len(items) < len(found):
-        return None
+    items = []
+    for v in sorted(value, key=repr) if unordered else value:
+        item = _item(v, depth + 1)
+        if item is None:  # at once: a cycle's other items would each go MAX_DEPTH deep again
+            return None
+        items.append(item)
     if type(value) is tuple:
         text = "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
     elif type(value) is list:
@@ -107,12 +126,15 @@ def _container(value: list[Any] | tuple[Any, ...] | set[Any] | frozenset[Any]) -
     return text if len(text) <= MAX_LITERAL else None
 
 
-def _dict(value: dict[Any, Any]) -> str | None:
-    if len(value) > MAX_ITEMS:
+def _dict(value: dict[Any, Any], depth: int) -> str | None:
+    if len(value) > MAX_ITEMS or depth >= MAX_DEPTH:
         return None
-    pairs = [(literal(k), literal(v)) for k, v in value.items()]
-    if any(k is None or v is None for k, v in pairs):
-        return None
+    pairs = []
+    for k, v in value.items():
+        key, item = _item(k, depth + 1), _item(v, depth + 1)
+        if key is None or item is None:
+            return None
+        pairs.append((key, item))
     text = "{" + ", ".join(f"{k}: {v}" for k, v in pairs) + "}"
     return text if len(text) <= MAX_LITERAL else None
 

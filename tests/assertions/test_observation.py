@@ -1,0 +1,54 @@
+"""Literals of observed values (``assertions.observation``): containers that hold themselves."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from miogen.assertions.observation import literal
+from miogen.host.config import Options
+from miogen.run.generate import generate_module
+
+# A doubly linked list on a sentinel node that points at itself (as collections.OrderedDict's
+# pure-Python recipe and marshmallow's OrderedSet keep theirs).
+RING = """
+class Ring:
+    def __init__(self):
+        self.end = end = []
+        end += [None, end, end]
+
+    def push(self, key):
+        end = self.end
+        last = end[1]
+        last[2] = end[1] = [key, last, end]
+
+    def first(self):
+        if self.end[2] is self.end:
+            raise KeyError("empty")
+        return self.end[2][0]
+"""
+
+
+def test_a_container_that_holds_itself_has_no_literal():
+    end: list[object] = [None]
+    end += [end, end]
+    table: dict[str, object] = {"a": 1}
+    table["self"] = table
+    assert literal(end) is None and literal(table) is None
+    assert literal((1, [end])) is None
+
+
+def test_a_container_nested_past_what_a_literal_can_hold_has_none():
+    deep: list[object] = []
+    for _ in range(2000):  # deeper than the interpreter's recursion limit
+        deep = [deep]
+    assert literal(deep) is None
+    assert literal([[[1, 2], {"k": (3,)}]]) == '[[[1, 2], {"k": (3,)}]]'
+
+
+def test_tests_are_kept_for_a_class_holding_a_cyclic_sentinel(write_project, tmp_path: Path):
+    root = write_project({"ring.py": RING})
+    output = root / "tests" / "test_ring.py"
+    options = Options(0, evaluations=200, seed=1)
+    generate_module(root / "ring.py", None, output, options, baseline=False)
+    written = output.read_text() if output.exists() else ""
+    assert "raises(KeyError" in written and "def test_" in written
