@@ -354,3 +354,31 @@ def test_the_runs_figures_from_one_read_are_coverage_pys_own(tmp_path):
     assert set(per_test) == {"test_positive", "test_zero"}
     assert per_test["test_positive"] != per_test["test_zero"]
     assert sorted({i for ids in per_test.values() for i in ids}) == sorted(found.covered["double"])
+
+
+def test_a_project_whose_warnings_are_errors_runs_its_tests_in_a_process_started_ahead(
+    tmp_path,
+):
+    """The process started ahead imports the installed pytest plugins early; pytest then warns
+    it cannot rewrite their asserts, and a project's ``filterwarnings = ["error"]`` made that
+    warning stop its run before any test (python-dateutil's setup.cfg): nothing verified."""
+    from importlib.metadata import entry_points
+
+    if not list(entry_points(group="pytest11")):
+        pytest.skip("no pytest plugin installed")
+    module, test_file = project_layout(tmp_path, tmp_path)
+    (tmp_path / "pyproject.toml").write_text(
+        "[project]\nname = 'app'\n\n[tool.pytest.ini_options]\nfilterwarnings = ['error',"
+        " 'ignore::pytest.PytestDeprecationWarning']\n",  # pytest-asyncio's, the project's own
+        encoding="utf-8",
+    )
+    model = analyze_file(module, "app.subject")
+    [waiting] = start_ahead(tmp_path, [0], project=tmp_path)
+    try:
+        found = measure(
+            test_file, module, list(model.units), model.source, tmp_path, tmp_path,
+            sandbox=True, ahead=waiting, in_project=True,
+        )  # fmt: skip
+    finally:
+        waiting.close()
+    assert found.ok and found.passed == 1, found.output[-1500:]

@@ -194,3 +194,25 @@ def test_pytests_internal_error_is_said_by_its_exception_line():
         _not_run(run)
         == "pytest exited with 3: pytest.PytestDeprecationWarning: The option is unset."
     )
+
+
+def test_pytest_stopped_at_start_up_without_a_report_is_a_run_of_no_test():
+    """Exit status 1 is also Python's for an exception pytest did not catch (at start-up, a
+    warning the project's ``filterwarnings = error`` made an error): no JUnit report, no test
+    ran. Read as "1: tests failed" with none failing, the file was written unverified."""
+    from miogen.host.measure import Measurement
+    from miogen.run.check import _not_run
+
+    output = (
+        "Traceback (most recent call last):\n"
+        '  File "rewrite.py", line 274, in _warn_already_imported\n'
+        "    self.config.issue_config_time_warning(\n"
+        "pytest.PytestAssertRewriteWarning: Module already imported so cannot be rewritten: x\n"
+    )
+    stopped = Measurement(exit_code=1, output=output)
+    assert _not_run(stopped) == (
+        "pytest exited with 1: pytest.PytestAssertRewriteWarning: Module already imported so"
+        " cannot be rewritten: x"
+    )
+    assert _not_run(Measurement(exit_code=1, output=output, reported=True)) == ""
+    assert _not_run(Measurement(exit_code=1, failed=1, reported=True)) == ""

@@ -51,6 +51,8 @@ class Measurement:
     module_percent: float | None = None
     # pytest node id -> the target ids (of all units) that test covers; generated tests only
     per_test: dict[str, list[int]] = field(default_factory=dict)
+    # pytest wrote its JUnit report: it got as far as running (or collecting) the tests
+    reported: bool = False
 
     @property
     def ok(self) -> bool:
@@ -411,6 +413,7 @@ def read_junit(path: str) -> Measurement:
     result = Measurement()
     if not os.path.exists(path):
         return result
+    result.reported = True
     root = ElementTree.parse(path).getroot()
     exact = [p.get("value") for p in root.iter("property") if p.get("name") == "miogen_seconds"]
     for case in root.iter("testcase"):

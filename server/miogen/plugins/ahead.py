@@ -12,6 +12,9 @@ An order with ``"project": {"drop": ..., "pythonpath": ...}`` is a run of the pr
 (``host.measure``, ``in_project``): the import root it was started with leaves ``sys.path`` and
 PYTHONPATH is as it was, the run's folder is the script folder (as for ``python -m pytest``
 there), and the installed pytest plugins load. Nothing of the project was imported before.
+The plugins imported early cannot have their asserts rewritten, and pytest says so with a
+``PytestAssertRewriteWarning``: a project whose ``filterwarnings`` makes warnings errors would
+see its pytest stop on a warning only this early import causes, so that one warning is ignored.
 """
 
 from __future__ import annotations
@@ -28,7 +31,8 @@ def main(argv: list[str]) -> None:
     import coverage
     import pytest
 
-    if len(argv) > 3:
+    preloaded = len(argv) > 3
+    if preloaded:
         _import_plugins(argv[2], argv[3])
     line = sys.stdin.readline()
     if not line:
@@ -40,14 +44,17 @@ def main(argv: list[str]) -> None:
     os.chdir(order["cwd"])
     if order.get("project"):
         _as_project(order["project"], order["cwd"])
-    sys.argv = ["pytest", *order["args"]]
+    args = order["args"]
+    if preloaded:  # pytest warns that it cannot rewrite the plugins imported early: ours to hide
+        args = ["-W", "ignore::pytest.PytestAssertRewriteWarning", *args]
+    sys.argv = ["pytest", *args]
     measured = None
     if order["data_file"]:
         measured = coverage.Coverage(
             data_file=order["data_file"], branch=True, include=[order["include"]]
         )
         measured.start()
-    code = pytest.main(order["args"])
+    code = pytest.main(args)
     if measured is not None:
         measured.stop()
         measured.save()
@@ -88,9 +95,45 @@ def _as_project(project: dict[str, str | None], cwd: str) -> None:
     else:
         os.environ["PYTHONPATH"] = original
     drop = project["drop"]
-    if drop in sys.path[1:]:  # the first entry after the script folder's: PYTHONPATH's first
+    if drop is not None and _droppable(
+        drop
+    ):  # the first entry after the script folder's: PYTHONPATH's first
         del sys.path[sys.path.index(drop, 1)]
     sys.path[0] = cwd
+
+
+def _droppable(path: str) -> bool:
+    """Whether ``path``, put on PYTHONPATH at launch, leaves ``sys.path``: not when the
+    environment's own path files name it too (an editable install of a ``src`` layout, whose
+    entry ``site`` skipped as already there): the project's run has it from them."""
+    if path not in sys.path[1:]:
+        return False
+    wanted = os.path.normcase(os.path.abspath(path))
+    return wanted not in _site_path_entries()
+
+
+def _site_path_entries() -> set[str]:
+    """The folders the site-packages' ``.pth`` files add (their lines that are not imports)."""
+    import site
+
+    found: set[str] = set()
+    for folder in site.getsitepackages():
+        try:
+            names = [n for n in os.listdir(folder) if n.endswith(".pth")]
+        except OSError:
+            continue
+        for name in names:
+            try:
+                with open(os.path.join(folder, name), encoding="utf-8") as handle:
+                    lines = handle.read().splitlines()
+            except (OSError, UnicodeDecodeError):
+                continue
+            for line in lines:
+                entry = line.strip()
+                if entry and not entry.startswith(("#", "import ", "import\t")):
+                    joined = os.path.abspath(os.path.join(folder, entry))
+                    found.add(os.path.normcase(joined))
+    return found
 
 
 if __name__ == "__main__":

@@ -164,12 +164,21 @@ def project_folder(location: ModuleLocation, test_file: Path | None) -> Path | N
 
 def _not_run(run: Measurement) -> str:
     """Why the project's pytest ran none of the tests (its configuration, a conftest.py that
-    fails, no test collected), from its exit status; "" when it ran them."""
-    if run.exit_code in (0, 1, -1) or run.passed or run.failed:
+    fails, no test collected), from its exit status; "" when it ran them. Exit status 1 (tests
+    failed) without a report is pytest stopping before its tests, on the exception it names (a
+    warning its ``filterwarnings`` made an error, at start-up)."""
+    if run.exit_code in (0, -1) or run.passed or run.failed or run.errors:
+        return ""
+    if run.exit_code == 1 and run.reported:
         return ""
     lines = [line.strip() for line in run.output.splitlines() if line.strip()]
     errors = [line for line in lines if "Error" in line or line.startswith("E ")]
     said = (errors or lines or ["no output"])[-1]
+    if run.exit_code == 1:  # a traceback's last line: the exception that stopped it
+        raised_last = [
+            line for line in lines if re.match(r"[\w.]+(Error|Warning|Exception)\b", line)
+        ]
+        said = (raised_last or [said])[-1]
     internal = [  # pytest's own failure (a plugin's warning made an error, a broken hook)
         line.removeprefix("INTERNALERROR>").strip()
         for line in lines
