@@ -148,20 +148,25 @@ def test_a_bool_operand_of_a_reflected_operator_becomes_a_number(write_module):
     assert [(type(s.value), s.value) for s in shrunk if s.kind == "value"] == [(int, 0)], shrunk
 
 
-def test_a_generated_test_of_a_reflected_operator_passes_no_bool(write_module):
-    """The unit end to end, at a seed whose search finds ``divmod(False, money)`` first."""
-    path = write_module("money", MONEY)
+def generated_source(path, unit: str, seed: int = 1, evaluations: int = 300) -> str:
+    """The kept tests' source of ``unit`` in the module at ``path``, through the worker's
+    phases (search, then reduce, readable values and assertions) at a fixed seed and budget."""
     spec = JobSpec(
         path=str(path), module_name=path.stem, import_root=str(path.parent),
-        units=(UnitJob("Money"),), scratch=tempfile.mkdtemp(), seed=1, evaluations=300,
+        units=(UnitJob(unit),), scratch=tempfile.mkdtemp(), seed=seed, evaluations=evaluations,
     )  # fmt: skip
     sys.modules.pop(path.stem, None)
     model = analyze_file(path, path.stem)
     objectives = Objectives.of(spec, model)
     module = phases.load(spec, objectives)
     run = phases.UnitRun(spec, spec.units[0], model, module, None, lambda _: None, objectives)
-    run.search(Budget(evaluations=300))
-    source = "\n".join(t.source for t in run.finish(time.monotonic() + 120, set()).tests)
+    run.search(Budget(evaluations=evaluations))
+    return "\n".join(t.source for t in run.finish(time.monotonic() + 120, set()).tests)
+
+
+def test_a_generated_test_of_a_reflected_operator_passes_no_bool(write_module):
+    """The unit end to end, at a seed whose search finds ``divmod(False, money)`` first."""
+    source = generated_source(write_module("money", MONEY), "Money")
     assert "divmod(0, money)" in source, source
     assert not re.search(r"\b(True|False)\b", source), source
 
@@ -246,18 +251,6 @@ def test_a_generated_test_of_an_untyped_number_parameter_passes_no_bool(write_mo
     keeps ``first=False`` for three mutants of the comparison. ``0`` kills them too, but the
     reduction's cache held ``set_first_weekday(0)`` from a run under another focus, without
     those kills: the readable candidate was refused (``CoverageCache``'s ``checking``)."""
-    path = write_module("weekdays", WEEKDAYS)
-    spec = JobSpec(
-        path=str(path), module_name=path.stem, import_root=str(path.parent),
-        units=(UnitJob("set_first_weekday"),), scratch=tempfile.mkdtemp(), seed=1,
-        evaluations=300,
-    )  # fmt: skip
-    sys.modules.pop(path.stem, None)
-    model = analyze_file(path, path.stem)
-    objectives = Objectives.of(spec, model)
-    module = phases.load(spec, objectives)
-    run = phases.UnitRun(spec, spec.units[0], model, module, None, lambda _: None, objectives)
-    run.search(Budget(evaluations=300))
-    source = "\n".join(t.source for t in run.finish(time.monotonic() + 120, set()).tests)
+    source = generated_source(write_module("weekdays", WEEKDAYS), "set_first_weekday")
     assert "set_first_weekday(0)" in source, source
     assert not re.search(r"\b(True|False)\b", source), source
