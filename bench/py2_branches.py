@@ -57,14 +57,19 @@ def version_guards(source: str, running: tuple[object, ...]) -> list[Guard]:
         if on_2 is None or on_3 is None or on_2 == on_3:
             continue
         side, other = (node.body, node.orelse) if on_2 else (node.orelse, node.body)
-        lines = frozenset(
-            line
-            for statement in side
-            for line in range(statement.lineno, (statement.end_lineno or statement.lineno) + 1)
-        )
-        starts = (side[0].lineno if side else None, other[0].lineno if other else None)
-        guards.append(Guard(node.lineno, lines, *starts))
+        guards.append(_dead_side(node, side, other))
     return guards
+
+
+def _dead_side(node: ast.If, side: list[ast.stmt], other: list[ast.stmt]) -> Guard:
+    """The guard ``node`` whose ``side`` (its body or its else) no test run here takes."""
+    lines = frozenset(
+        line
+        for statement in side
+        for line in range(statement.lineno, (statement.end_lineno or statement.lineno) + 1)
+    )
+    starts = (side[0].lineno if side else None, other[0].lineno if other else None)
+    return Guard(node.lineno, lines, *starts)
 
 
 def builtin_checks(source: str) -> list[Guard]:
@@ -102,13 +107,7 @@ def builtin_checks(source: str) -> list[Guard]:
             and isinstance(test.comparators[0], ast.Constant)
             and test.comparators[0].value is None
         ):
-            lines = frozenset(
-                line
-                for statement in node.body
-                for line in range(statement.lineno, (statement.end_lineno or 0) + 1)
-            )
-            other = node.orelse[0].lineno if node.orelse else None
-            guards.append(Guard(node.lineno, lines, node.body[0].lineno, other))
+            guards.append(_dead_side(node, node.body, node.orelse))
     return guards
 
 
@@ -131,13 +130,7 @@ def script_guards(source: str) -> list[Guard]:
             and {ast.dump(test.left), ast.dump(test.comparators[0])}
             == {ast.dump(ast.Name("__name__", ast.Load())), ast.dump(ast.Constant("__main__"))}
         ):
-            lines = frozenset(
-                line
-                for statement in node.body
-                for line in range(statement.lineno, (statement.end_lineno or 0) + 1)
-            )
-            other = node.orelse[0].lineno if node.orelse else None
-            guards.append(Guard(node.lineno, lines, node.body[0].lineno, other))
+            guards.append(_dead_side(node, node.body, node.orelse))
     return guards
 
 

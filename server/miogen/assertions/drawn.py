@@ -26,11 +26,11 @@ from miogen.assertions.observation import Observation
 from miogen.testcase.model import CALLS, TestCase, has_value
 from miogen.worker.executor import Execution
 
+TYPE_RUNS = 16  # runs in all of a test that would check a drawn value's type (see above)
+
 # Standard-library value types a test names as ``module.Class``: the renderer imports the
 # modules it sees used that way (emit/render.py, ``module_imports``). Bound at import: the
 # worker later puts a clock-watching subclass in ``datetime.datetime`` (worker/entropy.py).
-TYPE_RUNS = 16
-
 NAMED = {
     kind: f"{kind.__module__}.{kind.__qualname__}"
     for kind in (

@@ -140,8 +140,7 @@ def _measures_of(factory: TestFactory, test: TestCase, index: int) -> Measures |
         if name is None:
             continue
         signature = factory.signature(statement) if statement.kind in CALLS else None
-        shapes = factory.measures.get(signature.line, {}) if signature is not None else {}
-        return shapes.get(name.lstrip("/*"))
+        return factory.measured_shape(signature, name) if signature is not None else None
     return None
 
 

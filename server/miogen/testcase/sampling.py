@@ -262,6 +262,11 @@ class TestFactory:
         pairs = self.index_pairs.get(signature.line, ())
         return indexing.point_indexes(statements, tuple(args), pairs, rng, self.sought)
 
+    def measured_shape(self, signature: Signature, name: str) -> measures.Measures | None:
+        """What the function of ``signature`` measures its parameter ``name`` against (as the
+        signature spells it: ``/x``, ``*items``), if anything (analysis.measures)."""
+        return self.measures.get(signature.line, {}).get(name.lstrip("/*"))
+
     def _measured(
         self,
         statements: list[Statement],
@@ -273,11 +278,10 @@ class TestFactory:
         """Now and then a drawn string or bytes argument of a parameter the function measures
         (analysis.measures) becomes one of the measured shape (testcase.measured): in place
         where the literal is the call's own (from ``fresh`` on), else a new one."""
-        shapes = self.measures.get(signature.line)
-        if not shapes:
+        if signature.line not in self.measures:
             return
         for slot, (name, index) in enumerate(args):
-            shape = shapes.get(name.lstrip("/*"))
+            shape = self.measured_shape(signature, name)
             drawn = statements[index]
             if shape is None or drawn.kind != "value" or not isinstance(drawn.value, str | bytes):
                 continue
