@@ -6,6 +6,8 @@ import doctest
 import json
 from pathlib import Path
 
+import pytest
+
 from bench import projects
 from bench.projects import PROJECTS, ProjectResult, failing_tests, totals
 
@@ -120,6 +122,9 @@ def toy_project(tmp_path: Path, monkeypatch) -> projects.Project:
     return projects.Project("toy", "1.0", digest, ("toy.py",), "tests")
 
 
+# Two whole runs of a project, each five pytest processes under coverage: 260 s a run with
+# both cores busy beside other work (load 18, scripts/check-busy.sh), over the suite's 300 s.
+@pytest.mark.timeout(1800)
 def test_a_budget_in_evaluations_reaches_miogen_is_recorded_and_repeats(tmp_path, monkeypatch):
     toy = toy_project(tmp_path, monkeypatch)
     # budget 0 s: only the evaluations per unit can give miogen's search anything to do
