@@ -10,13 +10,18 @@ A use counts as numeric when the parameter (its bare name) is:
 
 - an operand of an ordering comparison (``<``, ``<=``, ``>``, ``>=``), or of ``==``/``!=``
   with a number literal (not a bool);
-- an operand of arithmetic (``+ - * / // % **``, unary ``-``), but not the right side of
-  ``"..." % p`` (string formatting);
+- an operand of arithmetic (``+ - * / // % **``, unary ``-``, ``y -= 1``), but not the right
+  side of ``"..." % p`` (string formatting);
 - the index of a subscript (``names[day]``) or a slice bound (``text[:width]``);
 - an argument of ``range(...)``.
 
 A parameter also compared with ``True``/``False`` or by ``is`` with them is a flag, never
 numeric. Nested functions and classes are not looked into (their names are their own).
+
+Some of those uses take a whole number (``whole_number_uses``): an operand of ``//`` or ``%``,
+an index, a slice bound, an argument of ``range()``. There a float the search passed that is a
+whole number (``leapdays(179375.0, ...)``, whose body reads ``y1 // 4``) stands for the int it
+equals: the code floors it anyway, or would refuse a fraction.
 """
 
 from __future__ import annotations
@@ -45,14 +50,28 @@ def numeric_uses(source: str) -> NumericUses:
     return found
 
 
-def _numeric_parameters(function: ast.FunctionDef | ast.AsyncFunctionDef) -> frozenset[str]:
+def whole_number_uses(source: str) -> NumericUses:
+    """Of ``numeric_uses``, the parameters the body uses as whole numbers: with ``//`` or
+    ``%``, as an index or a slice bound, in ``range()``; keyed as ``numeric_uses``."""
+    found: NumericUses = {}
+    for node in functions_in(source):
+        names = _numeric_parameters(node, whole=True)
+        if names:
+            found[(node.lineno, node.name)] = names
+    return found
+
+
+def _numeric_parameters(
+    function: ast.FunctionDef | ast.AsyncFunctionDef, whole: bool = False
+) -> frozenset[str]:
     candidates = _untyped_without_default(function.args)
     if not candidates:
         return frozenset()
     numeric: set[str] = set()
     flags: set[str] = set()
     for node in _own_nodes(function):
-        numeric |= _numeric_names(node) & candidates
+        found = _whole_names(node) if whole else _numeric_names(node)
+        numeric |= found & candidates
         flags |= _flag_names(node) & candidates
     return frozenset(numeric - flags)
 
@@ -90,6 +109,8 @@ def _numeric_names(node: ast.AST) -> set[str]:
                     if _is_number(other):
                         found.add(_name(side))
         return found - {""}
+    if isinstance(node, ast.AugAssign) and isinstance(node.op, _ARITHMETIC):  # y -= 1
+        return {_name(node.target), _name(node.value)} - {""}
     if isinstance(node, ast.BinOp) and isinstance(node.op, _ARITHMETIC):
         operands = [node.left, node.right]
         if isinstance(node.op, ast.Mod) and _is_text(node.left):
@@ -103,6 +124,20 @@ def _numeric_names(node: ast.AST) -> set[str]:
         return {_name(part) for part in parts if part is not None} - {""}
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "range":
         return {_name(argument) for argument in node.args} - {""}
+    return set()
+
+
+def _whole_names(node: ast.AST) -> set[str]:
+    """The names ``node`` uses as whole numbers: operands of ``//`` and ``%`` (not a text
+    formatted by ``%``), indexes, slice bounds, arguments of ``range()``."""
+    if isinstance(node, ast.AugAssign) and isinstance(node.op, ast.FloorDiv | ast.Mod):
+        return {_name(node.target), _name(node.value)} - {""}
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.FloorDiv | ast.Mod):
+        if isinstance(node.op, ast.Mod) and _is_text(node.left):
+            return set()
+        return {_name(node.left), _name(node.right)} - {""}
+    if isinstance(node, ast.Subscript | ast.Call):
+        return _numeric_names(node)
     return set()
 
 
