@@ -77,3 +77,34 @@ def test_floor_division_modulo_indexes_and_range_are_whole_number_uses():
     assert numeric_uses("def shift(y):\n    y -= 1\n    return y\n") == {
         (1, "shift"): frozenset({"y"})
     }
+
+
+FORWARDING = """
+class Text:
+    def weekday(self, day, width):
+        return NAMES[day][:width]
+
+
+class Localized(Text):
+    def weekday(self, day, width):
+        with LOCALE:
+            return super().weekday(day, width=width)
+
+
+class Spanish(Localized):
+    def weekday(self, day, width):
+        if width is True:
+            return ""
+        return super().weekday(day, width)
+"""
+
+
+def test_a_parameter_passed_on_to_the_overridden_method_takes_what_that_one_does():
+    """``Localized.weekday`` only forwards ``day`` and ``width`` to ``super()``, whose body
+    indexes and slices with them (issue 24, ``LocaleTextCalendar().formatweekday(day=True)``);
+    ``Spanish`` forwards to ``Localized`` in turn, but compares ``width`` with ``True``."""
+    both = frozenset({"day", "width"})
+    assert numeric_uses(FORWARDING) == {
+        (3, "weekday"): both, (8, "weekday"): both, (14, "weekday"): frozenset({"day"}),
+    }  # fmt: skip
+    assert whole_number_uses(FORWARDING)[(8, "weekday")] == both
