@@ -169,3 +169,48 @@ def test_a_branch_covered_through_another_method_is_not_directly_covered(write_m
     smart = unit_problem(write_module("pair2", PAIR), "Pair", "smart")
     direct_goals = [g for g in smart.criteria.goals() if g.criterion is Criterion.DIRECT_BRANCH]
     assert {g.callable for g in direct_goals} == {"Pair.inner"}  # outer is never called inside
+
+
+def test_a_branch_covered_through_another_call_is_not_direct_because_the_test_calls_it_too(
+    write_module,
+):
+    """``a.outer()`` takes ``inner``'s branch; ``b.inner()`` on a pair whose ``a`` is 0 takes
+    the other one. Read per test, the test called ``inner`` and covered the branch: a goal only
+    the two calls together held, which kept two behaviours in one test (issue 24,
+    ``c.monthdays2calendar(0, 1)`` then ``c.itermonthdays2(0, 0)``)."""
+    problem = unit_problem(write_module("pair3", PAIR), "Pair")
+    taken = branch(problem, 9, True)
+    goal = Goal(Criterion.DIRECT_BRANCH, "Pair.inner", 9, str(taken.id))
+    both = (
+        value(5), construct("Pair", ("a", 0)), method("outer", 1),
+        value(0), construct("Pair", ("a", 3)), method("inner", 4),
+    )  # fmt: skip
+    evaluated = problem.evaluate(both)
+    assert h_of(evaluated, taken.id) == 1.0
+    assert h_of(evaluated, goal) < 1.0
+    again = (*both[:3], method("inner", 1))  # taken first through outer, then directly
+    assert h_of(problem.evaluate(again), goal) < 1.0
+    alone = (value(5), construct("Pair", ("a", 0)), method("inner", 1))
+    assert h_of(problem.evaluate(alone), goal) == 1.0
+
+
+MONTHS = """
+    class Months:
+        def __init__(self, first: int) -> None:
+            self.first = first
+
+        def days(self, month: int):
+            for day in range(self.first, month):
+                yield day
+
+        def weeks(self, month: int) -> list:
+            return list(self.days(month))
+"""
+
+
+def test_a_generators_branches_are_no_direct_goals_of_the_smart_selection(write_module):
+    """Calling a generator runs none of its body: a test's statement never takes its
+    branches itself, so the search does not aim at them (issue 24)."""
+    smart = unit_problem(write_module("months", MONTHS), "Months", "smart")
+    direct_goals = [g for g in smart.criteria.goals() if g.criterion is Criterion.DIRECT_BRANCH]
+    assert direct_goals == []

@@ -9,7 +9,7 @@ import time
 
 from minimize.test_shrink import cache_for
 from miogen.analysis.module import analyze_file
-from miogen.analysis.numeric_uses import numeric_uses
+from miogen.analysis.numeric_uses import numeric_uses, whole_number_uses
 from miogen.common.records import JobSpec, UnitJob
 from miogen.minimize.readable import number_parameters, numbers_for_bools
 from miogen.minimize.reduce import ReducedTest
@@ -254,3 +254,39 @@ def test_a_generated_test_of_an_untyped_number_parameter_passes_no_bool(write_mo
     source = generated_source(write_module("weekdays", WEEKDAYS), "set_first_weekday")
     assert "set_first_weekday(0)" in source, source
     assert not re.search(r"\b(True|False)\b", source), source
+
+
+PAGES = """
+def page(index, scale):
+    if index // 10 >= 1:
+        return "second"
+    return "first" * int(scale / 2)
+"""
+
+
+def test_a_whole_float_for_a_parameter_taking_whole_numbers_becomes_an_int(write_module):
+    """``page(12.0, ...)``: the body floors ``index`` (``index // 10``), so a float there
+    reads as if a page could have a fraction; it becomes 12 (then shrinks as an int). ``scale``
+    is divided (``scale / 2``): its float stays one (issue 24, ``leapdays(179375.0, ...)``)."""
+    path = write_module("pages", PAGES)
+    problem = problem_for(path, "page")
+    source = path.read_text()
+    kind = number_parameters(
+        problem.factory.model, problem.factory.signature, numeric_uses(source),
+        whole_number_uses(source),
+    )  # fmt: skip
+    test = (
+        Statement("value", value=12.0),
+        Statement("value", value=4.0),
+        Statement("call", "page", (("index", 0), ("scale", 1))),
+    )
+    assert [kind(test, 0), kind(test, 1)] == [int, None]
+    assert [t[0].value for t in numbers_for_bools(test, kind)] == [12]
+    fraction = (Statement("value", value=12.5), *test[1:])
+    assert list(numbers_for_bools(fraction, kind)) == []
+    cache = cache_for(problem)
+    _, covered = cache(test)
+    shrunk = Shrinker(cache, time.monotonic() + 30, kind).shrink(ReducedTest(test, covered)).test
+    call = next(s for s in shrunk if s.kind == "call")
+    index = shrunk[dict(call.args)["index"]].value
+    assert type(index) is int and index == 10, shrunk

@@ -563,3 +563,26 @@ def test_the_candidates_of_an_int_end_with_fewer_digits_then_one_digit():
     assert shrink._simpler_numbers(-1458)[-10:] == [-145, -14, -2, -3, -4, -5, -6, -7, -8, -9]
     assert shrink._simpler_numbers(9) == [0, 1, -1, 5, 7, 8]  # one digit: the steps only
     assert 2 not in shrink._simpler_numbers(112.5)  # floats: rounded, not replaced
+
+
+UNTYPED_RESIDUE = """
+def residue(n):
+    if n % 9 == 4:
+        return "four"
+    return "other"
+"""
+
+
+def test_a_whole_float_held_by_what_it_is_shrinks_like_an_int(write_module):
+    """An untyped parameter gets floats too: ``112.0`` holds ``n % 9 == 4`` as 112 does. Its
+    steps toward 0 were halves of a float (108.5, 110.25 ...) and it had no fewer digits:
+    it stayed 112.0 (issue 24, ``leapdays(179375.0, -14800)``); as an int's, 4.0 holds it."""
+    problem = problem_for(write_module("untyped_residues", UNTYPED_RESIDUE), "residue")
+    cache = cache_for(problem)
+    test = (Statement("value", value=112.0), Statement("call", "residue", (("n", 0),)))
+    _, covered = cache(test)
+    shrunk = Shrinker(cache, time.monotonic() + 30).shrink(ReducedTest(test, covered))
+    assert [s.value for s in shrunk.test if s.kind == "value"] == [4.0], shrunk.test
+    assert shrink._simpler_numbers(-25.0)[5:] == [
+        -13.0, -19.0, -22.0, -24.0, -2.0, -3.0, -4.0, -5.0, -6.0, -7.0, -8.0, -9.0,
+    ]  # fmt: skip

@@ -41,6 +41,11 @@ class Trace(Protocol):
     counts: list[int]
     infections: dict[int, float]
     raised_inside: bool
+    hits: set[tuple[int, bool | None]]
+
+    def first_hits(self) -> dict[tuple[int, bool | None], int]:
+        """The statement during which each probe hit was first taken."""
+        ...
 
 
 @dataclass
@@ -55,11 +60,19 @@ class Run:
     _lines: set[int] | None = field(default=None, init=False)
     _entered: set[int] | None = field(default=None, init=False)
     _control: dict[int, float] = field(default_factory=dict, init=False)
+    _first_hits: dict[tuple[int, bool | None], int] | None = field(default=None, init=False)
 
     def __post_init__(self) -> None:
         callable_of = self.structure.callable_of
         found = [(index, callable_of(statement)) for index, statement in enumerate(self.trace.test)]
         self.calls = [(index, key) for index, key in found if key is not None]
+
+    def first_hit(self, hit: tuple[int, bool | None]) -> int | None:
+        """The index of the statement that first took ``hit`` (a probe's line and outcome), or
+        None when no probe saw it (units under the arc tracer)."""
+        if self._first_hits is None:
+            self._first_hits = self.trace.first_hits()
+        return self._first_hits.get(hit)
 
     @property
     def executed_lines(self) -> set[int]:
@@ -123,11 +136,18 @@ class GoalProvider(Protocol):
 class DirectBranches:
     """DBC: a branch of a public callable, covered by a test that calls that callable itself.
 
-    The trace records branch outcomes per test, not per call, so "directly" is read as: the
-    test calls the callable in one of its statements, and the branch is covered (or, below 1,
-    as close as BC says). A branch reached only through another method, with no direct call of
-    its own callable in the test, scores 0 (EvoSuite's DBC fitness is then the worst, 1). Only
-    branches inside public callables are DBC goals; others have no direct call to ask for.
+    Covered directly: the statement of the test during which the branch was first taken calls
+    the branch's callable (``Run.first_hit``). A test that covers it through another method
+    and calls the callable elsewhere (``c.monthdays2calendar(0, 1)``, whose loop runs
+    ``itermonthdays2``'s, then ``c.itermonthdays2(0, 0)``, a generator never run) does not:
+    reading it per test, not per call, kept both calls in one test for the goal, a test of two
+    behaviours. A branch taken first through another call and again in the direct one is not
+    counted either (a test calling the callable alone covers it). Below 1 (or under the arc
+    tracer, which has no order), the test need only call the callable in one of its
+    statements, as close as BC says. A branch reached only through another method, with no
+    direct call of its own callable in the test, scores 0 (EvoSuite's DBC fitness is then the
+    worst, 1). Only branches inside public callables are DBC goals; others have no direct call
+    to ask for.
     """
 
     criterion = Criterion.DIRECT_BRANCH
@@ -135,10 +155,13 @@ class DirectBranches:
     def __init__(self, structure: Structure, targets: Sequence[Target]) -> None:
         self.structure = structure
         self._goals: dict[Goal, int] = {}
+        self._hits: dict[Goal, tuple[int, bool | None]] = {}
         for target in targets:
             key = structure.callable_at(target.line)
             if target.kind == "branch" and key is not None:
-                self._goals[Goal(self.criterion, key, target.line, str(target.id))] = target.id
+                goal = Goal(self.criterion, key, target.line, str(target.id))
+                self._goals[goal] = target.id
+                self._hits[goal] = (target.line, target.outcome)
 
     def goals(self) -> Sequence[Goal]:
         return list(self._goals)
@@ -150,11 +173,16 @@ class DirectBranches:
         return self._goals[goal]
 
     def fitness(self, run: Run) -> dict[Goal, float]:
-        called = {key for _, key in run.calls}
+        calls = dict(run.calls)  # statement index -> callable
+        called = set(calls.values())
         h: dict[Goal, float] = {}
         for goal, target in self._goals.items():
             if goal.callable in called:
                 value = run.branch_h.get(target, 0.0)
+                if value >= 1.0:
+                    first = run.first_hit(self._hits[goal])
+                    if first is not None and calls.get(first) != goal.callable:
+                        continue  # covered through another call
                 if value > 0.0:
                     h[goal] = value
         return h

@@ -54,6 +54,9 @@ class Structure:
     lines: set[int] = field(default_factory=set)
     called_inside: set[str] = field(default_factory=set)
     owner: dict[int, int] = field(default_factory=dict)  # statement line -> its function's def line
+    # Callables whose call returns before their body runs (generators, coroutines): a test's
+    # statement that calls one runs none of its branches.
+    deferred: set[str] = field(default_factory=set)
 
     def callable_of(self, statement: Statement) -> str | None:
         """The key of the unit's callable a test statement calls, if it calls one."""
@@ -86,7 +89,24 @@ def read_structure(model: ModuleModel, unit: Unit, tree: ast.Module, code: CodeM
     for function in functions:
         reader.function(function, function.lineno)
     structure.called_inside = _called_inside(tree, callables, unit)
+    lazy = {(f.lineno, f.end_lineno or f.lineno) for f in functions if _deferred(f)}
+    structure.deferred = {k for k, c in callables.items() if (c.start, c.end) in lazy}
     return structure
+
+
+def _deferred(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Whether calling ``function`` returns a generator or coroutine without running its body:
+    ``async def``, or a ``yield`` of its own (not of a nested function, lambda or class)."""
+    if isinstance(function, ast.AsyncFunctionDef):
+        return True
+    nested = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+    pending: list[ast.AST] = [s for s in function.body if not isinstance(s, nested)]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, ast.Yield | ast.YieldFrom):
+            return True
+        pending += [c for c in ast.iter_child_nodes(node) if not isinstance(c, nested)]
+    return False
 
 
 def _unit_functions(tree: ast.Module, unit: Unit) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 import functools
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence, Set
 from dataclasses import dataclass
 
 from miogen.analysis.model import ModuleModel, Unit
@@ -146,7 +146,10 @@ class UnitCriteria:
                 chosen_mutants = smart_mutants(points)
                 self.searched.append(WeakMutants(self.structure, chosen_mutants, code, probe_base))
             elif selection.smart and criterion is Criterion.DIRECT_BRANCH:
-                self.searched.append(_SubsetOfDirect(direct, self.structure.called_inside))
+                structure = self.structure
+                self.searched.append(
+                    _SubsetOfDirect(direct, structure.called_inside, structure.deferred)
+                )
             else:
                 self.searched.append(self.reported[criterion])
 
@@ -204,17 +207,24 @@ class UnitCriteria:
 
 
 class _SubsetOfDirect:
-    """Smart selection's DBC: only branches of callables the unit's own code calls too.
+    """Smart selection's DBC: only branches of callables the unit's own code calls too, and
+    that run when a test calls them (not generators or coroutines: ``Structure.deferred``).
 
     Elsewhere a covered branch already means its callable was called by the test itself, so
-    the DBC goal would duplicate its BC goal (which the search always has).
+    the DBC goal would duplicate its BC goal (which the search always has). A generator's
+    branches run only where something iterates it, never in the statement that calls it: as
+    goals they would take the search's budget for nothing.
     """
 
     criterion = Criterion.DIRECT_BRANCH
 
-    def __init__(self, direct: DirectBranches, called_inside: set[str]) -> None:
+    def __init__(
+        self, direct: DirectBranches, called_inside: set[str], deferred: Set[str] = frozenset()
+    ) -> None:
         self.direct = direct
-        self._goals = [g for g in direct.goals() if g.callable in called_inside]
+        self._goals = [
+            g for g in direct.goals() if g.callable in called_inside and g.callable not in deferred
+        ]
 
     def goals(self) -> Sequence[Goal]:
         return self._goals

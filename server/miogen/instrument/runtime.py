@@ -24,8 +24,10 @@ SIZED = (str, bytes, list, tuple, dict, set, frozenset, range)
 
 # line -> [best distance to true, best distance to false] for the current execution
 DISTANCES: dict[int, list[float]] = {}
-# (line, outcome) of every branch taken in the current execution; (line, None) for function entries
-HITS: set[tuple[int, bool | None]] = set()
+# (line, outcome) of every branch taken in the current execution; (line, None) for function
+# entries. A dict for its order: the first time each was taken (which statement of the test
+# took a branch first, ``Execution.first_hits``).
+HITS: dict[tuple[int, bool | None], None] = {}
 
 
 def reset() -> None:
@@ -34,7 +36,7 @@ def reset() -> None:
 
 
 def hit(line: int, outcome: bool | None) -> None:
-    HITS.add((line, outcome))
+    HITS[line, outcome] = None
 
 
 OPERATORS = {
@@ -53,7 +55,7 @@ OPERATORS = {
 
 def branch(line: int, probe: Probe) -> Any:
     value, to_true, to_false = probe
-    HITS.add((line, value))
+    HITS[line, value] = None
     best = DISTANCES.get(line)
     if best is None:
         DISTANCES[line] = [to_true, to_false]

@@ -9,7 +9,9 @@ for (``0``/``1``, ``0.0``/``1.0``) if the test still covers what it is kept for.
 left as it is where the code takes a flag: a parameter typed ``bool`` (alone or in a union),
 or with a bool default. An untyped parameter without default takes a number where its body uses
 it as one (``analysis.numeric_uses``: ``formatweekday(day=True, width=False)`` whose body reads
-``names[day]`` and ``width >= 9``).
+``names[day]`` and ``width >= 9``). Likewise a float that is a whole number becomes that int
+where such a parameter is used as a whole number (``y // 4``, an index, ``range()``):
+``leapdays(179375.0, ...)`` reads as if the year could have a fraction.
 """
 
 from __future__ import annotations
@@ -30,21 +32,29 @@ def number_parameters(
     model: ModuleModel,
     signature_of: Callable[[Statement], Signature | None] | None = None,
     numeric: NumericUses | None = None,
+    whole: NumericUses | None = None,
 ) -> NumberKind:
-    """For a test and a value statement: ``int`` or ``float`` when the value is passed to a
-    parameter typed as that number (or as a union with it and without ``bool``: an operator's
-    untyped operand, ``analysis.enrich``), or untyped with a default of that type, or is an
-    item of a list, tuple or set among numbers of that type; ``int`` when it is passed to an
-    untyped parameter without default that ``numeric`` (``analysis.numeric_uses``, keyed by
-    the signature's line and name) says the body uses as a number; else None.
+    """For a test and a bool value statement: ``int`` or ``float`` when the value is passed to
+    a parameter typed as that number (or as a union with it and without ``bool``: an
+    operator's untyped operand, ``analysis.enrich``), or untyped with a default of that type,
+    or is an item of a list, tuple or set among numbers of that type; ``int`` when it is
+    passed to an untyped parameter without default that ``numeric``
+    (``analysis.numeric_uses``, keyed by the signature's line and name) says the body uses as
+    a number; else None. For a float that is a whole number: ``int`` when it is passed to a
+    parameter without annotation and default (its type inferred or not) that ``whole``
+    (``numeric_uses.whole_number_uses``) says the body uses as a whole number (``y // 4``,
+    ``names[day]``), else None.
     ``signature_of`` (the sampler's) knows the signatures of operators too; the model's are
     looked up without it."""
     uses = numeric or {}
+    whole_uses = whole or {}
 
     def kind(test: TestCase, index: int) -> type | None:
+        value = test[index].value
+        is_float = isinstance(value, float)
         for statement in test[index + 1 :]:
             if statement.kind in _COLLECTIONS and any(i == index for _, i in statement.args):
-                return _items_number_type(test, statement, index)
+                return None if is_float else _items_number_type(test, statement, index)
             for name, reference in statement.args:
                 if reference == index and name:
                     signature = signature_of(statement) if signature_of is not None else None
@@ -52,8 +62,13 @@ def number_parameters(
                     parameter = _parameter(model, test, statement, name, signature)
                     if parameter is None or signature is None:
                         return None
-                    used = uses.get((signature.line, signature.name), frozenset())
-                    return _number_type(parameter, parameter.name.lstrip("/*") in used)
+                    key = (signature.line, signature.name)
+                    bare = parameter.name.lstrip("/*")
+                    if is_float:  # a whole one, for a parameter taking whole numbers
+                        taken = bare in whole_uses.get(key, frozenset())
+                        free = not parameter.annotated and not parameter.has_default
+                        return int if free and taken else None
+                    return _number_type(parameter, bare in uses.get(key, frozenset()))
         return None
 
     return kind
@@ -71,13 +86,18 @@ def _items_number_type(test: TestCase, collection: Statement, index: int) -> typ
 
 
 def numbers_for_bools(test: TestCase, kind: NumberKind) -> Iterator[TestCase]:
-    """The test with one bool turned into the number it stands for, for each such bool."""
+    """The test with one bool turned into the number it stands for, for each such bool, and
+    one float that is a whole number turned into that int where ``kind`` says the parameter
+    takes an int (``leapdays(179375.0, ...)`` as ``leapdays(179375, ...)``)."""
     for index, statement in enumerate(test):
-        if statement.kind != "value" or not isinstance(statement.value, bool):
+        value = statement.value
+        if statement.kind != "value" or not isinstance(value, bool | float):
+            continue
+        if isinstance(value, float) and not (abs(value) < 2**53 and value.is_integer()):
             continue
         number = kind(test, index)
-        if number is not None:
-            replaced = Statement("value", value=number(statement.value))
+        if number is not None and number is not type(value):
+            replaced = Statement("value", value=number(value))
             yield test[:index] + (replaced,) + test[index + 1 :]
 
 
@@ -114,11 +134,16 @@ def _method(model: ModuleModel, class_name: str, name: str) -> Signature | None:
     return next((m for m in methods if m.name == name), None)
 
 
+def _untyped(parameter: Parameter) -> bool:
+    """Without annotation, default or inferred type: the search gives it values of any kind."""
+    return parameter.type.kind == "any" and not parameter.has_default and not parameter.annotated
+
+
 def _number_type(parameter: Parameter, used_as_number: bool = False) -> type | None:
     if parameter.has_default and isinstance(parameter.default, bool):
         return None  # a flag
     kind = parameter.type.kind
-    if kind == "any" and not parameter.has_default and not parameter.annotated:
+    if _untyped(parameter):
         return int if used_as_number else None
     if kind in ("int", "float"):
         return int if kind == "int" else float

@@ -511,11 +511,14 @@ def _replace(test: TestCase, index: int, statement: Statement) -> TestCase:
 
 def _simpler_numbers(value: int | float) -> list[int | float]:
     """Candidates from simplest: 0, small magnitudes, halves, rounded, one step closer to 0,
-    then for an int of two digits and more its leading digits and the one-digit numbers of
-    its sign (``_fewer_digits``).
+    then for an int of two digits and more, or a float that is a whole number (an untyped
+    parameter's ``179375.0``, which a body's ``y // 4`` takes as the int it equals), its
+    leading digits and the one-digit numbers of its sign (``_fewer_digits``).
 
     >>> _simpler_numbers(112)
     [0, 1, -1, 56, 84, 98, 105, 109, 111, 11, 2, 3, 4, 5, 6, 7, 8, 9]
+    >>> _simpler_numbers(-25.0)[5:12]
+    [-13.0, -19.0, -22.0, -24.0, -2.0, -3.0, -4.0]
     """
     kind = type(value)
     candidates: list[int | float] = [kind(0), kind(1), kind(-1)]
@@ -526,11 +529,16 @@ def _simpler_numbers(value: int | float) -> list[int | float]:
             candidates += [float(round(value)), round(value, 1), round(value, 2)]
         else:
             candidates += [1e300, -1e300]
-    if isinstance(value, int) or math.isfinite(value):
+    whole = isinstance(value, float) and abs(value) < 2**53 and value.is_integer()
+    if isinstance(value, int) or whole:  # whole steps: a whole float stays a whole one
         sign = 1 if value > 0 else -1
-        candidates += [kind(value - sign * step) for step in _steps(abs(value))]
-    if isinstance(value, int):
-        candidates += _fewer_digits(value)
+        whole_value = int(value)
+        steps = _steps(abs(whole_value))
+        candidates += [kind(whole_value - sign * step) for step in steps]
+        candidates += [kind(n) for n in _fewer_digits(whole_value)]
+    elif math.isfinite(value):
+        sign = 1 if value > 0 else -1
+        candidates += [value - sign * step for step in _steps(abs(value))]
     return [c for c in dict.fromkeys(candidates) if c != value or type(c) is not type(value)]
 
 

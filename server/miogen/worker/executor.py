@@ -48,6 +48,21 @@ class Execution:
     # The exception's message is the project's: an explicit ``raise`` in the subject's package
     # made it, not CPython (``'>' not supported ...``, whose words change between versions).
     raised_by_project: bool = False
+    # The probes' hits in the order first taken, and how many had been taken when each
+    # statement started: which statement took a branch first (``first_hits``).
+    hit_order: tuple[tuple[int, bool | None], ...] = ()
+    hit_marks: tuple[int, ...] = ()
+
+    def first_hits(self) -> dict[tuple[int, bool | None], int]:
+        """The index of the statement during which each hit was first taken: a branch a test
+        covers through an earlier call and again in a later one belongs to the earlier."""
+        found: dict[tuple[int, bool | None], int] = {}
+        marks = self.hit_marks
+        for statement in range(len(marks)):
+            end = marks[statement + 1] if statement + 1 < len(marks) else len(self.hit_order)
+            for hit in self.hit_order[marks[statement] : end]:
+                found[hit] = statement
+        return found
 
 
 class Executor:
@@ -96,6 +111,7 @@ class Executor:
         timed_out = False
         executed = len(test)
         drew: set[int] = set()
+        marks: list[int] = []  # hits taken before each statement (``Execution.hit_marks``)
         watcher = entropy.Watch() if watch else None
         if self.before_test is not None:
             self.before_test(test)
@@ -110,7 +126,9 @@ class Executor:
             watcher.__enter__()
         try:
             before_statement = self.before_statement
+            taken = runtime.HITS
             for index, statement in enumerate(test):
+                marks.append(len(taken))
                 if before_statement is not None:
                     before_statement(index)
                 if watcher is not None:
@@ -157,11 +175,11 @@ class Executor:
             refused = limited
         self.refused_runs += bool(refused)
         distances = {line: list(d) for line, d in runtime.DISTANCES.items()}
-        hits = set(runtime.HITS)
+        order = tuple(runtime.HITS)
         return Execution(
-            test[:executed], arcs, distances, hits, values, exception, exception_module,
+            test[:executed], arcs, distances, set(order), values, exception, exception_module,
             exception_class, timed_out, refused, tally.COUNTS, tally.INFECTIONS, raised_inside,
-            frozenset(drew), raised_by_project,
+            frozenset(drew), raised_by_project, order, tuple(marks),
         )  # fmt: skip
 
     def _execute(self, statement: Statement, values: list[object]) -> object:

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from miogen.analysis.model import ModuleModel, Target, Unit
-from miogen.analysis.numeric_uses import numeric_uses
+from miogen.analysis.numeric_uses import numeric_uses, whole_number_uses
 from miogen.analysis.targets import CodeMap, parse_code
 from miogen.assertions.kills import MutantSet, MutantTarget
 from miogen.assertions.mutants import parsed
@@ -435,7 +435,10 @@ class UnitRun:
         runner = _SuiteRunner(self.problem, mutants, deadline)
         model = self.problem.factory.model
         numbers = number_parameters(
-            model, self.problem.factory.signature, numeric_uses(model.source)
+            model,
+            self.problem.factory.signature,
+            numeric_uses(model.source),
+            whole_number_uses(model.source),
         )
         # Performance-aware searches (aDynaMOSA, MIO --performance) keep the cheaper cover.
         cost = runner.proxies if self.problem.performance else None
