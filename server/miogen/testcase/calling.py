@@ -146,6 +146,42 @@ def mistyped(
     return found
 
 
+def off_type(statement: Statement, test: TestCase, signature: Signature) -> bool:
+    """Whether the call passes a plain value, or an object, of none of the types the project
+    means for a parameter: its annotation, else the types its inference names (``any``, the
+    "not sure" an unannotated parameter keeps, left aside; a parameter whose inference names
+    nothing is not judged). ``samples(seed=normal_dist)`` for ``seed=None`` handed to
+    ``random.Random`` is such a call; so is ``range_of(n=1.5)`` where ``n`` is only counted with."""
+    by_name = {p.name: p for p in signature.params}
+    for name, index in statement.args:
+        parameter = by_name.get(name) or by_name.get(name.lstrip("/"))
+        meant = _meant(parameter) if parameter is not None and name[:1] != "*" else None
+        if meant is None:
+            continue
+        argument = test[index]
+        if argument.kind == "value" and not _fits(argument.value, meant):
+            return True
+        if argument.kind in _OBJECTS and all(
+            member.kind in _NOT_AN_OBJECT for member in _members(meant)
+        ):
+            return True
+    return False
+
+
+def _meant(parameter: Parameter) -> TypeSpec | None:
+    """The parameter's annotation, else its inferred type without ``any`` (None: nothing named)."""
+    if parameter.annotated:
+        return parameter.type
+    named = [member for member in _members(parameter.type) if member.kind != "any"]
+    if not named:
+        return None
+    return named[0] if len(named) == 1 else TypeSpec("union", tuple(named))
+
+
+def _members(spec: TypeSpec) -> tuple[TypeSpec, ...]:
+    return spec.args if spec.kind == "union" else (spec,)
+
+
 # Special methods written as builtins whose second operand the builtin types itself (typeshed):
 # the plain types it takes, and mypy's error code for another (round is overloaded).
 _BUILTIN_OPERANDS = {
