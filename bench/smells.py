@@ -43,6 +43,10 @@ REPO = Path(__file__).resolve().parent.parent
 RESULTS = REPO / "bench" / "results"
 PYTHONS = ("3.10", "3.12", "3.13")
 PYTHON_CACHE = REPO / ".miogen" / "pythons"
+# The subjects' project says they support the oldest Python their tests are run on here, as a
+# user's project would (``requires-python``): without it miogen writes for the Python it runs
+# on (3.11's ``datetime.UTC``, emit/versions.py) and 3.10 fails what 3.10 was never promised.
+SUBJECT_PROJECT = f'[project]\nname = "subject"\nrequires-python = ">={PYTHONS[0]}"\n'
 CHECKS = ("mypy", "ruff")
 STATIC = (
     "interpreter_messages", "float_equality", "fuzz_literals", "default_keywords",
@@ -604,7 +608,7 @@ def run(
             folder.mkdir(parents=True)
             # The subject's project, not the repository the results folder is in: the file is
             # written as in a project without configuration (miogen's own line length is 100).
-            (folder / "pyproject.toml").write_text('[project]\nname = "subject"\n')
+            (folder / "pyproject.toml").write_text(SUBJECT_PROJECT)
             path, root = module.locate(site, folder / "proj")
             budget = f"{evaluations} evaluations" if evaluations else f"{real.BUDGETS[real.OURS]} s"
             log(f"{module.name}: generating ({budget}, seed {seed})")

@@ -216,6 +216,14 @@ def test_off_type_judges_by_the_inferred_types_that_are_named():
     assert not off("seeded", ("n", value(2.0)), ("seed", value(None)))
 
 
+def test_off_type_judges_only_objects_of_the_module_where_only_the_default_names_a_type():
+    """``seed=None``: an optional something; a string or a list may be what it means (the
+    encoding of ``encode(text, charset=None)``), an object of the module's classes nothing says."""
+    assert off("seeded", ("n", value(2)), ("seed", Statement("construct", "Box")))
+    assert not off("seeded", ("n", value(2)), ("seed", value("text")))
+    assert not off("seeded", ("n", value(2)), ("seed", Statement("list")))
+
+
 def test_off_type_leaves_a_parameter_whose_inference_names_nothing_alone():
     assert not off("anything", ("value", Statement("construct", "Box")))
     assert not off("anything", ("value", value("text")))

@@ -150,15 +150,25 @@ def off_type(statement: Statement, test: TestCase, signature: Signature) -> bool
     """Whether the call passes a plain value, or an object, of none of the types the project
     means for a parameter: its annotation, else the types its inference names (``any``, the
     "not sure" an unannotated parameter keeps, left aside; a parameter whose inference names
-    nothing is not judged). ``samples(seed=normal_dist)`` for ``seed=None`` handed to
-    ``random.Random`` is such a call; so is ``range_of(n=1.5)`` where ``n`` is only counted with."""
+    nothing is not judged, one whose inference names only its default's None only for objects
+    of the module's classes). ``samples(seed=normal_dist)`` for ``seed=None`` handed to
+    ``random.Random`` is such a call; so is ``isleap("")`` where ``year`` is only counted with."""
     by_name = {p.name: p for p in signature.params}
     for name, index in statement.args:
         parameter = by_name.get(name) or by_name.get(name.lstrip("/"))
-        meant = _meant(parameter) if parameter is not None and name[:1] != "*" else None
+        if parameter is None or name[:1] == "*":
+            continue
+        meant = _meant(parameter)
         if meant is None:
             continue
         argument = test[index]
+        if meant.kind == "none" and not parameter.annotated:
+            # Only the default names a type (``x=None``: an optional something): plain values
+            # and collections may be what it means; an object of the module's own classes,
+            # which the sampler offers to any parameter, nothing says it means.
+            if argument.kind == "construct":
+                return True
+            continue
         if argument.kind == "value" and not _fits(argument.value, meant):
             return True
         if argument.kind in _OBJECTS and all(
