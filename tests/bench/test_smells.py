@@ -276,3 +276,13 @@ def test_the_subjects_project_promises_the_oldest_python_the_tests_run_on(tmp_pa
     assert minimum == oldest
     written = spelled("x = datetime.timezone.utc\n", minimum)
     assert written == "x = datetime.timezone.utc\n"
+
+
+def test_the_strict_ruff_holds_the_file_to_the_python_the_subject_promises(tmp_path):
+    """``datetime.timezone.utc`` is what 3.10 has: no UP017 ("use datetime.UTC") for it."""
+    test_file = tmp_path / "test_utc.py"
+    test_file.write_text(
+        "import datetime\n\n\ndef test_utc():\n"
+        "    assert datetime.timezone.utc.utcoffset(None) == datetime.timedelta(0)\n"
+    )
+    assert smells.ruff_findings(test_file) == 1  # ICN001: datetime imported as dt
