@@ -43,6 +43,11 @@ REPO = Path(__file__).resolve().parent.parent
 RESULTS = REPO / "bench" / "results"
 PYTHONS = ("3.10", "3.12", "3.13")
 PYTHON_CACHE = REPO / ".miogen" / "pythons"
+# The subjects' project says they support the oldest Python their tests are run on here, as a
+# user's project would (``requires-python``): without it miogen writes for the Python it runs
+# on (3.11's ``datetime.UTC``, emit/versions.py) and 3.10 fails what 3.10 was never promised.
+RUFF_TARGET = "py" + PYTHONS[0].replace(".", "")
+SUBJECT_PROJECT = f'[project]\nname = "subject"\nrequires-python = ">={PYTHONS[0]}"\n'
 CHECKS = ("mypy", "ruff")
 STATIC = (
     "interpreter_messages", "float_equality", "fuzz_literals", "default_keywords",
@@ -516,11 +521,13 @@ def mypy_errors(test_file: Path, import_root: Path, package: str | None) -> int 
 
 def ruff_findings(test_file: Path) -> int | None:
     """Findings of ``ruff check --select ALL`` (but ``RUFF_IGNORED``) in ``test_file``, with no
-    fix applied and no project configuration read."""
+    fix applied and no project configuration read but the Python the subject's project promises
+    (``SUBJECT_PROJECT``; ruff would read it from ``requires-python``): ruff's own default
+    would ask 3.10's tests for 3.11's ``datetime.UTC`` (UP017)."""
     completed = subprocess.run(
         [sys.executable, "-m", "ruff", "check", "--isolated", "--no-fix", "--select", "ALL",
          "--ignore", ",".join(RUFF_IGNORED), "--output-format", "concise", "--quiet",
-         test_file.name],
+         "--target-version", RUFF_TARGET, test_file.name],
         cwd=test_file.parent, capture_output=True, text=True, timeout=300,
         stdin=subprocess.DEVNULL,
     )  # fmt: skip
@@ -604,7 +611,7 @@ def run(
             folder.mkdir(parents=True)
             # The subject's project, not the repository the results folder is in: the file is
             # written as in a project without configuration (miogen's own line length is 100).
-            (folder / "pyproject.toml").write_text('[project]\nname = "subject"\n')
+            (folder / "pyproject.toml").write_text(SUBJECT_PROJECT)
             path, root = module.locate(site, folder / "proj")
             budget = f"{evaluations} evaluations" if evaluations else f"{real.BUDGETS[real.OURS]} s"
             log(f"{module.name}: generating ({budget}, seed {seed})")

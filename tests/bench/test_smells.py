@@ -5,6 +5,9 @@ from __future__ import annotations
 import json
 import textwrap
 
+from miogen.emit.style import project_style
+from miogen.emit.versions import spelled
+
 from bench import smells
 
 SUBJECT = """
@@ -262,3 +265,24 @@ def test_the_command_passes_evaluations_and_seed_and_names_them_in_the_report(
     assert smells.main([*arguments, "--report", str(report), "--out", str(tmp_path)]) == 0
     assert given == {"modules": ["stdlib_fractions"], "evaluations": 500, "seed": 2}
     assert "--modules stdlib_fractions --evaluations 500 --seed 2`" in report.read_text()
+
+
+def test_the_subjects_project_promises_the_oldest_python_the_tests_run_on(tmp_path):
+    """A project without ``requires-python`` gets the spellings of the Python miogen runs on
+    (3.11's ``datetime.UTC``): the subject's must say it supports 3.10, where its tests run."""
+    (tmp_path / "pyproject.toml").write_text(smells.SUBJECT_PROJECT)
+    minimum = project_style(tmp_path / "test_miogen.py").minimum_python
+    oldest = min(tuple(int(part) for part in version.split(".")) for version in smells.PYTHONS)
+    assert minimum == oldest
+    written = spelled("x = datetime.timezone.utc\n", minimum)
+    assert written == "x = datetime.timezone.utc\n"
+
+
+def test_the_strict_ruff_holds_the_file_to_the_python_the_subject_promises(tmp_path):
+    """``datetime.timezone.utc`` is what 3.10 has: no UP017 ("use datetime.UTC") for it."""
+    test_file = tmp_path / "test_utc.py"
+    test_file.write_text(
+        "import datetime\n\n\ndef test_utc():\n"
+        "    assert datetime.timezone.utc.utcoffset(None) == datetime.timedelta(0)\n"
+    )
+    assert smells.ruff_findings(test_file) == 1  # ICN001: datetime imported as dt

@@ -7,7 +7,7 @@ import random
 
 from miogen.analysis.module import analyze_source
 from miogen.emit.render import render_test
-from miogen.testcase.calling import as_written, mistyped
+from miogen.testcase.calling import as_written, mistyped, off_type
 from miogen.testcase.model import Statement
 from miogen.testcase.mutation import _change_value
 from miogen.testcase.sampling import TestFactory
@@ -181,3 +181,59 @@ def test_a_none_for_an_optional_int_changes_into_an_int():
     rng = random.Random(0)
     changed = {type(_change_value(f, test, rng)[0].value) for _ in range(50)}  # type: ignore[index]
     assert changed == {int}
+
+
+INFERRED = """
+class Box:
+    pass
+
+
+def seeded(n, seed=None):
+    return [seed] * n
+
+
+def anything(value):
+    return value
+"""
+
+
+def off(unit: str, *arguments: tuple[str, Statement]) -> bool:
+    """Whether ``unit(...)`` of INFERRED passes a value of a type the project does not mean."""
+    model = analyze_source(INFERRED, "inferred.py", "inferred")
+    f = TestFactory(model, model.unit(unit))
+    test = (
+        *(argument for _, argument in arguments),
+        Statement("call", unit, tuple((name, i) for i, (name, _) in enumerate(arguments))),
+    )
+    signature = f.signature(test[-1])
+    assert signature is not None
+    return off_type(test[-1], test, signature)
+
+
+def test_off_type_judges_by_the_inferred_types_that_are_named():
+    assert off("seeded", ("n", value(2)), ("seed", Statement("construct", "Box")))
+    assert off("seeded", ("n", value("two")))  # counted with: an int or a float
+    assert not off("seeded", ("n", value(2.0)), ("seed", value(None)))
+
+
+def test_off_type_judges_only_objects_of_the_module_where_only_the_default_names_a_type():
+    """``seed=None``: an optional something; a string or a list may be what it means (the
+    encoding of ``encode(text, charset=None)``), an object of the module's classes nothing says."""
+    assert off("seeded", ("n", value(2)), ("seed", Statement("construct", "Box")))
+    assert not off("seeded", ("n", value(2)), ("seed", value("text")))
+    assert not off("seeded", ("n", value(2)), ("seed", Statement("list")))
+
+
+def test_off_type_leaves_a_parameter_whose_inference_names_nothing_alone():
+    assert not off("anything", ("value", Statement("construct", "Box")))
+    assert not off("anything", ("value", value("text")))
+
+
+def test_off_type_finds_positional_only_parameters_by_their_annotation():
+    f = factory()
+    test = (
+        value(0), Statement("construct", "Stack", (("capacity", 0),)), value("a"),
+        Statement("method", "push", (("/item", 2),), receiver=1),
+    )  # fmt: skip
+    signature = f.signature(test[-1])
+    assert signature is not None and off_type(test[-1], test, signature)

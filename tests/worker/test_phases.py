@@ -168,3 +168,53 @@ def test_a_careful_unit_shrinks_unless_raw(write_module):
         run.job = job
         shrinking[name] = run._shrinking()
     assert shrinking == {"plain": True, "careful": True, "replaying": True, "raw": False}
+
+
+SEEDED = """
+import random
+
+
+class Dist:
+    def __init__(self, mu: float = 0.0) -> None:
+        self.mu = mu
+
+    def shift(self, step: float) -> float:
+        if step < 0:
+            self.mu -= 1.0
+        else:
+            self.mu += 1.0
+        return self.mu
+
+    def pick(self, seed=None):
+        return random.Random(seed).random() + self.mu
+"""
+
+
+def test_a_raise_of_the_interpreter_on_a_value_of_an_unmeant_type_is_no_raises_test(
+    write_module,
+):
+    """``random.Random(<a Dist>)`` raises from 3.11 on, 3.10 hashed it: the raising call goes,
+    and what the calls before it show stays a test while it covers what the test was kept for."""
+    run = unit_run(write_module("seeded", SEEDED), "Dist")
+    picking = (
+        Statement("construct", "Dist"),
+        Statement("method", "pick", (("seed", 0),), receiver=0),
+    )
+    shifting = (
+        Statement("construct", "Dist"),
+        Statement("value", value=2.0),
+        Statement("method", "shift", (("step", 1),), receiver=0),
+    )
+    covered = {t for t, h in run.problem.evaluate(shifting).h.items() if h >= 1.0}
+    suite = [
+        ReducedTest(picking, frozenset(covered)),  # its construction is the other test's too
+        ReducedTest(
+            (*shifting, Statement("method", "pick", (("seed", 0),), receiver=0)), frozenset(covered)
+        ),
+    ]
+    rendering = phases.render(
+        run.problem, suite, "seeded", time.monotonic() + 30, run.mutants, set()
+    )
+    [test] = rendering.tests
+    assert "raises" not in test.source and "pick" not in test.source
+    assert "dist.shift(2.0)" in test.source and test.targets == phases.branch_ids(covered)

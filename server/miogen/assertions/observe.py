@@ -12,9 +12,11 @@ from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, replace
 
+from miogen.analysis.model import Signature
 from miogen.assertions.drawn import TYPE_RUNS, agreed_types, checks_types, typed_in_all
 from miogen.assertions.observation import Observation, literal
-from miogen.testcase.model import CALLS, TestCase, has_value
+from miogen.testcase.calling import off_type
+from miogen.testcase.model import CALLS, Statement, TestCase, has_value
 from miogen.worker.executor import Execution, Executor
 
 MAX_ATTRIBUTES = 3
@@ -30,6 +32,10 @@ class Observed:
     observations: list[Observation]
     stable: bool  # both runs ended alike: the same statement raised the same type, or none did
     drew: bool = False  # a statement drew from an unseeded source (the clock, a generator)
+    # The statement the runs raised at (None: none raised), and whether a ``raise`` of the
+    # project's source made it (executor.Execution.raised_by_project), not CPython or a library.
+    raised_at: int | None = None
+    raised_by_project: bool = False
 
 
 def observe(
@@ -84,7 +90,27 @@ def observe(
         stable = len({_ending(run) for run in runs}) == 1
         agreed = typed_in_all(runs, drawn, agreed)
         agreed.sort(key=lambda o: o.index)
-    return Observed(first.test, agreed, stable, drew=bool(drew))
+    raised_at = first.exception[0] if first.exception is not None else None
+    by_project = any(run.raised_by_project for run in runs)
+    return Observed(first.test, agreed, stable, bool(drew), raised_at, by_project)
+
+
+def unmeant_raise(
+    observed: Observed, signature_of: Callable[[Statement], Signature | None]
+) -> bool:
+    """Whether the test ends in a raise the project did not mean: no ``raise`` of its source
+    made it (CPython or another library did, a C or standard-library frame) and the raising
+    call passes a value of a type the project does not mean for the parameter (its annotation
+    or inferred type, testcase.calling.off_type). Such a test checks what the interpreter does
+    with a wrong-typed value, which changes between versions (3.11's ``random.seed`` refuses
+    an object 3.10 hashed): it is not kept as a raises-test. Wrong types the project's code
+    raises on itself, on purpose (``raise TypeError(...)`` after an ``isinstance``), stay."""
+    at = observed.raised_at
+    if at is None or observed.raised_by_project or not observed.stable:
+        return False
+    statement = observed.test[at]
+    signature = signature_of(statement) if statement.kind in CALLS else None
+    return signature is not None and off_type(statement, observed.test, signature)
 
 
 IMMUTABLE = (int, float, complex, str, bytes, tuple, frozenset, range, type(None), enum.Enum)

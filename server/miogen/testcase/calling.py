@@ -146,6 +146,52 @@ def mistyped(
     return found
 
 
+def off_type(statement: Statement, test: TestCase, signature: Signature) -> bool:
+    """Whether the call passes a plain value, or an object, of none of the types the project
+    means for a parameter: its annotation, else the types its inference names (``any``, the
+    "not sure" an unannotated parameter keeps, left aside; a parameter whose inference names
+    nothing is not judged, one whose inference names only its default's None only for objects
+    of the module's classes). ``samples(seed=normal_dist)`` for ``seed=None`` handed to
+    ``random.Random`` is such a call; so is ``isleap("")`` where ``year`` is only counted with."""
+    by_name = {p.name: p for p in signature.params}
+    for name, index in statement.args:
+        parameter = by_name.get(name) or by_name.get(name.lstrip("/"))
+        if parameter is None or name[:1] == "*":
+            continue
+        meant = _meant(parameter)
+        if meant is None:
+            continue
+        argument = test[index]
+        if meant.kind == "none" and not parameter.annotated:
+            # Only the default names a type (``x=None``: an optional something): plain values
+            # and collections may be what it means; an object of the module's own classes,
+            # which the sampler offers to any parameter, nothing says it means.
+            if argument.kind == "construct":
+                return True
+            continue
+        if argument.kind == "value" and not _fits(argument.value, meant):
+            return True
+        if argument.kind in _OBJECTS and all(
+            member.kind in _NOT_AN_OBJECT for member in _members(meant)
+        ):
+            return True
+    return False
+
+
+def _meant(parameter: Parameter) -> TypeSpec | None:
+    """The parameter's annotation, else its inferred type without ``any`` (None: nothing named)."""
+    if parameter.annotated:
+        return parameter.type
+    named = [member for member in _members(parameter.type) if member.kind != "any"]
+    if not named:
+        return None
+    return named[0] if len(named) == 1 else TypeSpec("union", tuple(named))
+
+
+def _members(spec: TypeSpec) -> tuple[TypeSpec, ...]:
+    return spec.args if spec.kind == "union" else (spec,)
+
+
 # Special methods written as builtins whose second operand the builtin types itself (typeshed):
 # the plain types it takes, and mypy's error code for another (round is overloaded).
 _BUILTIN_OPERANDS = {

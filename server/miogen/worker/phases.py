@@ -22,7 +22,7 @@ from miogen.analysis.numeric_uses import numeric_uses, whole_number_uses
 from miogen.analysis.targets import CodeMap, parse_code
 from miogen.assertions.kills import MutantSet, MutantTarget
 from miogen.assertions.mutants import parsed
-from miogen.assertions.observe import Observed, observe
+from miogen.assertions.observe import Observed, observe, unmeant_raise
 from miogen.assertions.select import MutationAnalysis, MutationReport
 from miogen.common.heartbeat import Heartbeat
 from miogen.common.records import (
@@ -49,7 +49,14 @@ from miogen.minimize.reduce import ReducedTest
 from miogen.minimize.suite import Reduction, reduce_suite
 from miogen.testcase.calling import as_written, mistyped
 from miogen.testcase.examples import example_tests, project_pool
-from miogen.testcase.model import CALLS, TestCase, canonical_key, from_json, to_json
+from miogen.testcase.model import (
+    CALLS,
+    TestCase,
+    canonical_key,
+    drop_unused_values,
+    from_json,
+    to_json,
+)
 from miogen.testcase.sampling import TestFactory
 from miogen.testcase.validity import still_valid
 from miogen.worker import world
@@ -594,6 +601,7 @@ def render(
     refused = unstable = without_assertion = 0
     analysis = MutationAnalysis(mutants)
     executor = problem.executor
+    kept: set[tuple[object, ...]] = set()  # the tests rendered so far, as canonical keys
     for reduced in suite:
         refused_before = executor.refused_runs
         observed = observe(executor, reduced.test, module_name, world.varied)
@@ -603,6 +611,15 @@ def render(
         if not observed.stable:
             unstable += 1
             continue
+        if unmeant_raise(observed, problem.factory.signature):
+            # Not a raises-test (assertions.observe.unmeant_raise): the calls before the raising
+            # one stay a test when they show something of their own, else nothing is left.
+            shorter = _before_raise(problem, observed, reduced, module_name, kept)
+            if shorter is None:
+                without_assertion += 1
+                continue
+            observed, reduced = shorter
+        kept.add(canonical_key(observed.test))
         observations = analysis.select(
             observed.test, observed.observations, deadline, problem.factory.signature
         )
@@ -629,6 +646,32 @@ def render(
         )
     drops = WorkerDrops(refused, unstable, without_assertion)
     return Rendering(rendered, drops, analysis.report)
+
+
+def _before_raise(
+    problem: UnitProblem,
+    observed: Observed,
+    reduced: ReducedTest,
+    module_name: str,
+    kept: set[tuple[object, ...]],
+) -> tuple[Observed, ReducedTest] | None:
+    """The test without its raising call (and the values only it used), observed again, with
+    the targets it was kept for that it still covers; None when it covers none of them (it adds
+    nothing), it is a test already rendered, or its re-runs differ or were refused."""
+    assert observed.raised_at is not None
+    shorter = drop_unused_values(observed.test[: observed.raised_at])
+    if not any(statement.kind in CALLS for statement in shorter) or canonical_key(shorter) in kept:
+        return None
+    executor = problem.executor
+    refused_before = executor.refused_runs
+    covered = {t for t, h in problem.evaluate(shorter).h.items() if h >= 1.0}
+    targets = reduced.targets & covered
+    if not targets:
+        return None
+    again = observe(executor, shorter, module_name, world.varied)
+    if executor.refused_runs != refused_before or not again.stable:
+        return None
+    return again, ReducedTest(again.test, frozenset(targets))
 
 
 def _unassertable_but_needed(observed: Observed, reduced: ReducedTest) -> bool:
