@@ -1,7 +1,8 @@
 """Completes a module's model with what calling real code takes.
 
 Constructors written as ``__new__``; special methods (operators, ``len``, ``in``, ``with``) and
-property setters as callables; classes imported from the package's other modules; types for
+property setters as callables; classes imported from the package's other modules, and the
+standard library's that its type checks name (analysis.checked_classes); types for
 unannotated parameters and the classes that factories return (analysis.inference); examples of
 the module's regular expressions in the constant pool.
 """
@@ -14,6 +15,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from miogen.analysis import guards, inference, keywords, regexes, type_names
+from miogen.analysis.checked_classes import checked_classes
 from miogen.analysis.inference import BUILTIN_ATTRIBUTES, FunctionNode, ModuleFacts
 from miogen.analysis.model import ClassModel, ConstantPool, Parameter, Signature
 from miogen.analysis.source import read_source
@@ -45,12 +47,20 @@ def complete_model(
     imported = {name: cls for name, cls in imported.items() if name not in classes}
     nodes = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
     known = {**imported, **classes}
+    # Standard-library classes the module's type checks name (analysis.checked_classes).
+    spelled = checked_classes(tree_index.nodes, set(known))
+    checked = {cls.name: cls for cls in spelled.values()}
+    known = {**checked, **known}
     aliases = {
         **package_aliases(tree, location),
         **type_names.type_aliases(tree),
         **binding_aliases(tree),
     }
-    reader = TypeReader(set(known), {k: v for k, v in aliases.items() if k not in known})
+    reader = TypeReader(
+        set(known),
+        {k: v for k, v in aliases.items() if k not in known},
+        {text: cls.name for text, cls in spelled.items()},
+    )
     facts = ModuleFacts(
         reader,
         _attribute_table(nodes, known, tree_index),
@@ -67,7 +77,7 @@ def complete_model(
         name: _complete_signature(signature, _function_node(tree, name), facts, "")
         for name, signature in functions.items()
     }
-    return {**completed, **imported}, functions
+    return {**completed, **imported, **checked}, functions
 
 
 def _function_node(tree: ast.Module, name: str) -> FunctionNode | None:

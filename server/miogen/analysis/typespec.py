@@ -107,9 +107,17 @@ def union(options: list[TypeSpec]) -> TypeSpec:
 class TypeReader:
     """Turns annotation ASTs into TypeSpecs, resolving module-level aliases and user classes."""
 
-    def __init__(self, classes: set[str], aliases: dict[str, ast.expr]) -> None:
+    def __init__(
+        self,
+        classes: set[str],
+        aliases: dict[str, ast.expr],
+        spelled: dict[str, str] | None = None,
+    ) -> None:
         self.classes = classes
         self.aliases = aliases
+        # How the module writes a class of another module -> the class's name in ``classes``
+        # (``_collections.OrderedDict`` -> ``collections.OrderedDict``: analysis.checked_classes).
+        self.spelled = spelled or {}
         self._resolving: set[str] = set()
 
     def read(self, node: ast.expr | None) -> TypeSpec:
@@ -127,6 +135,10 @@ class TypeReader:
             return union([self._read(node.left), self._read(node.right)])
         if isinstance(node, ast.Subscript):
             return self._read_generic(node)
+        if self.spelled and isinstance(node, ast.Name | ast.Attribute):
+            known = self.spelled.get(ast.unparse(node))  # ``_collections.OrderedDict``
+            if known is not None:
+                return TypeSpec("class", name=known)
         name = _name_of(node)
         if name is None:
             return ANY

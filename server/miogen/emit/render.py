@@ -508,9 +508,12 @@ def module_imports(source: str) -> set[str]:
 
 
 def _origin_imports(test: TestCase) -> set[str]:
-    """Classes of the package's other modules are imported from where they are defined."""
+    """Classes of the package's other modules are imported from where they are defined; a
+    class named through its module (``collections.OrderedDict``) imports the module."""
     return {
-        f"from {s.value} import {s.name.split('.')[0]}"
+        f"import {s.value}"
+        if s.name.startswith(f"{s.value}.")
+        else f"from {s.value} import {s.name.split('.')[0]}"
         for s in test
         if s.kind in ("construct", "enum", "call") and isinstance(s.value, str) and s.value
     }

@@ -5,6 +5,7 @@ from __future__ import annotations
 import collections
 import copy
 import dis
+import importlib
 import os
 import signal
 import types
@@ -207,7 +208,10 @@ class Executor:
 
     def resolve(self, dotted: str) -> object:
         value: object = self.module
-        for part in dotted.split("."):
+        parts = dotted.split(".")
+        if len(parts) > 1 and not hasattr(value, parts[0]):
+            value, parts = _imported(parts)  # a standard class the module imports by another name
+        for part in parts:
             value = getattr(value, part)
         return value
 
@@ -232,6 +236,17 @@ STATE_CONTAINERS = (
     collections.Counter,
     collections.OrderedDict,
 )  # fmt: skip - analysis.module's _CONTAINER_CALLS, as types
+
+
+def _imported(parts: list[str]) -> tuple[object, list[str]]:
+    """The longest module a dotted name starts with, and the names left to look up in it
+    (``collections.OrderedDict``: the module ``collections`` and ``["OrderedDict"]``)."""
+    for end in range(len(parts) - 1, 0, -1):
+        try:
+            return importlib.import_module(".".join(parts[:end])), parts[end:]
+        except ImportError:
+            continue
+    raise AttributeError(f"no module to import for {'.'.join(parts)!r}")
 
 
 def _through(traceback: types.TracebackType | None, filename: str | None) -> bool:
