@@ -57,8 +57,12 @@ def test_tokens_are_runs_of_a_kind_and_the_modules_separators():
 
 
 def test_the_separators_are_those_split_partitioned_or_joined_on():
-    source = 'a.split("::")\nb.rpartition("@")\n"--".join(c)\nd.split()\ne.split(sep)\n'
-    assert separators_of(source) == ("--", "::", "@")
+    source = (
+        'COMMASPACE = ", "\nTWICE = "x"\nTWICE = "y"\n'
+        'a.split("::")\nb.rpartition("@")\n"--".join(c)\nd.split()\ne.split(sep)\n'
+        'COMMASPACE.join(f)\nTWICE.join(g)\nre.split("[,;]", h)\n'
+    )
+    assert separators_of(source) == (", ", "--", "::", "@")
 
 
 def test_the_pool_holds_the_tokens_of_its_strings_and_its_integers_as_digits():

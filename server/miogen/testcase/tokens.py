@@ -168,23 +168,53 @@ def _runs_on(left: str, right: str) -> bool:
 
 @functools.lru_cache(maxsize=16)
 def separators_of(source: str) -> tuple[str, ...]:
-    """The string literals ``source`` splits or partitions on, or joins with."""
+    """The strings ``source`` splits or partitions on, or joins with: literals, or names bound
+    to one literal only (``COMMASPACE.join``). ``re.split``'s first argument is a pattern, not
+    a separator."""
     try:
         tree = ast.parse(source)
     except (SyntaxError, ValueError):
         return ()
+    nodes = list(ast.walk(tree))
+    named = _named_strings(nodes)
     found: set[str] = set()
-    for node in ast.walk(tree):
+    for node in nodes:
         if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
             continue
         attribute = node.func
-        if attribute.attr in SPLITTING and node.args:
+        if attribute.attr in SPLITTING and node.args and not _is_module(attribute.value):
             literal = node.args[0]
         elif attribute.attr == "join":
             literal = attribute.value
         else:
             continue
         if isinstance(literal, ast.Constant) and isinstance(literal.value, str):
-            if 0 < len(literal.value) <= MAX_TOKEN:
-                found.add(literal.value)
+            text = literal.value
+        elif isinstance(literal, ast.Name) and literal.id in named:
+            text = named[literal.id]
+        else:
+            continue
+        if 0 < len(text) <= MAX_TOKEN:
+            found.add(text)
     return tuple(sorted(found))
+
+
+def _is_module(node: ast.expr) -> bool:
+    return isinstance(node, ast.Name) and node.id in ("re", "regex")
+
+
+def _named_strings(nodes: list[ast.AST]) -> dict[str, str]:
+    """Names assigned a string literal, and only that one, anywhere in the module."""
+    values: dict[str, set[object]] = {}
+    for node in nodes:
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                if isinstance(target, ast.Name):
+                    value = node.value
+                    literal = value.value if isinstance(value, ast.Constant) else object()
+                    values.setdefault(target.id, set()).add(literal)
+    return {
+        name: text
+        for name, found in values.items()
+        if len(found) == 1 and isinstance(text := next(iter(found)), str)
+    }
