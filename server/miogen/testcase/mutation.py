@@ -20,9 +20,9 @@ Builder = Callable[[list[Statement]], int | None]
 INDEX_EDIT_WEIGHT = 0.25
 CHARACTER_PROBABILITY = 0.3  # an inserted character is one the module's ``ord(...)`` looks for
 MAX_RESHAPED_ELEMENTS = 100  # a list stretched to a length the module compares with
-# A string's change is a token step (testcase.tokens) this often, where the pool has tokens
-# and the string is several (a third as often for one token: an identifier, a word, a number,
-# which the character steps suit)
+# A string's change is a token step (testcase.tokens) this often, where the module splits
+# strings on separators (it reads tokens), the pool has tokens and the string is several (a
+# third as often for one token: an identifier, a word, a number, which character steps suit)
 TOKEN_PROBABILITY = 0.4
 
 
@@ -176,7 +176,7 @@ def change_primitive(factory: TestFactory, value: object, rng: random.Random) ->
         if roll < 0.35 + TOKEN_PROBABILITY:
             found = _token_pool(factory)
             several = len(tokens.tokenize(value, found.separators)) > 1
-            if found and (several or roll < 0.35 + TOKEN_PROBABILITY / 3):
+            if found.separators and (several or roll < 0.35 + TOKEN_PROBABILITY / 3):
                 return tokens.mutate_tokens(value, rng, found)
         return _edit_string(value, rng, factory.shapes.characters)
     if isinstance(value, bytes):
