@@ -191,3 +191,25 @@ def test_a_name_shared_by_tests_of_two_units_stays_with_its_own_test() -> None:
     result = parametrize([*TRIANGLE, twin])
     assert [t.name for t in result] == ["test_classify", "test_classify_returns_3"]
     assert result[1] == twin
+
+
+def test_two_tables_of_the_same_words_get_names_of_their_own() -> None:
+    """Two groups of one unit both named ``test_f`` once made the written file's second table
+    ``test_f_2`` (merge_tests) while coverage was mapped back by the names before: every case
+    of the first table counted for the second's tests, and its own were dropped as adding
+    nothing (urljoin: 27 branches covered, 10 kept)."""
+    numbers = [case_test(f"test_f_returns_{n}", f"assert f({n}) == {n}") for n in (1, 2, 3)]
+    flags = [
+        case_test(f"test_f_returns_{v.lower()}", f"assert f(x={v}) is {v}")
+        for v in ("True", "False", "None")
+    ]
+    single = case_test("test_f_2", "assert f() is not None")
+    result = parametrize([*numbers, single, *flags])
+    assert [t.name for t in result] == ["test_f", "test_f_2", "test_f_3"]
+    assert "def test_f_3(x, expected):" in result[2].source
+    case_id = result[0].cases[1][0]
+    assert original_names([f"test_f[{case_id}]"], result) == {"test_f_returns_2"}
+    case_id = result[2].cases[1][0]
+    assert original_names([f"test_f_3[{case_id}]"], result) == {"test_f_returns_false"}
+    merged = merge_tests(None, [], result)
+    assert merged.renamed == {}

@@ -78,7 +78,29 @@ def parametrize(tests: Sequence[GeneratedTest]) -> list[GeneratedTest]:
         table = replaced[index] if index in replaced else test
         if table is not None:
             result.append(table)
-    return result
+    return _unique_tables(result)
+
+
+def _unique_tables(tests: list[GeneratedTest]) -> list[GeneratedTest]:
+    """``tests`` with a table whose name another test or an earlier table has renamed
+    (``_2``, ``_3``...) here: two groups of a unit may share their words ("test_urljoin"), and
+    the names must be the written file's, by which each case's coverage maps back to its own
+    tests (``original_names``), not to the other table's."""
+    taken = {test.name for test in tests if not test.cases}
+    unique = []
+    for test in tests:
+        if test.cases:
+            name, number = test.name, 1
+            while name in taken:
+                number += 1
+                name = f"{test.name}_{number}"
+            if name != test.name:
+                header = re.compile(rf"^def {re.escape(test.name)}\(", re.MULTILINE)
+                source = header.sub(f"def {name}(", test.source, count=1)
+                test = GeneratedTest(name, source, test.cases)
+            taken.add(name)
+        unique.append(test)
+    return unique
 
 
 def original_names(failures: Iterable[str], tests: Sequence[GeneratedTest]) -> set[str]:

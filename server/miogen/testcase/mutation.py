@@ -9,7 +9,7 @@ from collections.abc import Callable
 from miogen.analysis import unicodeprops
 from miogen.analysis.measures import Measures
 from miogen.analysis.typespec import ANY, PRIMITIVES, TypeSpec
-from miogen.testcase import indexedits, measured, stdlib_values, strings
+from miogen.testcase import indexedits, measured, stdlib_values, strings, tokens
 from miogen.testcase.callables import ANY_ARITY, CATALOGUE, choices, function_fits, origin
 from miogen.testcase.model import CALLS, Statement, TestCase, drop_unused_values, remove_statements
 from miogen.testcase.sampling import TestFactory, random_character
@@ -20,6 +20,10 @@ Builder = Callable[[list[Statement]], int | None]
 INDEX_EDIT_WEIGHT = 0.25
 CHARACTER_PROBABILITY = 0.3  # an inserted character is one the module's ``ord(...)`` looks for
 MAX_RESHAPED_ELEMENTS = 100  # a list stretched to a length the module compares with
+# A string's change is a token step (testcase.tokens) this often, where the module splits
+# strings on separators (it reads tokens), the pool has tokens and the string is several (a
+# third as often for one token: an identifier, a word, a number, which character steps suit)
+TOKEN_PROBABILITY = 0.4
 
 
 def mutate(factory: TestFactory, test: TestCase, rng: random.Random) -> TestCase:
@@ -169,6 +173,11 @@ def change_primitive(factory: TestFactory, value: object, rng: random.Random) ->
             return rng.choice(pool.strings)
         if roll < 0.35:
             return strings.affix_or_length(value, rng, pool, factory.shapes)
+        if roll < 0.35 + TOKEN_PROBABILITY:
+            found = _token_pool(factory)
+            several = len(tokens.tokenize(value, found.separators)) > 1
+            if found.separators and (several or roll < 0.35 + TOKEN_PROBABILITY / 3):
+                return tokens.mutate_tokens(value, rng, found)
         return _edit_string(value, rng, factory.shapes.characters)
     if isinstance(value, bytes):
         text, roll = value.decode("latin-1"), rng.random()
@@ -184,6 +193,13 @@ def change_primitive(factory: TestFactory, value: object, rng: random.Random) ->
     if stdlib_values.is_stdlib_value(value):
         return stdlib_values.mutate(value, rng, pool)
     return value
+
+
+def _token_pool(factory: TestFactory) -> tokens.TokenPool:
+    """The tokens of the unit's pool (with the project's test values) and its regex strings."""
+    pool = factory.pool
+    separators = tokens.separators_of(factory.model.source)
+    return tokens.token_pool(pool.strings + factory.regex_strings, pool.ints, separators)
 
 
 def _change_callable(
