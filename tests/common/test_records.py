@@ -82,3 +82,14 @@ def test_shrinking_has_its_own_seconds_under_a_time_budget_and_the_job_waits_for
 
 def test_an_evaluation_budget_needs_no_shrinking_allowance():
     assert spec(evaluations=100).shrink_allowance() == 0.0
+
+
+def test_a_unit_the_worker_never_answered_for_failed_with_the_job():
+    """One answer for ``miogen generate``'s job and ctg's: the unit's own outcome, else failed
+    with the job's message (else the caller's ``why``), under the unit's name."""
+    answered = UnitOutcome("sign", "ok")
+    died = JobOutcome("failed", [answered], message="the worker died")
+    assert died.outcome_of("sign") is answered
+    assert died.outcome_of("parity") == UnitOutcome("parity", "failed", message="the worker died")
+    quiet = JobOutcome("ok")
+    assert quiet.outcome_of("parity", "no result").message == "no result"

@@ -77,14 +77,16 @@ def test_no_process_is_started_ahead_for_a_second_verification_it_may_not_need(
     from miogen.ctg import runner
     from miogen.run import check
 
-    # the second verification's process is started ahead only through the ``later`` the first
-    # verification is given (run.verify); ctg's must get none
+    # the kept tests' verification's process is started ahead only when ``check.verify`` is
+    # handed the keep step with ``keep_ahead`` (run.verify); ctg's must not be
     started: list[object] = []
+    kept: list[object] = []
     real_verify_tests = check.verify
 
     def counted(*args, **kwargs):
-        if kwargs.get("later") is not None:
-            started.append(kwargs["later"])
+        kept.append(kwargs.get("keep"))
+        if kwargs.get("keep") is not None and kwargs.get("keep_ahead", True):
+            started.append(kwargs["keep"])
         return real_verify_tests(*args, **kwargs)
 
     results = []
@@ -101,6 +103,6 @@ def test_no_process_is_started_ahead_for_a_second_verification_it_may_not_need(
     report = run_ctg([root], config)
     [result] = results
     assert result.tests, "the module's tests were verified"
-    assert started == []
+    assert started == [] and kept != [None], "keeping was asked for, nothing started ahead"
     [state] = report.units
     assert state.added == len(result.tests) > 0

@@ -79,10 +79,10 @@ def test_where_the_tests_are_verified_is_found_once_by_the_job():
 
 
 def test_the_verification_flow_starts_no_pytest_process_check_verify_does():
-    """``run.verify`` orchestrates the steps and starts no pytest process: the second
-    verification's process, started ahead while the first runs, is started by the first
-    (``check.verify``'s ``later``), so the flow enters ``host.measure`` only through
-    ``run.check`` rather than once before it and again from it."""
+    """``run.verify`` orchestrates the steps and starts no pytest process: the kept tests'
+    verification, its process started ahead while the first runs, is ``check.verify``'s own
+    (handed the keep step, ``keep``), so the flow enters ``host.measure`` only through
+    ``run.check``, and ``run.check`` once."""
     tree = ast.parse((SERVER / "run" / "verify.py").read_text("utf-8"))
     measured = {
         alias.name
@@ -94,5 +94,6 @@ def test_the_verification_flow_starts_no_pytest_process_check_verify_does():
     assert "start_ahead" not in _called(tree)
     check = ast.parse((SERVER / "run" / "check.py").read_text("utf-8"))
     verify = next(n for n in check.body if isinstance(n, ast.FunctionDef) and n.name == "verify")
-    assert "later" in {a.arg for a in verify.args.args + verify.args.kwonlyargs}
+    assert "keep" in {a.arg for a in verify.args.args + verify.args.kwonlyargs}
     assert "prepare" in _called(verify)
+    assert "RetryAhead" not in _called(tree)  # no process of check's made for it to take

@@ -17,6 +17,7 @@ from miogen.host.measure import start_ahead
 from miogen.run import check as verifying
 from miogen.run.check import VERIFY_RUNS, verify
 from miogen.run.job import VerificationAhead
+from miogen.run.result import Verification
 
 
 def record(name: str, body: str, imports: tuple[str, ...] = ("letters",)) -> TestRecord:
@@ -162,3 +163,49 @@ def test_a_later_attempt_runs_once_with_coverage_in_a_process_started_meanwhile(
     assert sorted(calls) == [("measure", False), ("measure", True), ("run_shuffled", False)]
     assert verified.measurement is not None and verified.measurement.ok
     assert verified.measurement.covered["letters"]
+
+
+def test_keeping_is_a_step_of_the_verification_and_what_it_keeps_runs_again_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """``verify`` hands the tests that passed every run to the keep step once; what it leaves
+    out is not run again, and the rest runs once more, alone, in a process started ahead: a
+    kept test that needed a left-out one before it fails there and is dropped, the measurement
+    is of what is kept, and the runs reported stay the first verification's."""
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'p'\n")
+    module = tmp_path / "signs.py"
+    module.write_text("def sign(x: int) -> int:\n    if x > 0:\n        return 1\n    return 0\n")
+    location = locate(module)
+    model = analyze_file(module, location.module_name)
+    calls: list[tuple[str, bool]] = []
+    original = verifying.measure
+
+    def counted(*args, **kwargs):
+        calls.append(("measure", kwargs.get("ahead") is not None))
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(verifying, "measure", counted)
+    probe = "import os\nos.environ['MIOGEN_KEEP_PROBE'] = '1'\nassert sign(0) == 0"
+    tests = [
+        record("test_positive", "assert sign(3) == 1", ("sign",)),
+        record("test_sets", probe, ("sign",)),
+        record("test_needs", "import os\nassert os.environ['MIOGEN_KEEP_PROBE'] == '1'", ()),
+    ]
+    kept: list[list[str]] = []
+
+    def keep(verification: Verification) -> None:
+        kept.append([t.name for t in verification.tests])
+        verification.dropped.adds_nothing.append("test_sets")
+        verification.tests = [t for t in verification.tests if t.name != "test_sets"]
+
+    verified = verify(location, model, model.units, tests, runs=1, keep=keep)
+    assert kept == [["test_positive", "test_sets", "test_needs"]]
+    assert [t.name for t in verified.tests] == ["test_positive"]
+    assert verified.dropped.failing == ["test_needs"]
+    assert verified.runs == 1 and verified.runtimes == []
+    # the first run; the kept tests' (in the process started ahead); and their rerun without
+    # the one that failed there (in a process started when that failure was known)
+    assert calls == [("measure", False), ("measure", True), ("measure", True)]
+    by_arc = {t.arc: t.id for t in model.unit("sign").targets}
+    assert verified.measurement is not None
+    assert verified.measurement.covered["sign"] == [by_arc[(2, 3)]]

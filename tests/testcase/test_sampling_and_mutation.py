@@ -105,3 +105,13 @@ def test_nan_and_inf_mutate_without_error():
     for value in (float("nan"), float("inf"), float("-inf")):
         for _ in range(50):
             change_primitive(f, value, rng)
+
+
+def test_the_factory_holds_the_modules_numeric_uses_for_the_readable_pass():
+    """What each function's body uses as a number is one more of the module's analyses the
+    factory holds (beside what it measures), read by the worker's reduction from there rather
+    than computed again per unit."""
+    source = "def weekday(day, width):\n    return str(day)[:width]\n"
+    model = analyze_source(source, "days.py", "days")
+    made = TestFactory(model, model.unit("weekday"))
+    assert made.numeric_uses == {(1, "weekday"): frozenset({"width"})}

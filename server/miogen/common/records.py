@@ -439,6 +439,12 @@ class JobOutcome:
     def unit(self, name: str) -> UnitOutcome:
         return next(u for u in self.units if u.unit == name)
 
+    def outcome_of(self, name: str, why: str = "") -> UnitOutcome:
+        """The unit's outcome; a unit the worker never answered for failed with the job (its
+        message, else ``why``)."""
+        found = next((u for u in self.units if u.unit == name), None)
+        return found or UnitOutcome(name, "failed", message=self.message or why)
+
     @property
     def crashes(self) -> list[Crash]:
         return [crash for unit in self.units for crash in unit.crashes]

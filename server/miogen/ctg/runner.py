@@ -419,7 +419,7 @@ def _run_jobs(
     def finished(job: Job, outcome: JobOutcome) -> None:
         report.generation_seconds += outcome.wall_seconds
         for state in groups[job.key]:
-            state.outcome = _unit_outcome(outcome, state.unit.name)
+            state.outcome = outcome.outcome_of(state.unit.name, "no result")
             state.remote = outcome.verified
             result = state.outcome.result
             log(f"{state.key}: {state.outcome.status} in {state.outcome.seconds:.1f} s "
@@ -435,11 +435,6 @@ def _seconds(state: UnitState) -> float:
 def _dependencies(state: UnitState, by_key: dict[str, UnitState]) -> set[str]:
     names = dependencies(state.module.analysed).get(state.unit.name, set())
     return {state.module.key(u) for u in state.module.units if u.name in names} & set(by_key)
-
-
-def _unit_outcome(outcome: JobOutcome, unit: str) -> UnitOutcome:
-    found = next((u for u in outcome.units if u.unit == unit), None)
-    return found or UnitOutcome(unit, "failed", message=outcome.message or "no result")
 
 
 def _builder(
@@ -480,7 +475,7 @@ def _pool_seeds(
         if other is None:
             continue
         outcome = finished.get(other.key)
-        result = _unit_outcome(outcome, name).result if outcome is not None else None
+        result = outcome.outcome_of(name, "no result").result if outcome is not None else None
         tests = [t.test for t in result.tests] if result is not None else other.seeds
         objects = pool_objects(model, name, tests)
         if objects:

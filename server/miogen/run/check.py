@@ -2,9 +2,11 @@
 
     tests -> one scratch file (``emit.module``) -> pytest + coverage.py in the file's order and
     reruns in other orders, hash seeds and clocks, each in a fresh sandboxed process
-    -> drop what failed and run the rest again -> ``Verification``
+    -> drop what failed and run the rest again
+    -> keep what adds to the project's suite (the caller's step, handed in: ``run.keep``)
+    -> when that left some out, run what is kept again, alone -> ``Verification``
 
-One step of ``run.verify.verify_outcomes``; it calls no other step.
+One step of ``run.verify.verify_outcomes``; it imports no other step.
 """
 
 from __future__ import annotations
@@ -47,6 +49,7 @@ SANDBOX_REFUSAL = "miogen sandbox: refused"  # in the failure of a test the veri
 # value that depends on the hash seed is checked under two others. (A third run, shuffled,
 # turns no pair around that these two did not.)
 VERIFY_RUNS = 2
+AGAIN_ATTEMPTS = 2  # the kept tests' verification, when keeping left some out: a run, a rerun
 
 
 def verify(
@@ -61,7 +64,8 @@ def verify(
     interpreter: Interpreter = OWN,
     folder: Path | None = None,
     warning_filters: Sequence[str] = (),
-    later: RetryAhead | None = None,
+    keep: Callable[[Verification], None] | None = None,
+    keep_ahead: bool = True,
 ) -> Verification:
     """Run the tests under pytest + coverage.py, and ``runs - 1`` more times in other orders
     (backwards, then shuffled), each with a hash seed of its own, none the worker's (all at
@@ -83,12 +87,19 @@ def verify(
     keeps no test, and says how to fix the project. None: in a folder of its own with the
     import root on PYTHONPATH, with the project's ``warning_filters`` (its pytest
     ``filterwarnings``, read once per job by the caller: ``JobSpec.warning_filters``) applied
-    as its pytest would. ``later``: the process of a verification after this one (of the tests
-    kept, ``run.verify``), started here as this one starts; the caller takes it.
+    as its pytest would.
+
+    ``keep``: the step that keeps only what adds to the project's suite (``run.verify``: it
+    drops from ``tests`` those that add nothing, naming them in ``dropped.adds_nothing``),
+    called once, when no attempt is left to make. When it left some out, what is kept is
+    verified once more, alone, in the file's order, with coverage.py (``AGAIN_ATTEMPTS``
+    attempts, as the later ones above): every figure is coverage.py's on what is written, not
+    of the tests beside those left out, and a kept test that needed a left-out one before it
+    fails there and is dropped. ``keep_ahead``: that run's process starts as this verification
+    starts (a save or ``miogen generate`` waits for it); False: only once keeping left some out
+    (``miogen ctg`` verifies many modules at once, most of which leave nothing out).
     """
     started = time.monotonic()
-    if later is not None:
-        later.prepare()
     result = Verification(list(tests))
     scratch = Path(tempfile.mkdtemp(prefix="miogen-emit-"))
     result.in_project = folder is not None
@@ -98,19 +109,27 @@ def verify(
         # not a test file's name: no other pytest run in the project collects it meanwhile
         else folder / f"miogen_verifying_{secrets.token_hex(4)}_{stem}.py"
     )  # fmt: skip
-    waiting = {process.seed: process for process in ahead}
-    retry = RetryAhead(location.import_root, interpreter, location.project_root if folder else None)
-    try:
-        for attempt in range(attempts):
+    project = location.project_root if folder else None
+    retry = RetryAhead(location.import_root, interpreter, project)
+    # The run of the tests kept, started now when keeping may leave some out (``keep_ahead``).
+    kept_run = RetryAhead(location.import_root, interpreter, project)
+    if keep is not None and keep_ahead and tests:
+        kept_run.prepare()
+
+    def attempts_of(seeds: range, count: int, waiting: dict[int, Ahead], first: bool) -> None:
+        """Run the tests (the first attempt with ``seeds``, the later ones once) and drop
+        those that fail or vary, at most ``count`` times; ``first``: the verification's first
+        runs, whose figures (runs, runtimes, clock) are the ones reported."""
+        for attempt in range(count):
             if not result.tests:
                 break
             text = module_text(result.tests, location.module_name, model.has_module_state)
             imports, generated = text
             candidate.write_text(merge_tests(None, imports, generated, HEADER).text, "utf-8")
-            seeds = range(runs) if attempt == 0 else range(1)
-            last = attempt + 1 == attempts
+            ran = seeds if attempt == 0 else range(1)
+            last = attempt + 1 == count
             measurement, shuffled = _run_all(
-                candidate, location, model, units, seeds, (len(result.tests), test_timeout), waiting,
+                candidate, location, model, units, ran, (len(result.tests), test_timeout), waiting,
                 (lambda: None) if last else retry.prepare, interpreter, result.in_project,
                 warning_filters,
             )  # fmt: skip
@@ -126,19 +145,31 @@ def verify(
                 )
                 result.tests = []
                 break
-            if attempt == 0:
+            if attempt == 0 and first:
                 result.runs, result.runtimes = runs, [rerun.seconds for rerun in shuffled]
-                result.clock_ahead = clock.SEED in seeds and clock.libfaketime() is not None
+                result.clock_ahead = clock.SEED in ran and clock.libfaketime() is not None
             failing = _classify(result.dropped, measurement, shuffled, generated)
             if not failing and measurement.exit_code != -1:
                 break
             result.tests = [t for t in result.tests if t.name not in failing]
+        for process in waiting.values():
+            process.close()
         if not result.tests:
             result.measurement = None  # what dropped tests covered is no one's coverage
+
+    try:
+        attempts_of(range(runs), attempts, {p.seed: p for p in ahead}, first=True)
+        if keep is not None:
+            keeping = time.monotonic()
+            keep(result)
+            started += time.monotonic() - keeping  # a step of its own (``suite_kills``)
+            if result.dropped.adds_nothing and result.tests:  # what is kept, alone
+                attempts_of(range(1), AGAIN_ATTEMPTS, kept_run.take(), first=False)
+                result.gains = result.measured_gains()
     finally:
         candidate.unlink(missing_ok=True)  # in the project: never left behind
         shutil.rmtree(scratch, ignore_errors=True)
-        for process in [*ahead, *retry.take().values()]:
+        for process in [*ahead, *retry.take().values(), *kept_run.take().values()]:
             process.close()
     result.seconds = time.monotonic() - started
     return result
@@ -222,10 +253,6 @@ class RetryAhead:
         with self.lock:
             process, self.process = self.process, None
         return {0: process} if process is not None else {}
-
-    def taken(self) -> list[Ahead]:
-        """``take``'s process, as ``verify``'s ``ahead``."""
-        return list(self.take().values())
 
 
 def _run_all(

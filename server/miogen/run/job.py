@@ -186,7 +186,12 @@ def run_and_verify(
             except BaseException:  # also Ctrl-C while the job runs: its supervisor stops
                 cancel.set()  # the worker, and the pool's exit need not wait for the budget
                 raise
-        outcomes = _unit_outcomes(outcome, units, job.covered_by_suite)
+        # A unit the worker never answered for failed with the job; those it was not asked
+        # for (covered by the project's suite) have nothing to show.
+        covered = job.covered_by_suite
+        outcomes = [
+            UnitOutcome(u.name) if u.name in covered else outcome.outcome_of(u.name) for u in units
+        ]
         cancelled = cancel.is_set() or outcome.status == "cancelled"
         if cancelled:  # nothing to verify
             outcomes = [UnitOutcome(o.unit, "cancelled", crashes=o.crashes) for o in outcomes]
@@ -222,16 +227,3 @@ def _analysed(job: ModuleJob) -> tuple[ModuleModel, list[Unit]]:
     model = analyze_file(job.location.path, job.location.module_name)
     # None public: an error naming the rest
     return model, model.select([u.name for u in job.units] or None)
-
-
-def _unit_outcomes(
-    outcome: JobOutcome, units: Sequence[Unit], covered: Sequence[str] = ()
-) -> list[UnitOutcome]:
-    """Each unit's outcome, in order; a unit the worker never answered for failed with the job,
-    but those it was not asked for (``covered``: by the project's suite) have nothing to show."""
-    found = {u.unit: u for u in outcome.units}
-    failed = UnitOutcome("", "failed", message=outcome.message)
-    return [
-        UnitOutcome(unit.name) if unit.name in covered else found.get(unit.name, failed)
-        for unit in units
-    ]

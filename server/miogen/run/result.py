@@ -90,18 +90,11 @@ class Verification:
     # The runs were the project's plain pytest's, the file where it is written (``run.check``).
     in_project: bool = False
 
-    def remeasured(self, again: Verification) -> None:
-        """Take the run of the kept tests alone (``again``): its tests and measurement, what it
-        dropped besides, and each unit's gain with what it measured."""
-        self.tests, self.measurement = again.tests, again.measurement
-        dropped = self.dropped
-        dropped.failing += again.dropped.failing
-        dropped.unstable += again.dropped.unstable
-        dropped.sandbox += again.dropped.sandbox
-        dropped.unimportable = dropped.unimportable or again.dropped.unimportable
-        self.seconds += again.seconds
-        measured = again.measurement.covered if again.measurement is not None else {}
-        self.gains = {
+    def measured_gains(self) -> dict[str, Gain]:
+        """Each unit's gain with what coverage.py measured on the tests kept (``run.check``:
+        verified again, alone, when keeping left some out)."""
+        measured = self.measurement.covered if self.measurement is not None else {}
+        return {
             name: dataclasses.replace(gain, combined=gain.suite | frozenset(measured.get(name, ())))
             for name, gain in self.gains.items()
         }
@@ -220,12 +213,11 @@ def module_run(
     suite: Baseline | None = None,
     notes: Sequence[str] = (),
     kept: Kept | None = None,
-    again: Verification | None = None,
 ) -> ModuleRun:
     """The module's run from the verification's records, in their order: each unit's tests
-    (``found``, in ``units``' order) as ``verification`` kept them, the tests ``kept`` left
-    (with each unit's gain over the project's ``suite``), and what verifying those ``again``
-    dropped and measured (merged into ``verification``). ``notes``: the verification's."""
+    (``found``, in ``units``' order) as ``verification`` kept them (with, when only what adds
+    to the project's ``suite`` was ``kept``, each unit's gain over it). ``notes``: the
+    verification's."""
     result = ModuleRun(location, model, [
         UnitRun(unit, outcome, list(tests))
         for unit, outcome, tests in zip(units, outcomes, found, strict=True)
@@ -243,14 +235,8 @@ def module_run(
         if kept.suite_kills is not None and kept.suite_kills.seconds is not None:
             result.suite_kills = kept.suite_kills  # a step of its own: its pytest runs
             result.seconds["suite_kills"] = kept.suite_kills.seconds
+        # the verification's, measured again when keeping left some out (``run.check``)
+        gains = verification.gains if verification is not None else kept.gains
         for unit in result.units:
-            unit.gain = kept.gains.get(unit.name)
-    if verification is not None and again is not None:
-        verification.remeasured(again)
-        result.seconds["verify"] = verification.seconds
-        for unit in result.units:
-            unit.dropped += [test.name for test in unit.tests if test.name in again.dropped.refused]
-        result.split()
-        for unit in result.units:
-            unit.gain = verification.gains.get(unit.name)
+            unit.gain = gains.get(unit.name)
     return result

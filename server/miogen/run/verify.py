@@ -1,18 +1,18 @@
 """Verifying a module's tests: its steps in order, each a call into the module that does it.
 
     outcomes (the worker's tests per unit, names made apart: ``emit.module``)
-    -> verify (``run.check``: coverage run and reruns in other orders, hash seeds and clocks;
-       drop what fails or varies)
     -> what the project's suite covers (``SuiteSource``: ``host.baseline``)
-    -> with mutation on, the mutants the tests kill that it leaves alive (``host.suite_kills``)
-    -> keep only what adds to it (``run.keep``)
-    -> verify what is kept once more, when keeping left some out (``run.check``)
+    -> verify (``run.check``: coverage run and reruns in other orders, hash seeds and clocks;
+       drop what fails or varies; then, handed the step that does it, keep only what adds to
+       the suite, and verify what is kept once more when that left some out), where keeping
+       is: with mutation on, the mutants the tests kill that the suite leaves alive
+       (``host.suite_kills``), and what adds to it (``run.keep``)
     -> each unit's kept tests and coverage.py's measurement of them (``run.result``: ``ModuleRun``)
 
-Each step takes the records of the steps before it and calls no other step: the data goes one
-way. ``verify_outcomes`` is the one verification of every front end: ``run.job`` calls it after
-the worker for ``miogen generate`` and the language server, ``miogen ctg`` after its jobs (or on
-the executor's worker, which has the sources).
+Each step takes the records of the steps before it and imports no other step: the data goes one
+way, and the tests go through one verification. ``verify_outcomes`` is the one verification of
+every front end: ``run.job`` calls it after the worker for ``miogen generate`` and the language
+server, ``miogen ctg`` after its jobs (or on the executor's worker, which has the sources).
 """
 
 from __future__ import annotations
@@ -91,58 +91,40 @@ def verify_outcomes(
         else baseline.covered(location.path, model.source, units) if baseline is not None
         else None
     )  # fmt: skip
-    # Keeping may leave tests out: the rest is verified again, by a process the first
-    # verification starts (the project's run when the tests go in the project) while it runs;
-    # without ``again_ahead``, one started then (``check.verify``: none given, it starts one).
-    project = location.project_root if folder is not None else None
-    later = (
-        check.RetryAhead(location.import_root, interpreter, project)
-        if again_ahead and tests and covered is not None and verified is None else None
-    )  # fmt: skip
-    verification = None
+    mutants = suite is not None and not isinstance(suite, Mapping) and suite.mutants
     kept: Kept | None = None
-    again: Verification | None = None
-    try:
-        if tests:
-            verification = (
-                verified(tests) if verified is not None else check.verify(
-                    location, model, units, tests, test_timeout, runs, ahead=ahead,
-                    interpreter=interpreter, folder=folder, warning_filters=warning_filters,
-                    later=later,
-                )
-            )  # fmt: skip
-        else:
-            for process in ahead:
-                process.close()
-        if covered is not None:
-            # With mutation on, a test that kills a mutant the suite leaves alive adds too.
-            names = {test.name for test in verification.tests} if verification else set()
-            mutants = suite is not None and not isinstance(suite, Mapping) and suite.mutants
-            kills, killed = (
-                kills_over_suite(baseline, location, model.source, units, found, names,
-                                 interpreter)
-                if mutants else ({}, SuiteKills())
-            )  # fmt: skip
-            kept = keep_adds(
-                verification, location.module_name, model, units, covered, kills, killed
-            )
-            if verified is None and verification and verification.dropped.adds_nothing:
-                if verification.tests:  # what is kept, alone: what coverage.py measures of it
-                    again = check.verify(
-                        location, model, units, verification.tests, test_timeout, runs=1,
-                        attempts=2, ahead=later.taken() if later else (),
-                        interpreter=interpreter, folder=folder,
-                        warning_filters=warning_filters,
-                    )  # fmt: skip
-    finally:
-        for process in later.taken() if later else ():  # not needed: nothing was left out
+
+    def keep(verification: Verification | None) -> None:
+        """Keep what adds to ``covered``; with mutation on, a test that kills a mutant the
+        suite leaves alive adds too."""
+        nonlocal kept
+        assert covered is not None
+        names = {test.name for test in verification.tests} if verification else set()
+        kills, killed = (
+            kills_over_suite(baseline, location, model.source, units, found, names, interpreter)
+            if mutants else ({}, SuiteKills())
+        )  # fmt: skip
+        kept = keep_adds(verification, location.module_name, model, units, covered, kills, killed)
+
+    # Verified here (``check.verify``: keeping is one of its steps, and what is kept is verified
+    # once more when some were left out), or elsewhere (``verified``: kept here, as verified).
+    verification = None
+    if tests and verified is None:
+        verification = check.verify(
+            location, model, units, tests, test_timeout, runs, ahead=ahead,
+            interpreter=interpreter, folder=folder, warning_filters=warning_filters,
+            keep=keep if covered is not None else None, keep_ahead=again_ahead,
+        )  # fmt: skip
+    else:
+        for process in ahead:
             process.close()
+        verification = verified(tests) if tests and verified is not None else None
+        if covered is not None:
+            keep(verification)
     # The rerun elsewhere ran: what it kept.
     elsewhere = verification is not None and verification.runs > clock.SEED
     notes = clock.elsewhere().notes() if elsewhere else []
-    return module_run(
-        location, model, units, outcomes, found, verification, baseline, notes, kept, again
-    )
+    return module_run(location, model, units, outcomes, found, verification, baseline, notes, kept)
 
 
 class SuiteSource(Protocol):

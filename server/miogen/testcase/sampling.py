@@ -10,6 +10,7 @@ from dataclasses import dataclass, replace
 from miogen.analysis import indexes, measures, regexes, together, unicodeprops
 from miogen.analysis.formats import format_parameters
 from miogen.analysis.model import ClassModel, ModuleModel, Parameter, Signature, Unit
+from miogen.analysis.numeric_uses import numeric_uses, whole_number_uses
 from miogen.analysis.typespec import ANY, TypeSpec
 from miogen.testcase import (
     callables,
@@ -87,6 +88,10 @@ class TestFactory:
         self.index_pairs = indexes.pairs_of(model.source)
         self.measures = measures.shapes_of(model.source)  # per function, what it measures
         self.format_parameters = format_parameters(model.source)
+        # per function, its untyped parameters the body uses as numbers, and as whole numbers
+        # (floored, an index, a range bound): the readable pass
+        self.numeric_uses = numeric_uses(model.source)
+        self.whole_number_uses = whole_number_uses(model.source)
         self.partners = together.pairs_of(model.source)  # for sibling values (reuse)
         self.property_characters = unicodeprops.characters_of(model.source, model.path)
         self.property_groups = unicodeprops.groups_of(model.source, model.path)

@@ -18,7 +18,6 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from miogen.analysis.model import ModuleModel, Target, Unit
-from miogen.analysis.numeric_uses import numeric_uses, whole_number_uses
 from miogen.analysis.targets import CodeMap, parse_code
 from miogen.assertions.kills import MutantSet, MutantTarget
 from miogen.assertions.mutants import parsed
@@ -440,12 +439,10 @@ class UnitRun:
     def _reduce(self, mutants: MutantSet | None, deadline: float) -> Reduction:
         originals = [e.individual for e in self.archive.solution().values()]
         runner = _SuiteRunner(self.problem, mutants, deadline)
-        model = self.problem.factory.model
+        factory = self.problem.factory
+        model = factory.model
         numbers = number_parameters(
-            model,
-            self.problem.factory.signature,
-            numeric_uses(model.source),
-            whole_number_uses(model.source),
+            model, factory.signature, factory.numeric_uses, factory.whole_number_uses
         )
         # Performance-aware searches (aDynaMOSA, MIO --performance) keep the cheaper cover.
         cost = runner.proxies if self.problem.performance else None
@@ -453,7 +450,7 @@ class UnitRun:
             originals, runner, _is_mutant, deadline, self.job.careful, mutants is not None,
             numbers, cost, module_words(model), self.spec.join_tests,
             self._shrink_allowance(deadline), module_texts(model),
-            self.problem.factory.signature, self._shrinking(),
+            factory.signature, self._shrinking(),
         )  # fmt: skip
 
     def _shrink_allowance(self, deadline: float) -> float:
