@@ -14,6 +14,7 @@ from harness import (
     value,
 )
 from miogen.criteria import Criterion, Goal
+from miogen.testcase.model import Statement
 
 EC, OC = Criterion.EXCEPTION, Criterion.OUTPUT
 TMC, NTMC = Criterion.METHOD, Criterion.METHOD_NO_EXCEPTION
@@ -214,3 +215,26 @@ def test_a_generators_branches_are_no_direct_goals_of_the_smart_selection(write_
     smart = unit_problem(write_module("months", MONTHS), "Months", "smart")
     direct_goals = [g for g in smart.criteria.goals() if g.criterion is Criterion.DIRECT_BRANCH]
     assert direct_goals == []
+
+
+def test_a_generators_branch_is_direct_where_the_test_iterates_its_own_call(write_module):
+    """``m.days(3)`` runs nothing; ``list(result)`` after it takes the loop's branch: the test
+    called ``days`` itself, so the branch is covered directly (the summary's direct-branch
+    figure). Taken first by ``m.weeks(3)``, before any call of ``days``, it is not."""
+    problem = unit_problem(write_module("months2", MONTHS), "Months")
+    taken = branch(problem, 6, True)
+    goal = Goal(Criterion.DIRECT_BRANCH, "Months.days", 6, str(taken.id))
+    iterated = (
+        value(0), construct("Months", ("first", 0)), value(3), method("days", 1, ("month", 2)),
+        Statement("operator", "__iter__", receiver=3),
+    )  # fmt: skip
+    evaluated = problem.evaluate(iterated)
+    assert h_of(evaluated, taken.id) == 1.0
+    assert h_of(evaluated, goal) == 1.0
+    through_weeks = (
+        *iterated[:3],
+        method("weeks", 1, ("month", 2)),
+        method("days", 1, ("month", 0)),
+    )
+    assert h_of(problem.evaluate(through_weeks), taken.id) == 1.0
+    assert h_of(problem.evaluate(through_weeks), goal) < 1.0

@@ -181,7 +181,7 @@ class DirectBranches:
                 value = run.branch_h.get(target, 0.0)
                 if value >= 1.0:
                     first = run.first_hit(self._hits[goal])
-                    if first is not None and calls.get(first) != goal.callable:
+                    if first is not None and not self._direct(goal.callable, first, run):
                         continue  # covered through another call
                 if value > 0.0:
                     h[goal] = value
@@ -189,6 +189,16 @@ class DirectBranches:
 
     def parents(self, goal: Goal) -> tuple[Hashable, ...]:
         return self.structure.control.get(goal.line, ())
+
+    def _direct(self, key: str, first: int, run: Run) -> bool:
+        """Whether the test's statement ``first``, during which a branch of ``key`` was first
+        taken, is the test's own call of ``key``. A generator or coroutine runs none of its
+        body in the statement that calls it: its branch is direct when taken at or after the
+        test's first call of it (``result = c.days(3)`` then ``list(result)``), and not when
+        another call took it before (``c.weeks(3)`` then ``c.days(0)``)."""
+        if key in self.structure.deferred:
+            return any(index <= first for index, called in run.calls if called == key)
+        return dict(run.calls).get(first) == key
 
 
 class Lines:
