@@ -115,3 +115,18 @@ def test_the_factory_holds_the_modules_numeric_uses_for_the_readable_pass():
     model = analyze_source(source, "days.py", "days")
     made = TestFactory(model, model.unit("weekday"))
     assert made.numeric_uses == {(1, "weekday"): frozenset({"width"})}
+
+
+def test_the_units_of_a_module_share_one_reading_of_its_numeric_uses():
+    """Every unit's factory asks for the module's numeric and whole-number uses: read once per
+    source, not once per unit (a module of 35 units spent 0.7 s of a 1 s budget on the walks
+    before its search, and its tests came out empty)."""
+    source = (
+        "def weekday(day, width):\n    return str(day)[:width]\n\n\n"
+        "def leapdays(y1, y2):\n    return y2 // 4 - y1 // 4\n"
+    )
+    model = analyze_source(source, "days2.py", "days2")
+    first, second = (TestFactory(model, model.unit(n)) for n in ("weekday", "leapdays"))
+    assert first.numeric_uses is second.numeric_uses
+    assert first.whole_number_uses is second.whole_number_uses
+    assert first.whole_number_uses[(5, "leapdays")] == frozenset({"y1", "y2"})
