@@ -29,6 +29,7 @@ LAYERS = [
     {
         "common.errors", "common.atomic", "common.confine", "common.records", "common.sharing",
         "common.project", "common.platform_support", "common.history", "common.preparation",
+        "common.syntax",
     },  # leaves, shared by every process
     {"analysis"},
     {"instrument", "testcase", "worker.search"},
@@ -47,12 +48,13 @@ LAYERS = [
 ]  # fmt: skip
 ONLY = {  # parts held to a stricter rule than their layer's
     "worker.search": {"worker.search"},
-    "analysis": {"analysis", "common.errors"},
+    "analysis": {"analysis", "common.errors", "common.syntax"},
     "common.errors": {"common.errors"},
     "common.records": {"common.records"},
     "common.sharing": {"common.sharing"},
     "common.project": {"common.project"},
     "common.preparation": {"common.preparation"},
+    "common.syntax": {"common.syntax"},
     "plugins": {"plugins", "worker.sandbox"},  # inside the user's pytest: the worker's guard only
 }
 FRONT_ENDS = {"cli", "ctg", "lsp", "__main__"}

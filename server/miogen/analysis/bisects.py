@@ -26,6 +26,7 @@ import unicodedata
 from pathlib import Path
 
 from miogen.analysis.source import parsed
+from miogen.common.syntax import parse
 
 FUNCTIONS = ("bisect_left", "bisect_right", "bisect")
 MAX_VALUES = 16  # a column with at most this many distinct values is one the code branches on
@@ -132,7 +133,7 @@ def _table(tree: ast.Module, name: str, path: str) -> tuple[object, ...]:
 @functools.lru_cache(maxsize=8)
 def _file_value(path: str, name: str) -> tuple[object, ...]:
     try:
-        tree = ast.parse(Path(path).read_text(encoding="utf-8"))
+        tree = parse(Path(path).read_text(encoding="utf-8"))
     except (OSError, SyntaxError, ValueError, UnicodeDecodeError):
         return ()
     return _value_in(tree, name)

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import ast
 import re
 
 from miogen.analysis.typespec import ANY, TypeReader, TypeSpec, union
+from miogen.common.syntax import parse_expression
 
 _SPHINX_TYPE = re.compile(r":type\s+\*{0,2}(\w+)\s*:\s*(.+)")
 _SPHINX_PARAM = re.compile(r":param\s+([^:]+?)\s+\*{0,2}(\w+)\s*:")
@@ -98,7 +98,7 @@ def read_type_text(text: str, reader: TypeReader) -> TypeSpec:
     text = re.sub(r"\b(list|tuple|set)\s+of\s+([\w.]+)", r"\1[\2]", text)
     text = re.sub(r"\s+or\s+|\s*,\s*(?![^\[]*\])", " | ", text)
     try:
-        spec = reader.read(ast.parse(text, mode="eval").body) if text else ANY
+        spec = reader.read(parse_expression(text).body) if text else ANY
     except (SyntaxError, ValueError):
         spec = ANY
     if spec == ANY:

@@ -23,6 +23,7 @@ from miogen.analysis.special import SPECIAL_METHODS
 from miogen.analysis.survey import TreeIndex, index_tree
 from miogen.analysis.typespec import ANY, TypeReader, TypeSpec, binding_aliases, union
 from miogen.common.errors import SourceSyntaxError
+from miogen.common.syntax import parse
 
 ReadSignature = Callable[[FunctionNode, TypeReader, str], Signature]
 Analyse = Callable[[Path, str], dict[str, ClassModel]]
@@ -548,7 +549,7 @@ def package_aliases(tree: ast.Module, location: tuple[str, str]) -> dict[str, as
         if source is None:
             continue
         try:
-            bound = binding_aliases(ast.parse(read_source(source)))
+            bound = binding_aliases(parse(read_source(source)))
         except (SyntaxError, ValueError, OSError, SourceSyntaxError):
             continue
         for alias in node.names:

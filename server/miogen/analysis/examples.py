@@ -22,6 +22,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from miogen.analysis.survey import statement_walk
+from miogen.common.syntax import parse, parse_expression
 
 PLAIN = (int, float, str, bytes, bool, type(None))
 MAX_EXAMPLES = 32  # example calls per unit: seeds, not a suite
@@ -65,7 +66,7 @@ def _examples(docstring: str) -> list[tuple[ast.Module, str]]:
     found = []
     for example in examples:
         try:
-            found.append((ast.parse(example.source), example.want))
+            found.append((parse(example.source), example.want))
         except (SyntaxError, ValueError):
             continue
     return found
@@ -89,7 +90,7 @@ def example_literals(tree: ast.Module) -> list[object]:
                 if value is not None:
                     seen.setdefault((type(value), value), None)
             try:
-                value = _plain(ast.parse(want.strip(), mode="eval").body) if want.strip() else None
+                value = _plain(parse_expression(want.strip()).body) if want.strip() else None
             except (SyntaxError, ValueError, MemoryError, RecursionError):
                 value = None
             if value is not None:

@@ -44,6 +44,7 @@ from miogen.analysis.targets import (
 )
 from miogen.analysis.typespec import TypeReader, TypeSpec
 from miogen.common.errors import SourceSyntaxError
+from miogen.common.syntax import parse
 
 ENUM_BASES = frozenset({"Enum", "IntEnum", "StrEnum", "Flag", "IntFlag"})
 NOT_BUILDABLE_BASES = frozenset({"Protocol", "ABC", "TypedDict"}) | ENUM_BASES
@@ -55,7 +56,7 @@ EXCEPTION_SUFFIXES = ("Error", "Exception", "Warning")
 def parse_module(source: str, path: str = "<string>") -> ast.Module:
     """Parse or raise SourceSyntaxError with the line of the problem."""
     try:
-        return ast.parse(source, filename=path)
+        return parse(source, path)
     except SyntaxError as error:
         raise SourceSyntaxError(path, error.lineno or 1, error.msg) from None
 

@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from miogen.common.errors import SourceSyntaxError
+from miogen.common.syntax import parse
 
 
 def read_source(path: str | Path) -> str:
@@ -43,7 +44,7 @@ def parsed(source: str) -> ast.Module | None:
     """The syntax tree of ``source``, shared by every reader of the same text (so read-only:
     no reader may change it); None when it does not parse."""
     try:
-        return ast.parse(source)
+        return parse(source)
     except (SyntaxError, ValueError):
         return None
 

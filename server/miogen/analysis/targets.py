@@ -72,7 +72,7 @@ SHARED_TREES = 2
 
 
 def share_tree(source: str, tree: ast.Module) -> None:
-    """Let ``parse_code(source)`` take ``tree`` (``ast.parse(source)``; read-only from now on)."""
+    """Let ``parse_code(source)`` take ``tree`` (``parse(source)``; read-only from now on)."""
     _TREES.pop(source, None)
     _TREES[source] = tree
     while len(_TREES) > SHARED_TREES:
@@ -115,7 +115,7 @@ class QuickParser(PythonParser):
 
     def parse_source(self) -> None:
         """coverage.py's, on the tree ``share_tree`` kept for the text when there is one (the
-        same as coverage.py's ``ast.parse(self.text)``, parsed once instead of twice)."""
+        same as coverage.py's ``parse(self.text)``, parsed once instead of twice)."""
         tree = _TREES.get(self.text)
         if tree is None:
             super().parse_source()

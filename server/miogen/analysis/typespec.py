@@ -5,6 +5,8 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
+from miogen.common.syntax import parse_expression
+
 PRIMITIVES = frozenset({"int", "float", "str", "bool", "bytes", "complex", "none"})
 _ALIASES = {
     "List": "list",
@@ -130,7 +132,7 @@ class TypeReader:
 
     def _read(self, node: ast.expr) -> TypeSpec:
         if isinstance(node, ast.Constant) and isinstance(node.value, str):
-            return self._read(ast.parse(node.value, mode="eval").body)  # "Stack" forward refs
+            return self._read(parse_expression(node.value).body)  # "Stack" forward refs
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
             return union([self._read(node.left), self._read(node.right)])
         if isinstance(node, ast.Subscript):

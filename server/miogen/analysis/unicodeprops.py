@@ -31,6 +31,7 @@ from typing import Literal
 
 from miogen.analysis import bisects
 from miogen.analysis.source import parsed
+from miogen.common.syntax import parse
 
 # The functions of one character whose values code compares; those that raise for a character
 # without the property are called with a default of None.
@@ -402,7 +403,7 @@ def _table(source: str, path: str, dotted: str) -> dict[int, object]:
 @functools.lru_cache(maxsize=16)
 def _file_table(path: str, name: str) -> dict[int, object]:
     try:
-        tree = ast.parse(Path(path).read_text(encoding="utf-8"))
+        tree = parse(Path(path).read_text(encoding="utf-8"))
     except (OSError, SyntaxError, ValueError, UnicodeDecodeError):
         return {}
     return _dict_in(tree, name)

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from miogen.analysis.model import Unit
+from miogen.common.syntax import parse
 
 # The subsuming relational mutants (digest section 5.1, after Kaminski et al.).
 RELATIONAL = {
@@ -168,7 +169,7 @@ def _swap_attribute(node: ast.AST, name: str, replacement: type) -> Callable[[],
 
 def list_mutants(source: str, unit: Unit) -> list[Mutant]:
     mutator = _Mutator(unit)
-    mutator.visit(ast.parse(source))
+    mutator.visit(parse(source))
     return mutator.found
 
 
@@ -253,7 +254,7 @@ def parsed(source: str) -> ast.Module:
     A factory mutates the tree only while it compiles a mutant, and undoes it at once; units
     that share a private helper share its nodes without harm (one mutant at a time).
     """
-    return ast.parse(source)
+    return parse(source)
 
 
 def future_flags(tree: ast.Module) -> int:
@@ -308,7 +309,7 @@ def mutant_source(source: str, unit: Unit, index: int) -> str:
     against it, ``host.suite_kills``). Only the changed expression's text is rewritten, in
     parentheses padded to its line count, so that every other line keeps its text and number;
     where that would not parse to the mutated tree, the whole tree is unparsed."""
-    tree = ast.parse(source)
+    tree = parse(source)
     mutator = _Mutator(unit)
     for statement in tree.body:
         if overlaps(statement, unit):
@@ -321,7 +322,7 @@ def mutant_source(source: str, unit: Unit, index: int) -> str:
         expected = ast.dump(tree)
         text = _spliced(source, changed)
         try:
-            if ast.dump(ast.parse(text)) == expected:
+            if ast.dump(parse(text)) == expected:
                 return text
         except SyntaxError:
             pass
@@ -338,7 +339,7 @@ def mutant_lines(source: str, unit: Unit, index: int) -> tuple[int, int] | None:
     one of these lines each time it runs. None where it runs when a function is defined, not
     when it is called (a default value, a decorator, an annotation, a class body): then no
     line tells which tests run it."""
-    tree = ast.parse(source)
+    tree = parse(source)
     point = mutation_points(tree, unit)[index]
     node = point.node
     changed = node.test if isinstance(node, ast.If | ast.While | ast.IfExp) else node

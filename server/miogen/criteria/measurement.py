@@ -10,13 +10,13 @@ serves all the units of a job: instrumenting and compiling it is most of the rep
 
 from __future__ import annotations
 
-import ast
 import types
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from miogen.analysis.model import Unit
 from miogen.assertions.mutants import future_flags, overlaps
+from miogen.common.syntax import parse
 from miogen.criteria.unit import probe_finder
 from miogen.instrument import runtime, tally
 from miogen.instrument.counting import TALLY, CounterMap, Counting
@@ -60,7 +60,7 @@ def counted_code(
     ``criteria.unit.probe_bases`` entry among ``units``, see ``criteria.unit.probe_finder``).
     """
     counting = Counting(probe_finder(units, first=probe_base))
-    tree = ast.parse(source, filename=path)
+    tree = parse(source, path)
     flags = future_flags(tree)
     if base is not None:
         tree.body = [

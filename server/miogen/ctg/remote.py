@@ -49,6 +49,7 @@ from miogen.common.records import (
     unsealed,
     versions,
 )
+from miogen.common.syntax import parse
 from miogen.emit.module import unique_names
 from miogen.host.measure import Measurement
 from miogen.run.check import verify
@@ -160,7 +161,7 @@ def _imported(file: Path, name: str) -> frozenset[str]:
 def _imported_by(file: Path, name: str, stamp: tuple[int, int]) -> frozenset[str]:
     """``_imported`` of the file as it is at ``stamp`` (parsed once for all the jobs)."""
     try:
-        tree = ast.parse(file.read_bytes(), str(file))
+        tree = parse(file.read_bytes(), str(file))
     except (SyntaxError, ValueError, OSError):
         return frozenset()  # it travels as it is; its import fails on the worker and says why
     package = name.split(".") if file.name == "__init__.py" else name.split(".")[:-1]

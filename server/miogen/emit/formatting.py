@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
+from miogen.common.syntax import parse
 from miogen.emit.placement import GeneratedTest
 from miogen.emit.style import Style
 
@@ -92,7 +93,7 @@ def lint_fixed(
 
 def _parses(text: str) -> bool:
     try:
-        ast.parse(text)
+        parse(text)
     except SyntaxError:
         return False
     return True
@@ -159,7 +160,7 @@ def _run(command: list[str], source: str, cwd: Path | None) -> str | None:
 
 def _same_code(before: str, after: str) -> bool:
     try:
-        return ast.dump(ast.parse(before)) == ast.dump(ast.parse(after))
+        return ast.dump(parse(before)) == ast.dump(parse(after))
     except SyntaxError:
         return False
 
@@ -168,7 +169,7 @@ def _functions(text: str, tests: Sequence[GeneratedTest]) -> list[GeneratedTest]
     """The formatted text cut back into its functions, one for each of ``tests`` in order."""
     lines = text.splitlines(keepends=True)
     sources = []
-    for node in ast.parse(text).body:
+    for node in parse(text).body:
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
             start = min([node.lineno, *(d.lineno for d in node.decorator_list)])
             sources.append((node.name, "".join(lines[start - 1 : node.end_lineno])))

@@ -13,6 +13,7 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from miogen.common.syntax import parse
 from miogen.emit.source import ExistingModule
 from miogen.emit.style import Style
 
@@ -69,7 +70,7 @@ def parse_imports(imports: Sequence[str]) -> list[ImportItem]:
     items: list[ImportItem] = []
     for line in imports:
         try:
-            body = ast.parse(line).body
+            body = parse(line).body
         except SyntaxError as error:
             raise ValueError(f"not an import statement: {line!r}") from error
         for node in body:

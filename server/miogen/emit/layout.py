@@ -23,6 +23,7 @@ import re
 import textwrap
 from dataclasses import dataclass
 
+from miogen.common.syntax import parse
 from miogen.emit.imports import FUTURE, ExistingImport, ImportItem, ImportPlan, Key, Sorted
 from miogen.emit.placement import Placement
 from miogen.emit.source import ExistingModule, UnmergeableFile
@@ -91,7 +92,7 @@ def _header_block(header: str, line_length: int) -> str:
     if not text or all(line.lstrip().startswith("#") for line in text.splitlines()):
         return "\n".join(_wrapped_comment(line, line_length) for line in text.splitlines())
     try:
-        tree = ast.parse(text)
+        tree = parse(text)
     except SyntaxError:
         tree = ast.Module([], [])
     if not (len(tree.body) == 1 and ast.get_docstring(tree, clean=False) is not None):
@@ -161,7 +162,7 @@ def _tests_block(
 def _check_merged(text: str, added: list[str]) -> None:
     """A last guard: the merged file parses and defines every added test at top level."""
     try:
-        tree = ast.parse(text.removeprefix(BOM))
+        tree = parse(text.removeprefix(BOM))
     except (SyntaxError, ValueError) as error:
         raise UnmergeableFile(f"merging would break the file: {error}") from error
     defined = {n.name for n in tree.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)}

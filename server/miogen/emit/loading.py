@@ -13,6 +13,7 @@ import ast
 import json
 from collections.abc import Sequence
 
+from miogen.common.syntax import parse
 from miogen.emit.placement import GeneratedTest
 
 IMPORTLIB = "import importlib"
@@ -34,7 +35,7 @@ def bind_in_tests(
 def _bound(
     test: GeneratedTest, module_name: str, names: Sequence[str], alias: str
 ) -> GeneratedTest:
-    tree = ast.parse(test.source)
+    tree = parse(test.source)
     function = tree.body[0]
     assert isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef)
     used = {node.id for node in ast.walk(function) if isinstance(node, ast.Name)}

@@ -30,6 +30,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from miogen.common.syntax import parse
 from miogen.emit.placement import GeneratedTest
 
 MIN_CASES = 3  # fewer tests read as well one by one
@@ -126,7 +127,7 @@ def original_names(failures: Iterable[str], tests: Sequence[GeneratedTest]) -> s
 def _shape(test: GeneratedTest) -> _Shaped | None:
     """The test's function and literals, if it is simple enough to join a table."""
     try:
-        body = ast.parse(test.source).body
+        body = parse(test.source).body
     except SyntaxError:
         return None
     if len(body) != 1 or not isinstance(body[0], ast.FunctionDef):

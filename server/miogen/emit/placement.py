@@ -9,6 +9,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from miogen.common.syntax import parse
 from miogen.emit.text import LINE_BREAK
 
 _DEF = r"^(\s*(?:async\s+)?def\s+){}\b"
@@ -66,12 +67,12 @@ def place_tests(
 
 
 def _names_used(source: str) -> set[str]:
-    return {n.id for n in ast.walk(ast.parse(source)) if isinstance(n, ast.Name)}
+    return {n.id for n in ast.walk(parse(source)) if isinstance(n, ast.Name)}
 
 
 def _parse_test(name: str, source: str) -> ast.FunctionDef | ast.AsyncFunctionDef:
     try:
-        body = ast.parse(source).body
+        body = parse(source).body
     except SyntaxError as error:
         raise ValueError(f"generated test {name} does not parse: {error}") from error
     if len(body) != 1 or not isinstance(body[0], ast.FunctionDef | ast.AsyncFunctionDef):

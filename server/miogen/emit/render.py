@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from miogen.analysis.model import Signature
 from miogen.analysis.special import template_for
 from miogen.assertions.observation import Observation, input_literal, quoted
+from miogen.common.syntax import parse, parse_expression
 from miogen.emit.annotations import ANY_IMPORT, empty_collection_types
 from miogen.emit.matches import is_match, match_lines
 from miogen.emit.tokens import replaced_tokens, source_tokens
@@ -223,7 +224,7 @@ def _unwrapped(text: str) -> str:
     if not (text.startswith("(") and text.endswith(")")):
         return text
     try:
-        inner = ast.parse(text[1:-1], mode="eval").body
+        inner = parse_expression(text[1:-1]).body
     except SyntaxError:  # ``(1) + (2)``: the parentheses are not a pair
         return text
     return text if isinstance(inner, ast.Tuple) else text[1:-1]
@@ -363,7 +364,7 @@ def _is_display(*texts: str) -> bool:
     """Whether one of ``texts`` is a list or tuple display (``[]``, ``(1,)``)."""
     for text in texts:
         try:
-            body = ast.parse(text, mode="eval").body
+            body = parse_expression(text).body
         except SyntaxError:
             continue
         if isinstance(body, ast.List | ast.Tuple):
@@ -396,7 +397,7 @@ def _as_statement(expression: str) -> str:
     """``_ = a < b``: an operator expression whose value is not checked is still run, without
     reading as a pointless comparison (ruff B015/B018); calls and assignments stay as they are."""
     try:
-        tree = ast.parse(expression)
+        tree = parse(expression)
     except SyntaxError:
         return expression
     single = tree.body[0] if len(tree.body) == 1 else None
@@ -411,7 +412,7 @@ def _as_statement(expression: str) -> str:
 def _type_check(expression: str) -> str | None:
     """What ``isinstance(what, kind)`` checks (the text of ``what``); None for anything else."""
     try:
-        tree = ast.parse(expression, mode="eval")
+        tree = parse_expression(expression)
     except SyntaxError:
         return None
     call = tree.body

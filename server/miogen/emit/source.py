@@ -11,6 +11,7 @@ import re
 import tokenize
 from dataclasses import dataclass
 
+from miogen.common.syntax import parse
 from miogen.emit.text import BOM, Lines
 
 _CODING = re.compile(r"^[ \t\f]*#.*?coding[:=][ \t]*[-\w.]+")
@@ -45,7 +46,7 @@ def parse_module(text: str) -> ExistingModule:
     if rows:
         rows[0] = rows[0].removeprefix(BOM)
     try:
-        tree = ast.parse("".join(rows))
+        tree = parse("".join(rows))
         safe, comments = _scan_rows(rows)
     except (SyntaxError, ValueError, RecursionError, MemoryError, tokenize.TokenError) as error:
         raise UnmergeableFile(f"the existing file does not parse: {error}") from error

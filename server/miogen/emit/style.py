@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
+from miogen.common.syntax import parse
+
 DEFAULT_LINE_LENGTH = 88  # ruff's and black's
 CONFIG_FILES = ("ruff.toml", ".ruff.toml", "pyproject.toml", "setup.cfg")
 ROOT_MARKERS = (*CONFIG_FILES, "setup.py", ".git")
@@ -165,7 +167,7 @@ def _import_aliases(ruff: dict[str, Any]) -> tuple[tuple[str, str], ...]:
 
 def _is_import(line: str) -> bool:
     try:
-        body = ast.parse(line).body
+        body = parse(line).body
     except SyntaxError:
         return False
     return bool(body) and all(isinstance(n, ast.Import | ast.ImportFrom) for n in body)

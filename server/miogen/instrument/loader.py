@@ -22,6 +22,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from miogen.common.errors import ModuleImportError
+from miogen.common.syntax import parse
 from miogen.instrument import runtime, tally
 from miogen.instrument.counting import TALLY
 from miogen.instrument.reach import Scope, part, reachable
@@ -41,7 +42,7 @@ def compile_instrumented(
     ``scope``: only the top-level statements it reaches are rewritten (``reach``), the rest of
     the module compiles as written; None rewrites every function.
     """
-    tree = ast.parse(source, filename=path)
+    tree = parse(source, path)
     indices = range(len(tree.body)) if scope is None else reachable(tree, scope)
     rewritten = part(tree, indices)
     for transform in transforms:

@@ -26,6 +26,7 @@ from miogen.analysis.module import (
 )
 from miogen.analysis.survey import STATEMENT_FIELDS, statement_walk
 from miogen.analysis.targets import parse_code
+from miogen.common.syntax import parse
 
 # (start line, start character, end line, end character): 0-based lines, str indices.
 Span = tuple[int, int, int, int]
@@ -124,7 +125,7 @@ def outline(source: str) -> Outline | None:
     in the text; a fifth of the analysis, whose coverage.py arcs, bytecode and hashes take the
     rest). None when it does not parse."""
     try:
-        tree = ast.parse(source)
+        tree = parse(source)
     except (SyntaxError, ValueError):
         return None
     return Outline(source.splitlines(keepends=True), tuple(unit_headers(tree)))
@@ -224,7 +225,7 @@ def _details(
         if start > 0 and end > 0 and inside(start) and inside(end):
             successors.setdefault(start, []).append(end)
             predecessors.setdefault(end, []).append(start)
-    tree = code.tree if code.tree is not None else ast.parse(source)
+    tree = code.tree if code.tree is not None else parse(source)
     import_time = _import_time_lines(tree) & code.statements
     return Details(
         detailed,
@@ -266,7 +267,7 @@ def quick_fingerprints(source: str, units: Mapping[str, Sequence[str]]) -> dict[
     ``source``: a parse and a few hashes, a fraction of an analysis. None when it does not parse;
     a unit no longer defined is left out."""
     try:
-        tree = ast.parse(source)
+        tree = parse(source)
     except SyntaxError:
         return None
     by_name = {

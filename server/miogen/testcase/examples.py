@@ -21,6 +21,7 @@ from miogen.analysis.examples import (
 )
 from miogen.analysis.model import ConstantPool, Signature
 from miogen.common.project import ROOT_MARKERS, is_test_file
+from miogen.common.syntax import parse
 from miogen.testcase.model import Statement, TestCase
 from miogen.testcase.sampling import TestFactory
 
@@ -111,7 +112,7 @@ def _parsed(source: str | bytes) -> ast.Module | None:
     """``source`` parsed, once for all units (None: it does not parse). The trees are only read,
     and ``example_calls`` keeps its walk of the module in ``module_calls``' cache."""
     try:
-        return ast.parse(source)
+        return parse(source)
     except (SyntaxError, ValueError):
         return None
 

@@ -25,6 +25,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from miogen.analysis.model import ConstantPool
+from miogen.common.syntax import parse
 
 MAX_LENGTH = 64  # longest string a length step to a plain pool integer builds
 MAX_SHAPED_LENGTH = 4096  # longest a length the source compares with, or a doubling, builds
@@ -122,7 +123,7 @@ def shapes_of(source: str) -> Shapes:
     with.
     """
     try:
-        tree = ast.parse(source)
+        tree = parse(source)
     except (SyntaxError, ValueError):
         return Shapes()
     nodes = list(ast.walk(tree))

@@ -23,6 +23,8 @@ import random
 import re
 from dataclasses import dataclass
 
+from miogen.common.syntax import parse
+
 MAX_TOKEN = 24  # longest pool token (a longer run is a blob, not a word of the format)
 MAX_TOKENS = 2000  # tokens kept per kind (the pool of a big suite's strings)
 MAX_TEXT = 512  # no token step makes a string longer
@@ -172,7 +174,7 @@ def separators_of(source: str) -> tuple[str, ...]:
     to one literal only (``COMMASPACE.join``). ``re.split``'s first argument is a pattern, not
     a separator."""
     try:
-        tree = ast.parse(source)
+        tree = parse(source)
     except (SyntaxError, ValueError):
         return ()
     nodes = list(ast.walk(tree))
