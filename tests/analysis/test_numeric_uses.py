@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import collections.abc
+import typing
+
 from miogen.analysis.numeric_uses import numeric_uses, whole_number_uses
 
 SOURCE = """
@@ -108,3 +111,11 @@ def test_a_parameter_passed_on_to_the_overridden_method_takes_what_that_one_does
         (3, "weekday"): both, (8, "weekday"): both, (14, "weekday"): frozenset({"day"}),
     }  # fmt: skip
     assert whole_number_uses(FORWARDING)[(8, "weekday")] == both
+
+
+def test_the_cached_uses_are_typed_read_only():
+    """Both readers are cached per source and every unit's factory shares their answer: typed
+    as a Mapping, so that mypy stops a caller that would change what the other units read."""
+    for reader in (numeric_uses, whole_number_uses):
+        answer = typing.get_type_hints(reader.__wrapped__)["return"]
+        assert typing.get_origin(answer) is collections.abc.Mapping, answer

@@ -22,6 +22,9 @@ def run_pytest(test_file: Path, import_root: Path, seed: int = 0) -> subprocess.
     )  # fmt: skip
 
 
+# A generation and ten pytest runs: 28 s on a quiet machine, 210-306 s beside two busy loops
+# at load 15-21 (expint), past the suite's 300 s timeout. Timing aims belong in bench/.
+@pytest.mark.timeout(1800)
 @pytest.mark.parametrize(
     ("subject", "minimum", "evaluations"),
     [("triangle", 100.0, 2000), ("expint", 90.0, 5000), ("gammq", 90.0, 2000)],
@@ -172,7 +175,9 @@ def test_a_unit_that_kills_its_worker_is_reported_and_the_others_still_generated
         "def fine(x: int) -> int:\n    if x > 3:\n        return 1\n    return 0\n"
     )
     output = tmp_path / "test_mixed.py"
-    done = miogen("generate", str(module), "--budget", "1", "--output", str(output), "--json")
+    done = miogen(
+        "generate", str(module), "--evaluations", "200", "--output", str(output), "--json"
+    )  # evaluations, not seconds: the same search for ``fine`` however busy the machine
     summary = json.loads(done.stdout)
     units = {u["name"]: u for u in summary["units"]}
     assert units["dies"]["crashes"], units["dies"]

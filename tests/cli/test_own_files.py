@@ -12,6 +12,8 @@ import pytest
 from miogen.emit.files import is_generated
 from running import miogen
 
+# Evaluations and a seed, not seconds: the same tests however busy the machine.
+SEARCH = ("--evaluations", "200", "--seed", "1")
 MODULE = """\
 def grade(score):
     if score >= 90:
@@ -73,9 +75,9 @@ def plain_pytest(root: Path) -> subprocess.CompletedProcess:
 def test_generate_and_ctg_write_only_files_of_their_own(tmp_path: Path, human: dict) -> None:
     root = make(tmp_path / "project", human)
     before = {name: (root / name).read_bytes() for name in human}
-    done = miogen("generate", "pkg/mod.py", "--budget", "2", cwd=root)
+    done = miogen("generate", "pkg/mod.py", *SEARCH, cwd=root)
     assert done.returncode == 0, done.stdout + done.stderr
-    ctg = miogen("ctg", "pkg", "--budget", "2", cwd=root)
+    ctg = miogen("ctg", "pkg", "--budget", "2", *SEARCH, cwd=root)
     assert ctg.returncode == 0, ctg.stdout + ctg.stderr
 
     assert {name: (root / name).read_bytes() for name in human} == before
@@ -91,7 +93,7 @@ def test_generate_and_ctg_write_only_files_of_their_own(tmp_path: Path, human: d
 
 def test_a_packaged_tests_folder_gets_marked_packages(tmp_path: Path) -> None:
     root = make(tmp_path / "project", {"tests/__init__.py": "", "tests/test_mod.py": PYTEST_FILE})
-    done = miogen("generate", "pkg/mod.py", "--budget", "2", cwd=root)
+    done = miogen("generate", "pkg/mod.py", *SEARCH, cwd=root)
     assert done.returncode == 0, done.stdout + done.stderr
     init = root / "tests" / "pkg" / "__init__.py"
     assert init.is_file() and is_generated(init.read_text())
@@ -120,7 +122,7 @@ def test_the_summary_says_when_plain_pytest_cannot_import_the_module(
     for name, text in files.items():
         (root / name).parent.mkdir(parents=True, exist_ok=True)
         (root / name).write_text(text)
-    done = miogen("generate", "src/pkg/mod.py", "--budget", "1", "--json", cwd=root)
+    done = miogen("generate", "src/pkg/mod.py", *SEARCH, "--json", cwd=root)
     summary = json.loads(done.stdout)
     notes = summary["warnings"]
     fix = 'add pythonpath = ["src"] under [tool.pytest.ini_options] in pyproject.toml'

@@ -46,7 +46,7 @@ def test_a_run_that_writes_nothing_says_so_and_fails(tmp_path: Path):
     # is not the verification's.
     module.write_text('def stamp():\n    return hash("fixed") % 1000\n')
     output = tmp_path / "test_stamps.py"
-    done = generate(str(module), "--budget", "1", "--output", str(output), "--json")
+    done = generate(str(module), "--evaluations", "50", "--output", str(output), "--json")
     summary = json.loads(done.stdout)
     assert done.returncode == 1 and summary["exit_code"] == 1, done.stdout
     assert not output.exists()

@@ -14,6 +14,7 @@ from harness import (
     value,
 )
 from miogen.criteria import Criterion, Goal
+from miogen.criteria.providers import Run
 from miogen.testcase.model import Statement
 
 EC, OC = Criterion.EXCEPTION, Criterion.OUTPUT
@@ -193,6 +194,16 @@ def test_a_branch_covered_through_another_call_is_not_direct_because_the_test_ca
     assert h_of(problem.evaluate(again), goal) < 1.0
     alone = (value(5), construct("Pair", ("a", 0)), method("inner", 1))
     assert h_of(problem.evaluate(alone), goal) == 1.0
+
+
+def test_a_runs_calls_by_statement_are_built_once_for_all_its_goals(write_module):
+    """Each direct-branch goal asks which callable a statement calls: the run's one mapping,
+    not a new dict per goal (``DirectBranches`` rebuilt it per goal on every evaluation)."""
+    problem = unit_problem(write_module("pair4", PAIR), "Pair")
+    test = (value(5), construct("Pair", ("a", 0)), method("outer", 1), method("inner", 1))
+    run = Run(problem.executor.run(test), {}, problem.criteria.structure, None)
+    assert run.call_at == dict(run.calls) and run.call_at is run.call_at
+    assert run.call_at[2] == "Pair.outer" and run.call_at[3] == "Pair.inner"
 
 
 MONTHS = """

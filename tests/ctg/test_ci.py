@@ -106,7 +106,8 @@ def test_tests_added_give_the_summary_junit_and_coverage_of_the_written_tests(tm
     git(root, "commit", "-q", "-am", "change classify")
     out = tmp_path / "out"
     code = main([
-        "ctg", str(root), "--budget", "0.5", "--verify-runs", "1", "-q", "--changed-since", "main",
+        "ctg", str(root), "--budget", "0.5", "--evaluations", "200", "--verify-runs", "1", "-q",
+        "--changed-since", "main",
         "--summary-md", str(out / "s.md"), "--junit-xml", str(out / "j.xml"),
         "--coverage-xml", str(out / "c.xml"),
     ])  # fmt: skip
@@ -165,7 +166,7 @@ def test_a_test_the_verification_drops_is_exit_4_and_named_in_the_summary(tmp_pa
     # hash() of a str differs with the hash seed: the search's value fails in the verification.
     root = make_project(tmp_path / "p", {"hashed.py": HASHED})
     summary = tmp_path / "s.md"
-    code = main(["ctg", str(root), "--budget", "1", "--verify-runs", "2", "-q",
+    code = main(["ctg", str(root), "--budget", "1", "--evaluations", "200", "--verify-runs", "2", "-q",
                  "--summary-md", str(summary)])  # fmt: skip
     text = summary.read_text(encoding="utf-8")
     assert code == reporting.NOT_KEPT, text

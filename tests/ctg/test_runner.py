@@ -116,7 +116,8 @@ def test_cli_prints_the_table_writes_the_report_and_gates_on_coverage(tmp_path, 
         },
     )
     report_path = tmp_path / "report.json"
-    arguments = ["ctg", str(root), "--budget", "0.5", "--jobs", "2", "--verify-runs", "1", "-q"]
+    arguments = ["ctg", str(root), "--budget", "0.5", "--evaluations", "200", "--jobs", "2",
+                 "--verify-runs", "1", "-q"]  # fmt: skip
     code = main([*arguments, "--report", str(report_path)])
     out = capsys.readouterr().out
     assert "bank.py::Account" in out and "pooled coverage mu(P)" in out

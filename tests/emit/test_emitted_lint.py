@@ -25,7 +25,11 @@ CORPUS = [
     REPO / "examples" / "inventory.py",
 ]
 RULES = "E,F,I,PT,B,UP,SIM"
-BUDGET = "1"  # search seconds per unit: enough for tests of every kind to come up
+# Evaluations per unit and a seed, not seconds: the same search, and so the same tests, on a
+# busy machine as on a quiet one (under --budget 1 a busy machine's search got fewer
+# evaluations and the test checked other files). At 50, every subject gets tests of several
+# kinds (2 for expint and triangle's parametrized table, 53 for stdlib_statistics).
+SEARCH = ["--evaluations", "50", "--seed", "1"]
 
 
 def emitted_tests(subject: Path, project: Path) -> Path:
@@ -35,7 +39,7 @@ def emitted_tests(subject: Path, project: Path) -> Path:
     shutil.copyfile(subject, project / subject.name)
     output = project / "tests" / f"test_{subject.stem}.py"
     done = subprocess.run(
-        [sys.executable, "-m", "miogen", "generate", subject.name, "--budget", BUDGET, "--seed", "1", "--output", str(output)],
+        [sys.executable, "-m", "miogen", "generate", subject.name, *SEARCH, "--output", str(output)],
         cwd=project, capture_output=True, text=True, timeout=600,
     )  # fmt: skip
     assert done.returncode in (0, 1) and output.exists(), done.stdout[-3000:] + done.stderr[-3000:]
@@ -87,7 +91,7 @@ def test_a_loose_folder_without_project_marker_sorts_as_ruff(tmp_path: Path) -> 
     (folder / "shapes.py").write_text(LOOSE_SUBJECT)
     output = folder / "tests" / "test_shapes.py"
     done = subprocess.run(
-        [sys.executable, "-m", "miogen", "generate", "shapes.py", "--budget", BUDGET, "--seed", "1", "--output", str(output)],
+        [sys.executable, "-m", "miogen", "generate", "shapes.py", *SEARCH, "--output", str(output)],
         cwd=folder, capture_output=True, text=True, timeout=600,
     )  # fmt: skip
     assert done.returncode in (0, 1) and output.exists(), done.stdout[-3000:] + done.stderr[-3000:]

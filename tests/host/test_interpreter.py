@@ -72,7 +72,7 @@ def test_miogen_runs_in_the_project_venv_without_being_installed_there(tmp_path:
     assert "No module named 'miogen'" in missing.stderr, "the venv must not have miogen"
     environment = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH")}
     done = subprocess.run(
-        [sys.executable, "-m", "miogen", "generate", "grade.py", "--budget", "2", "--json"],
+        [sys.executable, "-m", "miogen", "generate", "grade.py", "--evaluations", "200", "--json"],
         cwd=root, capture_output=True, text=True, env=environment, timeout=300,
     )  # fmt: skip
     assert done.returncode == 0, done.stdout + done.stderr
@@ -84,7 +84,7 @@ def test_miogen_runs_in_the_project_venv_without_being_installed_there(tmp_path:
     )
     assert "grade(" in Path(summary["output"]).read_text()
     ctg = subprocess.run(
-        [sys.executable, "-m", "miogen", "ctg", "grade.py", "--budget", "1", "--json", "--quiet",
+        [sys.executable, "-m", "miogen", "ctg", "grade.py", "--budget", "1", "--evaluations", "200", "--json", "--quiet",
          "--python", str(python)],
         cwd=root, capture_output=True, text=True, env=environment, timeout=300,
     )  # fmt: skip

@@ -7,6 +7,7 @@ import random
 import time
 from fractions import Fraction
 
+import pytest
 from miogen.analysis.model import Parameter, Signature
 from miogen.analysis.typespec import TypeSpec
 from miogen.minimize import shrink
@@ -28,8 +29,12 @@ def grade(score: int, bonus: int = 0, name: str = "") -> str:
 """
 
 
-def cache_for(problem):
+def cache_for(problem, runs=None):
+    """The coverage cache of ``problem``'s runs; each test it runs is added to ``runs``."""
+
     def run(test):
+        if runs is not None:
+            runs.append(test)
         evaluated = problem.evaluate(test)
         return evaluated.individual, frozenset(t for t, h in evaluated.h.items() if h >= 1.0)
 
@@ -333,13 +338,7 @@ def test_a_long_string_is_cut_down_to_the_odd_character_it_needs_in_few_runs(wri
     # finds it in about log2(length) rounds, where cutting one character a round takes length.
     problem = problem_for(write_module("joiner", JOINER), "joined")
     runs = []
-
-    def run(candidate):
-        runs.append(candidate)
-        evaluated = problem.evaluate(candidate)
-        return evaluated.individual, frozenset(t for t, h in evaluated.h.items() if h >= 1.0)
-
-    cache = CoverageCache(run)
+    cache = cache_for(problem, runs)
     test = (
         Statement("value", value="aB3" * 13 + "\u200c"),
         Statement("call", "joined", (("text", 0),)),
@@ -421,13 +420,7 @@ def test_shrinking_a_test_takes_a_bounded_number_of_runs(write_module, monkeypat
     monkeypatch.setattr(shrink, "MAX_SHRINK_RUNS", 5)
     problem = problem_for(write_module("joiner", JOINER), "joined")
     runs = []
-
-    def run(candidate):
-        runs.append(candidate)
-        evaluated = problem.evaluate(candidate)
-        return evaluated.individual, frozenset(t for t, h in evaluated.h.items() if h >= 1.0)
-
-    cache = CoverageCache(run)
+    cache = cache_for(problem, runs)
     test = (
         Statement("value", value="aB3" * 13 + "\u200c"),
         Statement("call", "joined", (("text", 0),)),
@@ -474,13 +467,7 @@ def test_each_odd_character_is_made_plain_everywhere_at_once(write_module):
     # goal; each other odd character made plain wherever it is takes a run, not one per place.
     problem = problem_for(write_module("emails", EMAILS), "kind")
     runs = []
-
-    def run(candidate):
-        runs.append(candidate)
-        evaluated = problem.evaluate(candidate)
-        return evaluated.individual, frozenset(t for t, h in evaluated.h.items() if h >= 1.0)
-
-    cache = CoverageCache(run)
+    cache = cache_for(problem, runs)
     address = "Ab;\u03c9" * 19 + "A@;\u03c9"
     test = (Statement("value", value=address), Statement("call", "kind", (("address", 0),)))
     _, covered = cache(test)
@@ -543,46 +530,38 @@ def residue(n: int) -> str:
         return "four"
     return "other"
 """
+UNTYPED_RESIDUE = RESIDUE.replace("n: int", "n")
 
 
-def test_a_number_held_by_what_it_is_not_by_its_size_becomes_a_small_one(write_module):
+@pytest.mark.parametrize(
+    ("source", "number", "small"),
+    [(RESIDUE, 112, 4), (UNTYPED_RESIDUE, 112.0, 4.0)],
+    ids=["int", "whole-float"],
+)
+def test_a_number_held_by_what_it_is_not_by_its_size_becomes_a_small_one(
+    write_module, source, number, small
+):
     """``n % 9 == 4`` holds at 112, at none of the steps from 112 toward 0 (56, 84, ... 111)
     nor at its leading digits (11): the steps stop at 112, a fuzz-like number; 4 holds it too
-    (issue 24: ``pstdev([0, 0, 0, 0, 0, 0, 0, 0, 112], mu=0.01)`` for a weak mutant)."""
-    problem = problem_for(write_module("residues", RESIDUE), "residue")
+    (issue 24: ``pstdev([0, 0, 0, 0, 0, 0, 0, 0, 112], mu=0.01)`` for a weak mutant). An
+    untyped parameter gets floats too: ``112.0`` holds it as 112 does. Its steps toward 0 were
+    halves of a float (108.5, 110.25 ...) and it had no fewer digits: it stayed 112.0 (issue
+    24, ``leapdays(179375.0, -14800)``); as an int's, 4.0 holds it."""
+    problem = problem_for(write_module(f"residues_{type(number).__name__}", source), "residue")
     cache = cache_for(problem)
-    test = (Statement("value", value=112), Statement("call", "residue", (("n", 0),)))
+    test = (Statement("value", value=number), Statement("call", "residue", (("n", 0),)))
     _, covered = cache(test)
     shrunk = Shrinker(cache, time.monotonic() + 30).shrink(ReducedTest(test, covered))
-    assert [s.value for s in shrunk.test if s.kind == "value"] == [4], shrunk.test
+    values = [s.value for s in shrunk.test if s.kind == "value"]
+    assert values == [small] and type(values[0]) is type(small), shrunk.test
     assert covered <= cache(shrunk.test)[1]
 
 
-def test_the_candidates_of_an_int_end_with_fewer_digits_then_one_digit():
+def test_the_candidates_of_a_number_end_with_fewer_digits_then_one_digit():
     assert shrink._simpler_numbers(112)[-10:] == [111, 11, 2, 3, 4, 5, 6, 7, 8, 9]
     assert shrink._simpler_numbers(-1458)[-10:] == [-145, -14, -2, -3, -4, -5, -6, -7, -8, -9]
     assert shrink._simpler_numbers(9) == [0, 1, -1, 5, 7, 8]  # one digit: the steps only
     assert 2 not in shrink._simpler_numbers(112.5)  # floats: rounded, not replaced
-
-
-UNTYPED_RESIDUE = """
-def residue(n):
-    if n % 9 == 4:
-        return "four"
-    return "other"
-"""
-
-
-def test_a_whole_float_held_by_what_it_is_shrinks_like_an_int(write_module):
-    """An untyped parameter gets floats too: ``112.0`` holds ``n % 9 == 4`` as 112 does. Its
-    steps toward 0 were halves of a float (108.5, 110.25 ...) and it had no fewer digits:
-    it stayed 112.0 (issue 24, ``leapdays(179375.0, -14800)``); as an int's, 4.0 holds it."""
-    problem = problem_for(write_module("untyped_residues", UNTYPED_RESIDUE), "residue")
-    cache = cache_for(problem)
-    test = (Statement("value", value=112.0), Statement("call", "residue", (("n", 0),)))
-    _, covered = cache(test)
-    shrunk = Shrinker(cache, time.monotonic() + 30).shrink(ReducedTest(test, covered))
-    assert [s.value for s in shrunk.test if s.kind == "value"] == [4.0], shrunk.test
     assert shrink._simpler_numbers(-25.0)[5:] == [
         -13.0, -19.0, -22.0, -24.0, -2.0, -3.0, -4.0, -5.0, -6.0, -7.0, -8.0, -9.0,
     ]  # fmt: skip

@@ -44,7 +44,7 @@ def test_generate_and_ctg_print_one_shape(tmp_path):
     (tmp_path / "signs.py").write_text(SIGN)
     one = run(tmp_path, "generate", "signs.py", "--evaluations", "300", "--no-baseline")
     (tmp_path / "tests" / "test_signs_miogen.py").unlink()
-    many = run(tmp_path, "ctg", "--budget", "1", "--quiet", "--no-baseline")
+    many = run(tmp_path, "ctg", "--budget", "1", "--evaluations", "300", "--quiet", "--no-baseline")
     for data, command in ((one, "generate"), (many, "ctg")):
         assert list(data)[: len(COMMON)] == COMMON and data["schema"] == SCHEMA
         assert data["command"] == command and data["root"] == str(tmp_path)

@@ -9,8 +9,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from miogen.analysis.model import ModuleModel
 from miogen.analysis.module import analyze_file
-from miogen.common.project import locate
+from miogen.common.project import ModuleLocation, locate
 from miogen.common.records import Loaded, Progress, TestRecord, UnitStarted
 from miogen.emit.module import unique_names
 from miogen.host.measure import start_ahead
@@ -23,6 +24,29 @@ from miogen.run.result import Verification
 def record(name: str, body: str, imports: tuple[str, ...] = ("letters",)) -> TestRecord:
     source = f"def {name}():\n" + "".join(f"    {line}\n" for line in body.splitlines())
     return TestRecord(name, source, imports, (), (), 0, [])
+
+
+def project_module(tmp_path: Path, name: str, source: str) -> tuple[ModuleLocation, ModuleModel]:
+    """A project in ``tmp_path`` with the one module ``name``: its location and model."""
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'p'\n")
+    module = tmp_path / f"{name}.py"
+    module.write_text(source)
+    location = locate(module)
+    return location, analyze_file(module, location.module_name)
+
+
+def count_calls(monkeypatch: pytest.MonkeyPatch, *names: str) -> list[tuple[str, bool]]:
+    """Each later call of ``run.check``'s functions ``names``, as (name, started ahead)."""
+    calls: list[tuple[str, bool]] = []
+    for name in names:
+        original = getattr(verifying, name)
+
+        def counted(*args, _name=name, _original=original, **kwargs):
+            calls.append((_name, kwargs.get("ahead") is not None))
+            return _original(*args, **kwargs)
+
+        monkeypatch.setattr(verifying, name, counted)
+    return calls
 
 
 def test_tests_of_separate_jobs_are_renamed_apart():
@@ -43,14 +67,10 @@ def test_verification_drops_each_failing_test_under_its_cause(tmp_path: Path, st
     the worker's sandbox: what fails anywhere is dropped and counted by cause (unstable when it
     passed in the other run). The first attempt's runs happen in the processes started ahead,
     when there are."""
-    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'p'\n")
-    module = tmp_path / "words.py"
     joined = 'def letters() -> str:\n    return ",".join({"alpha", "beta", "gamma", "delta"})\n'
-    module.write_text(joined)
     orders = [joined_under(joined, seed) for seed in ("1", "2")]
     assert orders[0] != orders[1], "the two runs' hash seeds give other orders"
-    location = locate(module)
-    model = analyze_file(module, location.module_name)
+    location, model = project_module(tmp_path, "words", joined)
     outside = tmp_path / "outside.txt"
     tests = [
         record("test_kept", "assert len(letters()) == 22"),
@@ -118,11 +138,7 @@ def _pair_both_shuffles_keep(count: int) -> tuple[int, int]:
 
 
 def test_a_test_that_needs_another_before_it_is_dropped_whatever_the_pair(tmp_path: Path):
-    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'p'\n")
-    module = tmp_path / "words.py"
-    module.write_text("def letters() -> str:\n    return 'a'\n")
-    location = locate(module)
-    model = analyze_file(module, location.module_name)
+    location, model = project_module(tmp_path, "words", "def letters() -> str:\n    return 'a'\n")
     count = 6
     setter, needer = _pair_both_shuffles_keep(count)
     tests = [record(f"test_{index}", "assert letters() == 'a'") for index in range(count)]
@@ -142,20 +158,8 @@ def test_a_later_attempt_runs_once_with_coverage_in_a_process_started_meanwhile(
 ):
     """The kept tests passed every order and seed already; the next attempt runs the file once,
     with coverage.py, in a process started when the first failure was known."""
-    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'p'\n")
-    module = tmp_path / "words.py"
-    module.write_text("def letters() -> str:\n    return 'a'\n")
-    location = locate(module)
-    model = analyze_file(module, location.module_name)
-    calls: list[tuple[str, bool]] = []
-    for name in ("measure", "run_shuffled"):
-        original = getattr(verifying, name)
-
-        def counted(*args, _name=name, _original=original, **kwargs):
-            calls.append((_name, kwargs.get("ahead") is not None))
-            return _original(*args, **kwargs)
-
-        monkeypatch.setattr(verifying, name, counted)
+    location, model = project_module(tmp_path, "words", "def letters() -> str:\n    return 'a'\n")
+    calls = count_calls(monkeypatch, "measure", "run_shuffled")
     tests = [record("test_kept", "assert letters() == 'a'"), record("test_fails", "assert 0")]
     verified = verify(location, model, model.units, tests)
     assert [t.name for t in verified.tests] == ["test_kept"]
@@ -172,19 +176,9 @@ def test_keeping_is_a_step_of_the_verification_and_what_it_keeps_runs_again_alon
     out is not run again, and the rest runs once more, alone, in a process started ahead: a
     kept test that needed a left-out one before it fails there and is dropped, the measurement
     is of what is kept, and the runs reported stay the first verification's."""
-    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'p'\n")
-    module = tmp_path / "signs.py"
-    module.write_text("def sign(x: int) -> int:\n    if x > 0:\n        return 1\n    return 0\n")
-    location = locate(module)
-    model = analyze_file(module, location.module_name)
-    calls: list[tuple[str, bool]] = []
-    original = verifying.measure
-
-    def counted(*args, **kwargs):
-        calls.append(("measure", kwargs.get("ahead") is not None))
-        return original(*args, **kwargs)
-
-    monkeypatch.setattr(verifying, "measure", counted)
+    signs = "def sign(x: int) -> int:\n    if x > 0:\n        return 1\n    return 0\n"
+    location, model = project_module(tmp_path, "signs", signs)
+    calls = count_calls(monkeypatch, "measure")
     probe = "import os\nos.environ['MIOGEN_KEEP_PROBE'] = '1'\nassert sign(0) == 0"
     tests = [
         record("test_positive", "assert sign(3) == 1", ("sign",)),

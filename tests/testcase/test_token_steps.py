@@ -4,10 +4,16 @@ kind in an order, which one-character edits of the same seeds do not reach in th
 
 from __future__ import annotations
 
+import dataclasses
+import random
 from pathlib import Path
 
+from miogen.analysis.module import analyze_source
 from miogen.common.records import JobSpec, UnitJob
 from miogen.host.supervisor import run_job
+from miogen.testcase import tokens
+from miogen.testcase.mutation import change_primitive
+from miogen.testcase.sampling import TestFactory
 from miogen.testcase.tokens import separators_of, token_pool, tokenize
 
 # "HH:MM[:SS] [am|pm]": the pm side of an hour before noon, and midnight as "12:.. am", want
@@ -88,3 +94,21 @@ def test_a_parser_of_times_is_covered_from_its_tests_strings_by_token_steps(tmp_
     assert result is not None, outcome.message
     # by characters only: 14 of 18 (neither side of "pm" before noon, nor "12:.. am")
     assert len(result.covered) == result.total == 18
+
+
+def test_the_token_pool_is_built_once_per_factory_pool_not_per_step():
+    """The token steps of string mutation take the factory's token pool, built when its pool
+    is first asked for and again only when the pool is replaced (``prepare`` adds the project's
+    test values): a step in the search's hot loop no longer hashes the pool's strings."""
+    model = analyze_source(CLOCK, "clock.py", "clock")
+    made = TestFactory(model, model.unit("parse_clock"))
+    pool = made.token_pool()
+    assert "pm" in pool.by_kind["alpha"] and made.token_pool() is pool
+    before = tokens.token_pool.cache_info()
+    rng = random.Random(3)
+    changed = {change_primitive(made, "10:36 am", rng) for _ in range(300)}
+    assert any(":" in str(v) and str(v) != "10:36 am" for v in changed)
+    after = tokens.token_pool.cache_info()
+    assert (after.hits, after.misses) == (before.hits, before.misses), "no step built it again"
+    made.pool = dataclasses.replace(made.pool, strings=(*made.pool.strings, "noon"))
+    assert "noon" in made.token_pool().by_kind["alpha"]

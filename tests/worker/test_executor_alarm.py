@@ -41,3 +41,16 @@ def test_an_alarm_that_fires_after_the_test_ends_is_ignored():
     assert not execution.timed_out and execution.values[-1] == 0.0
     os.kill(os.getpid(), signal.SIGALRM)  # delivered at once, to the executor's handler
     assert running.run(waiting(0.0), trace=False).exception is None
+
+
+def test_an_alarm_that_fires_before_the_first_statement_times_the_test_out():
+    """A worker descheduled just after arming the timer (a busy machine; forced here by a
+    timeout of a microsecond) gets the alarm before the test's first statement: the test timed
+    out. It escaped ``run`` and ended the worker, its unit failed with no test (expint at load
+    20, whose mutants run under a 0.25 s alarm)."""
+    running = executor(1e-6)
+    for _ in range(20):
+        execution = running.run(waiting(0.0), trace=False)
+        assert execution.timed_out and execution.refused == "run longer than 1e-06 s"
+    running.timeout = 5.0
+    assert running.run(waiting(0.0), trace=False).values[-1] == 0.0

@@ -28,11 +28,13 @@ from __future__ import annotations
 
 import ast
 import functools
+from collections.abc import Mapping
 
 from miogen.analysis.source import functions_in, parsed
 
-# (line of the ``def``, function name) -> names of its parameters used as numbers
-NumericUses = dict[tuple[int, str], frozenset[str]]
+# (line of the ``def``, function name) -> names of its parameters used as numbers. Read only:
+# the readers below are cached per source, and every unit of the module shares their answer.
+NumericUses = Mapping[tuple[int, str], frozenset[str]]
 
 _ORDERING = (ast.Lt, ast.LtE, ast.Gt, ast.GtE)
 _ARITHMETIC = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow)
@@ -48,7 +50,7 @@ def numeric_uses(source: str) -> NumericUses:
     and ``Signature.name``); functions with none are left out. An unparsable source: none.
     A method's parameter it only passes on to ``super().name(...)`` counts as that method's
     (``_forwarded``)."""
-    found: NumericUses = {}
+    found: dict[tuple[int, str], frozenset[str]] = {}
     for node in functions_in(source):
         names = _numeric_parameters(node)
         if names:
@@ -60,7 +62,7 @@ def numeric_uses(source: str) -> NumericUses:
 def whole_number_uses(source: str) -> NumericUses:
     """Of ``numeric_uses``, the parameters the body uses as whole numbers: with ``//`` or
     ``%``, as an index or a slice bound, in ``range()``; keyed as ``numeric_uses``."""
-    found: NumericUses = {}
+    found: dict[tuple[int, str], frozenset[str]] = {}
     for node in functions_in(source):
         names = _numeric_parameters(node, whole=True)
         if names:

@@ -61,11 +61,19 @@ class Run:
     _entered: set[int] | None = field(default=None, init=False)
     _control: dict[int, float] = field(default_factory=dict, init=False)
     _first_hits: dict[tuple[int, bool | None], int] | None = field(default=None, init=False)
+    _call_at: dict[int, str] | None = field(default=None, init=False)
 
     def __post_init__(self) -> None:
         callable_of = self.structure.callable_of
         found = [(index, callable_of(statement)) for index, statement in enumerate(self.trace.test)]
         self.calls = [(index, key) for index, key in found if key is not None]
+
+    @property
+    def call_at(self) -> dict[int, str]:
+        """``calls`` by statement index (built once per run, for every goal that asks)."""
+        if self._call_at is None:
+            self._call_at = dict(self.calls)
+        return self._call_at
 
     def first_hit(self, hit: tuple[int, bool | None]) -> int | None:
         """The index of the statement that first took ``hit`` (a probe's line and outcome), or
@@ -173,8 +181,7 @@ class DirectBranches:
         return self._goals[goal]
 
     def fitness(self, run: Run) -> dict[Goal, float]:
-        calls = dict(run.calls)  # statement index -> callable
-        called = set(calls.values())
+        called = set(run.call_at.values())
         h: dict[Goal, float] = {}
         for goal, target in self._goals.items():
             if goal.callable in called:
@@ -198,7 +205,7 @@ class DirectBranches:
         another call took it before (``c.weeks(3)`` then ``c.days(0)``)."""
         if key in self.structure.deferred:
             return any(index <= first for index, called in run.calls if called == key)
-        return dict(run.calls).get(first) == key
+        return run.call_at.get(first) == key
 
 
 class Lines:
@@ -355,7 +362,7 @@ class Exceptions:
         if trace.exception is None or trace.timed_out or trace.refused or not trace.raised_inside:
             return {}
         index, name, _ = trace.exception
-        key = dict(run.calls).get(index)
+        key = run.call_at.get(index)
         if key is None:
             return {}
         goal = Goal(self.criterion, key, 0, name)

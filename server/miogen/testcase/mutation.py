@@ -174,7 +174,7 @@ def change_primitive(factory: TestFactory, value: object, rng: random.Random) ->
         if roll < 0.35:
             return strings.affix_or_length(value, rng, pool, factory.shapes)
         if roll < 0.35 + TOKEN_PROBABILITY:
-            found = _token_pool(factory)
+            found = factory.token_pool()
             several = len(tokens.tokenize(value, found.separators)) > 1
             if found.separators and (several or roll < 0.35 + TOKEN_PROBABILITY / 3):
                 return tokens.mutate_tokens(value, rng, found)
@@ -193,13 +193,6 @@ def change_primitive(factory: TestFactory, value: object, rng: random.Random) ->
     if stdlib_values.is_stdlib_value(value):
         return stdlib_values.mutate(value, rng, pool)
     return value
-
-
-def _token_pool(factory: TestFactory) -> tokens.TokenPool:
-    """The tokens of the unit's pool (with the project's test values) and its regex strings."""
-    pool = factory.pool
-    separators = tokens.separators_of(factory.model.source)
-    return tokens.token_pool(pool.strings + factory.regex_strings, pool.ints, separators)
 
 
 def _change_callable(

@@ -9,7 +9,14 @@ from dataclasses import dataclass, replace
 
 from miogen.analysis import indexes, measures, regexes, together, unicodeprops
 from miogen.analysis.formats import format_parameters
-from miogen.analysis.model import ClassModel, ModuleModel, Parameter, Signature, Unit
+from miogen.analysis.model import (
+    ClassModel,
+    ConstantPool,
+    ModuleModel,
+    Parameter,
+    Signature,
+    Unit,
+)
 from miogen.analysis.numeric_uses import numeric_uses, whole_number_uses
 from miogen.analysis.typespec import ANY, TypeSpec
 from miogen.testcase import (
@@ -21,6 +28,7 @@ from miogen.testcase import (
     reuse,
     stdlib_values,
     strings,
+    tokens,
 )  # fmt: skip
 from miogen.testcase.model import Statement, TestCase
 
@@ -103,6 +111,20 @@ class TestFactory:
         self.regex_strings = unit_regex_strings(model.source, unit)
         self.cls: ClassModel | None = model.classes.get(unit.name) if unit.kind == "class" else None
         self.producers = {name: _producers(model, name) for name in model.classes}
+        self._tokens: tuple[ConstantPool, tokens.TokenPool] | None = None
+
+    def token_pool(self) -> tokens.TokenPool:
+        """The tokens of the unit's pool (with the project's test values) and its regex strings,
+        for the token steps of string mutation: built once per pool (``prepare`` replaces the
+        pool once), not per step, where hashing the pool's strings for ``tokens.token_pool``'s
+        cache cost as much as the step."""
+        cached = self._tokens
+        if cached is None or cached[0] is not self.pool:
+            pool = self.pool
+            separators = tokens.separators_of(self.model.source)
+            found = tokens.token_pool(pool.strings + self.regex_strings, pool.ints, separators)
+            cached = self._tokens = (pool, found)
+        return cached[1]
 
     # -- callables ---------------------------------------------------------------------------
     def signature(self, statement: Statement) -> Signature | None:

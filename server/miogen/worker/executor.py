@@ -120,12 +120,14 @@ class Executor:
         if tracer is not None:
             tracer.start()
         signal.signal(signal.SIGALRM, _raise_timeout)  # user code may have replaced the handler
-        global _ARMED
-        _ARMED = True
-        signal.setitimer(signal.ITIMER_REAL, self.timeout)
         if watcher is not None:
             watcher.__enter__()
+        global _ARMED
         try:
+            # Armed inside the ``try``: on a busy machine the alarm may go off before the first
+            # statement (the worker descheduled once the timer is set), and the test timed out.
+            _ARMED = True
+            signal.setitimer(signal.ITIMER_REAL, self.timeout)
             before_statement = self.before_statement
             taken = runtime.HITS
             for index, statement in enumerate(test):
