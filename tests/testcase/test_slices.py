@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from miogen.testcase.model import Statement, blocked_by, canonical_key, slice_of
+from miogen.testcase.model import Statement, blocked_by, canonical_key, statement_slice
 
 
 def value(v):
@@ -19,8 +19,8 @@ def test_a_calls_slice_keeps_what_it_reads_and_what_changed_it():
         Statement("call", "shout", (("text", 4),)),  # 5: unrelated
         Statement("method", "pop", receiver=1),  # 6
     )
-    assert slice_of(test, 6) == test[:4] + (Statement("method", "pop", receiver=1),)
-    assert slice_of(test, 5) == (value("x"), Statement("call", "shout", (("text", 0),)))
+    assert statement_slice(test, 6) == test[:4] + (Statement("method", "pop", receiver=1),)
+    assert statement_slice(test, 5) == (value("x"), Statement("call", "shout", (("text", 0),)))
 
 
 def test_a_test_holding_a_blocked_call_is_blocked():

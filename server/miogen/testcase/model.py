@@ -90,7 +90,7 @@ def remove_statements(test: TestCase, removed: set[int]) -> TestCase | None:
     return tuple(kept)
 
 
-def slice_of(test: TestCase, index: int) -> TestCase:
+def statement_slice(test: TestCase, index: int) -> TestCase:
     """Statement ``index`` of ``test`` with what it may depend on: the statements it refers to,
     those they refer to, and the earlier statements that use any of them (a method call that
     filled the object the statement reads), to a fixpoint, renumbered in their order.
@@ -101,7 +101,7 @@ def slice_of(test: TestCase, index: int) -> TestCase:
 
     >>> test = (Statement("value", value=1), Statement("value", value=2),
     ...         Statement("call", "f", (("x", 0),)), Statement("call", "g", (("y", 1),)))
-    >>> [s.value if s.kind == "value" else s.name for s in slice_of(test, 3)]
+    >>> [s.value if s.kind == "value" else s.name for s in statement_slice(test, 3)]
     [2, 'g']
     """
     kept = {index}
@@ -122,12 +122,12 @@ def slice_of(test: TestCase, index: int) -> TestCase:
 
 
 def blocked_by(test: TestCase, blocked: frozenset[tuple[object, ...]]) -> bool:
-    """Whether ``test`` is, or holds the slice (``slice_of``) of one of its calls that is, one
+    """Whether ``test`` is, or holds the slice (``statement_slice``) of one of its calls that is, one
     of the ``blocked`` tests' keys (``canonical_key``)."""
     if canonical_key(test) in blocked:
         return True
     return any(
-        canonical_key(slice_of(test, index)) in blocked
+        canonical_key(statement_slice(test, index)) in blocked
         for index, statement in enumerate(test)
         if statement.kind in CALLS
     )
