@@ -655,3 +655,24 @@ def test_a_small_float_shrinks_to_fewer_significant_digits(write_module):
     _, covered = cache(test)
     shrunk = Shrinker(cache, time.monotonic() + 30).shrink(ReducedTest(test, covered))
     assert _values(shrunk.test) == [0.01]
+
+
+def test_a_floats_whole_part_shrinks_and_its_fraction_stays(write_module):
+    """A goal held by the fraction (``pstdev([False, False, -524.03125])``: a weak mutant of
+    the square root's rounding): rounding loses it, halving steps add digits; moving the
+    whole part toward 0 keeps it."""
+    path = write_module(
+        "odd32",
+        """
+        def odd(x: float) -> str:
+            if x < -100 and x * 32 % 2 == 1:
+                return "odd"
+            return "other"
+        """,
+    )
+    problem = problem_for(path, "odd")
+    cache = cache_for(problem)
+    test = (Statement("value", value=-524.03125), Statement("call", "odd", (("x", 0),)))
+    _, covered = cache(test)
+    shrunk = Shrinker(cache, time.monotonic() + 30).shrink(ReducedTest(test, covered))
+    assert _values(shrunk.test) == [-100.03125]

@@ -555,6 +555,11 @@ def _simpler_numbers(value: int | float, landmarks: tuple[int, ...] = ()) -> lis
         sign = 1 if value > 0 else -1
         candidates += [value - sign * step for step in _steps(abs(value))]
         candidates += _fewer_significant(value)
+        # The whole part toward 0, the fraction kept: a goal held by the fraction (a weak
+        # mutant of a square root's rounding, ``pstdev([False, False, -524.03125])``) is
+        # lost by rounding, and the halving steps above add digits.
+        whole_part = int(abs(value)) if abs(value) < 2**53 else 0
+        candidates += [value - sign * step for step in _steps(whole_part)]
     return [c for c in dict.fromkeys(candidates) if c != value or type(c) is not type(value)]
 
 
