@@ -150,3 +150,24 @@ def test_a_unit_shrinks_after_a_crash_but_not_on_its_last_chance():
     state.outcome.crashes += [Crash("sign", "killed", None)] * MAX_RESTARTS
     last = state.next_job(1.0)
     assert last.careful and last.raw and last.replay_only
+
+
+def test_a_call_that_killed_the_worker_is_blocked_in_every_test(write_module):
+    """The search of the next attempt (the same seed) puts the killing call in other tests
+    again; blocked as a whole test, ``slow(4242)`` killed the worker four times, after which
+    the unit is raw (unshrunk). Blocked as the call with its values, once."""
+    path = write_module(
+        "hasher",
+        """
+        import hashlib
+
+        def slow(n: int) -> bool:
+            if n == 4242:  # hashing in C never checks for signals: only a kill stops it
+                return len(hashlib.pbkdf2_hmac("sha256", b"x", b"y", 10**9)) > 0
+            return n > 7
+        """,
+    )
+    outcome = run_job(spec_for(path, "slow", evaluations=300))
+    assert outcome.status == "ok"
+    assert len(outcome.crashes) == 1, [crash.test for crash in outcome.crashes]
+    assert result(outcome).tests

@@ -565,3 +565,93 @@ def test_the_candidates_of_a_number_end_with_fewer_digits_then_one_digit():
     assert shrink._simpler_numbers(-25.0)[5:] == [
         -13.0, -19.0, -22.0, -24.0, -2.0, -3.0, -4.0, -5.0, -6.0, -7.0, -8.0, -9.0,
     ]  # fmt: skip
+
+
+BOUNDS = """
+def tier(year: int, spent: int = 0) -> str:
+    if year and year % 400 == 0 and spent <= -1000:
+        return "quad"
+    return "other"
+"""
+
+
+def _values(test):
+    return [s.value for s in test if s.kind == "value"]
+
+
+def _tier(year, spent):
+    values = (Statement("value", value=year), Statement("value", value=spent))
+    return (*values, Statement("call", "tier", (("year", 0), ("spent", 1))))
+
+
+def test_an_int_shrinks_to_a_number_of_the_units_own_code(write_module):
+    """``14800`` is held by ``year % 400 == 0``: 0 fails the ``year and``, and no step toward
+    0, leading digits or one-digit number is a multiple of 400; the unit's own 400 is."""
+    from miogen.minimize.readable import unit_numbers
+
+    path = write_module("tiers", BOUNDS)
+    problem = problem_for(path, "tier")
+    cache = cache_for(problem)
+    test = _tier(14800, -1000)
+    _, covered = cache(test)
+    landmarks = unit_numbers(path.read_text(), problem.unit.ranges)
+    assert landmarks == (400, 1000)
+    plain = Shrinker(cache, time.monotonic() + 30).shrink(ReducedTest(test, covered))
+    assert _values(plain.test) == [14800, -1000]  # stuck one value at a time
+    shrunk = Shrinker(cache, time.monotonic() + 30, landmarks=landmarks)
+    assert _values(shrunk.shrink(ReducedTest(test, covered)).test) == [400, -1000]
+
+
+def test_the_numbers_pass_goes_on_from_the_number_it_changed_last(write_module):
+    """Under a budget of evaluations: once ``year`` is at its simplest, each accepted step of
+    ``spent`` toward its bound (not a landmark here: binary steps) does not run ``year``'s
+    candidates again, each a new test. Starting each pass from ``year``, 60 evaluations left
+    ``spent`` at -7405."""
+    path = write_module("tiers", BOUNDS)
+    problem = problem_for(path, "tier")
+    cache = cache_for(problem)
+    test = _tier(29600, -29617)
+    _, covered = cache(test)
+    shrinker = Shrinker(cache, time.monotonic() + 30, landmarks=(400,), evaluations=60)
+    assert _values(shrinker.shrink(ReducedTest(test, covered)).test) == [400, -1000]
+
+
+def test_a_small_float_shrinks_to_fewer_significant_digits(write_module):
+    """``0.00055`` has no candidate between 0.0 (rounded to decimals) and itself but those of
+    more digits; cut to one significant digit, then the powers of ten above it."""
+    path = write_module(
+        "tails",
+        """
+        def tail(p: float) -> str:
+            if 0 < p < 0.075:
+                return "low"
+            return "central"
+        """,
+    )
+    problem = problem_for(path, "tail")
+    cache = cache_for(problem)
+    test = (Statement("value", value=0.00055), Statement("call", "tail", (("p", 0),)))
+    _, covered = cache(test)
+    shrunk = Shrinker(cache, time.monotonic() + 30).shrink(ReducedTest(test, covered))
+    assert _values(shrunk.test) == [0.01]
+
+
+def test_a_floats_whole_part_shrinks_and_its_fraction_stays(write_module):
+    """A goal held by the fraction (``pstdev([False, False, -524.03125])``: a weak mutant of
+    the square root's rounding): rounding loses it, halving steps add digits; moving the
+    whole part toward 0 keeps it."""
+    path = write_module(
+        "odd32",
+        """
+        def odd(x: float) -> str:
+            if x < -100 and x * 32 % 2 == 1:
+                return "odd"
+            return "other"
+        """,
+    )
+    problem = problem_for(path, "odd")
+    cache = cache_for(problem)
+    test = (Statement("value", value=-524.03125), Statement("call", "odd", (("x", 0),)))
+    _, covered = cache(test)
+    shrunk = Shrinker(cache, time.monotonic() + 30).shrink(ReducedTest(test, covered))
+    assert _values(shrunk.test) == [-100.03125]

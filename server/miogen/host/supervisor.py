@@ -46,7 +46,7 @@ from miogen.common.records import (
 )
 from miogen.host.interpreter import OWN, Interpreter
 from miogen.host.spare import Spare, SpareSource, kill_worker, launch_worker
-from miogen.testcase.model import CALLS, drop_unused_values, from_json, to_json
+from miogen.testcase.model import CALLS, drop_unused_values, from_json, statement_slice, to_json
 
 MAX_RESTARTS = 3  # per unit
 MIN_SECONDS = 0.2  # a restarted unit with less of its share left only replays what it found
@@ -372,7 +372,7 @@ class _Supervisor:
         state.careful = True
         self.on_event(crash)
         if test is not None:
-            state.blocked.append(test)
+            state.blocked.append(_killer(test, attempt.heartbeat.current_statement()))
             prefix = _safe_prefix(test, attempt.heartbeat.current_statement())
             if prefix is not None:
                 state.add_seed(prefix)
@@ -395,6 +395,19 @@ class _Supervisor:
         for state in self.units.values():
             if state.outcome.result is None:
                 state.outcome.status, state.outcome.message = "cancelled", "cancelled"
+
+
+def _killer(test_json: TestData, statement: int) -> TestData:
+    """What to block of a test that killed the worker at ``statement``: that call with what it
+    depends on (``statement_slice``), which the next attempt's search would put in other tests again
+    (the same seed makes the same values): blocked by the whole test, ``format("month_abbr",
+    colwidth=1864343715, spacing=-9)`` killed stdlib_calendar's ``format`` four times, and a
+    unit that dies that often is emitted as found, unshrunk. The whole test when the
+    statement is not known."""
+    test = from_json(test_json)
+    if not 0 <= statement < len(test) or test[statement].kind not in CALLS:
+        return test_json
+    return to_json(statement_slice(test, statement))
 
 
 def _safe_prefix(test_json: TestData, statement: int) -> TestData | None:

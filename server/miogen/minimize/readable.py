@@ -16,10 +16,13 @@ where such a parameter is used as a whole number (``y // 4``, an index, ``range(
 
 from __future__ import annotations
 
+import ast
+import functools
 from collections.abc import Callable, Iterator
 
 from miogen.analysis.model import ModuleModel, Parameter, Signature
 from miogen.analysis.numeric_uses import NumericUses
+from miogen.analysis.source import parsed
 from miogen.testcase.model import Statement, TestCase
 
 NumberKind = Callable[[TestCase, int], type | None]
@@ -186,3 +189,26 @@ def module_texts(model: ModuleModel) -> tuple[str, ...]:
     from the module; a value the search made up reads as fuzz however plain its characters."""
     texts = (s for s in model.constants.strings if s.isprintable())
     return tuple(sorted({s for s in texts if 0 < len(s) <= MAX_TEXT_LENGTH}))
+
+
+MAX_UNIT_NUMBERS = 8
+
+
+@functools.lru_cache(maxsize=64)
+def unit_numbers(source: str, ranges: tuple[tuple[int, int], ...]) -> tuple[int, ...]:
+    """The int literals of the unit's own lines (``ranges``, as ``Unit.ranges``) of magnitude
+    2 and more, as positive numbers from the smallest (the ``MAX_UNIT_NUMBERS`` most frequent):
+    what a number the unit divides, compares or indexes by may shrink to besides fewer digits
+    (``Shrinker``). ``leapdays``' ``y2 // 400`` holds ``-14802`` where no step toward 0 keeps
+    its kills, ``-400`` does. An unparsable source: none."""
+    tree = parsed(source)
+    if tree is None:
+        return ()
+    counts: dict[int, int] = {}
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Constant) or type(node.value) is not int:
+            continue
+        if any(start <= node.lineno <= end for start, end in ranges) and abs(node.value) >= 2:
+            counts[abs(node.value)] = counts.get(abs(node.value), 0) + 1
+    ordered = sorted(counts, key=lambda n: (-counts[n], n))
+    return tuple(sorted(ordered[:MAX_UNIT_NUMBERS]))

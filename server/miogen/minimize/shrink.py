@@ -114,6 +114,7 @@ class Shrinker:
         texts: tuple[str, ...] = (),
         signature_of: Callable[[Statement], Signature | None] | None = None,
         evaluations: int | None = None,
+        landmarks: tuple[int, ...] = (),
     ) -> None:
         """``numbers`` tells which values go to number parameters (see ``readable``); with
         ``cost`` (the test's performance proxies) a step that makes the test costlier, by
@@ -123,6 +124,8 @@ class Shrinker:
         (readable.module_texts) what it may become at about its length: the module's strings,
         which read as the module's own, not as fuzz. ``signature_of`` gives a call's signature:
         only arguments its parameters have defaults for are left out (``_arguments``).
+        ``landmarks`` (readable.unit_numbers) are numbers of the unit's own code an int may
+        become, or one more or less, with its sign (``_landmarks``).
 
         Each ``shrink`` runs at most ``evaluations`` candidates not run before (the cache's
         misses): what a test becomes does not depend on how fast the machine runs. ``deadline``
@@ -137,6 +140,8 @@ class Shrinker:
         self.cost = cost
         self.words = tuple(sorted(set(words), key=lambda w: (value_cost(w), w)))
         self.texts = frozenset(texts)
+        self.landmarks = landmarks
+        self.number_at = 0  # the statement whose number the numbers pass changed last
         self.stats = ShrinkStats()
         self.runs_left = MAX_SHRINK_RUNS
 
@@ -157,6 +162,7 @@ class Shrinker:
         result again goes on where this stopped: what was tried is known and costs no run."""
         self.runs_left = MAX_SHRINK_RUNS
         self.evaluations_left = self.evaluations if evaluations is None else evaluations
+        self.number_at = 0
         reduced = remove_statements_pass(reduced, self.coverage, self.deadline)
         test = reduced.test
         if self.numbers is not None:  # not simpler, but read as the code takes them
@@ -256,16 +262,23 @@ class Shrinker:
                 yield drop_unused_values(_replace(test, index, fewer))
 
     def _numbers(self, test: TestCase) -> Iterator[TestCase]:
-        for index, statement in enumerate(test):
+        """Each number's simpler ones, from the number whose candidate was taken last: a
+        number at its simplest (``401`` in ``leapdays(401, -29617)``) would otherwise have
+        all its candidates run again after every step of the next one (each new test a run),
+        and the evaluations end before the next one is plain."""
+        start = self.number_at if self.number_at < len(test) else 0
+        for index in [*range(start, len(test)), *range(start)]:
+            statement = test[index]
             value = statement.value
             if statement.kind != "value" or isinstance(value, bool):
                 continue
             simpler_ones: list[object] = []
             if isinstance(value, int | float):
-                simpler_ones = list(_simpler_numbers(value))
+                simpler_ones = list(_simpler_numbers(value, self.landmarks))
             elif isinstance(value, decimal.Decimal | fractions.Fraction):
                 simpler_ones = list(_simpler_exact(value))
             for simpler in simpler_ones:
+                self.number_at = index  # the taken one's, when the pass stops here
                 yield _replace(test, index, Statement("value", value=simpler))
 
     def _pairs(self, test: TestCase) -> Iterator[TestCase]:
@@ -509,8 +522,9 @@ def _replace(test: TestCase, index: int, statement: Statement) -> TestCase:
     return test[:index] + (statement,) + test[index + 1 :]
 
 
-def _simpler_numbers(value: int | float) -> list[int | float]:
-    """Candidates from simplest: 0, small magnitudes, halves, rounded, one step closer to 0,
+def _simpler_numbers(value: int | float, landmarks: tuple[int, ...] = ()) -> list[int | float]:
+    """Candidates from simplest: 0, small magnitudes, halves, rounded, for an int or a whole
+    float the unit's ``landmarks`` (``_landmarks``), one step closer to 0,
     then for an int of two digits and more, or a float that is a whole number (an untyped
     parameter's ``179375.0``, which a body's ``y // 4`` takes as the int it equals), its
     leading digits and the one-digit numbers of its sign (``_fewer_digits``).
@@ -533,13 +547,77 @@ def _simpler_numbers(value: int | float) -> list[int | float]:
     if isinstance(value, int) or whole:  # whole steps: a whole float stays a whole one
         sign = 1 if value > 0 else -1
         whole_value = int(value)
+        candidates += _landmarks(value, landmarks)
         steps = _steps(abs(whole_value))
         candidates += [kind(whole_value - sign * step) for step in steps]
         candidates += [kind(n) for n in _fewer_digits(whole_value)]
     elif math.isfinite(value):
         sign = 1 if value > 0 else -1
         candidates += [value - sign * step for step in _steps(abs(value))]
+        candidates += _fewer_significant(value)
+        # The whole part toward 0, the fraction kept: a goal held by the fraction (a weak
+        # mutant of a square root's rounding, ``pstdev([False, False, -524.03125])``) is
+        # lost by rounding, and the halving steps above add digits.
+        whole_part = int(abs(value)) if abs(value) < 2**53 else 0
+        candidates += [value - sign * step for step in _steps(whole_part)]
     return [c for c in dict.fromkeys(candidates) if c != value or type(c) is not type(value)]
+
+
+MAX_SIGNIFICANT = 3  # significant digits a float is cut to (more: rounding to decimals)
+
+
+def _fewer_significant(value: float) -> list[float]:
+    """For a float with a fraction: the same cut to fewer significant digits, at most
+    ``MAX_SIGNIFICANT`` (``0.00055`` as ``0.0005``; ``-524.03125`` as ``-500.0``, ``-520.0``,
+    ``-524.0``), each cut and rounded, then the powers of ten of its sign above it up to 1
+    (``0.001``, ``0.01``, ``0.1``). Rounding to a number of decimals leaves a small number 0.0 (``round(0.00055,
+    2)``), and its steps toward 0 keep all its digits: ``inv_cdf(0.00055)``, a test of the
+    tail branch every ``p`` below 0.075 takes, had no candidate between 0.0 and itself.
+
+    >>> _fewer_significant(0.00055)
+    [0.0005, 0.0006, 0.001, 0.01, 0.1]
+    >>> _fewer_significant(-2.75)
+    [-2.0, -3.0, -2.7, -2.8]
+    >>> _fewer_significant(0.0005)
+    [0.001, 0.01, 0.1]
+    """
+    if "e" in repr(value) or not value:
+        return []
+    digits = len(repr(abs(value)).replace(".", "").strip("0"))
+    exponent = math.floor(math.log10(abs(value)))
+    found: list[float] = []
+    for significant in range(1, min(digits, MAX_SIGNIFICANT + 1)):
+        scale = 10.0 ** (exponent - significant + 1)
+        cut = math.trunc(value / scale)
+        for whole in (cut, cut + (1 if value > 0 else -1)):
+            found.append(float(f"{whole * scale:.{significant}g}"))
+    sign = 1.0 if value > 0 else -1.0
+    found += [sign * 10.0**power for power in range(exponent + 1, 0)]
+    return [f for f in dict.fromkeys(found) if f != value]
+
+
+def _landmarks(value: int | float, landmarks: tuple[int, ...]) -> list[int | float]:
+    """For an int or a whole float: the ``landmarks`` (the unit's own numbers), one less and
+    one more, of the value's sign and smaller in magnitude, from the smallest. One value
+    moved at a time toward 0 stops where every step loses a goal: the kills of ``(y2//4 - y1//4) - (y2//100 - y1//100) + (y2//400 - y1//400)`` need each
+    quotient non-zero, which ``-14802`` has and its halves, leading digits and one-digit
+    numbers do not all keep; ``-400`` (``y2 - 1`` is ``-401``) does. A reader takes a number
+    the code names, or one past it, for a boundary, not for fuzz.
+
+    >>> _landmarks(-14802, (4, 100, 400))
+    [-3, -4, -5, -99, -100, -101, -399, -400, -401]
+    >>> _landmarks(7.0, (4, 100))
+    [3.0, 4.0, 5.0]
+    """
+    if isinstance(value, float) and not (abs(value) < 2**53 and value.is_integer()):
+        return []
+    sign = 1 if value > 0 else -1
+    found: list[int | float] = []
+    for landmark in landmarks:
+        for near in (landmark - 1, landmark, landmark + 1):
+            if 1 < near < abs(value):
+                found.append(type(value)(sign * near))
+    return list(dict.fromkeys(found))
 
 
 def _fewer_digits(value: int) -> list[int]:

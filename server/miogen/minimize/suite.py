@@ -95,6 +95,7 @@ def reduce_suite(
     texts: tuple[str, ...] = (),
     signature_of: Callable[[Statement], Signature | None] | None = None,
     shrinking: bool = True,
+    landmarks: tuple[int, ...] = (),
 ) -> Reduction:
     """Set cover, then shrinking in half the time left (none without ``shrinking``), then a
     recount. ``careful`` (the unit's worker died): no joining, which runs tests of no search's.
@@ -105,7 +106,8 @@ def reduce_suite(
     targets (``has_optional``), simpler values often kill more (1 sits on more boundaries than
     3): the cover runs once more over the shrunk tests with every kill counted. ``numbers``
     says which values go to number parameters, ``words`` and ``texts`` what strings may become
-    (see ``readable``), ``signature_of`` which arguments may be left out (``Shrinker``).
+    (see ``readable``), ``signature_of`` which arguments may be left out, ``landmarks`` the
+    unit's own numbers an int may become (``Shrinker``).
 
     With ``cost`` (a test's performance proxies; aDynaMOSA and MIO ``--performance``) the cover
     picks the cheaper tests and shrinking never makes a kept test costlier. Only with ``join``
@@ -153,7 +155,7 @@ def reduce_suite(
     # Shrinking is bounded by evaluations (``SHRINK_EVALUATIONS``), the allowance in seconds
     # only for a machine too slow for them: the values do not depend on the load.
     hard = half + allowance if shrinking else now
-    shrinker = Shrinker(cache, hard, numbers, cost, words, texts, signature_of)
+    shrinker = Shrinker(cache, hard, numbers, cost, words, texts, signature_of, landmarks=landmarks)
     # Kills a test is kept for are checked as long as shrinking runs: past the runner's own
     # deadline (the unit's, which shrinking's allowance goes beyond) a kill is never seen
     # again, every candidate of a test kept for one fails, and its values stay as the search

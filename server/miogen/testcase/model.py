@@ -90,6 +90,49 @@ def remove_statements(test: TestCase, removed: set[int]) -> TestCase | None:
     return tuple(kept)
 
 
+def statement_slice(test: TestCase, index: int) -> TestCase:
+    """Statement ``index`` of ``test`` with what it may depend on: the statements it refers to,
+    those they refer to, and the earlier statements that use any of them (a method call that
+    filled the object the statement reads), to a fixpoint, renumbered in their order.
+
+    What kills a worker is mostly one call with its values (``format("month_abbr",
+    colwidth=1864343715, spacing=-9)``, a string of gigabytes built in C, where the worker's
+    alarm cannot fire); the search then puts the same call in other tests.
+
+    >>> test = (Statement("value", value=1), Statement("value", value=2),
+    ...         Statement("call", "f", (("x", 0),)), Statement("call", "g", (("y", 1),)))
+    >>> [s.value if s.kind == "value" else s.name for s in statement_slice(test, 3)]
+    [2, 'g']
+    """
+    kept = {index}
+    changed = True
+    while changed:
+        changed = False
+        objects = {k for k in kept if test[k].kind != "value"}  # a literal is not changed
+        for position in range(index, -1, -1):
+            refers = set(test[position].references())
+            if position in kept or (position < index and refers & objects):
+                new = (refers | {position}) - kept
+                if new:
+                    kept |= new
+                    changed = True
+    removed = set(range(len(test))) - kept
+    sliced = remove_statements(test, removed)
+    return sliced if sliced is not None else test[: index + 1]
+
+
+def blocked_by(test: TestCase, blocked: frozenset[tuple[object, ...]]) -> bool:
+    """Whether ``test`` is, or holds the slice (``statement_slice``) of one of its calls that is, one
+    of the ``blocked`` tests' keys (``canonical_key``)."""
+    if canonical_key(test) in blocked:
+        return True
+    return any(
+        canonical_key(statement_slice(test, index)) in blocked
+        for index, statement in enumerate(test)
+        if statement.kind in CALLS
+    )
+
+
 def drop_unused_values(test: TestCase) -> TestCase:
     """Remove literal and collection statements that nothing refers to."""
     while True:

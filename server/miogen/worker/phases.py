@@ -43,7 +43,12 @@ from miogen.emit.relevance import changed_state_only
 from miogen.emit.render import render_test
 from miogen.instrument.loader import load_instrumented
 from miogen.instrument.rewrite import probed_lines
-from miogen.minimize.readable import module_texts, module_words, number_parameters
+from miogen.minimize.readable import (
+    module_texts,
+    module_words,
+    number_parameters,
+    unit_numbers,
+)
 from miogen.minimize.reduce import ReducedTest
 from miogen.minimize.suite import Reduction, reduce_suite
 from miogen.testcase.calling import as_written, mistyped
@@ -451,6 +456,7 @@ class UnitRun:
             numbers, cost, module_words(model), self.spec.join_tests,
             self._shrink_allowance(deadline), module_texts(model),
             factory.signature, self._shrinking(),
+            unit_numbers(model.source, self.unit.ranges),
         )  # fmt: skip
 
     def _shrink_allowance(self, deadline: float) -> float:

@@ -21,7 +21,7 @@ from miogen.analysis.targets import CodeMap
 from miogen.assertions.kills import MutantSet, MutantTarget
 from miogen.criteria import UnitCriteria, proxies
 from miogen.testcase.crossover import crossover
-from miogen.testcase.model import TestCase, canonical_key, size
+from miogen.testcase.model import TestCase, blocked_by, size
 from miogen.testcase.mutation import mutate
 from miogen.testcase.sampling import TestFactory
 from miogen.worker.executor import Execution, Executor
@@ -76,7 +76,7 @@ class UnitProblem:
         self.executor = executor
         self.unit = unit
         self.code = code
-        self.blocked = blocked  # canonical keys of tests that killed a worker
+        self.blocked = blocked  # canonical keys of tests (or their slices) that killed a worker
         self.mode = mode
         self.by_id: dict[int, Target] = {t.id: t for t in unit.targets}
         self.settled = frozenset(i for i in settled if i in self.by_id)
@@ -140,7 +140,7 @@ class UnitProblem:
         return mutate(self.factory, individual, rng)
 
     def evaluate(self, individual: TestCase) -> Evaluated[TestCase]:
-        if self.blocked and canonical_key(individual) in self.blocked:
+        if self.blocked and blocked_by(individual, self.blocked):
             return Evaluated(individual, {}, size(individual))
         execution = self.executor.run(individual)
         if execution.refused:
