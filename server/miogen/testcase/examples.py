@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from miogen.analysis.examples import (
+    MAX_EXAMPLES,
     ExampleCall,
     calls_by_name,
     example_calls,
@@ -32,10 +33,13 @@ SKIPPED = {".git", ".hg", ".tox", ".nox", ".miogen", "node_modules", "__pycache_
 
 
 def example_tests(factory: TestFactory, project_root: str = "") -> list[TestCase]:
-    """One test per example call of the (function) unit whose arguments fit its signature;
-    ``project_root``: its test files' call sites count too."""
+    """One test per example call of the unit whose arguments fit its signature;
+    ``project_root``: its test files' call sites count too. A class unit's are those of its
+    public methods (``method_example_tests``)."""
+    if factory.unit.kind == "class":
+        return method_example_tests(factory, project_root)
     signature = factory.model.functions.get(factory.unit.name)
-    if factory.unit.kind == "class" or signature is None:
+    if signature is None:
         return []
     tree = _parsed(factory.model.source)
     if tree is None:
@@ -47,6 +51,136 @@ def example_tests(factory: TestFactory, project_root: str = "") -> list[TestCase
         if test is not None:
             found.append(test)
     return found
+
+
+def method_example_tests(factory: TestFactory, project_root: str = "") -> list[TestCase]:
+    """A class unit's examples: per public method, the calls the module's functions forward to
+    it (``forwarded_calls``: ``parse(text, fuzzy=True)`` of a ``def parse(timestr, **kwargs):
+    return DEFAULT.parse(timestr, **kwargs)``) and the calls of its name in the project's tests
+    (``p.parse("...")``), each on an instance built without arguments (a static or class method:
+    on the class). The tests of a project call its entry points, seldom the class behind them."""
+    cls = factory.model.classes.get(factory.unit.name)
+    tree = _parsed(factory.model.source)
+    if cls is None or tree is None:
+        return []
+    constructor = cls.constructor
+    buildable = constructor is not None and not any(
+        not p.has_default and not p.name.startswith("*") for p in constructor.params
+    )
+    found: dict[TestCase, None] = {}
+    for method in cls.methods:
+        if method.name.startswith("_") or method.kind not in ("method", "static", "classmethod"):
+            continue
+        on_instance = method.kind == "method"
+        if on_instance and not buildable:
+            continue
+        calls = dict.fromkeys(forwarded_calls(tree, cls.name, method.name, project_root))
+        uses = project_test_trees(project_root, method.name) if project_root else ()
+        for call in example_calls(tree, method.name, uses):
+            calls.setdefault(call, None)
+        for call in list(calls)[:MAX_EXAMPLES]:
+            head = (
+                [Statement("construct", cls.name, value=cls.module or None)] if on_instance else []
+            )
+            test = _test(call, method, head, "" if on_instance else cls.name)
+            if test is not None:
+                found.setdefault(test, None)
+    return list(found)
+
+
+def forwarded_calls(
+    tree: ast.Module, cls_name: str, method: str, project_root: str = ""
+) -> list[ExampleCall]:
+    """The example calls of the module's functions that forward their arguments to ``method``
+    of ``cls_name`` (on ``cls_name(...)`` or on a module name bound to one), as calls of the
+    method: each argument goes where the function passes its parameter on (by position or
+    name; its ``**kwargs`` as they are), the parameters it does not pass on are left out."""
+    found: dict[ExampleCall, None] = {}
+    for function, inner in _forwarders(tree, cls_name, method):
+        uses = project_test_trees(project_root, function.name) if project_root else ()
+        for call in example_calls(tree, function.name, uses):
+            forwarded = _forward(call, function, inner)
+            if forwarded is not None:
+                found.setdefault(forwarded, None)
+    return list(found)
+
+
+@functools.lru_cache(maxsize=64)
+def _forwarders(
+    tree: ast.Module, cls_name: str, method: str
+) -> tuple[tuple[ast.FunctionDef, ast.Call], ...]:
+    """The module's functions that call ``method`` on an instance of ``cls_name``: each with
+    the first such call of its body."""
+    instances = {
+        target.id
+        for node in tree.body
+        if isinstance(node, ast.Assign) and _builds(node.value, cls_name)
+        for target in node.targets
+        if isinstance(target, ast.Name)
+    }
+    found = []
+    for node in tree.body:
+        if not isinstance(node, ast.FunctionDef):
+            continue
+        for inner in ast.walk(node):
+            if (
+                isinstance(inner, ast.Call)
+                and isinstance(inner.func, ast.Attribute)
+                and inner.func.attr == method
+                and (
+                    _builds(inner.func.value, cls_name)
+                    or (isinstance(inner.func.value, ast.Name) and inner.func.value.id in instances)
+                )
+            ):
+                found.append((node, inner))
+                break
+    return tuple(found)
+
+
+def _builds(node: ast.expr, cls_name: str) -> bool:
+    return (
+        isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == cls_name
+    )
+
+
+def _forward(call: ExampleCall, function: ast.FunctionDef, inner: ast.Call) -> ExampleCall | None:
+    """``call`` (of ``function``) as the call ``inner`` of its body makes; None where an
+    argument cannot be placed."""
+    arguments = function.args
+    positional = [a.arg for a in (*arguments.posonlyargs, *arguments.args)]
+    named = {*positional, *(a.arg for a in arguments.kwonlyargs)}
+    if len(call.positional) > len(positional):
+        return None  # into *args: not followed
+    given = dict(zip(positional, call.positional, strict=False))
+    extra: list[tuple[str, object]] = []
+    for key, value in call.keywords:
+        if key in named and key not in given:
+            given[key] = value
+        elif arguments.kwarg is not None and key not in named:
+            extra.append((key, value))
+        else:
+            return None
+    out: list[object] = []
+    for index, arg in enumerate(inner.args):
+        if isinstance(arg, ast.Name) and arg.id in named:
+            if arg.id not in given:  # its default: no later positional argument can follow
+                if any(isinstance(a, ast.Name) and a.id in given for a in inner.args[index + 1 :]):
+                    return None
+                break
+            out.append(given[arg.id])
+        else:
+            return None  # another value: the function's own, not the example's
+    keywords: list[tuple[str, object]] = []
+    for keyword in inner.keywords:
+        value = keyword.value
+        if keyword.arg is None:
+            if isinstance(value, ast.Name) and arguments.kwarg and value.id == arguments.kwarg.arg:
+                keywords.extend(extra)
+        elif isinstance(value, ast.Name) and value.id in given:
+            keywords.append((keyword.arg, given[value.id]))
+    if not out and not keywords:
+        return None
+    return ExampleCall(inner.func.attr, tuple(out), tuple(keywords))  # type: ignore[attr-defined]
 
 
 @functools.lru_cache(maxsize=8)
@@ -160,11 +294,17 @@ def project_test_files(root: str) -> tuple[Path, ...]:
     return tuple(found)
 
 
-def _test(call: ExampleCall, signature: Signature) -> TestCase | None:
-    """``call`` as statements (its literals, then the call), or None where it does not fit."""
+def _test(
+    call: ExampleCall, signature: Signature, head: Iterable[Statement] = (), owner: str = ""
+) -> TestCase | None:
+    """``call`` as statements (its literals, then the call), or None where it does not fit.
+    With ``head`` (a method's: the statement that builds its receiver), first those, and the
+    call is a method call on the first of them; with ``owner`` (a static or class method's
+    class), a call of ``owner.name``."""
     positional = [p for p in signature.params if not p.keyword_only]
     by_name = {p.name.lstrip("/"): p for p in signature.params if not p.name.startswith("*")}
-    statements: list[Statement] = []
+    statements: list[Statement] = list(head)
+    receiver = 0 if statements else -1
     args: list[tuple[str, int]] = []
     for index, value in enumerate(call.positional):
         if index < len(positional) and not positional[index].name.startswith("*"):
@@ -182,5 +322,10 @@ def _test(call: ExampleCall, signature: Signature) -> TestCase | None:
             return None
         statements.append(Statement("value", value=value))
         args.append((parameter.name, len(statements) - 1))
-    statements.append(Statement("call", signature.name, tuple(args)))
+    if receiver >= 0:
+        statements.append(Statement("method", signature.name, tuple(args), receiver=receiver))
+    elif owner:
+        statements.append(Statement("call", f"{owner}.{signature.name}", tuple(args)))
+    else:
+        statements.append(Statement("call", signature.name, tuple(args)))
     return tuple(statements)
