@@ -145,7 +145,7 @@ def test_the_units_of_a_module_share_one_walk_of_it(tmp_path):
 # A project's tests call its entry point, a function that hands its arguments on to a method of
 # the class that does the work (dateutil's ``parse(timestr, **kwargs)`` and ``parser.parse``):
 # their inputs are the class unit's examples too.
-READER = '''
+READER = """
 class Reader:
     def __init__(self, strict: bool = False) -> None:
         self.strict = strict
@@ -168,7 +168,7 @@ def read(text: str, **options) -> str:
 
 def read_strictly(text: str, flags: int = 0) -> str:
     return Reader(strict=True).read(text)
-'''
+"""
 READER_TESTS = """from reader import Reader, read, read_strictly
 
 
