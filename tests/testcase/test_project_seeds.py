@@ -170,3 +170,34 @@ def test_examples_seed_the_archive_until_the_deadline_only(tmp_path):
     assert seeded.covered_count > 0
     late, _ = replay_seeds(problem, job, 1, True, str(tmp_path), time.monotonic())
     assert late.covered_count == 0
+
+
+def test_the_rows_of_a_parametrize_table_fold_into_the_calls_arguments():
+    """dateutil's suite passes 60 date strings to ``parse(text)`` through one table."""
+    tree = ast.parse(
+        textwrap.dedent("""
+        import pytest
+
+        CASES = [("Sep 25 2003", now(), "month first"), ("2003-09-25", 1, "iso")]
+
+        @pytest.mark.parametrize("text,expected,message", CASES)
+        def test_table(text, expected, message):
+            assert unit(text) == expected, message
+
+        @pytest.mark.parametrize(("sep", "n"), [pytest.param("-", 1, id="dash"), (".", 2)])
+        @pytest.mark.parametrize("first", [True])
+        def test_two(sep, n, first):
+            text = "10" + sep + "09"
+            unit(text, dayfirst=first, width=n)
+
+        def test_plain(text):
+            unit(text)  # a fixture: no value known
+        """)
+    )
+    assert calls_in_test(tree, "unit") == [
+        ExampleCall("unit", ("Sep 25 2003",), ()),
+        ExampleCall("unit", ("2003-09-25",), ()),
+        ExampleCall("unit", ("10-09",), (("dayfirst", True), ("width", 1))),
+        ExampleCall("unit", ("10.09",), (("dayfirst", True), ("width", 2))),
+    ]
+    assert {"Sep 25 2003", "10-09", "10.09"} <= set(values_in_tests([tree]))
