@@ -222,3 +222,21 @@ def test_a_class_unit_is_covered_from_the_calls_of_its_entry_point(tmp_path):
     result = outcome.units[0].result
     assert result is not None, outcome.message
     assert len(result.covered) == result.total
+
+
+def test_a_suites_many_examples_all_seed_the_search(tmp_path):
+    """dateutil's tests call ``parse`` with some 200 strings (a 60-row table among them): the
+    first 32 were all dates of one table, none of its fuzzy or time-zone inputs."""
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'p'\n")
+    path = tmp_path / "versions.py"
+    path.write_text(VERSIONS)
+    (tmp_path / "tests").mkdir()
+    rows = ", ".join(f"'{i}.{i + 1}'" for i in range(100))
+    (tmp_path / "tests" / "test_versions.py").write_text(
+        "import pytest\nfrom versions import next_minor\n\n\n"
+        f"@pytest.mark.parametrize('text', [{rows}])\n"
+        "def test_it(text):\n    assert next_minor(text)\n"
+    )
+    model = analyze_file(path, "versions")
+    found = example_tests(TestFactory(model, model.unit("next_minor")), str(tmp_path))
+    assert len(found) == 100 + 2  # and the two doctest examples

@@ -26,7 +26,7 @@ from miogen.analysis.survey import statement_walk
 from miogen.common.syntax import parse, parse_expression
 
 PLAIN = (int, float, str, bytes, bool, type(None))
-MAX_EXAMPLES = 32  # example calls per unit: seeds, not a suite
+MAX_EXAMPLES = 128  # example calls per unit: seeds, not a suite
 MAX_FOLDED = 1000  # longest str or bytes a fold builds (``"a" * 64`` yes, ``"a" * 10**9`` no)
 MAX_TEST_VALUES = 256  # of the project's tests, for a module's constant pool
 MAX_VALUE_LENGTH = 200  # longest str or bytes of them (as the module's own constants)
