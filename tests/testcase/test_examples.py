@@ -168,14 +168,20 @@ def read(text: str, **options) -> str:
 
 def read_strictly(text: str, flags: int = 0) -> str:
     return Reader(strict=True).read(text)
+
+
+def read_as(text: str, strict: bool) -> str:
+    reader = Reader(strict)
+    return reader.read(text)
 """
-READER_TESTS = """from reader import Reader, read, read_strictly
+READER_TESTS = """from reader import Reader, read, read_as, read_strictly
 
 
 def test_read():
     assert read("someone@mail.example.org", upper=True) == "both"
     assert read_strictly("n@a.b", 3) == "plain"
     assert read("postmaster@host.example.net") == "address"
+    assert read_as("a@b.c.d", True) == "plain"
     assert Reader().read(text="x@y") == "plain"
 """
 
@@ -204,6 +210,12 @@ def test_calls_a_function_hands_on_to_a_method_are_the_class_units_examples(tmp_
         built,
         Statement("value", value="n@a.b"),
         Statement("method", "read", (("text", 1),), receiver=0),
+    ) in found
+    assert (  # on an instance built as the function builds it
+        Statement("value", value=True),
+        Statement("construct", "Reader", (("strict", 0),)),
+        Statement("value", value="a@b.c.d"),
+        Statement("method", "read", (("text", 2),), receiver=1),
     ) in found
     assert (  # and the method's own calls in the tests
         built,

@@ -56,50 +56,64 @@ def example_tests(factory: TestFactory, project_root: str = "") -> list[TestCase
 def method_example_tests(factory: TestFactory, project_root: str = "") -> list[TestCase]:
     """A class unit's examples: per public method, the calls the module's functions forward to
     it (``forwarded_calls``: ``parse(text, fuzzy=True)`` of a ``def parse(timestr, **kwargs):
-    return DEFAULT.parse(timestr, **kwargs)``) and the calls of its name in the project's tests
-    (``p.parse("...")``), each on an instance built without arguments (a static or class method:
-    on the class). The tests of a project call its entry points, seldom the class behind them."""
+    return DEFAULT.parse(timestr, **kwargs)``, on an instance built as the function builds it)
+    and the calls of its name in the project's tests (``p.parse("...")``, on an instance built
+    without arguments); a static or class method's on the class. The tests of a project call its
+    entry points, seldom the class behind them."""
     cls = factory.model.classes.get(factory.unit.name)
     tree = _parsed(factory.model.source)
     if cls is None or tree is None:
         return []
-    constructor = cls.constructor
-    buildable = constructor is not None and not any(
-        not p.has_default and not p.name.startswith("*") for p in constructor.params
-    )
     found: dict[TestCase, None] = {}
     for method in cls.methods:
         if method.name.startswith("_") or method.kind not in ("method", "static", "classmethod"):
             continue
         on_instance = method.kind == "method"
-        if on_instance and not buildable:
-            continue
         calls = dict.fromkeys(forwarded_calls(tree, cls.name, method.name, project_root))
         uses = project_test_trees(project_root, method.name) if project_root else ()
         for call in example_calls(tree, method.name, uses):
-            calls.setdefault(call, None)
-        for call in list(calls)[:MAX_EXAMPLES]:
-            head = (
-                [Statement("construct", cls.name, value=cls.module or None)] if on_instance else []
-            )
-            test = _test(call, method, head, "" if on_instance else cls.name)
-            if test is not None:
+            calls.setdefault((ExampleCall(cls.name, (), ()), call), None)
+        for built, call in list(calls)[:MAX_EXAMPLES]:
+            statements: list[Statement] = []
+            receiver = -1
+            if on_instance:
+                if built is None or cls.constructor is None:
+                    continue
+                made = _arguments(built, cls.constructor, statements)
+                if made is None:
+                    continue
+                receiver = len(statements)
+                statements.append(Statement("construct", cls.name, made, value=cls.module or None))
+            args = _arguments(call, method, statements)
+            if args is None:
+                continue
+            if on_instance:
+                statements.append(Statement("method", method.name, args, receiver=receiver))
+            else:
+                statements.append(Statement("call", f"{cls.name}.{method.name}", args))
+            test = tuple(statements)
+            if factory.complete(test):
                 found.setdefault(test, None)
     return list(found)
 
 
+Forwarded = tuple[ExampleCall | None, ExampleCall]  # the receiver's construction, the call
+
+
 def forwarded_calls(
     tree: ast.Module, cls_name: str, method: str, project_root: str = ""
-) -> list[ExampleCall]:
+) -> list[Forwarded]:
     """The example calls of the module's functions that forward their arguments to ``method``
     of ``cls_name`` (on ``cls_name(...)`` or on a module name bound to one), as calls of the
     method: each argument goes where the function passes its parameter on (by position or
-    name; its ``**kwargs`` as they are), the parameters it does not pass on are left out."""
-    found: dict[ExampleCall, None] = {}
-    for function, inner in _forwarders(tree, cls_name, method):
+    name; its ``**kwargs`` as they are), the parameters it does not pass on are left out. With
+    each, the call that builds the receiver (the same way: ``Parser(format).parse(text)``), or
+    a call without arguments for a module's instance (``DEFAULT.parse(text)``)."""
+    found: dict[Forwarded, None] = {}
+    for function, inner, receiver in _forwarders(tree, cls_name, method):
         uses = project_test_trees(project_root, function.name) if project_root else ()
         for call in example_calls(tree, function.name, uses):
-            forwarded = _forward(call, function, inner)
+            forwarded = _forward(call, function, inner, receiver, cls_name)
             if forwarded is not None:
                 found.setdefault(forwarded, None)
     return list(found)
@@ -108,33 +122,51 @@ def forwarded_calls(
 @functools.lru_cache(maxsize=64)
 def _forwarders(
     tree: ast.Module, cls_name: str, method: str
-) -> tuple[tuple[ast.FunctionDef, ast.Call], ...]:
+) -> tuple[tuple[ast.FunctionDef, ast.Call, ast.Call | None], ...]:
     """The module's functions that call ``method`` on an instance of ``cls_name``: each with
-    the first such call of its body."""
-    instances = {
-        target.id
-        for node in tree.body
-        if isinstance(node, ast.Assign) and _builds(node.value, cls_name)
-        for target in node.targets
-        if isinstance(target, ast.Name)
-    }
-    found = []
+    the first such call of its body and the call that built its receiver there (``Parser(f)``
+    of ``Parser(f).parse(s)``, or of ``p = Parser(f)`` then ``p.parse(s)``; None: an instance
+    the module built, ``DEFAULT = Parser()``)."""
+    instances = _built_names(tree.body, cls_name)
+    found: list[tuple[ast.FunctionDef, ast.Call, ast.Call | None]] = []
     for node in tree.body:
         if not isinstance(node, ast.FunctionDef):
             continue
+        local = _built_names(list(ast.walk(node)), cls_name)
         for inner in ast.walk(node):
-            if (
+            if not (
                 isinstance(inner, ast.Call)
                 and isinstance(inner.func, ast.Attribute)
                 and inner.func.attr == method
-                and (
-                    _builds(inner.func.value, cls_name)
-                    or (isinstance(inner.func.value, ast.Name) and inner.func.value.id in instances)
-                )
             ):
-                found.append((node, inner))
+                continue
+            receiver = inner.func.value
+            if isinstance(receiver, ast.Name) and receiver.id in local:
+                receiver = local[receiver.id]
+            if isinstance(receiver, ast.Call) and _builds(receiver, cls_name):
+                found.append((node, inner, receiver))
+                break
+            if isinstance(receiver, ast.Name) and receiver.id in instances:
+                found.append((node, inner, None))
                 break
     return tuple(found)
+
+
+def _built_names(nodes: list[ast.AST] | list[ast.stmt], cls_name: str) -> dict[str, ast.Call]:
+    """The names ``nodes`` bind (once) to ``cls_name(...)``, with that call."""
+    stores: dict[str, int] = {}
+    for node in nodes:
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            stores[node.id] = stores.get(node.id, 0) + 1
+    return {
+        node.targets[0].id: node.value  # type: ignore[misc]
+        for node in nodes
+        if isinstance(node, ast.Assign)
+        and len(node.targets) == 1
+        and isinstance(node.targets[0], ast.Name)
+        and _builds(node.value, cls_name)
+        and stores.get(node.targets[0].id, 1) == 1
+    }
 
 
 def _builds(node: ast.expr, cls_name: str) -> bool:
@@ -143,9 +175,15 @@ def _builds(node: ast.expr, cls_name: str) -> bool:
     )
 
 
-def _forward(call: ExampleCall, function: ast.FunctionDef, inner: ast.Call) -> ExampleCall | None:
-    """``call`` (of ``function``) as the call ``inner`` of its body makes; None where an
-    argument cannot be placed."""
+def _forward(
+    call: ExampleCall,
+    function: ast.FunctionDef,
+    inner: ast.Call,
+    receiver: ast.Call | None,
+    cls_name: str,
+) -> Forwarded | None:
+    """``call`` (of ``function``) as the call ``inner`` of its body makes, with the receiver's
+    construction; None where an argument cannot be placed."""
     arguments = function.args
     positional = [a.arg for a in (*arguments.posonlyargs, *arguments.args)]
     named = {*positional, *(a.arg for a in arguments.kwonlyargs)}
@@ -160,27 +198,46 @@ def _forward(call: ExampleCall, function: ast.FunctionDef, inner: ast.Call) -> E
             extra.append((key, value))
         else:
             return None
+    rest = arguments.kwarg.arg if arguments.kwarg is not None else None
+    method = _hand_on(inner, given, extra, rest, named)
+    if method is None or not (method.positional or method.keywords):
+        return None
+    built = ExampleCall(cls_name, (), ())
+    if receiver is not None:
+        built = _hand_on(receiver, given, extra, rest, named)  # type: ignore[assignment]
+    return None if built is None else (built, method)
+
+
+def _hand_on(
+    node: ast.Call,
+    given: dict[str, object],
+    extra: list[tuple[str, object]],
+    rest: str | None,
+    named: set[str],
+) -> ExampleCall | None:
+    """The call ``node`` of a function's body with the values ``given`` to the function's
+    parameters (``named``; ``extra`` the keys of its ``**rest``): a parameter not given is left
+    out; None where ``node`` passes a value of its own by position."""
     out: list[object] = []
-    for index, arg in enumerate(inner.args):
+    for index, arg in enumerate(node.args):
         if isinstance(arg, ast.Name) and arg.id in named:
             if arg.id not in given:  # its default: no later positional argument can follow
-                if any(isinstance(a, ast.Name) and a.id in given for a in inner.args[index + 1 :]):
+                if any(isinstance(a, ast.Name) and a.id in given for a in node.args[index + 1 :]):
                     return None
                 break
             out.append(given[arg.id])
         else:
             return None  # another value: the function's own, not the example's
     keywords: list[tuple[str, object]] = []
-    for keyword in inner.keywords:
+    for keyword in node.keywords:
         value = keyword.value
         if keyword.arg is None:
-            if isinstance(value, ast.Name) and arguments.kwarg and value.id == arguments.kwarg.arg:
+            if isinstance(value, ast.Name) and rest is not None and value.id == rest:
                 keywords.extend(extra)
         elif isinstance(value, ast.Name) and value.id in given:
             keywords.append((keyword.arg, given[value.id]))
-    if not out and not keywords:
-        return None
-    return ExampleCall(inner.func.attr, tuple(out), tuple(keywords))  # type: ignore[attr-defined]
+    name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+    return ExampleCall(name, tuple(out), tuple(keywords))
 
 
 @functools.lru_cache(maxsize=8)
@@ -298,17 +355,23 @@ def project_test_files(root: str) -> tuple[Path, ...]:
     return tuple(found)
 
 
-def _test(
-    call: ExampleCall, signature: Signature, head: Iterable[Statement] = (), owner: str = ""
-) -> TestCase | None:
-    """``call`` as statements (its literals, then the call), or None where it does not fit.
-    With ``head`` (a method's: the statement that builds its receiver), first those, and the
-    call is a method call on the first of them; with ``owner`` (a static or class method's
-    class), a call of ``owner.name``."""
+def _test(call: ExampleCall, signature: Signature) -> TestCase | None:
+    """``call`` as statements (its literals, then the call), or None where it does not fit."""
+    statements: list[Statement] = []
+    args = _arguments(call, signature, statements)
+    if args is None:
+        return None
+    statements.append(Statement("call", signature.name, args))
+    return tuple(statements)
+
+
+def _arguments(
+    call: ExampleCall, signature: Signature, statements: list[Statement]
+) -> tuple[tuple[str, int], ...] | None:
+    """The arguments of ``call`` for ``signature``, their literals appended to ``statements``;
+    None where they do not fit."""
     positional = [p for p in signature.params if not p.keyword_only]
     by_name = {p.name.lstrip("/"): p for p in signature.params if not p.name.startswith("*")}
-    statements: list[Statement] = list(head)
-    receiver = 0 if statements else -1
     args: list[tuple[str, int]] = []
     for index, value in enumerate(call.positional):
         if index < len(positional) and not positional[index].name.startswith("*"):
@@ -326,10 +389,4 @@ def _test(
             return None
         statements.append(Statement("value", value=value))
         args.append((parameter.name, len(statements) - 1))
-    if receiver >= 0:
-        statements.append(Statement("method", signature.name, tuple(args), receiver=receiver))
-    elif owner:
-        statements.append(Statement("call", f"{owner}.{signature.name}", tuple(args)))
-    else:
-        statements.append(Statement("call", signature.name, tuple(args)))
-    return tuple(statements)
+    return tuple(args)
