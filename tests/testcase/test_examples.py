@@ -140,3 +140,115 @@ def test_the_units_of_a_module_share_one_walk_of_it(tmp_path):
         [test] = example_tests(TestFactory(model, unit))
         assert test[0] == Statement("value", value=int(unit.name[1:]))
     assert examples.module_calls.cache_info().misses == 1
+
+
+# A project's tests call its entry point, a function that hands its arguments on to a method of
+# the class that does the work (dateutil's ``parse(timestr, **kwargs)`` and ``parser.parse``):
+# their inputs are the class unit's examples too.
+READER = """
+class Reader:
+    def __init__(self, strict: bool = False) -> None:
+        self.strict = strict
+
+    def read(self, text: str, *, upper: bool = False) -> str:
+        head, _, tail = text.partition("@")
+        if tail.count(".") == 2 and len(head) > 6:
+            if upper:
+                return "both"
+            return "address"
+        return "plain"
+
+
+DEFAULT = Reader()
+
+
+def read(text: str, **options) -> str:
+    return DEFAULT.read(text, **options)
+
+
+def read_strictly(text: str, flags: int = 0) -> str:
+    return Reader(strict=True).read(text)
+
+
+def read_as(text: str, strict: bool) -> str:
+    reader = Reader(strict)
+    return reader.read(text)
+"""
+READER_TESTS = """from reader import Reader, read, read_as, read_strictly
+
+
+def test_read():
+    assert read("someone@mail.example.org", upper=True) == "both"
+    assert read_strictly("n@a.b", 3) == "plain"
+    assert read("postmaster@host.example.net") == "address"
+    assert read_as("a@b.c.d", True) == "plain"
+    assert Reader().read(text="x@y") == "plain"
+"""
+
+
+def _reader_project(tmp_path):
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'p'\n")
+    path = tmp_path / "reader.py"
+    path.write_text(READER)
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_reader.py").write_text(READER_TESTS)
+    return path
+
+
+def test_calls_a_function_hands_on_to_a_method_are_the_class_units_examples(tmp_path):
+    path = _reader_project(tmp_path)
+    model = analyze_file(path, "reader")
+    found = example_tests(TestFactory(model, model.unit("Reader")), str(tmp_path))
+    built = Statement("construct", "Reader")
+    assert (
+        built,
+        Statement("value", value="someone@mail.example.org"),
+        Statement("value", value=True),
+        Statement("method", "read", (("text", 1), ("upper", 2)), receiver=0),
+    ) in found  # the **options key where the function passes them on
+    assert (  # the parameter it does not pass on (flags) is left out
+        built,
+        Statement("value", value="n@a.b"),
+        Statement("method", "read", (("text", 1),), receiver=0),
+    ) in found
+    assert (  # on an instance built as the function builds it
+        Statement("value", value=True),
+        Statement("construct", "Reader", (("strict", 0),)),
+        Statement("value", value="a@b.c.d"),
+        Statement("method", "read", (("text", 2),), receiver=1),
+    ) in found
+    assert (  # and the method's own calls in the tests
+        built,
+        Statement("value", value="x@y"),
+        Statement("method", "read", (("text", 1),), receiver=0),
+    ) in found
+
+
+def test_a_class_unit_is_covered_from_the_calls_of_its_entry_point(tmp_path):
+    path = _reader_project(tmp_path)
+    spec = JobSpec(
+        path=str(path), module_name="reader", import_root=str(tmp_path), cwd=str(tmp_path),
+        units=(UnitJob("Reader"),), evaluations=1, seed=3, mutation_share=0.0,
+    )  # fmt: skip
+    outcome = run_job(spec)
+    result = outcome.units[0].result
+    assert result is not None, outcome.message
+    assert len(result.covered) == result.total
+
+
+def test_a_suites_many_examples_all_seed_the_search(tmp_path):
+    """dateutil's tests call ``parse`` with some 200 strings (a 60-row table among them): the
+    first 32 were all dates of one table, none of its fuzzy or time-zone inputs."""
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'p'\n")
+    path = tmp_path / "versions.py"
+    path.write_text(VERSIONS)
+    (tmp_path / "tests").mkdir()
+    rows = ", ".join(f"'{i}.{i + 1}'" for i in range(100))
+    (tmp_path / "tests" / "test_versions.py").write_text(
+        "import pytest\nfrom versions import next_minor\n\n\n"
+        f"@pytest.mark.parametrize('text', [{rows}])\n"
+        "def test_it(text):\n    assert next_minor(text)\n"
+    )
+    model = analyze_file(path, "versions")
+    found = example_tests(TestFactory(model, model.unit("next_minor")), str(tmp_path))
+    assert len(found) == 100 + 2  # and the two doctest examples

@@ -7,11 +7,11 @@ import ast
 import textwrap
 from pathlib import Path
 
-from miogen.analysis.examples import ExampleCall, calls_in_test, values_in_tests
+from miogen.analysis.examples import MAX_TEST_VALUES, ExampleCall, calls_in_test, values_in_tests
 from miogen.analysis.model import ConstantPool
 from miogen.common.records import JobSpec, UnitJob
 from miogen.host.supervisor import run_job
-from miogen.testcase.examples import project_pool
+from miogen.testcase.examples import project_pool, project_values
 
 # A mark joins only after a letter of another script: random text never holds both
 MARKS = """
@@ -170,3 +170,48 @@ def test_examples_seed_the_archive_until_the_deadline_only(tmp_path):
     assert seeded.covered_count > 0
     late, _ = replay_seeds(problem, job, 1, True, str(tmp_path), time.monotonic())
     assert late.covered_count == 0
+
+
+def test_the_rows_of_a_parametrize_table_fold_into_the_calls_arguments():
+    """dateutil's suite passes 60 date strings to ``parse(text)`` through one table."""
+    tree = ast.parse(
+        textwrap.dedent("""
+        import pytest
+
+        CASES = [("Sep 25 2003", now(), "month first"), ("2003-09-25", 1, "iso")]
+
+        @pytest.mark.parametrize("text,expected,message", CASES)
+        def test_table(text, expected, message):
+            assert unit(text) == expected, message
+
+        @pytest.mark.parametrize(("sep", "n"), [pytest.param("-", 1, id="dash"), (".", 2)])
+        @pytest.mark.parametrize("first", [True])
+        def test_two(sep, n, first):
+            text = "10" + sep + "09"
+            unit(text, dayfirst=first, width=n)
+
+        def test_plain(text):
+            unit(text)  # a fixture: no value known
+        """)
+    )
+    assert calls_in_test(tree, "unit") == [
+        ExampleCall("unit", ("Sep 25 2003",), ()),
+        ExampleCall("unit", ("2003-09-25",), ()),
+        ExampleCall("unit", ("10-09",), (("dayfirst", True), ("width", 1))),
+        ExampleCall("unit", ("10.09",), (("dayfirst", True), ("width", 2))),
+    ]
+    assert {"Sep 25 2003", "10-09", "10.09"} <= set(values_in_tests([tree]))
+
+
+def test_the_files_that_use_the_units_most_fill_the_pool_first(tmp_path):
+    """The pool holds MAX_TEST_VALUES: a file that imports the unit once and holds many other
+    literals (read first by its name) left no room for the values of the unit's own tests."""
+    project(tmp_path, "days", DAYS, "from days import parse_day\n\n\n" + "".join(
+        f"def test_{i}():\n    assert parse_day('2024-01-01') == {i}\n" for i in range(3)
+    ))  # fmt: skip
+    names = ", ".join(f"'other {i}'" for i in range(MAX_TEST_VALUES + 10))
+    (tmp_path / "tests" / "test_all_imports.py").write_text(
+        f"from days import parse_day\n\nNAMES = [{names}]\n\n\ndef test_it():\n    assert NAMES\n"
+    )
+    found = project_values(str(tmp_path), ("parse_day",))
+    assert len(found) == MAX_TEST_VALUES and "2024-01-01" in found

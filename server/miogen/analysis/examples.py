@@ -8,7 +8,8 @@ all plain literals, in a doctest example or in the module's own code, is one suc
 The project's tests build their inputs in steps more often than in one literal (``zwnj =
 "\\u200c"``, then ``valid_contextj(virama + zwnj, 1)``): there a name bound once in the test
 function (or the test module) to a literal, or to a ``+``/``*`` of such values, is folded into
-the call's arguments (``folded``). Those folded values, and the tests' literals, are also the
+the call's arguments (``folded``); so is a parameter of a test that ``pytest.mark.parametrize``
+gives, once per row of its table (``parse(text)`` under a table of 60 date strings: 60 calls). Those folded values, and the tests' literals, are also the
 project's own values for the constant pool (``values_in_tests``): inputs its authors chose for the
 module's code, whichever unit they passed them to.
 """
@@ -25,10 +26,11 @@ from miogen.analysis.survey import statement_walk
 from miogen.common.syntax import parse, parse_expression
 
 PLAIN = (int, float, str, bytes, bool, type(None))
-MAX_EXAMPLES = 32  # example calls per unit: seeds, not a suite
+MAX_EXAMPLES = 128  # example calls per unit: seeds, not a suite
 MAX_FOLDED = 1000  # longest str or bytes a fold builds (``"a" * 64`` yes, ``"a" * 10**9`` no)
 MAX_TEST_VALUES = 256  # of the project's tests, for a module's constant pool
 MAX_VALUE_LENGTH = 200  # longest str or bytes of them (as the module's own constants)
+MAX_ROWS = 128  # rows of a test's parametrize tables read as its arguments' values
 _PARSER = doctest.DocTestParser()
 
 
@@ -166,10 +168,78 @@ def _scopes(tree: ast.Module) -> Iterable[tuple[list[ast.AST], dict[str, object]
     inside = {id(n) for function in functions for n in ast.walk(function)}
     outer = [node for node in ast.walk(tree) if id(node) not in inside]
     module_bound = folded(outer, {})
+    tables = {
+        node.targets[0].id: node.value
+        for node in tree.body
+        if isinstance(node, ast.Assign)
+        and len(node.targets) == 1
+        and isinstance(node.targets[0], ast.Name)
+    }
     for function in functions:
         nodes = list(ast.walk(function))
-        yield nodes, {**module_bound, **folded(nodes, module_bound, function)}
+        for row in parametrized(function, tables, module_bound) or [{}]:
+            given = {**module_bound, **row}
+            yield nodes, {**given, **folded(nodes, given, function)}
     yield outer, module_bound
+
+
+def parametrized(
+    function: ast.FunctionDef | ast.AsyncFunctionDef,
+    tables: dict[str, ast.expr],
+    bound: dict[str, object],
+) -> list[dict[str, object]]:
+    """The rows of the function's ``@pytest.mark.parametrize`` tables (a list written there or
+    bound to a module name, rows as tuples or ``pytest.param(...)``): per row, the parameters
+    whose value folds to a plain one (``_fold``, with ``bound``); several tables multiply, at
+    most MAX_ROWS rows. None: not parametrized."""
+    rows: list[dict[str, object]] = [{}]
+    tabled = False
+    for decorator in function.decorator_list:
+        if not (
+            isinstance(decorator, ast.Call)
+            and isinstance(decorator.func, ast.Attribute)
+            and decorator.func.attr == "parametrize"
+            and decorator.args
+        ):
+            continue
+        names = _parameter_names(decorator.args[0])
+        values = decorator.args[1] if len(decorator.args) > 1 else None
+        values = next((k.value for k in decorator.keywords if k.arg == "argvalues"), values)
+        if isinstance(values, ast.Name):
+            values = tables.get(values.id)
+        if not names or not isinstance(values, ast.List | ast.Tuple):
+            continue
+        table = []
+        for entry in values.elts[:MAX_ROWS]:
+            if isinstance(entry, ast.Call) and getattr(entry.func, "attr", "") == "param":
+                cells = list(entry.args)
+            elif len(names) == 1:
+                cells = [entry]
+            elif isinstance(entry, ast.Tuple | ast.List):
+                cells = list(entry.elts)
+            else:
+                continue
+            row = {}
+            for name, cell in zip(names, cells, strict=False):
+                try:
+                    row[name] = _fold(cell, bound)
+                except ValueError:
+                    continue
+            table.append(row)
+        tabled = True
+        rows = [{**old, **new} for old in rows for new in table][:MAX_ROWS]
+    return rows if tabled else []
+
+
+def _parameter_names(node: ast.expr) -> list[str]:
+    """``"a,b"``, ``("a", "b")`` or ``["a", "b"]``: the names a parametrize table gives."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return [name.strip() for name in node.value.split(",") if name.strip()]
+    if isinstance(node, ast.Tuple | ast.List):
+        found = [e.value for e in node.elts if isinstance(e, ast.Constant)]
+        if all(isinstance(name, str) for name in found) and len(found) == len(node.elts):
+            return [str(name) for name in found]
+    return []
 
 
 def folded(
