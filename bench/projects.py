@@ -543,13 +543,16 @@ def mutants(
     generated: Path,
     scratch: Path,
     python: str = sys.executable,
+    sample: int | None = None,
 ) -> dict[str, object]:
     """Mutants of ``module`` the project's test file for it leaves alive, and how many of them
     the generated file kills: cosmic-ray runs the human file per mutant with the project's
     interpreter (``python``) and pytest, from its root; a mutant whose run timed out runs once
     more (``RERUN_TIMEOUT``) and, timed out again, is counted apart, neither killed nor alive;
     each survivor is applied again (``cosmic-ray apply``) and the generated file run against
-    it alone (a timed-out run is no kill either: ``generated_timeout``)."""
+    it alone (a timed-out run is no kill either: ``generated_timeout``). ``sample``: about that
+    many of the module's mutants run, every k-th in source order (``bench.mutation.keep_sample``;
+    a module of a thousand mutants takes hours, a test file's process per mutant)."""
     from bench.mutation import VENV, ensure_cosmic_ray, run_session
 
     ensure_cosmic_ray()
@@ -558,7 +561,10 @@ def mutants(
     for cache in list(root.rglob("__pycache__")):  # no stale bytecode hides a mutant
         shutil.rmtree(cache)
     started = time.monotonic()
-    dump = run_session(root, scratch, module, human_tests, python, env=environment)
+    totals: list[int] = []
+    dump = run_session(
+        root, scratch, module, human_tests, python, env=environment, sample=sample, totals=totals
+    )
     found = survivors(dump)
     alive, timed_out = list(found.alive), []
     for mutant in found.timeouts:
@@ -579,6 +585,7 @@ def mutants(
         kinds.append([*mutant, verdict])
     return {
         "module": module, "human_tests": human_tests, "mutants": found.run,
+        "of_mutants": totals[0] if totals else found.run,  # the sample's left out included
         "human_alive": len(alive), "generated_kill": killed,
         "human_timeout": len(timed_out), "timeouts_rerun": len(found.timeouts),
         "generated_timeout": generated_timeout,
@@ -615,6 +622,7 @@ def run_project(
     pynguin_budget: int | None = None,
     mutation: bool = False,
     evaluations: int | None = None,
+    mutation_sample: int | None = None,
 ) -> ProjectResult:
     """``evaluations``: miogen's budget in evaluations per unit instead of ``budget`` seconds
     per module, so that the counts repeat whatever the load."""
@@ -672,7 +680,7 @@ def run_project(
             output = generated_path(project, root, module)
             name = module_name(module, project.path)
             scratch = Path(work) / "mutation" / name
-            found = mutants(root, module, human_tests, output, scratch, python)
+            found = mutants(root, module, human_tests, output, scratch, python, mutation_sample)
             found["miogen_reported"] = reported_kills(result.miogen_lines, name)
             result.mutants.append(found)
         if pynguin_budget is not None:
@@ -747,8 +755,10 @@ def mutation_table(results: list[ProjectResult]) -> list[str]:
     ]
     for project, m in rows:
         timeouts = f"{m['human_timeout']} ({m['timeouts_rerun']})" if "human_timeout" in m else "-"
+        of = m.get("of_mutants", m["mutants"])
+        run = f"{m['mutants']}" if of == m["mutants"] else f"{m['mutants']} (of {of})"
         lines.append(
-            f"| {project} | {m['module']} | {m['human_tests']} | {m['mutants']} | "
+            f"| {project} | {m['module']} | {m['human_tests']} | {run} | "
             f"{m['human_alive']} | {m['generated_kill']} | {timeouts} | "
             f"{m.get('miogen_reported', '')} | {m['seconds']} |"
         )
@@ -779,6 +789,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--mutation", action="store_true", help="mutants (cosmic-ray) on the chosen modules"
     )
+    parser.add_argument(
+        "--mutation-sample", type=int, help="about this many mutants per module (every k-th)"
+    )
     parser.add_argument("--output", default="results", help="name of the JSON file written")
     args = parser.parse_args(argv)
     chosen = [p for p in PROJECTS if not args.projects or p.name in args.projects]
@@ -793,7 +806,15 @@ def main(argv: list[str] | None = None) -> int:
     results = []
     for p in chosen:
         results.append(
-            run_project(p, args.budget, args.seed, pynguin_budget, args.mutation, args.evaluations)
+            run_project(
+                p,
+                args.budget,
+                args.seed,
+                pynguin_budget,
+                args.mutation,
+                args.evaluations,
+                args.mutation_sample,
+            )  # fmt: skip
         )
         print("\n".join(table(results[-1:])[2:]), flush=True)
         # after each project: a long run stopped part way keeps the projects it finished
