@@ -233,6 +233,8 @@ def test_a_timed_out_mutant_runs_again_and_is_neither_killed_nor_alive(tmp_path,
 
     def session(workdir, scratch, module, tests, interpreter, options="", env=None, **more):
         sessions.append((workdir, module, tests, interpreter))
+        more["totals"].append(9)  # the module's mutants before the sample
+        assert more["sample"] == 4
         return "\n".join([
             job("Break", "survived"), job("Hang", "killed", "timeout"),
             job("Quiet", "killed", "timeout"), job("Same", "killed", "Failed"),
@@ -243,8 +245,9 @@ def test_a_timed_out_mutant_runs_again_and_is_neither_killed_nor_alive(tmp_path,
     monkeypatch.setattr(bench.mutation, "run_session", session)
     monkeypatch.setattr(projects, "RERUN_TIMEOUT", 20.0)  # Hang sleeps 600 s
     found = projects.mutants(
-        root, "toy.py", "tests/test_toy.py", generated, tmp_path / "s", str(python)
+        root, "toy.py", "tests/test_toy.py", generated, tmp_path / "s", str(python), sample=4
     )
+    assert (found["mutants"], found["of_mutants"]) == (4, 9)
     assert sessions == [(root, "toy.py", "tests/test_toy.py", str(python))]
     # Hang times out again; Quiet's rerun ends and it survives: alive, as Break is
     assert (found["mutants"], found["human_alive"], found["generated_kill"]) == (4, 2, 1)
@@ -269,6 +272,10 @@ def test_mutation_table_counts_timeouts_apart():
     lines = projects.mutation_table([measured])
     assert lines[0].count("|") == lines[2].count("|")
     assert lines[2] == "| a | a/m.py | tests/test_m.py | 40 | 5 | 2 | 1 (3) | 1 | 1.0 |"
+    measured.mutants[0]["of_mutants"] = 700  # a sample of 40
+    assert projects.mutation_table([measured])[2].startswith(
+        "| a | a/m.py | tests/test_m.py | 40 (of 700) | 5 |"
+    )
 
 
 def test_the_results_are_written_after_each_project(tmp_path, monkeypatch):
