@@ -11,7 +11,7 @@ from miogen.cli import summarize
 from miogen.common.records import Event, Loaded
 from miogen.host.config import Options
 from miogen.run.generate import generate_module
-from miogen.run.shares import COVERED_BY_SUITE, MUTANTS_ONLY_WEIGHT, suite_shares
+from miogen.run.shares import COVERED_BY_SUITE, suite_shares
 from subjects import SIGN
 
 MODULE = f"""
@@ -78,14 +78,6 @@ def test_with_every_unit_covered_mutation_keeps_the_search_and_without_it_none_r
     assert with_mutants.weights == {"full": None, "half": None, "none": None}
     assert suite_shares(UNITS, covered).covered == ("full", "half", "none")
     assert suite_shares(UNITS, covered).units == ()
-
-
-def test_with_mutation_a_covered_unit_beside_uncovered_ones_is_searched_for_mutants():
-    """toolz.dicttoolz: its suite covers every unit but two; its tests leave alive mutants of
-    the covered ones (``merge``'s ``len(dicts) == 1`` as ``<=``, which an empty call kills)."""
-    shares = suite_shares(UNITS, COVERED, mutation=True)
-    assert shares.covered == ()
-    assert shares.weights == {"full": MUTANTS_ONLY_WEIGHT, "half": 3.0, "none": 3.0}
 
 
 def generate(root, options=EVALUATIONS):

@@ -8,14 +8,8 @@ ctg``'s allocation does: the search goes where the suite does not. A unit the su
 completely gets no search (the summary says "covered by your suite"), unless
 
 - the user named it (``module.py::Unit``): then it is searched as asked;
-- mutation is on: killing the mutants the suite leaves alive is then all there is to gain
-  in it. Beside units the suite leaves branches of, such a unit weighs as one missed target
-  (``MUTANTS_ONLY_WEIGHT``: under a time budget the branches still get most of it; under an
-  evaluation budget each unit has its own); when every unit is covered, the units share the
-  budget by size, as without a baseline. It used to get no search unless every unit was
-  covered: in a module the suite covers but for one unit, the mutants of all the others went
-  unsearched (toolz.dicttoolz: of the 29 mutants its test file leaves alive, those of
-  ``merge`` and ``merge_with`` that an empty call kills).
+- every unit of the module is covered and mutation is on: killing the mutants the suite
+  leaves alive is then all there is to gain, and the units share the budget as before.
 
 The job's budget stays the whole module's: the weights only divide it. Each unit's job also
 carries the target ids the suite covers (``UnitJob.suite_covered``): inside a partly covered
@@ -35,7 +29,6 @@ from miogen.common.records import UnitJob
 from miogen.run.verify import SuiteSource
 
 COVERED_BY_SUITE = "covered by your suite"
-MUTANTS_ONLY_WEIGHT = 1.0  # a covered unit searched for mutants only, beside partly covered ones
 
 
 @dataclass(frozen=True)
@@ -71,22 +64,15 @@ def suite_shares(
     covered = {u.name: _covered_ids(u, suite_covered.get(u.name, ())) for u in units}
     missed = {u.name: missed_targets(u, set(covered[u.name])) for u in units}
     complete = [u.name for u in units if u.targets and not missed[u.name] and u.name not in named]
-    every = len(complete) == len(units)
-    weights = {
-        u.name: float(missed[u.name]) if missed[u.name]
-        else MUTANTS_ONLY_WEIGHT if mutation and u.name in complete and not every
-        else None
-        for u in units
-    }  # fmt: skip
-    if mutation:
-        complete = []  # mutants are left to find in every unit: each searches for them
+    if mutation and len(complete) == len(units):
+        complete = []  # mutants are all that is left to find: every unit searches for them
     return Shares(
         tuple(
             UnitJob(
                 u.name,
                 careful=raw,
                 raw=raw,
-                share=weights[u.name],
+                share=float(missed[u.name]) if missed[u.name] else None,
                 suite_covered=covered[u.name],
             )
             for u in units
