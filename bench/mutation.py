@@ -56,11 +56,13 @@ def run_session(
     env: dict[str, str] | None = None,
     venv: Path = VENV,
     sample: int | None = None,
+    totals: list[int] | None = None,
 ) -> str:
     """Mutate ``module`` (a path under ``workdir``, where the tests run), run ``tests`` against
     each mutant with ``python``, and return ``cosmic-ray dump``'s output. The config and the
     session database go to ``scratch``, which may be ``workdir`` itself for a throwaway copy.
-    ``sample``: run about that many mutants only (``keep_sample``)."""
+    ``sample``: run about that many mutants only (``keep_sample``); ``totals``: gets how many
+    mutants the module has, the sample's left out included."""
     scratch.mkdir(parents=True, exist_ok=True)
     config, session = scratch / "cosmic-ray.toml", scratch / "session.sqlite"
     config.write_text(
@@ -73,11 +75,18 @@ def run_session(
             [tool, step, str(config), str(session)], cwd=workdir, env=env, check=True,
             capture_output=True, stdin=subprocess.DEVNULL,
         )  # fmt: skip
+        if step == "init" and totals is not None:
+            totals.append(count_mutants(session))
         if step == "init" and sample is not None:
             keep_sample(session, sample)
     return subprocess.run(
         [tool, "dump", str(session)], cwd=workdir, check=True, capture_output=True, text=True
     ).stdout
+
+
+def count_mutants(session: Path) -> int:
+    with sqlite3.connect(session) as database:
+        return int(database.execute("SELECT COUNT(*) FROM work_items").fetchone()[0])
 
 
 def keep_sample(session: Path, size: int) -> int:

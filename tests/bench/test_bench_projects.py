@@ -89,9 +89,10 @@ def test_mutation_table_only_when_measured():
                              "mutants": 40, "human_alive": 5, "generated_kill": 2,
                              "miogen_reported": 1, "seconds": 1.0})  # fmt: skip
     lines = projects.mutation_table([measured])
-    assert lines[2] == "| a | a/m.py | tests/test_m.py | 40 | 5 | 2 | 1 | 1.0 |"
+    # "-": a run from before timeouts were counted apart
+    assert lines[2] == "| a | a/m.py | tests/test_m.py | 40 | 5 | 2 | - | 1 | 1.0 |"
     del measured.mutants[0]["miogen_reported"]  # a row of a run before that column
-    assert projects.mutation_table([measured])[2].endswith("| 2 |  | 1.0 |")
+    assert projects.mutation_table([measured])[2].endswith("| 2 | - |  | 1.0 |")
     json.dumps(measured.mutants)  # what results.json holds
 
 
@@ -168,3 +169,155 @@ def test_an_editable_install_names_the_source_folder_and_the_version(tmp_path: P
     assert (site / "bench-project.pth").read_text() == f"{root / 'src'}\n"
     found = list(importlib.metadata.distributions(path=[str(site)]))
     assert [(d.metadata["Name"], d.version) for d in found] == [("toy-kit", "1.0")]
+
+
+def test_marshmallow_and_dateutil_mutants_run_in_their_own_environment():
+    measured = {p.name: p for p in PROJECTS if p.mutation}
+    assert {"toolz", "idna", "marshmallow", "python-dateutil"} <= set(measured)
+    for name in ("marshmallow", "python-dateutil"):
+        assert measured[name].requires  # so its pytest runs in the project's venv
+        for module, tests in measured[name].mutation:
+            assert module.startswith("src/") and all(t.startswith("tests/") for t in tests.split())
+
+
+FAKE_COSMIC_RAY = """#!{python}
+# cosmic-ray apply MODULE OPERATOR OCCURRENCE, for a toy: each operator rewrites one thing
+import sys
+_, _, module, operator, _ = sys.argv
+text = open(module).read()
+text = {{
+    "Break": text.replace("'positive'", "'POSITIVE'"),
+    "Hang": text.replace("    if x > 0:", "    import time; time.sleep(600)\\n    if x > 0:"),
+    "Quiet": text.replace("'negative'", "'NEGATIVE'"),
+    "Same": text,
+}}[operator]
+open(module, "w").write(text)
+"""
+
+
+def test_a_timed_out_mutant_runs_again_and_is_neither_killed_nor_alive(tmp_path, monkeypatch):
+    """cosmic-ray says killed for a run its timeout stopped: such a mutant runs once more; one
+    that times out again is counted apart, one that ends is judged by that run. The project's
+    interpreter runs the human file (cosmic-ray's session) and every run after it."""
+    import sys
+
+    import bench.mutation
+
+    root = tmp_path / "toy"
+    (root / "tests").mkdir(parents=True)
+    (root / "pyproject.toml").write_text('[tool.pytest.ini_options]\npythonpath = ["."]\n')
+    (root / "toy.py").write_text(
+        "def sign(x):\n    if x > 0:\n        return 'positive'\n    return 'negative'\n"
+    )
+    (root / "tests" / "test_toy.py").write_text(
+        "from toy import sign\n\n\ndef test_truthy():\n    assert sign(1) and sign(-1)\n"
+    )
+    generated = root / "tests" / "test_toy_miogen.py"
+    generated.write_text(
+        "from toy import sign\n\n\ndef test_one():\n    assert sign(1) == 'positive'\n"
+    )
+    venv = tmp_path / "venv"
+    (venv / "bin").mkdir(parents=True)
+    (venv / "bin" / "cosmic-ray").write_text(FAKE_COSMIC_RAY.format(python=sys.executable))
+    (venv / "bin" / "cosmic-ray").chmod(0o755)
+    calls = tmp_path / "calls.txt"
+    python = tmp_path / "project-python"
+    python.write_text(f'#!/bin/sh\necho "$@" >> {calls}\nexec {sys.executable} "$@"\n')
+    python.chmod(0o755)
+
+    def job(operator: str, outcome: str, output: str = "") -> str:
+        mutation = {"operator_name": operator, "occurrence": 0, "start_pos": [2, 7]}
+        return json.dumps([{"mutations": [mutation]}, {"test_outcome": outcome, "output": output}])
+
+    sessions = []
+
+    def session(workdir, scratch, module, tests, interpreter, options="", env=None, **more):
+        sessions.append((workdir, module, tests, interpreter))
+        more["totals"].append(9)  # the module's mutants before the sample
+        assert more["sample"] == 4
+        return "\n".join([
+            job("Break", "survived"), job("Hang", "killed", "timeout"),
+            job("Quiet", "killed", "timeout"), job("Same", "killed", "Failed"),
+        ])  # fmt: skip
+
+    monkeypatch.setattr(bench.mutation, "VENV", venv)
+    monkeypatch.setattr(bench.mutation, "ensure_cosmic_ray", lambda: "8.7.0")
+    monkeypatch.setattr(bench.mutation, "run_session", session)
+    monkeypatch.setattr(projects, "RERUN_TIMEOUT", 20.0)  # Hang sleeps 600 s
+    found = projects.mutants(
+        root, "toy.py", "tests/test_toy.py", generated, tmp_path / "s", str(python), sample=4
+    )
+    assert (found["mutants"], found["of_mutants"]) == (4, 9)
+    assert sessions == [(root, "toy.py", "tests/test_toy.py", str(python))]
+    # Hang times out again; Quiet's rerun ends and it survives: alive, as Break is
+    assert (found["mutants"], found["human_alive"], found["generated_kill"]) == (4, 2, 1)
+    assert (found["human_timeout"], found["timeouts_rerun"], found["generated_timeout"]) == (
+        1,
+        2,
+        0,
+    )
+    assert found["alive"] == [["Break", 0, 2, "killed"], ["Quiet", 0, 2, "survived"]]
+    assert (root / "toy.py").read_text().count("'positive'") == 1  # put back after each run
+    runs = calls.read_text().splitlines()
+    assert len(runs) == 4 and all(run.startswith("-m pytest") for run in runs)
+    assert sum("tests/test_toy.py" in run for run in runs) == 2  # the two reruns
+
+
+def test_mutation_table_counts_timeouts_apart():
+    measured = result("a", 6, 9, None)
+    measured.mutants.append({"module": "a/m.py", "human_tests": "tests/test_m.py",
+                             "mutants": 40, "human_alive": 5, "generated_kill": 2,
+                             "human_timeout": 1, "timeouts_rerun": 3,
+                             "miogen_reported": 1, "seconds": 1.0})  # fmt: skip
+    lines = projects.mutation_table([measured])
+    assert lines[0].count("|") == lines[2].count("|")
+    assert lines[2] == "| a | a/m.py | tests/test_m.py | 40 | 5 | 2 | 1 (3) | 1 | 1.0 |"
+    measured.mutants[0]["of_mutants"] = 700  # a sample of 40
+    assert projects.mutation_table([measured])[2].startswith(
+        "| a | a/m.py | tests/test_m.py | 40 (of 700) | 5 |"
+    )
+
+
+def test_the_results_are_written_after_each_project(tmp_path, monkeypatch):
+    """A long run (mutants take an hour) stopped in its third project keeps its first two."""
+    done = []
+
+    def run(project, *args):
+        if len(done) == 2:
+            raise KeyboardInterrupt
+        done.append(project.name)
+        return ProjectResult(project.name, list(project.modules))
+
+    monkeypatch.setattr(projects, "run_project", run)
+    monkeypatch.setattr(projects, "RESULTS", tmp_path)
+    with pytest.raises(KeyboardInterrupt):
+        projects.main(["--projects", "toolz", "idna", "six", "--no-pynguin", "--output", "o"])
+    rows = json.loads((tmp_path / "o.json").read_text())
+    assert [row["project"] for row in rows] == [p for p in ("toolz", "six", "idna") if p in done]
+
+
+# One `miogen generate` whose suite runs against each of its mutants: 85 s at load 10.
+@pytest.mark.timeout(1200)
+def test_under_an_evaluation_budget_miogen_judges_its_mutants_against_the_suite(tmp_path):
+    """At --budget 2 the worker had too little time left to judge mutants at times; with a
+    budget in evaluations (and 0 s), it judges them: the suite covers every branch, so only
+    the mutants it leaves alive can add, and miogen says how many of them its tests kill."""
+    root = tmp_path / "toy"
+    (root / "tests").mkdir(parents=True)
+    (root / "pyproject.toml").write_text('[tool.pytest.ini_options]\npythonpath = ["."]\n')
+    (root / "toy.py").write_text(
+        "def sign(x: int) -> str:\n"
+        "    if x > 0:\n"
+        "        return 'positive'\n"
+        "    if x == 0:\n"
+        "        return 'zero'\n"
+        "    return 'negative'\n"
+    )
+    (root / "tests" / "test_toy.py").write_text(  # every branch, no value checked
+        "from toy import sign\n\n\ndef test_every_side():\n    assert sign(3) and sign(0) and sign(-2)\n"
+    )
+    toy = projects.Project("toy", "1.0", "0" * 64, ("toy.py",), "tests", (("toy.py", "t"),))
+    said = projects.generate(toy, root, "toy.py", 0.0, seed=1, evaluations=60)
+    assert any("your suite already covers every branch of toy" in line for line in said), said
+    assert projects.reported_kills(said, "toy") > 0
+    assert projects.generated_path(toy, root, "toy.py").exists()

@@ -6,7 +6,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from bench.mutation import keep_sample
+from bench.mutation import count_mutants, keep_sample
 
 
 def session(path: Path, jobs: list[tuple[str, int, str]]) -> Path:
@@ -46,3 +46,10 @@ def test_every_kth_mutant_in_source_order_is_kept_whatever_the_job_ids(tmp_path)
     assert keep_sample(first, 5) == 5 and keep_sample(second, 5) == 5
     assert kept(first) == kept(second) == [(row, "Add_Sub") for row in range(1, 6)]
     assert keep_sample(first, 100) == 5  # fewer than asked: all stay
+
+
+def test_the_mutants_are_counted_before_the_sample(tmp_path):
+    first = session(tmp_path / "a.sqlite", [(f"a{n}", n, "Add_Sub") for n in range(7)])
+    assert count_mutants(first) == 7
+    keep_sample(first, 3)
+    assert count_mutants(first) == 3
