@@ -91,3 +91,22 @@ def test_a_mutants_lines_run_it_and_its_definition_has_none(write_module):
     assert found[(13, "AOR")] == {(13, 13)}  # in a lambda, in a call
     assert found[(16, "AOR")] == found[(16, "CRP")] == {None}  # the decorator's argument
     assert found[(18, "AOR")] == {(18, 18)}
+
+
+def test_one_parse_serves_every_mutant_in_any_order_as_a_fresh_parse_would(write_module):
+    """``MutantTexts`` applies each mutant to its one tree and undoes it: the texts and lines
+    of every unit's mutants, asked for in any order, are those of a fresh parse per mutant."""
+    from miogen.assertions.mutants import MutantTexts, list_mutants, mutant_lines, mutant_source
+
+    path = write_module("spans.py", SPANS)
+    model = analyze_file(path, "spans")
+    asked = [
+        (unit, mutant.index)
+        for unit in (model.unit("scaled"), model.unit("cached"))
+        for mutant in list_mutants(SPANS, unit)
+    ]
+    texts = MutantTexts(SPANS)
+    for unit, index in [*reversed(asked), *asked]:
+        assert texts.text(unit, index) == mutant_source(SPANS, unit, index)
+        assert texts.lines(unit, index) == mutant_lines(SPANS, unit, index)
+    assert texts.text(*asked[0]) != SPANS

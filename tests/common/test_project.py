@@ -7,8 +7,10 @@ from pathlib import Path
 import pytest
 from miogen.common.project import (
     default_test_path,
+    is_project,
     locate,
     package_files,
+    project_folder,
     project_tests_folder,
     pytest_ini_values,
     pytest_sys_path,
@@ -128,3 +130,21 @@ def test_the_projects_time_freezer_is_found(
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text(text)
     assert time_freezer(tmp_path) == freezer
+
+
+def test_the_tests_are_verified_in_the_nearest_existing_folder_of_their_file(
+    tmp_path: Path,
+) -> None:
+    """Where a module's tests are verified is this module's answer, beside where they go: the
+    test file's folder, else the nearest one above it that exists; None outside a project or
+    for a file outside its root."""
+    root = project(tmp_path / "p", {"pkg/mod.py": "x = 1\n", "tests/__init__.py": ""})
+    location = locate(root / "pkg" / "mod.py", root)
+    assert is_project(root) and not is_project(tmp_path)
+    assert project_folder(location, root / "tests" / "pkg" / "test_mod.py") == root / "tests"
+    assert project_folder(location, None) is None
+    assert project_folder(location, tmp_path / "elsewhere" / "test_mod.py") is None
+    (tmp_path / "bare").mkdir()
+    (tmp_path / "bare" / "mod.py").write_text("x = 1\n")
+    bare = locate(tmp_path / "bare" / "mod.py", tmp_path / "bare")
+    assert project_folder(bare, tmp_path / "bare" / "test_mod.py") is None

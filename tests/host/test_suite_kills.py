@@ -281,3 +281,39 @@ def test_a_line_run_outside_any_test_runs_the_units_tests(write_project):
     found = suite_kills(baseline, path, "pkg.subject", AT_IMPORT, [tier], line4)
     killed = every_test(root, path, AT_IMPORT, tier) & line4
     assert killed and found.killed == killed and found.alive == line4 - killed
+
+
+def test_every_mutant_is_planned_from_one_parse_of_the_module(tmp_path, monkeypatch):
+    """``_planned`` makes each mutant's text and lines from one parse of the module (it parsed
+    the module twice per mutant: once for the text, once for the lines); the texts and lines
+    are those of a fresh parse per mutant."""
+    from miogen.assertions import mutants as mutants_module
+    from miogen.host.baseline import Baseline
+    from miogen.host.suite_kills import SuiteKills, _LineTests, _planned
+
+    path = tmp_path / "subject.py"
+    path.write_text(TIERS, "utf-8")
+    tier = analyze_file(path, "subject").unit("tier")
+    chosen = [("tier", m.index) for m in list_mutants(TIERS, tier)]
+    assert len(chosen) > 3
+    expected = {
+        ("tier", i): (mutant_source(TIERS, tier, i), mutants_module.mutant_lines(TIERS, tier, i))
+        for _, i in chosen
+    }
+    parsed: list[str | bytes] = []
+    parse = mutants_module.parse
+
+    def counted(source: str | bytes, filename: str = "<unknown>") -> ast.Module:
+        parsed.append(source)
+        return parse(source, filename)
+
+    monkeypatch.setattr(mutants_module, "parse", counted)
+    baseline = Baseline(tmp_path, ran=True)
+    runner = _Runner(tmp_path, "subject", path, OWN, 1.0)
+    plans = _planned(
+        chosen, TIERS, {"tier": tier}, {"tier": set()}, _LineTests(baseline, path), runner,
+        "key", path, SuiteKills(),
+    )  # fmt: skip
+    assert parsed.count(TIERS) == 1
+    assert {p.mutant: p.text for p in plans} == {m: text for m, (text, _) in expected.items()}
+    assert all(p.selection is None for p in plans)  # no test runs them: nothing is run

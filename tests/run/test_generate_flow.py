@@ -61,8 +61,10 @@ def test_the_verification_steps_read_no_project_configuration_of_their_own():
 
 
 def test_where_the_tests_are_verified_is_found_once_by_the_job():
-    """``run.check.project_folder`` is asked by the job (``run_and_verify``) and handed down as
-    ``folder``: neither the verification flow nor ``check.verify`` asks it again."""
+    """``common.project.project_folder`` (where the tests go is that module's answer) is asked
+    by the job (``run_and_verify``) and handed down as ``folder``: neither the verification
+    flow nor ``check.verify`` asks it again, and the job enters ``run.check`` only through
+    the verification, once (it asked ``run.check`` for the folder first, then verified)."""
 
     def calls(path: Path, function: str | None = None) -> list[str]:
         tree: ast.AST = ast.parse(path.read_text("utf-8"))
@@ -76,6 +78,20 @@ def test_where_the_tests_are_verified_is_found_once_by_the_job():
     assert "project_folder" not in calls(SERVER / "run" / "check.py", "verify")
     assert calls(SERVER / "run" / "job.py", "run_and_verify").count("project_folder") == 1
     assert "project_folder" not in calls(SERVER / "run" / "job.py", "__call__")
+
+    def imported(path: Path) -> dict[str, set[str]]:
+        found: dict[str, set[str]] = {}
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                found.setdefault(node.module, set()).update(a.name for a in node.names)
+        return found
+
+    for front in (SERVER / "run" / "job.py", SERVER / "ctg" / "runner.py"):
+        assert "project_folder" in imported(front)["miogen.common.project"], front
+        assert "project_folder" not in imported(front).get("miogen.run.check", set()), front
+    check = imported(SERVER / "run" / "check.py")
+    assert "miogen.host.baseline" not in check  # the verification's runs: no project question
+    assert "project_folder" not in calls(SERVER / "run" / "check.py")
 
 
 def test_the_verification_flow_starts_no_pytest_process_check_verify_does():

@@ -8,7 +8,6 @@ import pytest
 from miogen.common import project
 from miogen.host import measure
 from miogen.host.config import Options
-from miogen.run import check
 from miogen.run import job as running
 from miogen.run.generate import generate_module
 
@@ -47,14 +46,14 @@ def test_generates_processes_started_ahead_load_the_projects_plugins_for_its_run
     output = root / "tests" / "test_signs.py"
     started = _started_ahead(monkeypatch)
     found = []  # where the tests are verified: found once for the job, and handed down
-    original = check.project_folder
+    original = project.project_folder
 
     def counted(location, test_file):
         found.append(test_file)
         return original(location, test_file)
 
     monkeypatch.setattr(running, "project_folder", counted)
-    monkeypatch.setattr(check, "project_folder", counted)
+    monkeypatch.setattr(project, "project_folder", counted)
     options = Options(0, evaluations=200, seed=1)
     report = generate_module(root / "signs.py", None, output, options, baseline=False)
     assert started == [root if in_project else None]

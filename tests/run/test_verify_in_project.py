@@ -9,9 +9,14 @@ from pathlib import Path
 
 from miogen.analysis.module import analyze_file
 from miogen.cli import _print_summary, summarize
-from miogen.common.project import ModuleLocation, default_test_path, locate, project_tests_folder
+from miogen.common.project import (
+    ModuleLocation,
+    default_test_path,
+    locate,
+    project_folder,
+    project_tests_folder,
+)
 from miogen.common.records import StopReason, TestRecord, UnitOutcome, UnitResult
-from miogen.run.check import project_folder
 from miogen.run.result import ModuleRun
 from miogen.run.verify import verify_outcomes
 from miogen.run.write import Output, write_module

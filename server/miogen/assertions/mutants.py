@@ -303,69 +303,97 @@ def spread_order(count: int) -> list[int]:
     return sorted(range(count), key=reversed_bits)
 
 
-def mutant_source(source: str, unit: Unit, index: int) -> str:
-    """The module's text with the unit's mutant ``index`` applied (numbered as ``MutantFactory``
-    numbers them), for a process that imports the mutant from text (the project's own tests run
-    against it, ``host.suite_kills``). Only the changed expression's text is rewritten, in
-    parentheses padded to its line count, so that every other line keeps its text and number;
-    where that would not parse to the mutated tree, the whole tree is unparsed."""
-    tree = parse(source)
-    mutator = _Mutator(unit)
-    for statement in tree.body:
-        if overlaps(statement, unit):
-            mutator.visit(statement)
-    point = mutator.points[index]
-    undo = mutator.appliers[index]()
-    try:
-        node = point.node
-        changed = node.test if isinstance(node, ast.If | ast.While | ast.IfExp) else node
-        expected = ast.dump(tree)
-        text = _spliced(source, changed)
+class MutantTexts:
+    """One module's mutants as text, and the lines each runs on, from one parse of the module.
+
+    ``host.suite_kills`` plans every mutant it runs against the project's suite from one of
+    these: the module is parsed once, and each unit's statements walked once, however many
+    mutants there are. A mutant is applied to the tree while its text is made, and undone:
+    one mutant at a time, in one thread.
+    """
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.tree = parse(source)
+        self._units: dict[str, tuple[_Mutator, dict[ast.AST, ast.AST]]] = {}
+
+    def _unit(self, unit: Unit) -> tuple[_Mutator, dict[ast.AST, ast.AST]]:
+        """The unit's mutation points (numbered as ``MutantFactory`` numbers them) and each node
+        of its statements with its parent."""
+        if unit.name not in self._units:
+            own = [statement for statement in self.tree.body if overlaps(statement, unit)]
+            mutator = _Mutator(unit)
+            for statement in own:
+                mutator.visit(statement)
+            parents = {
+                child: parent
+                for statement in own
+                for parent in ast.walk(statement)
+                for child in ast.iter_child_nodes(parent)
+            }
+            self._units[unit.name] = (mutator, parents)
+        return self._units[unit.name]
+
+    def text(self, unit: Unit, index: int) -> str:
+        """The module's text with the unit's mutant ``index`` applied, for a process that
+        imports the mutant from text (the project's own tests run against it,
+        ``host.suite_kills``). Only the changed expression's text is rewritten, in parentheses
+        padded to its line count, so that every other line keeps its text and number; where
+        that would not parse to the mutated tree, the whole tree is unparsed."""
+        mutator, _ = self._unit(unit)
+        point = mutator.points[index]
+        undo = mutator.appliers[index]()
         try:
-            if ast.dump(parse(text)) == expected:
-                return text
-        except SyntaxError:
-            pass
-        return ast.unparse(tree) + "\n"
-    finally:
-        undo()
+            node = point.node
+            changed = node.test if isinstance(node, ast.If | ast.While | ast.IfExp) else node
+            expected = ast.dump(self.tree)
+            text = _spliced(self.source, changed)
+            try:
+                if ast.dump(parse(text)) == expected:
+                    return text
+            except SyntaxError:
+                pass
+            return ast.unparse(self.tree) + "\n"
+        finally:
+            undo()
+
+    def lines(self, unit: Unit, index: int) -> tuple[int, int] | None:
+        """The lines (first, last) one of which runs whenever the unit's mutant ``index`` runs:
+        from the first line of the statement that holds it (its decorators' for a ``def`` or
+        ``class``) to the changed expression's last. Any instruction of the changed expression
+        is located at it or at an expression of that statement around it (a folded constant's),
+        so a tracer sees one of these lines each time it runs. None where it runs when a
+        function is defined, not when it is called (a default value, a decorator, an
+        annotation, a class body): then no line tells which tests run it."""
+        mutator, parents = self._unit(unit)
+        node = mutator.points[index].node
+        changed = node.test if isinstance(node, ast.If | ast.While | ast.IfExp) else node
+        statement: ast.AST = node
+        while not isinstance(statement, ast.stmt):
+            statement = parents[statement]
+        child, parent = node, parents.get(node)
+        while parent is not None:  # up to the function whose body holds it, if one does
+            if isinstance(parent, ast.FunctionDef | ast.AsyncFunctionDef) and child in parent.body:
+                break
+            if isinstance(parent, ast.Lambda) and child is parent.body:
+                break
+            child, parent = parent, parents.get(parent)
+        if parent is None:
+            return None
+        decorators = getattr(statement, "decorator_list", [])
+        first = min([statement.lineno, *(d.lineno for d in decorators)])
+        line = getattr(changed, "lineno", first)
+        return first, getattr(changed, "end_lineno", None) or line
+
+
+def mutant_source(source: str, unit: Unit, index: int) -> str:
+    """``MutantTexts.text`` of one mutant of ``source``."""
+    return MutantTexts(source).text(unit, index)
 
 
 def mutant_lines(source: str, unit: Unit, index: int) -> tuple[int, int] | None:
-    """The lines (first, last) one of which runs whenever the unit's mutant ``index`` runs: from
-    the first line of the statement that holds it (its decorators' for a ``def`` or ``class``)
-    to the changed expression's last. Any instruction of the changed expression is located at
-    it or at an expression of that statement around it (a folded constant's), so a tracer sees
-    one of these lines each time it runs. None where it runs when a function is defined, not
-    when it is called (a default value, a decorator, an annotation, a class body): then no
-    line tells which tests run it."""
-    tree = parse(source)
-    point = mutation_points(tree, unit)[index]
-    node = point.node
-    changed = node.test if isinstance(node, ast.If | ast.While | ast.IfExp) else node
-    parents = {
-        child: parent
-        for statement in tree.body
-        if overlaps(statement, unit)
-        for parent in ast.walk(statement)
-        for child in ast.iter_child_nodes(parent)
-    }
-    statement: ast.AST = node
-    while not isinstance(statement, ast.stmt):
-        statement = parents[statement]
-    child, parent = node, parents.get(node)
-    while parent is not None:  # up to the function whose body holds it, if one does
-        if isinstance(parent, ast.FunctionDef | ast.AsyncFunctionDef) and child in parent.body:
-            break
-        if isinstance(parent, ast.Lambda) and child is parent.body:
-            break
-        child, parent = parent, parents.get(parent)
-    if parent is None:
-        return None
-    decorators = getattr(statement, "decorator_list", [])
-    first = min([statement.lineno, *(d.lineno for d in decorators)])
-    line = getattr(changed, "lineno", first)
-    return first, getattr(changed, "end_lineno", None) or line
+    """``MutantTexts.lines`` of one mutant of ``source``."""
+    return MutantTexts(source).lines(unit, index)
 
 
 def _spliced(source: str, node: ast.AST) -> str:

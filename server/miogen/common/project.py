@@ -14,6 +14,7 @@ import configparser
 import os
 import re
 import shlex
+import sys
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,6 +38,33 @@ def find_project_root(start: Path) -> Path:
     for candidate in (folder, *folder.parents):
         if any((candidate / marker).exists() for marker in ROOT_MARKERS):
             return candidate
+    return folder
+
+
+def is_project(root: Path) -> bool:
+    """A folder with a project's marker (pyproject.toml, setup.cfg, setup.py, .git), and not
+    an installation's (the standard library's test package is no suite of the user's)."""
+    installed = {Path(p).resolve() for p in (sys.prefix, sys.base_prefix, sys.exec_prefix)}
+    if "site-packages" in root.parts or any(root.is_relative_to(p) for p in installed):
+        return False
+    return any((root / marker).exists() for marker in ROOT_MARKERS)
+
+
+def project_folder(location: ModuleLocation, test_file: Path | None) -> Path | None:
+    """The folder of the project where the verification's copy of ``test_file`` goes: the
+    file's own, else the nearest existing one above it (no folder is made; pytest imports a
+    file there as it will the one written: no conftest.py or ``__init__.py`` lies in folders
+    not made yet, and those miogen makes are ``package_files``, as the folder above). None:
+    no project (no pyproject.toml, setup.cfg, setup.py or .git), or a file outside it."""
+    if test_file is None:
+        return None
+    root = location.project_root.resolve()
+    target = Path(test_file).resolve()
+    if not target.is_relative_to(root) or not is_project(root):
+        return None
+    folder = target.parent
+    while not folder.is_dir():
+        folder = folder.parent
     return folder
 
 

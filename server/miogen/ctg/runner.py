@@ -31,7 +31,7 @@ from miogen.common.history import (
     StoredUnit,
     content_hash,
 )
-from miogen.common.project import pytest_warning_filters
+from miogen.common.project import project_folder, pytest_warning_filters
 from miogen.common.records import (
     JobOutcome,
     JobSpec,
@@ -61,7 +61,7 @@ from miogen.host.baseline import project_baseline
 from miogen.host.config import DEFAULTS, Options
 from miogen.host.interpreter import OWN, Interpreter
 from miogen.host.measure import Measurement, measure
-from miogen.run.check import VERIFY_RUNS, project_folder
+from miogen.run.check import VERIFY_RUNS
 from miogen.run.job import job_spec
 from miogen.run.result import UnitRun, Verification
 from miogen.run.verify import verify_outcomes

@@ -21,7 +21,6 @@ import hashlib
 import json
 import os
 import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -33,7 +32,7 @@ from pathlib import Path
 from miogen.analysis.model import Unit
 from miogen.analysis.targets import parse_code
 from miogen.common.atomic import read_or_set_aside, write_atomically
-from miogen.common.project import ROOT_MARKERS, is_test_file
+from miogen.common.project import is_project, is_test_file
 from miogen.host.arcs import Arc, arc_rows, covered_targets
 from miogen.host.interpreter import OWN, Interpreter
 from miogen.host.runs import run_group
@@ -108,15 +107,6 @@ def project_files(root: Path) -> list[Path]:
         )  # fmt: skip
         found += [Path(folder, name) for name in sorted(files) if name.endswith(".py")]
     return found
-
-
-def is_project(root: Path) -> bool:
-    """A folder with a project's marker (pyproject.toml, setup.cfg, setup.py, .git), and not
-    an installation's (the standard library's test package is no suite of the user's)."""
-    installed = {Path(p).resolve() for p in (sys.prefix, sys.base_prefix, sys.exec_prefix)}
-    if "site-packages" in root.parts or any(root.is_relative_to(p) for p in installed):
-        return False
-    return any((root / marker).exists() for marker in ROOT_MARKERS)
 
 
 def is_generated(path: Path) -> bool:

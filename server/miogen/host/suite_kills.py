@@ -3,7 +3,7 @@
 With mutation on, a generated test is also kept when it kills a mutant that the project's suite
 leaves alive (``host.adds``). The worker says which of the unit's mutants each test kills; this
 module says which of those the suite kills. Per mutant, only the project's tests that run one
-of the mutant's lines (``assertions.mutants.mutant_lines``; the baseline's per-test contexts,
+of the mutant's lines (``assertions.mutants.MutantTexts``; the baseline's per-test contexts,
 ``host.baseline``) run against it, with pytest from the project's root in its interpreter: a
 test that runs none of them cannot run the mutant. Where the lines cannot tell (the mutant runs
 as its function is defined, or a line of it also ran outside any test, as the module was
@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from miogen.analysis.model import Unit
-from miogen.assertions.mutants import mutant_lines, mutant_source
+from miogen.assertions.mutants import MutantTexts
 from miogen.common.atomic import read_or_set_aside, write_atomically
 from miogen.common.project import ModuleLocation, is_test_file
 from miogen.common.records import TestRecord
@@ -219,13 +219,18 @@ def _planned(
     """Each mutant's data, in one pass over them; one whose text cannot be made counts as
     killed (in ``found``). Its tests: those that run one of its lines (``lines``), else, where
     the lines do not tell (``_LineTests.tests``), those that run its unit (``contexts``)."""
-    planned = []
+    planned: list[_Planned] = []
     selections: dict[frozenset[str], tuple[str, ...]] = {}
+    try:
+        texts = MutantTexts(source)  # the module parsed once, for every mutant
+    except (SyntaxError, ValueError):
+        found.killed.update(chosen)
+        return planned
     for mutant in chosen:
         unit, index = mutant
         try:
-            text = mutant_source(source, by_name[unit], index)
-            span = mutant_lines(source, by_name[unit], index)
+            text = texts.text(by_name[unit], index)
+            span = texts.lines(by_name[unit], index)
         except (IndexError, SyntaxError, ValueError):
             found.killed.add(mutant)
             continue

@@ -29,7 +29,6 @@ from miogen.emit.merge import GeneratedTest, merge_tests
 from miogen.emit.module import module_text
 from miogen.emit.parametrize import original_names
 from miogen.host import clock
-from miogen.host.baseline import is_project
 from miogen.host.interpreter import OWN, Interpreter
 from miogen.host.measure import (
     Ahead,
@@ -80,11 +79,11 @@ def verify(
     The measurement kept is coverage.py's on the tests that passed every run (invariant 2).
     ``ahead``: processes started for the first attempt (``start_verification``); closed here.
     ``interpreter``: the project's, where pytest and coverage.py run (``host.interpreter``).
-    ``folder``: the project's folder the tests will be written in (``project_folder``, found
-    once per job by the caller). There, the runs are the project's plain ``python -m pytest``
-    at its root (its configuration, import mode, conftest files and plugins, no PYTHONPATH of
-    miogen's) on a copy in that folder (removed after); a file pytest cannot import there
-    keeps no test, and says how to fix the project. None: in a folder of its own with the
+    ``folder``: the project's folder the tests will be written in (``common.project.
+    project_folder``, found once per job by the caller). There, the runs are the project's
+    plain ``python -m pytest`` at its root (its configuration, import mode, conftest files and
+    plugins, no PYTHONPATH of miogen's) on a copy in that folder (removed after); a file
+    pytest cannot import there keeps no test, and says how to fix the project. None: in a folder of its own with the
     import root on PYTHONPATH, with the project's ``warning_filters`` (its pytest
     ``filterwarnings``, read once per job by the caller: ``JobSpec.warning_filters``) applied
     as its pytest would.
@@ -173,24 +172,6 @@ def verify(
             process.close()
     result.seconds = time.monotonic() - started
     return result
-
-
-def project_folder(location: ModuleLocation, test_file: Path | None) -> Path | None:
-    """The folder of the project where the verification's copy of ``test_file`` goes: the
-    file's own, else the nearest existing one above it (no folder is made; pytest imports a
-    file there as it will the one written: no conftest.py or ``__init__.py`` lies in folders
-    not made yet, and those miogen makes are ``package_files``, as the folder above). None:
-    no project (no pyproject.toml, setup.cfg, setup.py or .git), or a file outside it."""
-    if test_file is None:
-        return None
-    root = location.project_root.resolve()
-    target = Path(test_file).resolve()
-    if not target.is_relative_to(root) or not is_project(root):
-        return None
-    folder = target.parent
-    while not folder.is_dir():
-        folder = folder.parent
-    return folder
 
 
 def _not_run(run: Measurement) -> str:

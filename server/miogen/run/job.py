@@ -23,14 +23,14 @@ from pathlib import Path
 
 from miogen.analysis.model import ModuleModel, Unit
 from miogen.analysis.module import analyze_file
-from miogen.common.project import ModuleLocation, pytest_warning_filters
+from miogen.common.project import ModuleLocation, project_folder, pytest_warning_filters
 from miogen.common.records import Event, JobOutcome, JobSpec, Progress, UnitJob, UnitOutcome
 from miogen.host.config import DEFAULTS, Options
 from miogen.host.interpreter import OWN, Interpreter
 from miogen.host.measure import Ahead, start_ahead
 from miogen.host.spare import SpareSource
 from miogen.host.supervisor import OnEvent, ShouldCancel, run_job
-from miogen.run.check import VERIFY_RUNS, project_folder
+from miogen.run.check import VERIFY_RUNS
 from miogen.run.result import ModuleRun
 from miogen.run.shares import COVERED_BY_SUITE
 from miogen.run.verify import SuiteSource, verify_outcomes

@@ -77,9 +77,9 @@ def verify_outcomes(
     runs, in case keeping leaves some out (a save or ``miogen generate`` waits for it); False:
     only once it has (``miogen ctg`` verifies many modules at once, where a process started
     for a module that leaves nothing out is CPU spent for nothing). ``folder``: the project's
-    folder the tests will be written in (``run.check.project_folder``, found once per job by
-    the caller): they are verified there, by the project's pytest; None: in a folder of their
-    own. ``warning_filters``: the project's pytest ``filterwarnings``, read once per job by the
+    folder the tests will be written in (``common.project.project_folder``, found once per job
+    by the caller): they are verified there, by the project's pytest; None: in a folder of
+    their own. ``warning_filters``: the project's pytest ``filterwarnings``, read once per job by the
     caller (the job's spec carries them: ``JobSpec.warning_filters``), for both verifications.
     """
     found = unique_names([list(o.result.tests) if o.result is not None else [] for o in outcomes])
