@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import threading
@@ -108,6 +109,43 @@ def test_a_process_started_ahead_and_never_used_is_stopped(tmp_path):
 
     [waiting] = start_ahead(tmp_path, [0])
     waiting.close()
+    assert waiting.process.returncode is not None
+    assert not Path(waiting.scratch).exists()
+
+
+def test_a_process_started_ahead_closes_though_another_thread_closed_its_pipes(tmp_path):
+    """A cancel closes the process while the verification's thread closes it too, or still
+    reads its output: the pipes may be gone under it (here closed at the OS level, as another
+    thread's close left them). Closing still stops the process and removes its folder."""
+    from miogen.host.measure import start_ahead
+
+    [waiting] = start_ahead(tmp_path, [0])
+    os.close(waiting.process.stdout.fileno())  # another thread's close, under the file object
+    waiting.close()
+    assert waiting.process.returncode is not None
+    assert not Path(waiting.scratch).exists()
+
+
+def test_a_process_started_ahead_closed_from_many_threads_at_once_closes_once(tmp_path):
+    from miogen.host.measure import start_ahead
+
+    [waiting] = start_ahead(tmp_path, [0])
+    barrier = threading.Barrier(8)
+    errors: list[BaseException] = []
+
+    def close() -> None:
+        barrier.wait()
+        try:
+            waiting.close()
+        except BaseException as error:  # noqa: BLE001 - the test reports any
+            errors.append(error)
+
+    threads = [threading.Thread(target=close) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
     assert waiting.process.returncode is not None
     assert not Path(waiting.scratch).exists()
 

@@ -6,10 +6,12 @@ coverage.py measures (invariant 2).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import subprocess
 import tempfile
+import threading
 import xml.etree.ElementTree as ElementTree
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -176,20 +178,32 @@ class Ahead:
     process: subprocess.Popen[str]
     folder: tempfile.TemporaryDirectory[str]
     seed: int  # 0: the coverage run (file order); others: reruns in other orders
+    _closing: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
+    _closed: bool = field(default=False, repr=False, compare=False)
 
     @property
     def scratch(self) -> str:
         return self.folder.name
 
     def close(self) -> None:
-        """Stop it if it still waits (or runs), and remove its folder; idempotent."""
-        if self.process.poll() is None:
-            _kill_group(self.process)
-        ended(self.process)
-        for stream in (self.process.stdin, self.process.stdout, self.process.stderr):
-            if stream is not None and not stream.closed:
-                stream.close()
-        self.folder.cleanup()
+        """Stop it if it still waits (or runs), and remove its folder; idempotent, and safe
+        from any thread: a cancel may close it while the verification's thread closes it too,
+        or still reads its output (``_run_ahead``). So it never reads the pipes itself (two
+        readers of one pipe race, and a pipe closed under a reader fails with EBADF): the group
+        is killed and waited for, and the pipes closed, whatever another thread did to them."""
+        with self._closing:
+            if self._closed:
+                return
+            self._closed = True
+            if self.process.poll() is None:
+                kill_process_group(self.process.pid)
+            self.process.wait()
+            ended(self.process)
+            for stream in (self.process.stdin, self.process.stdout, self.process.stderr):
+                if stream is not None:
+                    with contextlib.suppress(OSError, ValueError):
+                        stream.close()
+            self.folder.cleanup()
 
 
 def start_ahead(
@@ -250,7 +264,7 @@ def _run_ahead(
     except subprocess.TimeoutExpired:
         _kill_group(ahead.process)
         return Measurement(exit_code=-1, output="pytest did not finish in time")
-    except OSError:
+    except (OSError, ValueError):  # closed under it (``Ahead.close`` from a cancel)
         return None
     if ahead.process.returncode in (3, 4, NOT_RUN):
         return None
