@@ -96,6 +96,16 @@ def test_mutation_table_only_when_measured():
     json.dumps(measured.mutants)  # what results.json holds
 
 
+TOY = (  # a one-module project's module: three sides of two branches
+    "def sign(x: int) -> str:\n"
+    "    if x > 0:\n"
+    "        return 'positive'\n"
+    "    if x == 0:\n"
+    "        return 'zero'\n"
+    "    return 'negative'\n"
+)
+
+
 def toy_project(tmp_path: Path, monkeypatch) -> projects.Project:
     """A pinned sdist of a one-module project whose own test takes one side of its branch."""
     import hashlib
@@ -103,14 +113,7 @@ def toy_project(tmp_path: Path, monkeypatch) -> projects.Project:
 
     source = tmp_path / "toy-1.0"
     (source / "tests").mkdir(parents=True)
-    (source / "toy.py").write_text(
-        "def sign(x: int) -> str:\n"
-        "    if x > 0:\n"
-        "        return 'positive'\n"
-        "    if x == 0:\n"
-        "        return 'zero'\n"
-        "    return 'negative'\n"
-    )
+    (source / "toy.py").write_text(TOY)
     (source / "tests" / "test_toy.py").write_text(
         "from toy import sign\n\n\ndef test_positive():\n    assert sign(3) == 'positive'\n"
     )
@@ -305,14 +308,7 @@ def test_under_an_evaluation_budget_miogen_judges_its_mutants_against_the_suite(
     root = tmp_path / "toy"
     (root / "tests").mkdir(parents=True)
     (root / "pyproject.toml").write_text('[tool.pytest.ini_options]\npythonpath = ["."]\n')
-    (root / "toy.py").write_text(
-        "def sign(x: int) -> str:\n"
-        "    if x > 0:\n"
-        "        return 'positive'\n"
-        "    if x == 0:\n"
-        "        return 'zero'\n"
-        "    return 'negative'\n"
-    )
+    (root / "toy.py").write_text(TOY)
     (root / "tests" / "test_toy.py").write_text(  # every branch, no value checked
         "from toy import sign\n\n\ndef test_every_side():\n    assert sign(3) and sign(0) and sign(-2)\n"
     )

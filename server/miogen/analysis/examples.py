@@ -9,9 +9,10 @@ The project's tests build their inputs in steps more often than in one literal (
 "\\u200c"``, then ``valid_contextj(virama + zwnj, 1)``): there a name bound once in the test
 function (or the test module) to a literal, or to a ``+``/``*`` of such values, is folded into
 the call's arguments (``folded``); so is a parameter of a test that ``pytest.mark.parametrize``
-gives, once per row of its table (``parse(text)`` under a table of 60 date strings: 60 calls). Those folded values, and the tests' literals, are also the
-project's own values for the constant pool (``values_in_tests``): inputs its authors chose for the
-module's code, whichever unit they passed them to.
+gives, once per row of its table (``parse(text)`` under a table of 60 date strings: 60 calls).
+Those folded values, and the tests' literals, are also the project's own values for the
+constant pool (``values_in_tests``): inputs its authors chose for the module's code, whichever
+unit they passed them to.
 """
 
 from __future__ import annotations

@@ -57,23 +57,17 @@ class Run:
     structure: Structure
     counters: CounterMap | None
     calls: list[tuple[int, str]] = field(init=False)  # (statement index, callable) of the test
+    call_at: dict[int, str] = field(init=False)  # the same, by statement index
     _lines: set[int] | None = field(default=None, init=False)
     _entered: set[int] | None = field(default=None, init=False)
     _control: dict[int, float] = field(default_factory=dict, init=False)
     _first_hits: dict[tuple[int, bool | None], int] | None = field(default=None, init=False)
-    _call_at: dict[int, str] | None = field(default=None, init=False)
 
     def __post_init__(self) -> None:
         callable_of = self.structure.callable_of
         found = [(index, callable_of(statement)) for index, statement in enumerate(self.trace.test)]
         self.calls = [(index, key) for index, key in found if key is not None]
-
-    @property
-    def call_at(self) -> dict[int, str]:
-        """``calls`` by statement index (built once per run, for every goal that asks)."""
-        if self._call_at is None:
-            self._call_at = dict(self.calls)
-        return self._call_at
+        self.call_at = dict(self.calls)  # once per run, for every goal that asks
 
     def first_hit(self, hit: tuple[int, bool | None]) -> int | None:
         """The index of the statement that first took ``hit`` (a probe's line and outcome), or

@@ -570,9 +570,10 @@ def _fewer_significant(value: float) -> list[float]:
     """For a float with a fraction: the same cut to fewer significant digits, at most
     ``MAX_SIGNIFICANT`` (``0.00055`` as ``0.0005``; ``-524.03125`` as ``-500.0``, ``-520.0``,
     ``-524.0``), each cut and rounded, then the powers of ten of its sign above it up to 1
-    (``0.001``, ``0.01``, ``0.1``). Rounding to a number of decimals leaves a small number 0.0 (``round(0.00055,
-    2)``), and its steps toward 0 keep all its digits: ``inv_cdf(0.00055)``, a test of the
-    tail branch every ``p`` below 0.075 takes, had no candidate between 0.0 and itself.
+    (``0.001``, ``0.01``, ``0.1``). Rounding to a number of decimals leaves a small number
+    0.0 (``round(0.00055, 2)``), and its steps toward 0 keep all its digits:
+    ``inv_cdf(0.00055)``, a test of the tail branch every ``p`` below 0.075 takes, had no
+    candidate between 0.0 and itself.
 
     >>> _fewer_significant(0.00055)
     [0.0005, 0.0006, 0.001, 0.01, 0.1]
@@ -599,8 +600,9 @@ def _fewer_significant(value: float) -> list[float]:
 def _landmarks(value: int | float, landmarks: tuple[int, ...]) -> list[int | float]:
     """For an int or a whole float: the ``landmarks`` (the unit's own numbers), one less and
     one more, of the value's sign and smaller in magnitude, from the smallest. One value
-    moved at a time toward 0 stops where every step loses a goal: the kills of ``(y2//4 - y1//4) - (y2//100 - y1//100) + (y2//400 - y1//400)`` need each
-    quotient non-zero, which ``-14802`` has and its halves, leading digits and one-digit
+    moved at a time toward 0 stops where every step loses a goal: the kills of
+    ``(y2//4 - y1//4) - (y2//100 - y1//100) + (y2//400 - y1//400)`` need each quotient
+    non-zero, which ``-14802`` has and its halves, leading digits and one-digit
     numbers do not all keep; ``-400`` (``y2 - 1`` is ``-401``) does. A reader takes a number
     the code names, or one past it, for a boundary, not for fuzz.
 

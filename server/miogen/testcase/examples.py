@@ -202,9 +202,9 @@ def _forward(
     method = _hand_on(inner, given, extra, rest, named)
     if method is None or not (method.positional or method.keywords):
         return None
-    built = ExampleCall(cls_name, (), ())
+    built: ExampleCall | None = ExampleCall(cls_name, (), ())
     if receiver is not None:
-        built = _hand_on(receiver, given, extra, rest, named)  # type: ignore[assignment]
+        built = _hand_on(receiver, given, extra, rest, named)
     return None if built is None else (built, method)
 
 

@@ -122,8 +122,8 @@ def statement_slice(test: TestCase, index: int) -> TestCase:
 
 
 def blocked_by(test: TestCase, blocked: frozenset[tuple[object, ...]]) -> bool:
-    """Whether ``test`` is, or holds the slice (``statement_slice``) of one of its calls that is, one
-    of the ``blocked`` tests' keys (``canonical_key``)."""
+    """Whether ``test``, or the slice (``statement_slice``) of one of its calls, is one of
+    the ``blocked`` tests' keys (``canonical_key``)."""
     if canonical_key(test) in blocked:
         return True
     return any(
