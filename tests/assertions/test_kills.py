@@ -183,7 +183,7 @@ def test_a_mutant_stopped_by_the_wall_clock_cap_is_not_a_timeout_kill(write_modu
     assert looping
     for loaded in looping:
         assert mutants.kills_one(loaded, test, expected)
-        loaded.executor.waits = itertools.count(0, 10**12).__next__  # 1000 s more per read
+        loaded.executor.deadline.waits = itertools.count(0, 10**12).__next__  # 1000 s more per read
         execution = loaded.executor.run(test, trace=False)
         assert execution.timed_out and execution.capped
         assert not mutants.kills_one(loaded, test, expected)

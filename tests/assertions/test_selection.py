@@ -179,7 +179,7 @@ def test_a_mutant_stopped_by_the_wall_clock_cap_kills_nothing(write_module):
     quiet.select(seen.test, seen.observations, time.monotonic() + 60)
     capped = MutantSet(source, str(path), unit, "looping_select", timeout=0.05)
     for loaded in capped.loaded:
-        loaded.executor.waits = itertools.count(0, 10**12).__next__  # 1000 s more per read
+        loaded.executor.deadline.waits = itertools.count(0, 10**12).__next__  # 1000 s more per read
     busy = MutationAnalysis(capped)
     busy.select(seen.test, seen.observations, time.monotonic() + 60)
     looping = {

@@ -120,3 +120,13 @@ def test_this_thread_and_process_waits_read_and_never_go_back():
     first = reader()
     assert first is not None and reader() is not None and reader() >= first  # type: ignore[operator]
     assert process_waits(os.getpid()) is not None
+
+
+def test_a_deadline_started_again_for_another_timeout_scales_its_cap():
+    machine = Machine()
+    due = deadline(machine, seconds=1.0)
+    due.start(0.5)
+    machine.wait(4.0)
+    assert due.left() == pytest.approx(0.5) and not due.capped
+    machine.wait(1.0)  # ten times the new timeout
+    assert due.left() == pytest.approx(0.0) and due.capped

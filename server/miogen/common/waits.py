@@ -62,11 +62,13 @@ class ThreadWaits:
         if self._fd < 0:
             return None
         try:
-            raw = os.pread(self._fd, 128, 0)
+            return int(os.pread(self._fd, 128, 0).split()[1])
         except OSError:  # closed under us (a test closed descriptors): the wall clock from now
             self._fd = -1
             return None
-        return parse_wait(raw)
+        except (IndexError, ValueError):  # not a schedstat line (its number reused): the same
+            self._fd = -1
+            return None
 
     def close(self) -> None:
         if self._fd >= 0:
@@ -106,7 +108,7 @@ class Deadline:
     """``seconds`` on the test clock from ``start()``, and never more than ``cap_factor`` times
     that on the wall clock (``clock``). ``waits`` reads the thread's wait so far (ns)."""
 
-    __slots__ = ("seconds", "waits", "clock", "cap", "started", "waited", "capped")
+    __slots__ = ("seconds", "waits", "clock", "cap_factor", "cap", "started", "waited", "capped")
 
     def __init__(
         self,
@@ -116,12 +118,15 @@ class Deadline:
         cap_factor: float = CAP_FACTOR,
     ) -> None:
         self.seconds, self.waits, self.clock = seconds, waits, clock
-        self.cap = cap_factor * seconds
+        self.cap_factor, self.cap = cap_factor, cap_factor * seconds
         self.started = 0.0
         self.waited: int | None = None  # at the start
         self.capped = False  # the last ``left`` was bounded by the wall-clock cap
 
-    def start(self) -> None:
+    def start(self, seconds: float | None = None) -> None:
+        """Start (again: a deadline is reused for each test), for ``seconds`` if given."""
+        if seconds is not None and seconds != self.seconds:
+            self.seconds, self.cap = seconds, self.cap_factor * seconds
         self.waited = self.waits()
         self.started = self.clock()
         self.capped = False

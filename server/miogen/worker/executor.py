@@ -84,7 +84,9 @@ class Executor:
         self._root = _project_root(module)
         self.tracer = tracer
         self.timeout = timeout
-        self.waits = thread_waits()  # the run-queue wait of this (the main) thread: the test clock
+        # The test clock's deadline, reused for each test: the run-queue wait of this thread
+        # (the main one, which the alarm interrupts) does not count (``common.waits``).
+        self.deadline = Deadline(timeout, thread_waits())
         self.executions = 0
         # e.g. the heartbeat: note the test (and statement) before user code runs
         self.before_test: Callable[[TestCase], None] | None = None
@@ -128,13 +130,13 @@ class Executor:
         if watcher is not None:
             watcher.__enter__()
         global _ARMED, _DEADLINE
-        deadline = _DEADLINE = Deadline(self.timeout, self.waits)
+        deadline = _DEADLINE = self.deadline
         try:
             # Armed inside the ``try``: on a busy machine the alarm may go off before the first
             # statement (the worker descheduled once the timer is set), and the test timed out.
             # The timer is the wall clock's; as it fires, the handler extends it by the time the
             # worker waited for a CPU meanwhile (the test clock: ``_raise_timeout``).
-            deadline.start()
+            deadline.start(self.timeout)
             _ARMED = True
             signal.setitimer(signal.ITIMER_REAL, self.timeout)
             before_statement = self.before_statement
