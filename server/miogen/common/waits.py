@@ -125,8 +125,9 @@ class Deadline:
 
     def start(self, seconds: float | None = None) -> None:
         """Start (again: a deadline is reused for each test), for ``seconds`` if given."""
-        if seconds is not None and seconds != self.seconds:
-            self.seconds, self.cap = seconds, self.cap_factor * seconds
+        if seconds is not None:
+            self.seconds = seconds
+        self.cap = self.cap_factor * self.seconds
         self.waited = self.waits()
         self.started = self.clock()
         self.capped = False
