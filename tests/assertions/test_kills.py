@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import itertools
+
 from miogen.assertions.kills import MutantSet, MutantTarget, differs, fails
 from miogen.assertions.observation import Observation
+from miogen.assertions.observe import observations_of
 from miogen.testcase.model import Statement
 from miogen.worker.problem import EvaluationMode
 from worker.helpers import problem_for
@@ -152,3 +155,35 @@ def test_float_containers_within_approx_tolerance_do_not_kill():
     mapping = [Observation(1, "approx", '{"a": 0.1}')]
     assert not differs(mapping, [Observation(1, "approx", '{"a": 0.1000000000001}')])
     assert differs(mapping, [Observation(1, "approx", '{"b": 0.1}')])
+
+
+LOOPING = """
+def count_down(n: int) -> int:
+    steps = 0
+    while n != 0:
+        n -= 1
+        steps += 1
+    return steps
+"""
+
+
+def test_a_mutant_stopped_by_the_wall_clock_cap_is_not_a_timeout_kill(write_module):
+    """A mutant that loops times out and is killed; stopped instead by the cap on the wall
+    clock (a machine that never let it run: its wait for a CPU read here as always growing),
+    whether it would have timed out is not known, and it is not counted a kill."""
+    path = write_module("looping", LOOPING)
+    problem = problem_for(path, "count_down")
+    model = problem.factory.model
+    mutants = MutantSet(model.source, str(path), problem.unit, "looping", timeout=0.05)
+    test = call("count_down", n=3)
+    expected = observations_of(problem.executor.run(test), "looping")
+    looping = [
+        loaded for loaded in mutants.loaded if loaded.executor.run(test, trace=False).timed_out
+    ]
+    assert looping
+    for loaded in looping:
+        assert mutants.kills_one(loaded, test, expected)
+        loaded.executor.deadline.waits = itertools.count(0, 10**12).__next__  # 1000 s more per read
+        execution = loaded.executor.run(test, trace=False)
+        assert execution.timed_out and execution.capped
+        assert not mutants.kills_one(loaded, test, expected)

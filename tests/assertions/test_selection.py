@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import time
 
 from miogen.assertions.kills import MutantSet
@@ -153,3 +154,39 @@ def test_values_that_differ_between_runs_are_not_asserted(write_module):
     observed = observe(problem.executor, test, "clock").observations
     assert not [o for o in observed if o.kind == "equals"]
     assert [o.kind for o in observed] == ["isinstance"]
+
+
+LOOPING = """
+def count_down(n: int) -> int:
+    steps = 0
+    while n != 0:
+        n -= 1
+        steps += 1
+    return steps
+"""
+
+
+def test_a_mutant_stopped_by_the_wall_clock_cap_kills_nothing(write_module):
+    """A mutant that loops is killed by its timeout; stopped by the wall-clock cap instead (a
+    machine that never let it run: its wait for a CPU read here as always growing), what it
+    would show is not known, and no assertion is chosen for killing it."""
+    path = write_module("looping_select", LOOPING)
+    problem = problem_for(path, "count_down")
+    unit, source = problem.unit, problem.factory.model.source
+    test = (Statement("value", value=3), Statement("call", "count_down", (("n", 0),)))
+    seen = observe(problem.executor, test, "looping_select")
+    quiet = MutationAnalysis(MutantSet(source, str(path), unit, "looping_select", timeout=0.05))
+    quiet.select(seen.test, seen.observations, time.monotonic() + 60)
+    capped = MutantSet(source, str(path), unit, "looping_select", timeout=0.05)
+    for loaded in capped.loaded:
+        loaded.executor.deadline.waits = itertools.count(0, 10**12).__next__  # 1000 s more per read
+    busy = MutationAnalysis(capped)
+    busy.select(seen.test, seen.observations, time.monotonic() + 60)
+    looping = {
+        loaded.mutant.index
+        for loaded in capped.loaded
+        if loaded.executor.run(seen.test, trace=False).capped
+    }
+    assert looping and looping <= quiet.report.killed
+    assert not looping & busy.report.killed
+    assert busy.report.killed == quiet.report.killed - looping

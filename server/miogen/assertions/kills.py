@@ -222,6 +222,10 @@ class MutantSet:
         mutated = loaded.executor.run(test, trace=False)
         if mutated.refused and not mutated.timed_out:
             return False  # the sandbox stopped the mutant: nothing a test file would see
+        if mutated.capped:
+            # Stopped by the wall-clock cap before its time on the test clock was up (the
+            # machine would not let it run): not known to time out, so not a kill.
+            return False
         return differs(expected, observations_of(mutated, self.module_name))
 
 

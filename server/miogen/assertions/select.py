@@ -61,6 +61,8 @@ class MutationAnalysis:
                 self.report.killed |= self.last_killed
                 return _fallback(observed)
             execution = executor.run(test, trace=False)
+            if execution.capped:  # stopped by the wall-clock cap: what it shows is not known
+                continue
             mutated = observations_of(execution, self.module_name)
             if _fails_without_assertions(execution, test, observed):
                 self.last_killed.add(mutant.index)

@@ -9,7 +9,10 @@ import signal
 import subprocess
 import sys
 import threading
-from collections.abc import Mapping, Sequence
+import time
+from collections.abc import Callable, Mapping, Sequence
+
+from miogen.common.waits import CAP_FACTOR
 
 # The pytest processes under way (each a process group): ``stop_runs`` kills them, so that the
 # threads waiting for them return at once. Reentrant: ``stop_runs`` runs in a signal handler,
@@ -50,20 +53,27 @@ def run_group(
     env: Mapping[str, str],
     timeout: float,
     cpu_seconds: float | None = None,
+    waits: Callable[[int], int | None] | None = None,
 ) -> subprocess.CompletedProcess[str]:
     """``command`` in a process group of its own, registered while it runs; the whole group is
     killed past ``timeout`` (``subprocess.TimeoutExpired``) or when the caller is interrupted.
     ``cpu_seconds``: the process is also stopped (SIGXCPU) once it used that much CPU time,
-    where the platform lets one limit another process (``cpu_limited``)."""
+    where the platform lets one limit another process (``cpu_limited``). ``waits``: reads a
+    process's wait for a CPU (ns, ``common.waits.process_waits``); with it ``timeout`` is on
+    the test clock of the process's main thread (the time it waited for a CPU does not count;
+    its children's waits are not seen), up to ``CAP_FACTOR`` times ``timeout`` by the wall
+    clock."""
     process = subprocess.Popen(
         list(command), cwd=cwd, env=dict(env), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         stdin=subprocess.DEVNULL, text=True, start_new_session=True,
     )  # fmt: skip
+    begun = time.monotonic()
     if cpu_seconds is not None:
         _limit_cpu(process.pid, cpu_seconds)
     started(process)
+    waited = waits(process.pid) if waits is not None else None
     try:
-        stdout, stderr = process.communicate(timeout=timeout)
+        stdout, stderr = _communicate(process, timeout, begun, waited, waits)
     except BaseException:
         _signal_group(process)
         process.communicate()
@@ -71,6 +81,30 @@ def run_group(
     finally:
         ended(process)
     return subprocess.CompletedProcess(list(command), process.returncode, stdout, stderr)
+
+
+def _communicate(
+    process: subprocess.Popen[str],
+    timeout: float,
+    begun: float,
+    waited: int | None,
+    waits: Callable[[int], int | None] | None,
+) -> tuple[str, str]:
+    """``process``'s output once it ends; past ``timeout`` (by the wall clock, ``begun``),
+    waited again for as long as it waited for a CPU since (``waited`` at its start, read by
+    ``waits``), until the cap."""
+    due = timeout
+    while True:
+        try:
+            return process.communicate(timeout=max(due - (time.monotonic() - begun), 0.0))
+        except subprocess.TimeoutExpired:
+            now = waits(process.pid) if waits is not None else None
+            if now is None or waited is None:
+                raise
+            extended = min(timeout + (now - waited) / 1e9, CAP_FACTOR * timeout)
+            if extended <= due or extended <= time.monotonic() - begun:
+                raise
+            due = extended
 
 
 def cpu_limited(returncode: int) -> bool:

@@ -13,10 +13,11 @@ each unit's mutants are checked on the original once, together (``_Runner.vouch`
 
 Bounds: at most ``MAX_MUTANTS`` mutants per module, each run stopped after ``MUTANT_TIMEOUT``
 seconds of CPU time (a mutant that loops uses them up; a slow or busy machine does not), or
-after ``WALL_FACTOR`` times as long as the tests took on the original, by the clock (a mutant
-that waits). A mutant beyond the cap, one whose run was stopped so, or one whose tests could
-not be run as they pass on the original counts as killed by the suite: no test is kept for a
-kill it may not add. A mutant on lines (in a unit) no test of the suite runs is alive without a
+after ``WALL_FACTOR`` times as long as the tests took on the original, by the test clock (a
+mutant that waits; ``common.waits``: the time pytest's process waited for a CPU does not
+count, up to a cap by the wall clock). A mutant beyond the cap, one whose run was stopped so,
+or one whose tests could not be run as they pass on the original counts as killed by the
+suite: no test is kept for a kill it may not add. A mutant on lines (in a unit) no test of the suite runs is alive without a
 run. The answers are cached by content (``.miogen/suite-kills.json``): the baseline's key (every
 Python file of the project but the generated ones, its pytest configuration, the interpreter),
 the tests chosen and the mutated text.
@@ -47,6 +48,7 @@ from miogen.assertions.mutants import MutantTexts
 from miogen.common.atomic import read_or_set_aside, write_atomically
 from miogen.common.project import ModuleLocation, is_test_file
 from miogen.common.records import TestRecord
+from miogen.common.waits import process_waits
 from miogen.host.baseline import BASELINE_TIMEOUT, Baseline, project_files
 from miogen.host.interpreter import OWN, Interpreter
 from miogen.host.runs import cpu_limited, run_group
@@ -378,7 +380,9 @@ class _Runner:
         """passed | failed | timeout: the ``selection``'s run against the mutated ``text``
         (None: the original, run first). Any exit but 0 (a failure, an error collecting the
         tests when the mutant breaks an import) is a kill; timeout: the run used up its CPU
-        seconds, or waited ``WALL_FACTOR`` times as long as the original's run."""
+        seconds, or waited ``WALL_FACTOR`` times as long as the original's run (on the test
+        clock: ``run_group``'s ``waits``; the original's by the wall clock, which a busy
+        machine only lengthens)."""
         self.runs += 1  # (one asked for: an empty selection fails without pytest)
         if not selection:
             return "failed"
@@ -402,7 +406,9 @@ class _Runner:
                 "pytest", "-x", "-q", "-p", "no:cacheprovider", *plugin, *selection
             )
             try:
-                completed = run_group(command, self.root, environment, wall, self.timeout)
+                completed = run_group(
+                    command, self.root, environment, wall, self.timeout, process_waits
+                )
             except subprocess.TimeoutExpired:
                 return "timeout"
         if text is None:

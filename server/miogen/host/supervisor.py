@@ -44,6 +44,7 @@ from miogen.common.records import (
     WorkerStart,
     event_from_json,
 )
+from miogen.common.waits import CAP_FACTOR, elapsed_on_test_clock, process_waits
 from miogen.host.interpreter import OWN, Interpreter
 from miogen.host.spare import Spare, SpareSource, kill_worker, launch_worker
 from miogen.testcase.model import CALLS, drop_unused_values, from_json, statement_slice, to_json
@@ -83,6 +84,9 @@ class _Attempt:
         self.selector = selectors.DefaultSelector()
         self.selector.register(self.stdout, selectors.EVENT_READ)
         self.buffer = b""
+        # The test the heartbeat names (its start) and the worker's wait for a CPU when first
+        # seen running (``hung_past``)
+        self.seen: tuple[float, int | None] = (0.0, None)
 
     def read_events(self, timeout: float) -> list[Event] | None:
         """Events available within ``timeout``; None at end of stream."""
@@ -101,9 +105,23 @@ class _Attempt:
                     continue
         return events
 
-    def hung_for(self) -> float:
+    def hung_past(self, timeout: float) -> bool:
+        """Whether the running test is past ``timeout`` and ``HARD_KILL_GRACE`` on the test clock
+        (the worker's alarm's, ``common.waits``: time the worker waited for a CPU does not
+        count), or past the alarm's wall-clock cap and the grace: its alarm could not stop it
+        (C code that never checks for signals). The wait at the test's start is read as the
+        watch first sees it running (a poll later, at most: the wait before that counts)."""
         started = self.heartbeat.running_since()
-        return time.monotonic() - started if started else 0.0
+        if not started:
+            return False
+        if self.seen[0] != started:
+            self.seen = (started, process_waits(self.process.pid))
+        return _hung(
+            time.monotonic() - started,
+            timeout,
+            self.seen[1],
+            lambda: process_waits(self.process.pid),
+        )
 
     def kill(self) -> None:
         kill_worker(self.process)
@@ -120,6 +138,19 @@ class _Attempt:
         self.selector.close()
         self.stdout.close()
         self.heartbeat.close()
+
+
+def _hung(
+    wall: float, timeout: float, waited_at_start: int | None, waits: Callable[[], int | None]
+) -> bool:
+    """Whether a test that has run ``wall`` seconds by the wall clock is hung (``hung_past``):
+    ``waits`` reads the worker's wait for a CPU now (ns), only once the wall clock is past."""
+    limit = timeout + HARD_KILL_GRACE
+    if wall <= limit:
+        return False
+    if wall > CAP_FACTOR * timeout + HARD_KILL_GRACE:
+        return True
+    return elapsed_on_test_clock(wall, waited_at_start, waits()) > limit
 
 
 @dataclass
@@ -294,7 +325,7 @@ class _Supervisor:
                 current = self._handle(event, attempt, current)
                 if isinstance(event, WorkerError):
                     return True
-            if attempt.hung_for() > spec.test_timeout + HARD_KILL_GRACE:
+            if attempt.hung_past(spec.test_timeout):
                 attempt.kill()
                 reason = f"a test ran longer than {spec.test_timeout:g} s and was killed"
                 return self._crashed(attempt, current, reason)

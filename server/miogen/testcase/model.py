@@ -121,16 +121,50 @@ def statement_slice(test: TestCase, index: int) -> TestCase:
     return sliced if sliced is not None else test[: index + 1]
 
 
-def blocked_by(test: TestCase, blocked: frozenset[tuple[object, ...]]) -> bool:
+def blocked_by(
+    test: TestCase, blocked: frozenset[tuple[object, ...]], slices: SliceKeys | None = None
+) -> bool:
     """Whether ``test``, or the slice (``statement_slice``) of one of its calls, is one of
-    the ``blocked`` tests' keys (``canonical_key``)."""
+    the ``blocked`` tests' keys (``canonical_key``); ``slices``: the slices' keys found before."""
     if canonical_key(test) in blocked:
         return True
+    if slices is not None:
+        return any(key in blocked for key in slices.of(test))
     return any(
         canonical_key(statement_slice(test, index)) in blocked
         for index, statement in enumerate(test)
         if statement.kind in CALLS
     )
+
+
+class SliceKeys:
+    """The keys of the slices of a test's calls (``statement_slice``), each found once.
+
+    A call's slice is made of the statements up to it only, so it is a function of that
+    prefix: a test evaluated again (a view of the problem in another mode, the archive's
+    tests re-run, a shrinking's candidates) and a mutant of a test that kept its first
+    statements find their slices here instead of computing them again. At most ``limit``
+    prefixes are kept (all are dropped when full: the search has moved on)."""
+
+    def __init__(self, limit: int = 50_000) -> None:
+        self.limit = limit
+        self._by_prefix: dict[tuple[object, ...], tuple[object, ...]] = {}
+
+    def of(self, test: TestCase) -> list[tuple[object, ...]]:
+        """The canonical keys of the slices of ``test``'s calls, in their order."""
+        parts = canonical_key(test)
+        found = []
+        for index, statement in enumerate(test):
+            if statement.kind not in CALLS:
+                continue
+            prefix = parts[: index + 1]
+            key = self._by_prefix.get(prefix)
+            if key is None:
+                if len(self._by_prefix) >= self.limit:
+                    self._by_prefix.clear()
+                key = self._by_prefix[prefix] = canonical_key(statement_slice(test, index))
+            found.append(key)
+        return found
 
 
 def drop_unused_values(test: TestCase) -> TestCase:

@@ -12,6 +12,7 @@ import types
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from miogen.common.waits import Deadline, thread_waits
 from miogen.instrument import runtime, tally
 from miogen.testcase.model import Statement, TestCase
 from miogen.worker import entropy, sandbox, special, world
@@ -37,6 +38,9 @@ class Execution:
     exception_module: str = ""
     exception_class: type[BaseException] | None = None  # to name it as a test would import it
     timed_out: bool = False
+    # Stopped by the wall-clock cap (common/waits.py) before its time on the test clock was up:
+    # the machine did not let it run, and whether it would have timed out is not known.
+    capped: bool = False
     refused: str = ""  # what the sandbox refused (or "run longer than 1 s"): never emitted
     # Statement counters of counted modules (instrument/counting.py) and the smallest infection
     # distance per probed mutant (0: weakly killed); the tally's own objects, not copies.
@@ -80,6 +84,9 @@ class Executor:
         self._root = _project_root(module)
         self.tracer = tracer
         self.timeout = timeout
+        # The test clock's deadline, reused for each test: the run-queue wait of this thread
+        # (the main one, which the alarm interrupts) does not count (``common.waits``).
+        self.deadline = Deadline(timeout, thread_waits())
         self.executions = 0
         # e.g. the heartbeat: note the test (and statement) before user code runs
         self.before_test: Callable[[TestCase], None] | None = None
@@ -122,10 +129,14 @@ class Executor:
         signal.signal(signal.SIGALRM, _raise_timeout)  # user code may have replaced the handler
         if watcher is not None:
             watcher.__enter__()
-        global _ARMED
+        global _ARMED, _DEADLINE
+        deadline = _DEADLINE = self.deadline
         try:
             # Armed inside the ``try``: on a busy machine the alarm may go off before the first
             # statement (the worker descheduled once the timer is set), and the test timed out.
+            # The timer is the wall clock's; as it fires, the handler extends it by the time the
+            # worker waited for a CPU meanwhile (the test clock: ``_raise_timeout``).
+            deadline.start(self.timeout)
             _ARMED = True
             signal.setitimer(signal.ITIMER_REAL, self.timeout)
             before_statement = self.before_statement
@@ -170,6 +181,7 @@ class Executor:
             world.settle()
             if self.after_test is not None:
                 self.after_test()
+        capped = timed_out and deadline.capped
         if timed_out and not refused:
             refused = f"run longer than {self.timeout:g} s"
         elif limited and not refused:
@@ -181,7 +193,7 @@ class Executor:
         order = tuple(runtime.HITS)
         return Execution(
             test[:executed], arcs, distances, set(order), values, exception, exception_module,
-            exception_class, timed_out, refused, tally.COUNTS, tally.INFECTIONS, raised_inside,
+            exception_class, timed_out, capped, refused, tally.COUNTS, tally.INFECTIONS, raised_inside,
             frozenset(drew), raised_by_project, order, tuple(marks),
         )  # fmt: skip
 
@@ -295,13 +307,24 @@ def _raised_in(traceback: types.TracebackType | None, root: str) -> bool:
 
 
 _ARMED = False  # whether the alarm may still stop the running test
+_DEADLINE: Deadline | None = None  # the running test's, on the test clock
 
 
 def _raise_timeout(signum: int, frame: object) -> None:
-    """The test's time is up, unless it has just ended: an alarm that fires while the timer is
-    being disarmed (after the test) would otherwise escape ``run`` and end the worker."""
-    if _ARMED:
-        raise TestTimeout()
+    """The test's time is up, unless it has just ended (an alarm that fires while the timer is
+    being disarmed, after the test, would otherwise escape ``run`` and end the worker), or the
+    worker waited for a CPU meanwhile: then the timer is set again for the time left on the
+    test clock (up to its wall-clock cap), so that a busy machine stops the same tests a quiet
+    one does. One ``pread`` and a few sums (``common.waits``): nothing slow for a handler."""
+    if not _ARMED:
+        return
+    deadline = _DEADLINE
+    if deadline is not None:
+        left = deadline.left()
+        if left > 0:
+            signal.setitimer(signal.ITIMER_REAL, max(left, 1e-6))
+            return
+    raise TestTimeout()
 
 
 def _message(error: BaseException) -> str:

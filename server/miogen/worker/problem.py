@@ -21,7 +21,7 @@ from miogen.analysis.targets import CodeMap
 from miogen.assertions.kills import MutantSet, MutantTarget
 from miogen.criteria import UnitCriteria, proxies
 from miogen.testcase.crossover import crossover
-from miogen.testcase.model import TestCase, blocked_by, size
+from miogen.testcase.model import SliceKeys, TestCase, blocked_by, size
 from miogen.testcase.mutation import mutate
 from miogen.testcase.sampling import TestFactory
 from miogen.worker.executor import Execution, Executor
@@ -77,6 +77,7 @@ class UnitProblem:
         self.unit = unit
         self.code = code
         self.blocked = blocked  # canonical keys of tests (or their slices) that killed a worker
+        self.slices = SliceKeys()  # the evaluated tests' calls' slices, for ``blocked``
         self.mode = mode
         self.by_id: dict[int, Target] = {t.id: t for t in unit.targets}
         self.settled = frozenset(i for i in settled if i in self.by_id)
@@ -91,12 +92,14 @@ class UnitProblem:
         self._goals = 0  # the criteria's goal count when ``_targets`` was built
 
     def under(self, mode: EvaluationMode) -> UnitProblem:
-        """The same problem evaluated in ``mode`` (executor, blocked tests and refusals shared)."""
+        """The same problem evaluated in ``mode`` (executor, blocked tests and their slices,
+        refusals shared)."""
         view = UnitProblem(
             self.factory, self.executor, self.unit, self.code, self.blocked, mode,
             self.criteria, self.performance, self.settled,
         )  # fmt: skip
         view.refusals, view._first_line = self.refusals, self._first_line
+        view.slices = self.slices
         return view
 
     def targets(self) -> Collection[Hashable]:
@@ -140,7 +143,7 @@ class UnitProblem:
         return mutate(self.factory, individual, rng)
 
     def evaluate(self, individual: TestCase) -> Evaluated[TestCase]:
-        if self.blocked and blocked_by(individual, self.blocked):
+        if self.blocked and blocked_by(individual, self.blocked, self.slices):
             return Evaluated(individual, {}, size(individual))
         execution = self.executor.run(individual)
         if execution.refused:
