@@ -7,7 +7,7 @@ import ast
 from pathlib import Path
 
 SERVER = Path(__file__).resolve().parents[2] / "server" / "miogen"
-STEPS = ["locate", "inside", "by_suite", "run_and_verify", "write_module"]
+STEPS = ["locate", "confine", "by_suite", "run_and_verify", "write_module"]
 
 
 def _flow() -> ast.FunctionDef:
