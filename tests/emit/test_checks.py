@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -170,3 +171,31 @@ def test_the_projects_line_length_conventions_and_fix_setting_hold(tmp_path: Pat
     assert done.returncode == 0, done.stdout + text
     fixed = subprocess.run([ruff(), "check", str(written)], cwd=tmp_path, capture_output=True)
     assert fixed.returncode == 0 and written.read_text() == text
+
+
+def test_the_checkers_are_looked_up_once_before_any_runs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``check_notes`` finds both checkers in the project's environment first (``emit.formatting``
+    knows where its tools are), then runs them: it does not go back to the lookup between the
+    runs (issue 25)."""
+    (tmp_path / "pyproject.toml").write_text(STRICT_RUFF + "\n[tool.mypy]\nstrict = false\n")
+    events: list[str] = []
+
+    def looked_up(name: str) -> Callable[[Path | None], str]:
+        def find(root: Path | None) -> str:
+            events.append(f"find {name}")
+            return name
+
+        return find
+
+    def run(command: list[str], cwd: Path | None) -> str:
+        events.append(f"run {command[0]}")
+        return ""
+
+    monkeypatch.setattr("miogen.emit.checks.ruff_executable", looked_up("ruff"))
+    monkeypatch.setattr("miogen.emit.checks.mypy_executable", looked_up("mypy"), raising=False)
+    monkeypatch.setattr("miogen.emit.checks._run", run)
+    written = tmp_path / "tests" / "test_shapes_miogen.py"
+    assert check_notes(written, project_style(written)) == []
+    assert events == ["find ruff", "find mypy", "run ruff", "run mypy"]

@@ -156,6 +156,14 @@ def ruff_executable(root: Path | None) -> str | None:
         return shutil.which("ruff")
 
 
+def mypy_executable(root: Path | None) -> str | None:
+    """The project's mypy (its environment's first), None where none is installed."""
+    for folder in environment_folders(root):
+        if (folder / "mypy").is_file():
+            return str(folder / "mypy")
+    return None
+
+
 def _run(command: list[str], source: str, cwd: Path | None) -> str | None:
     try:
         done = subprocess.run(

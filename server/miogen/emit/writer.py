@@ -89,12 +89,12 @@ def write_merged(
     The tests are made in the project's ``style`` first (``emit.style.project_style`` of
     ``path``, read by the caller). Returns the path written and the merge result for that file.
     """
-    confined: Confined | None = None
+    confined = path if isinstance(path, Confined) else None
     if isinstance(path, Confined):
-        confined, file, root, setting = path, path.path, path.root, path.setting
-    else:
-        file = Path(path)
-    imports, tests = _prepared(imports, tests, file, style)
+        root, setting = path.root, path.setting
+        path = path.path
+    path = Path(path)
+    imports, tests = _prepared(imports, tests, path, style)
 
     def merge(existing: str | None) -> MergeResult:
         # a file that has the fixture keeps its own, as in ``merge_text``
@@ -102,7 +102,7 @@ def write_merged(
         here = [t for t in tests if t.name != FIXTURE_NAME] if fixture else tests
         return merged(existing, imports, here, header, style)
 
-    candidates = itertools.chain([file], files.fallback_candidates(file))
+    candidates = itertools.chain([path], files.fallback_candidates(path))
     for index, candidate in enumerate(itertools.islice(candidates, FALLBACK_TRIES)):
         if index == 0 and confined is not None:
             target = confined.target  # checked once, before the run
@@ -114,4 +114,4 @@ def write_merged(
             return candidate, files.merge_into(target, merge, own_only or index > 0, packages)
         except UnmergeableFile:
             continue
-    raise UnmergeableFile(f"no mergeable file among {FALLBACK_TRIES} candidates for {file}")
+    raise UnmergeableFile(f"no mergeable file among {FALLBACK_TRIES} candidates for {path}")

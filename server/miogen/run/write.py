@@ -74,9 +74,10 @@ def write_module(
     started = time.monotonic()
     location = result.location
     style = project_style(output.path)  # read once: the tests are made, and checked, in it
-    result.output, result.merge = write_tests(
-        confined or output.path, tests, location.module_name, result.model.has_module_state, output.root,
-        output.setting, output.own_only, output.tests_root, style,
+    imports, generated = module_text(tests, location.module_name, result.model.has_module_state)
+    result.output, result.merge = write_merged(
+        confined or output.path, imports, generated, style, HEADER, root=output.root,
+        setting=output.setting, own_only=output.own_only, tests_root=output.tests_root,
     )  # fmt: skip
     verified_there = result.verification is not None and result.verification.in_project
     if not verified_there and (problem := import_problem(location, result.output, interpreter)):
@@ -106,7 +107,7 @@ def merge_into(
 
 
 def write_tests(
-    path: Path | Confined,
+    path: Path,
     tests: Sequence[TestRecord],
     module_name: str,
     module_state: bool,
@@ -114,21 +115,17 @@ def write_tests(
     setting: str = "tests-directory in [tool.miogen]",
     own_only: bool = True,
     tests_root: Path | None = None,
-    style: Style | None = None,
 ) -> tuple[Path, MergeResult]:
     """Merge ``tests`` into the file at ``path`` (insert-only, atomic; a fallback file when it
     cannot be merged into, or is not miogen's while ``own_only``); returns the path written and
     the merge. The file written must resolve inside ``root`` (else OutsideRoot, naming
-    ``setting``, and nothing is written; a ``Confined`` path was checked already, and brings
-    its root and setting for the fallbacks). ``tests_root``: the project's test folder; where it is
+    ``setting``, and nothing is written). ``tests_root``: the project's test folder; where it is
     a package, the folders made under it get an ``__init__.py`` of miogen's
-    (``project.package_files``). ``style``: the project's (``emit.style``), read from ``path``
-    when not given."""
+    (``project.package_files``). The tests are made in the project's style (``emit.style``)."""
     imports, generated = module_text(tests, module_name, module_state)
-    where = path.path if isinstance(path, Confined) else Path(path)
     return write_merged(
-        path, imports, generated, project_style(where) if style is None else style, HEADER,
-        root=root, setting=setting, own_only=own_only, tests_root=tests_root,
+        Path(path), imports, generated, project_style(path), HEADER, root=root, setting=setting,
+        own_only=own_only, tests_root=tests_root,
     )  # fmt: skip
 
 
