@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -65,7 +66,7 @@ def ruff_no_fix(path: Path, root: Path) -> subprocess.CompletedProcess[str]:
 
 def test_the_written_file_passes_the_projects_ruff_without_a_fix(tmp_path: Path) -> None:
     path = strict_project(tmp_path)
-    written, _ = write_merged(path, IMPORTS, [PARAMETRIZED, RAISES])
+    written, _ = write_merged(path, IMPORTS, [PARAMETRIZED, RAISES], project_style(path))
     text = written.read_text()
     assert text.splitlines()[0].startswith("from __future__ import annotations") or (
         "\nfrom __future__ import annotations\n" in text
@@ -80,7 +81,9 @@ def test_the_written_file_passes_the_projects_ruff_without_a_fix(tmp_path: Path)
 def test_what_no_fix_can_mend_is_reported(tmp_path: Path) -> None:
     path = strict_project(tmp_path)
     plain = GeneratedTest("test_one", "def test_one():\n    assert shapes.name(1) == 'one'\n")
-    written, _ = write_merged(path, IMPORTS, [plain])  # pytest imported, and unused
+    written, _ = write_merged(
+        path, IMPORTS, [plain], project_style(path)
+    )  # pytest imported, and unused
     found = ruff_findings(written, project_style(written))
     assert [f.split()[0] for f in found] == ["F401"], found
     [note] = check_notes(written, project_style(written))
@@ -89,7 +92,12 @@ def test_what_no_fix_can_mend_is_reported(tmp_path: Path) -> None:
 
 def test_without_a_ruff_configuration_nothing_is_checked(tmp_path: Path) -> None:
     (tmp_path / "pyproject.toml").write_text('[project]\nname = "shapes"\n')
-    written, _ = write_merged(tmp_path / "tests" / "test_x.py", IMPORTS, [RAISES])
+    written, _ = write_merged(
+        tmp_path / "tests" / "test_x.py",
+        IMPORTS,
+        [RAISES],
+        project_style(tmp_path / "tests" / "test_x.py"),
+    )
     assert "from __future__" not in written.read_text()
     assert ruff_findings(written, project_style(written)) == []
 
@@ -102,7 +110,12 @@ def has_mypy() -> bool:
 def test_mypy_of_the_project_finds_no_error_in_the_written_file(tmp_path: Path) -> None:
     (tmp_path / "pyproject.toml").write_text(STRICT_RUFF + "\n[tool.mypy]\nstrict = false\n")
     (tmp_path / "shapes.py").write_text("def name(n: int) -> str:\n    return str(n)\n")
-    written, _ = write_merged(tmp_path / "tests" / "test_shapes_miogen.py", IMPORTS, [RAISES])
+    written, _ = write_merged(
+        tmp_path / "tests" / "test_shapes_miogen.py",
+        IMPORTS,
+        [RAISES],
+        project_style(tmp_path / "tests" / "test_shapes_miogen.py"),
+    )
     style = project_style(written)
     assert style.mypy
     assert mypy_errors(written, style) == []
@@ -149,7 +162,7 @@ def test_the_projects_line_length_conventions_and_fix_setting_hold(tmp_path: Pat
     style = project_style(path)
     assert style.line_length == 60 and style.import_aliases == (("datetime", "dt"),)
     imports = ["import datetime", "import shapes"]
-    written, _ = write_merged(path, imports, [DATED], header=HEADER)
+    written, _ = write_merged(path, imports, [DATED], project_style(path), header=HEADER)
     text = written.read_text()
     assert "import datetime as dt\n" in text and "shapes.since(dt.date(1999, 3, 1))" in text
     assert "# datetime.date" in text  # a comment is no code
@@ -158,3 +171,31 @@ def test_the_projects_line_length_conventions_and_fix_setting_hold(tmp_path: Pat
     assert done.returncode == 0, done.stdout + text
     fixed = subprocess.run([ruff(), "check", str(written)], cwd=tmp_path, capture_output=True)
     assert fixed.returncode == 0 and written.read_text() == text
+
+
+def test_the_checkers_are_looked_up_once_before_any_runs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``check_notes`` finds both checkers in the project's environment first (``emit.formatting``
+    knows where its tools are), then runs them: it does not go back to the lookup between the
+    runs (issue 25)."""
+    (tmp_path / "pyproject.toml").write_text(STRICT_RUFF + "\n[tool.mypy]\nstrict = false\n")
+    events: list[str] = []
+
+    def looked_up(name: str) -> Callable[[Path | None], str]:
+        def find(root: Path | None) -> str:
+            events.append(f"find {name}")
+            return name
+
+        return find
+
+    def run(command: list[str], cwd: Path | None) -> str:
+        events.append(f"run {command[0]}")
+        return ""
+
+    monkeypatch.setattr("miogen.emit.checks.ruff_executable", looked_up("ruff"))
+    monkeypatch.setattr("miogen.emit.checks.mypy_executable", looked_up("mypy"), raising=False)
+    monkeypatch.setattr("miogen.emit.checks._run", run)
+    written = tmp_path / "tests" / "test_shapes_miogen.py"
+    assert check_notes(written, project_style(written)) == []
+    assert events == ["find ruff", "find mypy", "run ruff", "run mypy"]

@@ -48,7 +48,7 @@ def test_the_projects_ruff_configuration_is_used(tmp_path: Path) -> None:
         "[tool.ruff]\nline-length = 70\n[tool.ruff.format]\nquote-style = 'single'\n"
     )
     path = tmp_path / "tests" / "test_shapes.py"
-    written, _ = write_merged(path, ["import pytest"], [LONG, SHORT])
+    written, _ = write_merged(path, ["import pytest"], [LONG, SHORT], project_style(path))
     text = written.read_text()
     assert "assert f(x='a') == 1" in text and lines_fit(text, 70), text
 

@@ -7,6 +7,7 @@ import subprocess
 from pathlib import Path
 
 from emit.test_merge import ruff
+from miogen.emit.imports import plan_imports
 from miogen.emit.merge import GeneratedTest, merge_tests
 from miogen.emit.style import Style
 
@@ -95,3 +96,15 @@ def test_wide_from_imports_wrap_at_the_project_line_length() -> None:
     wide = merge_tests(None, [f"from shapes import {names}"], [], style=Style(line_length=100))
     assert narrow.text.startswith("from shapes import (\n    name0,\n")
     assert wide.text == f"from shapes import {names}\n"
+
+
+def test_a_required_import_that_is_not_an_import_statement_is_left_out() -> None:
+    """The project's required-imports arrive as configured (``emit.style`` does not parse
+    them); the plan parses them once, with the tests' imports, and leaves out a line that is
+    not an import statement, as ruff's isort does not apply it either."""
+    style = Style(required_imports=("from __future__ import annotations", "not python(", ""))
+    plan = plan_imports(["import pytest"], None, style)
+    assert [added.item.statement() for added in plan.added] == [
+        "from __future__ import annotations",
+        "import pytest",
+    ]

@@ -25,6 +25,7 @@ from miogen.emit.merge import (
     fallback_path,
     merge_tests,
 )
+from miogen.emit.style import project_style
 from miogen.emit.writer import write_merged
 
 BOM = "\ufeff"
@@ -263,7 +264,9 @@ def test_write_merged_leaves_an_unmergeable_file_byte_identical(text: str) -> No
         path = Path(directory) / "test_shapes.py"
         data = text.encode("utf-8", "surrogatepass")
         path.write_bytes(data)
-        written, result = write_merged(path, ["import pytest"], [AREA], own_only=False)
+        written, result = write_merged(
+            path, ["import pytest"], [AREA], project_style(path), own_only=False
+        )
         assert written == Path(directory) / "test_shapes_miogen.py"
         assert path.read_bytes() == data
         assert written.read_text() == result.text
@@ -278,7 +281,7 @@ def test_write_merged_writes_what_merge_tests_returns(
     with tempfile.TemporaryDirectory() as directory:
         path = Path(directory) / "test_shapes.py"
         path.write_bytes(existing.encode("utf-8"))
-        written, result = write_merged(path, imports, tests, own_only=False)
+        written, result = write_merged(path, imports, tests, project_style(path), own_only=False)
         bom = BOM if existing.startswith(BOM) else ""  # kept aside while merging
         assert written == path
         assert path.read_bytes() == (bom + result.text).encode("utf-8")
@@ -576,7 +579,9 @@ def test_new_module_is_stable_under_ruff_format(
 
 def test_write_merged_creates_a_new_file(tmp_path: Path) -> None:
     path = tmp_path / "tests" / "test_shapes.py"
-    written, result = write_merged(path, ["import pytest"], [AREA], header="Tests for shapes.")
+    written, result = write_merged(
+        path, ["import pytest"], [AREA], project_style(path), header="Tests for shapes."
+    )
     assert written == path
     assert (
         path.read_text()
@@ -590,11 +595,11 @@ def test_write_merged_keeps_mode_and_does_not_touch_an_unchanged_file(tmp_path: 
     path = tmp_path / "test_shapes.py"
     path.write_bytes(USER_FILE.encode())
     path.chmod(0o640)
-    write_merged(path, [], [PERIMETER], own_only=False)
+    write_merged(path, [], [PERIMETER], project_style(path), own_only=False)
     assert stat.S_IMODE(path.stat().st_mode) == 0o640
     before = path.stat().st_mtime_ns
     os.utime(path, ns=(before - 10**9, before - 10**9))
-    _, again = write_merged(path, [], [PERIMETER], own_only=False)
+    _, again = write_merged(path, [], [PERIMETER], project_style(path), own_only=False)
     assert again.added == [] and path.stat().st_mtime_ns == before - 10**9
 
 
@@ -602,11 +607,11 @@ def test_write_merged_keeps_latin1_bytes_and_bom(tmp_path: Path) -> None:
     latin = tmp_path / "test_latin.py"
     original = "# -*- coding: latin-1 -*-\nNAME = 'café'\n".encode("latin-1")
     latin.write_bytes(original)
-    write_merged(latin, [], [AREA], own_only=False)
+    write_merged(latin, [], [AREA], project_style(latin), own_only=False)
     assert latin.read_bytes().startswith(original)
     bom = tmp_path / "test_bom.py"
     bom.write_bytes(b"\xef\xbb\xbfx = 1\r\n")
-    write_merged(bom, [], [AREA], own_only=False)
+    write_merged(bom, [], [AREA], project_style(bom), own_only=False)
     assert (
         bom.read_bytes()
         == b"\xef\xbb\xbfx = 1\r\n\r\n\r\n" + AREA.source.replace("\n", "\r\n").encode()
@@ -626,7 +631,7 @@ def test_write_merged_falls_back_when_the_tests_cannot_be_encoded(tmp_path: Path
     path = tmp_path / "test_latin.py"
     original = "# -*- coding: latin-1 -*-\nNAME = 'café'\n".encode("latin-1")
     path.write_bytes(original)
-    written, result = write_merged(path, [], [UNICODE], own_only=False)
+    written, result = write_merged(path, [], [UNICODE], project_style(path), own_only=False)
     assert written == tmp_path / "test_latin_miogen.py" and path.read_bytes() == original
     assert result.added == ["test_unicode_name"]
 
@@ -636,7 +641,7 @@ def test_write_merged_writes_through_a_symlink(tmp_path: Path) -> None:
     target.write_text("x = 1\n")
     link = tmp_path / "test_link.py"
     link.symlink_to(target)
-    write_merged(link, [], [AREA], own_only=False)
+    write_merged(link, [], [AREA], project_style(link), own_only=False)
     assert link.is_symlink() and target.read_text().startswith("x = 1\n\n\ndef test_area")
 
 
@@ -648,7 +653,7 @@ def test_fallback_path_skips_unmergeable_candidates(tmp_path: Path) -> None:
     (tmp_path / "test_shapes_miogen_2.py").write_text(f"{HEADER}\nx = 1\n")
     assert fallback_path(path) == tmp_path / "test_shapes_miogen_2.py"
     path.write_text("def broken(:\n")
-    written, _ = write_merged(path, [], [AREA])
+    written, _ = write_merged(path, [], [AREA], project_style(path))
     assert written == tmp_path / "test_shapes_miogen_2.py"
     assert (tmp_path / "test_shapes_miogen.py").read_text() == f"{HEADER}\ndef (:\n"
     assert written.read_text().startswith(f"{HEADER}\nx = 1\n\n\ndef test_area")
@@ -669,21 +674,25 @@ def test_fallback_path_skips_unmergeable_candidates(tmp_path: Path) -> None:
 def test_write_merged_never_touches_a_file_without_the_marker(tmp_path: Path, human: str) -> None:
     path = tmp_path / "test_shapes_miogen.py"
     path.write_text(human)
-    written, result = write_merged(path, ["import pytest"], [AREA], header=HEADER)
+    written, result = write_merged(
+        path, ["import pytest"], [AREA], project_style(path), header=HEADER
+    )
     assert path.read_text() == human
     assert written == tmp_path / "test_shapes_miogen_2.py" and result.added == ["test_area"]
     assert written.read_text().startswith(HEADER)
-    again, _ = write_merged(path, ["import pytest"], [PERIMETER], header=HEADER)
+    again, _ = write_merged(
+        path, ["import pytest"], [PERIMETER], project_style(path), header=HEADER
+    )
     assert again == written and path.read_text() == human
     assert "def test_perimeter" in written.read_text()
 
 
 def test_a_new_file_starts_with_the_marker_and_is_then_updated(tmp_path: Path) -> None:
     path = tmp_path / "test_shapes_miogen.py"
-    written, _ = write_merged(path, ["import pytest"], [AREA], header=HEADER)
+    written, _ = write_merged(path, ["import pytest"], [AREA], project_style(path), header=HEADER)
     assert written == path and is_generated(path.read_text())
     assert path.read_text().splitlines()[0] == HEADER
-    again, result = write_merged(path, [], [PERIMETER], header=HEADER)
+    again, result = write_merged(path, [], [PERIMETER], project_style(path), header=HEADER)
     assert again == path and result.added == ["test_perimeter"]
 
 

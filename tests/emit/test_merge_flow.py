@@ -21,8 +21,9 @@ PARTS = [
     ("placement", "place_tests"),
     ("layout", "merged_text"),
 ]
-# The project's style, in order, on the way to the file (``writer._prepared``).
-PREPARED = ["project_style", "spelled", "conventional", "format_tests"]
+# The project's style, in order, on the way to the file (``writer._prepared``); the style
+# itself is read by the writer's caller, once (``run.write``).
+PREPARED = ["spelled", "conventional", "format_tests"]
 
 
 @functools.cache
@@ -109,6 +110,8 @@ def test_the_project_style_is_applied_once_in_order_before_the_merge():
         assert called.index("_prepared") < called.index("merged"), flow
         assert set(called).isdisjoint({*PREPARED, "merge_tests"}), flow  # not a second time
         assert back_into_own_module(tree, flow) == [], flow
+    # the style is the caller's, read once and handed down (``run.write``), never re-read here
+    assert "project_style" not in calls(tree)
 
 
 def test_the_checks_find_parts_out_of_order_and_a_way_back():

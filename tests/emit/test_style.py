@@ -84,7 +84,7 @@ def test_outside_any_project_the_current_folder_is_the_root_as_in_ruff(
                 "required-imports = ['from __future__ import annotations', 'not python(']\n"
             },
             True,
-            ("from __future__ import annotations",),
+            ("from __future__ import annotations", "not python("),  # as configured
             False,
         ),
         ({"ruff.toml": "[isort]\nrequired-imports = ['import os']\n"}, True, ("import os",), False),

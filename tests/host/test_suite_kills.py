@@ -8,7 +8,7 @@ from pathlib import Path
 from miogen.analysis.model import Unit
 from miogen.analysis.module import analyze_file
 from miogen.assertions.mutants import list_mutants, mutant_source
-from miogen.host.baseline import project_baseline
+from miogen.host.baseline import Baseline, FileCoverage, project_baseline
 from miogen.host.interpreter import OWN
 from miogen.host.suite_kills import KILLS_PATH, MutantId, _Runner, suite_kills
 
@@ -311,9 +311,29 @@ def test_every_mutant_is_planned_from_one_parse_of_the_module(tmp_path, monkeypa
     baseline = Baseline(tmp_path, ran=True)
     runner = _Runner(tmp_path, "subject", path, OWN, 1.0)
     plans = _planned(
-        chosen, TIERS, {"tier": tier}, {"tier": set()}, _LineTests(baseline, path), runner,
+        chosen, TIERS, {"tier": tier}, {"tier": set()}, _LineTests(baseline.coverage_of(path)), runner,
         "key", path, SuiteKills(),
     )  # fmt: skip
     assert parsed.count(TIERS) == 1
     assert {p.mutant: p.text for p in plans} == {m: text for m, (text, _) in expected.items()}
     assert all(p.selection is None for p in plans)  # no test runs them: nothing is run
+
+
+def test_the_modules_coverage_is_asked_of_the_baseline_once(tmp_path: Path) -> None:
+    """Each unit's tests and each line's come from one answer of the baseline for the module
+    (issue 25: it was asked again for every unit, and once more for the lines)."""
+    asked: list[Path] = []
+
+    class Counted(Baseline):
+        def coverage_of(self, path: Path) -> FileCoverage:
+            asked.append(path)
+            return super().coverage_of(path)
+
+    path = tmp_path / "subject.py"
+    path.write_text(SUBJECT, "utf-8")
+    model = analyze_file(path, "subject")
+    assert len(model.units) == 2
+    mutants = {(unit.name, m.index) for unit in model.units for m in list_mutants(SUBJECT, unit)}
+    found = suite_kills(Counted(tmp_path, ran=True), path, "subject", SUBJECT, model.units, mutants)
+    assert found.alive == mutants and found.runs == 0  # no test of the suite runs them
+    assert asked == [path]

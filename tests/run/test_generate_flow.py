@@ -7,7 +7,7 @@ import ast
 from pathlib import Path
 
 SERVER = Path(__file__).resolve().parents[2] / "server" / "miogen"
-STEPS = ["locate", "inside", "by_suite", "run_and_verify", "write_module"]
+STEPS = ["locate", "confine", "by_suite", "run_and_verify", "write_module"]
 
 
 def _flow() -> ast.FunctionDef:
@@ -113,3 +113,17 @@ def test_the_verification_flow_starts_no_pytest_process_check_verify_does():
     assert "keep" in {a.arg for a in verify.args.args + verify.args.kwonlyargs}
     assert "prepare" in _called(verify)
     assert "RetryAhead" not in _called(tree)  # no process of check's made for it to take
+
+
+def test_the_write_reads_the_style_then_writes_without_coming_back_to_its_module():
+    """``write.write_module`` reads the project's style once and hands it to the writer and to
+    the checks of the written file; after it left ``run.write`` for the style it does not come
+    back into the module's own helpers (issue 25: it went style -> ``write_tests`` -> writer)."""
+    tree = ast.parse((SERVER / "run" / "write.py").read_text("utf-8"))
+    own = {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
+    flow = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "write_module")
+    called = _called(flow)
+    assert called.count("project_style") == 1
+    after_style = called[called.index("project_style") + 1 :]
+    assert own & set(after_style) <= {"import_problem"}  # the import note: after the write
+    assert after_style.index("write_merged") < after_style.index("check_notes")

@@ -2,16 +2,24 @@
 
 from __future__ import annotations
 
+import ast
+from collections import Counter
 from pathlib import Path
 
 import pytest
-from miogen.common import project
+from miogen.analysis.module import analyze_file
+from miogen.common import confine as confine_module
+from miogen.common import project, syntax
+from miogen.common.confine import confine
 from miogen.common.project import locate
-from miogen.common.records import TestRecord
+from miogen.common.records import TestRecord, UnitOutcome
+from miogen.emit import style
 from miogen.emit.module import module_text
 from miogen.emit.state import FIXTURE_NAME as FIXTURE
+from miogen.emit.style import Style
 from miogen.host.config import Options
-from miogen.run.write import merge_into, output_for
+from miogen.run.result import ModuleRun, UnitRun
+from miogen.run.write import Output, merge_into, output_for, write_module
 
 
 def record(name: str, body: str) -> TestRecord:
@@ -73,3 +81,94 @@ def test_an_output_named_outside_the_project_resolves_into_its_own_folder(
     assert inside.setting == "--output" and inside.tests_root is None
     elsewhere = output_for(location, Options(), Path("../out/test_mod.py"))
     assert elsewhere.root == tmp_path / "out"
+
+
+WORDS = "def letters():\n    return 'ab'\n"
+PROJECT = (
+    "[project]\nname = 'words'\nrequires-python = '>=3.10'\n[tool.ruff]\nline-length = 100\n"
+    "[tool.ruff.lint.isort]\nrequired-imports = ['from __future__ import annotations']\n"
+)
+
+
+def run_of(tmp_path: Path, tests: list[TestRecord]) -> ModuleRun:
+    (tmp_path / "words.py").write_text(WORDS)
+    location = locate(tmp_path / "words.py", tmp_path)
+    model = analyze_file(location.path, location.module_name)
+    unit = model.select(None)[0]
+    return ModuleRun(location, model, [UnitRun(unit, UnitOutcome(unit.name), tests)])
+
+
+def second_write(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> tuple[Output, list[Path], Counter[str]]:
+    """Two tests written into the file of an earlier run: the paths the project's style was
+    read for, and how many times each text was parsed on the way into the file (the tests'
+    grouping, ``emit.module``, reads them before the style rewrites them: not counted)."""
+    (tmp_path / "pyproject.toml").write_text(PROJECT)
+    output = Output(tmp_path / "tests" / "test_words_miogen.py", tmp_path)
+    write_module(run_of(tmp_path, [record("test_one", "assert letters() == 'ab'")]), output)
+    styles: list[Path] = []
+    parsed: Counter[str] = Counter()
+
+    def read_style(test_path: Path, current: Path | None = None) -> Style:
+        styles.append(test_path)
+        return style.project_style(test_path, current)
+
+    def counted(source: str | bytes, filename: str = "<unknown>") -> ast.Module:
+        parsed[str(source)] += 1
+        return syntax.parse(source, filename)
+
+    for name in ("run.write", "emit.writer", "emit.checks"):
+        monkeypatch.setattr(f"miogen.{name}.project_style", read_style, raising=False)
+    for name in ("source", "imports", "placement", "layout", "formatting", "style"):
+        monkeypatch.setattr(f"miogen.emit.{name}.parse", counted, raising=False)
+    tests = [
+        record("test_two", "assert letters() != 'b'"),
+        record("test_three", "assert letters()"),
+    ]
+    run = run_of(tmp_path, tests)
+    write_module(run, output)
+    assert run.merge is not None and run.merge.added == ["test_two", "test_three"]
+    return output, styles, parsed
+
+
+def test_a_write_reads_the_projects_style_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """The writer's caller reads the style and hands it down; the written file is checked in
+    the style it was made in (issue 25: not read again by the writer or for the checks)."""
+    output, styles, _ = second_write(tmp_path, monkeypatch)
+    assert styles == [output.path]
+
+
+def test_a_write_parses_each_text_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """Each test placed, the required imports and the formatter's output are parsed once on
+    the way into the file, their trees handed on (issue 25)."""
+    _, _, parsed = second_write(tmp_path, monkeypatch)
+    assert "from __future__ import annotations" in parsed
+    assert [text for text, times in parsed.items() if times > 1] == []
+
+
+def test_an_output_confined_before_the_run_is_not_checked_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """``run.generate`` confines the output before the run and hands the check to the write
+    (issue 25): the file is written where it resolved then, without a second check; a
+    fallback beside it (the file is the user's) is a new path, checked when it is chosen."""
+    (tmp_path / "pyproject.toml").write_text(PROJECT)
+    path = tmp_path / "tests" / "test_words_miogen.py"
+    output = Output(path, tmp_path)
+    checked: list[Path] = []
+
+    def counted(root: str | Path, candidate: str | Path, setting: str) -> Path:
+        checked.append(Path(candidate))
+        return confine_module.inside(root, candidate, setting)
+
+    confined = confine(output.root, output.path, output.setting)
+    monkeypatch.setattr("miogen.emit.writer.inside", counted)
+    run = run_of(tmp_path, [record("test_one", "assert letters() == 'ab'")])
+    write_module(run, output, confined=confined)
+    assert (run.output, checked) == (path, []) and "def test_one" in path.read_text()
+    path.write_text("def test_mine():\n    assert True\n")  # the user's file now
+    run = run_of(tmp_path, [record("test_two", "assert letters() != 'b'")])
+    write_module(run, output, confined=confined)
+    fallback = tmp_path / "tests" / "test_words_miogen_2.py"
+    assert (run.output, checked) == (fallback, [fallback])

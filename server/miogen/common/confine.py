@@ -20,6 +20,7 @@ it. Writers then write to the resolved path, not to the link.
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 from pathlib import Path
 
 from miogen.common.errors import MiogenError
@@ -52,6 +53,23 @@ def inside(root: str | Path, path: str | Path, setting: str) -> Path:
     if not target.is_relative_to(base) or target == base:
         raise OutsideRoot(Path(path), target, base, setting)
     return target
+
+
+@dataclass(frozen=True)
+class Confined:
+    """A path ``confine`` checked: it resolves to ``target``, under ``root``. A writer handed
+    one writes to ``target`` without checking it again; a path it chooses beside it (a
+    fallback) it checks with ``inside(root, ..., setting)``."""
+
+    path: Path  # as the setting chose it
+    target: Path  # where it resolves: the file to write
+    root: Path
+    setting: str  # named when a path beside it is refused
+
+
+def confine(root: str | Path, path: str | Path, setting: str) -> Confined:
+    """``path`` checked to resolve inside ``root`` (``inside``: OutsideRoot when it does not)."""
+    return Confined(Path(path), inside(root, path, setting), Path(root), setting)
 
 
 def is_inside(root: str | Path, path: str | Path) -> bool:

@@ -12,9 +12,10 @@ from __future__ import annotations
 import json
 import logging
 import subprocess
+from dataclasses import dataclass
 from pathlib import Path
 
-from miogen.emit.formatting import environment_folders, ruff_executable
+from miogen.emit.formatting import mypy_executable, ruff_executable
 from miogen.emit.style import Style
 
 logger = logging.getLogger(__name__)
@@ -23,10 +24,28 @@ CHECK_TIMEOUT = 300.0  # seconds for one checker's run (mypy's first run builds 
 SHOWN = 3  # findings named in a note
 
 
-def ruff_findings(path: Path, style: Style) -> list[str]:
+@dataclass(frozen=True)
+class Checkers:
+    """The project's checkers that apply, looked up once (``checkers``): None where one does
+    not (the project does not configure it, or it is not installed)."""
+
+    ruff: str | None
+    mypy: str | None
+
+
+def checkers(style: Style) -> Checkers:
+    """ruff where the project configures it; mypy where it configures mypy and has it."""
+    return Checkers(
+        ruff_executable(style.root) if style.lints else None,
+        mypy_executable(style.root) if style.mypy else None,
+    )
+
+
+def ruff_findings(path: Path, style: Style, tools: Checkers | None = None) -> list[str]:
     """What ``ruff check`` (no fix, the project's configuration) finds in ``path``, as
-    ``"CODE line: message"``; nothing where the project does not configure ruff."""
-    ruff = ruff_executable(style.root) if style.lints else None
+    ``"CODE line: message"``; nothing where the project does not configure ruff. ``tools``:
+    the checkers looked up already (``checkers``)."""
+    ruff = (tools or checkers(style)).ruff
     if ruff is None:
         return []
     command = [ruff, "check", "--no-fix", "--output-format", "json", "--exit-zero", str(path)]
@@ -43,10 +62,11 @@ def ruff_findings(path: Path, style: Style) -> list[str]:
     ]
 
 
-def mypy_errors(path: Path, style: Style) -> list[str]:
+def mypy_errors(path: Path, style: Style, tools: Checkers | None = None) -> list[str]:
     """The errors mypy (the project's configuration) reports in ``path`` itself; nothing where
-    the project does not configure mypy or mypy is not installed."""
-    mypy = _mypy(style.root) if style.mypy else None
+    the project does not configure mypy or mypy is not installed. ``tools``: the checkers
+    looked up already (``checkers``)."""
+    mypy = (tools or checkers(style)).mypy
     if mypy is None or style.root is None:
         return []
     command = [mypy, "--no-error-summary", "--no-color-output", "--no-pretty", str(path)]
@@ -62,11 +82,13 @@ def mypy_errors(path: Path, style: Style) -> list[str]:
 
 
 def check_notes(path: Path, style: Style) -> list[str]:
-    """The summary's notes on what the project's checkers still find in ``path``."""
+    """The summary's notes on what the project's checkers still find in ``path`` (each
+    looked up once, then run)."""
     notes = []
+    tools = checkers(style)
     for checker, found in (
-        ("ruff", ruff_findings(path, style)),
-        ("mypy", mypy_errors(path, style)),
+        ("ruff", ruff_findings(path, style, tools)),
+        ("mypy", mypy_errors(path, style, tools)),
     ):
         if found:
             shown = "; ".join(found[:SHOWN]) + ("; ..." if len(found) > SHOWN else "")
@@ -75,13 +97,6 @@ def check_notes(path: Path, style: Style) -> list[str]:
                 f"{'s' if len(found) != 1 else ''} in {path.name}: {shown}"
             )
     return notes
-
-
-def _mypy(root: Path | None) -> str | None:
-    for folder in environment_folders(root):
-        if (folder / "mypy").is_file():
-            return str(folder / "mypy")
-    return None
 
 
 def _run(command: list[str], cwd: Path | None) -> str | None:

@@ -21,7 +21,7 @@ import subprocess
 import sys
 import tokenize
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from miogen.common.syntax import parse
@@ -62,41 +62,54 @@ def format_tests(
         if split == formatted:
             break
         formatted = _run(command, split, style.root)
-    if formatted is None or not _same_code(source, formatted):
+    # each text is parsed once, and its tree handed on with it (``Parsed``)
+    checked = _parsed(formatted) if formatted is not None else None
+    if checked is None or not _same_code(source, checked):
         return list(tests)
-    fixed = lint_fixed(formatted, style, path, imports)
-    if fixed != formatted:  # the fixes laid out as the formatter lays code out
-        again = _run(command, fixed, style.root)
-        formatted = again if again is not None and _parses(again) else formatted
-    return _functions(formatted, tests)
+    fixed = lint_fixed(checked.text, style, path, imports)
+    if fixed is not None:  # the fixes laid out as the formatter lays code out
+        again = _run(command, fixed.text, style.root)
+        if again == fixed.text:
+            checked = fixed
+        elif again is not None:
+            checked = _parsed(again) or checked
+    return _functions(checked, tests)
+
+
+@dataclass(frozen=True)
+class Parsed:
+    """A text and its syntax tree (parsed once)."""
+
+    text: str
+    tree: ast.Module
 
 
 def lint_fixed(
     source: str, style: Style, path: Path | None = None, imports: Sequence[str] = ()
-) -> str:
+) -> Parsed | None:
     """``source`` with the safe fixes of the project's ruff configuration applied (its quotes,
-    its parametrize conventions...), as ``ruff check --fix`` would on the file at ``path``;
-    ``source`` itself when the project does not configure ruff or ruff cannot run. ``imports``
-    go above ``source`` while ruff reads it (``pytest.mark`` is pytest's only where ``pytest``
-    is imported); the result holds them too, the caller keeps the functions."""
+    its parametrize conventions...), as ``ruff check --fix`` would on the file at ``path``, and
+    parsed; None when the project does not configure ruff, ruff cannot run or fixes nothing,
+    or its result does not parse. ``imports`` go above ``source`` while ruff reads it
+    (``pytest.mark`` is pytest's only where ``pytest`` is imported); the result holds them
+    too, the caller keeps the functions."""
     ruff = ruff_executable(style.root) if style.lints else None
     if ruff is None:
-        return source
+        return None
     stdin_name = str(path or (style.root or Path.cwd()) / "test_miogen.py")
     command = [ruff, "check", "--fix", "--no-unsafe-fixes", "--exit-zero", "--quiet",
                "--config", f"lint.extend-safe-fixes = {list(SAFE_HERE)}",
                "--stdin-filename", stdin_name, "-"]  # fmt: skip
     text = "\n".join([*imports, "", "", source]) if imports else source
     fixed = _run(command, text, style.root)
-    return fixed if fixed is not None and _parses(fixed) else source
+    return _parsed(fixed) if fixed is not None and fixed != source else None
 
 
-def _parses(text: str) -> bool:
+def _parsed(text: str) -> Parsed | None:
     try:
-        parse(text)
+        return Parsed(text, parse(text))
     except SyntaxError:
-        return False
-    return True
+        return None
 
 
 def formatter_command(style: Style, path: Path | None = None) -> list[str] | None:
@@ -143,6 +156,14 @@ def ruff_executable(root: Path | None) -> str | None:
         return shutil.which("ruff")
 
 
+def mypy_executable(root: Path | None) -> str | None:
+    """The project's mypy (its environment's first), None where none is installed."""
+    for folder in environment_folders(root):
+        if (folder / "mypy").is_file():
+            return str(folder / "mypy")
+    return None
+
+
 def _run(command: list[str], source: str, cwd: Path | None) -> str | None:
     try:
         done = subprocess.run(
@@ -158,18 +179,20 @@ def _run(command: list[str], source: str, cwd: Path | None) -> str | None:
     return done.stdout
 
 
-def _same_code(before: str, after: str) -> bool:
+def _same_code(before: str, after: Parsed) -> bool:
+    if before == after.text:
+        return True  # the formatter changed nothing
     try:
-        return ast.dump(parse(before)) == ast.dump(parse(after))
+        return ast.dump(parse(before)) == ast.dump(after.tree)
     except SyntaxError:
         return False
 
 
-def _functions(text: str, tests: Sequence[GeneratedTest]) -> list[GeneratedTest]:
+def _functions(formatted: Parsed, tests: Sequence[GeneratedTest]) -> list[GeneratedTest]:
     """The formatted text cut back into its functions, one for each of ``tests`` in order."""
-    lines = text.splitlines(keepends=True)
+    lines = formatted.text.splitlines(keepends=True)
     sources = []
-    for node in parse(text).body:
+    for node in formatted.tree.body:
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
             start = min([node.lineno, *(d.lineno for d in node.decorator_list)])
             sources.append((node.name, "".join(lines[start - 1 : node.end_lineno])))

@@ -66,17 +66,23 @@ def _alias(name: str, asname: str | None) -> str | None:
     return None if asname == name else asname
 
 
-def parse_imports(imports: Sequence[str]) -> list[ImportItem]:
+def parse_imports(imports: Sequence[str], lenient: bool = False) -> list[ImportItem]:
+    """The items of ``imports``' statements; ValueError on a line that is not import statements
+    (``lenient``: that line is left out, as a project's required-imports setting's)."""
     items: list[ImportItem] = []
     for line in imports:
         try:
             body = parse(line).body
         except SyntaxError as error:
+            if lenient:
+                continue
             raise ValueError(f"not an import statement: {line!r}") from error
-        for node in body:
-            if not isinstance(node, ast.Import | ast.ImportFrom):
-                raise ValueError(f"not an import statement: {line!r}")
-            items += import_items(node)
+        nodes = [node for node in body if isinstance(node, ast.Import | ast.ImportFrom)]
+        if lenient and (not body or len(nodes) < len(body)):
+            continue
+        if len(nodes) < len(body):
+            raise ValueError(f"not an import statement: {line!r}")
+        items += [item for node in nodes for item in import_items(node)]
     return items
 
 
@@ -197,7 +203,7 @@ class ImportPlan:
 def plan_imports(lines: Sequence[str], module: ExistingModule | None, style: Style) -> ImportPlan:
     """The plan for adding ``lines`` (and ``style``'s required imports) to ``module`` (None: a
     new file): what it lacks, what would rebind a name or change how its code compiles."""
-    wanted = parse_imports([*style.required_imports, *lines])
+    wanted = [*parse_imports(style.required_imports, lenient=True), *parse_imports(lines)]
     have: list[ImportItem] = []
     other_names: set[str] = set()
     refused: list[ImportItem] = []

@@ -46,13 +46,18 @@ def place_tests(
     taken = set(taken)
     bodies = test_bodies(existing) if existing is not None else set()
     placement = Placement([], [], {}, [])
+    wanted: set[str] = set()  # names the tests use
+    used: set[str] = set()  # names the tests that go in use (a rename changes no name used)
     for test in tests:
         source = LINE_BREAK.sub("\n", test.source).rstrip() + "\n"
-        function = _parse_test(test.name, source)
+        function = _parse_test(test.name, source)  # the test's one parse
+        names = _names_used(function)
+        wanted |= names
         body = _body_key(function)
         if body in bodies:
             placement.skipped.append(test.name)
             continue
+        used |= names
         bodies.add(body)
         name = _free_name(test.name, taken)
         taken.add(name)
@@ -61,13 +66,11 @@ def place_tests(
             source = _rename(source, function.lineno, test.name, name)
         placement.sources.append(source)
         placement.added.append(name)
-    wanted = {name for test in tests for name in _names_used(test.source)}
-    used = {name for source in placement.sources for name in _names_used(source)}
     return dataclasses.replace(placement, only_skipped=frozenset(wanted - used))
 
 
-def _names_used(source: str) -> set[str]:
-    return {n.id for n in ast.walk(parse(source)) if isinstance(n, ast.Name)}
+def _names_used(function: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
+    return {n.id for n in ast.walk(function) if isinstance(n, ast.Name)}
 
 
 def _parse_test(name: str, source: str) -> ast.FunctionDef | ast.AsyncFunctionDef:

@@ -13,15 +13,12 @@ folder as the project root, and so does this: its modules are first-party.
 
 from __future__ import annotations
 
-import ast
 import configparser
 import re
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
-
-from miogen.common.syntax import parse
 
 DEFAULT_LINE_LENGTH = 88  # ruff's and black's
 CONFIG_FILES = ("ruff.toml", ".ruff.toml", "pyproject.toml", "setup.cfg")
@@ -40,7 +37,9 @@ class Style:
     formatter: Formatter | None = None  # the one the project configures, if any
     root: Path | None = None  # where the configuration lives (the formatter runs there)
     lints: bool = False  # the project configures ruff: its rules apply to the emitted file
-    required_imports: tuple[str, ...] = ()  # isort's required-imports (ruff's rule I002)
+    # isort's required-imports (ruff's rule I002), as configured: ``emit.imports`` parses them
+    # with the tests' imports, and leaves out a line that is not an import statement
+    required_imports: tuple[str, ...] = ()
     mypy: bool = False  # the project configures mypy ([tool.mypy], mypy.ini, setup.cfg [mypy])
     # module -> the name its import binds, as the project's ruff wants it (ICN001):
     # flake8-import-conventions' aliases (or extend-aliases) the project configures
@@ -145,7 +144,7 @@ def _required_imports(ruff: dict[str, Any]) -> tuple[str, ...]:
     lint = ruff.get("lint", {}) if isinstance(ruff.get("lint"), dict) else {}
     for table in (lint.get("isort"), ruff.get("isort")):
         if isinstance(table, dict) and isinstance(table.get("required-imports"), list):
-            return tuple(i for i in map(str, table["required-imports"]) if _is_import(i))
+            return tuple(map(str, table["required-imports"]))  # parsed by ``emit.imports``
     return ()
 
 
@@ -163,14 +162,6 @@ def _import_aliases(ruff: dict[str, Any]) -> tuple[tuple[str, str], ...]:
             if isinstance(aliases, dict):
                 found |= {str(m): str(a) for m, a in aliases.items() if str(a).isidentifier()}
     return tuple(sorted(found.items()))
-
-
-def _is_import(line: str) -> bool:
-    try:
-        body = parse(line).body
-    except SyntaxError:
-        return False
-    return bool(body) and all(isinstance(n, ast.Import | ast.ImportFrom) for n in body)
 
 
 def _configures_mypy(

@@ -1,9 +1,10 @@
 """Generated tests into a test file: the project's ways first, then the merge, then the file.
 
-One function makes each, calling each part once, in order, with what the parts before found:
+One function makes each, calling each part once, in order, with what the parts before found,
+in the project's style (line length, formatter, import aliases, minimum Python: ``emit.style``),
+which the caller reads once and hands down (it checks the written file in the same style):
 
-    the project's style: line length, formatter, import aliases, minimum Python (``emit.style``)
-    -> the spellings of its minimum Python (``emit.versions``)
+    the spellings of its minimum Python (``emit.versions``)
     -> its import conventions (``emit.conventions``)
     -> its formatter and its ruff's safe fixes, on the tests alone (``emit.formatting``)
     -> ``write_merged``: into the first file miogen may write (``emit.files``), merged by
@@ -20,7 +21,7 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
-from miogen.common.confine import inside
+from miogen.common.confine import Confined, inside
 from miogen.common.project import package_files
 from miogen.emit import files
 from miogen.emit.conventions import conventional
@@ -29,7 +30,7 @@ from miogen.emit.merge import MergeResult, merged
 from miogen.emit.placement import GeneratedTest
 from miogen.emit.source import UnmergeableFile
 from miogen.emit.state import FIXTURE_NAME
-from miogen.emit.style import Style, project_style
+from miogen.emit.style import Style
 from miogen.emit.versions import spelled
 
 FALLBACK_TRIES = 100
@@ -46,7 +47,7 @@ def merge_text(
     """The merge of ``tests`` into ``existing`` (the editor's text of the file at ``path``),
     made in the project's ``style`` as ``write_merged`` writes it; None: as generated."""
     if style is not None:
-        style, imports, tests = _prepared(imports, tests, path, style)
+        imports, tests = _prepared(imports, tests, path, style)
     # a file that has the fixture keeps its own (the merge would add a second, renamed)
     fixture = existing is not None and f"def {FIXTURE_NAME}" in existing
     here = [t for t in tests if t.name != FIXTURE_NAME] if fixture else tests
@@ -54,22 +55,21 @@ def merge_text(
 
 
 def _prepared(
-    imports: Sequence[str], tests: Sequence[GeneratedTest], path: Path | None, style: Style | None
-) -> tuple[Style, list[str], list[GeneratedTest]]:
-    """The project's style (``style``, else read from the project of ``path``), and the tests
-    in it: its Python's spellings, its import conventions, its formatter's layout."""
-    style = style or project_style(path or Path.cwd() / "test_miogen.py")
+    imports: Sequence[str], tests: Sequence[GeneratedTest], path: Path | None, style: Style
+) -> tuple[list[str], list[GeneratedTest]]:
+    """The tests in the project's ``style``: its Python's spellings, its import conventions,
+    its formatter's layout (as the file at ``path``)."""
     tests = [dataclasses.replace(t, source=spelled(t.source, style.minimum_python)) for t in tests]
     imports, tests = conventional(imports, tests, style)
-    return style, imports, format_tests(tests, style, path, imports)
+    return imports, format_tests(tests, style, path, imports)
 
 
 def write_merged(
-    path: Path,
+    path: Path | Confined,
     imports: Sequence[str],
     tests: Sequence[GeneratedTest],
+    style: Style,
     header: str = "",
-    style: Style | None = None,
     root: Path | None = None,
     setting: str = "the test file's setting",
     own_only: bool = True,
@@ -81,14 +81,20 @@ def write_merged(
 
     ``root``: the folder the written file must resolve into (``confine.inside``; a candidate
     that leaves it raises OutsideRoot naming ``setting``, before it is read; nothing is written).
+    ``path`` confined already (``confine.Confined``, checked before the run): its target is
+    written to as it was checked, and its root and setting confine the fallbacks.
     ``tests_root``: the project's test folder; where it is a package, the folders made under it
     get an ``__init__.py`` of miogen's (``project.package_files``).
 
-    The tests are made in the project's style first (``style``, by default read from the
-    project ``path`` is in). Returns the path written and the merge result for that file.
+    The tests are made in the project's ``style`` first (``emit.style.project_style`` of
+    ``path``, read by the caller). Returns the path written and the merge result for that file.
     """
+    confined = path if isinstance(path, Confined) else None
+    if isinstance(path, Confined):
+        root, setting = path.root, path.setting
+        path = path.path
     path = Path(path)
-    style, imports, tests = _prepared(imports, tests, path, style)
+    imports, tests = _prepared(imports, tests, path, style)
 
     def merge(existing: str | None) -> MergeResult:
         # a file that has the fixture keeps its own, as in ``merge_text``
@@ -98,8 +104,11 @@ def write_merged(
 
     candidates = itertools.chain([path], files.fallback_candidates(path))
     for index, candidate in enumerate(itertools.islice(candidates, FALLBACK_TRIES)):
-        target = inside(root, candidate, setting) if root is not None else candidate
-        target = Path(os.path.realpath(target))  # replace a symlink's target, not the link
+        if index == 0 and confined is not None:
+            target = confined.target  # checked once, before the run
+        else:
+            target = inside(root, candidate, setting) if root is not None else candidate
+            target = Path(os.path.realpath(target))  # replace a symlink's target, not the link
         packages = package_files(tests_root, candidate) if tests_root is not None else ()
         try:
             return candidate, files.merge_into(target, merge, own_only or index > 0, packages)

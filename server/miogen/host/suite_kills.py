@@ -49,7 +49,7 @@ from miogen.common.atomic import read_or_set_aside, write_atomically
 from miogen.common.project import ModuleLocation, is_test_file
 from miogen.common.records import TestRecord
 from miogen.common.waits import process_waits
-from miogen.host.baseline import BASELINE_TIMEOUT, Baseline, project_files
+from miogen.host.baseline import BASELINE_TIMEOUT, Baseline, FileCoverage, project_files
 from miogen.host.interpreter import OWN, Interpreter
 from miogen.host.runs import cpu_limited, run_group
 
@@ -151,13 +151,14 @@ def suite_kills(
         found.notes.append(f"{len(chosen) - limit} mutants past the cap of {limit} not run")
         chosen = chosen[:limit]
     root = baseline.root
-    contexts = {name: _contexts(baseline, path, unit) for name, unit in by_name.items()}
+    coverage = baseline.coverage_of(path)  # asked once: each unit's tests and each line's
+    contexts = {name: _contexts(coverage, unit) for name, unit in by_name.items()}
     found.alive.update(m for m in chosen if not contexts[m[0]])
     chosen = [m for m in chosen if contexts[m[0]]]
     if not chosen:
         return found
     runner = _Runner(root, module_name, path, interpreter, timeout)
-    lines = _LineTests(baseline, path)
+    lines = _LineTests(coverage)
     cache = _Cache(root, baseline.key)
     plans = _planned(chosen, source, by_name, contexts, lines, runner, baseline.key, path, found)
     # The tests each unit's mutants need, together: passing on the original, they vouch for
@@ -252,10 +253,9 @@ class _LineTests:
     """The suite's tests (coverage.py contexts) that run each line of one module: those of
     the arcs from or to it."""
 
-    def __init__(self, baseline: Baseline, path: Path) -> None:
+    def __init__(self, coverage: FileCoverage) -> None:
         self.by_line: dict[int, set[str]] = {}
         self.outside: set[int] = set()  # lines some run reached outside any test
-        coverage = baseline.coverage_of(path)
         for arc in coverage.arcs:
             tests = coverage.tests.get(arc)
             for line in arc:
@@ -288,9 +288,8 @@ def _spread(mutants: Iterable[MutantId]) -> list[MutantId]:
     return sorted(rank, key=lambda m: (rank[m], m))
 
 
-def _contexts(baseline: Baseline, path: Path, unit: Unit) -> set[str]:
+def _contexts(coverage: FileCoverage, unit: Unit) -> set[str]:
     """The suite's tests (coverage.py contexts) that run a line of ``unit``."""
-    coverage = baseline.coverage_of(path)
     return {
         test
         for (start, end), tests in coverage.tests.items()

@@ -1,7 +1,8 @@
 """``miogen generate``: one module's run, its steps in order, each a call into the module that does it.
 
     path -> the module's location (``common.project``; the front end's, when it located it)
-         -> the output, checked to resolve inside its root (``common.confine.inside``)
+         -> the output, checked to resolve inside its root (``common.confine.confine``): the
+            check is carried to the write, which does not make it again
          -> the project's suite measured first, and the units' shares of the budget by what it
             misses (``run.shares.by_suite``)
          -> the job run and its tests verified (``run.job.run_and_verify``)
@@ -17,7 +18,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from miogen.analysis.module import analyze_file
-from miogen.common.confine import inside
+from miogen.common.confine import confine
 from miogen.common.project import ModuleLocation, locate
 from miogen.common.records import UnitJob
 from miogen.host.config import DEFAULTS, Options
@@ -59,8 +60,8 @@ def generate_module(
     location = path if isinstance(path, ModuleLocation) else locate(path, project_root)
     if isinstance(output, Path):
         output = Output(output, location.project_root)
-    if output is not None:  # refused before anything runs
-        inside(output.root, output.path, output.setting)
+    # refused before anything runs; written as checked
+    confined = confine(output.root, output.path, output.setting) if output is not None else None
     names = list(unit_names or [])
     suite = MeasuredFirst(location.project_root, interpreter) if baseline else None
     shared = by_suite(location, names, options.mutation_share > 0 and not raw, raw, suite)
@@ -81,7 +82,7 @@ def generate_module(
     written = output.path if output is not None else None
     result = run_and_verify(job, on_event, spares=spares, suite=suite, test_file=written)
     if output is not None:
-        write_module(result, output, interpreter)
+        write_module(result, output, interpreter, confined)
     result.seconds["before_search"] = before_search
     result.seconds["total"] = time.monotonic() - started
     return result

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from miogen.common.confine import Confined
 from miogen.common.project import ModuleLocation, pytest_sys_path, time_freezer
 from miogen.common.records import TestRecord
 from miogen.emit import files
@@ -57,23 +58,31 @@ def output_for(location: ModuleLocation, settings: Options, given: Path | None) 
     return Output(given, root if named.is_relative_to(root) else named.parent, "--output", False)
 
 
-def write_module(result: ModuleRun, output: Output, interpreter: Interpreter = OWN) -> None:
+def write_module(
+    result: ModuleRun,
+    output: Output,
+    interpreter: Interpreter = OWN,
+    confined: Confined | None = None,
+) -> None:
     """Merge the run's kept tests into ``output`` (none kept: nothing written), noting what
     the user should know about the file: how pytest imports the module, the project's
-    checkers, a project that freezes time."""
+    checkers, a project that freezes time. ``confined``: ``output.path`` as it was checked
+    before the run (``run.generate``), written to without a second check; None: checked here."""
     tests = result.tests
     if not tests:
         return
     started = time.monotonic()
     location = result.location
-    result.output, result.merge = write_tests(
-        output.path, tests, location.module_name, result.model.has_module_state, output.root,
-        output.setting, output.own_only, output.tests_root,
+    style = project_style(output.path)  # read once: the tests are made, and checked, in it
+    imports, generated = module_text(tests, location.module_name, result.model.has_module_state)
+    result.output, result.merge = write_merged(
+        confined or output.path, imports, generated, style, HEADER, root=output.root,
+        setting=output.setting, own_only=output.own_only, tests_root=output.tests_root,
     )  # fmt: skip
     verified_there = result.verification is not None and result.verification.in_project
     if not verified_there and (problem := import_problem(location, result.output, interpreter)):
         result.notes.append(problem)  # (the project's pytest imported it in the verification)
-    result.notes += check_notes(result.output, project_style(result.output))
+    result.notes += check_notes(result.output, style)
     if freezer := time_freezer(location.project_root):
         result.notes.append(
             f"the project freezes time with {freezer}: clock-derived values are still "
@@ -112,11 +121,11 @@ def write_tests(
     the merge. The file written must resolve inside ``root`` (else OutsideRoot, naming
     ``setting``, and nothing is written). ``tests_root``: the project's test folder; where it is
     a package, the folders made under it get an ``__init__.py`` of miogen's
-    (``project.package_files``)."""
+    (``project.package_files``). The tests are made in the project's style (``emit.style``)."""
     imports, generated = module_text(tests, module_name, module_state)
     return write_merged(
-        Path(path), imports, generated, HEADER, root=root, setting=setting, own_only=own_only,
-        tests_root=tests_root,
+        Path(path), imports, generated, project_style(path), HEADER, root=root, setting=setting,
+        own_only=own_only, tests_root=tests_root,
     )  # fmt: skip
 
 
