@@ -10,7 +10,7 @@ import pytest
 from miogen.analysis.module import analyze_file
 from miogen.common import confine as confine_module
 from miogen.common import project, syntax
-from miogen.common.confine import confine
+from miogen.common.confine import OutsideRoot, confine
 from miogen.common.project import locate
 from miogen.common.records import TestRecord, UnitOutcome
 from miogen.emit import style
@@ -147,15 +147,19 @@ def test_a_write_parses_each_text_once(tmp_path: Path, monkeypatch: pytest.Monke
     assert [text for text, times in parsed.items() if times > 1] == []
 
 
-def test_an_output_confined_before_the_run_is_not_checked_again(
+def test_an_output_confined_before_the_run_is_checked_again_at_the_write(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ):
-    """``run.generate`` confines the output before the run and hands the check to the write
-    (issue 25): the file is written where it resolved then, without a second check; a
-    fallback beside it (the file is the user's) is a new path, checked when it is chosen."""
-    (tmp_path / "pyproject.toml").write_text(PROJECT)
-    path = tmp_path / "tests" / "test_words_miogen.py"
-    output = Output(path, tmp_path)
+    """``run.generate`` confines the output before the run (a refused output costs no search)
+    and the write checks it again: the run takes minutes, and a folder on the path may have
+    become a link out of the project meanwhile. Nothing is written there."""
+    project, outside = tmp_path / "project", tmp_path / "outside"
+    project.mkdir()
+    outside.mkdir()
+    (project / "pyproject.toml").write_text(PROJECT)
+    path = project / "tests" / "test_words_miogen.py"
+    path.parent.mkdir()
+    output = Output(path, project)
     checked: list[Path] = []
 
     def counted(root: str | Path, candidate: str | Path, setting: str) -> Path:
@@ -164,11 +168,12 @@ def test_an_output_confined_before_the_run_is_not_checked_again(
 
     confined = confine(output.root, output.path, output.setting)
     monkeypatch.setattr("miogen.emit.writer.inside", counted)
-    run = run_of(tmp_path, [record("test_one", "assert letters() == 'ab'")])
+    run = run_of(project, [record("test_one", "assert letters() == 'ab'")])
     write_module(run, output, confined=confined)
-    assert (run.output, checked) == (path, []) and "def test_one" in path.read_text()
-    path.write_text("def test_mine():\n    assert True\n")  # the user's file now
-    run = run_of(tmp_path, [record("test_two", "assert letters() != 'b'")])
-    write_module(run, output, confined=confined)
-    fallback = tmp_path / "tests" / "test_words_miogen_2.py"
-    assert (run.output, checked) == (fallback, [fallback])
+    assert (run.output, checked) == (path, [path]) and "def test_one" in path.read_text()
+    (project / "tests").rename(project / "tests-before")
+    (project / "tests").symlink_to(outside, target_is_directory=True)
+    run = run_of(project, [record("test_two", "assert letters() != 'b'")])
+    with pytest.raises(OutsideRoot):
+        write_module(run, output, confined=confined)
+    assert list(outside.iterdir()) == []

@@ -57,9 +57,9 @@ def inside(root: str | Path, path: str | Path, setting: str) -> Path:
 
 @dataclass(frozen=True)
 class Confined:
-    """A path ``confine`` checked: it resolves to ``target``, under ``root``. A writer handed
-    one writes to ``target`` without checking it again; a path it chooses beside it (a
-    fallback) it checks with ``inside(root, ..., setting)``."""
+    """A path ``confine`` checked before a run: it resolved to ``target``, under ``root``. It
+    carries the root and the setting to the writer, which checks it (and any fallback beside
+    it) again with ``inside(root, ..., setting)`` when it writes: a run takes minutes."""
 
     path: Path  # as the setting chose it
     target: Path  # where it resolves: the file to write

@@ -81,15 +81,15 @@ def write_merged(
 
     ``root``: the folder the written file must resolve into (``confine.inside``; a candidate
     that leaves it raises OutsideRoot naming ``setting``, before it is read; nothing is written).
-    ``path`` confined already (``confine.Confined``, checked before the run): its target is
-    written to as it was checked, and its root and setting confine the fallbacks.
+    ``path`` confined already (``confine.Confined``, checked before the run, so that a refused
+    output costs no search): its root and setting confine it again at the write, as they do the
+    fallbacks (the search takes minutes; a folder may have become a link meanwhile).
     ``tests_root``: the project's test folder; where it is a package, the folders made under it
     get an ``__init__.py`` of miogen's (``project.package_files``).
 
     The tests are made in the project's ``style`` first (``emit.style.project_style`` of
     ``path``, read by the caller). Returns the path written and the merge result for that file.
     """
-    confined = path if isinstance(path, Confined) else None
     if isinstance(path, Confined):
         root, setting = path.root, path.setting
         path = path.path
@@ -104,11 +104,10 @@ def write_merged(
 
     candidates = itertools.chain([path], files.fallback_candidates(path))
     for index, candidate in enumerate(itertools.islice(candidates, FALLBACK_TRIES)):
-        if index == 0 and confined is not None:
-            target = confined.target  # checked once, before the run
-        else:
-            target = inside(root, candidate, setting) if root is not None else candidate
-            target = Path(os.path.realpath(target))  # replace a symlink's target, not the link
+        # Checked again now, though a Confined was checked before the run: the search took
+        # minutes, and a folder on the path may have become a link out of the project since.
+        target = inside(root, candidate, setting) if root is not None else candidate
+        target = Path(os.path.realpath(target))  # replace a symlink's target, not the link
         packages = package_files(tests_root, candidate) if tests_root is not None else ()
         try:
             return candidate, files.merge_into(target, merge, own_only or index > 0, packages)
