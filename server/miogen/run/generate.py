@@ -80,6 +80,8 @@ def generate_module(
         job = ModuleJob(location, options, units, interpreter)
     written = output.path if output is not None else None
     result = run_and_verify(job, on_event, spares=spares, suite=suite, test_file=written)
+    if shared is not None and shared.note:
+        result.notes.insert(0, shared.note)
     if output is not None:
         write_module(result, output, interpreter)
     result.seconds["before_search"] = before_search
