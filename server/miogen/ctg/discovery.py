@@ -41,11 +41,10 @@ class Module:
 
     @property
     def units(self) -> list[Unit]:
-        """The module's public units (a module without any: its private ones, as ``miogen
-        generate`` takes them), and the private ones taken (``private``)."""
+        """The module's public units, and the private ones taken (``private``)."""
         if self.model is None:
             return []
-        return [*self.model.default_units, *(unit for unit, _ in self.private)]
+        return [*self.model.units, *(unit for unit, _ in self.private)]
 
     @property
     def analysed(self) -> ModuleModel:
