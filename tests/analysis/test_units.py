@@ -11,6 +11,7 @@ from miogen.analysis.module import analyze_source
 from miogen.analysis.survey import survey
 from miogen.analysis.targets import SourceSegments, _conditions
 from miogen.common.errors import NoPublicUnitError, UnknownUnitError
+from subjects import ZONES
 
 PRIVATE_ONLY = """
 def _helper(x: int) -> int:
@@ -42,6 +43,22 @@ def test_a_module_without_public_units_gets_its_private_ones():
     empty = analyze_source("X = 1\n", "consts.py", "consts")
     with pytest.raises(NoPublicUnitError, match="no class or function with code"):
         empty.select(None)
+
+
+def test_the_private_units_no_public_unit_reaches_are_told_apart():
+    """``describe`` reaches ``_clean``; ``_offset`` and ``_double`` only other modules call;
+    ``_outer`` reaches ``_inner``, so ``_inner`` is no unit apart from it (its targets are
+    ``_outer``'s), but two helpers that call each other are both kept."""
+    source = ZONES + (
+        "\n\ndef _outer(x):\n    return _inner(x)\n\n\ndef _inner(x):\n    return x\n"
+        "\n\ndef _ping(x):\n    return _pong(x - 1) if x else 0\n"
+        "\n\ndef _pong(x):\n    return _ping(x - 1) if x else 1\n"
+    )
+    model = analyze_source(source, "zones.py", "zones")
+    assert [u.name for u in model.unreached_private_units] == [
+        "_offset", "_double", "_outer", "_ping", "_pong"
+    ]  # fmt: skip
+    assert [u.name for u in model.default_units] == ["describe"]
 
 
 def test_unknown_unit_lists_public_and_private_names():

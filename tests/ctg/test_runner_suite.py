@@ -6,6 +6,7 @@ from ctg_projects import BANK, make_project
 from miogen.ctg import report as reporting
 from miogen.ctg.runner import CtgConfig, run_ctg
 from miogen.host.config import Options
+from subjects import CLOCK, ZONES, ZONES_SUITE
 
 HUMAN = """
 from bank import classify
@@ -106,3 +107,22 @@ def test_no_process_is_started_ahead_for_a_second_verification_it_may_not_need(
     assert started == [] and kept != [None], "keeping was asked for, nothing started ahead"
     [state] = report.units
     assert state.added == len(result.tests) > 0
+
+
+def test_a_private_helper_only_other_modules_call_is_a_unit_where_the_suite_leaves_it_open(
+    tmp_path,
+):
+    """As in ``miogen generate``: ``_offset`` of zones.py, reached by no public unit of its
+    module and left open by the suite, is a unit of its own; ``_double`` (covered by the
+    suite through clock.py) and ``_clean`` (reached by ``describe``) are not."""
+    files = {"zones.py": ZONES, "clock.py": CLOCK, "tests/test_zones.py": ZONES_SUITE}
+    root = make_project(tmp_path / "project", files)
+    config = CtgConfig(budget=5.0, jobs=1, verify_runs=1, options=Options(evaluations=200))
+    report = run_ctg([root / "zones.py"], config)
+    states = {state.unit.name: state for state in report.units}
+    assert sorted(states) == ["_offset", "describe"]
+    offset = states["_offset"]
+    assert offset.status == "ran" and offset.suite and len(offset.after) > len(offset.before)
+    assert "zones.py: private units tested too: _offset (2 of 4 targets open)" in " ".join(
+        report.warnings
+    )

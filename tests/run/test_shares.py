@@ -12,7 +12,7 @@ from miogen.common.records import Event, Loaded
 from miogen.host.config import Options
 from miogen.run.generate import generate_module
 from miogen.run.shares import COVERED_BY_SUITE, suite_shares
-from subjects import SIGN
+from subjects import CLOCK, SIGN, ZONES, ZONES_SUITE
 
 MODULE = f"""
 {SIGN}
@@ -148,3 +148,33 @@ def test_the_search_aims_past_the_suite_and_its_file_passes_plain_pytest(write_p
         cwd=root, capture_output=True, text=True, check=False,
     )  # fmt: skip
     assert ran.returncode == 0, ran.stdout + ran.stderr
+
+
+def test_a_private_helper_other_modules_call_and_the_suite_leaves_open_gets_tests(write_project):
+    """``_offset`` is reached by no public unit of zones.py (clock.py calls it), so no public
+    unit's targets hold its branches; the suite leaves some open: it is a unit of its own,
+    the summary says so, and its tests import it as the project's own code does. ``_double``
+    (covered by the suite) and ``_clean`` (reached by ``describe``) are not taken."""
+    root = write_project({"zones.py": ZONES, "clock.py": CLOCK, "tests/test_zones.py": ZONES_SUITE})
+    output = root / "tests" / "test_zones_miogen.py"
+    report = generate_module(root / "zones.py", None, output, EVALUATIONS)
+    assert [u.name for u in report.units] == ["describe", "_offset"]
+    offset = report.unit("_offset")
+    assert offset.gain is not None and offset.gain.suite  # the suite's "+" side, through clock.py
+    assert offset.tests and offset.gain.added
+    summary = summarize(report)
+    assert "private units tested too: _offset (2 of 4 targets open)" in summary["warnings"][0]
+    assert summary["exit_code"] == 0, json.dumps(summary["warnings"])
+    written = output.read_text()
+    assert "from zones import _offset" in written and "_double" not in written
+    ran = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(output)],
+        cwd=root, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+
+
+def test_without_a_suite_private_helpers_stay_with_their_callers(write_project):
+    root = write_project({"zones.py": ZONES, "clock.py": CLOCK})
+    report = generate_module(root / "zones.py", None, None, EVALUATIONS)
+    assert [u.name for u in report.units] == ["describe"]

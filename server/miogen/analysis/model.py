@@ -222,5 +222,20 @@ class ModuleModel:
         """The module has units, all private: a whole-module run tests those (and says so)."""
         return not self.units and bool(self.private_units)
 
+    @property
+    def unreached_private_units(self) -> list[Unit]:
+        """The private units whose code no public unit reaches (``Unit.ranges``: a unit's own
+        lines and those of the private helpers it calls by name), less those another of them
+        reaches: a private class or function that only other modules (or module-level code)
+        call. No public unit's targets hold its branches, so a run over the public units never
+        searches them; taken where the project's suite leaves some of them open
+        (``run.shares.unreached_private``). Two that call each other are both kept."""
+        found = [p for p in self.private_units if not any(u.contains(p.line) for u in self.units)]
+        return [
+            p
+            for p in found
+            if not any(q is not p and q.contains(p.line) and not p.contains(q.line) for q in found)
+        ]
+
     def _private_names(self) -> list[str]:
         return [u.name for u in self.private_units]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from miogen.analysis.model import ModuleModel, Unit
@@ -32,13 +32,19 @@ class Module:
     model: ModuleModel | None = None
     error: str = ""
     tests_root: Path | None = None  # the project's test folder (``project.project_tests_folder``)
+    # Private units taken beside the public ones, with their targets the project's suite
+    # leaves open (``run.shares.unreached_private``): set once the suite is measured.
+    private: list[tuple[Unit, int]] = field(default_factory=list)
 
     def key(self, unit: Unit) -> str:
         return f"{self.relative}::{unit.name}"
 
     @property
     def units(self) -> list[Unit]:
-        return list(self.model.units) if self.model else []
+        """The module's public units, and the private ones taken (``private``)."""
+        if self.model is None:
+            return []
+        return [*self.model.units, *(unit for unit, _ in self.private)]
 
     @property
     def analysed(self) -> ModuleModel:

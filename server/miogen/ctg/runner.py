@@ -64,6 +64,7 @@ from miogen.host.measure import Measurement, measure
 from miogen.run.check import VERIFY_RUNS
 from miogen.run.job import job_spec
 from miogen.run.result import UnitRun, Verification
+from miogen.run.shares import private_note, unreached_private
 from miogen.run.verify import verify_outcomes
 from miogen.run.write import import_problem, write_tests
 
@@ -232,9 +233,12 @@ def run_ctg(
         report.executor = pool.name
         threads = stack.enter_context(ThreadPoolExecutor(max(1, config.jobs)))
         modules = _discover(report, folders, config)
+        # The suite first: it tells which private units are taken (``Module.private``).
+        measured = [m for m in modules if _touched(m, changes)]
+        suite = _suite(report, measured) if config.baseline and measured else {}
         states = _load_history(modules, store, changes)
         modules = [m for m in modules if any(s.module is m for s in states)]
-        _measure_before(report, modules, states, store, threads)
+        _measure_before(report, modules, states, store, threads, suite)
         plan = _allocate(states, config)
         _run_jobs(report, states, plan, config, pool, log)
         report.warnings += _verify(states, threads, config)
@@ -288,14 +292,22 @@ def _load_history(
     return states
 
 
+def _touched(module: Module, changes: Changes | None) -> bool:
+    """Whether one of the module's units, or of the private units it may take, takes part."""
+    units = [*module.units, *module.analysed.unreached_private_units]
+    return any(changes is None or changes.touches(module.location.path, u) for u in units)
+
+
 def _measure_before(
     report: CtgReport,
     modules: list[Module],
     states: list[UnitState],
     store: HistoryStore | None,
     threads: ThreadPoolExecutor,
+    suite: dict[str, dict[str, list[int]]],
 ) -> None:
-    """coverage.py on each module's existing test file (reused while neither file changed)."""
+    """coverage.py on each module's existing test file (reused while neither file changed);
+    ``suite``: what the project's suite covers (``_suite``)."""
     coverage, futures = {}, {}
     for module in modules:
         test_hash = content_hash(module.test_path)
@@ -317,7 +329,6 @@ def _measure_before(
                 report.failing[str(module.test_path)] = failures
             if warning:
                 report.warnings.append(warning)
-    suite = _suite(report, modules) if report.config.baseline and modules else {}
     for state in states:
         known = coverage[state.module.relative].get(state.unit.name, [])
         targets = {t.id for t in state.unit.targets}
@@ -327,7 +338,9 @@ def _measure_before(
 
 def _suite(report: CtgReport, modules: list[Module]) -> dict[str, dict[str, list[int]]]:
     """Module -> unit -> the target ids the project's own suite covers (cached by content);
-    its failing tests are reported with their errors."""
+    its failing tests are reported with their errors. The private units no public unit
+    reaches whose targets the suite leaves open become units of the module (``Module.private``,
+    ``run.shares.unreached_private``), as in ``miogen generate``."""
     found = project_baseline(report.root, report.config.interpreter)
     if found.error:
         report.warnings.append(f"your suite: {found.error}")
@@ -335,7 +348,16 @@ def _suite(report: CtgReport, modules: list[Module]) -> dict[str, dict[str, list
         report.warnings.append(
             f"your suite: {len(found.failures)} tests fail: " + "; ".join(found.failure_lines()[:5])
         )
-    return {m.relative: found.covered(m.location.path, m.analysed.source, m.units) for m in modules}
+    covered = {}
+    for m in modules:
+        units = m.units
+        others = [u for u in m.analysed.unreached_private_units if u not in units]
+        covered[m.relative] = found.covered(m.location.path, m.analysed.source, [*units, *others])
+        if found.ran and not found.error:
+            m.private = unreached_private(others, covered[m.relative])
+            if m.private:
+                report.warnings.append(f"{m.relative}: {private_note(m.private)}")
+    return covered
 
 
 def _coverage_before(

@@ -81,6 +81,8 @@ def generate_module(
         job = ModuleJob(location, options, units, interpreter)
     written = output.path if output is not None else None
     result = run_and_verify(job, on_event, spares=spares, suite=suite, test_file=written)
+    if shared is not None and shared.note:
+        result.notes.insert(0, shared.note)
     if output is not None:
         write_module(result, output, interpreter, confined)
     result.seconds["before_search"] = before_search
