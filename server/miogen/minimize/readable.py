@@ -194,21 +194,29 @@ def module_texts(model: ModuleModel) -> tuple[str, ...]:
 MAX_UNIT_NUMBERS = 8
 
 
-@functools.lru_cache(maxsize=64)
 def unit_numbers(source: str, ranges: tuple[tuple[int, int], ...]) -> tuple[int, ...]:
     """The int literals of the unit's own lines (``ranges``, as ``Unit.ranges``) of magnitude
     2 and more, as positive numbers from the smallest (the ``MAX_UNIT_NUMBERS`` most frequent):
     what a number the unit divides, compares or indexes by may shrink to besides fewer digits
     (``Shrinker``). ``leapdays``' ``y2 // 400`` holds ``-14802`` where no step toward 0 keeps
     its kills, ``-400`` does. An unparsable source: none."""
+    counts: dict[int, int] = {}
+    for line, number in _int_literals(source):
+        if any(start <= line <= end for start, end in ranges):
+            counts[number] = counts.get(number, 0) + 1
+    ordered = sorted(counts, key=lambda n: (-counts[n], n))
+    return tuple(sorted(ordered[:MAX_UNIT_NUMBERS]))
+
+
+@functools.lru_cache(maxsize=8)
+def _int_literals(source: str) -> tuple[tuple[int, int], ...]:
+    """(line, magnitude) of each int literal of magnitude 2 and more in ``source``: the module
+    is walked once, not once per unit (a module of 60 units was walked 60 times)."""
     tree = parsed(source)
     if tree is None:
         return ()
-    counts: dict[int, int] = {}
-    for node in ast.walk(tree):
-        if not isinstance(node, ast.Constant) or type(node.value) is not int:
-            continue
-        if any(start <= node.lineno <= end for start, end in ranges) and abs(node.value) >= 2:
-            counts[abs(node.value)] = counts.get(abs(node.value), 0) + 1
-    ordered = sorted(counts, key=lambda n: (-counts[n], n))
-    return tuple(sorted(ordered[:MAX_UNIT_NUMBERS]))
+    return tuple(
+        (node.lineno, abs(node.value))
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant) and type(node.value) is int and abs(node.value) >= 2
+    )
