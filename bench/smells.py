@@ -255,11 +255,22 @@ def _count_fuzz_literals(function: ast.FunctionDef, subject: Subject) -> int:
     or odd case (``"sxdIywkc#"``), ints of three digits and more and floats of more than three
     decimals that the module's source does not contain; a number written as a string
     (``Decimal("-60329")``) is that number. A parametrized test's inputs count too (its columns
-    but ``expected...``, the outputs). Each literal counts once, however deeply its call is
+    but ``expected...``, the outputs), but not what an assertion compares with
+    (``assert result == Decimal("-40.7555")``, ``== re.compile("^((Args)|...)$")``: the
+    code's output, written as it is). Each literal counts once, however deeply its call is
     nested in others (``f(Decimal(-60329))``)."""
+    expected = {
+        id(inner)
+        for node in ast.walk(function)
+        if isinstance(node, ast.Assert) and isinstance(node.test, ast.Compare)
+        for comparator in node.test.comparators
+        for inner in ast.walk(comparator)
+    }
     inputs: list[ast.expr] = []
     for node in ast.walk(function):
         if not isinstance(node, ast.Call) or _name(node.func) in ("raises", "approx"):
+            continue
+        if id(node) in expected:
             continue
         if _name(node.func) == "parametrize":
             inputs += _parametrized_inputs(node)
