@@ -298,3 +298,14 @@ def test_outputs():
 """
     subject = smells.read_subject(textwrap.dedent(SUBJECT))
     assert smells.count_file("stack", written, subject).counts["fuzz_literals"] == 1
+
+
+def test_the_year_of_a_date_is_no_fuzz_literal():
+    """A date is written with its year; a number of four digits elsewhere still counts."""
+    written = """
+def test_dates():
+    assert mean([datetime.date(2008, 2, 28), datetime.datetime(1999, 1, 1, 12)]) == 1
+    assert mean([datetime.date(12008, 2, 28), 2008]) == 1
+"""
+    subject = smells.read_subject(textwrap.dedent(SUBJECT))
+    assert smells.count_file("stack", written, subject).counts["fuzz_literals"] == 2
