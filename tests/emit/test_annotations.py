@@ -125,12 +125,21 @@ def take(n: int, iterable: Iterable[T]) -> Iterator[T]:
 
 def size(items: Iterator[object]) -> int:
     return len(list(items))
+
+
+class Box:
+    def __init__(self, items: Iterable[T]) -> None:
+        self.items = list(items)
+
+    def count(self) -> int:
+        return len(self.items)
 """
 
 
 def test_an_empty_collection_a_generic_call_keeps_a_result_of_is_annotated(tmp_path: Path):
     """``result = take(0, [])``: mypy cannot tell what ``result`` yields ("Need type
-    annotation"); the empty list gets its parameter's name and type."""
+    annotation"); the empty list gets its parameter's name and type. A constructor's result
+    is of its class, whatever it is given: ``Box([])`` stays as it is."""
     model = analyze_source(GENERIC, "generic.py", "generic")
     factory = TestFactory(model, model.unit("take"))
     test = (
@@ -138,10 +147,12 @@ def test_an_empty_collection_a_generic_call_keeps_a_result_of_is_annotated(tmp_p
         Statement("list"),
         Statement("call", "take", (("n", 0), ("iterable", 1))),
         Statement("call", "size", (("items", 2),)),
+        Statement("list"),
+        Statement("construct", "Box", (("items", 4),)),
+        Statement("method", "count", (), receiver=5),
     )
-    rendered = render_test(
-        test, [Observation(3, "equals", "0")], "test_it", set(), {}, factory.signature
-    )
+    observations = [Observation(3, "equals", "0"), Observation(6, "equals", "0")]
+    rendered = render_test(test, observations, "test_it", set(), {}, factory.signature)
     (tmp_path / "generic.py").write_text(GENERIC)
     imports = sorted(rendered.extra_imports) + [
         f"from generic import {', '.join(sorted(rendered.imports))}"
@@ -151,5 +162,6 @@ def test_an_empty_collection_a_generic_call_keeps_a_result_of_is_annotated(tmp_p
     path.write_text(text.text)
     assert "iterable: list[Any] = []" in text.text
     assert "result = take(n=0, iterable=iterable)" in text.text
+    assert "box = Box(items=[])" in text.text
     assert strict_mypy(path) == []
     assert strict_ruff(path) == []

@@ -7,7 +7,8 @@ type a container asks for when it is passed inside one, ``Any`` for what the ann
 not say in plain types (``list[Any]`` type-checks wherever a list is asked for).
 
 An empty collection passed once, to a parameter whose annotation leaves its items open (a
-``TypeVar``'s ``Iterable[T]``), is named and annotated too when the call's result is kept:
+``TypeVar``'s ``Iterable[T]``) of a call whose result's type is open too, is named and
+annotated too when the call's result is kept:
 mypy cannot infer ``result = take(0, [])`` ("Need type annotation for result").
 """
 
@@ -42,16 +43,19 @@ def open_empty_arguments(
     test: TestCase, signature_of: Callable[[Statement], Signature | None] | None
 ) -> dict[int, str]:
     """The empty lists, sets and dicts of ``test`` passed straight to a parameter annotated
-    with a type that leaves its items open (``Any`` in its spec: a ``TypeVar``), by index, with
-    the parameter's name: a call of a generic function on one infers nothing for its result."""
+    with a type that leaves its items open (``Any`` in its spec: a ``TypeVar``) of a function
+    or method whose result's type is open too, by index, with the parameter's name: a call of
+    a generic function on one infers nothing for its result. A class of another module in
+    the spec is open as well (``Set[Currency]``): a constructor, or a call whose result's type
+    is closed, infers its result whatever it is given."""
     found: dict[int, str] = {}
     if signature_of is None:
         return found
     for statement in test:
-        if statement.kind not in CALLS:
+        if statement.kind not in ("call", "method"):
             continue
         signature = signature_of(statement)
-        if signature is None:
+        if signature is None or not _open(signature.returns):
             continue
         for name, index in statement.args:
             argument = test[index]
