@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import ast
 import functools
+import re
 from collections.abc import Callable, Iterator
 
 from miogen.analysis.model import ModuleModel, Parameter, Signature
@@ -220,3 +221,22 @@ def _int_literals(source: str) -> tuple[tuple[int, int], ...]:
         for node in ast.walk(tree)
         if isinstance(node, ast.Constant) and type(node.value) is int and abs(node.value) >= 2
     )
+
+
+MAX_YEARS = 8
+_YEAR = re.compile(r"(?<![\w.])(19\d\d|20\d\d|2100)(?![\w.])")
+
+
+def module_years(source: str) -> tuple[int, ...]:
+    """The years 1900-2100 the module's text names (its code, docstrings, doctest examples:
+    ``datetime.date(2008, 2, 28)``), the ``MAX_YEARS`` most frequent, in order: what a date
+    of a test may move to besides 2000 (``Shrinker``).
+
+    >>> module_years("d = date(2008, 2, 28)  # 2008 and 2015; not 12008 or 2008.5")
+    (2008, 2015)
+    """
+    counts: dict[int, int] = {}
+    for found in _YEAR.findall(source):
+        counts[int(found)] = counts.get(int(found), 0) + 1
+    ordered = sorted(counts, key=lambda year: (-counts[year], year))
+    return tuple(sorted(ordered[:MAX_YEARS]))
