@@ -311,3 +311,24 @@ def test_the_units_numbers_walk_the_module_once_for_all_its_units(monkeypatch):
     assert unit_numbers(source, ((1, 2),)) == (400,)
     assert unit_numbers(source, ((5, 6),)) == (7, 100)
     assert len([n for n in walks if isinstance(n, ast.Module)]) == 1
+
+
+STARRED = """
+def first(*items):
+    if items and items[0]:
+        return "yes"
+    return "no"
+"""
+
+
+def test_a_bool_among_untyped_starred_arguments_becomes_a_number(write_module):
+    """``first(True)``: a bool of ``*items`` goes by position (ruff's FBT003) and nothing says
+    the function takes a flag: 1 keeps the branch."""
+    problem = problem_for(write_module("starred", STARRED), "first")
+    cache = cache_for(problem)
+    test = (Statement("value", value=True), Statement("call", "first", (("*items", 0),)))
+    _, covered = cache(test)
+    shrinker = Shrinker(cache, time.monotonic() + 5, number_parameters(problem.factory.model))
+    shrunk = shrinker.shrink(ReducedTest(test, covered)).test
+    values = [s.value for s in shrunk if s.kind == "value"]
+    assert values == [1] and type(values[0]) is int, shrunk

@@ -9,9 +9,10 @@ for (``0``/``1``, ``0.0``/``1.0``) if the test still covers what it is kept for.
 left as it is where the code takes a flag: a parameter typed ``bool`` (alone or in a union),
 or with a bool default. An untyped parameter without default takes a number where its body uses
 it as one (``analysis.numeric_uses``: ``formatweekday(day=True, width=False)`` whose body reads
-``names[day]`` and ``width >= 9``). Likewise a float that is a whole number becomes that int
-where such a parameter is used as a whole number (``y // 4``, an index, ``range()``):
-``leapdays(179375.0, ...)`` reads as if the year could have a fraction.
+``names[day]`` and ``width >= 9``), and so does an element of an untyped ``*args``. Likewise a
+float that is a whole number becomes that int where such a parameter is used as a whole number
+(``y // 4``, an index, ``range()``): ``leapdays(179375.0, ...)`` reads as if the year could have
+a fraction.
 """
 
 from __future__ import annotations
@@ -144,6 +145,10 @@ def _untyped(parameter: Parameter) -> bool:
 
 
 def _number_type(parameter: Parameter, used_as_number: bool = False) -> type | None:
+    if parameter.name.startswith("*") and parameter.type.kind == "any" and not parameter.annotated:
+        # An element of an untyped ``*args``: a bool there can only go by position (ruff's
+        # FBT003, ``Range(0.0, 0.0, False)``), and nothing says the function takes a flag.
+        return int
     if parameter.has_default and isinstance(parameter.default, bool):
         return None  # a flag
     kind = parameter.type.kind
