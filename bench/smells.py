@@ -255,23 +255,46 @@ def _count_fuzz_literals(function: ast.FunctionDef, subject: Subject) -> int:
     or odd case (``"sxdIywkc#"``), ints of three digits and more and floats of more than three
     decimals that the module's source does not contain; a number written as a string
     (``Decimal("-60329")``) is that number. A parametrized test's inputs count too (its columns
-    but ``expected...``, the outputs). Each literal counts once, however deeply its call is
-    nested in others (``f(Decimal(-60329))``)."""
+    but ``expected...``, the outputs), but not what an assertion compares with
+    (``assert result == Decimal("-40.7555")``, ``== re.compile("^((Args)|...)$")``: the
+    code's output, written as it is), nor the year of a date (``datetime.date(2008, 2, 28)``:
+    a year of four digits is how a date is written, not a made-up number; its month and day
+    are small). Each literal counts once, however deeply its call is nested in others
+    (``f(Decimal(-60329))``)."""
+    expected = {
+        id(inner)
+        for node in ast.walk(function)
+        if isinstance(node, ast.Assert) and isinstance(node.test, ast.Compare)
+        for comparator in node.test.comparators
+        for inner in ast.walk(comparator)
+    }
     inputs: list[ast.expr] = []
     for node in ast.walk(function):
         if not isinstance(node, ast.Call) or _name(node.func) in ("raises", "approx"):
+            continue
+        if id(node) in expected:
             continue
         if _name(node.func) == "parametrize":
             inputs += _parametrized_inputs(node)
         else:
             inputs += [*node.args, *(k.value for k in node.keywords)]
+    years = {
+        id(node.args[0])
+        for node in ast.walk(function)
+        if isinstance(node, ast.Call) and _name(node.func) in ("date", "datetime") and node.args
+        and isinstance(node.args[0], ast.Constant) and type(node.args[0].value) is int
+        and YEARS[0] <= node.args[0].value <= YEARS[1]
+    }  # fmt: skip
     literals = {  # once each: ``isinstance(f(1805), C)`` holds 1805 in both calls' arguments
         id(inner): inner
         for value in inputs
         for inner in ast.walk(value)
-        if isinstance(inner, ast.Constant)
+        if isinstance(inner, ast.Constant) and id(inner) not in years
     }
     return sum(1 for inner in literals.values() if _fuzz_like(inner.value, subject.source))
+
+
+YEARS = (1900, 2100)  # a date's year in this range reads as a year
 
 
 def _parametrized_inputs(decorator: ast.Call) -> list[ast.expr]:

@@ -52,6 +52,10 @@ def fail(kind: int) -> int:
             raise ValueError(
                 "kind 10 is not a number"
             ) from error
+    if kind == 11:
+        raise NotImplementedError
+    if kind == 12:
+        assert kind < 0
     return kind
 
 
@@ -82,6 +86,12 @@ def test_only_a_message_the_projects_own_raise_made_is_matched(write_module):
     assert raised(write_module, 8) == ("TypeError", "", None)
     assert raised(write_module, 9) == ("ValueError", "", None)  # a bare raise passes int()'s on
     assert raised(write_module, 10) == ("ValueError", "", "kind 10 is not a number")
+
+
+def test_an_empty_message_is_not_matched(write_module):
+    """``match="^$"`` checks nothing a reader looks for: the class alone."""
+    assert raised(write_module, 11) == ("NotImplementedError", "", None)
+    assert raised(write_module, 12) == ("AssertionError", "", None)
 
 
 def test_the_modules_own_class(write_module):

@@ -286,3 +286,26 @@ def test_the_strict_ruff_holds_the_file_to_the_python_the_subject_promises(tmp_p
         "    assert datetime.timezone.utc.utcoffset(None) == datetime.timedelta(0)\n"
     )
     assert smells.ruff_findings(test_file) == 1  # ICN001: datetime imported as dt
+
+
+def test_what_an_assertion_compares_with_is_output_not_fuzz():
+    """``== Decimal("-40.755...")`` and ``== re.compile("^((Args)|(Raises))...")`` are what the
+    code returned, as it returned it; the inputs of the call compared still count."""
+    written = """
+def test_outputs():
+    assert mean([Decimal(-60329)]) == Decimal("-40.75555555555555555555555556")
+    assert parser.titles_re == re.compile("^((Args)|(Raises)):[ \\t]*$", re.MULTILINE)
+"""
+    subject = smells.read_subject(textwrap.dedent(SUBJECT))
+    assert smells.count_file("stack", written, subject).counts["fuzz_literals"] == 1
+
+
+def test_the_year_of_a_date_is_no_fuzz_literal():
+    """A date is written with its year; a number of four digits elsewhere still counts."""
+    written = """
+def test_dates():
+    assert mean([datetime.date(2008, 2, 28), datetime.datetime(1999, 1, 1, 12)]) == 1
+    assert mean([datetime.date(12008, 2, 28), 2008]) == 1
+"""
+    subject = smells.read_subject(textwrap.dedent(SUBJECT))
+    assert smells.count_file("stack", written, subject).counts["fuzz_literals"] == 2

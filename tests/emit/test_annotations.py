@@ -111,3 +111,57 @@ def test_a_call_declared_to_return_none_gets_no_is_none_check():
     source = render_test(test, observations, "test_it", set(), {}, factory.signature).source
     assert "assert reset(" not in source and "reset(" in source, source  # mypy: func-returns-value
     assert "assert find(" in source and "is None" in source, source  # not declared: checked
+
+
+GENERIC = """
+from typing import Iterable, Iterator, TypeVar
+
+T = TypeVar("T")
+
+
+def take(n: int, iterable: Iterable[T]) -> Iterator[T]:
+    return iter(list(iterable)[:n])
+
+
+def size(items: Iterator[object]) -> int:
+    return len(list(items))
+
+
+class Box:
+    def __init__(self, items: Iterable[T]) -> None:
+        self.items = list(items)
+
+    def count(self) -> int:
+        return len(self.items)
+"""
+
+
+def test_an_empty_collection_a_generic_call_keeps_a_result_of_is_annotated(tmp_path: Path):
+    """``result = take(0, [])``: mypy cannot tell what ``result`` yields ("Need type
+    annotation"); the empty list gets its parameter's name and type. A constructor's result
+    is of its class, whatever it is given: ``Box([])`` stays as it is."""
+    model = analyze_source(GENERIC, "generic.py", "generic")
+    factory = TestFactory(model, model.unit("take"))
+    test = (
+        Statement("value", value=0),
+        Statement("list"),
+        Statement("call", "take", (("n", 0), ("iterable", 1))),
+        Statement("call", "size", (("items", 2),)),
+        Statement("list"),
+        Statement("construct", "Box", (("items", 4),)),
+        Statement("method", "count", (), receiver=5),
+    )
+    observations = [Observation(3, "equals", "0"), Observation(6, "equals", "0")]
+    rendered = render_test(test, observations, "test_it", set(), {}, factory.signature)
+    (tmp_path / "generic.py").write_text(GENERIC)
+    imports = sorted(rendered.extra_imports) + [
+        f"from generic import {', '.join(sorted(rendered.imports))}"
+    ]
+    text = merge_tests(None, imports, [GeneratedTest("test_it", rendered.source)], style=Style())
+    path = tmp_path / "test_generic.py"
+    path.write_text(text.text)
+    assert "iterable: list[Any] = []" in text.text
+    assert "result = take(n=0, iterable=iterable)" in text.text
+    assert "box = Box(items=[])" in text.text
+    assert strict_mypy(path) == []
+    assert strict_ruff(path) == []

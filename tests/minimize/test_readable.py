@@ -290,3 +290,45 @@ def test_a_whole_float_for_a_parameter_taking_whole_numbers_becomes_an_int(write
     call = next(s for s in shrunk if s.kind == "call")
     index = shrunk[dict(call.args)["index"]].value
     assert type(index) is int and index == 10, shrunk
+
+
+def test_the_units_numbers_walk_the_module_once_for_all_its_units(monkeypatch):
+    """Each unit's numbers come from one walk of the module, not one walk per unit."""
+    import ast
+
+    from miogen.minimize.readable import unit_numbers
+
+    source = "def a(y):\n    return y // 400\n\n\ndef b(y):\n    return y % 7 + y % 7 + 100\n"
+    source += f"# {time.monotonic_ns()}: a text no earlier test has read\n"
+    walks = []
+    walk = ast.walk
+
+    def counted(node):
+        walks.append(node)
+        return walk(node)
+
+    monkeypatch.setattr(ast, "walk", counted)
+    assert unit_numbers(source, ((1, 2),)) == (400,)
+    assert unit_numbers(source, ((5, 6),)) == (7, 100)
+    assert len([n for n in walks if isinstance(n, ast.Module)]) == 1
+
+
+STARRED = """
+def first(*items):
+    if items and items[0]:
+        return "yes"
+    return "no"
+"""
+
+
+def test_a_bool_among_untyped_starred_arguments_becomes_a_number(write_module):
+    """``first(True)``: a bool of ``*items`` goes by position (ruff's FBT003) and nothing says
+    the function takes a flag: 1 keeps the branch."""
+    problem = problem_for(write_module("starred", STARRED), "first")
+    cache = cache_for(problem)
+    test = (Statement("value", value=True), Statement("call", "first", (("*items", 0),)))
+    _, covered = cache(test)
+    shrinker = Shrinker(cache, time.monotonic() + 5, number_parameters(problem.factory.model))
+    shrunk = shrinker.shrink(ReducedTest(test, covered)).test
+    values = [s.value for s in shrunk if s.kind == "value"]
+    assert values == [1] and type(values[0]) is int, shrunk

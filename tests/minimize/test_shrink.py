@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 import decimal
 import random
 import time
@@ -655,3 +656,36 @@ def test_a_floats_whole_part_shrinks_and_its_fraction_stays(write_module):
     _, covered = cache(test)
     shrunk = Shrinker(cache, time.monotonic() + 30).shrink(ReducedTest(test, covered))
     assert _values(shrunk.test) == [-100.03125]
+
+
+HALVES = '''
+import datetime
+
+
+def half(day: datetime.date) -> int:
+    """>>> half(datetime.date(2008, 2, 28))"""
+    if day.month > 6:
+        return 2
+    return 1
+'''
+
+
+def test_a_date_moves_to_a_year_the_module_names_and_the_first_of_its_month(write_module):
+    """``date(1982, 10, 16)`` holds the ``month > 6`` branch; ``date(2008, 10, 1)`` does too,
+    2008 from the module's own example."""
+    from miogen.minimize.readable import module_years
+
+    path = write_module("halves", HALVES)
+    problem = problem_for(path, "half")
+    cache = cache_for(problem)
+    test = (
+        Statement("value", value=datetime.date(1982, 10, 16)),
+        Statement("call", "half", (("day", 0),)),
+    )
+    _, covered = cache(test)
+    years = module_years(path.read_text())
+    assert years == (2008,)
+    shrunk = Shrinker(cache, time.monotonic() + 30, years=years).shrink(ReducedTest(test, covered))
+    assert _values(shrunk.test) == [datetime.date(2008, 10, 1)]
+    without = Shrinker(cache, time.monotonic() + 30).shrink(ReducedTest(test, covered))
+    assert _values(without.test) == [datetime.date(2000, 10, 1)]  # 2000 where none is named

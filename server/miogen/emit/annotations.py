@@ -5,6 +5,11 @@ that keeps an empty list, set or dict in a variable (it passes it twice, or asse
 a call) writes the type of the parameter it is first passed to: the annotation's, an element
 type a container asks for when it is passed inside one, ``Any`` for what the annotation does
 not say in plain types (``list[Any]`` type-checks wherever a list is asked for).
+
+An empty collection passed once, to a parameter whose annotation leaves its items open (a
+``TypeVar``'s ``Iterable[T]``) of a call whose result's type is open too, is named and
+annotated too when the call's result is kept:
+mypy cannot infer ``result = take(0, [])`` ("Need type annotation for result").
 """
 
 from __future__ import annotations
@@ -32,6 +37,40 @@ def empty_collection_types(
             member = next((m for m in _members(spec) if m.kind == kind), TypeSpec(kind))
             found[index] = annotation(member)
     return found
+
+
+def open_empty_arguments(
+    test: TestCase, signature_of: Callable[[Statement], Signature | None] | None
+) -> dict[int, str]:
+    """The empty lists, sets and dicts of ``test`` passed straight to a parameter annotated
+    with a type that leaves its items open (``Any`` in its spec: a ``TypeVar``) of a function
+    or method whose result's type is open too, by index, with the parameter's name: a call of
+    a generic function on one infers nothing for its result. A class of another module in
+    the spec is open as well (``Set[Currency]``): a constructor, or a call whose result's type
+    is closed, infers its result whatever it is given."""
+    found: dict[int, str] = {}
+    if signature_of is None:
+        return found
+    for statement in test:
+        if statement.kind not in ("call", "method"):
+            continue
+        signature = signature_of(statement)
+        if signature is None or not _open(signature.returns):
+            continue
+        for name, index in statement.args:
+            argument = test[index]
+            if argument.kind not in _EMPTY or argument.args:
+                continue
+            wanted = {name, name.lstrip("/")}
+            parameter = next((p for p in signature.params if p.name in wanted), None)
+            if parameter is not None and parameter.annotated and _open(parameter.type):
+                found.setdefault(index, parameter.name.lstrip("/*"))
+    return found
+
+
+def _open(spec: TypeSpec) -> bool:
+    """Whether the spec leaves a part open: ``any`` in it, at any depth."""
+    return spec.kind == "any" or any(_open(arg) for arg in spec.args)
 
 
 def annotation(spec: TypeSpec) -> str:

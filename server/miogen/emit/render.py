@@ -16,7 +16,7 @@ from miogen.analysis.model import Signature
 from miogen.analysis.special import template_for
 from miogen.assertions.observation import Observation, input_literal, quoted
 from miogen.common.syntax import parse, parse_expression
-from miogen.emit.annotations import ANY_IMPORT, empty_collection_types
+from miogen.emit.annotations import ANY_IMPORT, empty_collection_types, open_empty_arguments
 from miogen.emit.matches import is_match, match_lines
 from miogen.emit.tokens import replaced_tokens, source_tokens
 from miogen.testcase.model import CALLS, Statement, TestCase
@@ -81,6 +81,16 @@ def render_test(
     by_index: dict[int, list[Observation]] = {}
     for observation in observations:
         by_index.setdefault(observation.index, []).append(observation)
+    # An empty collection a generic call takes, whose result is kept: named, so annotated.
+    open_empties = {
+        index: name
+        for index, name in open_empty_arguments(test, signature_of).items()
+        if any(
+            uses.get(user, 0) or user in by_index
+            for user, other in enumerate(test)
+            if index in other.references()
+        )
+    }
     rendered = RenderedTest(name, "")
     names: dict[int, str] = {}
     # A ``decimal`` variable hides ``import decimal``; a ``shlex`` one the class ``shlex`` it is
@@ -98,6 +108,13 @@ def render_test(
             continue
         expression = _expression(statement, names, rendered)
         comment = _ignore_comment(mistyped, index) + _boolean_noqa(statement, names)
+        if index in open_empties:
+            variable = _variable_name(statement, taken, open_empties[index])
+            names[index] = variable
+            lines.append(f"{variable}: {empty_types[index]} = {expression}")
+            if "Any" in empty_types[index]:
+                rendered.extra_imports.add(ANY_IMPORT)
+            continue
         if _inlined(statement, uses.get(index, 0), expression) or statement.kind == "callable":
             names[index] = expression  # a function passed as an argument: always inlined
             continue
@@ -165,8 +182,10 @@ def _module_names(test: TestCase) -> set[str]:
     return found
 
 
-def _variable_name(statement: Statement, taken: set[str]) -> str:
-    if statement.kind == "construct":
+def _variable_name(statement: Statement, taken: set[str], given: str = "") -> str:
+    if given:
+        base = snake(given)
+    elif statement.kind == "construct":
         base = snake(statement.name)
     elif statement.kind in ("list", "tuple", "set", "dict"):
         base = f"{statement.kind}_"

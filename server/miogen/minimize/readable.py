@@ -9,15 +9,17 @@ for (``0``/``1``, ``0.0``/``1.0``) if the test still covers what it is kept for.
 left as it is where the code takes a flag: a parameter typed ``bool`` (alone or in a union),
 or with a bool default. An untyped parameter without default takes a number where its body uses
 it as one (``analysis.numeric_uses``: ``formatweekday(day=True, width=False)`` whose body reads
-``names[day]`` and ``width >= 9``). Likewise a float that is a whole number becomes that int
-where such a parameter is used as a whole number (``y // 4``, an index, ``range()``):
-``leapdays(179375.0, ...)`` reads as if the year could have a fraction.
+``names[day]`` and ``width >= 9``), and so does an element of an untyped ``*args``. Likewise a
+float that is a whole number becomes that int where such a parameter is used as a whole number
+(``y // 4``, an index, ``range()``): ``leapdays(179375.0, ...)`` reads as if the year could have
+a fraction.
 """
 
 from __future__ import annotations
 
 import ast
 import functools
+import re
 from collections.abc import Callable, Iterator
 
 from miogen.analysis.model import ModuleModel, Parameter, Signature
@@ -143,6 +145,10 @@ def _untyped(parameter: Parameter) -> bool:
 
 
 def _number_type(parameter: Parameter, used_as_number: bool = False) -> type | None:
+    if parameter.name.startswith("*") and parameter.type.kind == "any" and not parameter.annotated:
+        # An element of an untyped ``*args``: a bool there can only go by position (ruff's
+        # FBT003, ``Range(0.0, 0.0, False)``), and nothing says the function takes a flag.
+        return int
     if parameter.has_default and isinstance(parameter.default, bool):
         return None  # a flag
     kind = parameter.type.kind
@@ -194,21 +200,48 @@ def module_texts(model: ModuleModel) -> tuple[str, ...]:
 MAX_UNIT_NUMBERS = 8
 
 
-@functools.lru_cache(maxsize=64)
 def unit_numbers(source: str, ranges: tuple[tuple[int, int], ...]) -> tuple[int, ...]:
     """The int literals of the unit's own lines (``ranges``, as ``Unit.ranges``) of magnitude
     2 and more, as positive numbers from the smallest (the ``MAX_UNIT_NUMBERS`` most frequent):
     what a number the unit divides, compares or indexes by may shrink to besides fewer digits
     (``Shrinker``). ``leapdays``' ``y2 // 400`` holds ``-14802`` where no step toward 0 keeps
     its kills, ``-400`` does. An unparsable source: none."""
+    counts: dict[int, int] = {}
+    for line, number in _int_literals(source):
+        if any(start <= line <= end for start, end in ranges):
+            counts[number] = counts.get(number, 0) + 1
+    ordered = sorted(counts, key=lambda n: (-counts[n], n))
+    return tuple(sorted(ordered[:MAX_UNIT_NUMBERS]))
+
+
+@functools.lru_cache(maxsize=8)
+def _int_literals(source: str) -> tuple[tuple[int, int], ...]:
+    """(line, magnitude) of each int literal of magnitude 2 and more in ``source``: the module
+    is walked once, not once per unit (a module of 60 units was walked 60 times)."""
     tree = parsed(source)
     if tree is None:
         return ()
+    return tuple(
+        (node.lineno, abs(node.value))
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant) and type(node.value) is int and abs(node.value) >= 2
+    )
+
+
+MAX_YEARS = 8
+_YEAR = re.compile(r"(?<![\w.])(19\d\d|20\d\d|2100)(?![\w.])")
+
+
+def module_years(source: str) -> tuple[int, ...]:
+    """The years 1900-2100 the module's text names (its code, docstrings, doctest examples:
+    ``datetime.date(2008, 2, 28)``), the ``MAX_YEARS`` most frequent, in order: what a date
+    of a test may move to besides 2000 (``Shrinker``).
+
+    >>> module_years("d = date(2008, 2, 28)  # 2008 and 2015; not 12008 or 2008.5")
+    (2008, 2015)
+    """
     counts: dict[int, int] = {}
-    for node in ast.walk(tree):
-        if not isinstance(node, ast.Constant) or type(node.value) is not int:
-            continue
-        if any(start <= node.lineno <= end for start, end in ranges) and abs(node.value) >= 2:
-            counts[abs(node.value)] = counts.get(abs(node.value), 0) + 1
-    ordered = sorted(counts, key=lambda n: (-counts[n], n))
-    return tuple(sorted(ordered[:MAX_UNIT_NUMBERS]))
+    for found in _YEAR.findall(source):
+        counts[int(found)] = counts.get(int(found), 0) + 1
+    ordered = sorted(counts, key=lambda year: (-counts[year], year))
+    return tuple(sorted(ordered[:MAX_YEARS]))

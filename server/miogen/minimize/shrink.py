@@ -4,7 +4,8 @@ Simplicity order: fewer call statements first, then fewer statements, then simpl
 closer to 0 and of smaller magnitude, fewer decimals; floats toward 0.0, 1.0 and 0.5; shorter
 strings, plain lowercase ones before ones with capitals, punctuation or other characters, and a
 short word of the module's own, its constants and names, before fuzz, and a text of the module (a
-literal or a doctest example's) as half a string of its length; shorter collections). Every step
+literal or a doctest example's) as half a string of its length; dates on the first of a month, of
+January, of a year the module names, at midnight; shorter collections). Every step
 is kept only if the test still covers the targets it is in the suite for, and still runs as far as
 it did (a test that started raising earlier would test something else). Executions go through the
 CoverageCache, so no candidate runs twice; the whole phase stops at a deadline.
@@ -12,6 +13,7 @@ CoverageCache, so no candidate runs twice; the whole phase stops at a deadline.
 
 from __future__ import annotations
 
+import datetime
 import decimal
 import fractions
 import math
@@ -73,21 +75,51 @@ def value_cost(value: object) -> float:
     if isinstance(value, fractions.Fraction):
         simple = math.log2(abs(value.numerator) + 1) + math.log2(value.denominator)
         return simple + (0 if value.denominator == 1 else 1)
+    if isinstance(value, datetime.date):
+        return date_cost(value)
     return 8.0
 
 
-def text_cost(value: object, texts: frozenset[str] = frozenset()) -> float:
-    """``value_cost``, a text of the module's (``texts``) at ``TEXT_DISCOUNT`` of it."""
+PLAIN_YEAR = 2000  # a date's year when the module names none
+
+
+def date_cost(value: datetime.date, years: frozenset[int] = frozenset()) -> float:
+    """A date's: one for each of its year (not one the module names, ``years``, or 2000
+    without any), month (not January) and day (not the first), and each part of its time that
+    is not 0 (a datetime): ``date(2008, 1, 1)`` in a module whose examples are of 2008 is
+    plainer than ``date(1982, 10, 16)``.
+
+    >>> date_cost(datetime.date(1982, 10, 16)), date_cost(datetime.date(2000, 1, 1))
+    (6.0, 3.0)
+    """
+    plain = years or {PLAIN_YEAR}
+    cost = 3.0 + (value.year not in plain) + (value.month != 1) + (value.day != 1)
+    if isinstance(value, datetime.datetime):
+        cost += sum(
+            1 for part in (value.hour, value.minute, value.second, value.microsecond) if part
+        )
+    return cost
+
+
+def text_cost(
+    value: object, texts: frozenset[str] = frozenset(), years: frozenset[int] = frozenset()
+) -> float:
+    """``value_cost``, a text of the module's (``texts``) at ``TEXT_DISCOUNT`` of it, a date
+    in a year of the module's (``years``) as plain as one in 2000."""
+    if isinstance(value, datetime.date):
+        return date_cost(value, years)
     cost = value_cost(value)
     return cost * TEXT_DISCOUNT if isinstance(value, str) and value in texts else cost
 
 
-def simplicity(test: TestCase, texts: frozenset[str] = frozenset()) -> tuple[int, int, float]:
+def simplicity(
+    test: TestCase, texts: frozenset[str] = frozenset(), years: frozenset[int] = frozenset()
+) -> tuple[int, int, float]:
     """The order shrinking moves down: (calls, statements, value cost)."""
     calls = sum(1 for s in test if s.kind in CALLS)
     collection_items = sum(len(s.args) for s in test if s.kind in ("list", "tuple", "set", "dict"))
-    values = sum(text_cost(s.value, texts) for s in test if s.kind == "value") + collection_items
-    return calls, len(test), values
+    values = sum(text_cost(s.value, texts, years) for s in test if s.kind == "value")
+    return calls, len(test), values + collection_items
 
 
 @dataclass
@@ -115,6 +147,7 @@ class Shrinker:
         signature_of: Callable[[Statement], Signature | None] | None = None,
         evaluations: int | None = None,
         landmarks: tuple[int, ...] = (),
+        years: tuple[int, ...] = (),
     ) -> None:
         """``numbers`` tells which values go to number parameters (see ``readable``); with
         ``cost`` (the test's performance proxies) a step that makes the test costlier, by
@@ -125,7 +158,8 @@ class Shrinker:
         which read as the module's own, not as fuzz. ``signature_of`` gives a call's signature:
         only arguments its parameters have defaults for are left out (``_arguments``).
         ``landmarks`` (readable.unit_numbers) are numbers of the unit's own code an int may
-        become, or one more or less, with its sign (``_landmarks``).
+        become, or one more or less, with its sign (``_landmarks``); ``years``
+        (readable.module_years) the years a date may move to (``_simpler_dates``).
 
         Each ``shrink`` runs at most ``evaluations`` candidates not run before (the cache's
         misses): what a test becomes does not depend on how fast the machine runs. ``deadline``
@@ -141,6 +175,7 @@ class Shrinker:
         self.words = tuple(sorted(set(words), key=lambda w: (value_cost(w), w)))
         self.texts = frozenset(texts)
         self.landmarks = landmarks
+        self.years = frozenset(years)
         self.number_at = 0  # the statement whose number the numbers pass changed last
         self.stats = ShrinkStats()
         self.runs_left = MAX_SHRINK_RUNS
@@ -180,6 +215,7 @@ class Shrinker:
                 ("pairs", self._pairs),
                 ("together", self._together),
                 ("strings", self._strings),
+                ("dates", self._dates),
                 ("collections", self._collections),
             ):
                 # Each pass to its own fixpoint: a success does not restart the earlier
@@ -203,7 +239,8 @@ class Shrinker:
             if not self._may_run():
                 return None
             if name != "readable" and (
-                simplicity(candidate, self.texts) >= simplicity(test, self.texts)
+                simplicity(candidate, self.texts, self.years)
+                >= simplicity(test, self.texts, self.years)
             ):
                 continue
             self.runs_left -= 1
@@ -316,6 +353,12 @@ class Shrinker:
             half = int(value / 2) if isinstance(value, int) else value / 2
             halved = _replace(halved, index, Statement("value", value=half))
         yield halved
+
+    def _dates(self, test: TestCase) -> Iterator[TestCase]:
+        for index, statement in enumerate(test):
+            if statement.kind == "value" and isinstance(statement.value, datetime.date):
+                for simpler in _simpler_dates(statement.value, self.years):
+                    yield _replace(test, index, Statement("value", value=simpler))
 
     def _strings(self, test: TestCase) -> Iterator[TestCase]:
         for index, statement in enumerate(test):
@@ -620,6 +663,34 @@ def _landmarks(value: int | float, landmarks: tuple[int, ...]) -> list[int | flo
             if 1 < near < abs(value):
                 found.append(type(value)(sign * near))
     return list(dict.fromkeys(found))
+
+
+MAX_YEARS = 3  # years of the module a date is tried in, the closest ones
+
+
+def _simpler_dates(value: datetime.date, years: frozenset[int]) -> list[datetime.date]:
+    """Plainer dates than ``value``, plainest first (``date_cost``): in its own year or one
+    of the ``MAX_YEARS`` years of the module closest to it (2000 when it names none), on the
+    first of January, of its month, or its own day; a datetime also at midnight. A date the
+    search drew (``date(1982, 10, 16)``) reads as noise where ``date(2008, 1, 1)`` would do.
+
+    >>> _simpler_dates(datetime.date(1982, 10, 16), frozenset({2008, 2015}))[:3]
+    [datetime.date(2008, 1, 1), datetime.date(2015, 1, 1), datetime.date(2008, 10, 1)]
+    """
+    plain = sorted(years or {PLAIN_YEAR}, key=lambda year: (abs(year - value.year), year))
+    found: list[datetime.date] = []
+    for year in [*plain[:MAX_YEARS], value.year]:
+        for month, day in ((1, 1), (value.month, 1), (value.month, value.day)):
+            try:
+                moved = value.replace(year=year, month=month, day=day)
+            except ValueError:  # February 29th of a common year
+                continue
+            found.append(moved)
+            if isinstance(moved, datetime.datetime):
+                found.append(moved.replace(hour=0, minute=0, second=0, microsecond=0))
+    cost = date_cost(value, years)
+    simpler = [d for d in dict.fromkeys(found) if date_cost(d, years) < cost]
+    return sorted(simpler, key=lambda d: date_cost(d, years))
 
 
 def _fewer_digits(value: int) -> list[int]:

@@ -96,6 +96,7 @@ def reduce_suite(
     signature_of: Callable[[Statement], Signature | None] | None = None,
     shrinking: bool = True,
     landmarks: tuple[int, ...] = (),
+    years: tuple[int, ...] = (),
 ) -> Reduction:
     """Set cover, then shrinking in half the time left (none without ``shrinking``), then a
     recount. ``careful`` (the unit's worker died): no joining, which runs tests of no search's.
@@ -107,7 +108,7 @@ def reduce_suite(
     3): the cover runs once more over the shrunk tests with every kill counted. ``numbers``
     says which values go to number parameters, ``words`` and ``texts`` what strings may become
     (see ``readable``), ``signature_of`` which arguments may be left out, ``landmarks`` the
-    unit's own numbers an int may become (``Shrinker``).
+    unit's own numbers an int may become, ``years`` those a date may move to (``Shrinker``).
 
     With ``cost`` (a test's performance proxies; aDynaMOSA and MIO ``--performance``) the cover
     picks the cheaper tests and shrinking never makes a kept test costlier. Only with ``join``
@@ -155,7 +156,9 @@ def reduce_suite(
     # Shrinking is bounded by evaluations (``SHRINK_EVALUATIONS``), the allowance in seconds
     # only for a machine too slow for them: the values do not depend on the load.
     hard = half + allowance if shrinking else now
-    shrinker = Shrinker(cache, hard, numbers, cost, words, texts, signature_of, landmarks=landmarks)
+    shrinker = Shrinker(
+        cache, hard, numbers, cost, words, texts, signature_of, landmarks=landmarks, years=years
+    )
     # Kills a test is kept for are checked as long as shrinking runs: past the runner's own
     # deadline (the unit's, which shrinking's allowance goes beyond) a kill is never seen
     # again, every candidate of a test kept for one fails, and its values stay as the search

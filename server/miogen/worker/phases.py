@@ -46,6 +46,7 @@ from miogen.instrument.rewrite import probed_lines
 from miogen.minimize.readable import (
     module_texts,
     module_words,
+    module_years,
     number_parameters,
     unit_numbers,
 )
@@ -456,7 +457,7 @@ class UnitRun:
             numbers, cost, module_words(model), self.spec.join_tests,
             self._shrink_allowance(deadline), module_texts(model),
             factory.signature, self._shrinking(),
-            unit_numbers(model.source, self.unit.ranges),
+            unit_numbers(model.source, self.unit.ranges), module_years(model.source),
         )  # fmt: skip
 
     def _shrink_allowance(self, deadline: float) -> float:
