@@ -209,6 +209,9 @@ SIGN = (
 )
 
 
+# About twenty pytest processes (one under coverage) and two 15 s timeouts: 115 s at load 14,
+# over 300 s beside the whole tests/host and tests/bench and four bench runs.
+@pytest.mark.timeout(1200)
 def test_the_baseline_is_the_whole_suite_by_the_tests_of_the_mutated_lines(tmp_path, monkeypatch):
     """The module's test file checks only that ``sign(1)`` is true; another file of the suite
     checks its value: ``Break`` is killed by the suite (the module's file alone left it alive,
