@@ -63,25 +63,57 @@ def run_session(
     session database go to ``scratch``, which may be ``workdir`` itself for a throwaway copy.
     ``sample``: run about that many mutants only (``keep_sample``); ``totals``: gets how many
     mutants the module has, the sample's left out included."""
+    session = init_session(workdir, scratch, module, tests, python, options, env, venv, sample,
+                           totals)  # fmt: skip
+    tool = str(venv / "bin" / "cosmic-ray")
+    subprocess.run(
+        [tool, "exec", str(scratch / "cosmic-ray.toml"), str(session)], cwd=workdir, env=env,
+        check=True, capture_output=True, stdin=subprocess.DEVNULL,
+    )  # fmt: skip
+    return subprocess.run(
+        [tool, "dump", str(session)], cwd=workdir, check=True, capture_output=True, text=True
+    ).stdout
+
+
+def init_session(
+    workdir: Path,
+    scratch: Path,
+    module: str,
+    tests: str,
+    python: str,
+    options: str = "",
+    env: dict[str, str] | None = None,
+    venv: Path = VENV,
+    sample: int | None = None,
+    totals: list[int] | None = None,
+) -> Path:
+    """cosmic-ray's ``init`` alone (``run_session``'s first step): the session database of
+    ``module``'s mutants (``sample``d), none of them run yet (``session_mutants`` lists them)."""
     scratch.mkdir(parents=True, exist_ok=True)
     config, session = scratch / "cosmic-ray.toml", scratch / "session.sqlite"
     config.write_text(
         CONFIG.format(module=module, python=python, tests=tests, options=options),
         encoding="utf-8",
     )
-    tool = str(venv / "bin" / "cosmic-ray")
-    for step in ("init", "exec"):
-        subprocess.run(
-            [tool, step, str(config), str(session)], cwd=workdir, env=env, check=True,
-            capture_output=True, stdin=subprocess.DEVNULL,
-        )  # fmt: skip
-        if step == "init" and totals is not None:
-            totals.append(count_mutants(session))
-        if step == "init" and sample is not None:
-            keep_sample(session, sample)
-    return subprocess.run(
-        [tool, "dump", str(session)], cwd=workdir, check=True, capture_output=True, text=True
-    ).stdout
+    subprocess.run(
+        [str(venv / "bin" / "cosmic-ray"), "init", str(config), str(session)], cwd=workdir,
+        env=env, check=True, capture_output=True, stdin=subprocess.DEVNULL,
+    )  # fmt: skip
+    if totals is not None:
+        totals.append(count_mutants(session))
+    if sample is not None:
+        keep_sample(session, sample)
+    return session
+
+
+def session_mutants(session: Path) -> list[tuple[str, int, int, int]]:
+    """The session's mutants in source order: (operator, occurrence, first line, last line)."""
+    with sqlite3.connect(session) as database:
+        rows = database.execute(
+            "SELECT operator_name, occurrence, start_pos_row, end_pos_row FROM mutation_specs "
+            "ORDER BY module_path, start_pos_row, start_pos_col, operator_name, occurrence"
+        ).fetchall()
+    return [(str(o), int(n), int(first), int(last)) for o, n, first, last in rows]
 
 
 def count_mutants(session: Path) -> int:

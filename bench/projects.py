@@ -14,11 +14,15 @@ in some of them flaky.
 Pynguin (bench/pynguin.py, its own venv) runs per module at 30 s (``--pynguin-budget``;
 ``--no-pynguin`` skips it); its files go where miogen's went (miogen's set aside) and the
 project's pytest measures the human suite plus Pynguin's tests the same way. With
-``--mutation``, cosmic-ray (bench/mutation.py's venv) mutates the modules a project names in
-``mutation``, runs the project's test file for each mutant, and each survivor is applied again
-with the generated file alone: the mutants the human file leaves alive that miogen's tests kill.
-Beside it, miogen's own count ("+N mutants killed over your suite": its mutants, which its
-tests kill and the project's tests of the unit do not), from what ``miogen generate`` printed.
+``--mutation``, cosmic-ray (bench/mutation.py's venv) lists and applies the mutants of the
+modules a project names in ``mutation``; the baseline is the project's whole suite, per mutant
+the tests of it that run the mutated lines (coverage.py's per-test contexts of one measured run
+of the suite; a mutant no test runs is alive with no run), as miogen's own baseline is the
+whole suite; each survivor is applied again with the generated file alone: the mutants the
+human suite leaves alive that miogen's tests kill. ``--mutation-check N`` runs N mutants per
+module against the whole suite too, to check the lines' verdicts. Beside it, miogen's own count
+("+N mutants killed over your suite": its mutants, which its tests kill and the project's tests
+do not), from what ``miogen generate`` printed.
 
 Every figure is coverage.py's (``coverage json``'s covered_branches / num_branches of the
 modules generated for), measured by the project's own pytest run, not miogen's report. Of the
@@ -503,14 +507,15 @@ def run_mutant(
     root: Path,
     module: str,
     mutant: tuple[str, int, int],
-    tests: list[str],
+    tests: list[str] | None,
     python: str,
     environment: dict[str, str],
     timeout: float,
 ) -> str:
     """Apply ``mutant`` to ``module`` (``cosmic-ray apply``), run ``tests`` against it with the
     project's ``python`` and pytest from the project's root, and put the module back: "killed",
-    "survived", "timeout", or "same" (the mutant leaves the text as it was)."""
+    "survived", "timeout", "same" (the mutant leaves the text as it was), "incompetent" (it
+    does not compile) or, ``tests`` None, "not run" (the mutant only made and put back)."""
     original = (root / module).read_bytes()
     operator, occurrence, _ = mutant
     try:
@@ -520,6 +525,12 @@ def run_mutant(
         )  # fmt: skip
         if (root / module).read_bytes() == original:
             return "same"
+        try:
+            compile((root / module).read_bytes(), module, "exec")
+        except (SyntaxError, ValueError):
+            return "incompetent"  # (cosmic-ray leaves such mutants out)
+        if tests is None:
+            return "not run"
         done = subprocess.run(
             [python, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *tests],
             cwd=root, env=environment, capture_output=True, timeout=timeout,
@@ -532,8 +543,108 @@ def run_mutant(
         (root / module).write_bytes(original)
 
 
-MUTANT_TIMEOUT = 20.0  # seconds of a test file's run against a mutant (cosmic-ray's, CONFIG)
-RERUN_TIMEOUT = 3 * MUTANT_TIMEOUT  # the one more run a timed-out mutant gets
+MUTANT_TIMEOUT = 20.0  # seconds of a run against a mutant, at least (cosmic-ray's, CONFIG)
+TIMEOUT_FACTOR = 3.0  # ... and at least this many times the original's run of the same tests
+RERUN_TIMEOUT = 3 * MUTANT_TIMEOUT  # the one more run a timed-out mutant gets (times as long)
+
+# A pytest plugin the suite's measured run loads (``-p``): one coverage.py context per test,
+# its node id (as miogen.plugins.contexts), and the node ids of the tests that fail.
+CONTEXTS_PLUGIN = """
+import os
+
+import coverage
+import pytest
+
+
+def _switch(context):
+    measuring = coverage.Coverage.current()
+    if measuring is not None:
+        measuring.switch_context(context)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    _switch(item.nodeid)
+    yield
+    _switch("")
+
+
+def pytest_runtest_logreport(report):
+    if report.failed:
+        with open(os.environ["BENCH_FAILED"], "a") as failed:
+            print(report.nodeid, file=failed)
+"""
+CONTEXTS_NAME = "bench_test_contexts"
+
+
+@dataclass
+class SuiteLines:
+    """The project's whole suite (the generated files left out) on one module: the tests
+    (pytest node ids) that run each of its lines, the lines run outside any test (as the
+    module was imported, the definitions' lines among them), and the arguments of pytest that
+    run the whole suite but its failing tests."""
+
+    by_line: dict[int, set[str]] = field(default_factory=dict)
+    outside: set[int] = field(default_factory=set)
+    failing: list[str] = field(default_factory=list)
+    whole: list[str] = field(default_factory=list)
+    seconds: float = 0.0  # the measured run's, of the whole suite
+
+    def tests(self, first: int, last: int) -> list[str] | None:
+        """The passing tests that run a line of ``first``..``last``: [] none (the mutant is
+        alive with no run), None the lines cannot tell (one ran outside any test, where a test
+        may see what it did without running it): the whole suite.
+
+        >>> lines = SuiteLines({3: {"t::a", "t::b"}, 4: {"t::b"}}, {1}, ["t::b"])
+        >>> lines.tests(3, 4), lines.tests(5, 5), lines.tests(1, 3)
+        (['t::a'], [], None)
+        """
+        span = range(first, last + 1)
+        if any(line in self.outside for line in span):
+            return None
+        found = {t for line in span for t in self.by_line.get(line, ())}
+        return sorted(found - set(self.failing))
+
+
+def suite_lines(
+    root: Path, module: str, leave_out: list[Path], python: str = sys.executable
+) -> SuiteLines:
+    """The project's plain pytest from its root, the whole suite but ``leave_out``, under
+    coverage.py (lines, one context per test: ``CONTEXTS_PLUGIN``) measuring ``module``."""
+    found = SuiteLines(whole=[f"--ignore={path}" for path in leave_out])
+    with tempfile.TemporaryDirectory(prefix="bench-lines-") as scratch:
+        (Path(scratch) / f"{CONTEXTS_NAME}.py").write_text(CONTEXTS_PLUGIN)
+        data, report, failed = (os.path.join(scratch, n) for n in ("cov", "c.json", "failed"))
+        environment = dict(
+            os.environ, PYTHONDONTWRITEBYTECODE="1", BENCH_FAILED=failed,
+            PYTHONPATH=os.pathsep.join([scratch, *filter(None, [os.environ.get("PYTHONPATH")])]),
+        )  # fmt: skip
+        started = time.monotonic()
+        subprocess.run(
+            [python, "-m", "coverage", "run", f"--data-file={data}",
+             f"--include={root / module}", "-m", "pytest", "-q", "-p", "no:cacheprovider",
+             "-p", CONTEXTS_NAME, *found.whole],
+            cwd=root, env=environment, capture_output=True, text=True, timeout=3600,
+            stdin=subprocess.DEVNULL,
+        )  # fmt: skip
+        found.seconds = time.monotonic() - started
+        subprocess.run(
+            [python, "-m", "coverage", "json", "--show-contexts", f"--data-file={data}",
+             "-o", report],
+            cwd=root, capture_output=True, text=True, check=False,
+        )  # fmt: skip
+        files = json.loads(Path(report).read_text())["files"] if os.path.exists(report) else {}
+        if os.path.exists(failed):
+            found.failing = sorted(set(Path(failed).read_text().split("\n")) - {""})
+    entry = files.get(module) or files.get(str(root / module)) or {}
+    for line, contexts in entry.get("contexts", {}).items():
+        tests = {c for c in contexts if c}
+        if len(tests) < len(contexts):
+            found.outside.add(int(line))
+        if tests:
+            found.by_line[int(line)] = tests
+    found.whole += [f"--deselect={test}" for test in found.failing]
+    return found
 
 
 def mutants(
@@ -544,16 +655,24 @@ def mutants(
     scratch: Path,
     python: str = sys.executable,
     sample: int | None = None,
+    leave_out: list[Path] | None = None,
+    check: int = 0,
 ) -> dict[str, object]:
-    """Mutants of ``module`` the project's test file for it leaves alive, and how many of them
-    the generated file kills: cosmic-ray runs the human file per mutant with the project's
-    interpreter (``python``) and pytest, from its root; a mutant whose run timed out runs once
-    more (``RERUN_TIMEOUT``) and, timed out again, is counted apart, neither killed nor alive;
-    each survivor is applied again (``cosmic-ray apply``) and the generated file run against
-    it alone (a timed-out run is no kill either: ``generated_timeout``). ``sample``: about that
-    many of the module's mutants run, every k-th in source order (``bench.mutation.keep_sample``;
-    a module of a thousand mutants takes hours, a test file's process per mutant)."""
-    from bench.mutation import VENV, ensure_cosmic_ray, run_session
+    """Mutants of ``module`` the project's whole suite leaves alive, and how many of them the
+    generated file kills. cosmic-ray lists the mutants (``sample``: about that many, every
+    k-th in source order, ``bench.mutation.keep_sample``: a module of a thousand mutants
+    takes hours) and applies each (``cosmic-ray apply``); against each run, with the project's
+    interpreter (``python``) and pytest from its root, the suite's tests that run one of the
+    mutant's lines (``suite_lines``: the suite but ``leave_out``, the generated files, measured
+    once). A mutant on lines no test runs is alive with no run; one on a line run outside any
+    test (as the module is imported) runs the whole suite. A run is stopped after
+    ``MUTANT_TIMEOUT`` s or ``TIMEOUT_FACTOR`` times the original's, whichever is longer; a
+    mutant stopped so runs once more (``RERUN_TIMEOUT``, as many times longer) and, timed out
+    again, is counted apart, neither killed nor alive. Each survivor is applied again and the
+    generated file run against it alone (a timed-out run is no kill either). ``check``: so
+    many of the mutants judged by their lines' tests (half of them survivors) run the whole
+    suite too, and both verdicts are kept (``checked``)."""
+    from bench.mutation import VENV, ensure_cosmic_ray, init_session, session_mutants
 
     ensure_cosmic_ray()
     tool = str(VENV / "bin" / "cosmic-ray")
@@ -562,37 +681,122 @@ def mutants(
         shutil.rmtree(cache)
     started = time.monotonic()
     totals: list[int] = []
-    dump = run_session(
+    session = init_session(
         root, scratch, module, human_tests, python, env=environment, sample=sample, totals=totals
     )
-    found = survivors(dump)
-    alive, timed_out = list(found.alive), []
-    for mutant in found.timeouts:
-        again = run_mutant(
-            tool, root, module, mutant, human_tests.split(), python, environment, RERUN_TIMEOUT
-        )
-        if again == "survived":
-            alive.append(mutant)
-        elif again == "timeout":
+    lines = suite_lines(root, module, leave_out if leave_out is not None else [generated], python)
+    chosen = _Selections(root, python, environment, lines)
+    alive: list[tuple[str, int, int]] = []
+    killed: list[tuple[str, int, int]] = []
+    timed_out: list[tuple[str, int, int]] = []
+    by_lines: list[tuple[str, int, int]] = []  # judged by their lines' tests (not the whole)
+    uncovered, incompetent, reruns, runs = 0, 0, 0, {"lines": 0, "whole": 0}
+    for operator, occurrence, first, last in session_mutants(session):
+        mutant = (operator, occurrence, first)
+        tests = lines.tests(first, last)
+        if tests == []:  # no test of the suite runs its lines: alive if it is a mutant
+            made = run_mutant(tool, root, module, mutant, None, python, environment, 0.0)
+            uncovered += made == "not run"
+            incompetent += made != "not run"
+            alive += [mutant] if made == "not run" else []
+            continue
+        arguments, seconds = chosen.arguments(tests)
+        runs["whole" if tests is None else "lines"] += 1
+        timeout = max(MUTANT_TIMEOUT, TIMEOUT_FACTOR * seconds)
+        verdict = run_mutant(tool, root, module, mutant, arguments, python, environment, timeout)
+        if verdict == "timeout":
+            reruns += 1
+            verdict = run_mutant(
+                tool, root, module, mutant, arguments, python, environment,
+                timeout * RERUN_TIMEOUT / MUTANT_TIMEOUT,
+            )  # fmt: skip
+        if verdict in ("same", "incompetent"):
+            incompetent += 1
+        elif verdict == "timeout":
             timed_out.append(mutant)
-    killed, generated_timeout, kinds = 0, 0, []
+        else:
+            (alive if verdict == "survived" else killed).append(mutant)
+            by_lines += [mutant] if tests is not None else []
+    checked = []
+    survivors = [m for m in by_lines if m in alive]
+    kills = [m for m in by_lines if m in killed]
+    halves = _spaced(survivors, check // 2)
+    for mutant in halves + _spaced(kills, check - len(halves)):
+        timeout = max(MUTANT_TIMEOUT, TIMEOUT_FACTOR * lines.seconds)
+        whole = run_mutant(tool, root, module, mutant, lines.whole, python, environment, timeout)
+        checked.append([*mutant, "survived" if mutant in alive else "killed", whole])
+    generated_kill, generated_timeout, kinds = 0, 0, []
     for mutant in alive if generated.exists() else []:
         verdict = run_mutant(
             tool, root, module, mutant, [str(generated)], python, environment, MUTANT_TIMEOUT
         )
-        killed += verdict == "killed"
+        generated_kill += verdict == "killed"
         generated_timeout += verdict == "timeout"
         kinds.append([*mutant, verdict])
+    judged_count = len(alive) + len(killed) + len(timed_out)
     return {
-        "module": module, "human_tests": human_tests, "mutants": found.run,
-        "of_mutants": totals[0] if totals else found.run,  # the sample's left out included
-        "human_alive": len(alive), "generated_kill": killed,
-        "human_timeout": len(timed_out), "timeouts_rerun": len(found.timeouts),
-        "generated_timeout": generated_timeout,
-        # each survivor of the human file: operator, occurrence, line, the generated file's verdict
+        "module": module, "human_tests": human_tests,
+        "baseline": "the whole suite, per mutant its tests that run the mutated lines",
+        "mutants": judged_count,
+        "of_mutants": totals[0] if totals else judged_count,  # the sample's left out included
+        "incompetent": incompetent, "human_alive": len(alive), "uncovered": uncovered,
+        "generated_kill": generated_kill,
+        "human_timeout": len(timed_out), "timeouts_rerun": reruns,
+        "generated_timeout": generated_timeout, "suite_runs": runs,
+        "suite_failing": lines.failing, "checked": checked,
+        # each survivor of the suite: operator, occurrence, line, the generated file's verdict
         "alive": kinds or [[*mutant, "not run"] for mutant in alive],
         "seconds": round(time.monotonic() - started, 1),
     }  # fmt: skip
+
+
+def _spaced(items: list[Any], count: int) -> list[Any]:
+    """``count`` of ``items``, evenly spaced (all of them if there are no more).
+
+    >>> _spaced(list(range(10)), 3), _spaced([1, 2], 5), _spaced([1], 0)
+    ([0, 3, 6], [1, 2], [])
+    """
+    if count >= len(items):
+        return list(items)
+    return [items[i * len(items) // count] for i in range(count)]
+
+
+class _Selections:
+    """pytest's arguments for some of the suite's tests, checked on the original once: the
+    node ids, or where they do not pass as named (an id pytest cannot select again, a test
+    that fails run apart), their files whole, or else the whole suite; and how long the
+    original's run of them took."""
+
+    def __init__(
+        self, root: Path, python: str, environment: dict[str, str], lines: SuiteLines
+    ) -> None:
+        self.root, self.python, self.environment, self.lines = root, python, environment, lines
+        self.known: dict[tuple[str, ...], tuple[list[str], float]] = {}
+
+    def arguments(self, tests: list[str] | None) -> tuple[list[str], float]:
+        if tests is None:
+            return self.lines.whole, self.lines.seconds
+        key = tuple(tests)
+        if key not in self.known:
+            files = sorted({test.split("::")[0] for test in tests})
+            for arguments in (list(tests), files + self.lines.whole):
+                seconds = self.passes(arguments)
+                if seconds is not None:
+                    self.known[key] = (arguments, seconds)
+                    break
+            else:
+                self.known[key] = (self.lines.whole, self.lines.seconds)
+        return self.known[key]
+
+    def passes(self, arguments: list[str]) -> float | None:
+        """The seconds of the original's run of ``arguments``, None if it does not pass."""
+        started = time.monotonic()
+        done = subprocess.run(
+            [self.python, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *arguments],
+            cwd=self.root, env=self.environment, capture_output=True, timeout=3600,
+            stdin=subprocess.DEVNULL,
+        )  # fmt: skip
+        return time.monotonic() - started if done.returncode == 0 else None
 
 
 def reported_kills(lines: list[str], module: str) -> int:
@@ -623,9 +827,11 @@ def run_project(
     mutation: bool = False,
     evaluations: int | None = None,
     mutation_sample: int | None = None,
+    mutation_check: int = 0,
 ) -> ProjectResult:
     """``evaluations``: miogen's budget in evaluations per unit instead of ``budget`` seconds
-    per module, so that the counts repeat whatever the load."""
+    per module, so that the counts repeat whatever the load; ``mutation_check``: mutants per
+    module whose verdict by their lines' tests is checked by the whole suite (``mutants``)."""
     started = time.monotonic()
     result = ProjectResult(
         project.name, list(project.modules), seed=seed, evaluations=evaluations,
@@ -680,7 +886,10 @@ def run_project(
             output = generated_path(project, root, module)
             name = module_name(module, project.path)
             scratch = Path(work) / "mutation" / name
-            found = mutants(root, module, human_tests, output, scratch, python, mutation_sample)
+            found = mutants(
+                root, module, human_tests, output, scratch, python, mutation_sample, outputs,
+                mutation_check,
+            )  # fmt: skip
             found["miogen_reported"] = reported_kills(result.miogen_lines, name)
             result.mutants.append(found)
         if pynguin_budget is not None:
@@ -741,25 +950,33 @@ def _share(part: int, whole: int) -> str:
 
 
 def mutation_table(results: list[ProjectResult]) -> list[str]:
-    """Per measured module: the human file's survivors, those the generated tests kill, and the
-    mutants timed out twice under the human file (neither killed nor alive; "-": a run from
-    before they were counted apart, when cosmic-ray counted them killed)."""
+    """Per measured module: its baseline (the whole suite, per mutant the tests that run its
+    lines; a row of a run before it: the module's test file), the mutants it leaves alive (of
+    them, those no test runs), those the generated tests kill, the mutants timed out twice
+    (neither killed nor alive; "-": a run from before they were counted apart, when cosmic-ray
+    counted them killed), and the mutants checked against the whole suite, with how many of
+    them it judged alike."""
     rows = [(r.project, m) for r in results for m in r.mutants]
     if not rows:
         return []
     lines = [
-        "| project | module | human test file | mutants | alive after the human file "
+        "| project | module | baseline | mutants | alive after the baseline (no test runs them) "
         "| of those killed by the generated tests | timed out (of rerun) "
-        "| miogen's own count | s |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "| checked by the whole suite (alike) | miogen's own count | s |",
+        "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for project, m in rows:
         timeouts = f"{m['human_timeout']} ({m['timeouts_rerun']})" if "human_timeout" in m else "-"
         of = m.get("of_mutants", m["mutants"])
         run = f"{m['mutants']}" if of == m["mutants"] else f"{m['mutants']} (of {of})"
+        suite = "baseline" in m
+        baseline = "whole suite, tests of the lines" if suite else f"file {m['human_tests']}"
+        alive = f"{m['human_alive']} ({m.get('uncovered', 0)})" if suite else f"{m['human_alive']}"
+        checked = m.get("checked", [])
+        alike = f"{len(checked)} ({sum(1 for c in checked if c[3] == c[4])})" if suite else "-"
         lines.append(
-            f"| {project} | {m['module']} | {m['human_tests']} | {run} | "
-            f"{m['human_alive']} | {m['generated_kill']} | {timeouts} | "
+            f"| {project} | {m['module']} | {baseline} | {run} | {alive} | "
+            f"{m['generated_kill']} | {timeouts} | {alike} | "
             f"{m.get('miogen_reported', '')} | {m['seconds']} |"
         )
     return lines
@@ -792,6 +1009,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--mutation-sample", type=int, help="about this many mutants per module (every k-th)"
     )
+    parser.add_argument(
+        "--mutation-check", type=int, default=0,
+        help="per module, so many mutants also run against the whole suite, to check",
+    )  # fmt: skip
     parser.add_argument("--output", default="results", help="name of the JSON file written")
     args = parser.parse_args(argv)
     chosen = [p for p in PROJECTS if not args.projects or p.name in args.projects]
@@ -814,6 +1035,7 @@ def main(argv: list[str] | None = None) -> int:
                 args.mutation,
                 args.evaluations,
                 args.mutation_sample,
+                args.mutation_check,
             )  # fmt: skip
         )
         print("\n".join(table(results[-1:])[2:]), flush=True)

@@ -488,7 +488,8 @@ def _suite_summary(report: ModuleRun) -> dict[str, Any] | None:
 
 def _mutant_runs(verdict: SuiteKills | None) -> dict[str, Any] | None:
     """The project's suite run against the mutants the tests kill (``host.suite_kills``): its
-    pytest runs, their seconds, and the mutants it kills and leaves alive (None: not asked)."""
+    pytest runs, their seconds, and the mutants it kills, leaves alive and did not judge (past
+    its cap of runs) (None: not asked)."""
     if verdict is None or verdict.seconds is None:
         return None
     return {
@@ -496,6 +497,7 @@ def _mutant_runs(verdict: SuiteKills | None) -> dict[str, Any] | None:
         "cpu_seconds": round(verdict.cpu_seconds, 3),
         "killed": [f"{unit}#{index}" for unit, index in sorted(verdict.killed)],
         "alive": [f"{unit}#{index}" for unit, index in sorted(verdict.alive)],
+        "unjudged": [f"{unit}#{index}" for unit, index in sorted(verdict.unjudged)],
     }  # fmt: skip
 
 
@@ -588,8 +590,9 @@ def _print_suite(suite: dict[str, Any] | None) -> None:
     runs = suite["mutant_runs"]
     if runs is not None and runs["runs"]:
         mutants = len(runs["killed"]) + len(runs["alive"])
+        unjudged = f", {len(runs['unjudged'])} not judged" if runs["unjudged"] else ""
         print(
-            f"your suite against {mutants} mutants: {runs['runs']} pytest runs, "
+            f"your suite against {mutants} mutants{unjudged}: {runs['runs']} pytest runs, "
             f"{runs['seconds']:.1f}s ({runs['cpu_seconds']:.1f}s CPU)"
         )
 

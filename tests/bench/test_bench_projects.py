@@ -89,10 +89,10 @@ def test_mutation_table_only_when_measured():
                              "mutants": 40, "human_alive": 5, "generated_kill": 2,
                              "miogen_reported": 1, "seconds": 1.0})  # fmt: skip
     lines = projects.mutation_table([measured])
-    # "-": a run from before timeouts were counted apart
-    assert lines[2] == "| a | a/m.py | tests/test_m.py | 40 | 5 | 2 | - | 1 | 1.0 |"
+    # "-": a run from before timeouts were counted apart, and before the whole suite's baseline
+    assert lines[2] == "| a | a/m.py | file tests/test_m.py | 40 | 5 | 2 | - | - | 1 | 1.0 |"
     del measured.mutants[0]["miogen_reported"]  # a row of a run before that column
-    assert projects.mutation_table([measured])[2].endswith("| 2 | - |  | 1.0 |")
+    assert projects.mutation_table([measured])[2].endswith("| 2 | - | - |  | 1.0 |")
     json.dumps(measured.mutants)  # what results.json holds
 
 
@@ -192,16 +192,34 @@ text = {{
     "Break": text.replace("'positive'", "'POSITIVE'"),
     "Hang": text.replace("    if x > 0:", "    import time; time.sleep(600)\\n    if x > 0:"),
     "Quiet": text.replace("'negative'", "'NEGATIVE'"),
+    "Import": text.replace("def sign(x):", "def sign(x, y=1 // 0):"),
+    "Syntax": text.replace("if x > 0:", "if x >> :"),
     "Same": text,
 }}[operator]
 open(module, "w").write(text)
 """
 
+SIGN = (
+    "def sign(x):\n"
+    "    if x > 0:\n"
+    "        return 'positive'\n"
+    "    if x == 0:\n"
+    "        return 'zero'\n"
+    "    return 'negative'\n"
+)
 
-def test_a_timed_out_mutant_runs_again_and_is_neither_killed_nor_alive(tmp_path, monkeypatch):
-    """cosmic-ray says killed for a run its timeout stopped: such a mutant runs once more; one
-    that times out again is counted apart, one that ends is judged by that run. The project's
-    interpreter runs the human file (cosmic-ray's session) and every run after it."""
+
+# About twenty pytest processes (one under coverage) and two 15 s timeouts: 115 s at load 14,
+# over 300 s beside the whole tests/host and tests/bench and four bench runs.
+@pytest.mark.timeout(1200)
+def test_the_baseline_is_the_whole_suite_by_the_tests_of_the_mutated_lines(tmp_path, monkeypatch):
+    """The module's test file checks only that ``sign(1)`` is true; another file of the suite
+    checks its value: ``Break`` is killed by the suite (the module's file alone left it alive,
+    a kill miogen could not add). It runs the two tests that run line 3, not the whole suite.
+    ``Quiet`` is on a line no test runs: alive, with no run, and the generated file kills it.
+    ``Import`` is on a line run as the module is imported: the whole suite runs. ``Hang`` times
+    out twice: counted apart. ``Same`` and ``Syntax`` are not counted. The checked mutant has
+    the whole suite's verdict beside its lines' tests'."""
     import sys
 
     import bench.mutation
@@ -209,15 +227,17 @@ def test_a_timed_out_mutant_runs_again_and_is_neither_killed_nor_alive(tmp_path,
     root = tmp_path / "toy"
     (root / "tests").mkdir(parents=True)
     (root / "pyproject.toml").write_text('[tool.pytest.ini_options]\npythonpath = ["."]\n')
-    (root / "toy.py").write_text(
-        "def sign(x):\n    if x > 0:\n        return 'positive'\n    return 'negative'\n"
-    )
+    (root / "toy.py").write_text(SIGN)
     (root / "tests" / "test_toy.py").write_text(
-        "from toy import sign\n\n\ndef test_truthy():\n    assert sign(1) and sign(-1)\n"
+        "from toy import sign\n\n\ndef test_truthy():\n    assert sign(1)\n"
+    )
+    (root / "tests" / "test_other.py").write_text(
+        "from toy import sign\n\n\ndef test_exact():\n    assert sign(2) == 'positive'\n"
+        "\n\ndef test_broken():\n    assert sign(2) == 'other'\n"  # fails: never selected
     )
     generated = root / "tests" / "test_toy_miogen.py"
     generated.write_text(
-        "from toy import sign\n\n\ndef test_one():\n    assert sign(1) == 'positive'\n"
+        "from toy import sign\n\n\ndef test_negative():\n    assert sign(-1) == 'negative'\n"
     )
     venv = tmp_path / "venv"
     (venv / "bin").mkdir(parents=True)
@@ -228,42 +248,36 @@ def test_a_timed_out_mutant_runs_again_and_is_neither_killed_nor_alive(tmp_path,
     python.write_text(f'#!/bin/sh\necho "$@" >> {calls}\nexec {sys.executable} "$@"\n')
     python.chmod(0o755)
 
-    def job(operator: str, outcome: str, output: str = "") -> str:
-        mutation = {"operator_name": operator, "occurrence": 0, "start_pos": [2, 7]}
-        return json.dumps([{"mutations": [mutation]}, {"test_outcome": outcome, "output": output}])
-
-    sessions = []
-
     def session(workdir, scratch, module, tests, interpreter, options="", env=None, **more):
-        sessions.append((workdir, module, tests, interpreter))
+        assert (workdir, module, more["sample"]) == (root, "toy.py", 6)
         more["totals"].append(9)  # the module's mutants before the sample
-        assert more["sample"] == 4
-        return "\n".join([
-            job("Break", "survived"), job("Hang", "killed", "timeout"),
-            job("Quiet", "killed", "timeout"), job("Same", "killed", "Failed"),
-        ])  # fmt: skip
+        return scratch / "session.sqlite"
 
+    listed = [("Import", 0, 1, 1), ("Hang", 0, 2, 2), ("Syntax", 0, 2, 2), ("Break", 0, 3, 3),
+              ("Same", 0, 4, 4), ("Quiet", 0, 6, 6)]  # fmt: skip
     monkeypatch.setattr(bench.mutation, "VENV", venv)
     monkeypatch.setattr(bench.mutation, "ensure_cosmic_ray", lambda: "8.7.0")
-    monkeypatch.setattr(bench.mutation, "run_session", session)
-    monkeypatch.setattr(projects, "RERUN_TIMEOUT", 20.0)  # Hang sleeps 600 s
+    monkeypatch.setattr(bench.mutation, "init_session", session)
+    monkeypatch.setattr(bench.mutation, "session_mutants", lambda path: listed)
+    monkeypatch.setattr(projects, "MUTANT_TIMEOUT", 15.0)  # Hang sleeps 600 s
+    monkeypatch.setattr(projects, "RERUN_TIMEOUT", 15.0)
     found = projects.mutants(
-        root, "toy.py", "tests/test_toy.py", generated, tmp_path / "s", str(python), sample=4
-    )
-    assert (found["mutants"], found["of_mutants"]) == (4, 9)
-    assert sessions == [(root, "toy.py", "tests/test_toy.py", str(python))]
-    # Hang times out again; Quiet's rerun ends and it survives: alive, as Break is
-    assert (found["mutants"], found["human_alive"], found["generated_kill"]) == (4, 2, 1)
-    assert (found["human_timeout"], found["timeouts_rerun"], found["generated_timeout"]) == (
-        1,
-        2,
-        0,
-    )
-    assert found["alive"] == [["Break", 0, 2, "killed"], ["Quiet", 0, 2, "survived"]]
-    assert (root / "toy.py").read_text().count("'positive'") == 1  # put back after each run
-    runs = calls.read_text().splitlines()
-    assert len(runs) == 4 and all(run.startswith("-m pytest") for run in runs)
-    assert sum("tests/test_toy.py" in run for run in runs) == 2  # the two reruns
+        root, "toy.py", "tests/test_toy.py", generated, tmp_path / "s", str(python), sample=6,
+        check=2,
+    )  # fmt: skip
+    assert (found["mutants"], found["of_mutants"], found["incompetent"]) == (4, 9, 2)
+    assert (found["human_alive"], found["uncovered"], found["generated_kill"]) == (1, 1, 1)
+    assert found["alive"] == [["Quiet", 0, 6, "killed"]]
+    assert (found["human_timeout"], found["timeouts_rerun"]) == (1, 1)
+    assert found["suite_runs"] == {"lines": 3, "whole": 1}  # Hang, Syntax, Break; Import
+    assert found["suite_failing"] == ["tests/test_other.py::test_broken"]
+    assert found["checked"] == [["Break", 0, 3, "killed", "killed"]]
+    assert (root / "toy.py").read_text() == SIGN  # put back after each run
+    runs = [line.split() for line in calls.read_text().splitlines() if "pytest" in line]
+    lines3 = ["tests/test_other.py::test_exact", "tests/test_toy.py::test_truthy"]
+    assert ["-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *lines3] in runs
+    whole = [run for run in runs if run[1] == "pytest" and f"--ignore={generated}" in run]
+    assert whole and all("--deselect=tests/test_other.py::test_broken" in run for run in whole)
 
 
 def test_mutation_table_counts_timeouts_apart():
@@ -274,10 +288,17 @@ def test_mutation_table_counts_timeouts_apart():
                              "miogen_reported": 1, "seconds": 1.0})  # fmt: skip
     lines = projects.mutation_table([measured])
     assert lines[0].count("|") == lines[2].count("|")
-    assert lines[2] == "| a | a/m.py | tests/test_m.py | 40 | 5 | 2 | 1 (3) | 1 | 1.0 |"
+    assert lines[2] == "| a | a/m.py | file tests/test_m.py | 40 | 5 | 2 | 1 (3) | - | 1 | 1.0 |"
     measured.mutants[0]["of_mutants"] = 700  # a sample of 40
     assert projects.mutation_table([measured])[2].startswith(
-        "| a | a/m.py | tests/test_m.py | 40 (of 700) | 5 |"
+        "| a | a/m.py | file tests/test_m.py | 40 (of 700) | 5 |"
+    )
+    measured.mutants[0].update(baseline="the whole suite", uncovered=2,
+                               checked=[["A", 0, 3, "killed", "killed"], ["B", 0, 4, "survived",
+                                                                          "killed"]])  # fmt: skip
+    assert projects.mutation_table([measured])[2] == (
+        "| a | a/m.py | whole suite, tests of the lines | 40 (of 700) | 5 (2) | 2 | 1 (3) "
+        "| 2 (1) | 1 | 1.0 |"
     )
 
 

@@ -65,16 +65,57 @@ def test_the_suites_tests_of_the_unit_run_against_each_mutant_and_are_cached(wri
     assert (again.killed, again.alive, again.runs) == (found.killed, found.alive, 0)
 
 
-def test_mutants_past_the_cap_count_as_killed(write_project):
+def test_mutants_past_the_cap_are_not_judged_and_those_no_test_runs_are_alive(write_project):
+    """The cap is of runs: ``unused``'s mutants, which no test runs, are alive with no run
+    whatever the cap (the cap counted them killed: a test that kills them was dropped), and
+    ``size``'s, past a cap of 0, are not judged, neither killed nor alive."""
     root = project(write_project)
     path = root / "pkg" / "subject.py"
     model = analyze_file(path, "pkg.subject")
-    mutants = {("size", m.index) for m in list_mutants(SUBJECT, model.unit("size"))}
+    sized = {("size", m.index) for m in list_mutants(SUBJECT, model.unit("size"))}
+    unused = {("unused", m.index) for m in list_mutants(SUBJECT, model.unit("unused"))}
     found = suite_kills(
-        project_baseline(root), path, "pkg.subject", SUBJECT, model.units, mutants, limit=0
+        project_baseline(root), path, "pkg.subject", SUBJECT, model.units, sized | unused, limit=0
     )
-    assert found.killed == mutants and not found.alive and found.runs == 0
-    assert found.notes == [f"{len(mutants)} mutants past the cap of 0 not run"]
+    assert found.alive == unused and found.unjudged == sized and not found.killed
+    assert found.runs == 0
+    assert found.notes == [f"{len(sized)} of the {len(sized)} mutants the suite runs not judged "
+                           "(a cap of 0 runs)"]  # fmt: skip
+
+
+BIG_ONLY = """
+from pkg.subject import tier
+
+
+def test_big():
+    assert tier(50) == "big"
+"""
+
+
+def test_a_mutant_on_a_line_no_test_runs_is_alive_before_the_cap_is_counted(write_project):
+    """``tier``'s suite runs lines 1-3, never line 4: its mutants there are alive with no run,
+    even past the cap (they were counted killed by the suite, and a generated test of
+    ``tier(-1)`` that kills them added nothing); of those the suite runs, a fixed sample of
+    ``limit`` runs and the others are not judged."""
+    root = write_project(
+        {"pkg/__init__.py": "", "pkg/subject.py": TIERS, "tests/test_subject.py": BIG_ONLY}
+    )
+    path = root / "pkg" / "subject.py"
+    tier = analyze_file(path, "pkg.subject").unit("tier")
+    mutants = list_mutants(TIERS, tier)
+    line4 = {("tier", m.index) for m in mutants if m.line == 4}
+    run = {("tier", m.index) for m in mutants if m.line != 4}
+    assert line4 and len(run) > 2
+    baseline = project_baseline(root)
+    found = suite_kills(baseline, path, "pkg.subject", TIERS, [tier], line4 | run, limit=2)
+    assert line4 <= found.alive, found
+    assert len(found.killed | (found.alive - line4)) == 2 and found.unjudged
+    assert found.killed | found.alive | found.unjudged == line4 | run
+    assert found.runs == 1 + 2  # the original once, then the two sampled
+    # Asked again, the cache answers the two judged: the cap's two runs judge two more.
+    again = suite_kills(baseline, path, "pkg.subject", TIERS, [tier], line4 | run, limit=2)
+    assert again.killed >= found.killed and again.alive >= found.alive
+    assert again.unjudged < found.unjudged and len(again.unjudged) == len(found.unjudged) - 2
 
 
 def test_contexts_become_pytest_node_ids(write_project):

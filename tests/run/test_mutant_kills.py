@@ -107,3 +107,20 @@ def test_a_suite_that_kills_every_mutant_gets_nothing(write_project):
     assert report.gain.mutants == 0 and report.gain.added == 0
     assert report.dropped.adds_nothing  # tests were found, and each added nothing
     assert "kills every mutant they kill" in " ".join(summarize(report)["warnings"])
+
+
+def test_the_mutants_the_suite_did_not_judge_are_reported(capsys):
+    """Past the cap of the suite's runs a mutant is neither killed nor alive: the summary
+    lists it apart and the printed line says how many."""
+    from miogen.cli import _mutant_runs, _print_suite
+    from miogen.host.suite_kills import SuiteKills
+
+    verdict = SuiteKills(killed={("f", 0)}, alive={("f", 1)}, unjudged={("f", 3), ("f", 2)},
+                         runs=3, seconds=1.5, cpu_seconds=1.0)  # fmt: skip
+    runs = _mutant_runs(verdict)
+    assert runs is not None
+    assert (runs["killed"], runs["alive"], runs["unjudged"]) == (["f#0"], ["f#1"], ["f#2", "f#3"])
+    _print_suite({"failing": {}, "error": "", "ran": True, "lines": [], "mutant_runs": runs})
+    assert capsys.readouterr().out == (
+        "your suite against 2 mutants, 2 not judged: 3 pytest runs, 1.5s (1.0s CPU)\n"
+    )

@@ -120,3 +120,24 @@ def test_the_editors_suite_is_read_once_per_job(tmp_path, monkeypatch):
     assert reads == [tmp_path]
     assert first is kept
     assert suite.missing is (kept is None)
+
+
+def test_a_test_whose_only_kill_the_suite_did_not_judge_is_not_kept(tmp_path):
+    """A mutant past the cap of the suite's runs is not judged: a test that kills it alone
+    may add nothing, so it is not kept for it, nor counted; one killing a mutant the suite
+    leaves alive is."""
+    from miogen.host.suite_kills import SuiteKills
+    from miogen.run.keep import keep_adds
+
+    tests = [
+        record("test_negative", "assert sign(-5) == -1"),
+        record("test_zero", "assert sign(0) == 0"),
+    ]
+    location, model, verification = verified_sign(tmp_path, tests)
+    everything = {"sign": [t.id for t in model.units[0].targets]}
+    kills = {"test_negative": {("sign", 0)}, "test_zero": {("sign", 1)}}
+    verdict = SuiteKills(alive={("sign", 1)}, unjudged={("sign", 0)})
+    kept = keep_adds(verification, location.module_name, model, model.units, everything, kills,
+                     verdict)  # fmt: skip
+    assert [t.name for t in verification.tests] == ["test_zero"]
+    assert kept.gains["sign"].mutants == 1

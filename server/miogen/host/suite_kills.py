@@ -11,16 +11,19 @@ imported), the tests that run the mutant's unit run. The mutated module is impor
 text in place of the file (``plugins.mutant``): the file itself is never touched. The tests of
 each unit's mutants are checked on the original once, together (``_Runner.vouch``).
 
-Bounds: at most ``MAX_MUTANTS`` mutants per module, each run stopped after ``MUTANT_TIMEOUT``
-seconds of CPU time (a mutant that loops uses them up; a slow or busy machine does not), or
-after ``WALL_FACTOR`` times as long as the tests took on the original, by the test clock (a
-mutant that waits; ``common.waits``: the time pytest's process waited for a CPU does not
-count, up to a cap by the wall clock). A mutant beyond the cap, one whose run was stopped so,
-or one whose tests could not be run as they pass on the original counts as killed by the
-suite: no test is kept for a kill it may not add. A mutant on lines (in a unit) no test of the suite runs is alive without a
-run. The answers are cached by content (``.miogen/suite-kills.json``): the baseline's key (every
-Python file of the project but the generated ones, its pytest configuration, the interpreter),
-the tests chosen and the mutated text.
+A mutant on lines (in a unit) no test of the suite runs is alive without a run, whatever the
+cap. Of the others, at most ``MAX_MUTANTS`` per module run (those the cache answers need no
+run): a fixed sample spread over them; the rest are not judged, neither killed nor alive, and
+said so (no test is kept for one of them alone: it may kill what the suite kills too). Each run
+is stopped after ``MUTANT_TIMEOUT`` seconds of CPU time (a mutant that loops uses them up; a
+slow or busy machine does not), or after ``WALL_FACTOR`` times as long as the tests took on the
+original, by the test clock (a mutant that waits; ``common.waits``: the time pytest's process
+waited for a CPU does not count, up to a cap by the wall clock). A mutant whose run was stopped
+so, or one whose tests could not be run as they pass on the original counts as killed by the
+suite: no test is kept for a kill it may not add. The answers are cached by content
+(``.miogen/suite-kills.json``): the baseline's key (every Python file of the project but the
+generated ones, its pytest configuration, the interpreter), the tests chosen and the mutated
+text.
 
 One pytest process per mutant, and most of a run's CPU is that process's start (the interpreter,
 pytest and its auto-loaded plugins, the collection), not its tests: on idna 1.6 of 1.8 s. Mutants
@@ -53,7 +56,7 @@ from miogen.host.baseline import BASELINE_TIMEOUT, Baseline, FileCoverage, proje
 from miogen.host.interpreter import OWN, Interpreter
 from miogen.host.runs import cpu_limited, run_group
 
-MAX_MUTANTS = 30  # per module: the mutants the generated tests kill, the units' in turn
+MAX_MUTANTS = 30  # runs per module: a sample of the mutants the tests kill that the suite runs
 MUTANT_TIMEOUT = 60.0  # CPU seconds per mutant's run of the suite's tests
 # A run's wall-clock bound: this many times the original's run of the same tests (at least
 # MUTANT_TIMEOUT); the original's, the baseline's for the whole suite (it ran them all).
@@ -73,6 +76,8 @@ class SuiteKills:
 
     killed: set[MutantId] = field(default_factory=set)  # ... or counted killed (see ``note``)
     alive: set[MutantId] = field(default_factory=set)
+    # Past the cap of runs: neither killed nor alive; no test is kept for one of them alone.
+    unjudged: set[MutantId] = field(default_factory=set)
     runs: int = 0  # pytest runs made (not from the cache)
     notes: list[str] = field(default_factory=list)  # why some were counted killed
     # The verdict's wall seconds, and the CPU seconds of its pytest runs (``kills_over_suite``);
@@ -146,10 +151,6 @@ def suite_kills(
     found = SuiteKills()
     by_name = {unit.name: unit for unit in units}
     chosen = _spread(m for m in set(mutants) if m[0] in by_name)
-    if len(chosen) > limit:
-        found.killed.update(chosen[limit:])
-        found.notes.append(f"{len(chosen) - limit} mutants past the cap of {limit} not run")
-        chosen = chosen[:limit]
     root = baseline.root
     coverage = baseline.coverage_of(path)  # asked once: each unit's tests and each line's
     contexts = {name: _contexts(coverage, unit) for name, unit in by_name.items()}
@@ -161,6 +162,9 @@ def suite_kills(
     lines = _LineTests(coverage)
     cache = _Cache(root, baseline.key)
     plans = _planned(chosen, source, by_name, contexts, lines, runner, baseline.key, path, found)
+    # No test runs its lines: alive with no run, whatever the cap (the cap is of runs).
+    found.alive.update(p.mutant for p in plans if p.selection is None)
+    plans = _capped([p for p in plans if p.selection is not None], limit, cache, found)
     # The tests each unit's mutants need, together: passing on the original, they vouch for
     # each mutant's (fewer) tests, without a run of the original for each.
     runner.vouch(
@@ -173,9 +177,7 @@ def suite_kills(
     )
     for plan in plans:
         selection = plan.selection
-        if selection is None:  # no test runs its lines: alive, as in a unit no test runs
-            found.alive.add(plan.mutant)
-            continue
+        assert selection is not None  # (those no test runs were left out: alive)
         known = cache.get(plan.key)
         if known is None:
             outcome = runner.verdict(selection, plan.text)
@@ -195,6 +197,33 @@ def suite_kills(
     found.runs = runner.runs
     cache.save()
     return found
+
+
+def _capped(
+    plans: Sequence[_Planned], limit: int, cache: _Cache, found: SuiteKills
+) -> list[_Planned]:
+    """The plans to run: every one the cache answers, and of the others at most ``limit``, a
+    fixed sample spread over them (every k-th in ``_spread``'s order: each unit's mutants
+    taken in turn). The rest are not judged (``found.unjudged``, with a note): neither killed
+    nor alive.
+
+    >>> plans = [_Planned(("f", i), "", ("t",), str(i)) for i in range(10)]
+    >>> found = SuiteKills()
+    >>> [p.mutant[1] for p in _capped(plans, 4, _Cache(Path("."), ""), found)]
+    [0, 2, 5, 7]
+    >>> sorted(i for _, i in found.unjudged), found.notes
+    ([1, 3, 4, 6, 8, 9], ['6 of the 10 mutants the suite runs not judged (a cap of 4 runs)'])
+    """
+    unknown = [p for p in plans if cache.get(p.key) is None]
+    if len(unknown) <= limit:
+        return list(plans)
+    kept = {unknown[position * len(unknown) // limit].mutant for position in range(limit)}
+    left = {p.mutant for p in unknown} - kept
+    found.unjudged.update(left)
+    found.notes.append(
+        f"{len(left)} of the {len(plans)} mutants the suite runs not judged (a cap of {limit} runs)"
+    )
+    return [p for p in plans if p.mutant not in left]
 
 
 @dataclass(frozen=True)

@@ -33,11 +33,13 @@ def keep_adds(
     ``verification`` is updated: its tests, dropped and measurement), and give each unit its
     gain over it. ``kills`` (with mutation on: test name -> the mutants it kills) and
     ``killed`` (the project's suite's verdict on them, ``host.suite_kills``): a test that
-    kills a mutant the suite leaves alive adds too."""
+    kills a mutant the suite leaves alive adds too (one it did not judge, past its cap, does
+    not)."""
     verification = verification or Verification([])
     verdict = killed or SuiteKills()
+    # A mutant past the cap of runs is not judged: no test is kept for it, nor counted.
     gains = keep_only_what_adds(
-        verification, module_name, model, units, suite, kills, verdict.killed
+        verification, module_name, model, units, suite, kills, verdict.killed | verdict.unjudged
     )
     return Kept(gains, [f"mutants: {note}" for note in verdict.notes], killed)
 
