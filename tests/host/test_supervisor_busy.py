@@ -3,11 +3,9 @@ not count the time the worker waited for a CPU (``common.waits``), up to its wal
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from collections.abc import Iterator
 
+import busy
 import pytest
 from miogen.common.waits import CAP_FACTOR
 from miogen.host import supervisor
@@ -67,24 +65,8 @@ HOGS = 4
 @pytest.fixture
 def busy_core() -> Iterator[None]:
     """This process (and the workers it starts) and ``HOGS`` spinning processes on one core."""
-    if not hasattr(os, "sched_setaffinity") or not os.path.exists("/proc/self/schedstat"):
-        pytest.skip("needs Linux's CPU affinity and schedstat")
-    before = os.sched_getaffinity(0)
-    core = {min(before)}
-    hogs = [
-        subprocess.Popen([sys.executable, "-c", "while True: pass"], stdin=subprocess.DEVNULL)
-        for _ in range(HOGS)
-    ]
-    try:
-        for hog in hogs:
-            os.sched_setaffinity(hog.pid, core)
-        os.sched_setaffinity(0, core)
+    with busy.busy_core(HOGS):
         yield
-    finally:
-        os.sched_setaffinity(0, before)
-        for hog in hogs:
-            hog.kill()
-            hog.wait()
 
 
 def test_a_test_slowed_by_busy_processes_keeps_its_worker(write_module, busy_core, monkeypatch):

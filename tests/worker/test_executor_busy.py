@@ -8,11 +8,10 @@ Three processes spinning on the core the test runs on leave it about a quarter o
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 import types
 from collections.abc import Iterator
 
+import busy
 import pytest
 from miogen.testcase.model import Statement
 from miogen.worker.executor import Executor
@@ -37,22 +36,8 @@ pytestmark = pytest.mark.skipif(
 @pytest.fixture
 def busy_core() -> Iterator[None]:
     """This process and ``HOGS`` spinning children, all on one core, for the test's length."""
-    before = os.sched_getaffinity(0)
-    core = {min(before)}
-    hogs = [
-        subprocess.Popen([sys.executable, "-c", "while True: pass"], stdin=subprocess.DEVNULL)
-        for _ in range(HOGS)
-    ]
-    try:
-        for hog in hogs:
-            os.sched_setaffinity(hog.pid, core)
-        os.sched_setaffinity(0, core)
+    with busy.busy_core(HOGS):
         yield
-    finally:
-        os.sched_setaffinity(0, before)
-        for hog in hogs:
-            hog.kill()
-            hog.wait()
 
 
 def test_a_test_that_runs_its_time_beside_busy_processes_is_not_stopped(busy_core):
