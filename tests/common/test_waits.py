@@ -114,6 +114,30 @@ def test_a_missing_file_reads_as_unknown(tmp_path):
     assert process_waits(-1) is None
 
 
+def open_descriptors() -> int:
+    return len(os.listdir("/proc/self/fd"))
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="no /proc/self/fd")
+def test_a_file_that_is_not_a_schedstat_line_is_read_as_unknown_and_closed(tmp_path):
+    path = tmp_path / "schedstat"
+    path.write_bytes(b"12\n")
+    before = open_descriptors()
+    assert ThreadWaits(str(path))() is None
+    assert open_descriptors() == before  # the descriptor it opened is not left open
+
+
+def test_the_reader_reads_a_line_as_parse_wait_does(tmp_path):
+    path = tmp_path / "schedstat"
+    path.write_bytes(b"1 2 3\n")
+    reader = ThreadWaits(str(path))
+    assert reader() == 2
+    path.write_bytes(b"1 -2 3\n")  # int() takes it, a wait cannot be negative
+    assert parse_wait(b"1 -2 3\n") is None and reader() is None
+    path.write_bytes(b"1 2 3\n")
+    assert reader() is None  # once not a schedstat line, the wall clock from then on
+
+
 @pytest.mark.skipif(not os.path.exists("/proc/thread-self/schedstat"), reason="no schedstat")
 def test_this_thread_and_process_waits_read_and_never_go_back():
     reader = ThreadWaits()

@@ -55,20 +55,24 @@ class ThreadWaits:
             self._fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
         except (OSError, AttributeError):
             return
-        if self() is None:
+        if self._read() is None:  # not a schedstat file: close the descriptor opened here
             self.close()
+
+    def _read(self) -> int | None:
+        try:
+            return parse_wait(os.pread(self._fd, 128, 0))
+        except OSError:
+            return None
 
     def __call__(self) -> int | None:
         if self._fd < 0:
             return None
-        try:
-            return int(os.pread(self._fd, 128, 0).split()[1])
-        except OSError:  # closed under us (a test closed descriptors): the wall clock from now
+        found = self._read()
+        if found is None:
+            # closed under us (a test closed descriptors) or not a schedstat line (its number
+            # reused): the wall clock from now, and the number is not ours to close
             self._fd = -1
-            return None
-        except (IndexError, ValueError):  # not a schedstat line (its number reused): the same
-            self._fd = -1
-            return None
+        return found
 
     def close(self) -> None:
         if self._fd >= 0:
