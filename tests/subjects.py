@@ -67,3 +67,14 @@ def test_twice():
     assert twice(2) == 4
     assert twice(0) == 0
 """
+
+# A loop that ends for n >= 0, some of whose mutants (n -= 1 -> n += 1) loop for ever: mutants
+# that time out (tests/assertions).
+LOOPING = """
+def count_down(n: int) -> int:
+    steps = 0
+    while n != 0:
+        n -= 1
+        steps += 1
+    return steps
+"""

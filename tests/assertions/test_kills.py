@@ -9,6 +9,7 @@ from miogen.assertions.observation import Observation
 from miogen.assertions.observe import observations_of
 from miogen.testcase.model import Statement
 from miogen.worker.problem import EvaluationMode
+from subjects import LOOPING
 from worker.helpers import problem_for
 
 SUBJECT = """
@@ -155,16 +156,6 @@ def test_float_containers_within_approx_tolerance_do_not_kill():
     mapping = [Observation(1, "approx", '{"a": 0.1}')]
     assert not differs(mapping, [Observation(1, "approx", '{"a": 0.1000000000001}')])
     assert differs(mapping, [Observation(1, "approx", '{"b": 0.1}')])
-
-
-LOOPING = """
-def count_down(n: int) -> int:
-    steps = 0
-    while n != 0:
-        n -= 1
-        steps += 1
-    return steps
-"""
 
 
 def test_a_mutant_stopped_by_the_wall_clock_cap_is_not_a_timeout_kill(write_module):

@@ -10,6 +10,7 @@ from miogen.assertions.mutants import list_mutants
 from miogen.assertions.observe import observe
 from miogen.assertions.select import MutationAnalysis
 from miogen.testcase.model import Statement
+from subjects import LOOPING
 from worker.helpers import problem_for
 
 STACK = """
@@ -154,16 +155,6 @@ def test_values_that_differ_between_runs_are_not_asserted(write_module):
     observed = observe(problem.executor, test, "clock").observations
     assert not [o for o in observed if o.kind == "equals"]
     assert [o.kind for o in observed] == ["isinstance"]
-
-
-LOOPING = """
-def count_down(n: int) -> int:
-    steps = 0
-    while n != 0:
-        n -= 1
-        steps += 1
-    return steps
-"""
 
 
 def test_a_mutant_stopped_by_the_wall_clock_cap_kills_nothing(write_module):
