@@ -8,7 +8,7 @@ import random
 
 import pytest
 from miogen.testcase import model
-from miogen.testcase.model import Statement, blocked_by, canonical_key
+from miogen.testcase.model import CALLS, Statement, blocked_by, canonical_key
 from miogen.worker.search import Budget, run_mio
 from worker.helpers import problem_for
 
@@ -61,10 +61,11 @@ def test_each_calls_slice_is_computed_once_for_a_searchs_tests(write_module, mon
     assert len(computed) == len(set(computed))  # each prefix's slice once
     assert len(evaluated) == 300 and computed
     monkeypatch.setattr(model, "statement_slice", original)
-    for test in evaluated:  # the same verdicts as without the cache
-        assert blocked_by(test, problem.blocked, problem.slices) == blocked_by(
-            test, problem.blocked
-        )
+    for test in evaluated:  # the same verdicts as the slices computed afresh
+        slices = [model.statement_slice(test, i) for i, s in enumerate(test) if s.kind in CALLS]
+        keys = {canonical_key(test), *map(canonical_key, slices)}
+        assert blocked_by(test, problem.blocked, problem.slices) == bool(keys & problem.blocked)
+        assert blocked_by(test, problem.blocked) == bool(keys & problem.blocked)
 
 
 @pytest.mark.parametrize("limit", [1, 3])
@@ -77,3 +78,14 @@ def test_a_full_cache_starts_again_and_answers_the_same(limit):
         == first
         == [canonical_key(model.statement_slice(test, i)) for i in (0, 2, 3)]
     )
+
+
+def test_a_cache_of_no_prefixes_keeps_none(monkeypatch):
+    """``blocked_by`` without a cache goes through ``SliceKeys(limit=0)``: each slice afresh."""
+    computed = []
+    original = model.statement_slice
+    monkeypatch.setattr(model, "statement_slice", lambda t, i: computed.append(i) or original(t, i))
+    slices = model.SliceKeys(limit=0)
+    construct = KILLER[:1]
+    assert slices.of(construct) == slices.of(construct) == [canonical_key(construct)]
+    assert len(computed) == 2

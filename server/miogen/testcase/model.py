@@ -128,13 +128,8 @@ def blocked_by(
     the ``blocked`` tests' keys (``canonical_key``); ``slices``: the slices' keys found before."""
     if canonical_key(test) in blocked:
         return True
-    if slices is not None:
-        return any(key in blocked for key in slices.of(test))
-    return any(
-        canonical_key(statement_slice(test, index)) in blocked
-        for index, statement in enumerate(test)
-        if statement.kind in CALLS
-    )
+    keys = (slices if slices is not None else SliceKeys(limit=0)).of(test)
+    return any(key in blocked for key in keys)
 
 
 class SliceKeys:
@@ -144,7 +139,7 @@ class SliceKeys:
     prefix: a test evaluated again (a view of the problem in another mode, the archive's
     tests re-run, a shrinking's candidates) and a mutant of a test that kept its first
     statements find their slices here instead of computing them again. At most ``limit``
-    prefixes are kept (all are dropped when full: the search has moved on)."""
+    prefixes are kept (all are dropped when full: the search has moved on); none with 0."""
 
     def __init__(self, limit: int = 50_000) -> None:
         self.limit = limit
@@ -160,9 +155,11 @@ class SliceKeys:
             prefix = parts[: index + 1]
             key = self._by_prefix.get(prefix)
             if key is None:
-                if len(self._by_prefix) >= self.limit:
-                    self._by_prefix.clear()
-                key = self._by_prefix[prefix] = canonical_key(statement_slice(test, index))
+                key = canonical_key(statement_slice(test, index))
+                if self.limit > 0:
+                    if len(self._by_prefix) >= self.limit:
+                        self._by_prefix.clear()
+                    self._by_prefix[prefix] = key
             found.append(key)
         return found
 
