@@ -76,3 +76,17 @@ def test_a_busy_machine_loads_every_mutant_a_quiet_one_loads(write_module, monke
         run.finish(time.monotonic() + 1.0, set())
     (loaded,) = judges
     assert len(loaded.available) == chosen and loaded.ready
+
+
+def test_the_reduction_is_given_the_post_processing_clock(write_module, monkeypatch):
+    run = unit_run(write_module)
+    run.search(Budget(evaluations=20))
+    clocks = []
+
+    def reducing(*args, **kwargs):
+        clocks.append(args[-1])
+        return Reduction([], 0, 0, {}, {}, 0.0)
+
+    monkeypatch.setattr(phases, "reduce_suite", reducing)
+    run.finish(time.monotonic() + 30.0, set())
+    assert clocks == [run.clock] and isinstance(run.clock, waits.TestClock)

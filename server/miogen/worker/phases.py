@@ -474,6 +474,7 @@ class UnitRun:
             self._shrink_allowance(deadline), module_texts(model),
             factory.signature, self._shrinking(),
             unit_numbers(model.source, self.unit.ranges), module_years(model.source),
+            self.clock,
         )  # fmt: skip
 
     def _shrink_allowance(self, deadline: float) -> float:
