@@ -68,20 +68,6 @@ def test_selected_assertions_kill_what_all_observations_kill(write_module):
     assert analysis.report.mutants > 0 and analysis.report.killed
 
 
-def test_the_deadline_is_read_on_the_analysis_clock(write_module):
-    """Past its deadline on its clock (the test clock under an evaluation budget, see
-    worker/phases.py) the analysis runs no mutant and kills none; before it, it chooses."""
-    path = write_module("stackmod", STACK)
-    problem = problem_for(path, "Stack")
-    seen = observe(problem.executor, stack_test(), "stackmod")
-    source = problem.factory.model.source
-    mutants = MutantSet(source, str(path), problem.unit, "stackmod", timeout=0.2)
-    for now, kills in ((10.0, False), (0.0, True)):
-        analysis = MutationAnalysis(mutants, clock=lambda now=now: now)
-        analysis.select(seen.test, seen.observations, 5.0)
-        assert bool(analysis.report.killed) is kills
-
-
 def test_a_raising_test_keeps_its_pytest_raises(write_module):
     path = write_module("stackmod", STACK)
     problem = problem_for(path, "Stack")

@@ -7,7 +7,6 @@ import os
 import pytest
 from miogen.common.waits import (
     Deadline,
-    TestClock,
     ThreadWaits,
     elapsed_on_test_clock,
     parse_wait,
@@ -155,35 +154,3 @@ def test_a_deadline_started_again_for_another_timeout_scales_its_cap():
     assert due.left() == pytest.approx(0.5) and not due.capped
     machine.wait(1.0)  # ten times the new timeout
     assert due.left() == pytest.approx(0.0) and due.capped
-
-
-def test_the_test_clock_reads_the_wall_clock_when_made_and_skips_waits_for_a_cpu():
-    machine = Machine()
-    clock = TestClock(machine.waits, machine.clock)
-    assert clock() == 100.0  # a deadline set on the wall clock just before is one on it
-    machine.run(0.3)
-    machine.wait(0.5)
-    machine.run(0.2)
-    assert clock() == pytest.approx(100.5)
-
-
-def test_the_test_clock_runs_at_least_a_tenth_as_fast_as_the_wall_clock():
-    machine = Machine()
-    clock = TestClock(machine.waits, machine.clock)
-    machine.wait(5.0)
-    assert clock() == pytest.approx(100.5)  # 1 s due then: ends by 10 s of the wall clock
-
-
-def test_the_test_clock_without_a_wait_to_read_is_the_wall_clock_and_never_goes_back():
-    machine = Machine()
-    machine.waited = None
-    clock = TestClock(machine.waits, machine.clock)
-    machine.wait(0.7)
-    assert clock() == pytest.approx(100.7)
-    machine = Machine()
-    clock = TestClock(machine.waits, machine.clock)
-    machine.run(1.0)
-    assert clock() == pytest.approx(101.0)
-    assert machine.waited is not None
-    machine.waited += 500_000_000  # a wait counted a little after the wall clock was read
-    assert clock() == pytest.approx(101.0)

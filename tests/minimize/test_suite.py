@@ -247,21 +247,6 @@ def test_when_the_hard_bound_comes_every_test_has_had_its_first_round(monkeypatc
     assert len(values) == 2 and all(500 <= v < 6130 for v in values), values  # type: ignore[operator]
 
 
-def test_the_reduction_reads_its_deadline_on_the_clock_it_is_given():
-    """Under an evaluation budget the worker gives the reduction the test clock (a wait for a
-    CPU does not count): shrinking and joining run by it, not by the wall clock (which here
-    says the deadline passed long ago)."""
-    clock = Clock()
-    clock.now = time.monotonic() - 1e6
-    tests = [calling("grade", 7310), calling("score", 6130)]
-    reduction = reduce_suite(
-        tests, BigRunner(clock), lambda t: False, clock.now + 1000, join=True, clock=clock.monotonic
-    )  # fmt: skip
-    values = [s.value for r in reduction.tests for s in r.test if s.kind == "value"]
-    assert len(values) == 2 and all(500 <= v < 600 for v in values), values  # type: ignore[operator]
-    assert len(reduction.tests) == 1  # joined: the wall clock's past deadline would join none
-
-
 def test_a_candidate_run_before_costs_no_evaluation():
     """One evaluation left, and 0 (the first candidate for 731) ran already: it is known to
     fail, and the one evaluation goes to 1, which holds the goal."""

@@ -30,9 +30,7 @@ class MutationReport:
 class MutationAnalysis:
     """Runs each test against each mutant of the unit once; selects assertions by what they kill."""
 
-    def __init__(self, mutants: MutantSet, clock: Callable[[], float] = time.monotonic) -> None:
-        """``clock``: what ``select``'s deadlines are read on."""
-        self.clock = clock
+    def __init__(self, mutants: MutantSet) -> None:
         self.executors = [(loaded.mutant, loaded.executor) for loaded in mutants.loaded]
         self.report = MutationReport(len(self.executors), set(), mutants.failed_to_load)
         self.module_name = mutants.module_name
@@ -59,7 +57,7 @@ class MutationAnalysis:
             return _fallback(observed)
         kills: dict[Observation, set[int]] = {o: set() for o in observed}
         for mutant, executor in self.executors:
-            if self.clock() >= deadline:
+            if time.monotonic() >= deadline:
                 self.report.killed |= self.last_killed
                 return _fallback(observed)
             execution = executor.run(test, trace=False)

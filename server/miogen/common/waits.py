@@ -10,8 +10,7 @@ counts, time the machine kept it from running does not.
 
 A ``Deadline`` is a timeout on the test clock, with a hard cap on the wall clock
 (``CAP_FACTOR`` times the timeout), so that a machine that never lets the test run still ends
-it. A ``TestClock`` is the same clock read as ``time.monotonic`` is, for the deadlines of a
-worker's phases under an evaluation budget (``worker.phases``). Where schedstat cannot be read (another system, a masked /proc) the reader answers None and
+it. Where schedstat cannot be read (another system, a masked /proc) the reader answers None and
 the deadline is the plain wall-clock one.
 
 Cost: the worker's executor reads the wait once as each test starts and again only when its
@@ -150,41 +149,6 @@ class Deadline:
         extended = self.seconds + self.waited_since()
         self.capped = extended >= self.cap
         return min(extended, self.cap) - (self.clock() - self.started)
-
-
-class TestClock:
-    """A clock to set deadlines on, as ``time.monotonic`` is, that runs on the test clock from
-    its making: the wall clock (``clock``) less the time the thread that made it has waited for
-    a CPU since (``waits``; this thread's by default), and never less than ``1 / cap_factor``
-    of the wall seconds since, so that ``seconds`` on it end within ``cap_factor`` times that by
-    the wall clock. It reads as the wall clock when made: a deadline set on the wall clock just
-    before is one on it. Never goes back (the two counts are read at slightly different times).
-    Where the wait cannot be read, it is the wall clock."""
-
-    __slots__ = ("waits", "clock", "cap_factor", "started", "waited", "last")
-
-    __test__ = False  # not a pytest class, whatever its name
-
-    def __init__(
-        self,
-        waits: WaitReader | None = None,
-        clock: Callable[[], float] = time.monotonic,
-        cap_factor: float = CAP_FACTOR,
-    ) -> None:
-        self.waits = waits if waits is not None else thread_waits()
-        self.clock, self.cap_factor = clock, cap_factor
-        self.started = self.last = clock()
-        self.waited = self.waits()
-
-    def __call__(self) -> float:
-        wall = self.clock() - self.started
-        waited = 0.0
-        if self.waited is not None:
-            now = self.waits()
-            if now is not None and now > self.waited:
-                waited = (now - self.waited) / 1e9
-        self.last = max(self.last, self.started + max(wall - waited, wall / self.cap_factor))
-        return self.last
 
 
 def elapsed_on_test_clock(

@@ -87,9 +87,6 @@ class _Attempt:
         # The test the heartbeat names (its start) and the worker's wait for a CPU when first
         # seen running (``hung_past``)
         self.seen: tuple[float, int | None] = (0.0, None)
-        # Its wait for a CPU at the job's start: under an evaluation budget its deadline is
-        # read on its test clock (``past_deadline``)
-        self.waited_at_start = process_waits(self.process.pid)
 
     def read_events(self, timeout: float) -> list[Event] | None:
         """Events available within ``timeout``; None at end of stream."""
@@ -126,18 +123,6 @@ class _Attempt:
             lambda: process_waits(self.process.pid),
         )
 
-    def past_deadline(self, deadline: float) -> bool:
-        """Whether the worker is past ``deadline`` (``time.monotonic()``): by the wall clock
-        under a time budget (the user's seconds); under an evaluation budget on its test clock
-        (``_past``), the clock its post-processing's deadlines are read on (``worker.phases``),
-        so that a busy machine does not end a run that a quiet one lets end."""
-        now = time.monotonic()
-        if self.spec.evaluations is None or now <= deadline:
-            return now > deadline
-        return _past(
-            now, deadline, self.started, self.waited_at_start, process_waits(self.process.pid)
-        )
-
     def kill(self) -> None:
         kill_worker(self.process)
 
@@ -166,17 +151,6 @@ def _hung(
     if wall > CAP_FACTOR * timeout + HARD_KILL_GRACE:
         return True
     return elapsed_on_test_clock(wall, waited_at_start, waits()) > limit
-
-
-def _past(
-    wall: float, deadline: float, started: float, waited_at_start: int | None, waited: int | None
-) -> bool:
-    """Whether a worker started at ``started`` is past ``deadline`` at ``wall`` on its test clock:
-    the wall clock less its wait for a CPU since (ns at the start and now; either None: the wall
-    clock's), running at least ``1 / CAP_FACTOR`` as fast as the wall clock."""
-    elapsed = wall - started
-    on_test_clock = elapsed_on_test_clock(elapsed, waited_at_start, waited)
-    return started + max(on_test_clock, elapsed / CAP_FACTOR) > deadline
 
 
 @dataclass
@@ -355,7 +329,7 @@ class _Supervisor:
                 attempt.kill()
                 reason = f"a test ran longer than {spec.test_timeout:g} s and was killed"
                 return self._crashed(attempt, current, reason)
-            if attempt.past_deadline(min(self.attempt_deadline, self.deadline)):
+            if time.monotonic() > min(self.attempt_deadline, self.deadline):
                 attempt.kill()
                 self._fail_rest("the worker did not finish within its deadline")
                 return True

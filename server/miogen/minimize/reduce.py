@@ -176,17 +176,12 @@ def _drop_redundant(
 
 
 def remove_statements_pass(
-    reduced: ReducedTest,
-    coverage: CoverageCache,
-    deadline: float,
-    clock: Callable[[], float] | None = None,
+    reduced: ReducedTest, coverage: CoverageCache, deadline: float
 ) -> ReducedTest:
-    """Drop call statements (last first) while the test still covers what it is kept for,
-    until ``deadline`` by ``clock`` (``time.monotonic`` when None)."""
-    now = clock if clock is not None else time.monotonic
+    """Drop call statements (last first) while the test still covers what it is kept for."""
     test = reduced.test
     index = len(test) - 1
-    while index >= 0 and now() < deadline:
+    while index >= 0 and time.monotonic() < deadline:
         if test[index].kind in CALLS:
             candidate = remove_statements(test, {index})
             if candidate is not None:

@@ -148,7 +148,6 @@ class Shrinker:
         evaluations: int | None = None,
         landmarks: tuple[int, ...] = (),
         years: tuple[int, ...] = (),
-        clock: Callable[[], float] | None = None,
     ) -> None:
         """``numbers`` tells which values go to number parameters (see ``readable``); with
         ``cost`` (the test's performance proxies) a step that makes the test costlier, by
@@ -164,9 +163,7 @@ class Shrinker:
 
         Each ``shrink`` runs at most ``evaluations`` candidates not run before (the cache's
         misses): what a test becomes does not depend on how fast the machine runs. ``deadline``
-        is a hard bound in seconds over all of them, for a machine too slow for that, by
-        ``clock`` (``time.monotonic`` when None; the test clock under an evaluation budget)."""
-        self.clock = clock if clock is not None else time.monotonic
+        is a hard bound in seconds over all of them, for a machine too slow for that."""
         self.coverage = coverage
         self.signature_of = signature_of
         self.deadline = deadline
@@ -201,7 +198,7 @@ class Shrinker:
         self.runs_left = MAX_SHRINK_RUNS
         self.evaluations_left = self.evaluations if evaluations is None else evaluations
         self.number_at = 0
-        reduced = remove_statements_pass(reduced, self.coverage, self.deadline, self.clock)
+        reduced = remove_statements_pass(reduced, self.coverage, self.deadline)
         test = reduced.test
         if self.numbers is not None:  # not simpler, but read as the code takes them
             for candidate in list(numbers_for_bools(test, self.numbers)):
@@ -263,7 +260,7 @@ class Shrinker:
         deadline has not passed."""
         if self.runs_left <= 0 or self.evaluations_left <= 0:
             return False
-        return self.clock() < self.deadline
+        return time.monotonic() < self.deadline
 
     def _plain(self, test: TestCase) -> Iterator[TestCase]:
         """Every value at once as a plain one, from the plainest: a test found by search often

@@ -49,8 +49,8 @@ class SuiteRunner(Protocol):
 class _Focus:
     """The runner, knowing which optional targets it checks now (``CoverageCache``)."""
 
-    def __init__(self, run: SuiteRunner, deadline: float, clock: Callable[[], float]) -> None:
-        self.run, self.clock = run, clock
+    def __init__(self, run: SuiteRunner, deadline: float) -> None:
+        self.run = run
         self.optional: frozenset[Hashable] | None = None
         self.until = deadline
 
@@ -65,7 +65,7 @@ class _Focus:
 
     def checking(self) -> frozenset[Hashable] | None:
         """The optional targets checked now: None for all, none past ``until``."""
-        return frozenset() if self.clock() >= self.until else self.optional
+        return frozenset() if time.monotonic() >= self.until else self.optional
 
 
 @dataclass(frozen=True)
@@ -97,7 +97,6 @@ def reduce_suite(
     shrinking: bool = True,
     landmarks: tuple[int, ...] = (),
     years: tuple[int, ...] = (),
-    clock: Callable[[], float] | None = None,
 ) -> Reduction:
     """Set cover, then shrinking in half the time left (none without ``shrinking``), then a
     recount. ``careful`` (the unit's worker died): no joining, which runs tests of no search's.
@@ -121,10 +120,8 @@ def reduce_suite(
     of ``SHRINK_EVALUATIONS`` runs each, so the tests do not depend on the machine's load.
     ``allowance``: seconds shrinking may take beyond half the time left, a hard bound for a
     machine too slow for the evaluations; the Reduction says how many it took, by which the
-    caller's later phases move their deadline. ``deadline`` and the allowance are read on
-    ``clock`` (``time.monotonic`` when None; the test clock under an evaluation budget).
+    caller's later phases move their deadline.
     """
-    now_of = clock if clock is not None else time.monotonic
 
     def cover(
         candidates: list[TestCase], cache: CoverageCache, already: frozenset[Hashable]
@@ -134,7 +131,7 @@ def reduce_suite(
             optional_share=MUTANT_TEST_SHARE, cost=cost,
         )  # fmt: skip
 
-    focused = _Focus(run, deadline, now_of)
+    focused = _Focus(run, deadline)
     run = focused
     run.focus(None)
     cache = CoverageCache(run, focused.checking)
@@ -154,15 +151,14 @@ def reduce_suite(
             suite = hand_to_fewest_calls(suite, cache)
     else:
         suite = cover(pieces + [t for t in originals if t not in pieces], cache, frozenset())
-    now = now_of()
+    now = time.monotonic()
     half = now + max(deadline - now, 0.0) / 2
     # Shrinking is bounded by evaluations (``SHRINK_EVALUATIONS``), the allowance in seconds
     # only for a machine too slow for them: the values do not depend on the load.
     hard = half + allowance if shrinking else now
     shrinker = Shrinker(
-        cache, hard, numbers, cost, words, texts, signature_of,
-        landmarks=landmarks, years=years, clock=now_of,
-    )  # fmt: skip
+        cache, hard, numbers, cost, words, texts, signature_of, landmarks=landmarks, years=years
+    )
     # Kills a test is kept for are checked as long as shrinking runs: past the runner's own
     # deadline (the unit's, which shrinking's allowance goes beyond) a kill is never seen
     # again, every candidate of a test kept for one fails, and its values stay as the search
@@ -185,16 +181,16 @@ def reduce_suite(
             shrunk[index] = shrinker.shrink(shrunk[index], evaluations)
             if shrinker.exhausted:
                 exhausted.add(index)
-    extra = min(allowance if shrinking else 0.0, max(now_of() - half, 0.0))
+    extra = min(allowance if shrinking else 0.0, max(time.monotonic() - half, 0.0))
     deadline += extra
-    if has_optional and now_of() < judged:
+    if has_optional and time.monotonic() < judged:
         run.focus((t for r in suite for t in r.targets if optional(t)), judged)
         recovered = cover([r.test for r in shrunk], CoverageCache(run), frozenset())
-        if now_of() < judged:  # else some kills went unchecked: tests kept for them
+        if time.monotonic() < judged:  # else some kills went unchecked: tests kept for them
             shrunk = recovered  # would be dropped as killing nothing
     if join and not careful:  # a unit whose worker died runs nothing new
         run.focus(t for r in shrunk for t in r.targets if optional(t))
-        shrunk = join_tests(shrunk, cache, deadline, now_of)
+        shrunk = join_tests(shrunk, cache, deadline)
     stats = shrinker.stats
     return Reduction(
         shrunk, cache.hits, cache.misses, dict(stats.attempts), dict(stats.successes), extra
@@ -236,10 +232,7 @@ def _call_count(test: TestCase) -> int:
 
 
 def join_tests(
-    suite: list[ReducedTest],
-    cache: CoverageCache,
-    deadline: float,
-    clock: Callable[[], float] | None = None,
+    suite: list[ReducedTest], cache: CoverageCache, deadline: float
 ) -> list[ReducedTest]:
     """Kept tests joined into fewer, each join checked by running the joined test.
 
@@ -248,13 +241,12 @@ def join_tests(
     the first joined test it fits: at most ``MAX_JOINED_CALLS`` calls, the joined test runs to
     its end and still covers what both were kept for. A joined test whose run stops before the
     appended part (it ends in a call that raises) takes nothing more; a test that fits nowhere
-    starts a joined test of its own. ``deadline``: by ``clock`` (``time.monotonic`` when None).
+    starts a joined test of its own.
     """
-    now = clock if clock is not None else time.monotonic
     joined: list[ReducedTest] = []
     closed: set[int] = set()  # joined tests that end in a raise: nothing can follow them
     for reduced in suite:
-        if not _join_into(joined, closed, reduced, cache, deadline, now):
+        if not _join_into(joined, closed, reduced, cache, deadline):
             joined.append(reduced)
     return joined
 
@@ -265,11 +257,10 @@ def _join_into(
     reduced: ReducedTest,
     cache: CoverageCache,
     deadline: float,
-    clock: Callable[[], float],
 ) -> bool:
     """Append ``reduced`` to the first joined test it fits (True), else leave all as they are."""
     for index, group in enumerate(joined):
-        if clock() >= deadline:
+        if time.monotonic() >= deadline:
             return False
         if index in closed or not _calls(group.test, reduced.test):
             continue

@@ -38,7 +38,6 @@ from miogen.common.records import (
     UnitResult,
     WorkerDrops,
 )
-from miogen.common.waits import TestClock
 from miogen.emit.names import test_name
 from miogen.emit.relevance import changed_state_only
 from miogen.emit.render import render_test
@@ -272,9 +271,6 @@ class UnitRun:
         self.rng = random.Random(spec.seed)
         self.record = SearchRecord()
         self.progress = _Progress(self.problem, self.archive, job.name, emit, spec)
-        # What the post-processing's deadlines are read on (``finish``): the wall clock, or
-        # under an evaluation budget the test clock
-        self.clock: Callable[[], float] = time.monotonic
 
     @property
     def mutation_on(self) -> bool:
@@ -403,11 +399,7 @@ class UnitRun:
         """Reduce, observe and render the unit's tests by ``deadline``; the unit's result.
 
         ``taken``: test names already used in the module (updated), so names never clash.
-        Under an evaluation budget ``deadline`` (set on the wall clock just before) is read on
-        the test clock (``post_clock``), so that the same seed writes the same tests on a busy
-        machine: the mutants loaded, and the kills the assertions are chosen by.
         """
-        self.clock = self.post_clock()
         judges = self._mutants_by(deadline)
         mutants = judges if self.mutation_on and len(judges) else None
         reduce_by = self._reduce_deadline(deadline)
@@ -423,14 +415,6 @@ class UnitRun:
         args = (self.problem, tests, self.spec, self.model, self.module, self.objectives)
         criteria = self.phases.timed("measure", criteria_report, *args)
         return dataclasses.replace(self._result(reduction, rendering), criteria=criteria)
-
-    def post_clock(self) -> Callable[[], float]:
-        """The clock of a post-processing starting now: under an evaluation budget the test
-        clock (``common.waits.TestClock``: a wait for a CPU does not count), else the wall
-        clock, whose seconds the user's budget counts."""
-        if self.spec.evaluations is not None:
-            return TestClock(clock=time.monotonic)
-        return time.monotonic
 
     def _reduce_deadline(self, deadline: float) -> float:
         """When the reduction (its shrinking included) ends: under a time budget, after
@@ -448,9 +432,9 @@ class UnitRun:
         none could be loaded in time (loading compiles the unit once per mutant, a second or
         more for a large unit of a module with module-level state; past the deadline the
         assertions are chosen without them anyway)."""
-        now = self.clock()
+        now = time.monotonic()
         if self.archive.solution() and now < deadline and not self.mutants.ready:
-            self.mutants.load(now + (deadline - now) * MUTANT_LOADING_SHARE, self.clock)
+            self.mutants.load(now + (deadline - now) * MUTANT_LOADING_SHARE)
         if self.mutants.ready or self.mutants.available:
             return self.mutants
         return MutantSet(
@@ -460,7 +444,7 @@ class UnitRun:
 
     def _reduce(self, mutants: MutantSet | None, deadline: float) -> Reduction:
         originals = [e.individual for e in self.archive.solution().values()]
-        runner = _SuiteRunner(self.problem, mutants, deadline, self.clock)
+        runner = _SuiteRunner(self.problem, mutants, deadline)
         factory = self.problem.factory
         model = factory.model
         numbers = number_parameters(
@@ -474,7 +458,6 @@ class UnitRun:
             self._shrink_allowance(deadline), module_texts(model),
             factory.signature, self._shrinking(),
             unit_numbers(model.source, self.unit.ranges), module_years(model.source),
-            self.clock,
         )  # fmt: skip
 
     def _shrink_allowance(self, deadline: float) -> float:
@@ -506,9 +489,7 @@ class UnitRun:
         mutants: MutantSet,
         kills: bool,
     ) -> Rendering:
-        return render(
-            self.problem, suite, self.spec.module_name, deadline, mutants, taken, kills, self.clock
-        )
+        return render(self.problem, suite, self.spec.module_name, deadline, mutants, taken, kills)
 
     def _result(self, reduction: Reduction, rendering: Rendering) -> UnitResult:
         archive, problem, record = self.archive, self.problem, self.record
@@ -565,13 +546,7 @@ def _is_mutant(target: Hashable) -> bool:
 class _SuiteRunner:
     """Runs tests for the reduction: branches, and the mutants in focus while time allows."""
 
-    def __init__(
-        self,
-        problem: UnitProblem,
-        mutants: MutantSet | None,
-        deadline: float,
-        clock: Callable[[], float] = time.monotonic,
-    ) -> None:
+    def __init__(self, problem: UnitProblem, mutants: MutantSet | None, deadline: float) -> None:
         self.all: set[Hashable] = {m.target for m in mutants.loaded} if mutants else set()
         self.wanted: set[Hashable] = set(self.all)
         self.until = deadline  # kills are checked until then (``focus`` may move it)
@@ -580,7 +555,7 @@ class _SuiteRunner:
         if mutants is not None:
             mode = EvaluationMode(
                 mutants,
-                skip=lambda target: target not in wanted or clock() >= self.until,
+                skip=lambda target: target not in wanted or time.monotonic() >= self.until,
             )
         self.problem = problem.under(mode)
         self._proxies: dict[tuple[object, ...], tuple[float, ...]] = {}
@@ -617,20 +592,18 @@ def render(
     mutants: MutantSet,
     taken: set[str],
     kills: bool = False,
-    clock: Callable[[], float] = time.monotonic,
 ) -> Rendering:
     """Observe each kept test in clean re-runs, choose its assertions, render it.
 
     A test is not emitted when a re-run was refused or hung (it varies), when the re-runs end
     differently (one raises, the other not), or when nothing stable is left to check.
     ``kills`` (mutation on): each test says which of the unit's mutants its assertions kill.
-    ``deadline``: by ``clock``, past it the assertions are chosen without the mutants.
     """
     classes = set(problem.factory.model.classes)
     suite = sorted(suite, key=lambda reduced: _source_line(problem.factory, reduced.test))
     rendered: list[TestRecord] = []
     refused = unstable = without_assertion = 0
-    analysis = MutationAnalysis(mutants, clock)
+    analysis = MutationAnalysis(mutants)
     executor = problem.executor
     kept: set[tuple[object, ...]] = set()  # the tests rendered so far, as canonical keys
     for reduced in suite:
