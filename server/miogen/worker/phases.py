@@ -431,10 +431,13 @@ class UnitRun:
         ``MUTANT_LOADING_SHARE`` of the time to ``deadline``; none when it has no test, or when
         none could be loaded in time (loading compiles the unit once per mutant, a second or
         more for a large unit of a module with module-level state; past the deadline the
-        assertions are chosen without them anyway)."""
+        assertions are chosen without them anyway). Under an evaluation budget all of them
+        are, as for the search (``_load_mutants``): a deadline on the wall clock loaded fewer on
+        a busy machine, and the same seed chose other assertions."""
         now = time.monotonic()
         if self.archive.solution() and now < deadline and not self.mutants.ready:
-            self.mutants.load(now + (deadline - now) * MUTANT_LOADING_SHARE)
+            by_count = self.spec.evaluations is not None
+            self.mutants.load(None if by_count else now + (deadline - now) * MUTANT_LOADING_SHARE)
         if self.mutants.ready or self.mutants.available:
             return self.mutants
         return MutantSet(
