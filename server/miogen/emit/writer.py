@@ -2,7 +2,8 @@
 
 One function makes each, calling each part once, in order, with what the parts before found,
 in the project's style (line length, formatter, import aliases, minimum Python: ``emit.style``),
-which the caller reads once and hands down (it checks the written file in the same style):
+which the caller reads once and hands down with the project's tools (``emit.tools``: it
+checks the written file in the same style, with the same tools):
 
     the spellings of its minimum Python (``emit.versions``)
     -> its import conventions (``emit.conventions``)
@@ -31,6 +32,7 @@ from miogen.emit.placement import GeneratedTest
 from miogen.emit.source import UnmergeableFile
 from miogen.emit.state import FIXTURE_NAME
 from miogen.emit.style import Style
+from miogen.emit.tools import Tools, project_tools
 from miogen.emit.versions import spelled
 
 FALLBACK_TRIES = 100
@@ -43,11 +45,13 @@ def merge_text(
     header: str = "",
     style: Style | None = None,
     path: Path | None = None,
+    tools: Tools | None = None,
 ) -> MergeResult:
     """The merge of ``tests`` into ``existing`` (the editor's text of the file at ``path``),
-    made in the project's ``style`` as ``write_merged`` writes it; None: as generated."""
+    made in the project's ``style`` as ``write_merged`` writes it; None: as generated.
+    ``tools``: the project's (``emit.tools``); None: looked up here, once."""
     if style is not None:
-        imports, tests = _prepared(imports, tests, path, style)
+        imports, tests = _prepared(imports, tests, path, style, tools or project_tools(style))
     # a file that has the fixture keeps its own (the merge would add a second, renamed)
     fixture = existing is not None and f"def {FIXTURE_NAME}" in existing
     here = [t for t in tests if t.name != FIXTURE_NAME] if fixture else tests
@@ -55,13 +59,17 @@ def merge_text(
 
 
 def _prepared(
-    imports: Sequence[str], tests: Sequence[GeneratedTest], path: Path | None, style: Style
+    imports: Sequence[str],
+    tests: Sequence[GeneratedTest],
+    path: Path | None,
+    style: Style,
+    tools: Tools,
 ) -> tuple[list[str], list[GeneratedTest]]:
     """The tests in the project's ``style``: its Python's spellings, its import conventions,
-    its formatter's layout (as the file at ``path``)."""
+    its formatter's layout (as the file at ``path``, with the project's ``tools``)."""
     tests = [dataclasses.replace(t, source=spelled(t.source, style.minimum_python)) for t in tests]
     imports, tests = conventional(imports, tests, style)
-    return imports, format_tests(tests, style, path, imports)
+    return imports, format_tests(tests, style, tools, path, imports)
 
 
 def write_merged(
@@ -74,6 +82,7 @@ def write_merged(
     setting: str = "the test file's setting",
     own_only: bool = True,
     tests_root: Path | None = None,
+    tools: Tools | None = None,
 ) -> tuple[Path, MergeResult]:
     """Merge into ``path`` and write it atomically; an unmergeable file is left untouched, and so
     is a file that is not miogen's (``files.is_own``) unless ``own_only`` is False (a file the
@@ -88,13 +97,14 @@ def write_merged(
     get an ``__init__.py`` of miogen's (``project.package_files``).
 
     The tests are made in the project's ``style`` first (``emit.style.project_style`` of
-    ``path``, read by the caller). Returns the path written and the merge result for that file.
+    ``path``, read by the caller), with its ``tools`` (``emit.tools``, looked up by the caller,
+    who checks the written file with them; None: looked up here). Returns the path written and the merge result for that file.
     """
     if isinstance(path, Confined):
         root, setting = path.root, path.setting
         path = path.path
     path = Path(path)
-    imports, tests = _prepared(imports, tests, path, style)
+    imports, tests = _prepared(imports, tests, path, style, tools or project_tools(style))
 
     def merge(existing: str | None) -> MergeResult:
         # a file that has the fixture keeps its own, as in ``merge_text``
