@@ -7,13 +7,12 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from emit.test_merge import ruff
+from emit.test_merge import ruff, write_merged
 from miogen.emit.checks import check_notes, mypy_errors, ruff_findings
 from miogen.emit.files import HEADER, is_generated
 from miogen.emit.merge import GeneratedTest
 from miogen.emit.style import Style, project_style
 from miogen.emit.tools import Tools, environment_folders, project_tools
-from miogen.emit.writer import write_merged
 
 STRICT_RUFF = """\
 [tool.ruff]

@@ -9,12 +9,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from emit.test_merge import assert_ruff_format_keeps, ruff
+from emit.test_merge import assert_ruff_format_keeps, ruff, write_merged
 from miogen.emit.formatting import format_tests, split_long_strings, split_string
 from miogen.emit.merge import GeneratedTest
 from miogen.emit.style import Style, project_style
 from miogen.emit.tools import Tools, project_tools
-from miogen.emit.writer import write_merged
 
 LONG = GeneratedTest(
     "test_wrap",

@@ -196,7 +196,7 @@ def test_an_output_confined_before_the_run_is_checked_again_at_the_write(
         return confine_module.inside(root, candidate, setting)
 
     confined = confine(output.root, output.path, output.setting)
-    monkeypatch.setattr("miogen.emit.writer.inside", counted)
+    monkeypatch.setattr("miogen.emit.targets.inside", counted)
     run = run_of(project, [record("test_one", "assert letters() == 'ab'")])
     write_module(run, output, confined=confined)
     assert (run.output, checked) == (path, [path]) and "def test_one" in path.read_text()

@@ -27,6 +27,7 @@ from miogen.emit.layout import merged_text
 from miogen.emit.placement import GeneratedTest, place_tests
 from miogen.emit.source import UnmergeableFile, parse_module
 from miogen.emit.style import Style
+from miogen.emit.targets import fallback_candidates
 from miogen.emit.text import LINE_BREAK, TextEdit, apply_edits
 
 __all__ = [
@@ -96,4 +97,4 @@ def fallback_path(test_path: Path) -> Path:
 
     A candidate is taken when it exists and is not miogen's, or cannot be merged into.
     """
-    return next(p for p in files.fallback_candidates(test_path) if files.is_mergeable(p))
+    return next(p for p in fallback_candidates(test_path) if files.is_mergeable(p))
