@@ -16,7 +16,7 @@ from pathlib import Path
 EMIT = Path(__file__).resolve().parents[2] / "server" / "miogen" / "emit"
 # The parts of the merge, in their order in ``merged``: the module of each, and its function.
 PARTS = [
-    ("source", "parse_module"),
+    ("source", "parse_merge"),
     ("imports", "plan_imports"),
     ("placement", "place_tests"),
     ("layout", "merged_text"),
