@@ -50,14 +50,13 @@ def merge_text(
     """The merge of ``tests`` into ``existing`` (the editor's text of the file at ``path``),
     made in the ``project``'s style with its tools (``emit.style``, ``emit.tools``: read by
     the caller) as ``write_merged`` writes it; None: as generated."""
-    style = Style()
-    if project is not None:
-        style, tools = project
+    style, tools = project if project is not None else (None, None)
+    if style is not None and tools is not None:
         imports, tests = _prepared(imports, tests, path, style, tools)
     # a file that has the fixture keeps its own (the merge would add a second, renamed)
     fixture = existing is not None and f"def {FIXTURE_NAME}" in existing
     here = [t for t in tests if t.name != FIXTURE_NAME] if fixture else tests
-    return merged(existing, imports, here, header, style)
+    return merged(existing, imports, here, header, style or Style())
 
 
 def _prepared(
