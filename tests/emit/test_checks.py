@@ -4,17 +4,15 @@ from __future__ import annotations
 
 import shutil
 import subprocess
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from emit.test_merge import ruff
+from emit.test_merge import ruff, write_merged
 from miogen.emit.checks import check_notes, mypy_errors, ruff_findings
 from miogen.emit.files import HEADER, is_generated
-from miogen.emit.formatting import environment_folders
 from miogen.emit.merge import GeneratedTest
-from miogen.emit.style import project_style
-from miogen.emit.writer import write_merged
+from miogen.emit.style import Style, project_style
+from miogen.emit.tools import Tools, environment_folders, project_tools
 
 STRICT_RUFF = """\
 [tool.ruff]
@@ -48,6 +46,12 @@ RAISES = GeneratedTest(
 IMPORTS = ["import pytest", "import shapes"]
 
 
+def styled(written: Path) -> tuple[Path, Style, Tools]:
+    """The written file's project style and tools, as the owner of a write looks them up."""
+    style = project_style(written)
+    return written, style, project_tools(style)
+
+
 def strict_project(tmp_path: Path) -> Path:
     (tmp_path / "pyproject.toml").write_text(STRICT_RUFF)
     (tmp_path / "shapes.py").write_text(
@@ -74,8 +78,8 @@ def test_the_written_file_passes_the_projects_ruff_without_a_fix(tmp_path: Path)
     assert "@pytest.mark.parametrize(('n', 'expected'), [(1, 'one'), (2, 'two')])" in text, text
     done = ruff_no_fix(written, tmp_path)
     assert done.returncode == 0, done.stdout + text
-    assert ruff_findings(written, project_style(written)) == []
-    assert check_notes(written, project_style(written)) == []
+    assert ruff_findings(*styled(written)) == []
+    assert check_notes(*styled(written)) == []
 
 
 def test_what_no_fix_can_mend_is_reported(tmp_path: Path) -> None:
@@ -84,9 +88,9 @@ def test_what_no_fix_can_mend_is_reported(tmp_path: Path) -> None:
     written, _ = write_merged(
         path, IMPORTS, [plain], project_style(path)
     )  # pytest imported, and unused
-    found = ruff_findings(written, project_style(written))
+    found = ruff_findings(*styled(written))
     assert [f.split()[0] for f in found] == ["F401"], found
-    [note] = check_notes(written, project_style(written))
+    [note] = check_notes(*styled(written))
     assert note.startswith("ruff (your configuration) still finds 1 issue in test_shapes_miogen.py")
 
 
@@ -99,7 +103,7 @@ def test_without_a_ruff_configuration_nothing_is_checked(tmp_path: Path) -> None
         project_style(tmp_path / "tests" / "test_x.py"),
     )
     assert "from __future__" not in written.read_text()
-    assert ruff_findings(written, project_style(written)) == []
+    assert ruff_findings(*styled(written)) == []
 
 
 def has_mypy() -> bool:
@@ -118,11 +122,11 @@ def test_mypy_of_the_project_finds_no_error_in_the_written_file(tmp_path: Path) 
     )
     style = project_style(written)
     assert style.mypy
-    assert mypy_errors(written, style) == []
+    assert mypy_errors(written, style, project_tools(style)) == []
     broken = tmp_path / "tests" / "test_broken_miogen.py"
     shutil.copyfile(written, broken)
     broken.write_text(broken.read_text() + "\n\ndef test_typed() -> None:\n    shapes.name('1')\n")
-    [error] = mypy_errors(broken, style)
+    [error] = mypy_errors(broken, style, project_tools(style))
     assert "arg-type" in error and error.startswith("line "), error
 
 
@@ -173,29 +177,25 @@ def test_the_projects_line_length_conventions_and_fix_setting_hold(tmp_path: Pat
     assert fixed.returncode == 0 and written.read_text() == text
 
 
-def test_the_checkers_are_looked_up_once_before_any_runs(
+def test_the_checks_run_the_tools_handed_to_them_and_look_none_up(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """``check_notes`` finds both checkers in the project's environment first (``emit.formatting``
-    knows where its tools are), then runs them: it does not go back to the lookup between the
-    runs (issue 25)."""
+    """``check_notes`` runs the project's checkers that the owner of the write looked up once
+    with the formatter's (``emit.tools``); it does not look them up again (issue 25)."""
     (tmp_path / "pyproject.toml").write_text(STRICT_RUFF + "\n[tool.mypy]\nstrict = false\n")
     events: list[str] = []
 
-    def looked_up(name: str) -> Callable[[Path | None], str]:
-        def find(root: Path | None) -> str:
-            events.append(f"find {name}")
-            return name
-
-        return find
+    def looked_up(root: Path | None) -> str:
+        events.append("lookup")
+        return "found"
 
     def run(command: list[str], cwd: Path | None) -> str:
         events.append(f"run {command[0]}")
         return ""
 
-    monkeypatch.setattr("miogen.emit.checks.ruff_executable", looked_up("ruff"))
-    monkeypatch.setattr("miogen.emit.checks.mypy_executable", looked_up("mypy"), raising=False)
+    for name in ("ruff_executable", "mypy_executable"):
+        monkeypatch.setattr(f"miogen.emit.tools.{name}", looked_up)
     monkeypatch.setattr("miogen.emit.checks._run", run)
     written = tmp_path / "tests" / "test_shapes_miogen.py"
-    assert check_notes(written, project_style(written)) == []
-    assert events == ["find ruff", "find mypy", "run ruff", "run mypy"]
+    assert check_notes(written, project_style(written), Tools("ruff", None, "mypy")) == []
+    assert events == ["run ruff", "run mypy"]

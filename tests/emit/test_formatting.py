@@ -9,11 +9,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from emit.test_merge import assert_ruff_format_keeps, ruff
+from emit.test_merge import assert_ruff_format_keeps, ruff, write_merged
 from miogen.emit.formatting import format_tests, split_long_strings, split_string
 from miogen.emit.merge import GeneratedTest
 from miogen.emit.style import Style, project_style
-from miogen.emit.writer import write_merged
+from miogen.emit.tools import Tools, project_tools
 
 LONG = GeneratedTest(
     "test_wrap",
@@ -28,13 +28,18 @@ LONG = GeneratedTest(
 SHORT = GeneratedTest("test_short", "def test_short():\n    assert f(x='a') == 1\n")
 
 
+def styled(style: Style) -> tuple[Style, Tools]:
+    """The style and the tools the owner of a write looks up once and hands the formatter."""
+    return style, project_tools(style)
+
+
 def lines_fit(text: str, width: int) -> bool:
     return all(len(line) <= width for line in text.splitlines())
 
 
 @pytest.mark.parametrize("width", [60, 88, 120])
 def test_without_a_configured_formatter_tests_are_as_ruff_format_leaves_them(width: int) -> None:
-    [formatted, short] = format_tests([LONG, SHORT], Style(line_length=width))
+    [formatted, short] = format_tests([LONG, SHORT], *styled(Style(line_length=width)))
     assert ast.dump(ast.parse(formatted.source)) == ast.dump(ast.parse(LONG.source))
     assert lines_fit(formatted.source, width), formatted.source
     assert short.source == 'def test_short():\n    assert f(x="a") == 1\n'
@@ -69,7 +74,7 @@ def test_black_from_the_projects_environment_formats_when_configured(tmp_path: P
     (tmp_path / "pyproject.toml").write_text("[tool.black]\nline-length = 100\n")
     fake_black(tmp_path)
     style = project_style(tmp_path / "tests" / "test_x.py")
-    [formatted] = format_tests([SHORT], style)
+    [formatted] = format_tests([SHORT], *styled(style))
     assert formatted.source == "def test_short():\n    assert f(x='a') == 1  # black\n"
 
 
@@ -80,14 +85,14 @@ def test_a_formatter_that_fails_or_changes_the_code_changes_nothing(tmp_path: Pa
     for body in ("sys.exit(123)", "sys.stdout.write('def test_short():\\n    pass\\n')"):
         script.write_text(f"#!{sys.executable}\nimport sys\n{body}\n")
         script.chmod(0o755)
-        assert format_tests([SHORT], project_style(tmp_path / "t.py")) == [SHORT]
+        assert format_tests([SHORT], *styled(project_style(tmp_path / "t.py"))) == [SHORT]
 
 
 def test_without_any_ruff_the_tests_stay_as_rendered(monkeypatch, tmp_path: Path) -> None:
     monkeypatch.setattr(sys, "executable", str(tmp_path / "python"))
     monkeypatch.setenv("PATH", str(tmp_path))
     monkeypatch.setitem(sys.modules, "ruff.__main__", None)
-    assert format_tests([LONG], Style()) == [LONG]
+    assert format_tests([LONG], *styled(Style())) == [LONG]
 
 
 RAW = "r'" + "a\\b " * 20 + "'"
@@ -155,6 +160,6 @@ def test_strings_that_fit_but_share_a_too_long_line_are_split() -> None:
         "test_x",
         f"def test_x():\n    dict_ = {{\n        {key!r}: {value!r},\n    }}\n    f(dict_)\n",
     )
-    [formatted] = format_tests([test], Style())
+    [formatted] = format_tests([test], *styled(Style()))
     assert all(len(line) <= 88 for line in formatted.source.splitlines()), formatted.source
     assert ast.dump(ast.parse(formatted.source)) == ast.dump(ast.parse(test.source))

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import ast
 import random
 import subprocess
 from pathlib import Path
 
+import pytest
 from emit.test_merge import ruff
+from miogen.emit import imports as imports_module
 from miogen.emit.imports import plan_imports
 from miogen.emit.merge import GeneratedTest, merge_tests
+from miogen.emit.source import parse_merge
 from miogen.emit.style import Style
 
 STYLE = Style(first_party=frozenset({"shapes", "tools"}))
@@ -100,11 +104,35 @@ def test_wide_from_imports_wrap_at_the_project_line_length() -> None:
 
 def test_a_required_import_that_is_not_an_import_statement_is_left_out() -> None:
     """The project's required-imports arrive as configured (``emit.style`` does not parse
-    them); the plan parses them once, with the tests' imports, and leaves out a line that is
-    not an import statement, as ruff's isort does not apply it either."""
+    them); they are parsed once, with the file and the tests' imports (``source.parse_merge``),
+    and a line that is not an import statement is left out, as ruff's isort does not apply it
+    either."""
     style = Style(required_imports=("from __future__ import annotations", "not python(", ""))
-    plan = plan_imports(["import pytest"], None, style)
+    parsed = parse_merge(None, ["import pytest"], style.required_imports)
+    plan = plan_imports(parsed.imports, parsed.module, style)
     assert [added.item.statement() for added in plan.added] == [
         "from __future__ import annotations",
         "import pytest",
     ]
+
+
+def test_a_tests_import_line_that_is_not_an_import_statement_is_refused() -> None:
+    with pytest.raises(ValueError, match="not an import statement"):
+        parse_merge(None, ["import pytest", "x = 1"])
+
+
+def test_the_import_plan_works_from_the_parsed_statements_and_parses_nothing() -> None:
+    """The import lines are parsed with the file, in one step (``emit.source``); the plan
+    takes their trees (issue 25: the plan parsed the lines itself, going down to the parser
+    and back into ``emit.imports`` for their items)."""
+    tree = ast.parse(Path(imports_module.__file__ or "").read_text("utf-8"))
+    imported = {
+        node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module
+    }
+    assert "miogen.common.syntax" not in imported
+    called = {
+        node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+    }
+    assert "parse" not in called

@@ -10,10 +10,12 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
+from miogen.emit import writer
 from miogen.emit.files import HEADER, is_generated, is_own, own_path, replace_if_unchanged
 from miogen.emit.merge import (
     LINE_BREAK,
@@ -25,8 +27,8 @@ from miogen.emit.merge import (
     fallback_path,
     merge_tests,
 )
-from miogen.emit.style import project_style
-from miogen.emit.writer import write_merged
+from miogen.emit.style import Style, project_style
+from miogen.emit.tools import project_tools
 
 BOM = "\ufeff"
 
@@ -523,6 +525,13 @@ def test_generated_test_must_be_one_function_with_its_name() -> None:
 
 
 # --- a new module --------------------------------------------------------------------------
+
+
+def write_merged(
+    path: Path, imports: list[str], tests: list[GeneratedTest], style: Style, **options: Any
+) -> tuple[Path, MergeResult]:
+    """``writer.write_merged`` with the project's tools, looked up as its caller does."""
+    return writer.write_merged(path, imports, tests, style, project_tools(style), **options)
 
 
 def ruff() -> str:

@@ -16,7 +16,7 @@ from pathlib import Path
 EMIT = Path(__file__).resolve().parents[2] / "server" / "miogen" / "emit"
 # The parts of the merge, in their order in ``merged``: the module of each, and its function.
 PARTS = [
-    ("source", "parse_module"),
+    ("source", "parse_merge"),
     ("imports", "plan_imports"),
     ("placement", "place_tests"),
     ("layout", "merged_text"),
@@ -110,8 +110,9 @@ def test_the_project_style_is_applied_once_in_order_before_the_merge():
         assert called.index("_prepared") < called.index("merged"), flow
         assert set(called).isdisjoint({*PREPARED, "merge_tests"}), flow  # not a second time
         assert back_into_own_module(tree, flow) == [], flow
-    # the style is the caller's, read once and handed down (``run.write``), never re-read here
-    assert "project_style" not in calls(tree)
+    # the style and the tools are the caller's, read once and handed down (``run.write``),
+    # never read or looked up again here (issue 25: the tools were, with the style handed in)
+    assert {"project_style", "project_tools"}.isdisjoint(calls(tree))
 
 
 def test_the_checks_find_parts_out_of_order_and_a_way_back():
@@ -137,20 +138,26 @@ def write_merged(path, tests):
     assert imported_functions(part, {"imports"}) == {"section_of"}
 
 
-def test_the_writer_enters_the_file_layer_once_per_candidate():
-    """``write_merged`` names the candidates (``files.fallback_candidates``) and hands each to
-    ``files.merge_into`` with the merge to make: the read, the ownership check, the decoding,
-    the encoding of the insertions and the compare-and-replace, retried while the file
-    changes, are one call into ``emit.files`` rather than the writer going back and forth."""
+def test_the_writer_places_the_file_then_enters_the_file_layer_once():
+    """``write_merged`` places the file first (``emit.targets``: each candidate named, confined
+    and given its package files) and hands each placed candidate to ``files.merge_into`` with
+    the merge to make: the read, the ownership check, the decoding, the encoding of the
+    insertions and the compare-and-replace, retried while the file changes, are one call into
+    ``emit.files``. The file layer is not asked for the names first and for the write after
+    the confinement (issue 25: files -> confine -> project -> files)."""
+    flow = function(tree_of("writer"), "write_merged")
     files_calls = [
         node.func.attr
-        for node in ast.walk(function(tree_of("writer"), "write_merged"))
+        for node in ast.walk(flow)
         if isinstance(node, ast.Call)
         and isinstance(node.func, ast.Attribute)
         and isinstance(node.func.value, ast.Name)
         and node.func.value.id == "files"
     ]
-    assert sorted(files_calls) == ["fallback_candidates", "merge_into"]
+    assert files_calls == ["merge_into"]
+    called = calls(flow)
+    assert called.index("targets") < called.index("merge_into")
+    assert {"inside", "package_files", "fallback_candidates"}.isdisjoint(called)
     # ... and the file layer hands the compare to the atomic write as bytes, not a callback
     # into itself: the atomic write reads the file, and nothing comes back into emit.files.
     replace = function(tree_of("files"), "replace_if_unchanged")

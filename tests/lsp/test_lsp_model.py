@@ -409,3 +409,29 @@ def test_a_place_is_computed_once_per_settings_version(tmp_path, monkeypatch):
     locator.changed()  # folders changed, or a watched project file
     locator.place(tmp_path / "m.py")
     assert len(computed) == 4
+
+
+def test_a_place_says_why_a_save_of_its_file_generates_nothing(tmp_path):
+    """Why a save generates nothing is decided when the file is placed, with its settings
+    (``Place.save_skipped``): the save reads it rather than asking the place again (issue 25
+    part 5: the save called back into the locator's ``Place`` for it, twice)."""
+    root, other = tmp_path / "workspace", tmp_path / "other"
+    root.mkdir()
+    other.mkdir()
+    (root / "m.py").write_text("def f(): pass\n")
+    (root / "test_m.py").write_text("def test_f(): pass\n")
+    locator, _ = locator_in(root, {})
+    assert locator.place(root / "m.py").save_skipped is None
+    assert locator.place(root / "test_m.py").save_skipped == (
+        "miogen: test_m.py is a test file; nothing to generate",
+        False,
+    )
+    outside = other / "g.py"
+    outside.write_text("def g(): pass\n")
+    why, warn = locator.place(outside).save_skipped or ("", False)
+    assert "outside the workspace folders" in why and warn
+    locator.configure({"onSave": False}, "workspace/configuration")
+    assert locator.place(root / "m.py").save_skipped == (
+        "miogen: m.py saved; onSave is off",
+        False,
+    )

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import ast
+import importlib
+import importlib.util
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -100,10 +103,11 @@ def run_of(tmp_path: Path, tests: list[TestRecord]) -> ModuleRun:
 
 def second_write(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> tuple[Output, list[Path], Counter[str]]:
+) -> tuple[Output, list[Path], Counter[str], Counter[str]]:
     """Two tests written into the file of an earlier run: the paths the project's style was
-    read for, and how many times each text was parsed on the way into the file (the tests'
-    grouping, ``emit.module``, reads them before the style rewrites them: not counted)."""
+    read for, how many times each text was parsed on the way into the file (the tests'
+    grouping, ``emit.module``, reads them before the style rewrites them: not counted), and
+    how many times each of the project's tools was looked up."""
     (tmp_path / "pyproject.toml").write_text(PROJECT)
     output = Output(tmp_path / "tests" / "test_words_miogen.py", tmp_path)
     write_module(run_of(tmp_path, [record("test_one", "assert letters() == 'ab'")]), output)
@@ -120,6 +124,14 @@ def second_write(
 
     for name in ("run.write", "emit.writer", "emit.checks"):
         monkeypatch.setattr(f"miogen.{name}.project_style", read_style, raising=False)
+    looked_up: Counter[str] = Counter()
+    for module in ("miogen.emit.tools", "miogen.emit.formatting", "miogen.emit.checks"):
+        if importlib.util.find_spec(module) is None:
+            continue  # (the tools' lookups were the formatter's before they had a module)
+        for tool in ("ruff_executable", "mypy_executable"):
+            found = getattr(importlib.import_module(module), tool, None)
+            if found is not None:
+                monkeypatch.setattr(f"{module}.{tool}", counting(looked_up, tool, found))
     for name in ("source", "imports", "placement", "layout", "formatting", "style"):
         monkeypatch.setattr(f"miogen.emit.{name}.parse", counted, raising=False)
     tests = [
@@ -129,22 +141,39 @@ def second_write(
     run = run_of(tmp_path, tests)
     write_module(run, output)
     assert run.merge is not None and run.merge.added == ["test_two", "test_three"]
-    return output, styles, parsed
+    return output, styles, parsed, looked_up
+
+
+def counting(
+    counter: Counter[str], name: str, lookup: Callable[[Path | None], str | None]
+) -> Callable[[Path | None], str | None]:
+    def counted(root: Path | None) -> str | None:
+        counter[name] += 1
+        return lookup(root)
+
+    return counted
 
 
 def test_a_write_reads_the_projects_style_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     """The writer's caller reads the style and hands it down; the written file is checked in
     the style it was made in (issue 25: not read again by the writer or for the checks)."""
-    output, styles, _ = second_write(tmp_path, monkeypatch)
+    output, styles, _, _ = second_write(tmp_path, monkeypatch)
     assert styles == [output.path]
 
 
 def test_a_write_parses_each_text_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     """Each test placed, the required imports and the formatter's output are parsed once on
     the way into the file, their trees handed on (issue 25)."""
-    _, _, parsed = second_write(tmp_path, monkeypatch)
+    _, _, parsed, _ = second_write(tmp_path, monkeypatch)
     assert "from __future__ import annotations" in parsed
     assert [text for text, times in parsed.items() if times > 1] == []
+
+
+def test_a_write_looks_the_projects_tools_up_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """The project's ruff is looked up once per write and handed to the formatter, its safe fixes and the checks of the written file (issue 25: the
+    formatter, the fixes and the checks each looked it up again)."""
+    _, _, _, looked_up = second_write(tmp_path, monkeypatch)
+    assert looked_up == Counter({"ruff_executable": 1})
 
 
 def test_an_output_confined_before_the_run_is_checked_again_at_the_write(
@@ -167,7 +196,7 @@ def test_an_output_confined_before_the_run_is_checked_again_at_the_write(
         return confine_module.inside(root, candidate, setting)
 
     confined = confine(output.root, output.path, output.setting)
-    monkeypatch.setattr("miogen.emit.writer.inside", counted)
+    monkeypatch.setattr("miogen.emit.targets.inside", counted)
     run = run_of(project, [record("test_one", "assert letters() == 'ab'")])
     write_module(run, output, confined=confined)
     assert (run.output, checked) == (path, [path]) and "def test_one" in path.read_text()

@@ -12,11 +12,10 @@ from __future__ import annotations
 import json
 import logging
 import subprocess
-from dataclasses import dataclass
 from pathlib import Path
 
-from miogen.emit.formatting import mypy_executable, ruff_executable
 from miogen.emit.style import Style
+from miogen.emit.tools import Tools
 
 logger = logging.getLogger(__name__)
 
@@ -24,28 +23,11 @@ CHECK_TIMEOUT = 300.0  # seconds for one checker's run (mypy's first run builds 
 SHOWN = 3  # findings named in a note
 
 
-@dataclass(frozen=True)
-class Checkers:
-    """The project's checkers that apply, looked up once (``checkers``): None where one does
-    not (the project does not configure it, or it is not installed)."""
-
-    ruff: str | None
-    mypy: str | None
-
-
-def checkers(style: Style) -> Checkers:
-    """ruff where the project configures it; mypy where it configures mypy and has it."""
-    return Checkers(
-        ruff_executable(style.root) if style.lints else None,
-        mypy_executable(style.root) if style.mypy else None,
-    )
-
-
-def ruff_findings(path: Path, style: Style, tools: Checkers | None = None) -> list[str]:
+def ruff_findings(path: Path, style: Style, tools: Tools) -> list[str]:
     """What ``ruff check`` (no fix, the project's configuration) finds in ``path``, as
     ``"CODE line: message"``; nothing where the project does not configure ruff. ``tools``:
-    the checkers looked up already (``checkers``)."""
-    ruff = (tools or checkers(style)).ruff
+    the project's, looked up by the caller (``emit.tools``)."""
+    ruff = tools.ruff if style.lints else None
     if ruff is None:
         return []
     command = [ruff, "check", "--no-fix", "--output-format", "json", "--exit-zero", str(path)]
@@ -62,11 +44,11 @@ def ruff_findings(path: Path, style: Style, tools: Checkers | None = None) -> li
     ]
 
 
-def mypy_errors(path: Path, style: Style, tools: Checkers | None = None) -> list[str]:
+def mypy_errors(path: Path, style: Style, tools: Tools) -> list[str]:
     """The errors mypy (the project's configuration) reports in ``path`` itself; nothing where
-    the project does not configure mypy or mypy is not installed. ``tools``: the checkers
-    looked up already (``checkers``)."""
-    mypy = (tools or checkers(style)).mypy
+    the project does not configure mypy or mypy is not installed. ``tools``: the project's,
+    looked up by the caller (``emit.tools``)."""
+    mypy = tools.mypy if style.mypy else None
     if mypy is None or style.root is None:
         return []
     command = [mypy, "--no-error-summary", "--no-color-output", "--no-pretty", str(path)]
@@ -81,11 +63,10 @@ def mypy_errors(path: Path, style: Style, tools: Checkers | None = None) -> list
     return errors
 
 
-def check_notes(path: Path, style: Style) -> list[str]:
-    """The summary's notes on what the project's checkers still find in ``path`` (each
-    looked up once, then run)."""
+def check_notes(path: Path, style: Style, tools: Tools) -> list[str]:
+    """The summary's notes on what the project's checkers (``tools``, looked up by the
+    caller with the formatter's) still find in ``path``."""
     notes = []
-    tools = checkers(style)
     for checker, found in (
         ("ruff", ruff_findings(path, style, tools)),
         ("mypy", mypy_errors(path, style, tools)),

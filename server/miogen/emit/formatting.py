@@ -13,12 +13,9 @@ quote style, its parametrize conventions), and the result formatted again.
 from __future__ import annotations
 
 import ast
-import importlib.util
 import io
 import logging
-import shutil
 import subprocess
-import sys
 import tokenize
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -27,6 +24,7 @@ from pathlib import Path
 from miogen.common.syntax import parse
 from miogen.emit.placement import GeneratedTest
 from miogen.emit.style import Style
+from miogen.emit.tools import Tools
 
 logger = logging.getLogger(__name__)
 
@@ -34,7 +32,6 @@ FORMAT_TIMEOUT = 30.0  # seconds for one formatter run (black's start-up on a lo
 SPLIT_ROUNDS = 3  # format, split the strings still too long, format again
 MIN_PIECE = 16  # characters of a string piece, at the least
 PLAIN_PREFIXES = frozenset({"", "b", "r", "u", "br", "rb"})
-VENV_FOLDERS = (".venv", "venv", "env")
 # ruff's fixes that are unsafe in general but not on what miogen writes: parametrize's names
 # and values in the project's convention (tuple, list or "a,b"), never changing what runs
 SAFE_HERE = ("PT006", "PT007")
@@ -43,15 +40,17 @@ SAFE_HERE = ("PT006", "PT007")
 def format_tests(
     tests: Sequence[GeneratedTest],
     style: Style,
+    tools: Tools,
     path: Path | None = None,
     imports: Sequence[str] = (),
 ) -> list[GeneratedTest]:
     """``tests`` as the project's formatter writes them (``path``: the file they go into), and
-    its ruff's safe fixes applied (the tests' ``imports`` tell ruff what their names are)."""
+    its ruff's safe fixes applied (the tests' ``imports`` tell ruff what their names are);
+    ``tools``: the project's, looked up by the caller (``emit.tools``)."""
     if not tests:
         return []
     source = "\n\n\n".join(t.source.rstrip("\n") for t in tests) + "\n"
-    command = formatter_command(style, path)
+    command = formatter_command(style, tools, path)
     if command is None:
         return list(tests)
     formatted = _run(command, source, style.root)
@@ -66,7 +65,7 @@ def format_tests(
     checked = _parsed(formatted) if formatted is not None else None
     if checked is None or not _same_code(source, checked):
         return list(tests)
-    fixed = lint_fixed(checked.text, style, path, imports)
+    fixed = lint_fixed(checked.text, style, tools, path, imports)
     if fixed is not None:  # the fixes laid out as the formatter lays code out
         again = _run(command, fixed.text, style.root)
         if again == fixed.text:
@@ -85,7 +84,11 @@ class Parsed:
 
 
 def lint_fixed(
-    source: str, style: Style, path: Path | None = None, imports: Sequence[str] = ()
+    source: str,
+    style: Style,
+    tools: Tools,
+    path: Path | None = None,
+    imports: Sequence[str] = (),
 ) -> Parsed | None:
     """``source`` with the safe fixes of the project's ruff configuration applied (its quotes,
     its parametrize conventions...), as ``ruff check --fix`` would on the file at ``path``, and
@@ -93,7 +96,7 @@ def lint_fixed(
     or its result does not parse. ``imports`` go above ``source`` while ruff reads it
     (``pytest.mark`` is pytest's only where ``pytest`` is imported); the result holds them
     too, the caller keeps the functions."""
-    ruff = ruff_executable(style.root) if style.lints else None
+    ruff = tools.ruff if style.lints else None
     if ruff is None:
         return None
     stdin_name = str(path or (style.root or Path.cwd()) / "test_miogen.py")
@@ -112,56 +115,17 @@ def _parsed(text: str) -> Parsed | None:
         return None
 
 
-def formatter_command(style: Style, path: Path | None = None) -> list[str] | None:
+def formatter_command(style: Style, tools: Tools, path: Path | None = None) -> list[str] | None:
     """The command that formats standard input for this project, or None without a formatter."""
     stdin_name = str(path or (style.root or Path.cwd()) / "test_miogen.py")
-    if style.formatter == "black":
-        black = _black(style.root)
-        if black is not None:
-            return [*black, "--quiet", "--stdin-filename", stdin_name, "-"]
-    ruff = ruff_executable(style.root)
+    if style.formatter == "black" and tools.black is not None:
+        return [*tools.black, "--quiet", "--stdin-filename", stdin_name, "-"]
+    ruff = tools.ruff
     if ruff is None:
         return None
     if style.formatter == "ruff":
         return [ruff, "format", "--stdin-filename", stdin_name, "-"]
     return [ruff, "format", "--isolated", "--line-length", str(style.line_length), "-"]
-
-
-def environment_folders(root: Path | None) -> list[Path]:
-    """Script folders, the project's own virtual environment's first."""
-    folders = [root / name / "bin" for name in VENV_FOLDERS] if root else []
-    return [*folders, Path(sys.executable).parent]
-
-
-def _black(root: Path | None) -> list[str] | None:
-    for folder in environment_folders(root):
-        if (folder / "black").is_file():
-            return [str(folder / "black")]
-    if importlib.util.find_spec("black") is not None:
-        return [sys.executable, "-m", "black"]
-    return None
-
-
-def ruff_executable(root: Path | None) -> str | None:
-    for folder in environment_folders(root):
-        if (folder / "ruff").is_file():
-            return str(folder / "ruff")
-    try:
-        from ruff.__main__ import find_ruff_bin  # type: ignore[import-untyped]
-    except ImportError:
-        return shutil.which("ruff")
-    try:
-        return str(find_ruff_bin())
-    except FileNotFoundError:
-        return shutil.which("ruff")
-
-
-def mypy_executable(root: Path | None) -> str | None:
-    """The project's mypy (its environment's first), None where none is installed."""
-    for folder in environment_folders(root):
-        if (folder / "mypy").is_file():
-            return str(folder / "mypy")
-    return None
 
 
 def _run(command: list[str], source: str, cwd: Path | None) -> str | None:

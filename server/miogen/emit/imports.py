@@ -1,6 +1,7 @@
 """Import statements: what they bind, which a file lacks, and where isort sorts them.
 
-``plan_imports`` reads the imports a merge wants and the file's own, once: the imports to add
+``plan_imports`` reads the imports a merge wants (their statements, parsed with the file by
+``emit.source``) and the file's own, once: the imports to add
 (each with its isort section and place in it), those left out, the names bound at module level
 once they are in, and the file's leading run of imports. ``emit.import_places`` writes the
 lines from that plan; nothing comes back here.
@@ -13,8 +14,7 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from miogen.common.syntax import parse
-from miogen.emit.source import ExistingModule
+from miogen.emit.source import ExistingModule, ImportNode
 from miogen.emit.style import Style
 
 FUTURE, STANDARD_LIBRARY, THIRD_PARTY, FIRST_PARTY, LOCAL_FOLDER = range(5)  # isort's sections
@@ -64,26 +64,6 @@ def import_items(node: ast.Import | ast.ImportFrom) -> list[ImportItem]:
 
 def _alias(name: str, asname: str | None) -> str | None:
     return None if asname == name else asname
-
-
-def parse_imports(imports: Sequence[str], lenient: bool = False) -> list[ImportItem]:
-    """The items of ``imports``' statements; ValueError on a line that is not import statements
-    (``lenient``: that line is left out, as a project's required-imports setting's)."""
-    items: list[ImportItem] = []
-    for line in imports:
-        try:
-            body = parse(line).body
-        except SyntaxError as error:
-            if lenient:
-                continue
-            raise ValueError(f"not an import statement: {line!r}") from error
-        nodes = [node for node in body if isinstance(node, ast.Import | ast.ImportFrom)]
-        if lenient and (not body or len(nodes) < len(body)):
-            continue
-        if len(nodes) < len(body):
-            raise ValueError(f"not an import statement: {line!r}")
-        items += [item for node in nodes for item in import_items(node)]
-    return items
 
 
 def _satisfies(have: ImportItem, want: ImportItem) -> bool:
@@ -178,9 +158,6 @@ class Sorted:
     key: Key
 
 
-ImportNode = ast.Import | ast.ImportFrom
-
-
 @dataclass(frozen=True)
 class ExistingImport:
     """An import statement of the file, where isort puts it."""
@@ -200,10 +177,13 @@ class ImportPlan:
     run: list[ExistingImport]  # the file's first run of top-level imports, __future__ left out
 
 
-def plan_imports(lines: Sequence[str], module: ExistingModule | None, style: Style) -> ImportPlan:
-    """The plan for adding ``lines`` (and ``style``'s required imports) to ``module`` (None: a
-    new file): what it lacks, what would rebind a name or change how its code compiles."""
-    wanted = [*parse_imports(style.required_imports, lenient=True), *parse_imports(lines)]
+def plan_imports(
+    statements: Sequence[ImportNode], module: ExistingModule | None, style: Style
+) -> ImportPlan:
+    """The plan for adding the import ``statements`` (``style``'s required imports among them,
+    parsed with the file: ``source.parse_merge``) to ``module`` (None: a new file): what it
+    lacks, what would rebind a name or change how its code compiles."""
+    wanted = [item for node in statements for item in import_items(node)]
     have: list[ImportItem] = []
     other_names: set[str] = set()
     refused: list[ImportItem] = []

@@ -4,7 +4,7 @@ wrote survives.
 One function, ``merged``, makes the text, calling each part once, in order, and handing
 each what the parts before it found:
 
-    the file's text -> parsed (``emit.source``)
+    the file's text and the import lines -> parsed (``emit.source``)
     -> the imports to add, and the names bound once they are in (``emit.imports``)
     -> the tests that go in, under which names (``emit.placement``)
     -> the text, the import lines where isort puts them and the tests at the end, its
@@ -25,8 +25,9 @@ from miogen.emit.conventions import conventional
 from miogen.emit.imports import plan_imports
 from miogen.emit.layout import merged_text
 from miogen.emit.placement import GeneratedTest, place_tests
-from miogen.emit.source import UnmergeableFile, parse_module
+from miogen.emit.source import UnmergeableFile, parse_merge
 from miogen.emit.style import Style
+from miogen.emit.targets import fallback_candidates
 from miogen.emit.text import LINE_BREAK, TextEdit, apply_edits
 
 __all__ = [
@@ -82,8 +83,9 @@ def merged(
     style: Style,
 ) -> MergeResult:
     """``merge_tests`` of tests and imports in the project's conventions already."""
-    module = parse_module(existing) if existing else None
-    plan = plan_imports(imports, module, style)
+    parsed = parse_merge(existing, imports, style.required_imports)
+    module = parsed.module
+    plan = plan_imports(parsed.imports, module, style)
     placement = place_tests(tests, plan.taken, module.tree if module is not None else None)
     text, edits = merged_text(module, plan, placement, header, style)
     return MergeResult(
@@ -96,4 +98,4 @@ def fallback_path(test_path: Path) -> Path:
 
     A candidate is taken when it exists and is not miogen's, or cannot be merged into.
     """
-    return next(p for p in files.fallback_candidates(test_path) if files.is_mergeable(p))
+    return next(p for p in fallback_candidates(test_path) if files.is_mergeable(p))

@@ -1,7 +1,9 @@
-"""The existing test file, parsed: its statements and the rows where a new line may start.
+"""What a merge reads, parsed once: the existing test file and the import statements to add.
 
 What the parts after it need of the file is found here, once: its docstring, its
-``__future__`` imports, the rows that end a logical line, its comment rows.
+``__future__`` imports, the rows that end a logical line, its comment rows. The import lines
+(the tests' and the project's required ones) are parsed here too, with it: the import plan
+(``emit.imports``) works from their trees and parses nothing.
 """
 
 from __future__ import annotations
@@ -9,6 +11,7 @@ from __future__ import annotations
 import ast
 import re
 import tokenize
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from miogen.common.syntax import parse
@@ -36,6 +39,48 @@ class ExistingModule:
     @property
     def text(self) -> str:
         return self.lines.text
+
+
+ImportNode = ast.Import | ast.ImportFrom
+
+
+@dataclass(frozen=True)
+class MergeSource:
+    """The texts of one merge, parsed: the existing file (None: a new file) and the import
+    statements wanted, the project's required ones first."""
+
+    module: ExistingModule | None
+    imports: tuple[ImportNode, ...]
+
+
+def parse_merge(
+    existing: str | None, imports: Sequence[str], required: Sequence[str] = ()
+) -> MergeSource:
+    """``existing`` (empty or None: a new file), then ``required`` and ``imports`` parsed, each
+    once. A ``required`` line that is not import statements is left out (as ruff's isort does
+    not apply it); such a line of ``imports``: ValueError."""
+    module = parse_module(existing) if existing else None
+    return MergeSource(module, (*import_statements(required, True), *import_statements(imports)))
+
+
+def import_statements(lines: Sequence[str], lenient: bool = False) -> list[ImportNode]:
+    """The import statements of ``lines``; ValueError on a line that is not import statements
+    (``lenient``: that line is left out)."""
+    nodes: list[ImportNode] = []
+    for line in lines:
+        try:
+            body = parse(line).body
+        except SyntaxError as error:
+            if lenient:
+                continue
+            raise ValueError(f"not an import statement: {line!r}") from error
+        found = [node for node in body if isinstance(node, ast.Import | ast.ImportFrom)]
+        if len(found) < len(body) or (lenient and not body):
+            if lenient:
+                continue
+            raise ValueError(f"not an import statement: {line!r}")
+        nodes += found
+    return nodes
 
 
 def parse_module(text: str) -> ExistingModule:

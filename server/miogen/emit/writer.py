@@ -2,13 +2,16 @@
 
 One function makes each, calling each part once, in order, with what the parts before found,
 in the project's style (line length, formatter, import aliases, minimum Python: ``emit.style``),
-which the caller reads once and hands down (it checks the written file in the same style):
+which the caller reads once and hands down with the project's tools (``emit.tools``: it
+checks the written file in the same style, with the same tools):
 
     the spellings of its minimum Python (``emit.versions``)
     -> its import conventions (``emit.conventions``)
     -> its formatter and its ruff's safe fixes, on the tests alone (``emit.formatting``)
-    -> ``write_merged``: into the first file miogen may write (``emit.files``), merged by
-       insertion only (``emit.merge``), written atomically; ``merge_text``: the editor's text
+    -> ``write_merged``: the file placed (``emit.targets``: the intended file, then its
+       fallbacks, each confined), then into the first that miogen may write (``emit.files``),
+       merged by insertion only (``emit.merge``), written atomically; ``merge_text``: the
+       editor's text
 
 The tests' own text (names, imports, fixture) is ``emit.module``'s, made before.
 """
@@ -17,12 +20,10 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-import os
 from collections.abc import Sequence
 from pathlib import Path
 
-from miogen.common.confine import Confined, inside
-from miogen.common.project import package_files
+from miogen.common.confine import Confined
 from miogen.emit import files
 from miogen.emit.conventions import conventional
 from miogen.emit.formatting import format_tests
@@ -31,6 +32,8 @@ from miogen.emit.placement import GeneratedTest
 from miogen.emit.source import UnmergeableFile
 from miogen.emit.state import FIXTURE_NAME
 from miogen.emit.style import Style
+from miogen.emit.targets import targets
+from miogen.emit.tools import Tools
 from miogen.emit.versions import spelled
 
 FALLBACK_TRIES = 100
@@ -41,13 +44,15 @@ def merge_text(
     imports: Sequence[str],
     tests: Sequence[GeneratedTest],
     header: str = "",
-    style: Style | None = None,
+    project: tuple[Style, Tools] | None = None,
     path: Path | None = None,
 ) -> MergeResult:
     """The merge of ``tests`` into ``existing`` (the editor's text of the file at ``path``),
-    made in the project's ``style`` as ``write_merged`` writes it; None: as generated."""
-    if style is not None:
-        imports, tests = _prepared(imports, tests, path, style)
+    made in the ``project``'s style with its tools (``emit.style``, ``emit.tools``: read by
+    the caller) as ``write_merged`` writes it; None: as generated."""
+    style, tools = project if project is not None else (None, None)
+    if style is not None and tools is not None:
+        imports, tests = _prepared(imports, tests, path, style, tools)
     # a file that has the fixture keeps its own (the merge would add a second, renamed)
     fixture = existing is not None and f"def {FIXTURE_NAME}" in existing
     here = [t for t in tests if t.name != FIXTURE_NAME] if fixture else tests
@@ -55,13 +60,17 @@ def merge_text(
 
 
 def _prepared(
-    imports: Sequence[str], tests: Sequence[GeneratedTest], path: Path | None, style: Style
+    imports: Sequence[str],
+    tests: Sequence[GeneratedTest],
+    path: Path | None,
+    style: Style,
+    tools: Tools,
 ) -> tuple[list[str], list[GeneratedTest]]:
     """The tests in the project's ``style``: its Python's spellings, its import conventions,
-    its formatter's layout (as the file at ``path``)."""
+    its formatter's layout (as the file at ``path``, with the project's ``tools``)."""
     tests = [dataclasses.replace(t, source=spelled(t.source, style.minimum_python)) for t in tests]
     imports, tests = conventional(imports, tests, style)
-    return imports, format_tests(tests, style, path, imports)
+    return imports, format_tests(tests, style, tools, path, imports)
 
 
 def write_merged(
@@ -69,6 +78,7 @@ def write_merged(
     imports: Sequence[str],
     tests: Sequence[GeneratedTest],
     style: Style,
+    tools: Tools,
     header: str = "",
     root: Path | None = None,
     setting: str = "the test file's setting",
@@ -76,25 +86,28 @@ def write_merged(
     tests_root: Path | None = None,
 ) -> tuple[Path, MergeResult]:
     """Merge into ``path`` and write it atomically; an unmergeable file is left untouched, and so
-    is a file that is not miogen's (``files.is_own``) unless ``own_only`` is False (a file the
-    user named): the next fallback beside it is tried (``files.fallback_candidates``).
+        is a file that is not miogen's (``files.is_own``) unless ``own_only`` is False (a file the
+        user named): the next fallback beside it is tried (``emit.targets``: each candidate named,
+    confined and given its package files before ``emit.files`` reads and writes it).
 
-    ``root``: the folder the written file must resolve into (``confine.inside``; a candidate
-    that leaves it raises OutsideRoot naming ``setting``, before it is read; nothing is written).
-    ``path`` confined already (``confine.Confined``, checked before the run, so that a refused
-    output costs no search): its root and setting confine it again at the write, as they do the
-    fallbacks (the search takes minutes; a folder may have become a link meanwhile).
-    ``tests_root``: the project's test folder; where it is a package, the folders made under it
-    get an ``__init__.py`` of miogen's (``project.package_files``).
+        ``root``: the folder the written file must resolve into (``confine.inside``; a candidate
+        that leaves it raises OutsideRoot naming ``setting``, before it is read; nothing is written).
+        ``path`` confined already (``confine.Confined``, checked before the run, so that a refused
+        output costs no search): its root and setting confine it again at the write, as they do the
+        fallbacks (the search takes minutes; a folder may have become a link meanwhile).
+        ``tests_root``: the project's test folder; where it is a package, the folders made under it
+        get an ``__init__.py`` of miogen's (``project.package_files``).
 
-    The tests are made in the project's ``style`` first (``emit.style.project_style`` of
-    ``path``, read by the caller). Returns the path written and the merge result for that file.
+        The tests are made in the project's ``style`` first (``emit.style.project_style`` of
+        ``path``, read by the caller), with its ``tools`` (``emit.tools``, looked up by the caller,
+        who checks the written file with them). Returns the path written and
+        the merge result for that file.
     """
     if isinstance(path, Confined):
         root, setting = path.root, path.setting
         path = path.path
     path = Path(path)
-    imports, tests = _prepared(imports, tests, path, style)
+    imports, tests = _prepared(imports, tests, path, style, tools)
 
     def merge(existing: str | None) -> MergeResult:
         # a file that has the fixture keeps its own, as in ``merge_text``
@@ -102,15 +115,13 @@ def write_merged(
         here = [t for t in tests if t.name != FIXTURE_NAME] if fixture else tests
         return merged(existing, imports, here, header, style)
 
-    candidates = itertools.chain([path], files.fallback_candidates(path))
-    for index, candidate in enumerate(itertools.islice(candidates, FALLBACK_TRIES)):
-        # Checked again now, though a Confined was checked before the run: the search took
-        # minutes, and a folder on the path may have become a link out of the project since.
-        target = inside(root, candidate, setting) if root is not None else candidate
-        target = Path(os.path.realpath(target))  # replace a symlink's target, not the link
-        packages = package_files(tests_root, candidate) if tests_root is not None else ()
+    # Each candidate confined again as it is reached, though a Confined was checked before the
+    # run: the search took minutes, and a folder on the path may have become a link since.
+    placed = itertools.islice(targets(path, root, setting, tests_root), FALLBACK_TRIES)
+    for index, target in enumerate(placed):
         try:
-            return candidate, files.merge_into(target, merge, own_only or index > 0, packages)
+            own = own_only or index > 0
+            return target.path, files.merge_into(target.written, merge, own, target.packages)
         except UnmergeableFile:
             continue
     raise UnmergeableFile(f"no mergeable file among {FALLBACK_TRIES} candidates for {path}")

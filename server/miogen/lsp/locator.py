@@ -10,7 +10,8 @@ A file's ``Place`` (folder, project root and module, settings) is computed once 
 settings version changes: new editor settings (``configure``), other workspace folders or a
 project file that changed on disk (``changed``); a cached place is also dropped when its project
 file's stamp differs (a client that does not watch files). A place also says whether a save of
-the file generates (``Place.save_skipped``); ``history_of`` reads what the project's history
+the file generates (``Place.save_skipped``: decided with it; a save reads it, it does not ask the
+locator again); ``history_of`` reads what the project's history
 knows of its units.
 """
 
@@ -41,20 +42,9 @@ class Place:
     settings: Settings
     version: int  # the settings version it was computed under
     test_file: bool  # its code is tests (pytest's names, conftest.py), not units
-
-    def save_skipped(self) -> tuple[str, bool] | None:
-        """Why a save of the file generates nothing, and whether that is a warning; None when
-        it generates."""
-        name, settings = self.path.name, self.settings
-        if settings.save_mode == "off":
-            switch = "generateOnSave" if settings.on_save else "onSave"
-            return f"miogen: {name} saved; {switch} is off", False
-        if self.test_file:
-            return f"miogen: {name} is a test file; nothing to generate", False
-        if self.folder is None:
-            where = f"{self.path} is outside the workspace folders"
-            return f"miogen: {name} saved; not generating: {where}", True
-        return None
+    # why a save of the file generates nothing, and whether that is a warning; None when it
+    # generates (decided with the place: a save reads it, it does not ask the locator again)
+    save_skipped: tuple[str, bool] | None = None
 
     @cached_property
     def location(self) -> ModuleLocation:
@@ -97,7 +87,17 @@ class Locator:
         if folder is not None and not root.is_relative_to(folder):
             root = folder  # never above the workspace folder
         stamp, settings = _stamp(root), self._settings(path, folder, root)
-        place = Place(path, folder, root, settings, self.version, test_file)
+        # why a save generates nothing, decided once with the place
+        name, skipped = path.name, None
+        if settings.save_mode == "off":
+            switch = "generateOnSave" if settings.on_save else "onSave"
+            skipped = f"miogen: {name} saved; {switch} is off", False
+        elif test_file:
+            skipped = f"miogen: {name} is a test file; nothing to generate", False
+        elif folder is None:
+            where = f"{path} is outside the workspace folders"
+            skipped = f"miogen: {name} saved; not generating: {where}", True
+        place = Place(path, folder, root, settings, self.version, test_file, skipped)
         if len(self._places) >= MAX_PLACES:
             self._places.clear()
         self._places[path] = (stamp, place)

@@ -59,7 +59,7 @@ class Saves:
     async def _saved(self, doc: Document) -> None:
         """The save's steps (the module's docstring); each part is entered once."""
         place = self.locator.place(doc.path)
-        settings, why_not = place.settings, place.save_skipped()
+        settings, why_not = place.settings, place.save_skipped
         try:
             source = await asyncio.to_thread(read_source, doc.path)
         except OSError as error:
@@ -92,7 +92,7 @@ class Saves:
             return  # the analyser told the client
         if place.version != self.locator.version:  # the settings changed meanwhile
             place = self.locator.place(doc.path)
-            settings, why_not = place.settings, place.save_skipped()
+            settings, why_not = place.settings, place.save_skipped
         if snapshot is not None:
             self.emit(SaveParsed(doc.uri))
             if why_not is not None:

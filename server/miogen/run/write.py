@@ -21,6 +21,7 @@ from miogen.emit.checks import check_notes
 from miogen.emit.merge import MergeResult
 from miogen.emit.module import module_text
 from miogen.emit.style import Style, project_style
+from miogen.emit.tools import project_tools
 from miogen.emit.writer import merge_text, write_merged
 from miogen.host.config import PROJECT_FILE, Options
 from miogen.host.interpreter import OWN, Interpreter, import_origin
@@ -74,15 +75,16 @@ def write_module(
     started = time.monotonic()
     location = result.location
     style = project_style(output.path)  # read once: the tests are made, and checked, in it
+    tools = project_tools(style)  # looked up once: they format the tests and check the file
     imports, generated = module_text(tests, location.module_name, result.model.has_module_state)
     result.output, result.merge = write_merged(
-        confined or output.path, imports, generated, style, HEADER, root=output.root,
+        confined or output.path, imports, generated, style, tools, HEADER, root=output.root,
         setting=output.setting, own_only=output.own_only, tests_root=output.tests_root,
     )  # fmt: skip
     verified_there = result.verification is not None and result.verification.in_project
     if not verified_there and (problem := import_problem(location, result.output, interpreter)):
         result.notes.append(problem)  # (the project's pytest imported it in the verification)
-    result.notes += check_notes(result.output, style)
+    result.notes += check_notes(result.output, style, tools)
     if freezer := time_freezer(location.project_root):
         result.notes.append(
             f"the project freezes time with {freezer}: clock-derived values are still "
@@ -103,7 +105,8 @@ def merge_into(
     made in the project's ``style`` as its file at ``path`` is written (``emit.writer``); None:
     as generated."""
     imports, generated = module_text(tests, module_name, module_state)
-    return merge_text(existing, imports, generated, HEADER, style, path)
+    project = (style, project_tools(style)) if style is not None else None
+    return merge_text(existing, imports, generated, HEADER, project, path)
 
 
 def write_tests(
@@ -123,9 +126,10 @@ def write_tests(
     a package, the folders made under it get an ``__init__.py`` of miogen's
     (``project.package_files``). The tests are made in the project's style (``emit.style``)."""
     imports, generated = module_text(tests, module_name, module_state)
+    style = project_style(path)
     return write_merged(
-        Path(path), imports, generated, project_style(path), HEADER, root=root, setting=setting,
-        own_only=own_only, tests_root=tests_root,
+        Path(path), imports, generated, style, project_tools(style), HEADER, root=root,
+        setting=setting, own_only=own_only, tests_root=tests_root,
     )  # fmt: skip
 
 
