@@ -166,11 +166,18 @@ def test_a_mutant_stopped_by_the_wall_clock_cap_kills_nothing(write_module):
     unit, source = problem.unit, problem.factory.model.source
     test = (Statement("value", value=3), Statement("call", "count_down", (("n", 0),)))
     seen = observe(problem.executor, test, "looping_select")
-    quiet = MutationAnalysis(MutantSet(source, str(path), unit, "looping_select", timeout=0.05))
+    # Quiet: the thread is never seen waiting, so a looping mutant ends at its timeout by the
+    # wall clock, a kill, however loaded the machine running this test is (on the real clock
+    # it could meet the wall-clock cap there too). 0.2 s: no other mutant comes near it.
+    loops = MutantSet(source, str(path), unit, "looping_select", timeout=0.2)
+    for loaded in loops.loaded:
+        loaded.executor.deadline.waits = lambda: 0
+    quiet = MutationAnalysis(loops)
     quiet.select(seen.test, seen.observations, time.monotonic() + 60)
-    capped = MutantSet(source, str(path), unit, "looping_select", timeout=0.05)
+    capped = MutantSet(source, str(path), unit, "looping_select", timeout=0.2)
     for loaded in capped.loaded:
         loaded.executor.deadline.waits = itertools.count(0, 10**12).__next__  # 1000 s more per read
+        loaded.executor.deadline.cap_factor = 2.0  # capped at 0.4 s: the test stays short
     busy = MutationAnalysis(capped)
     busy.select(seen.test, seen.observations, time.monotonic() + 60)
     looping = {
