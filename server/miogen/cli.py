@@ -480,7 +480,8 @@ def _suite_summary(report: ModuleRun) -> dict[str, Any] | None:
         "ran": report.suite.ran, "cached": report.suite.cached, "error": report.suite.error,
         "failing": dict(report.suite.failures),
         "units": {g.name: {"suite": len(g.suite), "combined": len(g.combined), "added": g.added,
-                           "total": g.total, "mutants_added": g.mutants} for g in gains},
+                           "total": g.total, "branches": g.branches,
+                           "lines_added": g.lines_added, "mutants_added": g.mutants} for g in gains},
         "lines": [g.describe() for g in gains] + ([report.gain.describe()] if gains else []),
         "mutant_runs": _mutant_runs(report.suite_kills),
     }  # fmt: skip

@@ -91,3 +91,29 @@ def test_without_the_baseline_every_verified_test_is_kept(tmp_path):
     assert "your suite" not in completed.stdout
     assert "def test_" in (root / "tests" / "test_signs_miogen.py").read_text()
     assert not (root / ".miogen" / "baseline.json").exists(), "the project's tests did not run"
+
+
+DOUBLE = """
+
+def double(x: int) -> int:
+    return 2 * x
+"""
+
+
+def test_a_function_without_a_branch_is_told_as_lines_not_as_a_branch_added(tmp_path):
+    """Its one target is a line goal: coverage.py's branch count does not move when its tests
+    run it (issue 23: more-itertools' ``_pairwise`` was "+1 branches")."""
+    root = project(tmp_path, ALL)
+    (root / "signs.py").write_text(SIGN + DOUBLE)
+    completed = generate(root)
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    assert "+1 branches" not in completed.stdout, completed.stdout
+    assert (
+        "double: no branch added to your suite (it has no branches), "
+        "its tests run the lines of 1 function your suite never runs"
+    ) in completed.stdout
+    assert (
+        "your suite already covers every branch of signs; "
+        "its tests run the lines of 1 function your suite never runs"
+    ) in completed.stdout
+    assert "def test_double" in (root / "tests" / "test_signs_miogen.py").read_text()

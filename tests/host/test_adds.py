@@ -31,3 +31,20 @@ def test_the_summary_line_says_the_mutants_killed_beside_the_branches():
     assert Gain("h", 2, frozenset({0, 1}), frozenset({0, 1})).describe() == (
         "your suite already covers every branch of h; nothing added"
     )
+
+
+def test_a_line_goal_covered_is_no_branch_added_and_no_part_of_the_branch_percent():
+    # targets 0-2 are branch arcs, 3 the line goal of a function without a branch
+    gain = Gain("f", 4, frozenset({0}), frozenset({0, 1, 3}), lines=frozenset({3}))
+    assert (gain.branches, gain.added, gain.lines_added) == (3, 1, 1)
+    assert gain.describe() == (
+        "f: +1 branches over your suite (33.3% → 66.7%), "
+        "its tests run the lines of 1 function your suite never runs"
+    )
+    only = Gain("g", 1, frozenset(), frozenset({3}), lines=frozenset({3}))
+    assert only.describe() == (
+        "g: no branch added to your suite (it has no branches), "
+        "its tests run the lines of 1 function your suite never runs"
+    )
+    module = module_gain("m", [gain, only])
+    assert (module.total, module.branches, module.added, module.lines_added) == (5, 3, 1, 2)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from miogen.ctg.runner import CtgReport, UnitState
-from miogen.host.adds import Gain, module_gain
+from miogen.host.adds import Gain, line_goals, module_gain
 from miogen.run.report import Coverage, Report, UnitEntry, report_json
 from miogen.run.result import Numbers
 
@@ -108,9 +108,14 @@ def table(report: CtgReport) -> list[str]:
             time_taken = f"{entry['seconds']:5.1f}s"
         else:
             budget, time_taken = f"{'-':>7}", f"{'-':>6}"
+        # coverage.py's branches (a function without a branch is a line goal, not counted)
+        goals = line_goals(state.unit.targets)
+        branches = state.total - len(goals)
+        before = _fraction(len(set(state.before) - goals), branches)
+        after = _fraction(len(set(state.after) - goals), branches)
         line = (
-            f"{state.key:<{width}}  {budget}  {_fraction(len(state.before), state.total):>12}  "
-            f"{_fraction(len(state.after), state.total):>12}  {state.added:>5}  {time_taken}"
+            f"{state.key:<{width}}  {budget}  {before:>12}  "
+            f"{after:>12}  {state.added:>5}  {time_taken}"
         )
         note = unit_entry(state).message if state.status == "failed" else entry["reason"]
         if state.changed and state.status != "failed":
@@ -121,12 +126,21 @@ def table(report: CtgReport) -> list[str]:
     return lines
 
 
+def unit_gain(state: UnitState) -> Gain:
+    """What a unit's tests add to the project's suite: coverage.py's branches, its line goals
+    (functions without a branch) told apart (``Gain``)."""
+    return Gain(
+        state.key, state.total, frozenset(state.suite), frozenset(state.after),
+        lines=line_goals(state.unit.targets),
+    )  # fmt: skip
+
+
 def gains(report: CtgReport) -> list[str]:
     """Per unit that ran and per module: what the tests add to the project's own suite."""
     lines: list[str] = []
     modules: dict[str, list[Gain]] = {}
     for state in report.units:
-        gain = Gain(state.key, state.total, frozenset(state.suite), frozenset(state.after))
+        gain = unit_gain(state)
         modules.setdefault(state.module.relative, []).append(gain)
         if state.outcome is not None:
             lines.append(gain.describe())
@@ -163,14 +177,17 @@ def markdown(report: CtgReport, fail_under: float | None = None) -> str:
     for relative, group in modules.items():
         gain = module_gain(
             relative,
-            [Gain(s.key, s.total, frozenset(s.suite), frozenset(s.after)) for s in group],
+            [unit_gain(s) for s in group],
         )
         before, after = gain.percent(gain.suite), gain.percent(gain.combined)
-        over = (
-            f"+{gain.added} branches over your suite ({before:.0f}% → {after:.0f}%)"
-            if gain.added
-            else f"nothing added ({before:.0f}%)"
-        )
+        if gain.added:
+            over = f"+{gain.added} branches over your suite ({before:.0f}% → {after:.0f}%)"
+        elif gain.lines_added:
+            over = (
+                f"no branch ({before:.0f}%); lines of {gain.lines_added} function(s) it never ran"
+            )
+        else:
+            over = f"nothing added ({before:.0f}%)"
         names = ", ".join(f"`{s.unit.name}`" for s in group)
         added = sum(s.added for s in group)
         lines.append(f"| `{relative}` | {names} | {added} | {over} |")

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from miogen.analysis.model import Target
 from miogen.emit.merge import GeneratedTest
 from miogen.emit.parametrize import original_names
 
@@ -43,7 +44,14 @@ def keep_what_adds(
 
 @dataclass(frozen=True)
 class Gain:
-    """What the kept tests add to the project's suite, for one unit (or a module: summed)."""
+    """What the kept tests add to the project's suite, for one unit (or a module: summed).
+
+    A unit's targets are coverage.py's branch arcs and, for each function without a branch,
+    a line goal (its first line: ``analysis.targets``). Every count and % shown is of the
+    branches alone, as coverage.py counts them; a line goal covered is told apart, as lines
+    of a function the suite never runs (issue 23: a private helper's first run was "+1
+    branches" while coverage.py's branch count did not move).
+    """
 
     name: str
     total: int  # targets
@@ -51,39 +59,68 @@ class Gain:
     combined: frozenset[int] = field(default_factory=frozenset)  # ... and the kept tests
     # Mutants the kept tests kill that the project's suite leaves alive (with mutation on).
     mutants: int = 0
+    lines: frozenset[int] = field(default_factory=frozenset)  # the line goals among the targets
+
+    @property
+    def branches(self) -> int:
+        """coverage.py's branch arcs among the targets."""
+        return self.total - len(self.lines)
 
     @property
     def added(self) -> int:
-        return len(self.combined - self.suite)
+        """Branches the kept tests cover that the suite does not."""
+        return len(self.combined - self.suite - self.lines)
+
+    @property
+    def lines_added(self) -> int:
+        """Functions without a branch that the kept tests run and the suite does not."""
+        return len((self.combined - self.suite) & self.lines)
 
     def percent(self, covered: frozenset[int]) -> float:
-        return 100.0 * len(covered) / self.total if self.total else 100.0
+        """coverage.py's branch % of ``covered`` (100 for a unit without branches)."""
+        branches = self.branches
+        return 100.0 * len(covered - self.lines) / branches if branches else 100.0
 
     def describe(self) -> str:
-        """ "+N branches over your suite (X% → Y%)" (and "+M mutants killed over your suite"),
-        or that there was nothing to add."""
+        """ "+N branches over your suite (X% → Y%)" (and "+M mutants killed over your suite",
+        and the lines of the functions without a branch that only the kept tests run), or that
+        there was nothing to add. N, X and Y count coverage.py's branches."""
         before, after = self.percent(self.suite), self.percent(self.combined)
-        killed = f"+{self.mutants} mutants killed over your suite" if self.mutants else ""
+        extras = [f"+{self.mutants} mutants killed over your suite"] if self.mutants else []
+        if self.lines_added:
+            functions = "function" if self.lines_added == 1 else "functions"
+            extras.append(
+                f"its tests run the lines of {self.lines_added} {functions} your suite never runs"
+            )
+        extra = ", ".join(extras)
         if self.added:
             return (f"{self.name}: +{self.added} branches over your suite "
-                    f"({before:.1f}% → {after:.1f}%)" + (f", {killed}" if killed else ""))  # fmt: skip
-        if len(self.suite) >= self.total:
-            if killed:
-                return f"your suite already covers every branch of {self.name}; {killed}"
-            return f"your suite already covers every branch of {self.name}; nothing added"
-        if killed:
-            return f"{self.name}: no branch added to your suite ({before:.1f}%), {killed}"
-        return f"{self.name}: nothing added to your suite ({before:.1f}%)"
+                    f"({before:.1f}% → {after:.1f}%)" + (f", {extra}" if extra else ""))  # fmt: skip
+        shown = f"{before:.1f}%" if self.branches else "it has no branches"
+        every_branch = len(self.suite - self.lines) >= self.branches
+        if every_branch and (self.branches or self.lines <= self.suite):
+            done = extra or "nothing added"
+            return f"your suite already covers every branch of {self.name}; {done}"
+        if extra:
+            return f"{self.name}: no branch added to your suite ({shown}), {extra}"
+        return f"{self.name}: nothing added to your suite ({shown})"
+
+
+def line_goals(targets: Iterable[Target]) -> frozenset[int]:
+    """The ids of the line goals among ``targets`` (the functions without a branch)."""
+    return frozenset(target.id for target in targets if target.kind == "line")
 
 
 def module_gain(name: str, gains: Sequence[Gain]) -> Gain:
     """The units' gains as one (their target ids made distinct per unit)."""
     suite = {(g.name, t) for g in gains for t in g.suite}
     combined = {(g.name, t) for g in gains for t in g.combined}
-    index = {key: i for i, key in enumerate(sorted(combined | suite))}
+    lines = {(g.name, t) for g in gains for t in g.lines}
+    index = {key: i for i, key in enumerate(sorted(combined | suite | lines))}
     return Gain(
         name, sum(g.total for g in gains), frozenset(index[k] for k in suite),
         frozenset(index[k] for k in combined), sum(g.mutants for g in gains),
+        frozenset(index[k] for k in lines),
     )  # fmt: skip
 
 

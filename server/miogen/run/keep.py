@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 
 from miogen.analysis.model import ModuleModel, Unit
 from miogen.emit.module import module_text
-from miogen.host.adds import Gain, covers_by_test, keep_what_adds
+from miogen.host.adds import Gain, covers_by_test, keep_what_adds, line_goals
 from miogen.host.suite_kills import MutantId, SuiteKills
 from miogen.run.result import Kept, Verification
 
@@ -86,6 +86,7 @@ def keep_only_what_adds(
             frozenset(suite.get(unit.name, ())),
             frozenset(suite.get(unit.name, ())) | frozenset(measured.get(unit.name, ())),
             sum(1 for u, _ in added if u == unit.name),
+            line_goals(unit.targets),
         )  # fmt: skip
         for unit in units
     }
