@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
 
-from miogen.analysis import guards, inference, keywords, regexes, type_names
+from miogen.analysis import decorated, guards, inference, keywords, regexes, type_names
 from miogen.analysis.checked_classes import checked_classes
 from miogen.analysis.inference import BUILTIN_ATTRIBUTES, FunctionNode, ModuleFacts
 from miogen.analysis.model import ClassModel, ConstantPool, Parameter, Signature
@@ -74,8 +74,12 @@ def complete_model(
         name: _complete_class(cls, nodes[name], nodes, facts, read_signature)
         for name, cls in classes.items()
     }
+    arities = decorated.callable_arities(tree)  # what a decorator's type makes of a function
     functions = {
-        name: _complete_signature(signature, _function_node(tree, name), facts, "")
+        name: decorated.as_decorated(
+            _complete_signature(signature, _function_node(tree, name), facts, ""),
+            arities.get(name),
+        )
         for name, signature in functions.items()
     }
     return {**completed, **imported, **checked}, functions
