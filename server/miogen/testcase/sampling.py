@@ -426,7 +426,8 @@ class TestFactory:
             for name, function in self.model.functions.items()
             if not name.startswith("_") and callables.function_fits(function, spec)
         ]
-        if own and rng.random() < MODULE_FUNCTION_PROBABILITY:
+        # A module function when the catalogue has none a type checker accepts there.
+        if own and (not callables.fitting(spec) or rng.random() < MODULE_FUNCTION_PROBABILITY):
             statements.append(Statement("callable", rng.choice(own), value="module"))
         else:
             text = rng.choice(callables.choices(spec))
