@@ -14,7 +14,15 @@ from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
 
-from miogen.analysis import decorated, guards, inference, keywords, regexes, type_names
+from miogen.analysis import (
+    decorated,
+    guards,
+    inference,
+    keywords,
+    overloads,
+    regexes,
+    type_names,
+)
 from miogen.analysis.checked_classes import checked_classes
 from miogen.analysis.inference import BUILTIN_ATTRIBUTES, FunctionNode, ModuleFacts
 from miogen.analysis.model import ClassModel, ConstantPool, Parameter, Signature
@@ -68,6 +76,7 @@ def complete_model(
         _bases(nodes),
         _callables(tree, nodes, classes, functions, read_signature, reader),
         tree=tree_index,
+        overloads=overloads.overload_stubs(tree),
     )
     inference.call_sites(tree, facts, set(known))
     completed = {
@@ -394,7 +403,9 @@ def _complete_signature(
         returns = TypeSpec("iterator", (element,))
     elif returns == ANY:
         returns = inference.infer_return(node, owner, facts)
-    return replace(signature, params=tuple(params), returns=returns)
+    completed = replace(signature, params=tuple(params), returns=returns)
+    stubs = facts.overloads.get(id(node))
+    return overloads.as_overloaded(completed, node, stubs, facts.reader) if stubs else completed
 
 
 def _names_any(annotation: ast.expr | None) -> bool:

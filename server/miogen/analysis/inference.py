@@ -128,6 +128,8 @@ class ModuleFacts:
     assignments: dict[int, list[ast.AST]] = field(default_factory=dict)
     tree: TreeIndex | None = None  # the module's nodes, walked once
     keep: list[ast.AST] = field(default_factory=list)  # rewritten copies that ``telling`` names
+    # id(implementation) -> its ``@overload`` stubs (analysis.overloads)
+    overloads: dict[int, list[FunctionNode]] = field(default_factory=dict)
 
 
 def infer_parameter(
