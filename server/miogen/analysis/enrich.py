@@ -26,6 +26,7 @@ from miogen.analysis import (
 from miogen.analysis.checked_classes import checked_classes
 from miogen.analysis.inference import BUILTIN_ATTRIBUTES, FunctionNode, ModuleFacts
 from miogen.analysis.model import ClassModel, ConstantPool, Parameter, Signature
+from miogen.analysis.opaque import OpaqueNames
 from miogen.analysis.source import read_source
 from miogen.analysis.special import SPECIAL_METHODS
 from miogen.analysis.survey import TreeIndex, index_tree
@@ -77,6 +78,7 @@ def complete_model(
         _callables(tree, nodes, classes, functions, read_signature, reader),
         tree=tree_index,
         overloads=overloads.overload_stubs(tree),
+        opaque=OpaqueNames(tree),
     )
     inference.call_sites(tree, facts, set(known))
     completed = {
@@ -381,14 +383,28 @@ def _complete_signature(
         if spec == ANY and parameter.name in annotations:  # a class imported from the package
             spec = facts.reader.read(annotations[parameter.name])
         annotated = parameter.annotated
+        unread = spec == ANY  # the annotation (if any) says nothing the sampler can build
         if spec == ANY:
             spec = inference.infer_parameter(node, parameter, facts, owner)
             # ``x: Any`` takes every value to type checkers, whatever is inferred for it
             annotated = annotated and not _names_any(annotations.get(parameter.name))
         name = f"/{parameter.name}" if parameter.name in positional_only else parameter.name
         checked = spec != ANY and guards.type_checked(node, parameter.name, facts)
+        opaque = (
+            unread
+            and annotated
+            and facts.opaque is not None
+            and facts.opaque.opaque(annotations.get(parameter.name))
+        )
         params.append(
-            replace(parameter, name=name, type=spec, type_checked=checked, annotated=annotated)
+            replace(
+                parameter,
+                name=name,
+                type=spec,
+                type_checked=checked,
+                annotated=annotated,
+                opaque=opaque,
+            )
         )
     if arguments.vararg is not None:
         params.insert(_after_positional(params), _varargs(arguments.vararg, node, facts, owner))
