@@ -276,8 +276,9 @@ class TestFactory:
                 for _ in range(rng.randint(0, 3)):
                     args.append((param.name, self.value(statements, param.type, rng, depth)))
                 continue
-            omitted = param.opaque or rng.random() < self.config.omit_default_probability
-            if param.has_default and omitted:
+            if param.has_default and (
+                param.opaque or rng.random() < self.config.omit_default_probability
+            ):
                 positional_closed |= positional
                 continue
             kinds = self.format_parameters.get(signature.line, ())
