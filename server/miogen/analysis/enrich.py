@@ -328,9 +328,40 @@ def _attribute_setters(
         read_signature(hook, facts.reader, "method"), hook, facts, owner
     )
     value = replace(signature.params[-1], name="value", has_default=False)
-    names = [FRESH_ATTRIBUTE, *_own_attributes(node)[:MAX_ATTRIBUTES]]
-    for name in names:
-        yield Signature(name, (value,), ANY, hook.lineno, "setter")
+    yield Signature(FRESH_ATTRIBUTE, (value,), ANY, hook.lineno, "setter")
+    # An attribute the class assigns has the type of its first value to type checkers
+    # (``self.muted = False``: a bool), whatever ``__setattr__`` takes; one whose type is not
+    # plain (a lambda, a dict of classes) is not set.
+    declared = _declared_types(node, facts.reader)
+    for name in _own_attributes(node)[:MAX_ATTRIBUTES]:
+        spec = declared.get(name)
+        if spec is not None:
+            typed = replace(value, type=spec, annotated=True, type_checked=False, opaque=False)
+            yield Signature(name, (typed,), ANY, hook.lineno, "setter")
+
+
+_DECLARABLE = frozenset({"int", "float", "str", "bool", "bytes", "class", "stdlib"})
+
+
+def _declared_types(node: ast.ClassDef, reader: TypeReader) -> dict[str, TypeSpec | None]:
+    """The type of each ``self.x`` at its first assignment in the class's methods: its
+    annotation, or the type of a literal it is given; None when that is not a plain one."""
+    found: dict[str, TypeSpec | None] = {}
+    for item in ast.walk(node):
+        target: ast.expr | None = None
+        spec: TypeSpec | None = None
+        if isinstance(item, ast.AnnAssign):
+            target, spec = item.target, reader.read(item.annotation)
+        elif isinstance(item, ast.Assign) and len(item.targets) == 1:
+            target = item.targets[0]
+            value = item.value
+            if isinstance(value, ast.Constant) and value.value is not None:
+                spec = TypeSpec(type(value.value).__name__)
+        if not (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)):
+            continue
+        if target.value.id == "self" and target.attr not in found:
+            found[target.attr] = spec if spec is not None and spec.kind in _DECLARABLE else None
+    return found
 
 
 def _own_attributes(node: ast.ClassDef) -> list[str]:
