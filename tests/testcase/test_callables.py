@@ -199,3 +199,10 @@ def test_a_module_function_is_passed_where_no_catalogue_text_fits():
             factory, Statement("callable", "lambda *args: args", value="lambda"), rng, spec
         )
         assert (changed.name, changed.value) == ("days", "module")
+
+
+def test_an_argument_of_unknown_type_is_not_returned_where_a_type_is_asked():
+    generic = TypeSpec("callable", (TypeSpec("any"),), returns=TypeSpec("bool"))
+    offered = callables.choices(generic)
+    assert "lambda x: x" not in offered and "abs" not in offered
+    assert {"bool", "lambda x: not x", "lambda x: x is None"} <= set(offered)

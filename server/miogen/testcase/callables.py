@@ -151,6 +151,10 @@ def fits(text: str, spec: TypeSpec) -> bool:
     if shape.same and len(set(known)) > 1:
         return False
     if shape.gives == "first":
+        if arguments and arguments[0].kind == "any" and _says(spec.returns):
+            # An argument of a TypeVar reads as any: ``lambda x: x`` for ``Callable[[A],
+            # bool]`` gives an A, which the checker binds to the items' type, not a bool.
+            return False
         gives = _widened(arguments[0]) if arguments else TypeSpec("any")
     else:
         gives = TypeSpec(shape.gives)
@@ -202,6 +206,11 @@ def accepts(expected: TypeSpec | None, actual: TypeSpec) -> bool:
     return len(expected.args) == len(actual.args) and all(
         accepts(e, a) and accepts(a, e) for e, a in zip(expected.args, actual.args, strict=True)
     )
+
+
+def _says(spec: TypeSpec | None) -> bool:
+    """Whether a callable's result type is said and is not any."""
+    return spec is not None and spec.kind != "any"
 
 
 def _of_kinds(spec: TypeSpec, kinds: frozenset[str]) -> bool:
