@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from miogen.analysis.module import analyze_source
 
-SUBJECT = '''
+SUBJECT = """
 class Label(str):
     pass
 
@@ -23,7 +23,7 @@ class Palette:
 
     def mute(self) -> None:
         self.muted = True
-'''
+"""
 
 
 def test_own_attributes_take_their_declared_type_and_a_fresh_one_the_hook_s():
