@@ -112,7 +112,8 @@ def test_an_unannotated_parameter_still_gets_any_function():
 
 
 def test_the_catalogue_s_every_lambda_passes_ruff(tmp_path: Path):
-    texts = [t for group in (*callables.CATALOGUE.values(), callables.ANY_ARITY) for t in group]
+    groups = (*callables.CATALOGUE.values(), callables.ANY_ARITY, callables.RETURNING)
+    texts = [t for group in groups for t in group]
     test_file = tmp_path / "test_lambdas.py"
     body = "\n".join(f"    functions.append({text})" for text in texts)
     test_file.write_text(f"def test_lambdas():\n    functions = []\n{body}\n    assert functions\n")
@@ -149,3 +150,59 @@ def test_module_functions_fit_by_their_annotations(function: str, fits: bool):
     model = analyze_source(SUBJECT, "subject.py", "subject")
     spec = callable_spec(model, "format_with")
     assert callables.function_fits(model.functions[function], spec) is fits
+
+
+TYPED_RESULTS = """
+import datetime
+import decimal
+from typing import Callable
+
+
+def rate(f: Callable[[datetime.date, datetime.date], decimal.Decimal]) -> decimal.Decimal:
+    return f(datetime.date(2000, 1, 1), datetime.date(2001, 1, 1))
+
+
+def ratio(f: Callable[[datetime.date, datetime.date, float], float]) -> float:
+    return f(datetime.date(2000, 1, 1), datetime.date(2001, 1, 1), 0.5)
+
+
+def days(start: datetime.date, end: datetime.date) -> decimal.Decimal:
+    return decimal.Decimal((end - start).days)
+"""
+
+
+def test_a_result_no_catalogue_text_gives_gets_a_lambda_of_its_type(tmp_path: Path):
+    model = analyze_source(TYPED_RESULTS, "subject.py", "subject")
+    offered = callables.choices(callable_spec(model, "ratio"))
+    # a bool and an int are floats to a type checker
+    assert set(offered) == {"lambda *_args: 0", "lambda *_args: 0.0", "lambda *_args: False"}
+    (tmp_path / "subject.py").write_text(TYPED_RESULTS)
+    test_file = tmp_path / "test_subject.py"
+    lines = "\n".join(f"    subject.ratio({text})" for text in offered)
+    test_file.write_text(f"import subject\n\n\ndef test_calls():\n{lines}\n")
+    assert strict_mypy(test_file) == []
+    assert strict_ruff(test_file) == []
+
+
+def test_a_module_function_is_passed_where_no_catalogue_text_fits():
+    model = analyze_source(TYPED_RESULTS, "subject.py", "subject")
+    spec = callable_spec(model, "rate")
+    assert callables.fitting(spec) == ()
+    factory = TestFactory(model, model.unit("rate"))
+    rng = random.Random(5)
+    passed = set()
+    for _ in range(200):
+        passed |= {(s.name, s.value) for s in factory.sample(rng) if s.kind == "callable"}
+    assert passed == {("days", "module")}
+    for _ in range(50):
+        changed = _change_callable(
+            factory, Statement("callable", "lambda *args: args", value="lambda"), rng, spec
+        )
+        assert (changed.name, changed.value) == ("days", "module")
+
+
+def test_an_argument_of_unknown_type_is_not_returned_where_a_type_is_asked():
+    generic = TypeSpec("callable", (TypeSpec("any"),), returns=TypeSpec("bool"))
+    offered = callables.choices(generic)
+    assert "lambda x: x" not in offered and "abs" not in offered
+    assert {"bool", "lambda x: not x", "lambda x: x is None"} <= set(offered)

@@ -14,10 +14,19 @@ from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
 
-from miogen.analysis import guards, inference, keywords, regexes, type_names
+from miogen.analysis import (
+    decorated,
+    guards,
+    inference,
+    keywords,
+    overloads,
+    regexes,
+    type_names,
+)
 from miogen.analysis.checked_classes import checked_classes
 from miogen.analysis.inference import BUILTIN_ATTRIBUTES, FunctionNode, ModuleFacts
 from miogen.analysis.model import ClassModel, ConstantPool, Parameter, Signature
+from miogen.analysis.opaque import OpaqueNames
 from miogen.analysis.source import read_source
 from miogen.analysis.special import SPECIAL_METHODS
 from miogen.analysis.survey import TreeIndex, index_tree
@@ -68,14 +77,20 @@ def complete_model(
         _bases(nodes),
         _callables(tree, nodes, classes, functions, read_signature, reader),
         tree=tree_index,
+        overloads=overloads.overload_stubs(tree),
+        opaque=OpaqueNames(tree),
     )
     inference.call_sites(tree, facts, set(known))
     completed = {
         name: _complete_class(cls, nodes[name], nodes, facts, read_signature)
         for name, cls in classes.items()
     }
+    arities = decorated.callable_arities(tree)  # what a decorator's type makes of a function
     functions = {
-        name: _complete_signature(signature, _function_node(tree, name), facts, "")
+        name: decorated.as_decorated(
+            _complete_signature(signature, _function_node(tree, name), facts, ""),
+            arities.get(name),
+        )
         for name, signature in functions.items()
     }
     return {**completed, **imported, **checked}, functions
@@ -313,9 +328,40 @@ def _attribute_setters(
         read_signature(hook, facts.reader, "method"), hook, facts, owner
     )
     value = replace(signature.params[-1], name="value", has_default=False)
-    names = [FRESH_ATTRIBUTE, *_own_attributes(node)[:MAX_ATTRIBUTES]]
-    for name in names:
-        yield Signature(name, (value,), ANY, hook.lineno, "setter")
+    yield Signature(FRESH_ATTRIBUTE, (value,), ANY, hook.lineno, "setter")
+    # An attribute the class assigns has the type of its first value to type checkers
+    # (``self.muted = False``: a bool), whatever ``__setattr__`` takes; one whose type is not
+    # plain (a lambda, a dict of classes) is not set.
+    declared = _declared_types(node, facts.reader)
+    for name in _own_attributes(node)[:MAX_ATTRIBUTES]:
+        spec = declared.get(name)
+        if spec is not None:
+            typed = replace(value, type=spec, annotated=True, type_checked=False, opaque=False)
+            yield Signature(name, (typed,), ANY, hook.lineno, "setter")
+
+
+_DECLARABLE = frozenset({"int", "float", "str", "bool", "bytes", "class", "stdlib"})
+
+
+def _declared_types(node: ast.ClassDef, reader: TypeReader) -> dict[str, TypeSpec | None]:
+    """The type of each ``self.x`` at its first assignment in the class's methods: its
+    annotation, or the type of a literal it is given; None when that is not a plain one."""
+    found: dict[str, TypeSpec | None] = {}
+    for item in ast.walk(node):
+        target: ast.expr | None = None
+        spec: TypeSpec | None = None
+        if isinstance(item, ast.AnnAssign):
+            target, spec = item.target, reader.read(item.annotation)
+        elif isinstance(item, ast.Assign) and len(item.targets) == 1:
+            target = item.targets[0]
+            value = item.value
+            if isinstance(value, ast.Constant) and value.value is not None:
+                spec = TypeSpec(type(value.value).__name__)
+        if not (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)):
+            continue
+        if target.value.id == "self" and target.attr not in found:
+            found[target.attr] = spec if spec is not None and spec.kind in _DECLARABLE else None
+    return found
 
 
 def _own_attributes(node: ast.ClassDef) -> list[str]:
@@ -368,14 +414,28 @@ def _complete_signature(
         if spec == ANY and parameter.name in annotations:  # a class imported from the package
             spec = facts.reader.read(annotations[parameter.name])
         annotated = parameter.annotated
+        unread = spec == ANY  # the annotation (if any) says nothing the sampler can build
         if spec == ANY:
             spec = inference.infer_parameter(node, parameter, facts, owner)
             # ``x: Any`` takes every value to type checkers, whatever is inferred for it
             annotated = annotated and not _names_any(annotations.get(parameter.name))
         name = f"/{parameter.name}" if parameter.name in positional_only else parameter.name
         checked = spec != ANY and guards.type_checked(node, parameter.name, facts)
+        opaque = (
+            unread
+            and annotated
+            and facts.opaque is not None
+            and facts.opaque.opaque(annotations.get(parameter.name))
+        )
         params.append(
-            replace(parameter, name=name, type=spec, type_checked=checked, annotated=annotated)
+            replace(
+                parameter,
+                name=name,
+                type=spec,
+                type_checked=checked,
+                annotated=annotated,
+                opaque=opaque,
+            )
         )
     if arguments.vararg is not None:
         params.insert(_after_positional(params), _varargs(arguments.vararg, node, facts, owner))
@@ -390,7 +450,9 @@ def _complete_signature(
         returns = TypeSpec("iterator", (element,))
     elif returns == ANY:
         returns = inference.infer_return(node, owner, facts)
-    return replace(signature, params=tuple(params), returns=returns)
+    completed = replace(signature, params=tuple(params), returns=returns)
+    stubs = facts.overloads.get(id(node))
+    return overloads.as_overloaded(completed, node, stubs, facts.reader) if stubs else completed
 
 
 def _names_any(annotation: ast.expr | None) -> bool:

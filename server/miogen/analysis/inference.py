@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 
 from miogen.analysis.docstrings import parameter_types, read_type_text
 from miogen.analysis.model import NO_DEFAULT, Parameter, Signature
+from miogen.analysis.opaque import OpaqueNames
 from miogen.analysis.rebinding import converted_at
 from miogen.analysis.survey import TreeIndex, children, index_tree, walk
 from miogen.analysis.typespec import ANY, STDLIB_TYPES, TypeReader, TypeSpec, union
@@ -128,6 +129,9 @@ class ModuleFacts:
     assignments: dict[int, list[ast.AST]] = field(default_factory=dict)
     tree: TreeIndex | None = None  # the module's nodes, walked once
     keep: list[ast.AST] = field(default_factory=list)  # rewritten copies that ``telling`` names
+    # id(implementation) -> its ``@overload`` stubs (analysis.overloads)
+    overloads: dict[int, list[FunctionNode]] = field(default_factory=dict)
+    opaque: OpaqueNames | None = None  # what the module imports that cannot be built
 
 
 def infer_parameter(

@@ -31,6 +31,9 @@ class Parameter:
     # The body checks the type (analysis.guards): a value of another type takes the other side.
     type_checked: bool = False
     annotated: bool = False  # ``type`` is the source's annotation (type checkers hold calls to it)
+    # The annotation names what cannot be built (analysis.opaque): never passed when it has a
+    # default, and a callable that must be given one is not called.
+    opaque: bool = False
 
 
 @dataclass(frozen=True, slots=True)

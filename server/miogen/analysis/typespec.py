@@ -141,6 +141,10 @@ class TypeReader:
             known = self.spelled.get(ast.unparse(node))  # ``_collections.OrderedDict``
             if known is not None:
                 return TypeSpec("class", name=known)
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+            qualified = f"{node.value.id}.{node.attr}"  # ``decimal.Decimal``: the stdlib's own,
+            if STDLIB_TYPES.get(node.attr) == qualified:  # whatever the module names Decimal
+                return TypeSpec("stdlib", name=qualified)
         name = _name_of(node)
         if name is None:
             return ANY

@@ -41,12 +41,22 @@ CATALOGUE: dict[int, tuple[str, ...]] = {
     2: ("lambda a, b: a + b", "lambda a, _: a", "lambda a, b: a * b", "max", "min"),
 }
 ANY_ARITY = ("lambda *_args, **_kwargs: None", "lambda *args: args")
+# For a callable whose result is of a plain type that no text above gives: one of that type,
+# whatever it is given (``Callable[[date, date], float]``: ``lambda *_args: 0.0``).
+RETURNING = (
+    "lambda *_args: 0",
+    "lambda *_args: 0.0",
+    'lambda *_args: ""',
+    "lambda *_args: False",
+    "lambda *_args: []",
+    "lambda *_args: {}",
+)
 # Texts earlier versions chose, still resolved for the tests stored with them.
 _FORMER = ("lambda a, b: a", "lambda *args, **kwargs: None")
 
 _LAMBDAS: dict[str, Callable[..., Any]] = {
     text: eval(text, {"__builtins__": builtins})  # noqa: S307 - texts of this catalogue only
-    for texts in (*CATALOGUE.values(), ANY_ARITY, _FORMER)
+    for texts in (*CATALOGUE.values(), ANY_ARITY, RETURNING, _FORMER)
     for text in texts
     if text.startswith("lambda")
 }
@@ -94,22 +104,36 @@ SHAPES: dict[str, Shape] = {
     "min": Shape(_ORDERED, "first", same=True),
     "lambda *_args, **_kwargs: None": Shape(None, "none"),
     "lambda *args: args": Shape(None, "tuple"),
+    "lambda *_args: 0": Shape(None, "int"),
+    "lambda *_args: 0.0": Shape(None, "float"),
+    'lambda *_args: ""': Shape(None, "str"),
+    "lambda *_args: False": Shape(None, "bool"),
+    "lambda *_args: []": Shape(None, "list"),
+    "lambda *_args: {}": Shape(None, "dict"),
 }
 
 
 def choices(spec: TypeSpec) -> tuple[str, ...]:
-    """Catalogue texts for a parameter of callable type ``spec``: those of its number of
-    parameters (any number when unknown) that a type checker accepts for it, else those of
-    any arity that it accepts; when none is, all of its number (the annotation asks for what
-    the catalogue has not got, a class of the module, say: the test runs all the same)."""
+    """Catalogue texts for a parameter of callable type ``spec``: those that fit it
+    (``fitting``); when none does, all of its number (the annotation asks for what the
+    catalogue has not got, a class of the module, say: the test runs all the same, and a
+    module function that fits is preferred: ``fitting`` tells)."""
+    return fitting(spec) or _candidates(spec)
+
+
+def fitting(spec: TypeSpec) -> tuple[str, ...]:
+    """Catalogue texts a type checker accepts for a parameter of callable type ``spec``: those
+    of its number of parameters (any number when unknown), else those of any arity, else one
+    that gives its result's plain type whatever it is given (``RETURNING``); () when none."""
+    found = tuple(text for text in _candidates(spec) if fits(text, spec))
+    found = found or tuple(text for text in ANY_ARITY if fits(text, spec))
+    return found or tuple(text for text in RETURNING if fits(text, spec))
+
+
+def _candidates(spec: TypeSpec) -> tuple[str, ...]:
     if spec.variadic:
-        candidates = CATALOGUE[1] + CATALOGUE[2] + ANY_ARITY
-    else:
-        candidates = CATALOGUE.get(len(spec.args), ANY_ARITY)
-    fitting = tuple(text for text in candidates if fits(text, spec))
-    if fitting:
-        return fitting
-    return tuple(text for text in ANY_ARITY if fits(text, spec)) or candidates
+        return CATALOGUE[1] + CATALOGUE[2] + ANY_ARITY
+    return CATALOGUE.get(len(spec.args), ANY_ARITY)
 
 
 def fits(text: str, spec: TypeSpec) -> bool:
@@ -127,6 +151,10 @@ def fits(text: str, spec: TypeSpec) -> bool:
     if shape.same and len(set(known)) > 1:
         return False
     if shape.gives == "first":
+        if arguments and arguments[0].kind == "any" and _says(spec.returns):
+            # An argument of a TypeVar reads as any: ``lambda x: x`` for ``Callable[[A],
+            # bool]`` gives an A, which the checker binds to the items' type, not a bool.
+            return False
         gives = _widened(arguments[0]) if arguments else TypeSpec("any")
     else:
         gives = TypeSpec(shape.gives)
@@ -178,6 +206,11 @@ def accepts(expected: TypeSpec | None, actual: TypeSpec) -> bool:
     return len(expected.args) == len(actual.args) and all(
         accepts(e, a) and accepts(a, e) for e, a in zip(expected.args, actual.args, strict=True)
     )
+
+
+def _says(spec: TypeSpec | None) -> bool:
+    """Whether a callable's result type is said and is not any."""
+    return spec is not None and spec.kind != "any"
 
 
 def _of_kinds(spec: TypeSpec, kinds: frozenset[str]) -> bool:

@@ -10,7 +10,14 @@ from miogen.analysis import unicodeprops
 from miogen.analysis.measures import Measures
 from miogen.analysis.typespec import ANY, PRIMITIVES, TypeSpec
 from miogen.testcase import indexedits, measured, stdlib_values, strings, tokens
-from miogen.testcase.callables import ANY_ARITY, CATALOGUE, choices, function_fits, origin
+from miogen.testcase.callables import (
+    ANY_ARITY,
+    CATALOGUE,
+    choices,
+    fitting,
+    function_fits,
+    origin,
+)
 from miogen.testcase.model import CALLS, Statement, TestCase, drop_unused_values, remove_statements
 from miogen.testcase.sampling import TestFactory, random_character
 
@@ -202,12 +209,13 @@ def _change_callable(
     of those, one that the parameter's callable type (in ``spec``) takes, when it says one."""
     members = spec.args if spec.kind == "union" else (spec,)
     wanted = next((m for m in members if m.kind == "callable"), None)
-    if statement.value == "module":
-        options = [
-            name
-            for name, function in factory.model.functions.items()
-            if not name.startswith("_") and (wanted is None or function_fits(function, wanted))
-        ]
+    options = [
+        name
+        for name, function in factory.model.functions.items()
+        if not name.startswith("_") and (wanted is None or function_fits(function, wanted))
+    ]
+    # A module function when the catalogue has none a type checker accepts there.
+    if statement.value == "module" or (wanted is not None and options and not fitting(wanted)):
         return Statement("callable", rng.choice(options or [statement.name]), value="module")
     if wanted is not None:
         group = choices(wanted)

@@ -164,9 +164,13 @@ class TestFactory:
         return True
 
     def unit_calls(self) -> list[Signature]:
+        """The unit's callables, less those that must be given what cannot be built (a
+        parameter without a default annotated ``ast.Name``, ``type[X]``: analysis.opaque)."""
         if self.cls is None:
-            return [self.model.functions[self.unit.name]]
-        return [*self.cls.methods, *self.cls.special]
+            found = [self.model.functions[self.unit.name]]
+        else:
+            found = [*self.cls.methods, *self.cls.special]
+        return [s for s in found if not any(p.opaque and not p.has_default for p in s.params)]
 
     def callable_names(self) -> set[str]:
         """The module's classes and functions a test of the unit may call by name: the unit,
@@ -272,7 +276,9 @@ class TestFactory:
                 for _ in range(rng.randint(0, 3)):
                     args.append((param.name, self.value(statements, param.type, rng, depth)))
                 continue
-            if param.has_default and rng.random() < self.config.omit_default_probability:
+            if param.has_default and (
+                param.opaque or rng.random() < self.config.omit_default_probability
+            ):
                 positional_closed |= positional
                 continue
             kinds = self.format_parameters.get(signature.line, ())
@@ -426,7 +432,8 @@ class TestFactory:
             for name, function in self.model.functions.items()
             if not name.startswith("_") and callables.function_fits(function, spec)
         ]
-        if own and rng.random() < MODULE_FUNCTION_PROBABILITY:
+        # A module function when the catalogue has none a type checker accepts there.
+        if own and (not callables.fitting(spec) or rng.random() < MODULE_FUNCTION_PROBABILITY):
             statements.append(Statement("callable", rng.choice(own), value="module"))
         else:
             text = rng.choice(callables.choices(spec))

@@ -1,0 +1,79 @@
+"""A parameter annotated with what the sampler cannot build (a class of a module it does not
+know, a class object) is not given a value of another type: a call that needs one is left
+out, one with a default is left out of the call (analysis.opaque)."""
+
+from __future__ import annotations
+
+import random
+
+from miogen.analysis.module import analyze_source
+from miogen.testcase.sampling import TestFactory
+
+SUBJECT = """
+import ast
+from ast import Constant, Import, ImportFrom
+from typing import Hashable, Optional, Type, Union
+
+Imported = Union[Import, ImportFrom]
+
+
+class Shape:
+    pass
+
+
+def const_kind(node: ast.expr) -> str:
+    return type(node).__name__
+
+
+class Visitor:
+    def __init__(self, root: str) -> None:
+        self.root = root
+
+    def visit_constant(self, node: Constant) -> str:
+        return repr(node.value)
+
+    def imports(self, node: "Imported") -> int:
+        return len(node.names)
+
+    def register(self, kind: Type[Shape]) -> None:
+        self.kind = kind
+
+    def key(self, value: Hashable) -> int:
+        return hash(value)
+
+    def describe(self, depth: int, node: Optional[Constant] = None, at: ast.AST = None) -> str:
+        return self.root * depth
+"""
+
+
+def test_opaque_annotations_are_marked_and_plain_ones_are_not():
+    model = analyze_source(SUBJECT, "subject.py", "subject")
+    visitor = model.classes["Visitor"]
+    opaque = {m.name: [p.name for p in m.params if p.opaque] for m in visitor.methods}
+    assert opaque == {
+        "visit_constant": ["node"],
+        "imports": ["node"],
+        "register": ["kind"],
+        "key": [],  # a Hashable takes plain values
+        "describe": ["at"],  # an Optional one may be None
+    }
+    assert [p.opaque for p in model.functions["const_kind"].params] == [True]
+
+
+def test_calls_that_need_what_cannot_be_built_are_left_out():
+    model = analyze_source(SUBJECT, "subject.py", "subject")
+    factory = TestFactory(model, model.unit("Visitor"))
+    rng = random.Random(1)
+    called: set[str] = set()
+    passed: set[str] = set()
+    for _ in range(300):
+        for statement in factory.sample(rng):
+            if statement.kind == "method":
+                called.add(statement.name)
+                if statement.name == "describe":
+                    passed |= {name for name, _ in statement.args}
+    assert called == {"key", "describe"}
+    assert "at" not in passed
+    assert "depth" in passed
+    function = TestFactory(model, model.unit("const_kind"))
+    assert all(function.sample(rng) == () for _ in range(20))
