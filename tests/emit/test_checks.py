@@ -160,7 +160,7 @@ def test_the_projects_line_length_conventions_and_fix_setting_hold(tmp_path: Pat
     )
     path = tmp_path / "tests" / "test_shapes_miogen.py"
     style = project_style(path)
-    assert style.line_length == 60 and ("datetime", "dt") in style.import_aliases
+    assert style.line_length == 60 and style.import_aliases == (("datetime", "dt"),)
     imports = ["import datetime", "import shapes"]
     written, _ = write_merged(path, imports, [DATED], project_style(path), header=HEADER)
     text = written.read_text()
