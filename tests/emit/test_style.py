@@ -102,3 +102,41 @@ def test_the_projects_checkers_are_read(
 ) -> None:
     style = project_style(project(tmp_path, files))
     assert (style.lints, style.required_imports, style.mypy) == (lints, required, mypy)
+
+
+@pytest.mark.parametrize(
+    ("files", "datetime_alias"),
+    [
+        ({"pyproject.toml": "[project]\nname = 'x'\n"}, "dt"),  # ruff's own conventions
+        (
+            {
+                "pyproject.toml": "[tool.ruff.lint.flake8-import-conventions.extend-aliases]\n"
+                "decimal = 'dec'\n"
+            },
+            "dt",
+        ),
+        (
+            {
+                "pyproject.toml": "[tool.ruff.lint.flake8-import-conventions.aliases]\n"
+                "decimal = 'dec'\n"
+            },
+            None,  # ruff's replaced
+        ),
+        (
+            {
+                "pyproject.toml": "[tool.ruff.lint.flake8-import-conventions.aliases]\n"
+                "datetime = 'when'\n"
+            },
+            "when",
+        ),
+    ],
+)
+def test_ruffs_own_import_conventions_hold_unless_the_project_replaces_them(
+    tmp_path: Path, files: dict[str, str], datetime_alias: str | None
+) -> None:
+    """``import datetime`` is ruff's ICN001 under its default aliases (``datetime as dt``):
+    a test with a date is written to them, as outside any project, unless the project's
+    ``aliases`` replace them (``extend-aliases`` adds to them)."""
+    aliases = dict(project_style(project(tmp_path, files)).import_aliases)
+    assert aliases.get("datetime") == datetime_alias
+    assert dict(Style().import_aliases).get("datetime") == "dt"

@@ -689,3 +689,76 @@ def test_a_date_moves_to_a_year_the_module_names_and_the_first_of_its_month(writ
     assert _values(shrunk.test) == [datetime.date(2008, 10, 1)]
     without = Shrinker(cache, time.monotonic() + 30).shrink(ReducedTest(test, covered))
     assert _values(without.test) == [datetime.date(2000, 10, 1)]  # 2000 where none is named
+
+
+READER = """
+class Reader:
+    def __init__(self, text: str = "", name: object = None) -> None:
+        self.text = text
+        self.name = name
+
+    def words(self) -> list[str]:
+        if " " in self.text:
+            return self.text.split()
+        return [self.text]
+"""
+
+
+def test_a_keyword_the_call_never_reads_goes_in_the_first_pass(write_module):
+    """``Reader(text="a b", name=-743).words()``: ``name`` is stored and never read by
+    ``words``; the first pass (the one every kept test gets, ``reduce_suite``) leaves it out,
+    not only the later rounds a loaded machine may not reach (stdlib_shlex's ``infile=-743``).
+    """
+    problem = problem_for(write_module("readers", READER), "Reader")
+    cache = cache_for(problem)
+    test = (
+        Statement("value", value="a b"),
+        Statement("value", value=-743),
+        Statement("construct", "Reader", (("text", 0), ("name", 1))),
+        Statement("method", "words", receiver=2),
+    )
+    _, covered = cache(test)
+    signatures = problem.factory.signature
+    shrunk = Shrinker(cache, time.monotonic() + 30, signature_of=signatures).plain(
+        ReducedTest(test, covered)
+    )
+    construct = next(s for s in shrunk.test if s.kind == "construct")
+    assert [name for name, _ in construct.args] == ["text"], shrunk.test
+    assert covered <= cache(shrunk.test)[1]
+
+
+STAMPS = """
+import datetime
+
+
+def stamp(when: datetime.datetime) -> str:
+    if when.year > 1999:
+        return "new"
+    return "old"
+
+
+def local(when: datetime.datetime) -> str:
+    if when.tzinfo is None:
+        return "local"
+    return "aware"
+"""
+
+
+def test_a_naive_datetime_becomes_aware_where_the_test_keeps_its_goals(write_module):
+    """A naive datetime means the local time of whichever machine runs the test (ruff's
+    DTZ001): where the code takes either, the test's is in UTC; where the code tells them
+    apart (``local``), it stays naive."""
+    path = write_module("stamps", STAMPS)
+    for unit, aware in (("stamp", True), ("local", False)):
+        problem = problem_for(path, unit)
+        cache = cache_for(problem)
+        test = (
+            Statement("value", value=datetime.datetime(2010, 3, 1, 5, 0)),
+            Statement("call", unit, (("when", 0),)),
+        )
+        _, covered = cache(test)
+        shrunk = Shrinker(cache, time.monotonic() + 30).shrink(ReducedTest(test, covered))
+        value = shrunk.test[0].value
+        assert isinstance(value, datetime.datetime), shrunk.test
+        assert (value.tzinfo is not None) == aware, shrunk.test
+        assert (value.year, value.month, value.day, value.hour) == (2000, 1, 1, 0), shrunk.test

@@ -40,6 +40,12 @@ EVALUATION_POST_SECONDS = 30.0
 # SHRINK_EVALUATIONS); this is a hard bound for a loaded machine, where 1 s stopped a unit of
 # 60 tests (stdlib_fractions at load 12) before its second round.
 SHRINK_SECONDS = 3.0
+# The same under an evaluation budget, beyond the post-processing's own deadline: the set cover
+# before shrinking judges the kills of every candidate until that deadline, and on a loaded
+# machine it takes all of it (stdlib_shlex's 276 tests at load 14: the 30 s, then shrinking
+# ran no candidate and ``shlex(instream=..., infile=-743)`` kept the keyword the test never
+# reads). Shrinking is bounded by its evaluations; this only bounds a very slow machine.
+EVALUATION_SHRINK_SECONDS = 60.0
 
 TestData = list[Any]  # a test case as testcase.model.to_json writes it
 R = TypeVar("R")
@@ -173,20 +179,26 @@ class JobSpec:
         """Seconds of post-processing per unit beyond its budget share, at most.
 
         Under a time budget post-processing is part of each unit's share but for shrinking's
-        own time on a slow machine (``shrink_allowance``); this allowance only bounds how far the rendering of
-        the last tests may run past it (the supervisor's deadline). Under an evaluation
-        budget it is the post-processing's own deadline, far enough not to depend on the load.
+        own time on a slow machine (``shrink_allowance``); this allowance only bounds how far
+        the rendering of the last tests may run past it (the supervisor's deadline). Under an
+        evaluation budget it is the post-processing's own deadline (``post_deadline``), far
+        enough not to depend on the load, and shrinking's allowance beyond it.
         """
+        return self.post_deadline() + self.shrink_allowance()
+
+    def post_deadline(self) -> float:
+        """Seconds from a unit's end of search to its post-processing's deadline under an
+        evaluation budget (``post_allowance`` but shrinking's own), 1 under a time budget."""
         if self.post_seconds is not None:
             return self.post_seconds
         if self.evaluations is not None:
             return max(EVALUATION_POST_SECONDS, 0.2 * self.budget_seconds)
-        return 1.0 + self.shrink_allowance()
+        return 1.0
 
     def shrink_allowance(self) -> float:
-        """Seconds per unit that shrinking may take beyond half its reduction's time, at most: none
-        under an evaluation budget (its post-processing deadline is far already)."""
-        return SHRINK_SECONDS if self.evaluations is None else 0.0
+        """Seconds per unit that shrinking may take beyond half its reduction's time, at most,
+        under either budget: what the set cover before it leaves may be nothing."""
+        return SHRINK_SECONDS if self.evaluations is None else EVALUATION_SHRINK_SECONDS
 
     def unit(self, name: str) -> UnitJob:
         return next(u for u in self.units if u.name == name)

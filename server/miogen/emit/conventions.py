@@ -52,11 +52,25 @@ def renamed_modules(source: str, aliases: dict[str, str]) -> str:
 
 
 def _names(source: str) -> set[str]:
+    """The names ``source`` uses, but keywords of calls (``localtime(dt=value)`` binds no
+    ``dt``: the module may still go by that alias).
+
+    >>> sorted(_names("result = localtime(dt=value)\\n"))
+    ['localtime', 'result', 'value']
+    """
     try:
-        return {
-            token.string
-            for token in tokenize.generate_tokens(io.StringIO(source).readline)
-            if token.type == tokenize.NAME
-        }
+        tokens = list(tokenize.generate_tokens(io.StringIO(source).readline))
     except (tokenize.TokenError, SyntaxError):
         return set()
+    names, depth = set(), 0
+    for index, token in enumerate(tokens):
+        if token.type == tokenize.OP and token.string in "([{":
+            depth += 1
+        elif token.type == tokenize.OP and token.string in ")]}":
+            depth -= 1
+        elif token.type == tokenize.NAME:
+            after = tokens[index + 1] if index + 1 < len(tokens) else None
+            keyword = depth > 0 and after is not None and after.string == "="
+            if not keyword:
+                names.add(token.string)
+    return names

@@ -26,6 +26,13 @@ ROOT_MARKERS = (*CONFIG_FILES, "setup.py", ".git")
 
 Formatter = Literal["ruff", "black"]
 _BOUND = re.compile(r"(>=|~=|==|>)\s*(\d+)\.(\d+)")
+# ruff's own flake8-import-conventions alias (ICN001) for the module a test imports whole to
+# write its values (``datetime.date(2007, 1, 1)``): it holds for a project that does not replace
+# ruff's defaults (``aliases``), and for a file outside any project. ``import datetime`` is
+# flagged by ``ruff --select ALL`` (issue 24). ruff's others (numpy as np, pandas as pd...)
+# name modules whose values miogen's tests never write out: a project's own file that imports
+# them is left as it is.
+RUFF_ALIASES: tuple[tuple[str, str], ...] = (("datetime", "dt"),)
 
 
 @dataclass(frozen=True)
@@ -42,8 +49,9 @@ class Style:
     required_imports: tuple[str, ...] = ()
     mypy: bool = False  # the project configures mypy ([tool.mypy], mypy.ini, setup.cfg [mypy])
     # module -> the name its import binds, as the project's ruff wants it (ICN001):
-    # flake8-import-conventions' aliases (or extend-aliases) the project configures
-    import_aliases: tuple[tuple[str, str], ...] = ()
+    # flake8-import-conventions' aliases (or extend-aliases) the project configures, else
+    # ruff's own (``RUFF_ALIASES``)
+    import_aliases: tuple[tuple[str, str], ...] = RUFF_ALIASES
     # the least Python the project supports (pyproject's ``requires-python``, else setup.cfg's
     # ``python_requires``), None when it declares none: its spellings (``emit.versions``)
     minimum_python: tuple[int, int] | None = None
@@ -149,18 +157,21 @@ def _required_imports(ruff: dict[str, Any]) -> tuple[str, ...]:
 
 
 def _import_aliases(ruff: dict[str, Any]) -> tuple[tuple[str, str], ...]:
-    """The import aliases the project's ruff configuration names (``[lint.flake8-import-
-    conventions] aliases``, which replace ruff's defaults, and ``extend-aliases``); ruff's
-    defaults (numpy as np...) are for modules miogen's tests never import plainly."""
+    """The import aliases the project's ruff configuration wants: ruff's own
+    (``RUFF_ALIASES``, ``import datetime as dt``) unless its ``[lint.flake8-import-conventions]
+    aliases`` replace them, with its ``extend-aliases`` added."""
     lint = ruff.get("lint", {}) if isinstance(ruff.get("lint"), dict) else {}
-    found: dict[str, str] = {}
+    found: dict[str, str] = dict(RUFF_ALIASES)
     for table in (ruff.get("flake8-import-conventions"), lint.get("flake8-import-conventions")):
         if not isinstance(table, dict):
             continue
         for key in ("aliases", "extend-aliases"):
             aliases = table.get(key)
-            if isinstance(aliases, dict):
-                found |= {str(m): str(a) for m, a in aliases.items() if str(a).isidentifier()}
+            if not isinstance(aliases, dict):
+                continue
+            if key == "aliases":
+                found = {}  # ruff's defaults replaced
+            found |= {str(m): str(a) for m, a in aliases.items() if str(a).isidentifier()}
     return tuple(sorted(found.items()))
 
 

@@ -86,8 +86,9 @@ PLAIN_YEAR = 2000  # a date's year when the module names none
 def date_cost(value: datetime.date, years: frozenset[int] = frozenset()) -> float:
     """A date's: one for each of its year (not one the module names, ``years``, or 2000
     without any), month (not January) and day (not the first), and each part of its time that
-    is not 0 (a datetime): ``date(2008, 1, 1)`` in a module whose examples are of 2008 is
-    plainer than ``date(1982, 10, 16)``.
+    is not 0 (a datetime), and one for a datetime without a time zone (naive: it means the
+    local time of whichever machine runs the test; ruff's DTZ001): ``date(2008, 1, 1)`` in a
+    module whose examples are of 2008 is plainer than ``date(1982, 10, 16)``.
 
     >>> date_cost(datetime.date(1982, 10, 16)), date_cost(datetime.date(2000, 1, 1))
     (6.0, 3.0)
@@ -98,6 +99,7 @@ def date_cost(value: datetime.date, years: frozenset[int] = frozenset()) -> floa
         cost += sum(
             1 for part in (value.hour, value.minute, value.second, value.microsecond) if part
         )
+        cost += value.tzinfo is None  # naive: local time, whatever the machine's (DTZ001)
     return cost
 
 
@@ -181,14 +183,23 @@ class Shrinker:
         self.runs_left = MAX_SHRINK_RUNS
 
     def plain(self, reduced: ReducedTest) -> ReducedTest:
-        """Only the first pass, all values plain at once (``_plain``): a few runs a test, so
-        that every test of a unit gets it before any test gets the rest."""
+        """Only the first passes, each argument a parameter has a default for left out
+        (``_arguments``) and all values plain at once (``_plain``): a few runs a test, so that
+        every test of a unit gets them before any test gets the rest. A keyword the test does
+        not need (``shlex(instream="a b", infile=-743)``, whose ``infile`` the tokens never
+        read) goes here, not only in the later rounds, which a loaded machine may not reach."""
         self.runs_left = MAX_SHRINK_RUNS
         self.evaluations_left = self.evaluations
-        test = self._first_accepted(
-            "plain", reduced.test, reduced.targets, self._plain(reduced.test)
-        )
-        return reduced if test is None else ReducedTest(test, reduced.targets, reduced.parts)
+        test = reduced.test
+        while (
+            fewer := self._first_accepted("arguments", test, reduced.targets, self._arguments(test))
+        ) is not None:
+            test = fewer
+        plain = self._first_accepted("plain", test, reduced.targets, self._plain(test))
+        test = plain or test
+        if test == reduced.test:
+            return reduced
+        return ReducedTest(test, reduced.targets, reduced.parts)
 
     def shrink(self, reduced: ReducedTest, evaluations: int | None = None) -> ReducedTest:
         """``reduced`` down the simplicity order in at most ``evaluations`` (default: the
@@ -671,8 +682,9 @@ MAX_YEARS = 3  # years of the module a date is tried in, the closest ones
 def _simpler_dates(value: datetime.date, years: frozenset[int]) -> list[datetime.date]:
     """Plainer dates than ``value``, plainest first (``date_cost``): in its own year or one
     of the ``MAX_YEARS`` years of the module closest to it (2000 when it names none), on the
-    first of January, of its month, or its own day; a datetime also at midnight. A date the
-    search drew (``date(1982, 10, 16)``) reads as noise where ``date(2008, 1, 1)`` would do.
+    first of January, of its month, or its own day; a datetime also at midnight, and a naive
+    one also in UTC (``_aware``). A date the search drew (``date(1982, 10, 16)``) reads as
+    noise where ``date(2008, 1, 1)`` would do.
 
     >>> _simpler_dates(datetime.date(1982, 10, 16), frozenset({2008, 2015}))[:3]
     [datetime.date(2008, 1, 1), datetime.date(2015, 1, 1), datetime.date(2008, 10, 1)]
@@ -688,9 +700,18 @@ def _simpler_dates(value: datetime.date, years: frozenset[int]) -> list[datetime
             found.append(moved)
             if isinstance(moved, datetime.datetime):
                 found.append(moved.replace(hour=0, minute=0, second=0, microsecond=0))
+    if isinstance(value, datetime.datetime) and value.tzinfo is None:
+        found += [_aware(moved) for moved in found if isinstance(moved, datetime.datetime)]
     cost = date_cost(value, years)
     simpler = [d for d in dict.fromkeys(found) if date_cost(d, years) < cost]
     return sorted(simpler, key=lambda d: date_cost(d, years))
+
+
+def _aware(value: datetime.datetime) -> datetime.datetime:
+    """``value`` in UTC: a point in time whatever the machine's zone, where the code takes
+    aware and naive alike. (``datetime.UTC`` is ``timezone.utc``: the test spells it as the
+    project's Python has it, ``emit.versions``.)"""
+    return value.replace(tzinfo=datetime.UTC)
 
 
 def _fewer_digits(value: int) -> list[int]:

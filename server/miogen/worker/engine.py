@@ -82,7 +82,7 @@ def _by_evaluations(
         emit(UnitStarted(job.name))
         run = UnitRun(spec, job, model, module, heartbeat, emit, objectives)
         run.search(Budget(evaluations=spec.evaluations))
-        emit(run.finish(time.monotonic() + spec.post_allowance(), taken))
+        emit(run.finish(time.monotonic() + spec.post_deadline(), taken))
 
 
 def _by_time(

@@ -465,16 +465,14 @@ class UnitRun:
 
     def _shrink_allowance(self, deadline: float) -> float:
         """Shrinking's allowance beyond half the reduction's time (``reduce_suite``): a hard
-        bound in seconds for a machine too slow for shrinking's runs (``SHRINK_SECONDS``; none
-        under an evaluation budget, whose ``deadline`` is far already)."""
+        bound in seconds for a machine too slow for shrinking's runs, under either budget
+        (``JobSpec.shrink_allowance``: the set cover may have taken all the time before it)."""
         del deadline  # the allowance does not shrink with the slice: the values would
         return self.spec.shrink_allowance()  # then depend on the machine's load
 
     def _overrun(self, reduce_by: float) -> float:
-        """How far the reduction ran past ``reduce_by`` (shrinking on a slow machine), at
-        most shrinking's allowance; 0 under an evaluation budget."""
-        if self.spec.evaluations is not None:
-            return 0.0
+        """How far the reduction ran past ``reduce_by`` (shrinking on a slow machine, or after
+        a set cover that took all the time), at most shrinking's allowance."""
         return min(max(time.monotonic() - reduce_by, 0.0), self.spec.shrink_allowance())
 
     def _shrinking(self) -> bool:
