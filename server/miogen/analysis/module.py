@@ -692,7 +692,7 @@ def _constants(walked: Survey, tree: ast.Module) -> ConstantPool:
     values = [n.value for n in walked.of_type(ast.Constant) if id(n) not in docstrings]
     # What the module computes from its constants alone (``(1 << 32) - 1``, ``2**31``): the
     # values it compares and masks with, never written as one literal.
-    folded = [_folded(n) for n in walked.of_type(ast.BinOp)]
+    folded = [_folded(n) for n in walked.operations]
     values += [value for value in folded if value is not None]
     for value in [*values, *example_literals(tree)]:
         if isinstance(value, bool) or value is None:
