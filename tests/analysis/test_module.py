@@ -120,6 +120,25 @@ def test_constant_pool_skips_docstrings():
     assert "Area of a rectangle." not in model.constants.strings
 
 
+MASKS = """\
+def decode(r: int) -> tuple[int, int]:
+    return r >> 32, r & ((1 << 32) - 1)
+
+
+def small(x: int) -> bool:
+    return x < 2**31 and x != r >> 4
+"""
+
+
+def test_constant_pool_holds_what_the_module_computes_from_its_literals():
+    """``(1 << 32) - 1`` is a mask no literal of the module writes: the pool holds it (and the
+    values beside it), ``1 << 32`` and ``2**31``, but nothing of ``r >> 4`` (``r`` is no
+    literal). Only 1, 32, 2 and 31 were there, so no input reached a range's end of 2**31."""
+    ints = analyze_source(MASKS, "masks.py", "masks").constants.ints
+    assert {2**32 - 1, 2**32 - 2, 2**32, 2**32 + 1, 2**31, 2**31 - 1} <= set(ints)
+    assert 4 in ints and max(ints) == 2**32 + 1
+
+
 def test_targets_are_exactly_coverage_branch_arcs_plus_lines_for_branchless_code():
     model = analyze_source(SHAPES, "shapes.py", "shapes")
     parser = PythonParser(text=SHAPES)

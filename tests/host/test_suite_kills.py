@@ -8,9 +8,10 @@ from pathlib import Path
 from miogen.analysis.model import Unit
 from miogen.analysis.module import analyze_file
 from miogen.assertions.mutants import list_mutants, mutant_source
+from miogen.host.adds import keep_what_adds
 from miogen.host.baseline import Baseline, FileCoverage, project_baseline
 from miogen.host.interpreter import OWN
-from miogen.host.suite_kills import KILLS_PATH, MutantId, _Runner, suite_kills
+from miogen.host.suite_kills import KILLS_PATH, Keeping, MutantId, _Runner, suite_kills
 
 SUBJECT = """\
 def size(x: int) -> str:
@@ -197,20 +198,25 @@ def test_a_run_is_timed_by_its_cpu_not_by_the_clock(write_project):
 
 def test_each_mutant_is_planned_in_one_pass_then_run_once():
     """The mutants' data (text, tests, cache key) are made in one pass before any run, and the
-    loop over them asks the runner once per mutant (the original's run is the runner's)."""
+    judge asks the runner in one place, once per mutant (the original's run is the runner's)."""
     import ast
     import inspect
 
     from miogen.host import suite_kills as module
 
-    tree = ast.parse(inspect.getsource(module.suite_kills))
-    called = [
-        node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Call)
-    ]
-    assert called.count("verdict") == 1 and "run" not in called
-    assert called.count("_planned") == 1 and "mutant_source" not in called and "_key" not in called
+    def calls(code: object) -> list[str]:
+        tree = ast.parse(inspect.getsource(code))  # type: ignore[arg-type]
+        return [
+            node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Call)
+        ]
+
+    called, judged = calls(module.suite_kills), calls(module._Judge)
+    assert judged.count("verdict") == 1 and "verdict" not in called
+    assert "run" not in called + judged
+    assert called.count("_planned") == 1
+    assert not {"mutant_source", "_key"} & set(called + judged)
 
 
 TIERS = """\
@@ -378,3 +384,74 @@ def test_the_modules_coverage_is_asked_of_the_baseline_once(tmp_path: Path) -> N
     found = suite_kills(Counted(tmp_path, ran=True), path, "subject", SUBJECT, model.units, mutants)
     assert found.alive == mutants and found.runs == 0  # no test of the suite runs them
     assert asked == [path]
+
+
+def tiers_project(write_project) -> tuple[Path, Baseline, Unit]:
+    """``tier`` with a suite of ``tier(50)`` alone: of line 2's and 3's mutants it kills 2
+    (``x == 10``), 6 and 7 (a condition negated), and leaves 0, 1, 3, 4 and 5 alive."""
+    root = write_project(
+        {"pkg/__init__.py": "", "pkg/subject.py": TIERS, "tests/test_subject.py": BIG_ONLY}
+    )
+    tier = analyze_file(root / "pkg" / "subject.py", "pkg.subject").unit("tier")
+    baseline = project_baseline(root)
+    assert baseline.ran and not baseline.error
+    return root, baseline, tier
+
+
+def test_a_kill_that_decides_is_judged_first_and_keeps_its_test(write_project, monkeypatch):
+    """``covers`` adds a target, so it is kept whatever it kills: its kill 2, which ``kills``
+    kills too, decides nothing and costs no run. ``kills`` adds no target: its kill 5, alive,
+    decides that it is kept, and the cap's one run goes to it; ``left``'s 7 would decide too,
+    but no run is left: it is not judged, and ``left`` not kept. (A sample spread over the
+    mutants ran 2, the first: 5 was not judged and ``kills`` was dropped.)"""
+    root, baseline, tier = tiers_project(write_project)
+    path = root / "pkg" / "subject.py"
+    kills = {
+        "covers": {("tier", 2), ("tier", 6)},
+        "kills": {("tier", 2), ("tier", 5)},
+        "left": {("tier", 7)},
+    }
+    covers = {"covers": [7], "kills": [1], "left": [1]}
+    keeping = Keeping(["covers", "kills", "left"], covers, [1], kills)
+    ran = spied(monkeypatch)
+    mutants = {m for each in kills.values() for m in each}
+    found = suite_kills(
+        baseline, path, "pkg.subject", TIERS, [tier], mutants, limit=1, keeping=keeping
+    )
+    assert [text for _, text in ran if text is not None] == [mutant_source(TIERS, tier, 5)]
+    assert found.alive == {("tier", 5)} and not found.killed
+    assert found.unjudged == {("tier", 2), ("tier", 6), ("tier", 7)}
+    assert found.notes == [
+        "3 of the 4 mutants the suite runs not judged (a cap of 1 runs; 1 of them killed by "
+        "no test kept)"
+    ]
+    suite_killed = found.killed | found.unjudged
+    kept = keep_what_adds(keeping.order, covers, keeping.suite, kills, suite_killed)
+    assert kept == ["covers", "kills"]
+
+
+def test_a_tests_kills_are_judged_until_one_is_alive_then_the_runs_left_count(
+    write_project, monkeypatch
+):
+    """``second`` adds a target: its kills (0, 2, 6) wait. ``first`` adds none: its kills are
+    judged in turn until one is alive (1: the decision; 5 is not needed for it). The runs left
+    go to what the kept tests kill, a sample spread over it (0 and 5, for "+M mutants
+    killed"); 2 and 6 are not judged, said so."""
+    root, baseline, tier = tiers_project(write_project)
+    path = root / "pkg" / "subject.py"
+    kills = {"second": {("tier", 0), ("tier", 2), ("tier", 6)}, "first": {("tier", 1), ("tier", 5)}}
+    covers = {"second": [2], "first": [1]}
+    keeping = Keeping(["second", "first"], covers, [1], kills)
+    ran = spied(monkeypatch)
+    mutants = {m for each in kills.values() for m in each}
+    found = suite_kills(
+        baseline, path, "pkg.subject", TIERS, [tier], mutants, limit=3, keeping=keeping
+    )
+    texts = [text for _, text in ran if text is not None]
+    assert texts == [mutant_source(TIERS, tier, i) for i in (1, 0, 5)]
+    assert found.alive == {("tier", 0), ("tier", 1), ("tier", 5)} and not found.killed
+    assert found.unjudged == {("tier", 2), ("tier", 6)}
+    assert found.notes == ["2 of the 5 mutants the suite runs not judged (a cap of 3 runs)"]
+    suite_killed = found.killed | found.unjudged
+    kept = keep_what_adds(keeping.order, covers, keeping.suite, kills, suite_killed)
+    assert kept == ["second", "first"]

@@ -5,7 +5,8 @@ from __future__ import annotations
 import ast
 import functools
 import hashlib
-from collections.abc import Collection, Mapping
+import operator
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, TypeGuard
@@ -689,6 +690,10 @@ def _constants(walked: Survey, tree: ast.Module) -> ConstantPool:
     strings: set[str] = set()
     raw: set[bytes] = set()
     values = [n.value for n in walked.of_type(ast.Constant) if id(n) not in docstrings]
+    # What the module computes from its constants alone (``(1 << 32) - 1``, ``2**31``): the
+    # values it compares and masks with, never written as one literal.
+    folded = [_folded(n) for n in walked.operations]
+    values += [value for value in folded if value is not None]
     for value in [*values, *example_literals(tree)]:
         if isinstance(value, bool) or value is None:
             continue
@@ -703,3 +708,45 @@ def _constants(walked: Survey, tree: ast.Module) -> ConstantPool:
     return ConstantPool(
         tuple(sorted(ints)), tuple(sorted(floats)), tuple(sorted(strings)), tuple(sorted(raw))
     )
+
+
+_FOLDS: dict[type[ast.operator], Callable[[int, int], int]] = {
+    ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
+    ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod, ast.Pow: operator.pow,
+    ast.LShift: operator.lshift, ast.RShift: operator.rshift,
+    ast.BitOr: operator.or_, ast.BitAnd: operator.and_, ast.BitXor: operator.xor,
+}  # fmt: skip
+
+
+def _folded(node: ast.expr) -> int | None:
+    """The int an expression of int literals alone makes (``(1 << 32) - 1``: 4294967295);
+    None for any other, or past 2**64 on the way (a shift or power is bounded first).
+
+    >>> [_folded(ast.parse(text, mode="eval").body) for text in ("(1 << 32) - 1", "-2**31")]
+    [4294967295, -2147483648]
+    >>> [_folded(ast.parse(text, mode="eval").body) for text in ("x << 32", "10**100", "1 // 0")]
+    [None, None, None]
+    """
+    if isinstance(node, ast.Constant):
+        value = node.value
+        return value if isinstance(value, int) and not isinstance(value, bool) else None
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd, ast.Invert)):
+        operand = _folded(node.operand)
+        if operand is None:
+            return None
+        if isinstance(node.op, ast.USub):
+            return -operand
+        return ~operand if isinstance(node.op, ast.Invert) else operand
+    if not isinstance(node, ast.BinOp) or type(node.op) not in _FOLDS:
+        return None
+    left, right = _folded(node.left), _folded(node.right)
+    if left is None or right is None:
+        return None
+    if isinstance(node.op, (ast.LShift, ast.RShift, ast.Pow)) and not 0 <= right <= 64:
+        return None
+    if isinstance(node.op, (ast.FloorDiv, ast.Mod)) and right == 0:
+        return None
+    if isinstance(node.op, ast.Pow) and abs(left) > 2**16:
+        return None
+    value = _FOLDS[type(node.op)](left, right)
+    return value if abs(value) <= 2**64 else None

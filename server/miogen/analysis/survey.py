@@ -31,6 +31,8 @@ class Survey:
     # Names loaded anywhere inside each top-level statement, by the statement's index.
     names: dict[int, set[str]] = field(default_factory=dict)
     constants: list[ast.Constant] = field(default_factory=list)  # in the order of ``nodes``
+    # The binary operations (``1 << 32``): what the module computes from its constants.
+    operations: list[ast.BinOp] = field(default_factory=list)
     # The ``ast.Call`` and ``ast.Subscript`` nodes inside function bodies, in ``nodes``' order.
     in_function_calls: list[ast.AST] = field(default_factory=list)
     _every: tuple[list[ast.AST], list[ast.AST]] | None = field(
@@ -191,8 +193,14 @@ def survey(tree: ast.Module) -> Survey:
     leaves) is not looked into.
     """
     result = Survey(tree)
-    constants, calls = result.constants, result.in_function_calls
-    name, constant, call, subscript = ast.Name, ast.Constant, ast.Call, ast.Subscript
+    constants, calls, operations = result.constants, result.in_function_calls, result.operations
+    name, constant, call, subscript, binary = (
+        ast.Name,
+        ast.Constant,
+        ast.Call,
+        ast.Subscript,
+        ast.BinOp,
+    )
     for index, statement in enumerate(tree.body):
         names: set[str] = set()
         result.names[index] = names
@@ -207,6 +215,8 @@ def survey(tree: ast.Module) -> Survey:
             if kind is constant:
                 constants.append(node)  # type: ignore[arg-type]
                 continue
+            if kind is binary:
+                operations.append(node)  # type: ignore[arg-type]
             if inside:
                 if kind is call or kind is subscript:
                     calls.append(node)

@@ -13,8 +13,12 @@ each unit's mutants are checked on the original once, together (``_Runner.vouch`
 
 A mutant on lines (in a unit) no test of the suite runs is alive without a run, whatever the
 cap. Of the others, at most ``MAX_MUTANTS`` per module run (those the cache answers need no
-run): a fixed sample spread over them; the rest are not judged, neither killed nor alive, and
-said so (no test is kept for one of them alone: it may kill what the suite kills too). Each run
+run), first those whose verdict decides whether a test is kept (``_Judge.decide``: a mutant
+killed only by tests kept for their coverage anyway decides nothing; of a test kept for no
+target, its kills until one is alive, the cheapest first), then, with the runs left, a fixed
+sample spread over the other kills of the kept tests (they count in "+M mutants killed"); the
+rest are not judged, neither killed nor alive, and said so (no test is kept for one of them
+alone: it may kill what the suite kills too; nor is one counted). Each run
 is stopped after ``MUTANT_TIMEOUT`` seconds of CPU time (a mutant that loops uses them up; a
 slow or busy machine does not), or after ``WALL_FACTOR`` times as long as the tests took on the
 original, by the test clock (a mutant that waits; ``common.waits``: the time pytest's process
@@ -42,8 +46,8 @@ import os
 import subprocess
 import tempfile
 import time
-from collections.abc import Collection, Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from miogen.analysis.model import Unit
@@ -105,11 +109,15 @@ def kills_over_suite(
     found: Sequence[Sequence[TestRecord]],
     kept: Collection[str],
     interpreter: Interpreter = OWN,
+    keeping: Keeping | None = None,
 ) -> tuple[dict[str, set[MutantId]], SuiteKills]:
     """The mutants each test kills (``generated_kills`` of the tests named in ``kept`` among
     ``found``, each unit's in ``units``' order) and the suite's verdict on them
     (``suite_kills``); none of either without a measured suite to tell what it kills
-    (coverage decides alone). The verdict's ``seconds`` and ``cpu_seconds`` are set."""
+    (coverage decides alone). ``keeping``: what else decides which tests are kept (its
+    ``kills`` are set here), so that the runs go first to the verdicts that decide; None:
+    every test is kept (no per-test measurement). The verdict's ``seconds`` and
+    ``cpu_seconds`` are set."""
     kills = generated_kills(
         (unit.name, [test for test in tests if test.name in kept])
         for unit, tests in zip(units, found, strict=True)
@@ -119,7 +127,10 @@ def kills_over_suite(
     killed = {m for each in kills.values() for m in each}
     path, module_name = location.path, location.module_name
     started, cpu = time.monotonic(), children_cpu()
-    verdict = suite_kills(baseline, path, module_name, source, units, killed, interpreter)
+    keeping = replace(keeping, kills=kills) if keeping is not None else None
+    verdict = suite_kills(
+        baseline, path, module_name, source, units, killed, interpreter, keeping=keeping
+    )
     verdict.seconds, verdict.cpu_seconds = time.monotonic() - started, children_cpu() - cpu
     return kills, verdict
 
@@ -145,9 +156,13 @@ def suite_kills(
     interpreter: Interpreter = OWN,
     timeout: float = MUTANT_TIMEOUT,
     limit: int = MAX_MUTANTS,
+    keeping: Keeping | None = None,
 ) -> SuiteKills:
     """Which of ``mutants`` of the module at ``path`` the project's suite (``baseline``) kills.
-    ``timeout``: the CPU seconds of one run."""
+    ``timeout``: the CPU seconds of one run; ``limit``: the runs against mutants. ``keeping``:
+    which generated tests kill them and what else decides which are kept: the runs go first
+    to the verdicts that decide (``_Judge.decide``), then to those that count; None: all
+    count, a sample spread over them runs."""
     found = SuiteKills()
     by_name = {unit.name: unit for unit in units}
     chosen = _spread(m for m in set(mutants) if m[0] in by_name)
@@ -164,66 +179,147 @@ def suite_kills(
     plans = _planned(chosen, source, by_name, contexts, lines, runner, baseline.key, path, found)
     # No test runs its lines: alive with no run, whatever the cap (the cap is of runs).
     found.alive.update(p.mutant for p in plans if p.selection is None)
-    plans = _capped([p for p in plans if p.selection is not None], limit, cache, found)
-    # The tests each unit's mutants need, together: passing on the original, they vouch for
-    # each mutant's (fewer) tests, without a run of the original for each.
+    plans = [p for p in plans if p.selection is not None]
+    # The tests each unit's mutants may need, together: passing on the original, they vouch
+    # for each mutant's (fewer) tests, without a run of the original for each.
     runner.vouch(
-        [
-            p.selection
-            for p in plans
-            if p.mutant[0] == unit and p.selection is not None and cache.get(p.key) is None
-        ]
+        [p.selection for p in plans if p.mutant[0] == unit and p.selection is not None]
         for unit in by_name
     )
-    for plan in plans:
-        selection = plan.selection
-        assert selection is not None  # (those no test runs were left out: alive)
-        known = cache.get(plan.key)
-        if known is None:
-            outcome = runner.verdict(selection, plan.text)
-            if outcome == "broken":
-                found.killed.add(plan.mutant)
-                note = f"{plan.mutant[0]}: the suite's tests of it do not pass as they are; not run"
-                found.notes += [note] if note not in found.notes else []
-                continue
-            if outcome == "timeout":
-                found.killed.add(plan.mutant)
-                unit, index = plan.mutant
-                found.notes.append(f"{unit}: mutant {index} ran past its time ({timeout:.0f} s)")
-                continue
-            known = outcome != "passed"
-            cache.put(plan.key, known)
-        (found.killed if known else found.alive).add(plan.mutant)
+    judge = _Judge(plans, cache, runner, found, limit)
+    # First the verdicts that decide what is kept, then (the cap's runs left) those that count.
+    counted = judge.decide(keeping) if keeping is not None else None
+    judge.count(counted)
     found.runs = runner.runs
     cache.save()
     return found
 
 
-def _capped(
-    plans: Sequence[_Planned], limit: int, cache: _Cache, found: SuiteKills
-) -> list[_Planned]:
-    """The plans to run: every one the cache answers, and of the others at most ``limit``, a
-    fixed sample spread over them (every k-th in ``_spread``'s order: each unit's mutants
-    taken in turn). The rest are not judged (``found.unjudged``, with a note): neither killed
-    nor alive.
+class _Judge:
+    """The suite's verdicts on the planned mutants, at most ``limit`` of them by a run (the
+    cache's answers are free): ``decide`` spends the runs on the verdicts that decide which
+    tests are kept, ``count`` what is left on those that count in what the kept tests add."""
 
-    >>> plans = [_Planned(("f", i), "", ("t",), str(i)) for i in range(10)]
-    >>> found = SuiteKills()
-    >>> [p.mutant[1] for p in _capped(plans, 4, _Cache(Path("."), ""), found)]
+    def __init__(
+        self,
+        plans: Sequence[_Planned],
+        cache: _Cache,
+        runner: _Runner,
+        found: SuiteKills,
+        limit: int,
+    ) -> None:
+        self.plans = {plan.mutant: plan for plan in plans}
+        self.order = {mutant: rank for rank, mutant in enumerate(_spread(self.plans))}
+        self.cache, self.runner, self.found = cache, runner, found
+        self.limit = self.left = limit
+        for plan in plans:  # the cache's answers first: they cost no run
+            known = cache.get(plan.key)
+            if known is not None:
+                (found.killed if known else found.alive).add(plan.mutant)
+
+    def known(self, mutant: MutantId) -> bool | None:
+        """Killed (True) or alive (False) as far as known without a run; None: not yet."""
+        if mutant in self.found.killed:
+            return True
+        if mutant in self.found.alive or mutant not in self.plans:
+            return False  # (a mutant of no unit asked about is not the suite's to kill)
+        return None
+
+    def cost(self, mutant: MutantId) -> tuple[int, int, int]:
+        """Known ones first, then the smaller selections (``_spread``'s order among equals)."""
+        plan = self.plans.get(mutant)
+        size = len(plan.selection or ()) if plan is not None else 0
+        return (self.known(mutant) is None, size, self.order.get(mutant, -1))
+
+    def killed(self, mutant: MutantId) -> bool | None:
+        """The suite's verdict on ``mutant`` (True: killed, or counted so), by a run if need
+        be; None: not judged, the cap's runs used up."""
+        known = self.known(mutant)
+        if known is not None:
+            return known
+        if self.left <= 0:
+            return None
+        self.left -= 1
+        plan = self.plans[mutant]
+        assert plan.selection is not None  # (those no test runs were left out: alive)
+        outcome = self.runner.verdict(plan.selection, plan.text)
+        found = self.found
+        if outcome == "broken":
+            note = f"{mutant[0]}: the suite's tests of it do not pass as they are; not run"
+            found.notes += [note] if note not in found.notes else []
+        elif outcome == "timeout":
+            timeout = self.runner.timeout
+            found.notes.append(
+                f"{mutant[0]}: mutant {mutant[1]} ran past its time ({timeout:.0f} s)"
+            )
+        else:
+            self.cache.put(plan.key, outcome != "passed")
+        killed = outcome != "passed"
+        (found.killed if killed else found.alive).add(mutant)
+        return killed
+
+    def decide(self, keeping: Keeping) -> set[MutantId]:
+        """Judge what decides which tests ``host.adds.keep_what_adds`` keeps, as it takes them
+        in order: a test that covers a target not covered before is kept, whatever its kills
+        (they decide nothing); one that does not is kept when one of its kills that no test
+        kept before it kills is alive, so those are judged, the cheapest first, until one is
+        alive (or the cap's runs are used up: it is not kept). Returns the mutants the kept
+        tests kill (those whose verdicts count in what they add)."""
+        covered, taken = set(keeping.suite), set[MutantId]()
+        for name in keeping.order:
+            kills = set(keeping.kills.get(name, ()))
+            covers = set(keeping.covers.get(name, ()))
+            if not covers - covered:
+                ahead = sorted(kills - taken, key=self.cost)
+                if not any(self.killed(mutant) is False for mutant in ahead):
+                    continue  # (``any`` stops at the first alive: the test is decided)
+            covered |= covers
+            taken |= kills
+        return taken
+
+    def count(self, counted: Collection[MutantId] | None) -> None:
+        """With the runs left, judge the mutants in ``counted`` (None: every one) not judged
+        yet, a fixed sample spread over them (``_sample``); the others are not judged
+        (``found.unjudged``, with a note): neither killed nor alive."""
+        unknown = [
+            mutant for mutant in self.plans
+            if self.known(mutant) is None and (counted is None or mutant in counted)
+        ]  # fmt: skip
+        for mutant in _sample(sorted(unknown, key=self.order.__getitem__), self.left):
+            self.killed(mutant)
+        left = {mutant for mutant in self.plans if self.known(mutant) is None}
+        if not left:
+            return
+        self.found.unjudged.update(left)
+        needless = len(left - set(counted)) if counted is not None else 0
+        why = f"; {needless} of them killed by no test kept" if needless else ""
+        self.found.notes.append(
+            f"{len(left)} of the {len(self.plans)} mutants the suite runs not judged "
+            f"(a cap of {self.limit} runs{why})"
+        )
+
+
+def _sample(mutants: Sequence[MutantId], limit: int) -> list[MutantId]:
+    """At most ``limit`` of ``mutants``, a fixed sample spread over them (every k-th).
+
+    >>> [i for _, i in _sample([("f", i) for i in range(10)], 4)]
     [0, 2, 5, 7]
-    >>> sorted(i for _, i in found.unjudged), found.notes
-    ([1, 3, 4, 6, 8, 9], ['6 of the 10 mutants the suite runs not judged (a cap of 4 runs)'])
     """
-    unknown = [p for p in plans if cache.get(p.key) is None]
-    if len(unknown) <= limit:
-        return list(plans)
-    kept = {unknown[position * len(unknown) // limit].mutant for position in range(limit)}
-    left = {p.mutant for p in unknown} - kept
-    found.unjudged.update(left)
-    found.notes.append(
-        f"{len(left)} of the {len(plans)} mutants the suite runs not judged (a cap of {limit} runs)"
-    )
-    return [p for p in plans if p.mutant not in left]
+    if len(mutants) <= limit:
+        return list(mutants)
+    return [mutants[position * len(mutants) // limit] for position in range(max(limit, 0))]
+
+
+@dataclass(frozen=True)
+class Keeping:
+    """What decides which generated tests are kept besides the suite's verdicts
+    (``host.adds.keep_what_adds``): the tests in the file's order, the targets each covers
+    (coverage.py's, per test), those the suite covers, and the mutants each test kills."""
+
+    order: Sequence[str]
+    covers: Mapping[str, Iterable[int]]
+    suite: Iterable[int]
+    kills: Mapping[str, Iterable[MutantId]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

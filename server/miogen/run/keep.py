@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from miogen.analysis.model import ModuleModel, Unit
 from miogen.emit.module import module_text
 from miogen.host.adds import Gain, covers_by_test, keep_what_adds, line_goals
-from miogen.host.suite_kills import MutantId, SuiteKills
+from miogen.host.suite_kills import Keeping, MutantId, SuiteKills
 from miogen.run.result import Kept, Verification
 
 SuiteCovered = Mapping[str, Sequence[int]]  # unit -> target ids the project's tests cover
@@ -62,12 +62,10 @@ def keep_only_what_adds(
     Without per-test measurement (no tests, or a run that measured nothing), nothing is dropped.
     """
     measurement = verification.measurement
-    if measurement is not None and measurement.per_test and verification.tests:
-        generated = module_text(verification.tests, module_name, model.has_module_state)[1]
-        covers = covers_by_test(measurement.per_test, generated)
-        order = [t.name for t in verification.tests]
-        suite_ids = {i for ids in suite.values() for i in ids}
-        kept = set(keep_what_adds(order, covers, suite_ids, kills, suite_killed or ()))
+    keeping = keeping_of(verification, module_name, model, suite)
+    if measurement is not None and keeping is not None:
+        order, covers = keeping.order, keeping.covers
+        kept = set(keep_what_adds(order, covers, keeping.suite, kills, suite_killed or ()))
         verification.dropped.adds_nothing += [n for n in order if n not in kept]
         if len(kept) < len(order):  # its module figure was of every verified test
             measurement.module_percent = None
@@ -91,3 +89,21 @@ def keep_only_what_adds(
         for unit in units
     }
     return verification.gains
+
+
+def keeping_of(
+    verification: Verification | None, module_name: str, model: ModuleModel, suite: SuiteCovered
+) -> Keeping | None:
+    """What decides, beside the mutants, which of the verified tests are kept: their order, the
+    targets each covers (coverage.py's per-test measurement) and those the ``suite`` covers;
+    None without a per-test measurement (then every test is kept). The suite's runs against
+    mutants go first to the verdicts that decide (``host.suite_kills``)."""
+    measurement = verification.measurement if verification is not None else None
+    if verification is None or measurement is None or not measurement.per_test:
+        return None
+    if not verification.tests:
+        return None
+    generated = module_text(verification.tests, module_name, model.has_module_state)[1]
+    covers = covers_by_test(measurement.per_test, generated)
+    order = [t.name for t in verification.tests]
+    return Keeping(order, covers, frozenset(i for ids in suite.values() for i in ids))

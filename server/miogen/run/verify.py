@@ -33,7 +33,7 @@ from miogen.host.measure import Ahead
 from miogen.host.suite_kills import SuiteKills, kills_over_suite
 from miogen.run import check
 from miogen.run.check import VERIFY_RUNS
-from miogen.run.keep import SuiteCovered, keep_adds
+from miogen.run.keep import SuiteCovered, keep_adds, keeping_of
 from miogen.run.result import Kept, ModuleRun, Verification, module_run
 
 __all__ = [
@@ -100,8 +100,13 @@ def verify_outcomes(
         nonlocal kept
         assert covered is not None
         names = {test.name for test in verification.tests} if verification else set()
+        keeping = (
+            keeping_of(verification, location.module_name, model, covered) if mutants else None
+        )
         kills, killed = (
-            kills_over_suite(baseline, location, model.source, units, found, names, interpreter)
+            kills_over_suite(
+                baseline, location, model.source, units, found, names, interpreter, keeping
+            )
             if mutants else ({}, SuiteKills())
         )  # fmt: skip
         kept = keep_adds(verification, location.module_name, model, units, covered, kills, killed)
