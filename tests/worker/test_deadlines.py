@@ -13,7 +13,7 @@ import types
 
 import pytest
 from miogen.analysis.module import analyze_file
-from miogen.common.records import StopReason, UnitResult
+from miogen.common.records import EVALUATION_SHRINK_SECONDS, StopReason, UnitResult
 from miogen.common.sharing import POST_SHARE
 from miogen.minimize.suite import Reduction
 from miogen.worker import engine, phases
@@ -220,7 +220,9 @@ def test_under_an_evaluation_budget_the_reduction_has_the_whole_post_processing(
     deadline = phases.time.monotonic() + 30.0
     seen = _post_deadlines(monkeypatch, run, deadline)
     assert seen["reduce"] == deadline
-    assert seen["allowance"] == 0.0
+    # Shrinking has seconds of its own beyond the deadline (fuzz24f: the set cover could use
+    # the whole post-processing at load 14-18, and no test was shrunk at all).
+    assert seen["allowance"] == run.spec.shrink_allowance() == EVALUATION_SHRINK_SECONDS > 0
 
 
 def test_the_criteria_reports_copy_is_compiled_before_the_units_share_the_budget(
