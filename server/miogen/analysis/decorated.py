@@ -15,6 +15,7 @@ import ast
 from dataclasses import replace
 
 from miogen.analysis.model import NO_DEFAULT, Signature
+from miogen.common.syntax import parse_expression
 
 FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef
 
@@ -88,7 +89,7 @@ def _resolved(node: ast.expr | None, aliases: dict[str, ast.expr]) -> ast.expr |
     for _ in range(5):
         if isinstance(node, ast.Constant) and isinstance(node.value, str):
             try:
-                node = ast.parse(node.value, mode="eval").body
+                node = parse_expression(node.value).body
             except SyntaxError:
                 return None
         elif isinstance(node, ast.Name) and node.id in aliases:
