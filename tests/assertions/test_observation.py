@@ -1,7 +1,9 @@
-"""Literals of observed values (``assertions.observation``): containers that hold themselves."""
+"""Literals of observed values (``assertions.observation``): containers that hold themselves,
+stdlib values."""
 
 from __future__ import annotations
 
+import datetime
 from pathlib import Path
 
 from miogen.assertions.observation import literal
@@ -52,3 +54,36 @@ def test_tests_are_kept_for_a_class_holding_a_cyclic_sentinel(write_project, tmp
     generate_module(root / "ring.py", None, output, options, baseline=False)
     written = output.read_text() if output.exists() else ""
     assert "raises(KeyError" in written and "def test_" in written
+
+
+# A function that returns a fixed-offset time zone (as marshmallow's utils.get_fixed_timezone).
+ZONE = """
+import datetime as dt
+
+
+def fixed(offset: int) -> dt.timezone:
+    if offset > 100:
+        return dt.timezone.utc
+    return dt.timezone(dt.timedelta(minutes=offset), "x")
+"""
+
+
+def test_a_time_zone_has_a_literal_that_rebuilds_it():
+    zones = [datetime.UTC, datetime.timezone(datetime.timedelta(minutes=-90), "x")]
+    for zone in zones:
+        text = literal(zone)
+        assert text is not None
+        assert eval(text, {"datetime": datetime}) == zone  # noqa: S307 (our own literal)
+
+
+def test_a_returned_time_zone_is_asserted_so_its_test_is_kept(write_project):
+    """Without a literal the calls returning a zone had no assertion and were dropped: one of
+    the two branches was left (50%)."""
+    root = write_project({"zones.py": ZONE})
+    output = root / "tests" / "test_zones.py"
+    summary = generate_module(
+        root / "zones.py", None, output, Options(0, evaluations=200, seed=1), baseline=False
+    )
+    written = output.read_text()
+    assert "timezone" in written and "== " in written
+    assert summary.numbers.covered == summary.numbers.total == 2

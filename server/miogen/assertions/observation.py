@@ -16,7 +16,7 @@ MAX_LITERAL = 200  # characters: longer values are not asserted literally
 MAX_INT_BITS = 700  # an int of more bits has more than MAX_LITERAL digits
 # Bound at import: the worker later puts a clock-watching subclass in ``datetime.datetime``
 # (worker/entropy.py) whose objects are of the real class.
-_DATES = (datetime.date, datetime.datetime, datetime.time, datetime.timedelta)
+_DATES = (datetime.date, datetime.datetime, datetime.time, datetime.timedelta, datetime.timezone)
 
 ObservationKind = Literal[
     "equals", "approx", "nan", "raises", "is_none", "attribute", "isinstance", "length", "callable"
