@@ -14,8 +14,8 @@ from __future__ import annotations
 import ast
 from dataclasses import replace
 
+from miogen.analysis.bindings import ANNOTATED, ASSIGN, bound_once, resolved, top_level
 from miogen.analysis.model import NO_DEFAULT, Signature
-from miogen.common.syntax import parse_expression
 
 FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef
 
@@ -59,12 +59,12 @@ def _decorated_arity(
     target = decorator.func if isinstance(decorator, ast.Call) else decorator
     if not isinstance(target, ast.Name) or target.id not in functions:
         return None
-    returns = _resolved(functions[target.id].returns, aliases)
+    returns = resolved(functions[target.id].returns, aliases)
     if called:  # @factory(...): the factory returns the decorator, Callable[[F], G]
         parts = _callable_parts(returns)
         if parts is None:
             return None
-        returns = _resolved(parts[1], aliases)
+        returns = resolved(parts[1], aliases)
     parts = _callable_parts(returns)
     if parts is None or not isinstance(parts[0], ast.List):
         return None
@@ -84,36 +84,11 @@ def _callable_parts(node: ast.expr | None) -> tuple[ast.expr, ast.expr] | None:
     return node.slice.elts[0], node.slice.elts[1]
 
 
-def _resolved(node: ast.expr | None, aliases: dict[str, ast.expr]) -> ast.expr | None:
-    """An annotation with string forms parsed and module-level aliases followed."""
-    for _ in range(5):
-        if isinstance(node, ast.Constant) and isinstance(node.value, str):
-            try:
-                node = parse_expression(node.value).body
-            except SyntaxError:
-                return None
-        elif isinstance(node, ast.Name) and node.id in aliases:
-            node = aliases[node.id]
-        else:
-            return node
-    return node
-
-
 def _aliases(tree: ast.Module) -> dict[str, ast.expr]:
     """Module-level ``Name = Callable[...]`` (or ``Name: TypeAlias = ...``), bound once."""
-    found: dict[str, ast.expr] = {}
-    seen: set[str] = set()
-    for node in tree.body:
-        target: ast.expr | None = None
-        value: ast.expr | None = None
-        if isinstance(node, ast.Assign) and len(node.targets) == 1:
-            target, value = node.targets[0], node.value
-        elif isinstance(node, ast.AnnAssign):
-            target, value = node.target, node.value
-        if isinstance(target, ast.Name) and value is not None:
-            if target.id in seen:
-                found.pop(target.id, None)
-            else:
-                found[target.id] = value
-            seen.add(target.id)
-    return found
+    bindings = [
+        b
+        for b in top_level(tree, ASSIGN, ANNOTATED)
+        if (b.sole if b.kind == ASSIGN else b.value is not None)
+    ]
+    return {b.name: b.value for b in bound_once(bindings) if b.value is not None}

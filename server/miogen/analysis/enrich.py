@@ -23,6 +23,7 @@ from miogen.analysis import (
     regexes,
     type_names,
 )
+from miogen.analysis.bindings import FROM, Binding, top_level
 from miogen.analysis.checked_classes import checked_classes
 from miogen.analysis.inference import BUILTIN_ATTRIBUTES, FunctionNode, ModuleFacts
 from miogen.analysis.model import ClassModel, ConstantPool, Parameter, Signature
@@ -585,7 +586,7 @@ def package_classes(
     for node in tree.body:
         if not isinstance(node, ast.ImportFrom):
             continue
-        origin = _absolute(node, module_name, path.name == "__init__.py")
+        origin = _absolute(node.level, node.module, module_name, path.name == "__init__.py")
         source = _source_file(path, module_name, origin) if origin else None
         if source is None or read >= MAX_PACKAGE_FILES:
             continue
@@ -605,8 +606,11 @@ def package_aliases(tree: ast.Module, location: tuple[str, str]) -> dict[str, as
     if not path.is_file():
         return {}
     found: dict[str, ast.expr] = {}
-    for node in [n for n in tree.body if isinstance(n, ast.ImportFrom)][:MAX_PACKAGE_FILES]:
-        origin = _absolute(node, module_name, path.name == "__init__.py")
+    imports: dict[ast.stmt, list[Binding]] = {}  # each ``from`` statement's names, in order
+    for binding in top_level(tree, FROM):
+        imports.setdefault(binding.statement, []).append(binding)
+    for names in list(imports.values())[:MAX_PACKAGE_FILES]:
+        origin = _absolute(names[0].level, names[0].module, module_name, path.name == "__init__.py")
         source = _source_file(path, module_name, origin) if origin else None
         if source is None:
             continue
@@ -614,22 +618,23 @@ def package_aliases(tree: ast.Module, location: tuple[str, str]) -> dict[str, as
             bound = binding_aliases(parse(read_source(source)))
         except (SyntaxError, ValueError, OSError, SourceSyntaxError):
             continue
-        for alias in node.names:
-            if alias.name in bound:
-                found[alias.asname or alias.name] = bound[alias.name]
+        for name in names:
+            if name.original in bound:
+                found[name.name] = bound[name.original]
     return found
 
 
-def _absolute(node: ast.ImportFrom, module_name: str, is_package: bool) -> str:
-    """The absolute module an import names, when it is in the module's own top-level package."""
+def _absolute(level: int, module: str | None, module_name: str, is_package: bool) -> str:
+    """The absolute module ``from <level dots><module> import`` names, when it is in the
+    module's own top-level package."""
     parts = module_name.split(".")
     package = parts if is_package else parts[:-1]
-    if node.level:
-        if node.level - 1 > len(package):
+    if level:
+        if level - 1 > len(package):
             return ""
-        base = package[: len(package) - (node.level - 1)]
-        return ".".join(base + ([node.module] if node.module else []))
-    target = node.module or ""
+        base = package[: len(package) - (level - 1)]
+        return ".".join(base + ([module] if module else []))
+    target = module or ""
     return target if package and target.split(".")[0] == parts[0] else ""
 
 

@@ -9,10 +9,11 @@ import operator
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, TypeGuard
+from typing import TypeGuard
 
 from coverage.exceptions import NotPython
 
+from miogen.analysis.bindings import ANNOTATED, ASSIGN, TYPE, top_level
 from miogen.analysis.enrich import base_names, complete_model, has_own_code, with_pattern_examples
 from miogen.analysis.examples import example_literals
 from miogen.analysis.model import (
@@ -503,18 +504,18 @@ def _unit(node: ast.FunctionDef | ast.ClassDef, hashed: str) -> Unit:
 
 
 def _type_aliases(tree: ast.Module) -> dict[str, ast.expr]:
+    """``X = A | B``, ``X = list[A]``, ``X: TypeAlias = ...`` and ``type X = ...``."""
     aliases: dict[str, ast.expr] = {}
-    for node in tree.body:
-        if isinstance(node, ast.Assign) and len(node.targets) == 1:
-            target = node.targets[0]
-            if isinstance(target, ast.Name) and isinstance(node.value, ast.Subscript | ast.BinOp):
-                aliases[target.id] = node.value
-        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
-            if ast.unparse(node.annotation).endswith("TypeAlias") and node.value is not None:
-                aliases[node.target.id] = node.value
-        elif hasattr(ast, "TypeAlias") and isinstance(node, getattr(ast, "TypeAlias", ())):
-            alias: Any = node  # pragma: no cover - Python 3.12+
-            aliases[alias.name.id] = alias.value
+    for b in top_level(tree, ASSIGN, ANNOTATED, TYPE):
+        if b.kind == ASSIGN and not (b.sole and isinstance(b.value, ast.Subscript | ast.BinOp)):
+            continue
+        annotation = b.annotation
+        if b.kind == ANNOTATED and not (
+            annotation and ast.unparse(annotation).endswith("TypeAlias")
+        ):
+            continue
+        if b.value is not None:
+            aliases[b.name] = b.value
     return aliases
 
 

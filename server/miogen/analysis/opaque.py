@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import ast
 
-from miogen.common.syntax import parse_expression
+from miogen.analysis.bindings import ASSIGN, FROM, IMPORT, bound_once, resolve, top_level
 
 # Modules whose names annotate protocols and abstract types that plain values satisfy
 # (``Hashable``, ``Sized``, ``Number``): not opaque.
@@ -24,40 +24,31 @@ class OpaqueNames:
     """What a module imports from modules other than the typing ones, and its aliases."""
 
     def __init__(self, tree: ast.Module) -> None:
-        self.names: set[str] = set()  # from m import Name
-        self.modules: set[str] = set()  # import m
-        self.aliases: dict[str, ast.expr] = {}
-        bound: set[str] = set()
-        for node in tree.body:
-            if isinstance(node, ast.ImportFrom) and node.module and not node.level:
-                if node.module.split(".")[0] not in TYPING_MODULES:
-                    self.names |= {a.asname or a.name for a in node.names}
-            elif isinstance(node, ast.Import):
-                for alias in node.names:
-                    if alias.name.split(".")[0] not in TYPING_MODULES:
-                        self.modules.add(alias.asname or alias.name.split(".")[0])
-            elif isinstance(node, ast.Assign) and len(node.targets) == 1:
-                target = node.targets[0]
-                if isinstance(target, ast.Name):
-                    if target.id in bound:
-                        self.aliases.pop(target.id, None)
-                    elif isinstance(node.value, ast.Subscript | ast.BinOp | ast.Name):
-                        self.aliases[target.id] = node.value
-                    bound.add(target.id)
+        self.names: set[str] = {  # from m import Name
+            b.name
+            for b in top_level(tree, FROM)
+            if b.module and not b.level and b.module.split(".")[0] not in TYPING_MODULES
+        }
+        self.modules: set[str] = {  # import m
+            b.name for b in top_level(tree, IMPORT) if b.module.split(".")[0] not in TYPING_MODULES
+        }
+        assigned = [b for b in top_level(tree, ASSIGN) if b.sole]
+        self.aliases: dict[str, ast.expr] = {
+            b.name: b.value
+            for b in bound_once(assigned)
+            if isinstance(b.value, ast.Subscript | ast.BinOp | ast.Name)
+        }
 
     def opaque(self, annotation: ast.expr | None, depth: int = 0) -> bool:
         """Whether ``annotation`` asks only for what the sampler cannot build."""
         if annotation is None or depth > 5:
             return False
-        node = annotation
-        if isinstance(node, ast.Constant) and isinstance(node.value, str):
-            try:
-                node = parse_expression(node.value).body
-            except SyntaxError:
-                return False
+        found = resolve(annotation, self.aliases, 5 - depth)
+        if found is None:
+            return False
+        node, followed = found
+        depth += followed
         if isinstance(node, ast.Name):
-            if node.id in self.aliases:
-                return self.opaque(self.aliases[node.id], depth + 1)
             return node.id in self.names
         if isinstance(node, ast.Attribute):
             return isinstance(node.value, ast.Name) and node.value.id in self.modules

@@ -15,7 +15,8 @@ annotation the type reader resolves. A name bound anywhere at module level to so
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
+
+from miogen.analysis.bindings import ASSIGN, module_bindings
 
 # The builtin types the type reader knows by name (``TypeReader``'s primitives and containers).
 BUILTIN_TYPES = frozenset(
@@ -27,7 +28,10 @@ def type_aliases(tree: ast.Module) -> dict[str, ast.expr]:
     """name -> ``A | B`` for the module-level names bound only to builtin type names."""
     bound: dict[str, list[ast.expr]] = {}
     other: set[str] = set()
-    for target, value in _bindings(tree.body):
+    for binding in module_bindings(tree):
+        if binding.kind != ASSIGN or binding.value is None:
+            continue
+        target, value = binding.name, binding.value
         elements = value.elts if isinstance(value, ast.Tuple) else [value]
         if elements and all(isinstance(e, ast.Name | ast.Attribute) for e in elements):
             bound.setdefault(target, []).extend(e for e in elements if _known_type(e))
@@ -43,23 +47,6 @@ def type_aliases(tree: ast.Module) -> dict[str, ast.expr]:
             expression = ast.BinOp(expression, ast.BitOr(), following)
         aliases[name] = expression
     return aliases
-
-
-def _bindings(body: list[ast.stmt]) -> Iterator[tuple[str, ast.expr]]:
-    """(name, value) of the plain assignments in ``body`` and its ``if``/``try`` blocks."""
-    for node in body:
-        if isinstance(node, ast.Assign):
-            for target in node.targets:
-                if isinstance(target, ast.Name):
-                    yield target.id, node.value
-        elif isinstance(node, ast.If):
-            yield from _bindings(node.body)
-            yield from _bindings(node.orelse)
-        elif isinstance(node, ast.Try):
-            for block in (node.body, node.orelse, node.finalbody):
-                yield from _bindings(block)
-            for handler in node.handlers:
-                yield from _bindings(handler.body)
 
 
 def _known_type(node: ast.expr) -> bool:

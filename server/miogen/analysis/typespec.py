@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
+from miogen.analysis.bindings import ASSIGN, FROM, top_level
 from miogen.common.syntax import parse_expression
 
 PRIMITIVES = frozenset({"int", "float", "str", "bool", "bytes", "complex", "none"})
@@ -211,15 +212,12 @@ def binding_aliases(tree: ast.Module) -> dict[str, ast.expr]:
     """Type names a module binds to other names: ``from datetime import date as Date``, and
     ``Amount = Decimal`` or ``Day = datetime.date`` when the right side is a type name."""
     aliases: dict[str, ast.expr] = {}
-    for node in tree.body:
-        if isinstance(node, ast.ImportFrom) and node.module in _TYPE_MODULES and not node.level:
-            for alias in node.names:
-                if alias.asname and alias.asname != alias.name:
-                    aliases[alias.asname] = ast.Name(alias.name, ast.Load())
-        elif isinstance(node, ast.Assign) and len(node.targets) == 1:
-            target, value = node.targets[0], node.value
-            if isinstance(target, ast.Name) and _names_a_type(value):
-                aliases[target.id] = value
+    for b in top_level(tree, FROM, ASSIGN):
+        if b.kind == FROM:
+            if b.module in _TYPE_MODULES and not b.level and b.name != b.original:
+                aliases[b.name] = ast.Name(b.original, ast.Load())
+        elif b.sole and b.value is not None and _names_a_type(b.value):
+            aliases[b.name] = b.value
     return aliases
 
 
