@@ -77,3 +77,17 @@ def test_calls_that_need_what_cannot_be_built_are_left_out():
     assert "depth" in passed
     function = TestFactory(model, model.unit("const_kind"))
     assert all(function.sample(rng) == () for _ in range(20))
+
+
+def test_the_unit_calls_are_found_once_per_factory():
+    # Sampling and mutation ask on every appended call; the model's signatures cannot change
+    # once the factory has them, so the filter runs once.
+    model = analyze_source(SUBJECT, "subject.py", "subject")
+    factory = TestFactory(model, model.unit("Visitor"))
+    first = factory.unit_calls()
+    assert [s.name for s in first] == ["key", "describe"]
+    factory.sample(random.Random(3))
+    assert factory.unit_calls() is first
+    function = TestFactory(model, model.unit("const_kind"))
+    assert function.unit_calls() == ()
+    assert function.unit_calls() is function.unit_calls()

@@ -112,6 +112,7 @@ class TestFactory:
         self.cls: ClassModel | None = model.classes.get(unit.name) if unit.kind == "class" else None
         self.producers = {name: _producers(model, name) for name in model.classes}
         self._tokens: tuple[ConstantPool, tokens.TokenPool] | None = None
+        self._unit_calls: tuple[Signature, ...] | None = None  # see unit_calls
 
     def token_pool(self) -> tokens.TokenPool:
         """The tokens of the unit's pool (with the project's test values) and its regex strings,
@@ -163,14 +164,25 @@ class TestFactory:
                         return False
         return True
 
-    def unit_calls(self) -> list[Signature]:
+    def unit_calls(self) -> tuple[Signature, ...]:
         """The unit's callables, less those that must be given what cannot be built (a
-        parameter without a default annotated ``ast.Name``, ``type[X]``: analysis.opaque)."""
-        if self.cls is None:
-            found = [self.model.functions[self.unit.name]]
-        else:
-            found = [*self.cls.methods, *self.cls.special]
-        return [s for s in found if not any(p.opaque and not p.has_default for p in s.params)]
+        parameter without a default annotated ``ast.Name``, ``type[X]``: analysis.opaque).
+
+        Found on the first call and kept: sampling and mutation ask on every appended call, and
+        the answer cannot change. The model's signatures are fixed once the factory has them
+        (``__init__`` completes the model; ``ModuleModel`` computes its completion once, and
+        nothing writes its dictionaries after), ``Signature`` and ``ClassModel`` are frozen,
+        and ``model``, ``unit`` and ``cls`` are set only in ``__init__``."""
+        calls = self._unit_calls
+        if calls is None:
+            if self.cls is None:
+                found = [self.model.functions[self.unit.name]]
+            else:
+                found = [*self.cls.methods, *self.cls.special]
+            calls = self._unit_calls = tuple(
+                s for s in found if not any(p.opaque and not p.has_default for p in s.params)
+            )
+        return calls
 
     def callable_names(self) -> set[str]:
         """The module's classes and functions a test of the unit may call by name: the unit,
