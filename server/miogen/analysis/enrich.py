@@ -411,8 +411,11 @@ def _complete_signature(
         if parameter.name.startswith("_") and parameter.has_default:
             continue
         spec = parameter.type
-        if spec == ANY and parameter.name in annotations:  # a class imported from the package
-            spec = facts.reader.read(annotations[parameter.name])
+        if _holds_any(spec) and parameter.name in annotations:
+            # a class, or an alias of a stdlib type, imported from the package, also inside
+            # ``Optional[Date]`` (``from .zeitgeist import Date``), which read as union[any, none]
+            reread = facts.reader.read(annotations[parameter.name])
+            spec = reread if spec == ANY or not _holds_any(reread) else spec
         annotated = parameter.annotated
         unread = spec == ANY  # the annotation (if any) says nothing the sampler can build
         if spec == ANY:
@@ -462,6 +465,14 @@ def _names_any(annotation: ast.expr | None) -> bool:
     if isinstance(annotation, ast.Attribute):
         return annotation.attr == "Any"
     return isinstance(annotation, ast.Name) and annotation.id == "Any"
+
+
+def _holds_any(spec: TypeSpec) -> bool:
+    """Whether ``spec`` is ``any`` or has one among its members, items or parameters."""
+    if spec == ANY:
+        return True
+    inner = (*spec.args, *((spec.returns,) if spec.returns is not None else ()))
+    return any(_holds_any(item) for item in inner)
 
 
 def _dunder_positional(signature: Signature) -> set[str]:
