@@ -36,6 +36,26 @@ from miogen.common.syntax import parse
 
 ReadSignature = Callable[[FunctionNode, TypeReader, str], Signature]
 Analyse = Callable[[Path, str], dict[str, ClassModel]]
+# Special methods whose parameters mypy reads as positional-only (mypy.sharedparse's
+# MAGIC_METHODS_POS_ARGS_ONLY: every special method but those that take keywords).
+MAGIC_POSITIONAL = frozenset(
+    {
+        "__abs__", "__complex__", "__contains__", "__buffer__", "__del__", "__delattr__",
+        "__delitem__", "__enter__", "__exit__", "__float__", "__getattr__",
+        "__getattribute__", "__getitem__", "__hex__", "__int__", "__invert__", "__iter__",
+        "__len__", "__long__", "__neg__", "__oct__", "__pos__", "__release_buffer__",
+        "__repr__", "__reversed__", "__setitem__", "__str__",
+    }
+    | {
+        f"__{name}__"
+        for name in (
+            "add and divmod eq floordiv ge gt iadd iand idiv ifloordiv ilshift imatmul imod "
+            "imul ior ipow irshift isub itruediv ixor le lshift lt matmul mod mul ne or pow "
+            "radd rand rdiv rfloordiv rlshift rmatmul rmod rmul ror rpow rrshift rshift rsub "
+            "rtruediv rxor sub truediv xor"
+        ).split()
+    }
+)  # fmt: skip
 MAX_PACKAGE_FILES = 20  # sibling modules read for the classes a module imports
 
 
@@ -120,7 +140,8 @@ def _complete_class(
         found = _defined(node, nodes, constructor.name)
         constructor = _complete_signature(constructor, found, facts, cls.name)
     methods = tuple(
-        _complete_signature(m, _defined(node, nodes, m.name), facts, cls.name) for m in cls.methods
+        _complete_signature(m, _method_node(node, nodes, m.name), facts, cls.name)
+        for m in cls.methods
     )
     special = tuple(_special(cls.name, node, nodes, facts, read_signature))
     return replace(cls, constructor=constructor, methods=methods, special=special)
@@ -195,6 +216,29 @@ def _defined(node: ast.ClassDef, nodes: dict[str, ast.ClassDef], name: str) -> F
                 found = item
         if found is not None:
             return found
+    return None
+
+
+def _method_node(
+    node: ast.ClassDef, nodes: dict[str, ast.ClassDef], name: str
+) -> FunctionNode | None:
+    """The definition of a method, or of the method a class body binds the name to (``get =
+    __getitem__``, ``register = Tree.__setitem__``)."""
+    found = _defined(node, nodes, name)
+    if found is not None:
+        return found
+    for owner in _lineage(node, nodes):
+        for item in owner.body:
+            if not (isinstance(item, ast.Assign) and len(item.targets) == 1):
+                continue
+            target, value = item.targets[0], item.value
+            if not (isinstance(target, ast.Name) and target.id == name):
+                continue
+            if isinstance(value, ast.Name) and value.id != name:
+                return _defined(owner, nodes, value.id)
+            if isinstance(value, ast.Attribute) and isinstance(value.value, ast.Name):
+                if value.value.id in nodes:
+                    return _defined(nodes[value.value.id], nodes, value.attr)
     return None
 
 
@@ -399,6 +443,10 @@ def _complete_signature(
         return signature
     arguments = node.args
     positional_only = {a.arg for a in arguments.posonlyargs} | _dunder_positional(signature)
+    if node.name in MAGIC_POSITIONAL and signature.name != node.name:
+        # ``get = __getitem__``: mypy reads a special method's parameters as positional-only
+        # (but those of __init__, __new__, __call__, ...), under any name the class gives it
+        positional_only |= {a.arg for a in arguments.args}
     if arguments.vararg is not None:  # what comes before *args can only be passed by position
         positional_only |= {a.arg for a in arguments.args}
     annotations = {
