@@ -82,6 +82,7 @@ def complete_model(
     checked = {cls.name: cls for cls in spelled.values()}
     known = {**checked, **known}
     aliases = {
+        **_generic_aliases(tree),  # ``_I = Union[Import, ImportFrom]``, read again with all names
         **package_aliases(tree, location),
         **type_names.type_aliases(tree),
         **binding_aliases(tree),
@@ -114,6 +115,20 @@ def complete_model(
         for name, signature in functions.items()
     }
     return {**completed, **imported, **checked}, functions
+
+
+def _generic_aliases(tree: ast.Module) -> dict[str, ast.expr]:
+    """Module-level ``Name = Union[...]`` / ``Name = A | B``: the first reading of signatures
+    has them (analysis.module), but not the names that the full reader knows (``ast`` nodes,
+    classes imported from the package)."""
+    return {
+        node.targets[0].id: node.value
+        for node in tree.body
+        if isinstance(node, ast.Assign)
+        and len(node.targets) == 1
+        and isinstance(node.targets[0], ast.Name)
+        and isinstance(node.value, ast.Subscript | ast.BinOp)
+    }
 
 
 def _function_node(tree: ast.Module, name: str) -> FunctionNode | None:

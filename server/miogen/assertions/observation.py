@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import datetime
 import decimal
 import fractions
@@ -11,6 +12,8 @@ import re
 import uuid
 from dataclasses import dataclass
 from typing import Any, Literal
+
+from miogen.testcase import ast_nodes
 
 MAX_LITERAL = 200  # characters: longer values are not asserted literally
 MAX_INT_BITS = 700  # an int of more bits has more than MAX_LITERAL digits
@@ -64,6 +67,8 @@ def input_literal(value: object) -> str | None:
     """
     if isinstance(value, decimal.Decimal) and type(value) is decimal.Decimal and value.is_nan():
         return f"decimal.Decimal({quoted(str(value))})"
+    if isinstance(value, ast.AST):  # built by its constructor; never asserted (by identity)
+        return ast_nodes.literal(value)
     return literal(value)
 
 

@@ -366,6 +366,11 @@ class TestFactory:
             return self._literal(statements, stdlib_values.sample(spec.name, rng, self.pool))
         if kind == "callable":
             return self._callable(statements, spec, rng)
+        if kind == "classobject" and spec.name in self.model.classes:
+            # ``type[RenderType]``: the class itself, imported from where it is defined
+            module = self.model.classes[spec.name].module or None
+            statements.append(Statement("class", spec.name, value=module))
+            return len(statements) - 1
         if kind == "literal":
             return self._literal(statements, rng.choice(spec.values))
         if kind in ("list", "set", "tuple", "dict"):
