@@ -396,7 +396,9 @@ class TestFactory:
     def _instance(
         self, statements: list[Statement], name: str, rng: random.Random, depth: int
     ) -> int:
-        cls = self.model.classes[name]
+        cls = self.model.classes.get(name)
+        if cls is None:  # a class of another module that a class imported from it names
+            return self._literal(statements, None)  # (pypara's Currency(type: CurrencyType))
         if cls.enum_members:
             member = rng.choice(cls.enum_members)
             statements.append(Statement("enum", f"{name}.{member}", value=cls.module or None))
