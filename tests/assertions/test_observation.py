@@ -101,3 +101,16 @@ def test_a_naive_datetime_is_written_so_strict_linters_take_it():
     assert literal(aware) == repr(aware)
     moment = datetime.datetime(999, 12, 31, 23, 59, 59, 250)
     assert eval(literal(moment) or "", {"datetime": datetime}) == moment  # noqa: S307
+
+
+def test_a_naive_datetime_has_its_iso_literal_under_the_workers_watching_class(monkeypatch):
+    """The worker puts a clock-watching subclass in ``datetime.datetime`` (worker.entropy);
+    the datetimes the code makes are of the real class and keep the linted spelling."""
+    real = datetime.datetime
+
+    class Watching(real):
+        pass
+
+    monkeypatch.setattr(datetime, "datetime", Watching)
+    text = literal(real(2010, 1, 1, 0, 0))
+    assert text == 'datetime.datetime.fromisoformat("2010-01-01T00:00:00")'

@@ -20,6 +20,7 @@ MAX_INT_BITS = 700  # an int of more bits has more than MAX_LITERAL digits
 # Bound at import: the worker later puts a clock-watching subclass in ``datetime.datetime``
 # (worker/entropy.py) whose objects are of the real class.
 _DATES = (datetime.date, datetime.datetime, datetime.time, datetime.timedelta, datetime.timezone)
+_DATETIME = datetime.datetime
 
 ObservationKind = Literal[
     "equals", "approx", "nan", "raises", "is_none", "attribute", "isinstance", "length", "callable"
@@ -158,7 +159,7 @@ def quoted(value: str | bytes) -> str:
 def stdlib_literal(value: object) -> str | None:
     """The constructor call that rebuilds a stdlib value: ``datetime.date(2024, 2, 29)``."""
     kind = type(value)
-    if isinstance(value, datetime.datetime) and kind is datetime.datetime:
+    if isinstance(value, _DATETIME) and kind is _DATETIME:
         if value.tzinfo is None and not value.fold:
             # naive on purpose (the code reads it as local time), written as linters take it:
             # ruff's DTZ001 flags ``datetime(2010, 1, 1)`` and ``tzinfo=None`` alike
