@@ -345,6 +345,35 @@ def test_type_names_bound_by_imports_and_siblings_resolve_to_stdlib_types(tmp_pa
     assert str(due.returns) == "datetime.date"
 
 
+def test_sibling_type_names_resolve_inside_optional_and_in_imported_classes(tmp_path):
+    """``Optional[Date]`` with ``Date`` from a sibling (pypara's ``interest(..., end:
+    Optional[Date] = None)``), and the same in a class imported from another sibling
+    (``Money.of(..., dov: Optional[Date])``): a date or None, not ``union[any, none]``."""
+    package = tmp_path / "ledger"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "kinds.py").write_text("from datetime import date as Date\n")
+    (package / "money.py").write_text(
+        "from typing import Optional\n\nfrom .kinds import Date\n\n\n"
+        "class Money:\n    @classmethod\n"
+        "    def of(cls, dov: Optional[Date]) -> 'Money':\n        return cls()\n"
+    )
+    (package / "book.py").write_text(
+        "from typing import Optional\n\nfrom .kinds import Date\nfrom .money import Money\n\n\n"
+        "def due(principal: Money, start: Date, end: Optional[Date] = None) -> Date:\n"
+        "    return end or start\n"
+    )
+    model = analyze_file(package / "book.py", "ledger.book")
+    due = model.functions["due"]
+    assert [str(p.type) for p in due.params] == [
+        "Money",
+        "datetime.date",
+        "union[datetime.date, none]",
+    ]
+    of = next(m for m in model.classes["Money"].methods if m.name == "of")
+    assert [str(p.type) for p in of.params] == ["union[datetime.date, none]"]
+
+
 def test_keyword_options_handed_on_take_the_helpers_parameters_and_keys():
     model = model_of(
         """

@@ -204,9 +204,21 @@ class Registry(Table):
 def test_names_a_class_body_binds_to_methods_are_methods_with_their_parameters():
     model = analyze_source(ALIASES, "aliases.py", "aliases")
     table = {m.name: m for m in model.classes["Table"].methods}
-    assert [p.name for p in table["get"].params] == ["key", "default", "prefix"]
+    assert [p.name.lstrip("/") for p in table["get"].params] == ["key", "default", "prefix"]
     assert [p.name for p in table["put"].params] == ["key", "value"]
     assert [m.name for m in model.classes["Registry"].methods] == ["register"]
+
+
+def test_a_name_bound_to_a_special_method_takes_its_parameters_by_position():
+    """mypy reads ``__getitem__``'s parameters as positional-only under any name
+    (pytutils' ``tree.get([], namespace=-1)``: "Unexpected keyword argument"); the aliased
+    method's own parameters are completed (types inferred) as a ``def`` of that name is."""
+    model = analyze_source(ALIASES, "aliases.py", "aliases")
+    table = {m.name: m for m in model.classes["Table"].methods}
+    assert [p.name for p in table["get"].params] == ["/key", "/default", "/prefix"]
+    assert str(table["get"].params[2].type) == "str"  # prefix + key, default ""
+    registry = model.classes["Registry"].methods[0]
+    assert [p.name for p in registry.params] == ["key", "value"]
 
 
 def test_target_descriptions_name_the_condition():

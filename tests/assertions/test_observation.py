@@ -87,3 +87,30 @@ def test_a_returned_time_zone_is_asserted_so_its_test_is_kept(write_project):
     written = output.read_text()
     assert "timezone" in written and "== " in written
     assert summary.numbers.covered == summary.numbers.total == 2
+
+
+def test_a_naive_datetime_is_written_so_strict_linters_take_it():
+    """``datetime.datetime(2010, 1, 1, 0, 0)`` is ruff's DTZ001 (so is ``tzinfo=None``); a
+    naive value that the test needs (``format_datetime`` of one gives "-0000") is built from
+    its ISO text instead; an aware one keeps its constructor call."""
+    naive = datetime.datetime(2010, 1, 1, 0, 0)
+    text = literal(naive)
+    assert text == 'datetime.datetime.fromisoformat("2010-01-01T00:00:00")'
+    assert eval(text, {"datetime": datetime}) == naive  # noqa: S307 (our own literal)
+    aware = datetime.datetime(2010, 1, 1, 12, 30, 5, 7, tzinfo=datetime.UTC)
+    assert literal(aware) == repr(aware)
+    moment = datetime.datetime(999, 12, 31, 23, 59, 59, 250)
+    assert eval(literal(moment) or "", {"datetime": datetime}) == moment  # noqa: S307
+
+
+def test_a_naive_datetime_has_its_iso_literal_under_the_workers_watching_class(monkeypatch):
+    """The worker puts a clock-watching subclass in ``datetime.datetime`` (worker.entropy);
+    the datetimes the code makes are of the real class and keep the linted spelling."""
+    real = datetime.datetime
+
+    class Watching(real):
+        pass
+
+    monkeypatch.setattr(datetime, "datetime", Watching)
+    text = literal(real(2010, 1, 1, 0, 0))
+    assert text == 'datetime.datetime.fromisoformat("2010-01-01T00:00:00")'

@@ -10,38 +10,41 @@ from miogen.analysis.module import analyze_source
 from miogen.testcase.sampling import TestFactory
 
 SUBJECT = """
-import ast
-from ast import Constant, Import, ImportFrom
+import types
+from email.message import Message
+from email.policy import Policy
 from typing import Hashable, Optional, Type, Union
 
-Imported = Union[Import, ImportFrom]
+Mail = Union[Message, Policy]
 
 
 class Shape:
     pass
 
 
-def const_kind(node: ast.expr) -> str:
-    return type(node).__name__
+def const_kind(node: types.ModuleType) -> str:
+    return node.__name__
 
 
 class Visitor:
     def __init__(self, root: str) -> None:
         self.root = root
 
-    def visit_constant(self, node: Constant) -> str:
-        return repr(node.value)
+    def visit_constant(self, node: Message) -> str:
+        return repr(node)
 
-    def imports(self, node: "Imported") -> int:
-        return len(node.names)
+    def imports(self, node: "Mail") -> int:
+        return len(repr(node))
 
-    def register(self, kind: Type[Shape]) -> None:
+    def register(self, kind: Type[Policy]) -> None:
         self.kind = kind
 
     def key(self, value: Hashable) -> int:
         return hash(value)
 
-    def describe(self, depth: int, node: Optional[Constant] = None, at: ast.AST = None) -> str:
+    def describe(
+        self, depth: int, node: Optional[Message] = None, at: types.ModuleType = None
+    ) -> str:
         return self.root * depth
 """
 

@@ -37,6 +37,26 @@ from miogen.common.syntax import parse
 
 ReadSignature = Callable[[FunctionNode, TypeReader, str], Signature]
 Analyse = Callable[[Path, str], dict[str, ClassModel]]
+# Special methods whose parameters mypy reads as positional-only (mypy.sharedparse's
+# MAGIC_METHODS_POS_ARGS_ONLY: every special method but those that take keywords).
+MAGIC_POSITIONAL = frozenset(
+    {
+        "__abs__", "__complex__", "__contains__", "__buffer__", "__del__", "__delattr__",
+        "__delitem__", "__enter__", "__exit__", "__float__", "__getattr__",
+        "__getattribute__", "__getitem__", "__hex__", "__int__", "__invert__", "__iter__",
+        "__len__", "__long__", "__neg__", "__oct__", "__pos__", "__release_buffer__",
+        "__repr__", "__reversed__", "__setitem__", "__str__",
+    }
+    | {
+        f"__{name}__"
+        for name in (
+            "add and divmod eq floordiv ge gt iadd iand idiv ifloordiv ilshift imatmul imod "
+            "imul ior ipow irshift isub itruediv ixor le lshift lt matmul mod mul ne or pow "
+            "radd rand rdiv rfloordiv rlshift rmatmul rmod rmul ror rpow rrshift rshift rsub "
+            "rtruediv rxor sub truediv xor"
+        ).split()
+    }
+)  # fmt: skip
 MAX_PACKAGE_FILES = 20  # sibling modules read for the classes a module imports
 
 
@@ -63,6 +83,7 @@ def complete_model(
     checked = {cls.name: cls for cls in spelled.values()}
     known = {**checked, **known}
     aliases = {
+        **_generic_aliases(tree),  # ``_I = Union[Import, ImportFrom]``, read again with all names
         **package_aliases(tree, location),
         **type_names.type_aliases(tree),
         **binding_aliases(tree),
@@ -97,6 +118,20 @@ def complete_model(
     return {**completed, **imported, **checked}, functions
 
 
+def _generic_aliases(tree: ast.Module) -> dict[str, ast.expr]:
+    """Module-level ``Name = Union[...]`` / ``Name = A | B``: the first reading of signatures
+    has them (analysis.module), but not the names that the full reader knows (``ast`` nodes,
+    classes imported from the package)."""
+    return {
+        node.targets[0].id: node.value
+        for node in tree.body
+        if isinstance(node, ast.Assign)
+        and len(node.targets) == 1
+        and isinstance(node.targets[0], ast.Name)
+        and isinstance(node.value, ast.Subscript | ast.BinOp)
+    }
+
+
 def _function_node(tree: ast.Module, name: str) -> FunctionNode | None:
     """The definition that counts: the last one (``@overload`` stubs come before it)."""
     found = None
@@ -121,7 +156,8 @@ def _complete_class(
         found = _defined(node, nodes, constructor.name)
         constructor = _complete_signature(constructor, found, facts, cls.name)
     methods = tuple(
-        _complete_signature(m, _defined(node, nodes, m.name), facts, cls.name) for m in cls.methods
+        _complete_signature(m, _method_node(node, nodes, m.name), facts, cls.name)
+        for m in cls.methods
     )
     special = tuple(_special(cls.name, node, nodes, facts, read_signature))
     return replace(cls, constructor=constructor, methods=methods, special=special)
@@ -196,6 +232,29 @@ def _defined(node: ast.ClassDef, nodes: dict[str, ast.ClassDef], name: str) -> F
                 found = item
         if found is not None:
             return found
+    return None
+
+
+def _method_node(
+    node: ast.ClassDef, nodes: dict[str, ast.ClassDef], name: str
+) -> FunctionNode | None:
+    """The definition of a method, or of the method a class body binds the name to (``get =
+    __getitem__``, ``register = Tree.__setitem__``)."""
+    found = _defined(node, nodes, name)
+    if found is not None:
+        return found
+    for owner in _lineage(node, nodes):
+        for item in owner.body:
+            if not (isinstance(item, ast.Assign) and len(item.targets) == 1):
+                continue
+            target, value = item.targets[0], item.value
+            if not (isinstance(target, ast.Name) and target.id == name):
+                continue
+            if isinstance(value, ast.Name) and value.id != name:
+                return _defined(owner, nodes, value.id)
+            if isinstance(value, ast.Attribute) and isinstance(value.value, ast.Name):
+                if value.value.id in nodes:
+                    return _defined(nodes[value.value.id], nodes, value.attr)
     return None
 
 
@@ -400,6 +459,10 @@ def _complete_signature(
         return signature
     arguments = node.args
     positional_only = {a.arg for a in arguments.posonlyargs} | _dunder_positional(signature)
+    if node.name in MAGIC_POSITIONAL and signature.name != node.name:
+        # ``get = __getitem__``: mypy reads a special method's parameters as positional-only
+        # (but those of __init__, __new__, __call__, ...), under any name the class gives it
+        positional_only |= {a.arg for a in arguments.args}
     if arguments.vararg is not None:  # what comes before *args can only be passed by position
         positional_only |= {a.arg for a in arguments.args}
     annotations = {
@@ -412,8 +475,11 @@ def _complete_signature(
         if parameter.name.startswith("_") and parameter.has_default:
             continue
         spec = parameter.type
-        if spec == ANY and parameter.name in annotations:  # a class imported from the package
-            spec = facts.reader.read(annotations[parameter.name])
+        if _holds_any(spec) and parameter.name in annotations:
+            # a class, or an alias of a stdlib type, imported from the package, also inside
+            # ``Optional[Date]`` (``from .zeitgeist import Date``), which read as union[any, none]
+            reread = facts.reader.read(annotations[parameter.name])
+            spec = reread if spec == ANY or not _holds_any(reread) else spec
         annotated = parameter.annotated
         unread = spec == ANY  # the annotation (if any) says nothing the sampler can build
         if spec == ANY:
@@ -463,6 +529,14 @@ def _names_any(annotation: ast.expr | None) -> bool:
     if isinstance(annotation, ast.Attribute):
         return annotation.attr == "Any"
     return isinstance(annotation, ast.Name) and annotation.id == "Any"
+
+
+def _holds_any(spec: TypeSpec) -> bool:
+    """Whether ``spec`` is ``any`` or has one among its members, items or parameters."""
+    if spec == ANY:
+        return True
+    inner = (*spec.args, *((spec.returns,) if spec.returns is not None else ()))
+    return any(_holds_any(item) for item in inner)
 
 
 def _dunder_positional(signature: Signature) -> set[str]:

@@ -295,7 +295,7 @@ def _sibling_classes(path: Path, module_name: str) -> dict[str, ClassModel]:
     class_nodes = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
     reader = TypeReader(set(class_nodes), _type_aliases(tree))
     classes = {name: _read_class(node, reader, class_nodes) for name, node in class_nodes.items()}
-    return complete_model(tree, classes, {}, _read_signature)[0]
+    return complete_model(tree, classes, {}, _read_signature, (str(path), module_name))[0]
 
 
 def _has_module_state(tree: ast.Module, walked: Survey | None) -> bool:

@@ -1,5 +1,7 @@
 """Annotations that name what the sampler cannot build: a class of another module it does not
-know (``ast.Constant``, ``types.ModuleType``), or a class object (``type[RenderType]``).
+know (``types.ModuleType``, ``email.message.Message``), or a class object of a class it does not
+know. (The ``ast`` module's nodes and ``type[C]`` of a class the module has are built:
+testcase.ast_nodes, analysis.typespec; such annotations read as a type and are not opaque.)
 
 Such a parameter reads as ``any``, and the values drawn for it (a string, a bool, a list) type
 check nowhere: mypy refuses every call so written. A call that must pass one is left out; one

@@ -57,8 +57,9 @@ class TypeSpec:
     """A type as the sampler sees it: a kind, arguments, and a name for user classes.
 
     kinds: int float str bool bytes complex none any list set dict tuple union class literal
-    stdlib callable iterator. ``tuple`` with ``variadic=True`` is ``tuple[X, ...]``; ``literal`` keeps its
-    values in ``values``; ``stdlib`` names its type in ``name`` ("datetime.date", see
+    stdlib callable iterator classobject. ``classobject`` is a class itself (``type[Shape]``),
+    named in ``name`` as a ``class`` is. ``tuple`` with ``variadic=True`` is
+    ``tuple[X, ...]``; ``literal`` keeps its values in ``values``; ``stdlib`` names its type in ``name`` ("datetime.date", see
     STDLIB_TYPES); ``callable`` has its parameters' types in ``args``, or ``variadic=True`` when
     their number is unknown, and the type it returns in ``returns`` (None: not said); ``iterator`` (the result of a generator function, whose body runs
     only as it is iterated) has its elements' type in ``args``.
@@ -74,6 +75,8 @@ class TypeSpec:
     def __str__(self) -> str:
         if self.kind in ("class", "stdlib"):
             return self.name
+        if self.kind == "classobject":
+            return f"type[{self.name}]"
         if self.kind == "literal":
             return f"Literal{list(self.values)}"
         if self.args:
@@ -146,6 +149,8 @@ class TypeReader:
             qualified = f"{node.value.id}.{node.attr}"  # ``decimal.Decimal``: the stdlib's own,
             if STDLIB_TYPES.get(node.attr) == qualified:  # whatever the module names Decimal
                 return TypeSpec("stdlib", name=qualified)
+            if node.value.id == "ast" and is_node_class(node.attr):  # ``ast.expr``: a node
+                return TypeSpec("stdlib", name=qualified)  # (testcase.ast_nodes)
         name = _name_of(node)
         if name is None:
             return ANY
@@ -183,6 +188,8 @@ class TypeReader:
             return self._read(items[0])
         if base in CALLABLE_NAMES:
             return self._read_callable(items)
+        if base in ("type", "Type"):
+            return self._read_class_object(items[0])
         kind = _ALIASES.get(base, base)
         if kind == "tuple":
             variadic = (
@@ -193,6 +200,15 @@ class TypeReader:
         if kind in ("list", "set", "dict"):
             return TypeSpec(kind, tuple(self._read(i) for i in items))
         return self._read_name(base)
+
+    def _read_class_object(self, item: ast.expr) -> TypeSpec:
+        """``type[Shape]``: the class itself (``classobject``, named as a class is), or a union
+        of such for ``type[A | B]``; ``any`` when a member is not a class the sampler knows."""
+        read = self._read(item)
+        members = read.args if read.kind == "union" else (read,)
+        if not members or any(m.kind != "class" for m in members):
+            return ANY
+        return union([TypeSpec("classobject", name=m.name) for m in members])
 
     def _read_callable(self, items: list[ast.expr]) -> TypeSpec:
         """``Callable[[int, str], bool]``: the parameters' types and the result's (``returns``);
@@ -208,13 +224,24 @@ class TypeReader:
 _TYPE_MODULES = frozenset({"datetime", "decimal", "fractions", "pathlib", "re", "uuid", "typing"})
 
 
+def is_node_class(name: str) -> bool:
+    """Whether ``name`` is a class of the ``ast`` module (``expr``, ``Constant``, ``AST``)."""
+    found = getattr(ast, name, None)
+    return isinstance(found, type) and issubclass(found, ast.AST)
+
+
 def binding_aliases(tree: ast.Module) -> dict[str, ast.expr]:
     """Type names a module binds to other names: ``from datetime import date as Date``, and
-    ``Amount = Decimal`` or ``Day = datetime.date`` when the right side is a type name."""
+    ``Amount = Decimal`` or ``Day = datetime.date`` when the right side is a type name; the
+    ``ast`` module's classes it imports by name (``from ast import expr``: ``ast.expr``)."""
     aliases: dict[str, ast.expr] = {}
     for b in top_level(tree, FROM, ASSIGN):
         if b.kind == FROM:
-            if b.module in _TYPE_MODULES and not b.level and b.name != b.original:
+            if b.module == "ast" and not b.level:
+                if is_node_class(b.original):
+                    qualified = ast.Attribute(ast.Name("ast", ast.Load()), b.original, ast.Load())
+                    aliases[b.name] = qualified
+            elif b.module in _TYPE_MODULES and not b.level and b.name != b.original:
                 aliases[b.name] = ast.Name(b.original, ast.Load())
         elif b.sole and b.value is not None and _names_a_type(b.value):
             aliases[b.name] = b.value

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import datetime
 import decimal
 import fractions
@@ -12,11 +13,14 @@ import uuid
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from miogen.testcase import ast_nodes
+
 MAX_LITERAL = 200  # characters: longer values are not asserted literally
 MAX_INT_BITS = 700  # an int of more bits has more than MAX_LITERAL digits
 # Bound at import: the worker later puts a clock-watching subclass in ``datetime.datetime``
 # (worker/entropy.py) whose objects are of the real class.
 _DATES = (datetime.date, datetime.datetime, datetime.time, datetime.timedelta, datetime.timezone)
+_DATETIME = datetime.datetime
 
 ObservationKind = Literal[
     "equals", "approx", "nan", "raises", "is_none", "attribute", "isinstance", "length", "callable"
@@ -64,6 +68,8 @@ def input_literal(value: object) -> str | None:
     """
     if isinstance(value, decimal.Decimal) and type(value) is decimal.Decimal and value.is_nan():
         return f"decimal.Decimal({quoted(str(value))})"
+    if isinstance(value, ast.AST):  # built by its constructor; never asserted (by identity)
+        return ast_nodes.literal(value)
     return literal(value)
 
 
@@ -153,6 +159,11 @@ def quoted(value: str | bytes) -> str:
 def stdlib_literal(value: object) -> str | None:
     """The constructor call that rebuilds a stdlib value: ``datetime.date(2024, 2, 29)``."""
     kind = type(value)
+    if isinstance(value, _DATETIME) and kind is _DATETIME:
+        if value.tzinfo is None and not value.fold:
+            # naive on purpose (the code reads it as local time), written as linters take it:
+            # ruff's DTZ001 flags ``datetime(2010, 1, 1)`` and ``tzinfo=None`` alike
+            return f'datetime.datetime.fromisoformat("{value.isoformat()}")'
     if kind in _DATES:
         return repr(value)  # datetime.timezone.utc, not datetime.UTC: every Python has it
     if isinstance(value, decimal.Decimal):

@@ -175,7 +175,7 @@ def _inlined(statement: Statement, uses: int, expression: str) -> bool:
 def _module_names(test: TestCase) -> set[str]:
     found = set()
     for statement in test:
-        if statement.kind in ("construct", "call", "enum") and not statement.value:
+        if statement.kind in ("construct", "call", "enum", "class") and not statement.value:
             found.add(statement.name.split(".")[0])
         elif statement.kind == "callable" and statement.value == "module":
             found.add(statement.name)
@@ -224,7 +224,7 @@ def _expression(statement: Statement, names: dict[int, str], rendered: RenderedT
         # A key written twice keeps its last value, as the dict the test ran with did.
         pairs = dict(zip(items[::2], items[1::2], strict=False))
         return "{" + ", ".join(f"{k}: {v}" for k, v in pairs.items()) + "}"
-    if kind == "enum":
+    if kind in ("enum", "class"):
         return statement.name
     if kind == "property":
         return f"{names[statement.receiver]}.{statement.name}"
@@ -476,7 +476,7 @@ def _context_lines(
 
 _MODULES = frozenset(
     {"datetime", "decimal", "fractions", "pathlib", "re", "uuid", "math", "operator", "zoneinfo"}
-    | {"copy"}
+    | {"copy", "ast"}
 )
 
 
@@ -535,5 +535,5 @@ def _origin_imports(test: TestCase) -> set[str]:
         if s.name.startswith(f"{s.value}.")
         else f"from {s.value} import {s.name.split('.')[0]}"
         for s in test
-        if s.kind in ("construct", "enum", "call") and isinstance(s.value, str) and s.value
+        if s.kind in ("construct", "enum", "call", "class") and isinstance(s.value, str) and s.value
     }

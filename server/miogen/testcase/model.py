@@ -24,8 +24,9 @@ class Statement:
     (on the statement ``receiver``), ``operator`` (a special method such as "__add__" on the
     ``receiver``, written as its syntax), ``assign`` (a property setter: ``receiver.name = v``),
     ``callable`` (a function passed as a value: ``name`` is its text, ``value`` says "builtin",
-    "lambda" or "module", see testcase.callables). For ``construct`` and ``enum`` of a class
-    imported from another module of the package, ``value`` is that module.
+    "lambda" or "module", see testcase.callables), ``class`` (a class itself, for ``type[C]``:
+    ``name`` is the class). For ``construct`` and ``enum`` of a class
+    (and ``class``) imported from another module of the package, ``value`` is that module.
     ``args`` are (parameter name, statement index) pairs; the name is "" for collection elements;
     names starting with "/" (positional-only) or "*" (elements of ``*args``) go by position.
     """

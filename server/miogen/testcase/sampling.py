@@ -378,6 +378,11 @@ class TestFactory:
             return self._literal(statements, stdlib_values.sample(spec.name, rng, self.pool))
         if kind == "callable":
             return self._callable(statements, spec, rng)
+        if kind == "classobject" and spec.name in self.model.classes:
+            # ``type[RenderType]``: the class itself, imported from where it is defined
+            module = self.model.classes[spec.name].module or None
+            statements.append(Statement("class", spec.name, value=module))
+            return len(statements) - 1
         if kind == "literal":
             return self._literal(statements, rng.choice(spec.values))
         if kind in ("list", "set", "tuple", "dict"):
@@ -403,7 +408,9 @@ class TestFactory:
     def _instance(
         self, statements: list[Statement], name: str, rng: random.Random, depth: int
     ) -> int:
-        cls = self.model.classes[name]
+        cls = self.model.classes.get(name)
+        if cls is None:  # a class of another module that a class imported from it names
+            return self._literal(statements, None)  # (pypara's Currency(type: CurrencyType))
         if cls.enum_members:
             member = rng.choice(cls.enum_members)
             statements.append(Statement("enum", f"{name}.{member}", value=cls.module or None))

@@ -9,6 +9,7 @@ of the module's patterns (``ConstantPool.patterns``) matched against a string it
 
 from __future__ import annotations
 
+import ast
 import calendar
 import datetime
 import decimal
@@ -22,6 +23,7 @@ from typing import Any
 
 from miogen.analysis import regexes
 from miogen.analysis.model import ConstantPool
+from miogen.testcase import ast_nodes
 
 DAY_STEPS = (1, 1, 7, 30, 365)
 NAMES = {
@@ -41,11 +43,14 @@ SAMPLE_PATTERNS = (r"\d+", r"[a-z]+", r"^\w+@\w+\.\w+$", r"a.c", r"(ab)*")
 
 
 def is_stdlib_value(value: object) -> bool:
-    return type(value) in NAMES
+    return type(value) in NAMES or isinstance(value, ast.AST)
 
 
 def sample(name: str, rng: random.Random, pool: ConstantPool) -> object:
-    """A value of the named type ("datetime.date", ...), sometimes built from the pool."""
+    """A value of the named type ("datetime.date", ...), sometimes built from the pool; a
+    syntax tree node for "ast.expr" and the like (testcase.ast_nodes), None if none is one."""
+    if name.startswith("ast."):
+        return ast_nodes.sample(name, rng)
     return _SAMPLERS[name](rng, pool)
 
 
@@ -157,6 +162,8 @@ _SAMPLERS: dict[str, Callable[[random.Random, ConstantPool], Any]] = {
 def mutate(value: Any, rng: random.Random, pool: ConstantPool) -> object:
     """A neighbour of ``value``: a day or a month away, one more digit, one more part."""
     kind = type(value)
+    if isinstance(value, ast.AST):  # another node of its class
+        return ast_nodes.sample(f"ast.{kind.__name__}", rng)
     try:
         if kind is datetime.date or kind is datetime.datetime:
             step = rng.choice(DAY_STEPS) * rng.choice((-1, 1))
@@ -189,11 +196,16 @@ def key(value: Any) -> object:
     but they read apart; a match is its pattern and string)."""
     if isinstance(value, re.Match):
         return (value.re.pattern, value.re.flags, value.string)
+    if isinstance(value, ast.AST):  # its repr has its address
+        return ast.dump(value)
     return repr(value)
 
 
 def encode(value: Any) -> dict[str, object] | None:
     """A JSON form for a stdlib value, or None when ``value`` is not one."""
+    if isinstance(value, ast.AST):
+        origin = ast_nodes.encode(value)
+        return None if origin is None else {"stdlib": "ast", "data": origin}
     name = NAMES.get(type(value))
     if name is None:
         return None
@@ -212,6 +224,8 @@ def encode(value: Any) -> dict[str, object] | None:
 
 def decode(data: dict[str, Any]) -> object:
     name, payload = data["stdlib"], data["data"]
+    if name == "ast":
+        return ast_nodes.decode(payload)
     if name == "datetime.timedelta":
         return datetime.timedelta(*payload)
     if name == "re.Pattern":

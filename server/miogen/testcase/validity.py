@@ -21,6 +21,8 @@ def still_valid(factory: TestFactory, test: TestCase) -> bool:
             signature = _signature(factory, statement)
             if signature is None or not _arguments_fit(statement, signature):
                 return False
+        if statement.kind == "class" and statement.name not in factory.model.classes:
+            return False
         if statement.kind == "enum":
             cls_name, _, member = statement.name.partition(".")
             cls = factory.model.classes.get(cls_name)

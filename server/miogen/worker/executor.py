@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import collections
 import copy
 import dis
@@ -200,6 +201,8 @@ class Executor:
     def _execute(self, statement: Statement, values: list[object]) -> object:
         kind = statement.kind
         if kind == "value":
+            if isinstance(statement.value, ast.AST):  # a fresh copy: the code may change it
+                return copy.deepcopy(statement.value)
             return statement.value
         if kind in ("list", "tuple", "set"):
             items = [values[i] for _, i in statement.args]
@@ -207,7 +210,7 @@ class Executor:
         if kind == "dict":
             items = [values[i] for _, i in statement.args]
             return dict(zip(items[::2], items[1::2], strict=False))
-        if kind == "enum":
+        if kind in ("enum", "class"):
             return self.resolve(statement.name)
         if kind == "property":
             return getattr(values[statement.receiver], statement.name)
