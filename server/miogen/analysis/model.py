@@ -61,6 +61,9 @@ class ClassModel:
     # analysis.special) and property setters (kind "setter").
     special: tuple[Signature, ...] = ()
     module: str = ""  # where a class of the package was imported from; "" for the module's own
+    # Generic in a type parameter (``class Box(Generic[T])``, ``class Box[T]``): a checker
+    # infers ``Box(...)``'s type argument from what it is given (nothing from an empty list).
+    generic: bool = False
 
 
 @dataclass(frozen=True, slots=True)
