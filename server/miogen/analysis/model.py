@@ -46,6 +46,9 @@ class Signature:
     line: int
     # function | method | static | classmethod | property | constructor | operator | setter
     kind: str = "function"
+    # Declared by ``@overload`` stubs: a checker matches a function passed as a value to a
+    # ``Callable`` parameter against none of them (analysis.overloads).
+    overloaded: bool = False
 
 
 @dataclass(frozen=True, slots=True)

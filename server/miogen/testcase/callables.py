@@ -168,7 +168,10 @@ def function_fits(function: Signature, spec: TypeSpec) -> bool:
     """Whether the module's ``function`` can be passed for a parameter of callable type
     ``spec``: it can be called with that many positional arguments (one, when unknown), takes
     each argument's type where it says a type, and gives what ``spec`` asks for (an unsaid
-    result fits: mypy reads it as Any)."""
+    result fits: mypy reads it as Any). An overloaded function does not fit: mypy infers
+    no ``TypeVar`` of the parameter from one ("incompatible type overloaded function")."""
+    if function.overloaded:
+        return False
     starred = any(p.name.startswith("*") for p in function.params)
     positional = [p for p in function.params if not p.keyword_only and p.name[:1] != "*"]
     required = sum(1 for p in positional if not p.has_default)
