@@ -49,6 +49,10 @@ class Signature:
     # Declared by ``@overload`` stubs: a checker matches a function passed as a value to a
     # ``Callable`` parameter against none of them (analysis.overloads).
     overloaded: bool = False
+    # The keyword-only parameters each ``@overload`` stub requires, when the stubs differ by
+    # them (``split_by(..., *, criterion)`` / ``(..., *, separator)``): a call passing none of
+    # these sets of them matches no stub (mypy: call-overload). () when not so declared.
+    overload_keywords: tuple[frozenset[str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
