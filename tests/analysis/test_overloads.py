@@ -3,7 +3,13 @@ stubs say (analysis.overloads)."""
 
 from __future__ import annotations
 
+from emit.strict_checks import strict_mypy
 from miogen.analysis.module import analyze_source
+from miogen.emit.render import render_test
+from miogen.testcase import callables
+from miogen.testcase.calling import mistyped
+from miogen.testcase.model import Statement
+from miogen.testcase.sampling import TestFactory
 
 OVERLOADED = """
 from typing import Callable, Iterable, Iterator, TypeVar, overload
@@ -90,13 +96,6 @@ def test_keyword_only_parameters_take_their_stubs_types_and_sets(tmp_path) -> No
     takes its stub's type (``key`` a ``Callable[[A], bool]``: no identity lambda fits), and a
     call passing neither (the code raises on it on purpose) or both is written with
     ``# type: ignore[call-overload]``, the one error mypy gives it."""
-    from emit.strict_checks import strict_mypy
-    from miogen.emit.render import render_test
-    from miogen.testcase import callables
-    from miogen.testcase.calling import mistyped
-    from miogen.testcase.model import Statement
-    from miogen.testcase.sampling import TestFactory
-
     model = analyze_source(SPLIT, "splits.py", "splits")
     split = model.functions["split"]
     key = next(p for p in split.params if p.name == "key")
