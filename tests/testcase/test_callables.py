@@ -260,3 +260,43 @@ def test_an_overloaded_module_function_is_not_passed_as_a_callable(tmp_path: Pat
     )
     errors = strict_mypy(test_file)
     assert errors and all(":7:" in error for error in errors), errors  # split's line only
+
+
+FOLDS = """
+from typing import Callable, Iterable, Iterator, TypeVar
+
+A = TypeVar("A")
+B = TypeVar("B")
+
+
+def fold(func: Callable[[B, A], B], items: Iterable[A], initial: B) -> B:
+    for item in items:
+        initial = func(initial, item)
+    return initial
+
+
+def take(n: int, items: Iterable[A]) -> Iterator[A]:
+    return iter(list(items)[:n])
+
+
+def add(total: int, item: int) -> int:
+    return total + item
+"""
+
+
+def test_a_fold_s_function_gives_what_it_takes_first(tmp_path: Path):
+    """``fold(take, ...)`` for ``Callable[[B, A], B]``: the result goes back in as the first
+    argument, so ``take`` (an int in, an iterator out) does not fit, ``add`` does."""
+    model = analyze_source(FOLDS, "subject.py", "subject")
+    spec = model.functions["fold"].params[0].type
+    assert not callables.function_fits(model.functions["take"], spec)
+    assert callables.function_fits(model.functions["add"], spec)
+    (tmp_path / "subject.py").write_text(FOLDS)
+    test_file = tmp_path / "test_subject.py"
+    test_file.write_text(
+        "import subject\n\n\ndef test_calls():\n"
+        "    assert subject.fold(subject.add, [1], 0) == 1\n"
+        "    assert subject.fold(subject.take, [1], 0)\n"
+    )
+    errors = strict_mypy(test_file)
+    assert errors and all(":6:" in error for error in errors), errors  # take's line only

@@ -183,7 +183,22 @@ def function_fits(function: Signature, spec: TypeSpec) -> bool:
     for argument, parameter in zip(spec.args, positional, strict=False):
         if parameter.annotated and not accepts(parameter.type, argument):
             return False
+    if _fold_like(spec) and positional and positional[0].annotated:
+        # ``Callable[[B, A], B]`` (``scanl``'s): the result is passed back as the first
+        # argument, so it must be of that type (``take(n: int, ...) -> Iterator`` is not).
+        return accepts(positional[0].type, function.returns)
     return accepts(spec.returns, function.returns)
+
+
+def _fold_like(spec: TypeSpec) -> bool:
+    """Two or more arguments and the result all of open types (``TypeVar``s, read as any):
+    a fold's ``Callable[[B, A], B]`` or ``Callable[[A, A], A]``."""
+    return (
+        len(spec.args) >= 2
+        and spec.returns is not None
+        and spec.returns.kind == "any"
+        and all(a.kind == "any" for a in spec.args)
+    )
 
 
 def accepts(expected: TypeSpec | None, actual: TypeSpec) -> bool:
