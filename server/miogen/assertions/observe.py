@@ -18,6 +18,7 @@ from miogen.analysis.model import Signature
 from miogen.assertions.drawn import TYPE_RUNS, agreed_types, checks_types, typed_in_all
 from miogen.assertions.observation import Observation, literal, quoted
 from miogen.common.syntax import parse
+from miogen.testcase.callables import misfed
 from miogen.testcase.calling import off_type
 from miogen.testcase.model import CALLS, Statement, TestCase, has_value
 from miogen.worker.executor import Execution, Executor
@@ -107,11 +108,14 @@ def unmeant_raise(
     or inferred type, testcase.calling.off_type). Such a test checks what the interpreter does
     with a wrong-typed value, which changes between versions (3.11's ``random.seed`` refuses
     an object 3.10 hashed): it is not kept as a raises-test. Wrong types the project's code
-    raises on itself, on purpose (``raise TypeError(...)`` after an ``isinstance``), stay."""
+    raises on itself, on purpose (``raise TypeError(...)`` after an ``isinstance``), stay.
+    So is a raise of a catalogue function given items it cannot take (callables.misfed)."""
     at = observed.raised_at
     if at is None or observed.raised_by_project or not observed.stable:
         return False
     statement = observed.test[at]
+    if statement.kind in CALLS and misfed(statement, observed.test):
+        return True
     signature = signature_of(statement) if statement.kind in CALLS else None
     return signature is not None and off_type(statement, observed.test, signature)
 

@@ -20,6 +20,7 @@ from typing import Any
 
 from miogen.analysis.model import Signature
 from miogen.analysis.typespec import TypeSpec
+from miogen.testcase.model import Statement, TestCase
 
 # Texts by number of parameters; each makes some code paths differ (truthy or not, raises on
 # some inputs, changes types).
@@ -270,3 +271,37 @@ def resolve(text: str, source: str, module_lookup: Callable[[str], object]) -> o
     for part in text.split("."):
         value = getattr(value, part)
     return value
+
+
+_COLLECTION_KINDS = frozenset({"list", "tuple", "set"})
+
+
+def misfed(statement: Statement, test: TestCase) -> bool:
+    """Whether the call passes a catalogue function together with a collection holding a
+    value that function cannot take: ``scanr(lambda a, b: a * b, [None, ""])``, ``scanl(min,
+    ["", 0])``. The function's parameters and the items are of one ``TypeVar`` to a type
+    checker (both read as any here), so such a call fails it; what raises is the interpreter
+    on the lambda's operands, not the project."""
+    shapes = [
+        SHAPES[test[i].name]
+        for _, i in statement.args
+        if test[i].kind == "callable" and test[i].name in SHAPES
+    ]
+    shapes = [shape for shape in shapes if shape.takes is not None]
+    if not shapes:
+        return False
+    for _, index in statement.args:
+        collection = test[index]
+        if collection.kind not in _COLLECTION_KINDS:
+            continue
+        items = [test[i] for _, i in collection.args]
+        kinds = {_kind_of(item.value) for item in items if item.kind == "value"}
+        if any(item.kind != "value" for item in items):
+            kinds.add("object")
+        for shape in shapes:
+            takes = shape.takes or frozenset()
+            if not kinds <= takes:
+                return True
+            if shape.same and len({"number" if k in _NUMBERS else k for k in kinds}) > 1:
+                return True
+    return False
