@@ -300,3 +300,23 @@ def test_a_fold_s_function_gives_what_it_takes_first(tmp_path: Path):
     )
     errors = strict_mypy(test_file)
     assert errors and all(":6:" in error for error in errors), errors  # take's line only
+
+
+def test_a_callable_of_open_types_gets_a_function_taking_anything(tmp_path: Path):
+    """``scan(func: Callable[[A, A], A], items: List[A])``: the items are drawn of any kind,
+    and ``[0, ""]`` is a list of ``object`` to mypy, on which ``lambda a, b: a * b`` and
+    ``min`` fail it (and ``0 * ""`` runs); ``lambda a, _: a`` takes anything."""
+    model = analyze_source(FOLDS, "subject.py", "subject")
+    spec = model.functions["fold"].params[0].type
+    offered = callables.choices(spec)
+    assert "lambda a, _: a" in offered
+    assert not {"lambda a, b: a * b", "lambda a, b: a + b", "min", "max"} & set(offered)
+    (tmp_path / "subject.py").write_text(FOLDS)
+    test_file = tmp_path / "test_subject.py"
+    test_file.write_text(
+        "import subject\n\n\ndef test_calls():\n"
+        '    assert subject.fold(lambda a, _: a, [0, ""], 0) == 0\n'
+        '    assert subject.fold(lambda a, b: a * b, [0, ""], 0) == ""\n'
+    )
+    errors = strict_mypy(test_file)
+    assert errors and all(":6:" in error for error in errors), errors  # a * b's line only

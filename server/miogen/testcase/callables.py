@@ -148,6 +148,11 @@ def fits(text: str, spec: TypeSpec) -> bool:
         return False
     if shape.takes is not None and not all(_of_kinds(a, shape.takes) for a in arguments):
         return False
+    if shape.takes is not None and not spec.variadic and _open(spec):
+        # ``Callable[[A, A], A]`` of ``scanl(func, items: Iterable[A])``: the items are of
+        # that ``TypeVar`` too, drawn of any kind (``[0, ""]``: an ``object`` to mypy, which
+        # refuses ``a * b`` on it); only a function taking anything fits whatever is drawn.
+        return False
     known = [a for a in arguments if a.kind != "any"]
     if shape.same and len(set(known)) > 1:
         return False
@@ -191,15 +196,16 @@ def function_fits(function: Signature, spec: TypeSpec) -> bool:
     return accepts(spec.returns, function.returns)
 
 
+def _open(spec: TypeSpec) -> bool:
+    """Arguments and result all of open types (``TypeVar``s, read as any)."""
+    said = spec.returns is not None and spec.returns.kind == "any"
+    return said and bool(spec.args) and all(a.kind == "any" for a in spec.args)
+
+
 def _fold_like(spec: TypeSpec) -> bool:
     """Two or more arguments and the result all of open types (``TypeVar``s, read as any):
     a fold's ``Callable[[B, A], B]`` or ``Callable[[A, A], A]``."""
-    return (
-        len(spec.args) >= 2
-        and spec.returns is not None
-        and spec.returns.kind == "any"
-        and all(a.kind == "any" for a in spec.args)
-    )
+    return len(spec.args) >= 2 and _open(spec)
 
 
 def accepts(expected: TypeSpec | None, actual: TypeSpec) -> bool:
