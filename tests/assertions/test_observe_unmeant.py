@@ -67,3 +67,44 @@ def test_a_wrong_type_the_project_raises_on_on_purpose_stays(write_module):
 
 def test_a_call_that_does_not_raise_is_not_judged(write_module):
     assert judged(write_module, "pick", "seed", Statement("value", value=7)) == (False, False)
+
+
+FOLDS = """
+from typing import Callable, List, TypeVar
+
+A = TypeVar("A")
+
+
+def scan(func: Callable[[A, A], A], items: List[A]) -> List[A]:
+    if not items:
+        raise ValueError("nothing to scan")
+    totals = [items[0]]
+    for item in items[1:]:
+        totals.append(func(totals[-1], item))
+    return totals
+"""
+
+
+def scanned(write_module, function: str, *items: object) -> tuple[bool, bool]:
+    problem = problem_for(write_module("folds", FOLDS), "scan")
+    values = [Statement("value", value=item) for item in items]
+    test = (
+        Statement("callable", function, value="lambda" if "lambda" in function else "builtin"),
+        *values,
+        Statement("list", args=tuple(("", i + 1) for i in range(len(values)))),
+        Statement("call", "scan", (("func", 0), ("items", len(values) + 1))),
+    )
+    observed = observe(problem.executor, test, "folds")
+    return observed.raised_at == len(test) - 1, unmeant_raise(observed, problem.factory.signature)
+
+
+def test_a_catalogue_function_given_items_it_cannot_take_raises_unmeant(write_module):
+    """``scan(lambda a, b: a * b, [None, "a"])``: the function and the items are of one
+    ``TypeVar`` (mypy refuses the call); the interpreter raises on the lambda's operands."""
+    assert scanned(write_module, "lambda a, b: a * b", None, "a") == (True, True)
+    assert scanned(write_module, "min", "a", 0) == (True, True)  # of one type, not two
+
+
+def test_a_catalogue_function_given_items_it_takes_and_the_project_s_raise_stay(write_module):
+    assert scanned(write_module, "lambda a, b: a * b", 2, 3) == (False, False)
+    assert scanned(write_module, "min") == (True, False)  # the project's ValueError

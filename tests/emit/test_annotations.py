@@ -165,3 +165,56 @@ def test_an_empty_collection_a_generic_call_keeps_a_result_of_is_annotated(tmp_p
     assert "box = Box(items=[])" in text.text
     assert strict_mypy(path) == []
     assert strict_ruff(path) == []
+
+
+GENERIC_CLASS = """
+from typing import Generic, Iterable, Sequence, TypeVar
+
+T = TypeVar("T")
+
+
+class Lazy(Generic[T], Sequence[T]):
+    def __init__(self, iterable: Iterable[T]) -> None:
+        self.items = list(iterable)
+
+    def __getitem__(self, index):
+        return self.items[index]
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+
+class Eager(Lazy[T]):
+    pass
+"""
+
+
+def test_an_empty_collection_a_generic_class_is_built_from_is_annotated(tmp_path: Path):
+    """``lazy = Lazy([])`` of a class generic in ``T``: mypy cannot infer ``T`` from an empty
+    list ("Need type annotation for lazy"); the list is named and typed as its parameter,
+    for a subclass of the module's generic class as well."""
+    model = analyze_source(GENERIC_CLASS, "lazy.py", "lazy")
+    assert model.classes["Lazy"].generic and model.classes["Eager"].generic
+    factory = TestFactory(model, model.unit("Lazy"))
+    generic = {n for n, c in model.classes.items() if c.generic}
+    test = (
+        Statement("list"),
+        Statement("construct", "Lazy", (("iterable", 0),)),
+        Statement("list"),
+        Statement("construct", "Eager", (("iterable", 2),)),
+    )
+    observations = [
+        Observation(1, "attribute", "[]", "items"),
+        Observation(3, "attribute", "[]", "items"),
+    ]
+    rendered = render_test(test, observations, "test_it", set(), {}, factory.signature, generic)
+    (tmp_path / "lazy.py").write_text(GENERIC_CLASS)
+    imports = sorted(rendered.extra_imports) + [
+        f"from lazy import {', '.join(sorted(rendered.imports))}"
+    ]
+    text = merge_tests(None, imports, [GeneratedTest("test_it", rendered.source)], style=Style())
+    path = tmp_path / "test_lazy.py"
+    path.write_text(text.text)
+    assert "iterable: list[Any] = []" in text.text, text.text
+    assert strict_mypy(path) == [], text.text
+    assert strict_ruff(path) == []

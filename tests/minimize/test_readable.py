@@ -332,3 +332,47 @@ def test_a_bool_among_untyped_starred_arguments_becomes_a_number(write_module):
     shrunk = shrinker.shrink(ReducedTest(test, covered)).test
     values = [s.value for s in shrunk if s.kind == "value"]
     assert values == [1] and type(values[0]) is int, shrunk
+
+
+OVERLOADED = """
+from typing import Callable, Iterable, TypeVar, overload
+
+A = TypeVar("A")
+B = TypeVar("B")
+
+
+@overload
+def fold(func: Callable[[A, A], A], items: Iterable[A]) -> list[A]: ...
+@overload
+def fold(func: Callable[[B, A], B], items: Iterable[A], initial: B) -> list[B]: ...
+def fold(func, items, *args):
+    if len(args) > 1:
+        raise ValueError("Too many arguments")
+    totals = list(args)
+    for item in items:
+        totals.append(func(totals[-1], item) if totals else item)
+    if args and args[0]:
+        return totals
+    return []
+"""
+
+
+def test_a_bool_for_an_overload_s_typevar_parameter_becomes_a_number(write_module):
+    """``fold(add, [], True)``: the overloads make ``initial`` positional-only (a ``TypeVar``
+    ``B``), so the bool goes by position (ruff's FBT003) and nothing says a flag: 1 keeps
+    what ``True`` covered."""
+    problem = problem_for(write_module("folds", OVERLOADED), "fold")
+    params = problem.factory.model.functions["fold"].params
+    assert [p.name for p in params] == ["/func", "/items", "/initial"]
+    cache = cache_for(problem)
+    test = (
+        Statement("callable", "lambda a, b: a + b", value="lambda"),
+        Statement("list"),
+        Statement("value", value=True),
+        Statement("call", "fold", (("/func", 0), ("/items", 1), ("/initial", 2))),
+    )
+    _, covered = cache(test)
+    shrinker = Shrinker(cache, time.monotonic() + 5, number_parameters(problem.factory.model))
+    shrunk = shrinker.shrink(ReducedTest(test, covered)).test
+    values = [s.value for s in shrunk if s.kind == "value"]
+    assert values == [1] and type(values[0]) is int, shrunk

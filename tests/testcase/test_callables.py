@@ -206,3 +206,117 @@ def test_an_argument_of_unknown_type_is_not_returned_where_a_type_is_asked():
     offered = callables.choices(generic)
     assert "lambda x: x" not in offered and "abs" not in offered
     assert {"bool", "lambda x: not x", "lambda x: x is None"} <= set(offered)
+
+
+OVERLOADED = """
+from typing import Callable, Generic, Iterable, Iterator, TypeVar, overload
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+class Mapped(Generic[R]):
+    def __init__(self, func: Callable[[T], R], items: Iterable[T]) -> None:
+        self.values = [func(item) for item in items]
+
+
+@overload
+def split(items: Iterable[T], *, sep: T) -> Iterator[list[T]]: ...
+@overload
+def split(items: Iterable[T], *, key: Callable[[T], bool]) -> Iterator[list[T]]: ...
+def split(items, *, sep=None, key=None):
+    yield list(items)
+
+
+def double(value: int) -> int:
+    return value * 2
+"""
+
+
+def test_an_overloaded_module_function_is_not_passed_as_a_callable(tmp_path: Path):
+    """``Mapped(split, [0])``: mypy matches an overloaded function against no ``Callable[[T],
+    R]`` ("incompatible type overloaded function"), so ``split`` is never offered; ``double``
+    is, and type-checks there."""
+    model = analyze_source(OVERLOADED, "subject.py", "subject")
+    assert model.functions["split"].overloaded
+    factory = TestFactory(model, model.unit("Mapped"))
+    spec = factory.signature(Statement("construct", "Mapped")).params[0].type  # type: ignore[union-attr]
+    assert not callables.function_fits(model.functions["split"], spec)
+    assert callables.function_fits(model.functions["double"], spec)
+    rng = random.Random(1)
+    passed = set()
+    for _ in range(300):
+        passed |= {(s.name, s.value) for s in factory.sample(rng) if s.kind == "callable"}
+    assert passed  # Mapped's func came up
+    assert ("split", "module") not in passed
+    (tmp_path / "subject.py").write_text(OVERLOADED)
+    test_file = tmp_path / "test_subject.py"
+    test_file.write_text(
+        "import subject\n\n\ndef test_calls():\n"
+        "    mapped = subject.Mapped(subject.double, [1])\n"
+        "    assert mapped.values == [2]\n"
+        "    split = subject.Mapped(subject.split, [1])\n"
+        "    assert split.values\n"
+    )
+    errors = strict_mypy(test_file)
+    assert errors and all(":7:" in error for error in errors), errors  # split's line only
+
+
+FOLDS = """
+from typing import Callable, Iterable, Iterator, TypeVar
+
+A = TypeVar("A")
+B = TypeVar("B")
+
+
+def fold(func: Callable[[B, A], B], items: Iterable[A], initial: B) -> B:
+    for item in items:
+        initial = func(initial, item)
+    return initial
+
+
+def take(n: int, items: Iterable[A]) -> Iterator[A]:
+    return iter(list(items)[:n])
+
+
+def add(total: int, item: int) -> int:
+    return total + item
+"""
+
+
+def test_a_fold_s_function_gives_what_it_takes_first(tmp_path: Path):
+    """``fold(take, ...)`` for ``Callable[[B, A], B]``: the result goes back in as the first
+    argument, so ``take`` (an int in, an iterator out) does not fit, ``add`` does."""
+    model = analyze_source(FOLDS, "subject.py", "subject")
+    spec = model.functions["fold"].params[0].type
+    assert not callables.function_fits(model.functions["take"], spec)
+    assert callables.function_fits(model.functions["add"], spec)
+    (tmp_path / "subject.py").write_text(FOLDS)
+    test_file = tmp_path / "test_subject.py"
+    test_file.write_text(
+        "import subject\n\n\ndef test_calls():\n"
+        "    assert subject.fold(subject.add, [1], 0) == 1\n"
+        "    assert subject.fold(subject.take, [1], 0)\n"
+    )
+    errors = strict_mypy(test_file)
+    assert errors and all(":6:" in error for error in errors), errors  # take's line only
+
+
+def test_a_callable_of_open_types_gets_a_function_taking_anything(tmp_path: Path):
+    """``scan(func: Callable[[A, A], A], items: List[A])``: the items are drawn of any kind,
+    and ``[0, ""]`` is a list of ``object`` to mypy, on which ``lambda a, b: a * b`` and
+    ``min`` fail it (and ``0 * ""`` runs); ``lambda a, _: a`` takes anything."""
+    model = analyze_source(FOLDS, "subject.py", "subject")
+    spec = model.functions["fold"].params[0].type
+    offered = callables.choices(spec)
+    assert "lambda a, _: a" in offered
+    assert not {"lambda a, b: a * b", "lambda a, b: a + b", "min", "max"} & set(offered)
+    (tmp_path / "subject.py").write_text(FOLDS)
+    test_file = tmp_path / "test_subject.py"
+    test_file.write_text(
+        "import subject\n\n\ndef test_calls():\n"
+        '    assert subject.fold(lambda a, _: a, [0, ""], 0) == 0\n'
+        '    assert subject.fold(lambda a, b: a * b, [0, ""], 0) == ""\n'
+    )
+    errors = strict_mypy(test_file)
+    assert errors and all(":6:" in error for error in errors), errors  # a * b's line only

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 from miogen.analysis.module import analyze_source
+from miogen.testcase.calling import mistyped
 from miogen.testcase.model import CALLS, from_json, to_json
 from miogen.testcase.mutation import mutate
 from miogen.testcase.sampling import SamplingConfig, TestFactory
@@ -130,3 +131,35 @@ def test_the_units_of_a_module_share_one_reading_of_its_numeric_uses():
     assert first.numeric_uses is second.numeric_uses
     assert first.whole_number_uses is second.whole_number_uses
     assert first.whole_number_uses[(5, "leapdays")] == frozenset({"y1", "y2"})
+
+
+STUB_KEYWORDS = """
+from typing import Callable, Iterable, Iterator, TypeVar, overload
+
+A = TypeVar("A")
+
+
+@overload
+def split(items: Iterable[A], *, key: Callable[[A], bool]) -> Iterator[list[A]]: ...
+@overload
+def split(items: Iterable[A], *, sep: A) -> Iterator[list[A]]: ...
+def split(items, *, key=None, sep=None):
+    if (key is None) == (sep is None):
+        raise ValueError("Exactly one of `key` and `sep` should be given")
+    yield list(items)
+"""
+
+
+def test_a_call_mostly_passes_one_stub_s_keyword_only_parameters():
+    """``split(items, key=...)`` or ``split(items, sep=...)``, as the stubs declare it: left
+    to chance (each keyword left out now and then) half the calls would pass neither or both,
+    which match no stub."""
+    model = analyze_source(STUB_KEYWORDS, "splits.py", "splits")
+    factory = TestFactory(model, model.unit("split"))
+    rng = random.Random(2)
+    tests = [factory.sample(rng) for _ in range(200)]
+    calls = [(t, i) for t in tests for i, s in enumerate(t) if s.name == "split"]
+    matching = [i not in mistyped(t, factory.signature) for t, i in calls]
+    assert len(calls) >= 100
+    assert sum(matching) >= 0.85 * len(calls), sum(matching) / len(calls)
+    assert not all(matching)  # the raise the code means is still reached

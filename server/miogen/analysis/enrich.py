@@ -519,7 +519,10 @@ def _complete_signature(
         returns = inference.infer_return(node, owner, facts)
     completed = replace(signature, params=tuple(params), returns=returns)
     stubs = facts.overloads.get(id(node))
-    return overloads.as_overloaded(completed, node, stubs, facts.reader) if stubs else completed
+    if not stubs:
+        return completed
+    completed = replace(completed, overloaded=True)
+    return overloads.as_overloaded(completed, node, stubs, facts.reader)
 
 
 def _names_any(annotation: ast.expr | None) -> bool:

@@ -46,6 +46,13 @@ class Signature:
     line: int
     # function | method | static | classmethod | property | constructor | operator | setter
     kind: str = "function"
+    # Declared by ``@overload`` stubs: a checker matches a function passed as a value to a
+    # ``Callable`` parameter against none of them (analysis.overloads).
+    overloaded: bool = False
+    # The keyword-only parameters each ``@overload`` stub requires, when the stubs differ by
+    # them (``split_by(..., *, criterion)`` / ``(..., *, separator)``): a call passing none of
+    # these sets of them matches no stub (mypy: call-overload). () when not so declared.
+    overload_keywords: tuple[frozenset[str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +68,9 @@ class ClassModel:
     # analysis.special) and property setters (kind "setter").
     special: tuple[Signature, ...] = ()
     module: str = ""  # where a class of the package was imported from; "" for the module's own
+    # Generic in a type parameter (``class Box(Generic[T])``, ``class Box[T]``): a checker
+    # infers ``Box(...)``'s type argument from what it is given (nothing from an empty list).
+    generic: bool = False
 
 
 @dataclass(frozen=True, slots=True)

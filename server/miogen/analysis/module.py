@@ -561,7 +561,29 @@ def _read_class(
         tuple(methods),
         enum_members,
         is_dataclass,
+        generic=_generic(node, class_nodes, set()),
     )
+
+
+_GENERIC_BASES = frozenset({"Generic", "Protocol"})
+
+
+def _generic(node: ast.ClassDef, class_nodes: dict[str, ast.ClassDef], seen: set[str]) -> bool:
+    """Whether the class takes a type parameter: ``Generic[T]`` (or ``Protocol[T]``) among its
+    bases, a PEP 695 ``class Box[T]``, or a subscripted base of the module that is generic."""
+    if getattr(node, "type_params", None):
+        return True
+    seen.add(node.name)
+    for base in node.bases:
+        if not isinstance(base, ast.Subscript):
+            continue
+        name = ast.unparse(base.value).rsplit(".", 1)[-1]
+        if name in _GENERIC_BASES:
+            return True
+        parent = class_nodes.get(name)
+        if parent is not None and name not in seen and _generic(parent, class_nodes, seen):
+            return True
+    return False
 
 
 def _method_kind(item: ast.FunctionDef) -> str | None:

@@ -46,6 +46,8 @@ def as_overloaded(
     """``signature`` (of ``node``) as its stubs give it, when ``node`` takes an unannotated
     ``*args`` and every stub takes plain positional parameters only; else unchanged."""
     vararg = node.args.vararg
+    if vararg is None and stubs:
+        return _by_keywords(signature, node, stubs, reader)
     if vararg is None or vararg.annotation is not None or not stubs:
         return signature
     if any(s.args.vararg or s.args.kwarg or s.args.kwonlyargs for s in stubs):
@@ -66,3 +68,38 @@ def as_overloaded(
         for index, argument in enumerate(longest)
     )
     return replace(signature, params=params)
+
+
+def _by_keywords(
+    signature: Signature, node: FunctionNode, stubs: list[FunctionNode], reader: TypeReader
+) -> Signature:
+    """``def split_by(iterable, empty_segments=False, *, criterion=None, separator=None)``
+    after stubs that each require some of its keyword-only parameters (``*, criterion:
+    Callable[[A], bool]`` in one, ``*, separator: A`` in the other): each unannotated
+    keyword-only parameter takes the type a stub gives it, and ``overload_keywords`` keeps
+    the sets the stubs require (a call passing another set matches none)."""
+    own = {argument.arg for argument in node.args.kwonlyargs}
+    required: list[frozenset[str]] = []
+    given: dict[str, ast.expr] = {}
+    for stub in stubs:
+        names = {argument.arg for argument in stub.args.kwonlyargs}
+        if not names or not names <= own or stub.args.vararg or stub.args.kwarg:
+            return signature
+        defaults = stub.args.kw_defaults
+        required.append(
+            frozenset(
+                a.arg for a, d in zip(stub.args.kwonlyargs, defaults, strict=True) if d is None
+            )
+        )
+        for argument in stub.args.kwonlyargs:
+            if argument.annotation is not None:
+                given.setdefault(argument.arg, argument.annotation)
+    if len(set(required)) < 2:
+        return signature
+    params = tuple(
+        replace(p, type=reader.read(given[p.name]), annotated=True)
+        if p.keyword_only and not p.annotated and p.name in given
+        else p
+        for p in signature.params
+    )
+    return replace(signature, params=params, overload_keywords=tuple(dict.fromkeys(required)))

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import ast
 import builtins
 import enum
+import functools
 import math
 import os
 import re
@@ -14,7 +16,9 @@ from dataclasses import dataclass, replace
 
 from miogen.analysis.model import Signature
 from miogen.assertions.drawn import TYPE_RUNS, agreed_types, checks_types, typed_in_all
-from miogen.assertions.observation import Observation, literal
+from miogen.assertions.observation import Observation, literal, quoted
+from miogen.common.syntax import parse
+from miogen.testcase.callables import misfed
 from miogen.testcase.calling import off_type
 from miogen.testcase.model import CALLS, Statement, TestCase, has_value
 from miogen.worker.executor import Execution, Executor
@@ -104,11 +108,14 @@ def unmeant_raise(
     or inferred type, testcase.calling.off_type). Such a test checks what the interpreter does
     with a wrong-typed value, which changes between versions (3.11's ``random.seed`` refuses
     an object 3.10 hashed): it is not kept as a raises-test. Wrong types the project's code
-    raises on itself, on purpose (``raise TypeError(...)`` after an ``isinstance``), stay."""
+    raises on itself, on purpose (``raise TypeError(...)`` after an ``isinstance``), stay.
+    So is a raise of a catalogue function given items it cannot take (callables.misfed)."""
     at = observed.raised_at
     if at is None or observed.raised_by_project or not observed.stable:
         return False
     statement = observed.test[at]
+    if statement.kind in CALLS and misfed(statement, observed.test):
+        return True
     signature = signature_of(statement) if statement.kind in CALLS else None
     return signature is not None and off_type(statement, observed.test, signature)
 
@@ -232,13 +239,42 @@ def _stable_message(message: str) -> str | None:
     return message
 
 
+def enum_member(value: enum.Enum) -> str:
+    """``Color.RED``; ``WrapModes["GRID"]`` for a member of an enum made by the functional API
+    (``WrapModes = Enum("WrapModes", {...})``: no ``class`` statement in its module), whose
+    members a type checker cannot see ("has no attribute"); the lookup by name it types."""
+    kind = type(value)
+    if kind.__name__ in _class_statements(kind.__module__):
+        return f"{kind.__name__}.{value.name}"
+    return f"{kind.__name__}[{quoted(value.name)}]"
+
+
+@functools.lru_cache(maxsize=32)
+def _class_statements(module_name: str) -> frozenset[str]:
+    """The names of the classes a ``class`` statement of the module defines, at any depth;
+    every name when its source cannot be read (nothing is changed then)."""
+    path = getattr(sys.modules.get(module_name), "__file__", None)
+    try:
+        with open(str(path), "rb") as handle:
+            tree = parse(handle.read(), str(path))
+    except (OSError, SyntaxError, ValueError):
+        return _EVERY_NAME
+    return frozenset(n.name for n in ast.walk(tree) if isinstance(n, ast.ClassDef))
+
+
+class _Every(frozenset[str]):
+    def __contains__(self, item: object) -> bool:
+        return True
+
+
+_EVERY_NAME = _Every()
+
+
 def _value(index: int, value: object, module_name: str) -> Observation | None:
     if value is None:
         return Observation(index, "is_none")
     if isinstance(value, enum.Enum) and type(value).__module__ == module_name:
-        return Observation(
-            index, "equals", f"{type(value).__name__}.{value.name}", type(value).__name__
-        )
+        return Observation(index, "equals", enum_member(value), type(value).__name__)
     if isinstance(value, float):
         if math.isnan(value):
             return Observation(index, "nan")

@@ -15,6 +15,7 @@ mypy cannot infer ``result = take(0, [])`` ("Need type annotation for result").
 from __future__ import annotations
 
 from collections.abc import Callable
+from collections.abc import Set as AbstractSet
 
 from miogen.analysis.model import Signature
 from miogen.analysis.typespec import TypeSpec
@@ -40,22 +41,31 @@ def empty_collection_types(
 
 
 def open_empty_arguments(
-    test: TestCase, signature_of: Callable[[Statement], Signature | None] | None
+    test: TestCase,
+    signature_of: Callable[[Statement], Signature | None] | None,
+    generic_classes: AbstractSet[str] = frozenset(),
 ) -> dict[int, str]:
     """The empty lists, sets and dicts of ``test`` passed straight to a parameter annotated
     with a type that leaves its items open (``Any`` in its spec: a ``TypeVar``) of a function
     or method whose result's type is open too, by index, with the parameter's name: a call of
     a generic function on one infers nothing for its result. A class of another module in
-    the spec is open as well (``Set[Currency]``): a constructor, or a call whose result's type
-    is closed, infers its result whatever it is given."""
+    the spec is open as well (``Set[Currency]``): a call whose result's type is closed infers
+    its result whatever it is given, and so does a constructor, but of a class generic in a
+    type parameter (``generic_classes``: ``LazyList(Generic[T])``, whose ``LazyList([])``
+    mypy cannot type: "Need type annotation")."""
     found: dict[int, str] = {}
     if signature_of is None:
         return found
     for statement in test:
-        if statement.kind not in ("call", "method"):
+        if statement.kind == "construct":
+            if statement.name not in generic_classes:
+                continue
+        elif statement.kind not in ("call", "method"):
             continue
         signature = signature_of(statement)
-        if signature is None or not _open(signature.returns):
+        if signature is None:
+            continue
+        if statement.kind != "construct" and not _open(signature.returns):
             continue
         for name, index in statement.args:
             argument = test[index]

@@ -67,12 +67,14 @@ def render_test(
     module_classes: set[str],
     mistyped: Mapping[int, str] | AbstractSet[int] = frozenset(),
     signature_of: Callable[[Statement], Signature | None] | None = None,
+    generic_classes: AbstractSet[str] = frozenset(),
 ) -> RenderedTest:
     """Source of one test function. Literals used once are inlined into the call that uses them.
     The calls at the ``mistyped`` indices pass a value of another type than an annotation asks
     for, on purpose: their lines say so to type checkers (``mistyped[index]``: the error code,
     by default arg-type). An empty collection kept in a variable is annotated with the type of
-    the parameter it goes to (``signature_of``: the calls' signatures), see emit.annotations."""
+    the parameter it goes to (``signature_of``: the calls' signatures), see emit.annotations;
+    so is one a ``generic_classes`` constructor takes."""
     empty_types = empty_collection_types(test, signature_of)
     uses: dict[int, int] = {}
     for statement in test:
@@ -84,7 +86,7 @@ def render_test(
     # An empty collection a generic call takes, whose result is kept: named, so annotated.
     open_empties = {
         index: name
-        for index, name in open_empty_arguments(test, signature_of).items()
+        for index, name in open_empty_arguments(test, signature_of, generic_classes).items()
         if any(
             uses.get(user, 0) or user in by_index
             for user, other in enumerate(test)

@@ -9,7 +9,8 @@ for (``0``/``1``, ``0.0``/``1.0``) if the test still covers what it is kept for.
 left as it is where the code takes a flag: a parameter typed ``bool`` (alone or in a union),
 or with a bool default. An untyped parameter without default takes a number where its body uses
 it as one (``analysis.numeric_uses``: ``formatweekday(day=True, width=False)`` whose body reads
-``names[day]`` and ``width >= 9``), and so does an element of an untyped ``*args``. Likewise a
+``names[day]`` and ``width >= 9``), and so does an element of an untyped ``*args`` or a
+positional-only parameter of any type (an overload's ``TypeVar``). Likewise a
 float that is a whole number becomes that int where such a parameter is used as a whole number
 (``y // 4``, an index, ``range()``): ``leapdays(179375.0, ...)`` reads as if the year could have
 a fraction.
@@ -152,6 +153,10 @@ def _number_type(parameter: Parameter, used_as_number: bool = False) -> type | N
     if parameter.has_default and isinstance(parameter.default, bool):
         return None  # a flag
     kind = parameter.type.kind
+    if parameter.name.startswith("/") and kind == "any":
+        # Positional-only, of any type (a ``TypeVar``: an overload's ``initial: B``): a bool
+        # goes by position too (FBT003, ``scanl(add, items, True)``), and nothing says flag.
+        return int
     if _untyped(parameter):
         return int if used_as_number else None
     if kind in ("int", "float"):

@@ -20,6 +20,7 @@ from typing import Any
 
 from miogen.analysis.model import Signature
 from miogen.analysis.typespec import TypeSpec
+from miogen.testcase.model import Statement, TestCase
 
 # Texts by number of parameters; each makes some code paths differ (truthy or not, raises on
 # some inputs, changes types).
@@ -147,6 +148,11 @@ def fits(text: str, spec: TypeSpec) -> bool:
         return False
     if shape.takes is not None and not all(_of_kinds(a, shape.takes) for a in arguments):
         return False
+    if shape.takes is not None and not spec.variadic and _open(spec):
+        # ``Callable[[A, A], A]`` of ``scanl(func, items: Iterable[A])``: the items are of
+        # that ``TypeVar`` too, drawn of any kind (``[0, ""]``: an ``object`` to mypy, which
+        # refuses ``a * b`` on it); only a function taking anything fits whatever is drawn.
+        return False
     known = [a for a in arguments if a.kind != "any"]
     if shape.same and len(set(known)) > 1:
         return False
@@ -168,7 +174,10 @@ def function_fits(function: Signature, spec: TypeSpec) -> bool:
     """Whether the module's ``function`` can be passed for a parameter of callable type
     ``spec``: it can be called with that many positional arguments (one, when unknown), takes
     each argument's type where it says a type, and gives what ``spec`` asks for (an unsaid
-    result fits: mypy reads it as Any)."""
+    result fits: mypy reads it as Any). An overloaded function does not fit: mypy infers
+    no ``TypeVar`` of the parameter from one ("incompatible type overloaded function")."""
+    if function.overloaded:
+        return False
     starred = any(p.name.startswith("*") for p in function.params)
     positional = [p for p in function.params if not p.keyword_only and p.name[:1] != "*"]
     required = sum(1 for p in positional if not p.has_default)
@@ -180,7 +189,23 @@ def function_fits(function: Signature, spec: TypeSpec) -> bool:
     for argument, parameter in zip(spec.args, positional, strict=False):
         if parameter.annotated and not accepts(parameter.type, argument):
             return False
+    if _fold_like(spec) and positional and positional[0].annotated:
+        # ``Callable[[B, A], B]`` (``scanl``'s): the result is passed back as the first
+        # argument, so it must be of that type (``take(n: int, ...) -> Iterator`` is not).
+        return accepts(positional[0].type, function.returns)
     return accepts(spec.returns, function.returns)
+
+
+def _open(spec: TypeSpec) -> bool:
+    """Arguments and result all of open types (``TypeVar``s, read as any)."""
+    said = spec.returns is not None and spec.returns.kind == "any"
+    return said and bool(spec.args) and all(a.kind == "any" for a in spec.args)
+
+
+def _fold_like(spec: TypeSpec) -> bool:
+    """Two or more arguments and the result all of open types (``TypeVar``s, read as any):
+    a fold's ``Callable[[B, A], B]`` or ``Callable[[A, A], A]``."""
+    return len(spec.args) >= 2 and _open(spec)
 
 
 def accepts(expected: TypeSpec | None, actual: TypeSpec) -> bool:
@@ -252,3 +277,37 @@ def resolve(text: str, source: str, module_lookup: Callable[[str], object]) -> o
     for part in text.split("."):
         value = getattr(value, part)
     return value
+
+
+_COLLECTION_KINDS = frozenset({"list", "tuple", "set"})
+
+
+def misfed(statement: Statement, test: TestCase) -> bool:
+    """Whether the call passes a catalogue function together with a collection holding a
+    value that function cannot take: ``scanr(lambda a, b: a * b, [None, ""])``, ``scanl(min,
+    ["", 0])``. The function's parameters and the items are of one ``TypeVar`` to a type
+    checker (both read as any here), so such a call fails it; what raises is the interpreter
+    on the lambda's operands, not the project."""
+    shapes = [
+        SHAPES[test[i].name]
+        for _, i in statement.args
+        if test[i].kind == "callable" and test[i].name in SHAPES
+    ]
+    shapes = [shape for shape in shapes if shape.takes is not None]
+    if not shapes:
+        return False
+    for _, index in statement.args:
+        collection = test[index]
+        if collection.kind not in _COLLECTION_KINDS:
+            continue
+        items = [test[i] for _, i in collection.args]
+        kinds = {_kind_of(item.value) for item in items if item.kind == "value"}
+        if any(item.kind != "value" for item in items):
+            kinds.add("object")
+        for shape in shapes:
+            takes = shape.takes or frozenset()
+            if not kinds <= takes:
+                return True
+            if shape.same and len({"number" if k in _NUMBERS else k for k in kinds}) > 1:
+                return True
+    return False

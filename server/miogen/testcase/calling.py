@@ -120,7 +120,8 @@ def mistyped(
     the code checks the type, analysis.guards), so the emitted line tells type checkers so
     (``# type: ignore[arg-type]``). ``round(x, 1.5)`` and ``format(x, 3)`` are checked against
     the builtin's own parameters (``ndigits`` an int, ``format_spec`` a str), whatever the
-    class's ``__round__`` takes."""
+    class's ``__round__`` takes. A call that passes no set of keyword-only parameters an
+    ``@overload`` stub requires matches none (call-overload)."""
     found: dict[int, str] = {}
     for position, statement in enumerate(test):
         if statement.kind == "operator" and statement.name in _BUILTIN_OPERANDS:
@@ -131,6 +132,9 @@ def mistyped(
             continue
         signature = signature_of(statement) if statement.kind in _WRITTEN else None
         if signature is None:
+            continue
+        if not _matches_a_stub(statement, signature):
+            found[position] = "call-overload"
             continue
         by_name = {p.name: p for p in signature.params}
         for name, index in statement.args:
@@ -144,6 +148,17 @@ def mistyped(
                 # an instance of the module's class, or a list, for an int, a str...
                 found[position] = "arg-type"
     return found
+
+
+def _matches_a_stub(statement: Statement, signature: Signature) -> bool:
+    """Whether the call passes the keyword-only parameters one of the function's ``@overload``
+    stubs requires (``Signature.overload_keywords``): ``split_by(items)`` with neither
+    ``criterion`` nor ``separator`` matches none, and raises on purpose."""
+    if not signature.overload_keywords:
+        return True
+    keywords = frozenset().union(*signature.overload_keywords)
+    passed = {name for name, _ in statement.args} & keywords
+    return passed in signature.overload_keywords
 
 
 def off_type(statement: Statement, test: TestCase, signature: Signature) -> bool:

@@ -48,6 +48,9 @@ ANY_CHOICES = ("int", "str", "float", "bool", "none", "list")
 CONSTRUCTOR_WEIGHT = 3.0  # against 1 for each factory of the class
 CONSUME_PROBABILITY = 0.9  # a generator's result is iterated
 MODULE_FUNCTION_PROBABILITY = 0.3  # a callable parameter gets one of the module's functions
+# A call of a function whose @overload stubs each require some keyword-only parameters passes
+# one stub's set (the rest: any, which mostly raises, on purpose, and type-checks nowhere).
+STUB_KEYWORDS_PROBABILITY = 0.9
 # A sampled string or bytes value takes a length the module's conditions compare with, or gets
 # a character they look for (strings.shapes_of), where they name any.
 SHAPED_PROBABILITY = 0.15
@@ -280,6 +283,10 @@ class TestFactory:
         args: list[tuple[str, int]] = []
         fresh = len(statements)  # statements from here on are this call's own
         positional_closed = False
+        stubbed = frozenset[str]().union(*signature.overload_keywords)
+        chosen = None  # the keyword-only parameters of one @overload stub, when drawn
+        if stubbed and rng.random() < STUB_KEYWORDS_PROBABILITY:
+            chosen = rng.choice(signature.overload_keywords)
         for param in signature.params:
             positional = param.name[:1] in "/*"
             if positional and positional_closed:
@@ -288,8 +295,12 @@ class TestFactory:
                 for _ in range(rng.randint(0, 3)):
                     args.append((param.name, self.value(statements, param.type, rng, depth)))
                 continue
-            if param.has_default and (
-                param.opaque or rng.random() < self.config.omit_default_probability
+            if chosen is not None and param.name in stubbed - chosen:
+                continue
+            if (
+                (chosen is None or param.name not in chosen)
+                and param.has_default
+                and (param.opaque or rng.random() < self.config.omit_default_probability)
             ):
                 positional_closed |= positional
                 continue

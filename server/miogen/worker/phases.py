@@ -601,6 +601,7 @@ def render(
     ``kills`` (mutation on): each test says which of the unit's mutants its assertions kill.
     """
     classes = set(problem.factory.model.classes)
+    generic = {n for n, c in problem.factory.model.classes.items() if c.generic}
     suite = sorted(suite, key=lambda reduced: _source_line(problem.factory, reduced.test))
     rendered: list[TestRecord] = []
     refused = unstable = without_assertion = 0
@@ -636,7 +637,7 @@ def render(
         signature = problem.factory.signature
         written = as_written(observed.test, signature)
         wrong = mistyped(observed.test, signature)
-        output = render_test(written, observations, name, classes, wrong, signature)
+        output = render_test(written, observations, name, classes, wrong, signature, generic)
         rendered.append(
             TestRecord(
                 name=name,
