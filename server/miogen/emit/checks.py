@@ -31,7 +31,7 @@ def ruff_findings(path: Path, style: Style, tools: Tools) -> list[str]:
     if ruff is None:
         return []
     command = [ruff, "check", "--no-fix", "--output-format", "json", "--exit-zero", str(path)]
-    output = _run(command, style.root)
+    output = run_checker(command, style.root)
     try:
         found = json.loads(output) if output else []
     except json.JSONDecodeError:
@@ -52,7 +52,7 @@ def mypy_errors(path: Path, style: Style, tools: Tools) -> list[str]:
     if mypy is None or style.root is None:
         return []
     command = [mypy, "--no-error-summary", "--no-color-output", "--no-pretty", str(path)]
-    output = _run(command, style.root)
+    output = run_checker(command, style.root)
     target = path.resolve()
     errors = []
     for line in (output or "").splitlines():
@@ -80,7 +80,7 @@ def check_notes(path: Path, style: Style, tools: Tools) -> list[str]:
     return notes
 
 
-def _run(command: list[str], cwd: Path | None) -> str | None:
+def run_checker(command: list[str], cwd: Path | None) -> str | None:
     try:
         done = subprocess.run(
             command, capture_output=True, text=True, cwd=cwd, timeout=CHECK_TIMEOUT, check=False,
