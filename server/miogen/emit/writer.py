@@ -66,12 +66,18 @@ def _prepared(
     path: Path | None,
     style: Style,
     tools: Tools,
+    gate: tuple[Mapping[str, Sequence[tuple[str, str]]], bool] = ({}, False),
 ) -> tuple[list[str], list[GeneratedTest]]:
     """The tests in the project's ``style``: its Python's spellings, its import conventions,
-    its formatter's layout (as the file at ``path``, with the project's ``tools``)."""
+    its formatter's layout (as the file at ``path``, with the project's ``tools``). ``gate``:
+    the fixes of the project's checkers' gate (``emit.gate``): its rewrites of lines as
+    formatted, made last, and whether each test is annotated, first."""
+    rewrites, annotations = gate
+    if annotations:
+        tests = [annotate(test) for test in tests]
     tests = [dataclasses.replace(t, source=spelled(t.source, style.minimum_python)) for t in tests]
     imports, tests = conventional(imports, tests, style)
-    return imports, format_tests(tests, style, tools, path, imports)
+    return imports, rewritten(format_tests(tests, style, tools, path, imports), rewrites)
 
 
 def write_merged(
@@ -112,10 +118,7 @@ def write_merged(
         root, setting = path.root, path.setting
         path = path.path
     path = Path(path)
-    if annotations:
-        tests = [annotate(test) for test in tests]
-    imports, tests = _prepared(imports, tests, path, style, tools)
-    tests = rewritten(tests, rewrites or {})
+    imports, tests = _prepared(imports, tests, path, style, tools, (rewrites or {}, annotations))
 
     def merge(existing: str | None) -> MergeResult:
         # a file that has the fixture keeps its own, as in ``merge_text``
