@@ -4,7 +4,10 @@ The file is checked as the project checks its code: ruff with the project's conf
 (when it has one), from the project's environment if ruff is there, else miogen's; mypy only
 where the project configures it and mypy is installed (the project's environment first).
 Findings are reported, never fixed here (the formatter step applies ruff's safe fixes before
-the file is written) and never fail the run.
+the file is written) and never fail the run. Before the write, the same checkers are a gate on
+the tests (``emit.gate``, ``run.gate``: a test they find fault with is left out, or keeps a
+deliberate wrong call with a narrow ignore): what is reported here is what the gate could not
+attribute to a test (the imports), or a file written without it (the editor's).
 """
 
 from __future__ import annotations
