@@ -844,7 +844,7 @@ def run_command(args: argparse.Namespace) -> int:
         generator=args.generator,
         evaluations=args.evaluations,
         seed=args.seed,
-        checks=args.project_checks,
+        **({"checks": True} if args.project_checks else {}),
     )
     command = "python -m bench smells" + (
         f" --modules {' '.join(args.modules)}" if args.modules else ""
