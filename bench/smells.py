@@ -516,6 +516,32 @@ MYPY_STRICT = (
 # annotations of test functions, magic values in assertions, folders without __init__) and
 # the two that conflict with the formatter.
 RUFF_IGNORED = ("S101", "D", "ANN", "INP001", "PLR2004", "CPY001", "COM812", "ISC001")
+# ``--project-checks``: the same configuration as the subject project's own (``mypy_path``: where
+# the module under test is read from), so that miogen's gate (server/miogen/run/gate.py) applies
+# it while the tests are generated; the counts above are taken as without it.
+MYPY_PROJECT = """
+[tool.mypy]
+warn_unused_configs = true
+disallow_any_generics = true
+disallow_subclassing_any = true
+check_untyped_defs = true
+disallow_untyped_decorators = true
+warn_redundant_casts = true
+warn_unused_ignores = true
+warn_return_any = true
+implicit_reexport = false
+strict_equality = true
+extra_checks = true
+mypy_path = "{search}"
+"""
+RUFF_PROJECT = """
+[tool.ruff]
+target-version = "{target}"
+
+[tool.ruff.lint]
+select = ["ALL"]
+ignore = [{ignored}]
+"""
 _FINDING = re.compile(r"^(?P<path>[^:]+):\d+:(?:\d+:)? error:", re.MULTILINE)
 
 
@@ -540,6 +566,22 @@ def mypy_errors(test_file: Path, import_root: Path, package: str | None) -> int 
     if completed.returncode not in (0, 1):
         return None
     return sum(1 for m in _FINDING.finditer(completed.stdout) if m["path"] == test_file.name)
+
+
+def project_checks(folder: Path, import_root: Path, package: str | None) -> str:
+    """The strict configuration (``MYPY_STRICT``, ``RUFF_IGNORED``) as the subject project's
+    own, for ``--project-checks``: the module under test read from source as ``mypy_errors``
+    reads it (a package through a link in ``folder``/mypypath)."""
+    search = import_root
+    if package is not None:
+        search = folder / "mypypath"
+        search.mkdir(exist_ok=True)
+        if not (search / package).exists():
+            (search / package).symlink_to(import_root / package)
+    ignored = ", ".join(f'"{code}"' for code in RUFF_IGNORED)
+    return MYPY_PROJECT.format(search=search) + RUFF_PROJECT.format(
+        target=RUFF_TARGET, ignored=ignored
+    )
 
 
 def ruff_findings(test_file: Path) -> int | None:
@@ -617,10 +659,12 @@ def run(
     generator: Path | None = None,
     evaluations: int | None = None,
     seed: int = 0,
+    checks: bool = False,
 ) -> list[Smells]:
     """``generator``: a folder holding another ``miogen`` package (an older commit's
     ``server/``, exported) to generate the tests with, for numbers before a change;
-    ``evaluations``: a budget in fitness evaluations per module instead of seconds."""
+    ``evaluations``: a budget in fitness evaluations per module instead of seconds;
+    ``checks``: the subject project configures the strict mypy and ruff (``project_checks``)."""
     site = realcorpus.ensure_venv(log=log)
     pythons = {version: python_with_pytest(version) for version in PYTHONS}
     found = []
@@ -634,8 +678,10 @@ def run(
             folder.mkdir(parents=True)
             # The subject's project, not the repository the results folder is in: the file is
             # written as in a project without configuration (miogen's own line length is 100).
-            (folder / "pyproject.toml").write_text(SUBJECT_PROJECT)
             path, root = module.locate(site, folder / "proj")
+            package = None if module.copy else module.module.split(".")[0]
+            configured = project_checks(folder, root, package) if checks else ""
+            (folder / "pyproject.toml").write_text(SUBJECT_PROJECT + configured)
             budget = f"{evaluations} evaluations" if evaluations else f"{real.BUDGETS[real.OURS]} s"
             log(f"{module.name}: generating ({budget}, seed {seed})")
             _generate(path, root, folder, generator, evaluations, seed)
@@ -781,6 +827,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="a budget of fitness evaluations per module instead of 5 s (load-independent)",
     )
     parser.add_argument("--seed", type=int, default=0, help="the search's seed (default 0)")
+    parser.add_argument(
+        "--project-checks",
+        action="store_true",
+        help="the subject project configures the strict mypy and ruff while miogen generates",
+    )
 
 
 def run_command(args: argparse.Namespace) -> int:
@@ -793,6 +844,7 @@ def run_command(args: argparse.Namespace) -> int:
         generator=args.generator,
         evaluations=args.evaluations,
         seed=args.seed,
+        **({"checks": True} if args.project_checks else {}),
     )
     command = "python -m bench smells" + (
         f" --modules {' '.join(args.modules)}" if args.modules else ""
@@ -801,6 +853,8 @@ def run_command(args: argparse.Namespace) -> int:
         command += f" --evaluations {args.evaluations}"
     if args.seed:
         command += f" --seed {args.seed}"
+    if args.project_checks:
+        command += " --project-checks"
     args.report.write_text(report(found, command, load), encoding="utf-8")
     print(f"wrote {args.report}")
     return 0

@@ -309,3 +309,16 @@ def test_dates():
 """
     subject = smells.read_subject(textwrap.dedent(SUBJECT))
     assert smells.count_file("stack", written, subject).counts["fuzz_literals"] == 2
+
+
+def test_project_checks_give_the_subject_the_strict_configuration(tmp_path):
+    """``--project-checks``: the subject project configures the bench's strict mypy and ruff,
+    so that miogen's gate applies them while it generates (issue 24 part 3)."""
+    site = tmp_path / "site"
+    (site / "pkg").mkdir(parents=True)
+    text = smells.project_checks(tmp_path, site, "pkg")
+    assert (tmp_path / "mypypath" / "pkg").resolve() == (site / "pkg").resolve()
+    (tmp_path / "pyproject.toml").write_text(smells.SUBJECT_PROJECT + text)
+    style = project_style(tmp_path / "test_miogen.py")
+    assert style.mypy and style.lints
+    assert 'select = ["ALL"]' in text and "check_untyped_defs = true" in text

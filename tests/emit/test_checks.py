@@ -195,7 +195,7 @@ def test_the_checks_run_the_tools_handed_to_them_and_look_none_up(
 
     for name in ("ruff_executable", "mypy_executable"):
         monkeypatch.setattr(f"miogen.emit.tools.{name}", looked_up)
-    monkeypatch.setattr("miogen.emit.checks._run", run)
+    monkeypatch.setattr("miogen.emit.checks.run_checker", run)
     written = tmp_path / "tests" / "test_shapes_miogen.py"
     assert check_notes(written, project_style(written), Tools("ruff", None, "mypy")) == []
     assert events == ["run ruff", "run mypy"]

@@ -4,7 +4,10 @@ The file is checked as the project checks its code: ruff with the project's conf
 (when it has one), from the project's environment if ruff is there, else miogen's; mypy only
 where the project configures it and mypy is installed (the project's environment first).
 Findings are reported, never fixed here (the formatter step applies ruff's safe fixes before
-the file is written) and never fail the run.
+the file is written) and never fail the run. Before the write, the same checkers are a gate on
+the tests (``emit.gate``, ``run.gate``: a test they find fault with is left out, or keeps a
+deliberate wrong call with a narrow ignore): what is reported here is what the gate could not
+attribute to a test (the imports), or a file written without it (the editor's).
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ def ruff_findings(path: Path, style: Style, tools: Tools) -> list[str]:
     if ruff is None:
         return []
     command = [ruff, "check", "--no-fix", "--output-format", "json", "--exit-zero", str(path)]
-    output = _run(command, style.root)
+    output = run_checker(command, style.root)
     try:
         found = json.loads(output) if output else []
     except json.JSONDecodeError:
@@ -52,7 +55,7 @@ def mypy_errors(path: Path, style: Style, tools: Tools) -> list[str]:
     if mypy is None or style.root is None:
         return []
     command = [mypy, "--no-error-summary", "--no-color-output", "--no-pretty", str(path)]
-    output = _run(command, style.root)
+    output = run_checker(command, style.root)
     target = path.resolve()
     errors = []
     for line in (output or "").splitlines():
@@ -80,7 +83,7 @@ def check_notes(path: Path, style: Style, tools: Tools) -> list[str]:
     return notes
 
 
-def _run(command: list[str], cwd: Path | None) -> str | None:
+def run_checker(command: list[str], cwd: Path | None) -> str | None:
     try:
         done = subprocess.run(
             command, capture_output=True, text=True, cwd=cwd, timeout=CHECK_TIMEOUT, check=False,

@@ -20,13 +20,14 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from miogen.common.confine import Confined
 from miogen.emit import files
 from miogen.emit.conventions import conventional
 from miogen.emit.formatting import format_tests
+from miogen.emit.gate import annotate, rewritten
 from miogen.emit.merge import MergeResult, merged
 from miogen.emit.placement import GeneratedTest
 from miogen.emit.source import UnmergeableFile
@@ -65,12 +66,18 @@ def _prepared(
     path: Path | None,
     style: Style,
     tools: Tools,
+    gate: tuple[Mapping[str, Sequence[tuple[str, str]]], bool] = ({}, False),
 ) -> tuple[list[str], list[GeneratedTest]]:
     """The tests in the project's ``style``: its Python's spellings, its import conventions,
-    its formatter's layout (as the file at ``path``, with the project's ``tools``)."""
+    its formatter's layout (as the file at ``path``, with the project's ``tools``). ``gate``:
+    the fixes of the project's checkers' gate (``emit.gate``): its rewrites of lines as
+    formatted, made last, and whether each test is annotated, first."""
+    rewrites, annotations = gate
+    if annotations:
+        tests = [annotate(test) for test in tests]
     tests = [dataclasses.replace(t, source=spelled(t.source, style.minimum_python)) for t in tests]
     imports, tests = conventional(imports, tests, style)
-    return imports, format_tests(tests, style, tools, path, imports)
+    return imports, rewritten(format_tests(tests, style, tools, path, imports), rewrites)
 
 
 def write_merged(
@@ -84,6 +91,8 @@ def write_merged(
     setting: str = "the test file's setting",
     own_only: bool = True,
     tests_root: Path | None = None,
+    rewrites: Mapping[str, Sequence[tuple[str, str]]] | None = None,
+    annotations: bool = False,
 ) -> tuple[Path, MergeResult]:
     """Merge into ``path`` and write it atomically; an unmergeable file is left untouched, and so
         is a file that is not miogen's (``files.is_own``) unless ``own_only`` is False (a file the
@@ -100,14 +109,16 @@ def write_merged(
 
         The tests are made in the project's ``style`` first (``emit.style.project_style`` of
         ``path``, read by the caller), with its ``tools`` (``emit.tools``, looked up by the caller,
-        who checks the written file with them). Returns the path written and
-        the merge result for that file.
+        who checks the written file with them). ``rewrites``: the fixes of the project's
+        checkers' gate (``emit.gate``: lines of the tests as formatted, and as written);
+        ``annotations``: the gate's too, each test annotated first (``emit.gate.annotate``).
+        Returns the path written and the merge result for that file.
     """
     if isinstance(path, Confined):
         root, setting = path.root, path.setting
         path = path.path
     path = Path(path)
-    imports, tests = _prepared(imports, tests, path, style, tools)
+    imports, tests = _prepared(imports, tests, path, style, tools, (rewrites or {}, annotations))
 
     def merge(existing: str | None) -> MergeResult:
         # a file that has the fixture keeps its own, as in ``merge_text``

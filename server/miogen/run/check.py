@@ -162,7 +162,8 @@ def verify(
             keeping = time.monotonic()
             keep(result)
             started += time.monotonic() - keeping  # a step of its own (``suite_kills``)
-            if result.dropped.adds_nothing and result.tests:  # what is kept, alone
+            left_out = result.dropped.adds_nothing or result.dropped.checkers
+            if left_out and result.tests:  # what is kept, alone
                 attempts_of(range(1), AGAIN_ATTEMPTS, kept_run.take(), first=False)
                 result.gains = result.measured_gains()
     finally:

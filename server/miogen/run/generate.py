@@ -5,7 +5,8 @@
             check is carried to the write, which does not make it again
          -> the project's suite measured first, and the units' shares of the budget by what it
             misses (``run.shares.by_suite``)
-         -> the job run and its tests verified (``run.job.run_and_verify``)
+         -> the job run and its tests verified (``run.job.run_and_verify``), those the
+            project's mypy and ruff refuse left out first (``run.gate``)
          -> the kept tests written (``run.write.write_module``)
 
 Each step takes the records of the steps before it; none calls back into this module.
@@ -25,6 +26,7 @@ from miogen.host.config import DEFAULTS, Options
 from miogen.host.interpreter import OWN, Interpreter
 from miogen.host.spare import SpareSource
 from miogen.host.supervisor import OnEvent
+from miogen.run.gate import project_gate
 from miogen.run.job import ModuleJob, run_and_verify
 from miogen.run.result import ModuleRun
 from miogen.run.shares import by_suite
@@ -80,7 +82,11 @@ def generate_module(
         units = tuple(UnitJob(name, careful=raw, raw=raw) for name in names)
         job = ModuleJob(location, options, units, interpreter)
     written = output.path if output is not None else None
-    result = run_and_verify(job, on_event, spares=spares, suite=suite, test_file=written)
+    # the project's mypy and ruff on the tests before they are verified (``run.gate``)
+    gate = (
+        project_gate(output.path, output.root, location.module_name) if output is not None else None
+    )
+    result = run_and_verify(job, on_event, spares=spares, suite=suite, test_file=written, gate=gate)
     if shared is not None and shared.note:
         result.notes.insert(0, shared.note)
     if output is not None:

@@ -31,6 +31,7 @@ from miogen.host.measure import Ahead, start_ahead
 from miogen.host.spare import SpareSource
 from miogen.host.supervisor import OnEvent, ShouldCancel, run_job
 from miogen.run.check import VERIFY_RUNS
+from miogen.run.gate import Gate
 from miogen.run.result import ModuleRun
 from miogen.run.shares import COVERED_BY_SUITE
 from miogen.run.verify import SuiteSource, verify_outcomes
@@ -153,6 +154,7 @@ def run_and_verify(
     suite: SuiteSource | None = None,
     ahead: VerificationAhead | None = None,
     test_file: Path | None = None,
+    gate: Gate | None = None,
 ) -> ModuleRun:
     """Run ``job`` and verify its tests: the module's result, each unit with its kept tests.
 
@@ -161,7 +163,8 @@ def run_and_verify(
     The verification's pytest processes start while the search runs (``ahead``: the caller's,
     to close them sooner, else made here). A job cancelled (``cancel`` set: by the caller, or
     here on an error or Ctrl-C) is not verified. ``test_file``: where the tests will be
-    written (``run.check.verify``: in the project, they are verified there).
+    written (``run.check.verify``: in the project, they are verified there). ``gate``: the
+    project's checkers on the tests before they are verified (``run.gate``; None: none).
     """
     started = time.monotonic()
     location = job.location
@@ -198,7 +201,7 @@ def run_and_verify(
         result = verify_outcomes(
             location, model, units, outcomes, job.options.test_timeout, ahead=ahead.processes,
             interpreter=job.interpreter, suite=None if cancelled else suite, folder=folder,
-            warning_filters=spec.warning_filters,
+            warning_filters=spec.warning_filters, gate=gate,
         )  # fmt: skip
     finally:
         if own_ahead:

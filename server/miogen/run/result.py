@@ -10,6 +10,7 @@ from pathlib import Path
 from miogen.analysis.model import ModuleModel, Unit
 from miogen.common.project import ModuleLocation
 from miogen.common.records import JobOutcome, TestRecord, UnitOutcome
+from miogen.emit.gate import Gated
 from miogen.emit.merge import MergeResult
 from miogen.host.adds import Gain, module_gain
 from miogen.host.baseline import Baseline
@@ -63,6 +64,8 @@ class Dropped:
     # Why the test file could not be imported in the verification: then none is kept.
     unimportable: str = ""
     adds_nothing: list[str] = field(default_factory=list)  # covers only what is covered already
+    # kept, then refused by the project's mypy or ruff in the file as written (``run.gate``)
+    checkers: list[str] = field(default_factory=list)
 
     def counts(self) -> dict[str, int]:
         return {"failing": len(self.failing), "unstable": len(self.unstable),
@@ -163,6 +166,9 @@ class ModuleRun:
     notes: list[str] = field(default_factory=list)  # what the user should know
     # The project's suite run against the mutants the tests kill (None: not asked for).
     suite_kills: SuiteKills | None = None
+    # The project's checkers' gate (``run.gate``): the tests it left out before the
+    # verification, and the fixes the write makes (None: the project configures neither)
+    gated: Gated | None = None
 
     @property
     def tests(self) -> list[TestRecord]:

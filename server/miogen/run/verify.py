@@ -17,6 +17,7 @@ server, ``miogen ctg`` after its jobs (or on the executor's worker, which has th
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
@@ -25,6 +26,7 @@ from typing import Protocol
 from miogen.analysis.model import ModuleModel, Unit
 from miogen.common.project import ModuleLocation
 from miogen.common.records import TestRecord, UnitOutcome
+from miogen.emit.gate import Gated
 from miogen.emit.module import unique_names
 from miogen.host import clock
 from miogen.host.baseline import Baseline, project_baseline, refresh_in_background
@@ -60,6 +62,7 @@ def verify_outcomes(
     folder: Path | None = None,
     again_ahead: bool = True,
     warning_filters: Sequence[str] = (),
+    gate: Callable[[Sequence[TestRecord], bool], Gated] | None = None,
 ) -> ModuleRun:
     """The module's run, verified: the tests each unit's outcome holds (``outcomes``, one per
     unit, in order; names made apart across units), verified together (``run.check.verify``),
@@ -81,9 +84,17 @@ def verify_outcomes(
     by the caller): they are verified there, by the project's pytest; None: in a folder of
     their own. ``warning_filters``: the project's pytest ``filterwarnings``, read once per job by the
     caller (the job's spec carries them: ``JobSpec.warning_filters``), for both verifications.
+    ``gate``: the project's checkers on the tests as they would be written (``run.gate``), before
+    anything runs, and again on what is kept: the tests it leaves out are not verified (or the
+    kept ones are verified once more), so that the figures are those of what is written; None:
+    every test goes on.
     """
     found = unique_names([list(o.result.tests) if o.result is not None else [] for o in outcomes])
     tests = [test for each in found for test in each]
+    gated = gate(tests, model.has_module_state) if gate is not None and tests else None
+    if gated is not None and gated.left_out:
+        found = [[test for test in each if test.name not in gated.left_out] for each in found]
+        tests = [test for each in found for test in each]
     # The project's suite, when one is measured: the tests are kept by what they add to it.
     baseline = suite.result() if suite is not None and not isinstance(suite, Mapping) else None
     covered = (
@@ -110,6 +121,17 @@ def verify_outcomes(
             if mutants else ({}, SuiteKills())
         )  # fmt: skip
         kept = keep_adds(verification, location.module_name, model, units, covered, kills, killed)
+        if gate is not None and verification is not None and verification.tests:
+            # the gate again, on what is kept: the file's text as it will be written (its
+            # parametrized groups are of these tests); the kept tests are verified once more
+            # when it leaves some out (``check.verify``)
+            nonlocal gated
+            late = gate(verification.tests, model.has_module_state)
+            refused = [t.name for t in verification.tests if t.name in late.left_out]
+            verification.tests = [t for t in verification.tests if t.name not in late.left_out]
+            verification.dropped.checkers += refused
+            before = gated.left_out if gated is not None else {}
+            gated = dataclasses.replace(late, left_out={**before, **late.left_out})
 
     # Verified here (``check.verify``: keeping is one of its steps, and what is kept is verified
     # once more when some were left out), or elsewhere (``verified``: kept here, as verified).
@@ -129,7 +151,13 @@ def verify_outcomes(
     # The rerun elsewhere ran: what it kept.
     elsewhere = verification is not None and verification.runs > clock.SEED
     notes = clock.elsewhere().notes() if elsewhere else []
-    return module_run(location, model, units, outcomes, found, verification, baseline, notes, kept)
+    if gated is not None:
+        notes = [*gated.notes(), *notes]
+    result = module_run(
+        location, model, units, outcomes, found, verification, baseline, notes, kept
+    )
+    result.gated = gated
+    return result
 
 
 class SuiteSource(Protocol):

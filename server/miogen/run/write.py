@@ -77,9 +77,11 @@ def write_module(
     style = project_style(output.path)  # read once: the tests are made, and checked, in it
     tools = project_tools(style)  # looked up once: they format the tests and check the file
     imports, generated = module_text(tests, location.module_name, result.model.has_module_state)
+    gated = result.gated  # the fixes of the project's checkers' gate (``run.gate``)
     result.output, result.merge = write_merged(
         confined or output.path, imports, generated, style, tools, HEADER, root=output.root,
         setting=output.setting, own_only=output.own_only, tests_root=output.tests_root,
+        rewrites=gated.rewrites if gated else None, annotations=bool(gated and gated.annotations),
     )  # fmt: skip
     verified_there = result.verification is not None and result.verification.in_project
     if not verified_there and (problem := import_problem(location, result.output, interpreter)):

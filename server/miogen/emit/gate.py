@@ -1,0 +1,331 @@
+"""The project's checkers as a gate on generated tests, before the file the user sees is written.
+
+Where the project configures mypy or ruff (``emit.style``) and the checker is there (``emit.tools``,
+the project's environment first), the tests are written as they would be (a new file's text, in
+the project's style) to a scratch file in the folder their file goes in, so that the project's
+configuration, its per-file settings and its imports apply; the checkers run on it, with no fix
+applied, and the scratch file is removed. Then, for each finding on a test's lines:
+
+- a test that calls the project's code in ``pytest.raises`` to see it raise for a wrong call
+  keeps that call, with a narrow ``# type: ignore[<code>]`` (the code mypy printed) on the line
+  mypy names: the wrong call is the test's purpose;
+- where mypy wants the tests annotated (``no-untyped-def``: a project that checks untyped
+  definitions), every test is annotated (``annotate``: ``-> None``, its parameters the type
+  of their cases) and checked again, its body now too;
+- any other test is left out, with a note naming the checker and the codes.
+
+Findings outside the tests (the imports, the header) are not the tests' and stay reported
+(``emit.checks``). Nothing here runs where the project configures neither tool.
+
+    >>> with_ignore("    f(1)", ["arg-type", "call-arg", "arg-type"])
+    '    f(1)  # type: ignore[arg-type, call-arg]'
+"""
+
+from __future__ import annotations
+
+import ast
+import contextlib
+import json
+import os
+import re
+import tempfile
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from miogen.common.confine import is_inside, resolved
+from miogen.common.syntax import parse
+from miogen.emit.checks import run_checker
+from miogen.emit.placement import GeneratedTest
+from miogen.emit.style import Style
+from miogen.emit.tools import Tools
+
+# mypy's codes for a call that does not fit the signature: where ``pytest.raises`` surrounds
+# it, the wrong call is what the test checks the project's code raising on
+WRONG_CALL = frozenset({
+    "arg-type", "call-arg", "call-overload", "type-var", "operator", "index", "list-item",
+    "dict-item",
+})  # fmt: skip
+_MYPY_LINE = re.compile(
+    r"^(?P<file>.+?):(?P<line>\d+):(?:\d+:)? error: .*?(?:\s+\[(?P<code>[\w-]+)\])?$"
+)
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One checker's finding in the candidate file: its line and its code."""
+
+    checker: str  # "mypy" or "ruff"
+    line: int
+    code: str
+
+
+@dataclass(frozen=True)
+class Gated:
+    """What the gate decided for a module's tests (by their names as generated)."""
+
+    # test name -> the findings that left it out ("mypy arg-type", "ruff PT011"...)
+    left_out: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # test name -> (line as formatted, line as written), for the tests kept with a fix: the
+    # line of a deliberate wrong call with its ``# type: ignore[code]``
+    rewrites: dict[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)
+    # the project's mypy wants the tests annotated (``no-untyped-def``): each test is, as it is
+    # written (``annotate``), before it is formatted
+    annotations: bool = False
+
+    def notes(self) -> list[str]:
+        """The summary's notes: how many tests were left out, how many kept with a fix."""
+        notes = []
+        for checker in ("mypy", "ruff"):
+            names = [
+                n for n, why in self.left_out.items() if any(w.startswith(checker) for w in why)
+            ]
+            if names:
+                codes = sorted({w.split(" ", 1)[1] for n in names for w in self.left_out[n]
+                                if w.startswith(checker)})  # fmt: skip
+                what = "errors" if checker == "mypy" else "findings"
+                notes.append(
+                    f"{len(names)} test{'s' if len(names) != 1 else ''} left out: {checker} "
+                    f"{what} under your configuration ({', '.join(codes)})"
+                )
+        ignored = [
+            n for n, lines in self.rewrites.items() if any("type: ignore" in b for _, b in lines)
+        ]
+        if ignored:
+            notes.append(
+                f"{len(ignored)} test{'s' if len(ignored) != 1 else ''} kept with a "
+                "# type: ignore on a wrong call the project's code raises on"
+            )
+        return notes
+
+
+def with_ignore(line: str, codes: Sequence[str]) -> str:
+    """``line`` with mypy told to ignore ``codes`` on it (each once, in order)."""
+    return f"{line}  # type: ignore[{', '.join(dict.fromkeys(codes))}]"
+
+
+def candidate_findings(
+    text: str, path: Path, root: Path, style: Style, tools: Tools
+) -> list[Finding] | None:
+    """What the project's mypy and ruff (``tools``, its configuration: ``style``) find in
+    ``text``, written as a scratch file beside ``path`` (the file the tests go in; its nearest
+    folder that exists), which must resolve inside ``root`` (the project: else None, nothing
+    written). None also where neither checker applies; the scratch file is always removed."""
+    mypy = tools.mypy if style.mypy else None
+    ruff = tools.ruff if style.lints else None
+    if style.root is None or (mypy is None and ruff is None):
+        return None
+    folder = Path(path).parent
+    while not folder.is_dir() and folder != folder.parent:
+        folder = folder.parent
+    if not (is_inside(root, folder) or resolved(folder) == resolved(root)):
+        return None
+    # the file's own name first: the project's per-file settings (``test_*.py``) apply to it
+    handle, name = tempfile.mkstemp(prefix=f"{Path(path).stem}_", suffix=".py", dir=folder)
+    scratch = Path(name)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as stream:
+            stream.write(text)
+        found = []
+        if mypy is not None:
+            found += _mypy(mypy, scratch, style.root)
+        if ruff is not None:
+            found += _ruff(ruff, scratch, style.root)
+        return found
+    finally:
+        with contextlib.suppress(OSError):
+            scratch.unlink()
+
+
+def _mypy(mypy: str, scratch: Path, cwd: Path) -> list[Finding]:
+    command = [mypy, "--no-error-summary", "--no-color-output", "--no-pretty",
+               "--show-error-codes", "--hide-error-context", str(scratch)]  # fmt: skip
+    found = []
+    for line in (run_checker(command, cwd) or "").splitlines():
+        match = _MYPY_LINE.match(line)
+        if match and resolved(cwd / match["file"]) == resolved(scratch):
+            found.append(Finding("mypy", int(match["line"]), match["code"] or "error"))
+    return found
+
+
+def _ruff(ruff: str, scratch: Path, cwd: Path) -> list[Finding]:
+    command = [ruff, "check", "--no-fix", "--force-exclude", "--output-format", "json",
+               "--exit-zero", str(scratch)]  # fmt: skip
+    output = run_checker(command, cwd)
+    try:
+        items = json.loads(output) if output else []
+    except json.JSONDecodeError:
+        return []
+    return [
+        Finding("ruff", int(item.get("location", {}).get("row", 0)), item.get("code") or "error")
+        for item in items
+        if isinstance(item, dict)
+    ]
+
+
+def gated(
+    text: str,
+    tests: Sequence[GeneratedTest],
+    findings: Sequence[Finding],
+    annotated: bool = False,
+) -> Gated:
+    """The gate's decisions for ``tests`` (as made into ``text``, the candidate file), by the
+    ``findings`` of the project's checkers on it. ``annotated``: the tests are annotated
+    already (``annotate``): a ``no-untyped-def`` left is one the annotations could not fix."""
+    lines = text.splitlines()
+    functions = {
+        node.name: node
+        for node in parse(text).body
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+    }
+    left_out: dict[str, tuple[str, ...]] = {}
+    rewrites: dict[str, tuple[tuple[str, str], ...]] = {}
+    wants_annotations = False
+    for test in tests:
+        function = functions.get(test.name)
+        if function is None:
+            continue
+        first = min([function.lineno, *(d.lineno for d in function.decorator_list)])
+        last = function.end_lineno or function.lineno
+        here = [f for f in findings if first <= f.line <= last]
+        if not here:
+            continue
+        raising = _raising_lines(function)
+        ignores: dict[int, list[str]] = {}
+        refused: list[str] = []
+        for finding in here:
+            if finding.checker == "mypy" and finding.code == "unused-ignore":
+                continue
+            if finding.checker == "mypy" and finding.code == "no-untyped-def" and not annotated:
+                wants_annotations = True  # the tests are annotated, and checked again
+            elif (
+                finding.checker == "mypy" and finding.code in WRONG_CALL
+                and finding.line in raising and not test.cases
+            ):  # fmt: skip
+                ignores.setdefault(finding.line, []).append(finding.code)
+            else:
+                refused.append(f"{finding.checker} {finding.code}")
+        if refused:
+            for original in [original for _, original in test.cases] or [test.name]:
+                left_out[original] = tuple(dict.fromkeys(refused))
+        elif ignores:
+            rewrites[test.name] = tuple(
+                (lines[number - 1], with_ignore(lines[number - 1], codes))
+                for number, codes in sorted(ignores.items())
+            )
+    return Gated(left_out, rewrites, wants_annotations)
+
+
+def annotate(test: GeneratedTest) -> GeneratedTest:
+    """``test`` annotated as a project that checks untyped definitions wants it: ``-> None``,
+    and each parameter of a parametrized test the type its cases' values share (``object``
+    for an expected value of mixed types); a parameter whose type is not plain stays as it is
+    (mypy still refuses the test, and the gate leaves it out).
+
+        >>> print(annotate(GeneratedTest("test_x", "def test_x():\n    assert f()\n")).source)
+        def test_x() -> None:
+            assert f()
+        <BLANKLINE>
+    """
+    try:
+        function = parse(test.source).body[0]
+    except (SyntaxError, IndexError):
+        return test
+    if not isinstance(function, ast.FunctionDef) or not function.body:
+        return test
+    arguments = function.args
+    if arguments.posonlyargs or arguments.kwonlyargs or arguments.vararg or arguments.kwarg:
+        return test
+    types = _case_types(function)
+    parameters = []
+    for argument in arguments.args:
+        if argument.annotation is not None:
+            parameters.append(ast.unparse(argument))
+        elif argument.arg in types:
+            parameters.append(f"{argument.arg}: {types[argument.arg]}")
+        else:
+            parameters.append(argument.arg)
+    returns = ast.unparse(function.returns) if function.returns is not None else "None"
+    header = f"def {function.name}({', '.join(parameters)}) -> {returns}:"
+    lines = test.source.split("\n")
+    start, body = function.lineno - 1, function.body[0].lineno - 1
+    if any(arguments.defaults) or body <= start:
+        return test
+    indent = lines[start][: len(lines[start]) - len(lines[start].lstrip())]
+    return replace(test, source="\n".join([*lines[:start], indent + header, *lines[body:]]))
+
+
+_PLAIN = {bool: "bool", int: "int", float: "float", str: "str", bytes: "bytes"}
+
+
+def _case_types(function: ast.FunctionDef) -> dict[str, str]:
+    """Parameter -> the type its cases' values share, from ``@pytest.mark.parametrize``."""
+    found: dict[str, str] = {}
+    for decorator in function.decorator_list:
+        if not (isinstance(decorator, ast.Call) and _attribute(decorator.func) == "parametrize"):
+            continue
+        if len(decorator.args) < 2:  # noqa: PLR2004 (names, values)
+            continue
+        try:
+            names = ast.literal_eval(decorator.args[0])
+            values = ast.literal_eval(decorator.args[1])
+        except ValueError:
+            continue
+        names = [n.strip() for n in names.split(",")] if isinstance(names, str) else list(names)
+        rows = [row if len(names) > 1 else (row,) for row in values]
+        for index, name in enumerate(names):
+            kinds = {type(row[index]) for row in rows if len(row) == len(names)}
+            if kinds and kinds <= set(_PLAIN) and len(kinds) == 1:
+                found[name] = _PLAIN[kinds.pop()]
+            elif kinds and kinds <= {int, float}:
+                found[name] = "float"
+            elif kinds and name.startswith("expected"):
+                found[name] = "object"  # compared only
+    return found
+
+
+def _attribute(node: ast.expr) -> str:
+    return node.attr if isinstance(node, ast.Attribute) else ""
+
+
+def rewritten(
+    tests: Sequence[GeneratedTest], rewrites: Mapping[str, Sequence[tuple[str, str]]]
+) -> list[GeneratedTest]:
+    """``tests`` with the gate's fixes (``Gated.rewrites``) made on their lines: each line as
+    generated becomes the line as written (the first of the test's lines that reads so)."""
+    if not rewrites:
+        return list(tests)
+    done = []
+    for test in tests:
+        changes = rewrites.get(test.name, ()) if not test.cases else ()
+        source = test.source
+        for before, after in changes:
+            lines = source.split("\n")
+            for index, line in enumerate(lines):
+                if line.strip() == before.strip():
+                    indent = line[: len(line) - len(line.lstrip())]
+                    lines[index] = indent + after.strip()
+                    break
+            source = "\n".join(lines)
+        done.append(replace(test, source=source) if source != test.source else test)
+    return done
+
+
+def _raising_lines(function: ast.FunctionDef | ast.AsyncFunctionDef) -> set[int]:
+    """The lines of the statements inside the test's ``with pytest.raises(...)`` blocks."""
+    found: set[int] = set()
+    for node in ast.walk(function):
+        if not isinstance(node, ast.With | ast.AsyncWith):
+            continue
+        if not any(_is_raises(item.context_expr) for item in node.items):
+            continue
+        for statement in node.body:
+            found.update(range(statement.lineno, (statement.end_lineno or statement.lineno) + 1))
+    return found
+
+
+def _is_raises(node: ast.expr) -> bool:
+    call = node.func if isinstance(node, ast.Call) else node
+    return (isinstance(call, ast.Attribute) and call.attr == "raises") or (
+        isinstance(call, ast.Name) and call.id == "raises"
+    )

@@ -1,0 +1,74 @@
+"""``miogen generate`` in a project with its own mypy configuration (issue 24 part 3): what is
+written passes it with no new error, a deliberate wrong call keeps a narrow ``type: ignore``,
+the test mypy rejects is left out, and the figures are coverage.py's on what is written."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from miogen.common.project import locate
+from miogen.host.config import Options
+from miogen.run.gate import project_gate
+from miogen.run.generate import generate_module
+from miogen.run.write import Output
+
+CODES = """\
+def scale(value: int, factor: int = 2) -> int:
+    if not isinstance(value, int):
+        raise TypeError("value must be an int")
+    return value * factor
+
+
+def answer(flag: bool) -> int:
+    if flag:
+        return "yes"  # type: ignore[return-value]
+    return 0
+"""
+HUMAN = b"def test_mine():\n    assert True\n"  # the user's file, at the intended path
+
+
+def _project(root: Path, mypy: str) -> Path:
+    (root / "pyproject.toml").write_text(f'[project]\nname = "codes"\n{mypy}')
+    (root / "codes.py").write_text(CODES)
+    (root / "tests").mkdir()
+    (root / "tests" / "test_codes_miogen.py").write_bytes(HUMAN)
+    return root / "codes.py"
+
+
+def test_the_written_file_passes_the_projects_strict_mypy(tmp_path: Path) -> None:
+    path = _project(tmp_path, "\n[tool.mypy]\nstrict = true\n")
+    output = Output(tmp_path / "tests" / "test_codes_miogen.py", tmp_path)
+    result = generate_module(path, None, output, Options(0, evaluations=500, seed=0))
+    written = result.output
+    assert written is not None and written.name == "test_codes_miogen_2.py"
+    assert (tmp_path / "tests" / "test_codes_miogen.py").read_bytes() == HUMAN
+    assert sorted(p.name for p in (tmp_path / "tests").iterdir()) == [
+        "test_codes_miogen.py",
+        "test_codes_miogen_2.py",
+    ]  # fmt: skip  (no scratch file left)
+    text = written.read_text()
+    checked = subprocess.run(
+        [sys.executable, "-m", "mypy", str(written)], cwd=tmp_path, capture_output=True, text=True
+    )
+    assert checked.returncode == 0, checked.stdout + text
+    # the wrong call the code raises on, kept with mypy's own code
+    assert "scale([])  # type: ignore[arg-type]" in text, text
+    # the assertion on the value the annotation denies is left out, and said so
+    assert '"yes"' not in text, text
+    assert "1 test left out: mypy errors under your configuration (comparison-overlap)" in (
+        result.notes
+    )
+    # coverage.py's figures are those of the tests written
+    answer = next(unit for unit in result.units if unit.name == "answer")
+    assert (answer.numbers.covered, answer.numbers.total) == (1, 2)
+    assert result.measurement is not None
+    assert result.measurement.passed == len(result.tests) == text.count("\ndef test_")
+
+
+def test_without_a_configuration_there_is_no_gate(tmp_path: Path) -> None:
+    path = _project(tmp_path, "")
+    location = locate(path)
+    assert project_gate(tmp_path / "tests" / "test_codes_miogen.py", tmp_path, "codes") is None
+    assert location.module_name == "codes"
