@@ -122,10 +122,7 @@ class TestFactory:
         if cached is None or cached[0] is not self.pool:
             pool = self.pool
             separators = tokens.separators_of(self.model.source)
-            tables = tokens.tables_of(self.model.source)
-            found = tokens.token_pool(
-                pool.strings + self.regex_strings, pool.ints, separators, tables
-            )
+            found = tokens.token_pool(pool.strings + self.regex_strings, pool.ints, separators)
             cached = self._tokens = (pool, found)
         return cached[1]
 

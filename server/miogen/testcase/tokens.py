@@ -13,15 +13,6 @@ module's integer constants as digits.
 The tokens: runs of letters, of digits, of white space, and each other character alone; a
 separator the module splits or partitions on, or joins with (``s.split("::")``, ``"--".join``),
 stays one token.
-
-A module that reads words keeps them in tables: list, tuple or set literals of words
-(dateutil's ``MONTHS``, ``HMS``, ``UTCZONE``, ``PERTAIN``; ``("am", "pm")``). Its branches want
-a word of one table next to a number or a word of another ("99-Jan-01", "UTC+3", "Jan of xx"),
-rarely the words of the examples. Where a module has such tables, half the words a step puts in
-(replacing a word, or inserting one) are of a table: the pool's other words are mostly the
-suite's sentences and messages, and drown the few the code reads. And one more step writes a
-*sentence*: two to four slots, each a word of one table or a number of the pool, joined by the
-separators of the text (or the module's, or a space), as the whole string or after it.
 """
 
 from __future__ import annotations
@@ -39,9 +30,6 @@ MAX_TOKENS = 2000  # tokens kept per kind (the pool of a big suite's strings)
 MAX_TEXT = 512  # no token step makes a string longer
 SPLITTING = {"split", "rsplit", "partition", "rpartition"}
 KINDS = ("alpha", "digit", "space", "other")
-SENTENCE_PROBABILITY = 0.1  # of a token step, where the module has word tables
-TABLE_WORD_PROBABILITY = 0.5  # of a word replaced or inserted, where it has word tables
-MAX_SLOT_DIGITS = 4  # a sentence's numbers: days, months, years, offsets, not blobs
 
 
 @dataclass(frozen=True)
@@ -53,7 +41,6 @@ class TokenPool:
     phrases: tuple[str, ...] = ()
     separators: tuple[str, ...] = ()
     every: tuple[str, ...] = ()  # the tokens of every kind but white space
-    tables: tuple[tuple[str, ...], ...] = ()  # the module's word tables (tables_of)
 
     def __bool__(self) -> bool:
         return bool(self.every)
@@ -83,14 +70,10 @@ def _splitter(separators: tuple[str, ...]) -> re.Pattern[str]:
 
 @functools.lru_cache(maxsize=8)
 def token_pool(
-    strings: tuple[str, ...],
-    ints: tuple[int, ...] = (),
-    separators: tuple[str, ...] = (),
-    tables: tuple[tuple[str, ...], ...] = (),
+    strings: tuple[str, ...], ints: tuple[int, ...] = (), separators: tuple[str, ...] = ()
 ) -> TokenPool:
     """The tokens of ``strings`` by kind, the non-negative ``ints`` as digit tokens, and the
-    strings of more than one token (once per pool: the units of a module share it); ``tables``
-    the module's word tables, for sentences."""
+    strings of more than one token (once per pool: the units of a module share it)."""
     found: dict[str, dict[str, None]] = {kind: {} for kind in KINDS}
     phrases: dict[str, None] = {}
     for text in strings:
@@ -107,17 +90,13 @@ def token_pool(
         found["other"][separator] = None
     by_kind = {kind: tuple(tokens)[:MAX_TOKENS] for kind, tokens in found.items()}
     every = tuple(t for kind in KINDS if kind != "space" for t in by_kind[kind])
-    return TokenPool(by_kind, tuple(phrases)[:MAX_TOKENS], separators, every, tables)
+    return TokenPool(by_kind, tuple(phrases)[:MAX_TOKENS], separators, every)
 
 
 def mutate_tokens(text: str, rng: random.Random, pool: TokenPool) -> str:
     """One token step on ``text`` (see the module docstring); ``text`` itself where none
     applies."""
     parts = tokenize(text, pool.separators)
-    if pool.tables and rng.random() < SENTENCE_PROBABILITY:
-        changed = _sentence(parts, rng, pool)
-        result = "".join(changed)
-        return result if len(result) <= MAX_TEXT else text
     roll = rng.random()
     if parts and roll < 0.35:
         changed = _replace(parts, rng, pool)
@@ -145,9 +124,6 @@ def _replace(parts: list[str], rng: random.Random, pool: TokenPool) -> list[str]
     words = [i for i, t in enumerate(parts) if kind_of(t) != "space"] or range(len(parts))
     index = rng.choice(words)
     kind = kind_of(parts[index])
-    if kind == "alpha" and pool.tables and rng.random() < TABLE_WORD_PROBABILITY:
-        parts[index] = _table_word(rng, pool)
-        return parts
     options = pool.by_kind.get(kind, ())
     if not options or rng.random() < 0.15:
         options = pool.every
@@ -160,10 +136,7 @@ def _insert(parts: list[str], rng: random.Random, pool: TokenPool) -> list[str]:
     """A pool token put between two tokens, now and then with a space before it."""
     if not pool.every:
         return parts
-    if pool.tables and rng.random() < TABLE_WORD_PROBABILITY:
-        token = _table_word(rng, pool)
-    else:
-        token = rng.choice(pool.every)
+    token = rng.choice(pool.every)
     at = rng.randint(0, len(parts))
     added = [" ", token] if at and rng.random() < 0.3 else [token]
     return _glued(rng, parts, parts[:at], added, parts[at:])
@@ -176,34 +149,6 @@ def _join(parts: list[str], rng: random.Random, pool: TokenPool) -> list[str]:
     other = tokenize(rng.choice(pool.phrases), pool.separators)
     head, tail = parts[: rng.randint(0, len(parts))], other[rng.randint(0, len(other)) :]
     return _glued(rng, parts + other, head, tail)
-
-
-def _table_word(rng: random.Random, pool: TokenPool) -> str:
-    """A word of one of the module's tables (a table first: a short one is not drowned by
-    a long one, ``PERTAIN = ["of"]`` beside ``MONTHS``' 24)."""
-    return rng.choice(rng.choice(pool.tables))
-
-
-def _sentence(parts: list[str], rng: random.Random, pool: TokenPool) -> list[str]:
-    """Two to four slots, each a word of one of the module's tables or a number of the pool,
-    joined by separators: the text's own, the module's, a space; now and then any other
-    token of the pool ("+" for "UTC+3"). Half the time the whole new text, else after
-    ``parts``."""
-    numbers = [t for t in pool.by_kind["digit"] if len(t) <= MAX_SLOT_DIGITS]
-    own = [t for t in parts if kind_of(t) in ("other", "space")]
-    separators = [*own, *pool.separators, " "]
-    sentence: list[str] = []
-    for _ in range(rng.randint(2, 4)):
-        if sentence:
-            others = pool.by_kind["other"]
-            sentence.append(rng.choice(others if others and rng.random() < 0.3 else separators))
-        if numbers and rng.random() < 0.5:
-            sentence.append(rng.choice(numbers))
-        else:
-            sentence.append(_table_word(rng, pool))
-    if not parts or rng.random() < 0.5:
-        return sentence
-    return [*parts, rng.choice(separators), *sentence]
 
 
 def _glued(rng: random.Random, source: list[str], *pieces: list[str]) -> list[str]:
@@ -254,55 +199,6 @@ def separators_of(source: str) -> tuple[str, ...]:
         if 0 < len(text) <= MAX_TOKEN:
             found.add(text)
     return tuple(sorted(found))
-
-
-@functools.lru_cache(maxsize=16)
-def tables_of(source: str) -> tuple[tuple[str, ...], ...]:
-    """The word tables of ``source``: list, tuple and set literals of words, each item a
-    string of letters, a tuple of them (``MONTHS = [("Jan", "January"), ...]``: one table of
-    the 24 words, not twelve pairs) or punctuation (``JUMP = [" ", ",", "at", "of", ...]``:
-    its words); two words at least, or one where the literal is a name's value
-    (``PERTAIN = ["of"]``). A literal with anything else (a number, a phrase, a call) is data,
-    not a vocabulary; ``__all__`` and ``__slots__`` hold names of the code, not of the text."""
-    try:
-        tree = parse(source)
-    except (SyntaxError, ValueError):
-        return ()
-    named: set[int] = set()
-    skipped: set[int] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Assign | ast.AnnAssign) and node.value is not None:
-            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            dunder = any(isinstance(t, ast.Name) and t.id.startswith("__") for t in targets)
-            (skipped if dunder else named).add(id(node.value))
-    found: dict[tuple[str, ...], None] = {}
-    for node in ast.walk(tree):
-        if not isinstance(node, ast.List | ast.Tuple | ast.Set) or id(node) in skipped:
-            continue
-        words = _words(node.elts, nested=True)
-        if words and (len(words) >= 2 or id(node) in named):
-            found[words] = None
-            skipped.update(id(item) for item in node.elts)  # its pairs are no tables
-    return tuple(found)
-
-
-def _words(items: list[ast.expr], nested: bool) -> tuple[str, ...] | None:
-    words: list[str] = []
-    for item in items:
-        if isinstance(item, ast.Constant) and isinstance(item.value, str):
-            text = item.value
-            if text.isalpha() and len(text) <= MAX_TOKEN:
-                words.append(text)
-            elif not text or any(c.isalnum() for c in text):
-                return None
-        elif nested and isinstance(item, ast.Tuple):
-            inner = _words(item.elts, nested=False)
-            if inner is None:
-                return None
-            words.extend(inner)
-        else:
-            return None
-    return tuple(dict.fromkeys(words))
 
 
 def _is_module(node: ast.expr) -> bool:
