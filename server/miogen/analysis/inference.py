@@ -247,6 +247,8 @@ def _aliases(binders: Iterable[ast.AST], name: str) -> list[str]:
     >>> body = ast.parse("y = year; n = year; n = n + 1; k = year; k += 1; z = y")
     >>> _aliases(ast.walk(body), "year")
     ['y']
+    >>> _aliases(ast.walk(ast.parse("self.first = first; a, b = first")), "first")
+    []
     """
     bound: dict[str, list[ast.expr | None]] = {}
     for node in binders:
@@ -257,14 +259,29 @@ def _aliases(binders: Iterable[ast.AST], name: str) -> list[str]:
         else:
             continue
         for target in targets:
-            for named in ast.walk(target):
-                if isinstance(named, ast.Name):
-                    bound.setdefault(named.id, []).append(value)
+            if isinstance(target, ast.Name):
+                bound.setdefault(target.id, []).append(value)
+            elif isinstance(target, ast.Tuple | ast.List | ast.Starred):
+                # unpacked: each name holds a part, not the parameter (``self.x = x`` binds no
+                # name: ``self`` is read there, not bound)
+                for named in _unpacked(target):
+                    bound.setdefault(named, []).append(None)
     return sorted(
         alias
         for alias, values in bound.items()
         if alias != name and all(_is(value, name) for value in values)
     )
+
+
+def _unpacked(target: ast.expr) -> list[str]:
+    """The plain names an unpacking target binds (``a, *rest``)."""
+    if isinstance(target, ast.Name):
+        return [target.id]
+    if isinstance(target, ast.Starred):
+        return _unpacked(target.value)
+    if isinstance(target, ast.Tuple | ast.List):
+        return [name for element in target.elts for name in _unpacked(element)]
+    return []
 
 
 def _is(node: ast.AST | None, name: str) -> bool:
