@@ -454,3 +454,29 @@ def test_uses_after_a_builtin_conversion_of_the_parameter_still_type_it():
     types = types_of(model, "middle")
     assert "list" in types["data"]
     assert "int" in types["count"]
+
+
+def test_a_local_that_only_copies_the_parameter_types_it_by_its_uses():
+    # dateutil's easter(year): ``y = year``, then only ``y`` is used (``y % 19``, ``y // 100``):
+    # the parameter was ``any``, so five of six values sampled for it were not numbers.
+    model = model_of(
+        """
+        def easter(year, method=3):
+            y = year
+            g = y % 19
+            return y // 100 + g
+
+        def direct(year, method=3):
+            g = year % 19
+            return year // 100 + g
+
+        def shifted(year):
+            y = year
+            y = str(y)
+            return y.upper()
+        """
+    )
+    assert types_of(model, "easter")["year"] == types_of(model, "direct")["year"]
+    assert {"int", "float"} <= types_of(model, "easter")["year"]
+    # ``y`` holds something else than the parameter after ``y = str(y)``: it tells nothing.
+    assert types_of(model, "shifted")["year"] == {"any"}

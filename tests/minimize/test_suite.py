@@ -378,3 +378,36 @@ def test_the_recount_after_shrinking_still_counts_the_kills(monkeypatch):
     """The cover runs again over the shrunk tests with every kill counted: past the unit's
     deadline, unchecked, the test would lose the kills it is kept for (or be dropped)."""
     assert ([1], ["grade", "k1", "k2"]) in kill_suite(monkeypatch, has_optional=True)
+
+
+class LoneKillRunner:
+    """Runs ``calling`` tests whole: each covers the branch ``"called"``; a value of 1700 or
+    more also kills the mutant ``("m", 0)`` (alone), and 0 kills ``("m", 1)`` and ``("m", 2)``."""
+
+    def __call__(self, test: TestCase) -> tuple[TestCase, frozenset[Hashable]]:
+        value = test[0].value if test and test[0].kind == "value" else None
+        covered: set[Hashable] = {"called"}
+        if isinstance(value, int) and value >= 1700:
+            covered.add(("m", 0))
+        if value == 0:
+            covered |= {("m", 1), ("m", 2)}
+        return test, frozenset(covered)
+
+    def focus(self, optional: Iterable[Hashable] | None, until: float | None = None) -> None:
+        return None
+
+
+def test_beside_a_projects_suite_a_test_that_kills_one_mutant_alone_is_kept():
+    tests = [calling("easter", 0), calling("easter", 1700)]
+
+    def kept(lone_kills: bool) -> list[object]:
+        reduction = reduce_suite(
+            tests, LoneKillRunner(), lambda target: isinstance(target, tuple),
+            time.monotonic() + 30, has_optional=True, shrinking=False, lone_kills=lone_kills,
+        )  # fmt: skip
+        return sorted(r.test[0].value for r in reduction.tests)
+
+    # Alone, one kill is not worth a test of its own (MIN_MUTANT_GAIN); beside a project's
+    # suite it is the kind the suite leaves alive, and the host judges it.
+    assert kept(lone_kills=False) == [0]
+    assert kept(lone_kills=True) == [0, 1700]

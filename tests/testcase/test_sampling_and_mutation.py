@@ -163,3 +163,23 @@ def test_a_call_mostly_passes_one_stub_s_keyword_only_parameters():
     assert len(calls) >= 100
     assert sum(matching) >= 0.85 * len(calls), sum(matching) / len(calls)
     assert not all(matching)  # the raise the code means is still reached
+
+
+def test_ints_are_drawn_at_the_scale_of_the_modules_large_constants():
+    # A year's arithmetic (``y // 100``, ``% 19``) past a constant of 1600: the pool alone gives
+    # 1599-1601, the random ints stay within +-1000 or spread over +-2**31.
+    source = "def easter(year: int) -> int:\n    if year > 1600:\n        return year // 100\n    return 0\n"
+    model = analyze_source(source, "easter.py", "easter")
+    sampling = TestFactory(model, model.unit("easter"))
+    rng = random.Random(1)
+    drawn = [sampling.primitive("int", rng) for _ in range(1000)]
+    at_scale = [value for value in drawn if 1601 < value <= 3200]
+    assert len(at_scale) > 50, sorted(drawn)[-20:]
+    assert len(set(at_scale)) > 40  # spread over the scale, not a few values beside 1600
+    # A module of small constants draws as before: none at that scale.
+    small = analyze_source("def f(n: int) -> int:\n    return n % 7\n", "f.py", "f")
+    rng = random.Random(1)
+    factory_small = TestFactory(small, small.unit("f"))
+    assert not [
+        v for v in (factory_small.primitive("int", rng) for _ in range(1000)) if 1001 < v <= 3200
+    ]

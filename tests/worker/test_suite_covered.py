@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from miogen.analysis.module import analyze_file
+from miogen.assertions.mutants import list_mutants
 from miogen.common.records import Algorithm, JobSpec, StopReason, UnitJob
 from miogen.worker import phases
 from miogen.worker.objectives import Objectives
@@ -157,3 +158,43 @@ def test_with_the_suites_branches_settled_the_other_goals_may_stall(write_module
     reason = run.search(Budget(evaluations=20000))
     assert reason in (StopReason.STAGNATION, StopReason.ALL_COVERED)
     assert run.record.evaluations < 20000
+
+
+# Kills of ``y // 101`` for ``y // 100`` need a year just past a multiple of 100 (2200, not
+# 2250): no other mutant of the unit dies with them, so a test for it kills it alone.
+CENTURY = """
+def century(year):
+    y = year
+    if y < 1583 or y > 4099:
+        raise ValueError("outside the Gregorian range")
+    return y // 100
+"""
+
+
+def test_beside_the_suite_a_test_that_kills_one_mutant_alone_is_kept(write_module):
+    path = write_module("century", CENTURY)
+    model = analyze_file(path, path.stem)
+    [divisor] = [
+        m.index
+        for m in list_mutants(model.source, model.unit("century"))
+        if m.description == "100 -> 101"
+    ]
+    kept: dict[bool, set[int]] = {}
+    for suite in (False, True):
+        sys.modules.pop(path.stem, None)
+        model = analyze_file(path, path.stem)
+        first = tuple(t.id for t in model.unit("century").targets)[:1]
+        job = UnitJob("century", suite_covered=first if suite else ())
+        spec = JobSpec(
+            path=str(path), module_name=path.stem, import_root=str(path.parent), units=(job,),
+            scratch=tempfile.mkdtemp(), seed=1, evaluations=1500,
+        )  # fmt: skip
+        objectives = Objectives.of(spec, model)
+        module = phases.load(spec, objectives)
+        run = phases.UnitRun(spec, job, model, module, None, lambda _: None, objectives)
+        run.search(Budget(evaluations=1500))
+        result = run.finish(time.monotonic() + 60, set())
+        kept[suite] = {index for test in result.tests for index in test.killed}
+    # The search kills it either way; alone, a test for one kill is not kept (MIN_MUTANT_GAIN).
+    assert divisor not in kept[False]
+    assert divisor in kept[True]

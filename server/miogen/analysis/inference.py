@@ -18,7 +18,7 @@ import fractions
 import pathlib
 import re
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from miogen.analysis.docstrings import parameter_types, read_type_text
@@ -164,10 +164,12 @@ def _infer(node: FunctionNode, parameter: Parameter, facts: ModuleFacts, owner: 
         spec = read_type_text(written, facts.reader)
         if spec != ANY:
             evidence.add([spec], 4.0, True)
-    for spec_list, weight, strong in _uses(node, name, facts, owner):
-        evidence.add(spec_list, weight, strong)
-        evidence.open |= weight == CHECKED
-        evidence.none_checked |= weight == NONE_CHECKED and spec_list == [NONE]
+    binders = [*_assignments(node, facts), *_telling_nodes(node, facts)]
+    for told in (name, *_aliases(binders, name)):
+        for spec_list, weight, strong in _uses(node, told, facts, owner):
+            evidence.add(spec_list, weight, strong)
+            evidence.open |= weight == CHECKED
+            evidence.none_checked |= weight == NONE_CHECKED and spec_list == [NONE]
     called = facts.calls.get((owner, node.name), {}).get(name)
     if called is not None:
         for spec, score in called.scores.items():
@@ -234,6 +236,52 @@ def _assignments(node: FunctionNode, facts: ModuleFacts) -> list[ast.AST]:
         nodes = walk(node) if inside is None else inside
         found = facts.assignments[id(node)] = [n for n in nodes if isinstance(n, ast.Assign)]
     return found
+
+
+def _aliases(binders: Iterable[ast.AST], name: str) -> list[str]:
+    """Local names that only ever hold the parameter ``name`` itself: bound by ``alias = name``
+    and by nothing else among ``binders`` (a function's assignments, augmented assignments and
+    ``for`` loops): ``y = year``, then ``y % 19``, ``y // 100``. What the body does with such a
+    name it does with the parameter's value, so its uses tell the parameter's type.
+
+    >>> body = ast.parse("y = year; n = year; n = n + 1; k = year; k += 1; z = y")
+    >>> _aliases(ast.walk(body), "year")
+    ['y']
+    >>> _aliases(ast.walk(ast.parse("self.first = first; a, b = first")), "first")
+    []
+    """
+    bound: dict[str, list[ast.expr | None]] = {}
+    for node in binders:
+        if isinstance(node, ast.Assign):
+            targets, value = node.targets, node.value
+        elif isinstance(node, ast.AugAssign | ast.For | ast.comprehension):
+            targets, value = [node.target], None
+        else:
+            continue
+        for target in targets:
+            if isinstance(target, ast.Name):
+                bound.setdefault(target.id, []).append(value)
+            elif isinstance(target, ast.Tuple | ast.List | ast.Starred):
+                # unpacked: each name holds a part, not the parameter (``self.x = x`` binds no
+                # name: ``self`` is read there, not bound)
+                for named in _unpacked(target):
+                    bound.setdefault(named, []).append(None)
+    return sorted(
+        alias
+        for alias, values in bound.items()
+        if alias != name and all(_is(value, name) for value in values)
+    )
+
+
+def _unpacked(target: ast.expr) -> list[str]:
+    """The plain names an unpacking target binds (``a, *rest``)."""
+    if isinstance(target, ast.Name):
+        return [target.id]
+    if isinstance(target, ast.Starred):
+        return _unpacked(target.value)
+    if isinstance(target, ast.Tuple | ast.List):
+        return [name for element in target.elts for name in _unpacked(element)]
+    return []
 
 
 def _is(node: ast.AST | None, name: str) -> bool:

@@ -5,6 +5,11 @@ at least ``MIN_MUTANT_GAIN`` that the rest of the suite does not, and such tests
 ``MUTANT_TEST_SHARE`` to the suite (each test costs the user reading and maintenance; one more
 fault found is not always worth it). The set cover weighs every kill of every candidate;
 shrinking a test only checks the optional targets it is kept for.
+
+Beside a project's suite (``lone_kills``) a test that kills one mutant no other test kills
+stays too, with no share: the host keeps it only if the suite leaves that mutant alive
+(``host.adds``), and the mutants a mature suite leaves alive are the ones a test kills alone
+(a particular year, a value past a 32-bit mask), never two at once.
 """
 
 from __future__ import annotations
@@ -97,6 +102,7 @@ def reduce_suite(
     shrinking: bool = True,
     landmarks: tuple[int, ...] = (),
     years: tuple[int, ...] = (),
+    lone_kills: bool = False,
 ) -> Reduction:
     """Set cover, then shrinking in half the time left (none without ``shrinking``), then a
     recount. ``careful`` (the unit's worker died): no joining, which runs tests of no search's.
@@ -109,6 +115,7 @@ def reduce_suite(
     says which values go to number parameters, ``words`` and ``texts`` what strings may become
     (see ``readable``), ``signature_of`` which arguments may be left out, ``landmarks`` the
     unit's own numbers an int may become, ``years`` those a date may move to (``Shrinker``).
+    ``lone_kills``: a test kept for mutants alone needs to kill only one (see above).
 
     With ``cost`` (a test's performance proxies; aDynaMOSA and MIO ``--performance``) the cover
     picks the cheaper tests and shrinking never makes a kept test costlier. Only with ``join``
@@ -127,8 +134,8 @@ def reduce_suite(
         candidates: list[TestCase], cache: CoverageCache, already: frozenset[Hashable]
     ) -> list[ReducedTest]:
         return set_cover(
-            candidates, cache, already, optional, MIN_MUTANT_GAIN,
-            optional_share=MUTANT_TEST_SHARE, cost=cost,
+            candidates, cache, already, optional, 1 if lone_kills else MIN_MUTANT_GAIN,
+            optional_share=None if lone_kills else MUTANT_TEST_SHARE, cost=cost,
         )  # fmt: skip
 
     focused = _Focus(run, deadline)

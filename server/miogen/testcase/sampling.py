@@ -61,6 +61,13 @@ REGEX_PROBABILITY = 0.25
 # (analysis.unicodeprops, testcase.propertytext); those characters are also inserted as the
 # ones ``ord(...)`` is compared with are (strings.Shapes).
 PROPERTY_PROBABILITY = 0.2
+# An int of the constant pool beyond this (either sign) sets a scale that ``_random_int`` rarely
+# draws at (it draws densely within +-1000, then over +-2**31): the unit's arithmetic on inputs
+# of that scale (a year's ``y // 100``, ``% 19``; a 32-bit mask) goes untried but for the
+# pool's few values beside the literal. Of the pool's draws, SCALED_PROBABILITY are then a
+# value of the same scale as one of them (``scaled_int``); a pool without one draws as before.
+SCALE_FLOOR = 1000
+SCALED_PROBABILITY = 0.5
 _STATEMENT_KINDS = {"property": "property", "operator": "operator", "setter": "assign"}
 _ARGUED = frozenset({"construct", "call", "method"})  # statements that pass their arguments
 
@@ -94,6 +101,7 @@ class TestFactory:
         self.config = config
         self._other_type_left = False  # see OTHER_TYPE_PROBABILITY
         self.pool = model.constants
+        self.large_ints = tuple(n for n in self.pool.ints if abs(n) > SCALE_FLOOR)
         self.shapes = strings.shapes_of(model.source)
         self.sought = self.shapes.characters  # the code points ``ord(...)`` is compared with
         self.index_pairs = indexes.pairs_of(model.source)
@@ -502,6 +510,8 @@ class TestFactory:
         use_pool = rng.random() < self.config.pool_probability
         if kind == "int":
             if use_pool and pool.ints:
+                if self.large_ints and rng.random() < SCALED_PROBABILITY:
+                    return scaled_int(rng.choice(self.large_ints), rng)
                 return rng.choice(pool.ints)
             return _random_int(rng)
         if kind == "float":
@@ -568,6 +578,19 @@ def random_character(rng: random.Random, wide_only: bool = False) -> str:
     if wide_only or rng.random() < WIDE_PROBABILITY:
         return rng.choice(WIDE_CHARACTERS)
     return rng.choice(PRINTABLE)
+
+
+def scaled_int(anchor: int, rng: random.Random) -> int:
+    """An int of the scale of ``anchor``: between half and twice it, of its sign.
+
+    >>> rng = random.Random(0)
+    >>> all(800 <= scaled_int(1600, rng) <= 3200 for _ in range(100))
+    True
+    >>> all(-3200 <= scaled_int(-1600, rng) <= -800 for _ in range(100))
+    True
+    """
+    low, high = sorted((anchor // 2, anchor * 2))
+    return rng.randint(low, high)
 
 
 def _random_int(rng: random.Random) -> int:

@@ -461,6 +461,9 @@ class UnitRun:
             self._shrink_allowance(deadline), module_texts(model),
             factory.signature, self._shrinking(),
             unit_numbers(model.source, self.unit.ranges), module_years(model.source),
+            # The project's suite is the baseline: the host keeps a test for a kill only if
+            # the suite leaves the mutant alive, which a lone kill often is.
+            lone_kills=bool(self.job.suite_covered),
         )  # fmt: skip
 
     def _shrink_allowance(self, deadline: float) -> float:
