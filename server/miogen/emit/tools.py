@@ -1,6 +1,7 @@
 """The project's tools for a generated file, looked up once per file: its ruff, black and mypy.
 
-Each is the project's own where its virtual environment has it (``.venv``, ``venv``, ``env``),
+Each is the project's own where its virtual environment has it (``.venv``, ``venv`` or ``env``:
+``common.project.project_environment``, the one the project's code runs in too),
 else the one beside miogen's Python (ruff: the one miogen depends on). The owner of a write
 (``run.write``, or ``emit.writer`` for the editor's text) looks them up once, with the project's
 style, and hands them to the formatter (``emit.formatting``) and to the checks of the written
@@ -15,9 +16,8 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from miogen.common.project import project_environment
 from miogen.emit.style import Style
-
-VENV_FOLDERS = (".venv", "venv", "env")
 
 
 @dataclass(frozen=True)
@@ -41,7 +41,8 @@ def project_tools(style: Style) -> Tools:
 
 def environment_folders(root: Path | None) -> list[Path]:
     """Script folders, the project's own virtual environment's first."""
-    folders = [root / name / "bin" for name in VENV_FOLDERS] if root else []
+    environment = project_environment(root)
+    folders = [environment / "bin"] if environment is not None else []
     return [*folders, Path(sys.executable).parent]
 
 
