@@ -97,6 +97,7 @@ def reduce_suite(
     shrinking: bool = True,
     landmarks: tuple[int, ...] = (),
     years: tuple[int, ...] = (),
+    judged_until: float | None = None,
 ) -> Reduction:
     """Set cover, then shrinking in half the time left (none without ``shrinking``), then a
     recount. ``careful`` (the unit's worker died): no joining, which runs tests of no search's.
@@ -120,7 +121,10 @@ def reduce_suite(
     of ``SHRINK_EVALUATIONS`` runs each, so the tests do not depend on the machine's load.
     ``allowance``: seconds shrinking may take beyond half the time left, a hard bound for a
     machine too slow for the evaluations; the Reduction says how many it took, by which the
-    caller's later phases move their deadline.
+    caller's later phases move their deadline. ``judged_until``: until when the candidates'
+    kills are checked (None: ``deadline``; under an evaluation budget the caller's safety net,
+    far past it: the cover runs each candidate once, its count, and the same seed keeps the
+    same tests on a machine slowed past ``deadline``).
     """
 
     def cover(
@@ -131,7 +135,7 @@ def reduce_suite(
             optional_share=MUTANT_TEST_SHARE, cost=cost,
         )  # fmt: skip
 
-    focused = _Focus(run, deadline)
+    focused = _Focus(run, deadline if judged_until is None else judged_until)
     run = focused
     run.focus(None)
     cache = CoverageCache(run, focused.checking)
@@ -163,7 +167,7 @@ def reduce_suite(
     # deadline (the unit's, which shrinking's allowance goes beyond) a kill is never seen
     # again, every candidate of a test kept for one fails, and its values stay as the search
     # left them (``Fraction.from_decimal(-552)``, kept for a mutant of the message's ``%``).
-    judged = max(deadline, hard)
+    judged = max(deadline, hard, judged_until or deadline)
     # The cheap pass over every test first, then rounds of evaluations, the fuzziest values
     # first in each: when the hard bound comes (a very slow machine), the tests that read
     # worst have had the most.
