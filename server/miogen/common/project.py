@@ -22,7 +22,6 @@ from pathlib import Path
 ROOT_MARKERS = ("pyproject.toml", "setup.cfg", "setup.py", ".git")
 GENERATED_PATTERN = "test_{module}_miogen.py"  # the default name of a generated test file
 TEST_FOLDERS = ("tests", "test")
-VENV_FOLDERS = (".venv", "venv", "env")  # the project's virtual environment, in this order
 
 
 @dataclass(frozen=True)
@@ -49,15 +48,6 @@ def is_project(root: Path) -> bool:
     if "site-packages" in root.parts or any(root.is_relative_to(p) for p in installed):
         return False
     return any((root / marker).exists() for marker in ROOT_MARKERS)
-
-
-def project_environment(root: Path | None) -> Path | None:
-    """The project's own virtual environment: the first of ``VENV_FOLDERS`` under ``root``
-    with a ``bin`` folder; None where it has none. The one lookup of both the interpreter the
-    project's code runs in (``host.interpreter``) and its tools (``emit.tools``)."""
-    if root is None:
-        return None
-    return next((root / n for n in VENV_FOLDERS if (root / n / "bin").is_dir()), None)
 
 
 def project_folder(location: ModuleLocation, test_file: Path | None) -> Path | None:

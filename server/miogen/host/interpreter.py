@@ -3,7 +3,7 @@
 The project's tests need its dependencies, pytest plugins and conftest files: the interpreter that
 has them is the one the editor chose (the language server runs in it), on the command line
 ``--python PATH``, else the active virtual environment (``$VIRTUAL_ENV``), else the project's
-own (``.venv``, ``venv`` or ``env`` under its root: ``common.project.project_environment``, where
+own (``.venv``, ``venv`` or ``env`` under its root: ``emit.tools.project_environment``, where
 its tools are looked up too), else miogen's own.
 
 Nothing is installed into it. A process of miogen's in another interpreter starts as
@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from miogen.common.errors import MiogenError
-from miogen.common.project import project_environment
+from miogen.emit.tools import project_environment
 
 PATH_VARIABLE = "MIOGEN_SYS_PATH"
 BOOTSTRAP = (
