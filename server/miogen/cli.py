@@ -199,7 +199,7 @@ def _parser() -> argparse.ArgumentParser:
         "--python",
         metavar="PATH",
         help="the project's interpreter, where its code and tests run (default: the active "
-        "virtual environment, else .venv under the project root, else miogen's own)",
+        "virtual environment, else the project's .venv, venv or env, else miogen's own)",
     )
     generate.add_argument(
         "--test-timeout", type=flag("testTimeout"), help="seconds per test execution (default 1)"

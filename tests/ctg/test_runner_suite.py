@@ -78,17 +78,21 @@ def test_no_process_is_started_ahead_for_a_second_verification_it_may_not_need(
     from miogen.ctg import runner
     from miogen.run import check
 
-    # the kept tests' verification's process is started ahead only when ``check.verify`` is
-    # handed the keep step with ``keep_ahead`` (run.verify); ctg's must not be
+    # the kept tests' verification's process is started ahead only when the verifier is
+    # made with ``again_ahead`` (run.verify); ctg's must not be; keeping is still asked for
     started: list[object] = []
     kept: list[object] = []
-    real_verify_tests = check.verify
+    real_verifier = check.Verifier
 
-    def counted(*args, **kwargs):
-        kept.append(kwargs.get("keep"))
-        if kwargs.get("keep") is not None and kwargs.get("keep_ahead", True):
-            started.append(kwargs["keep"])
-        return real_verify_tests(*args, **kwargs)
+    class Counted(real_verifier):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            if self.kept_run.process is not None:
+                started.append(self)
+
+        def again(self, result):
+            kept.append(result)
+            return super().again(result)
 
     results = []
     real_verify = runner.verify_outcomes
@@ -97,14 +101,14 @@ def test_no_process_is_started_ahead_for_a_second_verification_it_may_not_need(
         results.append(real_verify(*args, **kwargs))
         return results[-1]
 
-    monkeypatch.setattr(check, "verify", counted)
+    monkeypatch.setattr(check, "Verifier", Counted)
     monkeypatch.setattr(runner, "verify_outcomes", recorded)
     root = make_project(tmp_path / "project", {"signs.py": SIGNS})
     config = CtgConfig(budget=1.0, jobs=1, verify_runs=1, options=Options(evaluations=200))
     report = run_ctg([root], config)
     [result] = results
     assert result.tests, "the module's tests were verified"
-    assert started == [] and kept != [None], "keeping was asked for, nothing started ahead"
+    assert started == [] and kept != [], "keeping was asked for, nothing started ahead"
     [state] = report.units
     assert state.added == len(result.tests) > 0
 

@@ -10,6 +10,7 @@ import venv
 from pathlib import Path
 
 import pytest
+from miogen.emit.tools import ruff_executable
 from miogen.host.interpreter import OWN, InterpreterError, project_interpreter
 
 PYTEST_PARTS = ("pytest", "_pytest", "pluggy", "iniconfig", "packaging", "py.py", "pygments")
@@ -105,3 +106,19 @@ def test_miogen_run_from_the_extensions_bundle_starts_its_processes_with_the_bun
     assert OWN.command("miogen.worker.main", "--spare")[:2] == [sys.executable, "-c"]
     assert OWN.command("miogen.worker.main", "--spare")[3:] == ["miogen.worker.main", "--spare"]
     assert OWN.environment({"A": "1"}) == {"A": "1", "MIOGEN_SYS_PATH": "/ext/bundled/libs"}
+
+
+def test_a_project_venv_named_venv_gives_both_its_interpreter_and_its_tools(
+    tmp_path: Path,
+) -> None:
+    """The project's environment is looked up once for its Python and its tools: a project whose
+    environment is ``venv/`` runs its code in that one, as its ruff is taken from it."""
+    root = tmp_path / "project"
+    scripts = root / "venv" / "bin"
+    scripts.mkdir(parents=True)
+    (scripts / "python").symlink_to(sys.executable)
+    (scripts / "ruff").write_text("#!/bin/sh\n")
+    (scripts / "ruff").chmod(0o755)
+    chosen = project_interpreter(root, environ={})
+    assert chosen.origin == "the project's venv"
+    assert ruff_executable(root) == str(scripts / "ruff")

@@ -96,9 +96,9 @@ def test_where_the_tests_are_verified_is_found_once_by_the_job():
 
 def test_the_verification_flow_starts_no_pytest_process_check_verify_does():
     """``run.verify`` orchestrates the steps and starts no pytest process: the kept tests'
-    verification, its process started ahead while the first runs, is ``check.verify``'s own
-    (handed the keep step, ``keep``), so the flow enters ``host.measure`` only through
-    ``run.check``, and ``run.check`` once."""
+    verification, its process started ahead while the first runs, is ``check.Verifier``'s own
+    (``again``, asked for once keeping is done: the verifier is handed no step to call back),
+    so the flow enters ``host.measure`` only through ``run.check``."""
     tree = ast.parse((SERVER / "run" / "verify.py").read_text("utf-8"))
     measured = {
         alias.name
@@ -109,9 +109,10 @@ def test_the_verification_flow_starts_no_pytest_process_check_verify_does():
     assert measured <= {"Ahead"}  # the type of the processes handed in, nothing to call
     assert "start_ahead" not in _called(tree)
     check = ast.parse((SERVER / "run" / "check.py").read_text("utf-8"))
-    verify = next(n for n in check.body if isinstance(n, ast.FunctionDef) and n.name == "verify")
-    assert "keep" in {a.arg for a in verify.args.args + verify.args.kwonlyargs}
-    assert "prepare" in _called(verify)
+    verifier = next(n for n in check.body if isinstance(n, ast.ClassDef) and n.name == "Verifier")
+    init = next(n for n in verifier.body if isinstance(n, ast.FunctionDef) and n.name == "__init__")
+    assert "prepare" in _called(init)
+    assert not any("keep" in a.arg for a in init.args.args + init.args.kwonlyargs)
     assert "RetryAhead" not in _called(tree)  # no process of check's made for it to take
 
 
@@ -127,3 +128,19 @@ def test_the_write_reads_the_style_then_writes_without_coming_back_to_its_module
     after_style = called[called.index("project_style") + 1 :]
     assert own & set(after_style) <= {"import_problem"}  # the import note: after the write
     assert after_style.index("write_merged") < after_style.index("check_notes")
+
+
+def test_the_job_analyses_the_module_in_its_own_flow_after_finding_the_folder():
+    """``run_and_verify`` finds the project's folder (``common.project``) and then analyses the
+    module itself, through ``analysis``: no helper of ``run.job`` between them brings the job
+    back into its module (issue 25: ``_analysed`` did, after ``project_folder``)."""
+    tree = ast.parse((SERVER / "run" / "job.py").read_text("utf-8"))
+    functions = {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
+    flow = next(
+        n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "run_and_verify"
+    )
+    called = _called(flow)
+    after_folder = called[called.index("project_folder") + 1 :]
+    assert "analyze_file" in after_folder
+    # ``_run_spec`` runs on the job's thread (handed to the pool, not called here)
+    assert functions & set(after_folder) == set()

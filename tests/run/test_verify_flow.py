@@ -1,6 +1,8 @@
 """The verification goes down through its steps once (issue 25): ``verify_outcomes`` calls them
 in order, each in a module of its own, and hands each the records of the ones before; no step
-calls another, nor comes back into the module that orchestrates them."""
+calls another, nor comes back into the module that orchestrates them, nor is handed a step to
+call back (the pytest runs do not call keeping: the flow keeps, then has what is kept run
+again)."""
 
 from __future__ import annotations
 
@@ -14,9 +16,11 @@ FLOW = "verify_outcomes"
 # The steps, in their order in the flow: the module that does each, and its function.
 STEPS = [
     ("miogen.emit.module", "unique_names"),
-    ("miogen.run.check", "verify"),
+    ("miogen.run.check", "first"),
+    ("miogen.run.keep", "keeping_of"),
     ("miogen.host.suite_kills", "kills_over_suite"),
     ("miogen.run.keep", "keep_adds"),
+    ("miogen.run.check", "again"),
     ("miogen.run.result", "module_run"),
 ]
 
@@ -95,9 +99,23 @@ def test_the_flow_never_comes_back_into_its_own_module():
 
 def test_the_flow_calls_its_steps_in_order():
     called = called_steps((RUN / "verify.py").read_text("utf-8"))
-    # keeping (written above the verification: the step handed to it) runs inside it, and
-    # what is kept is verified once more there: the flow calls ``check.verify`` once
-    assert called == ["unique_names", "kills_over_suite", "keep_adds", "verify", "module_run"]
+    # verified, then what decides the keeping read once, the mutants, keeping, what is kept
+    # verified again: each step called once, in the order it runs
+    assert called == [name for _, name in STEPS]
+
+
+def test_no_step_is_handed_a_function_to_call_back():
+    """The flow hands its steps records, not callables of its own (a step that calls back
+    brings the data up into the flow again: ``check.verify`` used to call the keep step)."""
+    tree = ast.parse((RUN / "verify.py").read_text("utf-8"))
+    kinds = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+    nested = [
+        f"line {node.lineno}"
+        for statement in _flow(tree).body
+        for node in ast.walk(statement)
+        if isinstance(node, kinds)
+    ]
+    assert nested == []
 
 
 def test_no_step_calls_another_or_the_flow():
@@ -113,9 +131,12 @@ def test_no_step_calls_another_or_the_flow():
 def test_only_the_flow_calls_the_steps_that_follow_the_verification():
     assert callers("keep_adds", "miogen.run.keep") == ["run/verify.py"]
     assert callers("kills_over_suite", "miogen.host.suite_kills") == ["run/verify.py"]
+    assert callers("keeping_of", "miogen.run.keep") == ["run/verify.py"]
     assert callers("module_run", "miogen.run.result") == ["run/verify.py"]
-    # ... and the verification: also on a dask worker, whose result is the flow's ``verified``
-    assert callers("verify", "miogen.run.check") == ["ctg/remote.py", "run/verify.py"]
+    # ... and the verification: its first runs alone also on a dask worker, whose result is
+    # the flow's ``verified``
+    assert callers("Verifier", "miogen.run.check") == ["run/verify.py"]
+    assert callers("verify", "miogen.run.check") == ["ctg/remote.py"]
 
 
 def test_the_flow_names_the_verification_where_it_is_defined():
@@ -146,8 +167,8 @@ def _split(result):
 def verify_outcomes(location, outcomes):
     found = unique_names(outcomes)
     kept = keep_adds(found)
-    verification = verify(location, found)
+    verification = verifier.first(found)
     return _split(module_run(found, verification, kept))
 """
     assert own_references(source) == ["line 10: _split"]
-    assert called_steps(source) == ["unique_names", "keep_adds", "verify", "module_run"]
+    assert called_steps(source) == ["unique_names", "keep_adds", "first", "module_run"]

@@ -172,10 +172,11 @@ def test_a_later_attempt_runs_once_with_coverage_in_a_process_started_meanwhile(
 def test_keeping_is_a_step_of_the_verification_and_what_it_keeps_runs_again_alone(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ):
-    """``verify`` hands the tests that passed every run to the keep step once; what it leaves
-    out is not run again, and the rest runs once more, alone, in a process started ahead: a
-    kept test that needed a left-out one before it fails there and is dropped, the measurement
-    is of what is kept, and the runs reported stay the first verification's."""
+    """The verifier's first runs hand the tests that passed every run to the caller, which keeps
+    what adds; what it leaves out is not run again, and the rest runs once more, alone, in a
+    process started ahead: a kept test that needed a left-out one before it fails there and is
+    dropped, the measurement is of what is kept, and the runs reported stay the first
+    verification's."""
     signs = "def sign(x: int) -> int:\n    if x > 0:\n        return 1\n    return 0\n"
     location, model = project_module(tmp_path, "signs", signs)
     calls = count_calls(monkeypatch, "measure")
@@ -192,7 +193,13 @@ def test_keeping_is_a_step_of_the_verification_and_what_it_keeps_runs_again_alon
         verification.dropped.adds_nothing.append("test_sets")
         verification.tests = [t for t in verification.tests if t.name != "test_sets"]
 
-    verified = verify(location, model, model.units, tests, runs=1, keep=keep)
+    verifier = verifying.Verifier(location, model, model.units, again_ahead=True)
+    try:
+        verified = verifier.first(tests, runs=1)
+        keep(verified)
+        verifier.again(verified)
+    finally:
+        verifier.close()
     assert kept == [["test_positive", "test_sets", "test_needs"]]
     assert [t.name for t in verified.tests] == ["test_positive"]
     assert verified.dropped.failing == ["test_needs"]

@@ -8,7 +8,7 @@ from miogen.analysis.module import analyze_file
 from miogen.common.project import locate
 from miogen.common.records import TestRecord
 from miogen.run.check import verify
-from miogen.run.keep import keep_only_what_adds
+from miogen.run.keep import keep_only_what_adds, keeping_of
 from subjects import SIGN
 
 
@@ -36,7 +36,12 @@ def test_only_tests_adding_a_target_beyond_the_suite_and_the_kept_ones_stay(tmp_
     [unit] = model.units
     by_arc = {t.arc: t.id for t in unit.targets}
     suite = {"sign": [by_arc[(2, 3)]]}  # x > 0 true: what the project's tests cover
-    gains = keep_only_what_adds(verification, location.module_name, model, model.units, suite)
+    gains = keep_only_what_adds(
+        verification,
+        keeping_of(verification, location.module_name, model, suite),
+        model.units,
+        suite,
+    )
     assert [t.name for t in verification.tests] == ["test_negative", "test_zero"]
     assert verification.dropped.adds_nothing == ["test_positive", "test_negative_again"]
     gain = gains["sign"]
@@ -52,7 +57,12 @@ def test_a_complete_suite_gets_nothing_and_says_so(tmp_path):
     tests = [record("test_negative", "assert sign(-5) == -1")]
     location, model, verification = verified_sign(tmp_path, tests)
     everything = {"sign": [t.id for t in model.units[0].targets]}
-    gains = keep_only_what_adds(verification, location.module_name, model, model.units, everything)
+    gains = keep_only_what_adds(
+        verification,
+        keeping_of(verification, location.module_name, model, everything),
+        model.units,
+        everything,
+    )
     assert verification.tests == []
     assert gains["sign"].added == 0
     assert gains["sign"].describe() == (
@@ -63,7 +73,9 @@ def test_a_complete_suite_gets_nothing_and_says_so(tmp_path):
 def test_without_a_suite_everything_that_covers_something_new_stays(tmp_path):
     tests = [record("test_negative", "assert sign(-5) == -1"), record("test_one", "assert sign(1)")]
     location, model, verification = verified_sign(tmp_path, tests)
-    keep_only_what_adds(verification, location.module_name, model, model.units, {})
+    keep_only_what_adds(
+        verification, keeping_of(verification, location.module_name, model, {}), model.units, {}
+    )
     assert [t.name for t in verification.tests] == ["test_negative", "test_one"]
 
 
@@ -127,7 +139,7 @@ def test_a_test_whose_only_kill_the_suite_did_not_judge_is_not_kept(tmp_path):
     may add nothing, so it is not kept for it, nor counted; one killing a mutant the suite
     leaves alive is."""
     from miogen.host.suite_kills import SuiteKills
-    from miogen.run.keep import keep_adds
+    from miogen.run.keep import keep_adds, keeping_of
 
     tests = [
         record("test_negative", "assert sign(-5) == -1"),
@@ -137,7 +149,7 @@ def test_a_test_whose_only_kill_the_suite_did_not_judge_is_not_kept(tmp_path):
     everything = {"sign": [t.id for t in model.units[0].targets]}
     kills = {"test_negative": {("sign", 0)}, "test_zero": {("sign", 1)}}
     verdict = SuiteKills(alive={("sign", 1)}, unjudged={("sign", 0)})
-    kept = keep_adds(verification, location.module_name, model, model.units, everything, kills,
-                     verdict)  # fmt: skip
+    keeping = keeping_of(verification, location.module_name, model, everything)
+    kept = keep_adds(verification, keeping, model.units, everything, kills, verdict)
     assert [t.name for t in verification.tests] == ["test_zero"]
     assert kept.gains["sign"].mutants == 1

@@ -40,11 +40,12 @@ EVALUATION_POST_SECONDS = 30.0
 # SHRINK_EVALUATIONS); this is a hard bound for a loaded machine, where 1 s stopped a unit of
 # 60 tests (stdlib_fractions at load 12) before its second round.
 SHRINK_SECONDS = 3.0
-# The same under an evaluation budget, beyond the post-processing's own deadline: the set cover
-# before shrinking judges the kills of every candidate until that deadline, and on a loaded
-# machine it takes all of it (stdlib_shlex's 276 tests at load 14: the 30 s, then shrinking
-# ran no candidate and ``shlex(instream=..., infile=-743)`` kept the keyword the test never
-# reads). Shrinking is bounded by its evaluations; this only bounds a very slow machine.
+# The same under an evaluation budget, beyond the post-processing's own deadline: on a loaded
+# machine the set cover before shrinking took all of that (stdlib_shlex's 276 tests at load 14:
+# the 30 s, then shrinking ran no candidate and ``shlex(instream=..., infile=-743)`` kept the
+# keyword the test never reads). Shrinking is bounded by its evaluations, the set cover's kills
+# and the choice of assertions by their input (``worker.phases.UnitRun._judging_net``); this
+# only bounds a very slow machine.
 EVALUATION_SHRINK_SECONDS = 60.0
 
 TestData = list[Any]  # a test case as testcase.model.to_json writes it

@@ -75,7 +75,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--python",
         metavar="PATH",
         help="the project's interpreter, where its code and tests run (default: the active "
-        "virtual environment, else .venv under the project root, else miogen's own)",
+        "virtual environment, else the project's .venv, venv or env, else miogen's own)",
     )
     ctg.add_argument(
         "--strategy", choices=("ctg", "simple"), default="ctg",

@@ -1,6 +1,7 @@
 """The project's tools for a generated file, looked up once per file: its ruff, black and mypy.
 
-Each is the project's own where its virtual environment has it (``.venv``, ``venv``, ``env``),
+Each is the project's own where its virtual environment has it (``.venv``, ``venv`` or ``env``:
+``project_environment``, where ``host.interpreter`` finds the project's Python too),
 else the one beside miogen's Python (ruff: the one miogen depends on). The owner of a write
 (``run.write``, or ``emit.writer`` for the editor's text) looks them up once, with the project's
 style, and hands them to the formatter (``emit.formatting``) and to the checks of the written
@@ -17,7 +18,7 @@ from pathlib import Path
 
 from miogen.emit.style import Style
 
-VENV_FOLDERS = (".venv", "venv", "env")
+VENV_FOLDERS = (".venv", "venv", "env")  # the project's virtual environment, in this order
 
 
 @dataclass(frozen=True)
@@ -39,9 +40,19 @@ def project_tools(style: Style) -> Tools:
     )
 
 
+def project_environment(root: Path | None) -> Path | None:
+    """The project's own virtual environment: the first of ``VENV_FOLDERS`` under ``root``
+    with a ``bin`` folder; None where it has none. The one lookup of both the project's tools
+    (here) and the interpreter its code runs in (``host.interpreter``)."""
+    if root is None:
+        return None
+    return next((root / n for n in VENV_FOLDERS if (root / n / "bin").is_dir()), None)
+
+
 def environment_folders(root: Path | None) -> list[Path]:
     """Script folders, the project's own virtual environment's first."""
-    folders = [root / name / "bin" for name in VENV_FOLDERS] if root else []
+    environment = project_environment(root)
+    folders = [environment / "bin"] if environment is not None else []
     return [*folders, Path(sys.executable).parent]
 
 

@@ -2,8 +2,9 @@
 
 The project's tests need its dependencies, pytest plugins and conftest files: the interpreter that
 has them is the one the editor chose (the language server runs in it), on the command line
-``--python PATH``, else the active virtual environment (``$VIRTUAL_ENV``), else ``.venv`` under
-the project root, else miogen's own.
+``--python PATH``, else the active virtual environment (``$VIRTUAL_ENV``), else the project's
+own (``.venv``, ``venv`` or ``env`` under its root: ``emit.tools.project_environment``, where
+its tools are looked up too), else miogen's own.
 
 Nothing is installed into it. A process of miogen's in another interpreter starts as
 ``PYTHON -c BOOTSTRAP MODULE ARGS...``: the bootstrap appends a folder of miogen's (``shim``:
@@ -31,6 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from miogen.common.errors import MiogenError
+from miogen.emit.tools import project_environment
 
 PATH_VARIABLE = "MIOGEN_SYS_PATH"
 BOOTSTRAP = (
@@ -125,7 +127,9 @@ def _choose(
     candidates = []
     if environ.get("VIRTUAL_ENV"):
         candidates.append((Path(environ["VIRTUAL_ENV"]) / "bin" / "python", "$VIRTUAL_ENV"))
-    candidates.append((project_root / ".venv" / "bin" / "python", "the project's .venv"))
+    environment = project_environment(project_root)
+    if environment is not None:
+        candidates.append((environment / "bin" / "python", f"the project's {environment.name}"))
     for path, origin in candidates:
         if path.is_file() and os.access(path, os.X_OK):
             return str(path.absolute()), origin

@@ -102,6 +102,7 @@ def reduce_suite(
     shrinking: bool = True,
     landmarks: tuple[int, ...] = (),
     years: tuple[int, ...] = (),
+    judged_until: float | None = None,
     lone_kills: bool = False,
 ) -> Reduction:
     """Set cover, then shrinking in half the time left (none without ``shrinking``), then a
@@ -127,7 +128,10 @@ def reduce_suite(
     of ``SHRINK_EVALUATIONS`` runs each, so the tests do not depend on the machine's load.
     ``allowance``: seconds shrinking may take beyond half the time left, a hard bound for a
     machine too slow for the evaluations; the Reduction says how many it took, by which the
-    caller's later phases move their deadline.
+    caller's later phases move their deadline. ``judged_until``: until when the candidates'
+    kills are checked (None: ``deadline``; under an evaluation budget the caller's safety net,
+    far past it: the cover runs each candidate once, its count, and the same seed keeps the
+    same tests on a machine slowed past ``deadline``).
     """
 
     def cover(
@@ -138,7 +142,7 @@ def reduce_suite(
             optional_share=None if lone_kills else MUTANT_TEST_SHARE, cost=cost,
         )  # fmt: skip
 
-    focused = _Focus(run, deadline)
+    focused = _Focus(run, deadline if judged_until is None else judged_until)
     run = focused
     run.focus(None)
     cache = CoverageCache(run, focused.checking)
@@ -170,7 +174,7 @@ def reduce_suite(
     # deadline (the unit's, which shrinking's allowance goes beyond) a kill is never seen
     # again, every candidate of a test kept for one fails, and its values stay as the search
     # left them (``Fraction.from_decimal(-552)``, kept for a mutant of the message's ``%``).
-    judged = max(deadline, hard)
+    judged = max(deadline, hard, judged_until or deadline)
     # The cheap pass over every test first, then rounds of evaluations, the fuzziest values
     # first in each: when the hard bound comes (a very slow machine), the tests that read
     # worst have had the most.

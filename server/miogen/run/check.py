@@ -3,10 +3,12 @@
     tests -> one scratch file (``emit.module``) -> pytest + coverage.py in the file's order and
     reruns in other orders, hash seeds and clocks, each in a fresh sandboxed process
     -> drop what failed and run the rest again
-    -> keep what adds to the project's suite (the caller's step, handed in: ``run.keep``)
-    -> when that left some out, run what is kept again, alone -> ``Verification``
+    -> ``Verification`` (``Verifier.first``)
+    ... the caller keeps what adds to the project's suite (``run.keep``) ...
+    -> when that left some out, what is kept run again, alone (``Verifier.again``)
 
-One step of ``run.verify.verify_outcomes``; it imports no other step.
+Steps of ``run.verify.verify_outcomes``, which calls them in order; it imports no other step,
+and calls none back.
 """
 
 from __future__ import annotations
@@ -63,62 +65,133 @@ def verify(
     interpreter: Interpreter = OWN,
     folder: Path | None = None,
     warning_filters: Sequence[str] = (),
-    keep: Callable[[Verification], None] | None = None,
-    keep_ahead: bool = True,
 ) -> Verification:
-    """Run the tests under pytest + coverage.py, and ``runs - 1`` more times in other orders
-    (backwards, then shuffled), each with a hash seed of its own, none the worker's (all at
-    once, each in a fresh sandboxed process); drop those that fail in any run and try again
-    with the rest, at most ``attempts`` times.
+    """The tests verified once (``Verifier.first``), for a caller that keeps every test that
+    passes (a dask worker's verification, ``ctg.remote``)."""
+    verifier = Verifier(location, model, units, test_timeout, interpreter, folder, warning_filters)
+    try:
+        return verifier.first(tests, runs, attempts, ahead)
+    finally:
+        verifier.close()
 
-    A later attempt runs the rest once, with coverage.py, in the file's order: they passed in
-    every order and hash seed already, with the dropped tests among them; what this run adds
-    is that none needed a dropped test before it, and the coverage of what is kept. Its
-    process starts as soon as a run of the attempt before reports a failure.
+
+class Verifier:
+    """The verification's pytest runs of one module's tests: ``first`` runs them in every order
+    and hash seed; after the caller kept what adds to the project's suite (``run.keep``),
+    ``again`` runs what is kept once more, alone, when that left some out. ``close`` when done.
+
+    Its first runs: pytest + coverage.py in the file's order, and ``runs - 1`` more times in
+    other orders (backwards, then shuffled), each with a hash seed of its own, none the
+    worker's (all at once, each in a fresh sandboxed process); those that fail in any run are
+    dropped and the rest tried again, at most ``attempts`` times. A later attempt runs the rest
+    once, with coverage.py, in the file's order: they passed in every order and hash seed
+    already, with the dropped tests among them; what this run adds is that none needed a
+    dropped test before it, and the coverage of what is kept. Its process starts as soon as a
+    run of the attempt before reports a failure.
 
     The measurement kept is coverage.py's on the tests that passed every run (invariant 2).
-    ``ahead``: processes started for the first attempt (``start_verification``); closed here.
     ``interpreter``: the project's, where pytest and coverage.py run (``host.interpreter``).
     ``folder``: the project's folder the tests will be written in (``common.project.
     project_folder``, found once per job by the caller). There, the runs are the project's
     plain ``python -m pytest`` at its root (its configuration, import mode, conftest files and
     plugins, no PYTHONPATH of miogen's) on a copy in that folder (removed after); a file
-    pytest cannot import there keeps no test, and says how to fix the project. None: in a folder of its own with the
-    import root on PYTHONPATH, with the project's ``warning_filters`` (its pytest
-    ``filterwarnings``, read once per job by the caller: ``JobSpec.warning_filters``) applied
-    as its pytest would.
+    pytest cannot import there keeps no test, and says how to fix the project. None: in a
+    folder of its own with the import root on PYTHONPATH, with the project's
+    ``warning_filters`` (its pytest ``filterwarnings``, read once per job by the caller:
+    ``JobSpec.warning_filters``) applied as its pytest would.
 
-    ``keep``: the step that keeps only what adds to the project's suite (``run.verify``: it
-    drops from ``tests`` those that add nothing, naming them in ``dropped.adds_nothing``),
-    called once, when no attempt is left to make. When it left some out, what is kept is
-    verified once more, alone, in the file's order, with coverage.py (``AGAIN_ATTEMPTS``
-    attempts, as the later ones above): every figure is coverage.py's on what is written, not
-    of the tests beside those left out, and a kept test that needed a left-out one before it
-    fails there and is dropped. ``keep_ahead``: that run's process starts as this verification
-    starts (a save or ``miogen generate`` waits for it); False: only once keeping left some out
-    (``miogen ctg`` verifies many modules at once, most of which leave nothing out).
+    ``again_ahead``: the process of ``again``'s run starts now (a save or ``miogen generate``
+    waits for it, when keeping leaves some out); False: only once it is asked for (``miogen
+    ctg`` verifies many modules at once, most of which leave nothing out).
     """
-    started = time.monotonic()
-    result = Verification(list(tests))
-    scratch = Path(tempfile.mkdtemp(prefix="miogen-emit-"))
-    result.in_project = folder is not None
-    stem = re.sub(r"\W", "_", location.module_name.replace(".", "_"))
-    candidate = (
-        scratch / f"test_{stem}_miogen.py" if folder is None
-        # not a test file's name: no other pytest run in the project collects it meanwhile
-        else folder / f"miogen_verifying_{secrets.token_hex(4)}_{stem}.py"
-    )  # fmt: skip
-    project = location.project_root if folder else None
-    retry = RetryAhead(location.import_root, interpreter, project)
-    # The run of the tests kept, started now when keeping may leave some out (``keep_ahead``).
-    kept_run = RetryAhead(location.import_root, interpreter, project)
-    if keep is not None and keep_ahead and tests:
-        kept_run.prepare()
 
-    def attempts_of(seeds: range, count: int, waiting: dict[int, Ahead], first: bool) -> None:
+    def __init__(
+        self,
+        location: ModuleLocation,
+        model: ModuleModel,
+        units: Sequence[Unit],
+        test_timeout: float = 1.0,
+        interpreter: Interpreter = OWN,
+        folder: Path | None = None,
+        warning_filters: Sequence[str] = (),
+        again_ahead: bool = False,
+    ) -> None:
+        self.location, self.model, self.units = location, model, units
+        self.test_timeout, self.interpreter = test_timeout, interpreter
+        self.in_project, self.warning_filters = folder is not None, warning_filters
+        self.scratch = Path(tempfile.mkdtemp(prefix="miogen-emit-"))
+        stem = re.sub(r"\W", "_", location.module_name.replace(".", "_"))
+        self.candidate = (
+            self.scratch / f"test_{stem}_miogen.py" if folder is None
+            # not a test file's name: no other pytest run in the project collects it meanwhile
+            else folder / f"miogen_verifying_{secrets.token_hex(4)}_{stem}.py"
+        )  # fmt: skip
+        project = location.project_root if folder else None
+        self.retry = RetryAhead(location.import_root, interpreter, project)
+        # The run of the tests kept, started now when keeping may leave some out.
+        self.kept_run = RetryAhead(location.import_root, interpreter, project)
+        if again_ahead:
+            self.kept_run.prepare()
+
+    def first(
+        self,
+        tests: Sequence[TestRecord],
+        runs: int = VERIFY_RUNS,
+        attempts: int = 3,
+        ahead: Sequence[Ahead] = (),
+    ) -> Verification:
+        """The tests verified: run in every order and hash seed, what fails or varies dropped.
+        ``ahead``: processes started for the first attempt (``start_ahead``); closed here."""
+        started = time.monotonic()
+        result = Verification(list(tests))
+        result.in_project = self.in_project
+        try:
+            self._attempts(result, range(runs), attempts, {p.seed: p for p in ahead}, first=True)
+        finally:
+            self.candidate.unlink(missing_ok=True)  # in the project: never left behind
+            for process in [*ahead, *self.retry.take().values()]:
+                process.close()
+        result.seconds = time.monotonic() - started
+        return result
+
+    def again(self, result: Verification) -> None:
+        """What keeping kept (``result.tests``), verified once more, alone, in the file's
+        order, with coverage.py (``AGAIN_ATTEMPTS`` attempts, as ``first``'s later ones) when
+        keeping or the project's checkers left some out (``result.dropped.adds_nothing``,
+        ``checkers``): every figure is coverage.py's on what is written, not of the tests
+        beside those left out, and a kept test that needed a left-out one before it fails
+        there and is dropped. ``result`` is updated."""
+        if not ((result.dropped.adds_nothing or result.dropped.checkers) and result.tests):
+            return
+        started = time.monotonic()
+        try:
+            self._attempts(result, range(1), AGAIN_ATTEMPTS, self.kept_run.take(), first=False)
+        finally:
+            self.candidate.unlink(missing_ok=True)
+            for process in self.retry.take().values():
+                process.close()
+        result.gains = result.measured_gains()
+        result.seconds += time.monotonic() - started
+
+    def close(self) -> None:
+        """The scratch folder removed, the processes started ahead and not used closed."""
+        self.candidate.unlink(missing_ok=True)
+        shutil.rmtree(self.scratch, ignore_errors=True)
+        for process in [*self.retry.take().values(), *self.kept_run.take().values()]:
+            process.close()
+
+    def _attempts(
+        self,
+        result: Verification,
+        seeds: range,
+        count: int,
+        waiting: dict[int, Ahead],
+        first: bool,
+    ) -> None:
         """Run the tests (the first attempt with ``seeds``, the later ones once) and drop
         those that fail or vary, at most ``count`` times; ``first``: the verification's first
         runs, whose figures (runs, runtimes, clock) are the ones reported."""
+        location, model, candidate = self.location, self.model, self.candidate
         for attempt in range(count):
             if not result.tests:
                 break
@@ -128,11 +201,12 @@ def verify(
             ran = seeds if attempt == 0 else range(1)
             last = attempt + 1 == count
             measurement, shuffled = _run_all(
-                candidate, location, model, units, ran, (len(result.tests), test_timeout), waiting,
-                (lambda: None) if last else retry.prepare, interpreter, result.in_project,
-                warning_filters,
+                candidate, location, model, self.units, ran,
+                (len(result.tests), self.test_timeout), waiting,
+                (lambda: None) if last else self.retry.prepare, self.interpreter,
+                result.in_project, self.warning_filters,
             )  # fmt: skip
-            waiting = retry.take()
+            waiting = self.retry.take()
             result.measurement = measurement
             broken = next((r.collection_error for r in (measurement, *shuffled)
                            if r.collection_error), "")  # fmt: skip
@@ -145,7 +219,7 @@ def verify(
                 result.tests = []
                 break
             if attempt == 0 and first:
-                result.runs, result.runtimes = runs, [rerun.seconds for rerun in shuffled]
+                result.runs, result.runtimes = len(seeds), [rerun.seconds for rerun in shuffled]
                 result.clock_ahead = clock.SEED in ran and clock.libfaketime() is not None
             failing = _classify(result.dropped, measurement, shuffled, generated)
             if not failing and measurement.exit_code != -1:
@@ -155,24 +229,6 @@ def verify(
             process.close()
         if not result.tests:
             result.measurement = None  # what dropped tests covered is no one's coverage
-
-    try:
-        attempts_of(range(runs), attempts, {p.seed: p for p in ahead}, first=True)
-        if keep is not None:
-            keeping = time.monotonic()
-            keep(result)
-            started += time.monotonic() - keeping  # a step of its own (``suite_kills``)
-            left_out = result.dropped.adds_nothing or result.dropped.checkers
-            if left_out and result.tests:  # what is kept, alone
-                attempts_of(range(1), AGAIN_ATTEMPTS, kept_run.take(), first=False)
-                result.gains = result.measured_gains()
-    finally:
-        candidate.unlink(missing_ok=True)  # in the project: never left behind
-        shutil.rmtree(scratch, ignore_errors=True)
-        for process in [*ahead, *retry.take().values(), *kept_run.take().values()]:
-            process.close()
-    result.seconds = time.monotonic() - started
-    return result
 
 
 def _not_run(run: Measurement) -> str:

@@ -163,7 +163,7 @@ def run_and_verify(
     The verification's pytest processes start while the search runs (``ahead``: the caller's,
     to close them sooner, else made here). A job cancelled (``cancel`` set: by the caller, or
     here on an error or Ctrl-C) is not verified. ``test_file``: where the tests will be
-    written (``run.check.verify``: in the project, they are verified there). ``gate``: the
+    written (``run.check.Verifier``: in the project, they are verified there). ``gate``: the
     project's checkers on the tests before they are verified (``run.gate``; None: none).
     """
     started = time.monotonic()
@@ -181,7 +181,14 @@ def run_and_verify(
         with ThreadPoolExecutor(1, thread_name_prefix="miogen-job") as pool:
             running = pool.submit(_run_spec, job, ahead, cancel.is_set, spares)
             try:
-                model, units = _analysed(job)
+                # The module analysed here (or the job's analysis: the editor's snapshot);
+                # None public: an error naming the rest
+                if job.model is not None:
+                    model = job.model
+                    units = list(job.analysed) or model.select([u.name for u in job.units])
+                else:
+                    model = analyze_file(location.path, location.module_name)
+                    units = model.select([u.name for u in job.units] or None)
                 if suite is not None:
                     suite.start()  # the project's suite runs meanwhile
                 analysed = time.monotonic() - started
@@ -222,11 +229,3 @@ def _run_spec(
     configuration for its warning filters, once per job: the verification takes them from it."""
     spec = job.spec()
     return spec, run(spec, on_event, should_cancel, spares) if job.searches else JobOutcome("ok")
-
-
-def _analysed(job: ModuleJob) -> tuple[ModuleModel, list[Unit]]:
-    if job.model is not None:
-        return job.model, list(job.analysed) or job.model.select([u.name for u in job.units])
-    model = analyze_file(job.location.path, job.location.module_name)
-    # None public: an error naming the rest
-    return model, model.select([u.name for u in job.units] or None)

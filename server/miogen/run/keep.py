@@ -4,7 +4,8 @@
     ``host.suite_kills``) -> the tests that add, in the file's order -> ``Kept`` (each unit's
     gain over the suite)
 
-One step of ``run.verify.verify_outcomes``; it calls no other step.
+A step of ``run.verify.verify_outcomes``, which reads ``keeping_of`` once and hands it to
+the suite's runs against mutants and to ``keep_adds``; it calls no other step.
 """
 
 from __future__ import annotations
@@ -22,8 +23,7 @@ SuiteCovered = Mapping[str, Sequence[int]]  # unit -> target ids the project's t
 
 def keep_adds(
     verification: Verification | None,
-    module_name: str,
-    model: ModuleModel,
+    keeping: Keeping | None,
     units: Sequence[Unit],
     suite: SuiteCovered,
     kills: Mapping[str, set[MutantId]] | None = None,
@@ -31,23 +31,22 @@ def keep_adds(
 ) -> Kept:
     """Keep only the verified tests that add to ``suite`` (``keep_only_what_adds``; the
     ``verification`` is updated: its tests, dropped and measurement), and give each unit its
-    gain over it. ``kills`` (with mutation on: test name -> the mutants it kills) and
-    ``killed`` (the project's suite's verdict on them, ``host.suite_kills``): a test that
-    kills a mutant the suite leaves alive adds too (one it did not judge, past its cap, does
-    not)."""
+    gain over it. ``keeping``: the verification's ``keeping_of``, read once by the caller.
+    ``kills`` (with mutation on: test name -> the mutants it kills) and ``killed`` (the
+    project's suite's verdict on them, ``host.suite_kills``): a test that kills a mutant the
+    suite leaves alive adds too (one it did not judge, past its cap, does not)."""
     verification = verification or Verification([])
     verdict = killed or SuiteKills()
     # A mutant past the cap of runs is not judged: no test is kept for it, nor counted.
     gains = keep_only_what_adds(
-        verification, module_name, model, units, suite, kills, verdict.killed | verdict.unjudged
+        verification, keeping, units, suite, kills, verdict.killed | verdict.unjudged
     )
     return Kept(gains, [f"mutants: {note}" for note in verdict.notes], killed)
 
 
 def keep_only_what_adds(
     verification: Verification,
-    module_name: str,
-    model: ModuleModel,
+    keeping: Keeping | None,
     units: Sequence[Unit],
     suite: SuiteCovered,
     kills: Mapping[str, set[MutantId]] | None = None,
@@ -55,14 +54,15 @@ def keep_only_what_adds(
 ) -> dict[str, Gain]:
     """Drop the verified tests that add no target to the project's ``suite`` (unit -> covered
     ids) and the tests kept before them, in the file's order; the kept tests' coverage is
-    coverage.py's per-test measurement. Returns each unit's gain over the suite.
-    ``kills`` (test name -> the mutants it kills, with mutation on): a test that kills one that
-    neither ``suite_killed`` nor a test kept before it kills adds too.
+    coverage.py's per-test measurement (``keeping``: the verification's ``keeping_of``).
+    Returns each unit's gain over the suite. ``kills`` (test name -> the mutants it kills,
+    with mutation on): a test that kills one that neither ``suite_killed`` nor a test kept
+    before it kills adds too.
 
-    Without per-test measurement (no tests, or a run that measured nothing), nothing is dropped.
+    Without per-test measurement (no tests, or a run that measured nothing: ``keeping`` None),
+    nothing is dropped.
     """
     measurement = verification.measurement
-    keeping = keeping_of(verification, module_name, model, suite)
     if measurement is not None and keeping is not None:
         order, covers = keeping.order, keeping.covers
         kept = set(keep_what_adds(order, covers, keeping.suite, kills, suite_killed or ()))

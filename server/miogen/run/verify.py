@@ -2,15 +2,16 @@
 
     outcomes (the worker's tests per unit, names made apart: ``emit.module``)
     -> what the project's suite covers (``SuiteSource``: ``host.baseline``)
-    -> verify (``run.check``: coverage run and reruns in other orders, hash seeds and clocks;
-       drop what fails or varies; then, handed the step that does it, keep only what adds to
-       the suite, and verify what is kept once more when that left some out), where keeping
-       is: with mutation on, the mutants the tests kill that the suite leaves alive
-       (``host.suite_kills``), and what adds to it (``run.keep``)
+    -> verify (``run.check.Verifier.first``: coverage run and reruns in other orders, hash
+       seeds and clocks; drop what fails or varies)
+    -> what decides which are kept (``run.keep.keeping_of``: read once) -> with mutation on,
+       the mutants the tests kill that the suite leaves alive (``host.suite_kills``)
+    -> keep only what adds to the suite (``run.keep.keep_adds``)
+    -> what is kept verified once more when that left some out (``Verifier.again``)
     -> each unit's kept tests and coverage.py's measurement of them (``run.result``: ``ModuleRun``)
 
-Each step takes the records of the steps before it and imports no other step: the data goes one
-way, and the tests go through one verification. ``verify_outcomes`` is the one verification of
+Each step takes the records of the steps before it, imports no other step and calls none back:
+the data goes one way, and the tests go through one verification. ``verify_outcomes`` is the one verification of
 every front end: ``run.job`` calls it after the worker for ``miogen generate`` and the language
 server, ``miogen ctg`` after its jobs (or on the executor's worker, which has the sources).
 """
@@ -65,7 +66,7 @@ def verify_outcomes(
     gate: Callable[[Sequence[TestRecord], bool], Gated] | None = None,
 ) -> ModuleRun:
     """The module's run, verified: the tests each unit's outcome holds (``outcomes``, one per
-    unit, in order; names made apart across units), verified together (``run.check.verify``),
+    unit, in order; names made apart across units), verified together (``run.check.Verifier``),
     then split per unit with what coverage.py measured for each.
 
     ``suite``: what is covered already (unit -> target ids: the module's test file, the
@@ -103,51 +104,51 @@ def verify_outcomes(
         else None
     )  # fmt: skip
     mutants = suite is not None and not isinstance(suite, Mapping) and suite.mutants
-    kept: Kept | None = None
-
-    def keep(verification: Verification | None) -> None:
-        """Keep what adds to ``covered``; with mutation on, a test that kills a mutant the
-        suite leaves alive adds too."""
-        nonlocal kept
-        assert covered is not None
-        names = {test.name for test in verification.tests} if verification else set()
-        keeping = (
-            keeping_of(verification, location.module_name, model, covered) if mutants else None
-        )
-        kills, killed = (
-            kills_over_suite(
-                baseline, location, model.source, units, found, names, interpreter, keeping
-            )
-            if mutants else ({}, SuiteKills())
-        )  # fmt: skip
-        kept = keep_adds(verification, location.module_name, model, units, covered, kills, killed)
-        if gate is not None and verification is not None and verification.tests:
-            # the gate again, on what is kept: the file's text as it will be written (its
-            # parametrized groups are of these tests); the kept tests are verified once more
-            # when it leaves some out (``check.verify``)
-            nonlocal gated
-            late = gate(verification.tests, model.has_module_state)
-            refused = [t.name for t in verification.tests if t.name in late.left_out]
-            verification.tests = [t for t in verification.tests if t.name not in late.left_out]
-            verification.dropped.checkers += refused
-            before = gated.left_out if gated is not None else {}
-            gated = dataclasses.replace(late, left_out={**before, **late.left_out})
-
-    # Verified here (``check.verify``: keeping is one of its steps, and what is kept is verified
-    # once more when some were left out), or elsewhere (``verified``: kept here, as verified).
-    verification = None
+    # Verified here (``check.Verifier``: its first runs, then, once what adds is kept, what is
+    # kept once more when some were left out), or elsewhere (``verified``: kept as verified).
+    verifier = None
     if tests and verified is None:
-        verification = check.verify(
-            location, model, units, tests, test_timeout, runs, ahead=ahead,
-            interpreter=interpreter, folder=folder, warning_filters=warning_filters,
-            keep=keep if covered is not None else None, keep_ahead=again_ahead,
-        )  # fmt: skip
-    else:
-        for process in ahead:
-            process.close()
-        verification = verified(tests) if tests and verified is not None else None
+        again = again_ahead and covered is not None
+        verifier = check.Verifier(
+            location, model, units, test_timeout, interpreter, folder, warning_filters, again
+        )
+    try:
+        if verifier is not None:
+            verification: Verification | None = verifier.first(tests, runs, ahead=ahead)
+        else:
+            for process in ahead:
+                process.close()
+            verification = verified(tests) if tests and verified is not None else None
+        kept: Kept | None = None
         if covered is not None:
-            keep(verification)
+            # What decides, beside the mutants, which tests are kept: read once, for the
+            # suite's runs against mutants (which go first to the verdicts that decide) and
+            # for keeping; with mutation on, a test that kills a mutant the suite leaves
+            # alive adds too.
+            keeping = keeping_of(verification, location.module_name, model, covered)
+            names = {test.name for test in verification.tests} if verification else set()
+            kills, killed = (
+                kills_over_suite(
+                    baseline, location, model.source, units, found, names, interpreter, keeping
+                )
+                if mutants else ({}, SuiteKills())
+            )  # fmt: skip
+            kept = keep_adds(verification, keeping, units, covered, kills, killed)
+            if gate is not None and verification is not None and verification.tests:
+                # the gate again, on what is kept: the file's text as it will be written (its
+                # parametrized groups are of these tests); the kept tests are verified once
+                # more when it leaves some out (``Verifier.again``)
+                late = gate(verification.tests, model.has_module_state)
+                refused = [t.name for t in verification.tests if t.name in late.left_out]
+                verification.tests = [t for t in verification.tests if t.name not in late.left_out]
+                verification.dropped.checkers += refused
+                before = gated.left_out if gated is not None else {}
+                gated = dataclasses.replace(late, left_out={**before, **late.left_out})
+            if verifier is not None and verification is not None:
+                verifier.again(verification)
+    finally:
+        if verifier is not None:
+            verifier.close()
     # The rerun elsewhere ran: what it kept.
     elsewhere = verification is not None and verification.runs > clock.SEED
     notes = clock.elsewhere().notes() if elsewhere else []

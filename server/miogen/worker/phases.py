@@ -407,7 +407,7 @@ class UnitRun:
         # Shrinking is measured in runs (``minimize``): on a quiet machine it ends by
         # ``reduce_by``; on a machine too slow for its runs it may take up to its allowance
         # beyond, and the rendering's own share then moves by as much as it overran.
-        deadline += self._overrun(reduce_by)
+        deadline = max(deadline + self._overrun(reduce_by), self._judging_net(deadline))
         rendering = self.phases.timed(
             "render", self._render, reduction.tests, deadline, taken, judges, self.mutation_on
         )
@@ -425,6 +425,19 @@ class UnitRun:
             return deadline
         now = time.monotonic()
         return now + max(deadline - now, 0.0) * REDUCE_SHARE
+
+    def _judging_net(self, deadline: float) -> float:
+        """Until when the phases that judge mutants (the set cover's kills, the choice of
+        assertions) may run. Under a time budget, ``deadline``. Under an evaluation budget
+        they are bounded by their input, by count: every candidate of the set cover runs once
+        (``CoverageCache``) and every kept test against every mutant loaded; the wall clock is
+        only a safety net at the end of the unit's post-processing allowance (``JobSpec.
+        post_allowance``: the deadline and shrinking's allowance), so that the same seed gives
+        the same tests on a machine slowed past the post-processing's own deadline (a kill
+        left unchecked there kept other tests, and other assertions)."""
+        if self.spec.evaluations is None:
+            return deadline
+        return deadline + self.spec.shrink_allowance()
 
     def _mutants_by(self, deadline: float) -> MutantSet:
         """The unit's mutants for its post-processing: those loaded already, and more in at most
@@ -446,8 +459,11 @@ class UnitRun:
         )  # fmt: skip
 
     def _reduce(self, mutants: MutantSet | None, deadline: float) -> Reduction:
+        """The unit's kept tests, reduced by ``deadline``; the candidates' kills checked until
+        ``_judging_net`` (under an evaluation budget ``deadline`` is the post-processing's)."""
         originals = [e.individual for e in self.archive.solution().values()]
-        runner = _SuiteRunner(self.problem, mutants, deadline)
+        judged = self._judging_net(deadline)
+        runner = _SuiteRunner(self.problem, mutants, judged)
         factory = self.problem.factory
         model = factory.model
         numbers = number_parameters(
@@ -460,7 +476,7 @@ class UnitRun:
             numbers, cost, module_words(model), self.spec.join_tests,
             self._shrink_allowance(deadline), module_texts(model),
             factory.signature, self._shrinking(),
-            unit_numbers(model.source, self.unit.ranges), module_years(model.source),
+            unit_numbers(model.source, self.unit.ranges), module_years(model.source), judged,
             # The project's suite is the baseline: the host keeps a test for a kill only if
             # the suite leaves the mutant alive, which a lone kill often is.
             lone_kills=bool(self.job.suite_covered),
