@@ -29,7 +29,7 @@ LAYERS = [
     {
         "common.errors", "common.atomic", "common.confine", "common.records", "common.sharing",
         "common.project", "common.platform_support", "common.history", "common.preparation",
-        "common.syntax", "common.waits",
+        "common.syntax", "common.waits", "common.environment",
     },  # leaves, shared by every process
     {"analysis"},
     {"instrument", "testcase", "worker.search"},
@@ -56,6 +56,7 @@ ONLY = {  # parts held to a stricter rule than their layer's
     "common.preparation": {"common.preparation"},
     "common.syntax": {"common.syntax"},
     "common.waits": {"common.waits"},
+    "common.environment": {"common.environment"},
     "plugins": {"plugins", "worker.sandbox"},  # inside the user's pytest: the worker's guard only
 }
 FRONT_ENDS = {"cli", "ctg", "lsp", "__main__"}

@@ -37,7 +37,7 @@ def test_the_launch_comes_before_the_engine_is_imported():
     loaded = set(eval(done.stdout))  # noqa: S307 - our own print of a list of names
     assert loaded == {"miogen", "miogen.host", "miogen.host.early",
                       "miogen.host.spare", "miogen.host.interpreter", "miogen.common",
-                      "miogen.common.errors", "miogen.common.platform_support",
+                      "miogen.common.errors", "miogen.common.platform_support", "miogen.common.environment",
                       "miogen.common.preparation"}  # fmt: skip
 
 

@@ -1,7 +1,7 @@
 """The project's tools for a generated file, looked up once per file: its ruff, black and mypy.
 
 Each is the project's own where its virtual environment has it (``.venv``, ``venv`` or ``env``:
-``project_environment``, where ``host.interpreter`` finds the project's Python too),
+``common.environment``, where ``host.interpreter`` finds the project's Python too),
 else the one beside miogen's Python (ruff: the one miogen depends on). The owner of a write
 (``run.write``, or ``emit.writer`` for the editor's text) looks them up once, with the project's
 style, and hands them to the formatter (``emit.formatting``) and to the checks of the written
@@ -16,9 +16,8 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from miogen.common.environment import project_environment
 from miogen.emit.style import Style
-
-VENV_FOLDERS = (".venv", "venv", "env")  # the project's virtual environment, in this order
 
 
 @dataclass(frozen=True)
@@ -38,15 +37,6 @@ def project_tools(style: Style) -> Tools:
         _black(style.root) if style.formatter == "black" else None,
         mypy_executable(style.root) if style.mypy else None,
     )
-
-
-def project_environment(root: Path | None) -> Path | None:
-    """The project's own virtual environment: the first of ``VENV_FOLDERS`` under ``root``
-    with a ``bin`` folder; None where it has none. The one lookup of both the project's tools
-    (here) and the interpreter its code runs in (``host.interpreter``)."""
-    if root is None:
-        return None
-    return next((root / n for n in VENV_FOLDERS if (root / n / "bin").is_dir()), None)
 
 
 def environment_folders(root: Path | None) -> list[Path]:

@@ -3,8 +3,8 @@
 The project's tests need its dependencies, pytest plugins and conftest files: the interpreter that
 has them is the one the editor chose (the language server runs in it), on the command line
 ``--python PATH``, else the active virtual environment (``$VIRTUAL_ENV``), else the project's
-own (``.venv``, ``venv`` or ``env`` under its root: ``emit.tools.project_environment``, where
-its tools are looked up too), else miogen's own.
+own (``.venv``, ``venv`` or ``env`` under its root: ``common.environment``, where its tools
+are looked up too), else miogen's own.
 
 Nothing is installed into it. A process of miogen's in another interpreter starts as
 ``PYTHON -c BOOTSTRAP MODULE ARGS...``: the bootstrap appends a folder of miogen's (``shim``:
@@ -31,8 +31,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from miogen.common.environment import project_environment
 from miogen.common.errors import MiogenError
-from miogen.emit.tools import project_environment
 
 PATH_VARIABLE = "MIOGEN_SYS_PATH"
 BOOTSTRAP = (
