@@ -217,7 +217,7 @@ def gated(
 
 
 def annotate(test: GeneratedTest) -> GeneratedTest:
-    """``test`` annotated as a project that checks untyped definitions wants it: ``-> None``,
+    r"""``test`` annotated as a project that checks untyped definitions wants it: ``-> None``,
     and each parameter of a parametrized test the type its cases' values share (``object``
     for an expected value of mixed types); a parameter whose type is not plain stays as it is
     (mypy still refuses the test, and the gate leaves it out).
