@@ -132,3 +132,17 @@ def test_resolve_gives_none_for_bad_strings_cycles_and_long_chains() -> None:
     assert resolve(ast.Name("A"), chain, follows=2) is None
     found = resolve(ast.Name("A"), chain, follows=3)
     assert found is not None and (ast.unparse(found[0]), found[1]) == ("int", 3)
+
+
+def test_the_completions_generic_aliases_are_a_filter_on_the_record() -> None:
+    """``enrich._generic_aliases`` reads the module's record, not its body once more: the sole
+    targets of plain assignments in the body whose value is a subscript or an ``|``."""
+    from miogen.analysis.enrich import _generic_aliases
+
+    tree = _tree(
+        "Pair = Union[int, str]\nBoth = int | str\nA = B = Union[int, str]\nPlain = int\n"
+        "if X:\n    Nested = Union[int, str]\nAnn: TypeAlias = Union[int, str]\n"
+    )
+    assert list(_generic_aliases(tree)) == ["Pair", "Both"]
+    tree.body.clear()  # (a tree never changes once read: here, to tell a second walk apart)
+    assert list(_generic_aliases(tree)) == ["Pair", "Both"]

@@ -23,7 +23,7 @@ from miogen.analysis import (
     regexes,
     type_names,
 )
-from miogen.analysis.bindings import FROM, Binding, top_level
+from miogen.analysis.bindings import ASSIGN, FROM, Binding, top_level
 from miogen.analysis.checked_classes import checked_classes
 from miogen.analysis.inference import BUILTIN_ATTRIBUTES, FunctionNode, ModuleFacts
 from miogen.analysis.model import ClassModel, ConstantPool, Parameter, Signature
@@ -121,14 +121,12 @@ def complete_model(
 def _generic_aliases(tree: ast.Module) -> dict[str, ast.expr]:
     """Module-level ``Name = Union[...]`` / ``Name = A | B``: the first reading of signatures
     has them (analysis.module), but not the names that the full reader knows (``ast`` nodes,
-    classes imported from the package)."""
+    classes imported from the package). A filter on the module's bindings (``analysis.
+    bindings``, read once per tree): the sole target of a plain assignment in its body."""
     return {
-        node.targets[0].id: node.value
-        for node in tree.body
-        if isinstance(node, ast.Assign)
-        and len(node.targets) == 1
-        and isinstance(node.targets[0], ast.Name)
-        and isinstance(node.value, ast.Subscript | ast.BinOp)
+        b.name: b.value
+        for b in top_level(tree, ASSIGN)
+        if b.sole and isinstance(b.value, ast.Subscript | ast.BinOp)
     }
 
 
