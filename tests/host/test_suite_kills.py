@@ -11,7 +11,14 @@ from miogen.assertions.mutants import list_mutants, mutant_source
 from miogen.host.adds import keep_what_adds
 from miogen.host.baseline import Baseline, FileCoverage, project_baseline
 from miogen.host.interpreter import OWN
-from miogen.host.suite_kills import KILLS_PATH, Keeping, MutantId, _Runner, suite_kills
+from miogen.host.suite_kills import (
+    KILLS_PATH,
+    Keeping,
+    MutantId,
+    SuiteKills,
+    _Runner,
+    suite_kills,
+)
 
 SUBJECT = """\
 def size(x: int) -> str:
@@ -38,6 +45,15 @@ class TestSmall:
 """
 
 
+def judged(
+    baseline: Baseline, path: Path, name: str, source: str, units: list[Unit], mutants, **options
+) -> SuiteKills:
+    """``suite_kills`` given the baseline's answer about the module, as the verification asks
+    for it (once per job, ``Baseline.of_module``)."""
+    answer = baseline.of_module(path, source, units)
+    return suite_kills(answer, path, name, source, units, mutants, **options)
+
+
 def project(write_project) -> Path:
     files = {"pkg/__init__.py": "", "pkg/subject.py": SUBJECT, "tests/test_subject.py": TESTS}
     return write_project(files)
@@ -53,7 +69,7 @@ def test_the_suites_tests_of_the_unit_run_against_each_mutant_and_are_cached(wri
     everything |= {("unused", m.index) for m in list_mutants(SUBJECT, unused)}
     baseline = project_baseline(root)
     assert baseline.ran and not baseline.error
-    found = suite_kills(baseline, path, "pkg.subject", SUBJECT, model.units, everything)
+    found = judged(baseline, path, "pkg.subject", SUBJECT, model.units, everything)
     # x >= 10 -> x > 10 and 10 -> 11: size(50) and size(1) cannot tell them apart
     boundary = {("size", described["GtE -> Gt"]), ("size", described["10 -> 11"])}
     unreached = {m for m in everything if m[0] == "unused"}  # no test runs it: no run
@@ -62,7 +78,7 @@ def test_the_suites_tests_of_the_unit_run_against_each_mutant_and_are_cached(wri
     assert found.runs == 1 + len(everything - unreached)  # the original once, then each mutant
     assert path.read_text(encoding="utf-8") == SUBJECT  # imported from text, never written
     assert (root / KILLS_PATH).exists()
-    again = suite_kills(baseline, path, "pkg.subject", SUBJECT, model.units, everything)
+    again = judged(baseline, path, "pkg.subject", SUBJECT, model.units, everything)
     assert (again.killed, again.alive, again.runs) == (found.killed, found.alive, 0)
 
 
@@ -75,7 +91,7 @@ def test_mutants_past_the_cap_are_not_judged_and_those_no_test_runs_are_alive(wr
     model = analyze_file(path, "pkg.subject")
     sized = {("size", m.index) for m in list_mutants(SUBJECT, model.unit("size"))}
     unused = {("unused", m.index) for m in list_mutants(SUBJECT, model.unit("unused"))}
-    found = suite_kills(
+    found = judged(
         project_baseline(root), path, "pkg.subject", SUBJECT, model.units, sized | unused, limit=0
     )
     assert found.alive == unused and found.unjudged == sized and not found.killed
@@ -108,13 +124,13 @@ def test_a_mutant_on_a_line_no_test_runs_is_alive_before_the_cap_is_counted(writ
     run = {("tier", m.index) for m in mutants if m.line != 4}
     assert line4 and len(run) > 2
     baseline = project_baseline(root)
-    found = suite_kills(baseline, path, "pkg.subject", TIERS, [tier], line4 | run, limit=2)
+    found = judged(baseline, path, "pkg.subject", TIERS, [tier], line4 | run, limit=2)
     assert line4 <= found.alive, found
     assert len(found.killed | (found.alive - line4)) == 2 and found.unjudged
     assert found.killed | found.alive | found.unjudged == line4 | run
     assert found.runs == 1 + 2  # the original once, then the two sampled
     # Asked again, the cache answers the two judged: the cap's two runs judge two more.
-    again = suite_kills(baseline, path, "pkg.subject", TIERS, [tier], line4 | run, limit=2)
+    again = judged(baseline, path, "pkg.subject", TIERS, [tier], line4 | run, limit=2)
     assert again.killed >= found.killed and again.alive >= found.alive
     assert again.unjudged < found.unjudged and len(again.unjudged) == len(found.unjudged) - 2
 
@@ -191,7 +207,7 @@ def test_a_run_is_timed_by_its_cpu_not_by_the_clock(write_project):
     boundary = {("size", described["GtE -> Gt"]), ("size", described["10 -> 11"])}
     baseline = project_baseline(root)
     assert baseline.ran and not baseline.error
-    found = suite_kills(baseline, path, "pkg.subject", SUBJECT, model.units, boundary, timeout=3.0)
+    found = judged(baseline, path, "pkg.subject", SUBJECT, model.units, boundary, timeout=3.0)
     assert found.alive == boundary and not found.killed, found.notes
     assert found.runs == 1 + len(boundary)
 
@@ -279,7 +295,7 @@ def test_a_mutant_runs_only_the_tests_that_run_its_lines_with_the_verdicts_of_al
     baseline = project_baseline(root)
     assert baseline.ran and not baseline.error
     ran = spied(monkeypatch)
-    found = suite_kills(baseline, path, "pkg.subject", TIERS, [tier], everything)
+    found = judged(baseline, path, "pkg.subject", TIERS, [tier], everything)
     line = {mutant_source(TIERS, tier, m.index): m.line for m in mutants}
     big, small = "tests/test_subject.py::test_big", "tests/test_subject.py::test_small"
     tests_of = {line[text]: tests for tests, text in ran if text is not None}
@@ -325,7 +341,7 @@ def test_a_line_run_outside_any_test_runs_the_units_tests(write_project):
     line4 = {("tier", m.index) for m in list_mutants(AT_IMPORT, tier) if m.line == 4}
     baseline = project_baseline(root)
     assert baseline.ran and not baseline.error
-    found = suite_kills(baseline, path, "pkg.subject", AT_IMPORT, [tier], line4)
+    found = judged(baseline, path, "pkg.subject", AT_IMPORT, [tier], line4)
     killed = every_test(root, path, AT_IMPORT, tier) & line4
     assert killed and found.killed == killed and found.alive == line4 - killed
 
@@ -336,7 +352,7 @@ def test_every_mutant_is_planned_from_one_parse_of_the_module(tmp_path, monkeypa
     are those of a fresh parse per mutant."""
     from miogen.assertions import mutants as mutants_module
     from miogen.host.baseline import Baseline
-    from miogen.host.suite_kills import SuiteKills, _LineTests, _planned
+    from miogen.host.suite_kills import _LineTests, _planned
 
     path = tmp_path / "subject.py"
     path.write_text(TIERS, "utf-8")
@@ -381,7 +397,7 @@ def test_the_modules_coverage_is_asked_of_the_baseline_once(tmp_path: Path) -> N
     model = analyze_file(path, "subject")
     assert len(model.units) == 2
     mutants = {(unit.name, m.index) for unit in model.units for m in list_mutants(SUBJECT, unit)}
-    found = suite_kills(Counted(tmp_path, ran=True), path, "subject", SUBJECT, model.units, mutants)
+    found = judged(Counted(tmp_path, ran=True), path, "subject", SUBJECT, model.units, mutants)
     assert found.alive == mutants and found.runs == 0  # no test of the suite runs them
     assert asked == [path]
 
@@ -415,9 +431,7 @@ def test_a_kill_that_decides_is_judged_first_and_keeps_its_test(write_project, m
     keeping = Keeping(["covers", "kills", "left"], covers, [1], kills)
     ran = spied(monkeypatch)
     mutants = {m for each in kills.values() for m in each}
-    found = suite_kills(
-        baseline, path, "pkg.subject", TIERS, [tier], mutants, limit=1, keeping=keeping
-    )
+    found = judged(baseline, path, "pkg.subject", TIERS, [tier], mutants, limit=1, keeping=keeping)
     assert [text for _, text in ran if text is not None] == [mutant_source(TIERS, tier, 5)]
     assert found.alive == {("tier", 5)} and not found.killed
     assert found.unjudged == {("tier", 2), ("tier", 6), ("tier", 7)}
@@ -444,9 +458,7 @@ def test_a_tests_kills_are_judged_until_one_is_alive_then_the_runs_left_count(
     keeping = Keeping(["second", "first"], covers, [1], kills)
     ran = spied(monkeypatch)
     mutants = {m for each in kills.values() for m in each}
-    found = suite_kills(
-        baseline, path, "pkg.subject", TIERS, [tier], mutants, limit=3, keeping=keeping
-    )
+    found = judged(baseline, path, "pkg.subject", TIERS, [tier], mutants, limit=3, keeping=keeping)
     texts = [text for _, text in ran if text is not None]
     assert texts == [mutant_source(TIERS, tier, i) for i in (1, 0, 5)]
     assert found.alive == {("tier", 0), ("tier", 1), ("tier", 5)} and not found.killed

@@ -124,3 +124,26 @@ def test_the_mutants_the_suite_did_not_judge_are_reported(capsys):
     assert capsys.readouterr().out == (
         "your suite against 2 mutants, 2 not judged: 3 pytest runs, 1.5s (1.0s CPU)\n"
     )
+
+
+def test_the_job_asks_the_suite_about_the_module_once_after_the_search(write_project, monkeypatch):
+    """The verification asks the baseline about the module once (``Baseline.of_module``) and
+    hands the answer down: keeping reads what the suite covers from it, the suite's runs
+    against mutants the tests of each unit and line (issue 25: both asked it, and the mutants'
+    step asked about each unit through ``Unit.contains`` once more). Before the search, the
+    budget's shares ask once too (``run.shares``)."""
+    from miogen.host.baseline import Baseline, FileCoverage
+
+    asked: list[str] = []
+    coverage_of = Baseline.coverage_of
+
+    def counted(self: Baseline, path: Path) -> FileCoverage:
+        asked.append(path.name)
+        return coverage_of(self, path)
+
+    monkeypatch.setattr(Baseline, "coverage_of", counted)
+    root = project(write_project, PATHS)
+    output = root / "tests" / "test_size_miogen.py"
+    report = generate_module(root / "pkg" / "size.py", None, output, OPTIONS)
+    assert report.suite_kills is not None and report.suite_kills.runs > 0  # the mutants ran
+    assert asked == ["size.py", "size.py"]  # the shares, then the verification's one answer

@@ -78,6 +78,17 @@ class Baseline:
         """Unit -> the target ids the suite covers in the module at ``path``."""
         return covered_targets(self.coverage_of(path).arcs, parse_code(source), units)
 
+    def of_module(
+        self, path: Path, source: str, units: Sequence[Unit], tests: bool = True
+    ) -> ModuleSuite:
+        """Everything a job asks of the suite about the module at ``path``, read once: its
+        coverage, the target ids it covers per unit and (``tests``: for its runs against
+        mutants, ``host.suite_kills``) the tests that run each unit."""
+        coverage = self.coverage_of(path)
+        covered = covered_targets(coverage.arcs, parse_code(source), units)
+        running = {unit.name: _tests_of(coverage, unit) for unit in units} if tests else {}
+        return ModuleSuite(self.root, self.key, self.ran, coverage, covered, running)
+
     def tests_covering(self, path: Path, source: str, target_arc: Arc) -> set[str]:
         """The tests that run one (translated) arc of the module at ``path``."""
         found = self.coverage_of(path)
@@ -91,6 +102,30 @@ class Baseline:
 
     def failure_lines(self) -> list[str]:
         return [f"{test}: {line}" for test, line in sorted(self.failures.items())]
+
+
+@dataclass(frozen=True)
+class ModuleSuite:
+    """The suite's answer about one module (``Baseline.of_module``), asked once per job and
+    handed down: the verification keeps tests by ``covered``, the suite's runs against mutants
+    (``host.suite_kills``) choose their tests from ``coverage`` and ``tests``."""
+
+    root: Path
+    key: str
+    ran: bool
+    coverage: FileCoverage  # coverage.py's raw arcs of the module, and the tests behind each
+    covered: dict[str, list[int]]  # unit -> the target ids the suite covers
+    tests: dict[str, set[str]]  # unit -> the suite's tests (contexts) that run a line of it
+
+
+def _tests_of(coverage: FileCoverage, unit: Unit) -> set[str]:
+    """The suite's tests (coverage.py contexts) that run a line of ``unit``."""
+    return {
+        test
+        for (start, end), tests in coverage.tests.items()
+        if unit.contains(abs(start)) or unit.contains(abs(end))
+        for test in tests
+    }
 
 
 # --- the files of the project -----------------------------------------------------------------

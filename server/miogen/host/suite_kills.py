@@ -56,7 +56,7 @@ from miogen.common.atomic import read_or_set_aside, write_atomically
 from miogen.common.project import ModuleLocation, is_test_file
 from miogen.common.records import TestRecord
 from miogen.common.waits import process_waits
-from miogen.host.baseline import BASELINE_TIMEOUT, Baseline, FileCoverage, project_files
+from miogen.host.baseline import BASELINE_TIMEOUT, FileCoverage, ModuleSuite, project_files
 from miogen.host.interpreter import OWN, Interpreter
 from miogen.host.runs import cpu_limited, run_group
 
@@ -102,7 +102,7 @@ def generated_kills(tests: Iterable[tuple[str, Iterable[TestRecord]]]) -> dict[s
 
 
 def kills_over_suite(
-    baseline: Baseline | None,
+    baseline: ModuleSuite | None,
     location: ModuleLocation,
     source: str,
     units: Sequence[Unit],
@@ -147,7 +147,7 @@ def children_cpu() -> float:
 
 
 def suite_kills(
-    baseline: Baseline,
+    baseline: ModuleSuite,
     path: Path,
     module_name: str,
     source: str,
@@ -158,7 +158,8 @@ def suite_kills(
     limit: int = MAX_MUTANTS,
     keeping: Keeping | None = None,
 ) -> SuiteKills:
-    """Which of ``mutants`` of the module at ``path`` the project's suite (``baseline``) kills.
+    """Which of ``mutants`` of the module at ``path`` the project's suite kills (``baseline``:
+    its answer about the module, ``Baseline.of_module``, asked once by the caller).
     ``timeout``: the CPU seconds of one run; ``limit``: the runs against mutants. ``keeping``:
     which generated tests kill them and what else decides which are kept: the runs go first
     to the verdicts that decide (``_Judge.decide``), then to those that count; None: all
@@ -167,8 +168,8 @@ def suite_kills(
     by_name = {unit.name: unit for unit in units}
     chosen = _spread(m for m in set(mutants) if m[0] in by_name)
     root = baseline.root
-    coverage = baseline.coverage_of(path)  # asked once: each unit's tests and each line's
-    contexts = {name: _contexts(coverage, unit) for name, unit in by_name.items()}
+    coverage = baseline.coverage  # the caller's answer: each unit's tests and each line's
+    contexts = {name: baseline.tests[name] for name in by_name}
     found.alive.update(m for m in chosen if not contexts[m[0]])
     chosen = [m for m in chosen if contexts[m[0]]]
     if not chosen:
@@ -411,16 +412,6 @@ def _spread(mutants: Iterable[MutantId]) -> list[MutantId]:
     for mutant in sorted(set(mutants)):
         rank[mutant] = seen[mutant[0]] = seen.get(mutant[0], -1) + 1
     return sorted(rank, key=lambda m: (rank[m], m))
-
-
-def _contexts(coverage: FileCoverage, unit: Unit) -> set[str]:
-    """The suite's tests (coverage.py contexts) that run a line of ``unit``."""
-    return {
-        test
-        for (start, end), tests in coverage.tests.items()
-        if unit.contains(abs(start)) or unit.contains(abs(end))
-        for test in tests
-    }
 
 
 def _key(baseline_key: str, path: Path, selection: Sequence[str], text: str) -> str:

@@ -97,13 +97,19 @@ def verify_outcomes(
         found = [[test for test in each if test.name not in gated.left_out] for each in found]
         tests = [test for each in found for test in each]
     # The project's suite, when one is measured: the tests are kept by what they add to it.
+    # Its answer about the module is asked once, and handed to the steps that need it.
     baseline = suite.result() if suite is not None and not isinstance(suite, Mapping) else None
+    mutants = suite is not None and not isinstance(suite, Mapping) and suite.mutants
+    answer = (
+        baseline.of_module(location.path, model.source, units, tests=mutants)
+        if baseline is not None
+        else None
+    )
     covered = (
         suite if suite is None or isinstance(suite, Mapping)
-        else baseline.covered(location.path, model.source, units) if baseline is not None
+        else answer.covered if answer is not None
         else None
     )  # fmt: skip
-    mutants = suite is not None and not isinstance(suite, Mapping) and suite.mutants
     # Verified here (``check.Verifier``: its first runs, then, once what adds is kept, what is
     # kept once more when some were left out), or elsewhere (``verified``: kept as verified).
     verifier = None
@@ -129,7 +135,7 @@ def verify_outcomes(
             names = {test.name for test in verification.tests} if verification else set()
             kills, killed = (
                 kills_over_suite(
-                    baseline, location, model.source, units, found, names, interpreter, keeping
+                    answer, location, model.source, units, found, names, interpreter, keeping
                 )
                 if mutants else ({}, SuiteKills())
             )  # fmt: skip
