@@ -387,3 +387,24 @@ def test_the_pool_scatters_each_file_once_and_reads_the_tests_again_for_each_run
     dispatch(jobs[:1], pool, lambda *_: None)
     assert "tests/test_more.py" in client.manifests[2]
     assert len(client.scattered) == 6  # only the new file
+
+
+def test_what_each_test_covers_comes_back_with_the_workers_verification():
+    """The targets each verified test covers (``Verification.covers``, read where the tests
+    ran) travel with the worker's answer: the client keeps tests by them, as after a local
+    verification, and does not read the measurement through the file again."""
+    from miogen.common.records import VerifiedTests, from_json, to_json
+    from miogen.run.result import Verification
+
+    tests = [remote_record("test_a"), remote_record("test_b")]
+    local = Verification(list(tests), covers={"test_a": {3, 1}, "test_b": set()})
+    sent = from_json(VerifiedTests, json.loads(json.dumps(to_json(remote.verified_tests(local)))))
+    assert remote.verification_of(sent, tests).covers == {"test_a": {1, 3}, "test_b": set()}
+    none = remote.verification_of(remote.verified_tests(Verification(list(tests))), tests)
+    assert none.covers is None
+
+
+def remote_record(name: str):
+    from miogen.common.records import TestRecord
+
+    return TestRecord(name, f"def {name}():\n    pass\n", ("f",), (), (), 0, [])

@@ -17,7 +17,6 @@ FLOW = "verify_outcomes"
 STEPS = [
     ("miogen.emit.module", "unique_names"),
     ("miogen.run.check", "first"),
-    ("miogen.run.keep", "keeping_of"),
     ("miogen.host.suite_kills", "kills_over_suite"),
     ("miogen.run.keep", "keep_adds"),
     ("miogen.run.check", "again"),
@@ -99,8 +98,8 @@ def test_the_flow_never_comes_back_into_its_own_module():
 
 def test_the_flow_calls_its_steps_in_order():
     called = called_steps((RUN / "verify.py").read_text("utf-8"))
-    # verified, then what decides the keeping read once, the mutants, keeping, what is kept
-    # verified again: each step called once, in the order it runs
+    # verified, the mutants (what decides the keeping read once, from the verification),
+    # keeping, what is kept verified again: each step called once, in the order it runs
     assert called == [name for _, name in STEPS]
 
 
@@ -131,7 +130,6 @@ def test_no_step_calls_another_or_the_flow():
 def test_only_the_flow_calls_the_steps_that_follow_the_verification():
     assert callers("keep_adds", "miogen.run.keep") == ["run/verify.py"]
     assert callers("kills_over_suite", "miogen.host.suite_kills") == ["run/verify.py"]
-    assert callers("keeping_of", "miogen.run.keep") == ["run/verify.py"]
     assert callers("module_run", "miogen.run.result") == ["run/verify.py"]
     # ... and the verification: its first runs alone also on a dask worker, whose result is
     # the flow's ``verified``
@@ -172,3 +170,32 @@ def verify_outcomes(location, outcomes):
 """
     assert own_references(source) == ["line 10: _split"]
     assert called_steps(source) == ["unique_names", "keep_adds", "first", "module_run"]
+
+
+def modules_entered(source: str) -> list[str]:
+    """The modules whose functions and classes the flow calls by name (its steps, and the
+    records it makes of theirs), in the order written, a module called again in a row once."""
+    tree = ast.parse(source)
+    owner = {
+        alias.asname or alias.name: node.module
+        for node in tree.body
+        if isinstance(node, ast.ImportFrom) and node.module
+        for alias in node.names
+    }
+    calls = [node for node in ast.walk(_flow(tree)) if isinstance(node, ast.Call)]
+    calls.sort(key=lambda call: (call.lineno, call.col_offset))
+    entered: list[str] = []
+    for call in calls:
+        if isinstance(call.func, ast.Name) and (module := owner.get(call.func.id)):
+            if not entered or entered[-1] != module:
+                entered.append(module)
+    return entered
+
+
+def test_the_flow_enters_each_module_it_calls_once():
+    """Keeping is one stretch of the flow: what decides it comes with the verification
+    (``Verification.covers``), not from run/keep before the suite's runs against mutants and
+    again after them (issue 25)."""
+    entered = modules_entered((RUN / "verify.py").read_text("utf-8"))
+    assert "miogen.run.keep" in entered and "miogen.host.suite_kills" in entered
+    assert len(entered) == len(set(entered)), entered

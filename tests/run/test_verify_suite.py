@@ -7,13 +7,23 @@ from pathlib import Path
 from miogen.analysis.module import analyze_file
 from miogen.common.project import locate
 from miogen.common.records import TestRecord
+from miogen.host.suite_kills import Keeping
 from miogen.run.check import verify
-from miogen.run.keep import keep_only_what_adds, keeping_of
+from miogen.run.keep import keep_only_what_adds
+from miogen.run.result import Verification
 from subjects import SIGN
 
 
 def record(name: str, body: str) -> TestRecord:
     return TestRecord(name, f"def {name}():\n    {body}\n", ("sign",), (), (), 0, [])
+
+
+def keeping(verification: Verification, suite: dict[str, list[int]]) -> Keeping | None:
+    """What decides which tests are kept, as the verification's flow reads it."""
+    if verification.covers is None or not verification.tests:
+        return None
+    ids = frozenset(i for each in suite.values() for i in each)
+    return Keeping([t.name for t in verification.tests], verification.covers, ids)
 
 
 def verified_sign(tmp_path: Path, tests: list[TestRecord]):
@@ -38,7 +48,7 @@ def test_only_tests_adding_a_target_beyond_the_suite_and_the_kept_ones_stay(tmp_
     suite = {"sign": [by_arc[(2, 3)]]}  # x > 0 true: what the project's tests cover
     gains = keep_only_what_adds(
         verification,
-        keeping_of(verification, location.module_name, model, suite),
+        keeping(verification, suite),
         model.units,
         suite,
     )
@@ -59,7 +69,7 @@ def test_a_complete_suite_gets_nothing_and_says_so(tmp_path):
     everything = {"sign": [t.id for t in model.units[0].targets]}
     gains = keep_only_what_adds(
         verification,
-        keeping_of(verification, location.module_name, model, everything),
+        keeping(verification, everything),
         model.units,
         everything,
     )
@@ -73,9 +83,7 @@ def test_a_complete_suite_gets_nothing_and_says_so(tmp_path):
 def test_without_a_suite_everything_that_covers_something_new_stays(tmp_path):
     tests = [record("test_negative", "assert sign(-5) == -1"), record("test_one", "assert sign(1)")]
     location, model, verification = verified_sign(tmp_path, tests)
-    keep_only_what_adds(
-        verification, keeping_of(verification, location.module_name, model, {}), model.units, {}
-    )
+    keep_only_what_adds(verification, keeping(verification, {}), model.units, {})
     assert [t.name for t in verification.tests] == ["test_negative", "test_one"]
 
 
@@ -139,7 +147,7 @@ def test_a_test_whose_only_kill_the_suite_did_not_judge_is_not_kept(tmp_path):
     may add nothing, so it is not kept for it, nor counted; one killing a mutant the suite
     leaves alive is."""
     from miogen.host.suite_kills import SuiteKills
-    from miogen.run.keep import keep_adds, keeping_of
+    from miogen.run.keep import keep_adds
 
     tests = [
         record("test_negative", "assert sign(-5) == -1"),
@@ -149,7 +157,7 @@ def test_a_test_whose_only_kill_the_suite_did_not_judge_is_not_kept(tmp_path):
     everything = {"sign": [t.id for t in model.units[0].targets]}
     kills = {"test_negative": {("sign", 0)}, "test_zero": {("sign", 1)}}
     verdict = SuiteKills(alive={("sign", 1)}, unjudged={("sign", 0)})
-    keeping = keeping_of(verification, location.module_name, model, everything)
-    kept = keep_adds(verification, keeping, model.units, everything, kills, verdict)
+    decides = keeping(verification, everything)
+    kept = keep_adds(verification, decides, model.units, everything, kills, verdict)
     assert [t.name for t in verification.tests] == ["test_zero"]
     assert kept.gains["sign"].mutants == 1

@@ -432,6 +432,8 @@ class VerifiedTests:
     runtimes: tuple[float, ...] = ()
     clock_ahead: bool = False
     seconds: float = 0.0
+    # Test name -> the targets it covers (``Verification.covers``); None: no per-test measure.
+    covers: dict[str, tuple[int, ...]] | None = None
 
 
 @dataclass

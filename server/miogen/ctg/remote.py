@@ -284,6 +284,11 @@ def verified_tests(verification: Verification) -> VerifiedTests:
         runtimes=tuple(verification.runtimes),
         clock_ahead=verification.clock_ahead,
         seconds=verification.seconds,
+        covers=(
+            {name: tuple(sorted(ids)) for name, ids in verification.covers.items()}
+            if verification.covers is not None
+            else None
+        ),
     )
 
 
@@ -303,4 +308,8 @@ def verification_of(verified: VerifiedTests, tests: Iterable[TestRecord]) -> Ver
         clock_ahead=verified.clock_ahead,
         seconds=verified.seconds,
         runtimes=list(verified.runtimes),
+        covers=(
+            {name: set(ids) for name, ids in verified.covers.items()}
+            if verified.covers is not None else None
+        ),
     )  # fmt: skip

@@ -31,6 +31,7 @@ from miogen.emit.merge import GeneratedTest, merge_tests
 from miogen.emit.module import module_text
 from miogen.emit.parametrize import original_names
 from miogen.host import clock
+from miogen.host.adds import covers_by_test
 from miogen.host.interpreter import OWN, Interpreter
 from miogen.host.measure import (
     Ahead,
@@ -192,11 +193,13 @@ class Verifier:
         those that fail or vary, at most ``count`` times; ``first``: the verification's first
         runs, whose figures (runs, runtimes, clock) are the ones reported."""
         location, model, candidate = self.location, self.model, self.candidate
+        rendered: tuple[list[str], Sequence[GeneratedTest]] = ([], [])
         for attempt in range(count):
             if not result.tests:
                 break
             text = module_text(result.tests, location.module_name, model.has_module_state)
             imports, generated = text
+            rendered = ([t.name for t in result.tests], generated)
             candidate.write_text(merge_tests(None, imports, generated, HEADER).text, "utf-8")
             ran = seeds if attempt == 0 else range(1)
             last = attempt + 1 == count
@@ -229,6 +232,26 @@ class Verifier:
             process.close()
         if not result.tests:
             result.measurement = None  # what dropped tests covered is no one's coverage
+        if first:
+            result.covers = _covers(result, rendered, location.module_name, model.has_module_state)
+
+
+def _covers(
+    result: Verification,
+    rendered: tuple[list[str], Sequence[GeneratedTest]],
+    module_name: str,
+    module_state: bool,
+) -> dict[str, set[int]] | None:
+    """The targets each kept test covers, from the measurement's per-test contexts read through
+    the file the kept tests make (``rendered``: the last run's, when it ran just these; else
+    rendered again: its last attempt dropped some); None without a per-test measurement."""
+    measurement = result.measurement
+    if measurement is None or not measurement.per_test or not result.tests:
+        return None
+    names, generated = rendered
+    if names != [t.name for t in result.tests]:
+        generated = module_text(result.tests, module_name, module_state)[1]
+    return covers_by_test(measurement.per_test, generated)
 
 
 def _not_run(run: Measurement) -> str:

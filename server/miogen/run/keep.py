@@ -4,17 +4,18 @@
     ``host.suite_kills``) -> the tests that add, in the file's order -> ``Kept`` (each unit's
     gain over the suite)
 
-A step of ``run.verify.verify_outcomes``, which reads ``keeping_of`` once and hands it to
-the suite's runs against mutants and to ``keep_adds``; it calls no other step.
+A step of ``run.verify.verify_outcomes``, entered once: the flow reads what decides
+(``host.suite_kills.Keeping``: the tests' order and what each covers, ``Verification.covers``)
+once and hands it to the suite's runs against mutants, then to ``keep_adds``; it calls no other
+step.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from miogen.analysis.model import ModuleModel, Unit
-from miogen.emit.module import module_text
-from miogen.host.adds import Gain, covers_by_test, keep_what_adds, line_goals
+from miogen.analysis.model import Unit
+from miogen.host.adds import Gain, keep_what_adds, line_goals
 from miogen.host.suite_kills import Keeping, MutantId, SuiteKills
 from miogen.run.result import Kept, Verification
 
@@ -31,7 +32,7 @@ def keep_adds(
 ) -> Kept:
     """Keep only the verified tests that add to ``suite`` (``keep_only_what_adds``; the
     ``verification`` is updated: its tests, dropped and measurement), and give each unit its
-    gain over it. ``keeping``: the verification's ``keeping_of``, read once by the caller.
+    gain over it. ``keeping``: what decides, read once by the caller (``Verification.covers``).
     ``kills`` (with mutation on: test name -> the mutants it kills) and ``killed`` (the
     project's suite's verdict on them, ``host.suite_kills``): a test that kills a mutant the
     suite leaves alive adds too (one it did not judge, past its cap, does not)."""
@@ -54,7 +55,7 @@ def keep_only_what_adds(
 ) -> dict[str, Gain]:
     """Drop the verified tests that add no target to the project's ``suite`` (unit -> covered
     ids) and the tests kept before them, in the file's order; the kept tests' coverage is
-    coverage.py's per-test measurement (``keeping``: the verification's ``keeping_of``).
+    coverage.py's per-test measurement (``keeping``: its order, covers and the suite's ids).
     Returns each unit's gain over the suite. ``kills`` (test name -> the mutants it kills,
     with mutation on): a test that kills one that neither ``suite_killed`` nor a test kept
     before it kills adds too.
@@ -89,21 +90,3 @@ def keep_only_what_adds(
         for unit in units
     }
     return verification.gains
-
-
-def keeping_of(
-    verification: Verification | None, module_name: str, model: ModuleModel, suite: SuiteCovered
-) -> Keeping | None:
-    """What decides, beside the mutants, which of the verified tests are kept: their order, the
-    targets each covers (coverage.py's per-test measurement) and those the ``suite`` covers;
-    None without a per-test measurement (then every test is kept). The suite's runs against
-    mutants go first to the verdicts that decide (``host.suite_kills``)."""
-    measurement = verification.measurement if verification is not None else None
-    if verification is None or measurement is None or not measurement.per_test:
-        return None
-    if not verification.tests:
-        return None
-    generated = module_text(verification.tests, module_name, model.has_module_state)[1]
-    covers = covers_by_test(measurement.per_test, generated)
-    order = [t.name for t in verification.tests]
-    return Keeping(order, covers, frozenset(i for ids in suite.values() for i in ids))

@@ -92,6 +92,10 @@ class Verification:
     gains: dict[str, Gain] = field(default_factory=dict)  # unit -> what it adds to the suite
     # The runs were the project's plain pytest's, the file where it is written (``run.check``).
     in_project: bool = False
+    # Test name -> the targets it covers: coverage.py's per-test measurement of the first
+    # verification read through the file its runs ran (``Verifier.first``); None without one.
+    # What decides, beside the mutants, which tests are kept (``host.suite_kills.Keeping``).
+    covers: dict[str, set[int]] | None = None
 
     def measured_gains(self) -> dict[str, Gain]:
         """Each unit's gain with what coverage.py measured on the tests kept (``run.check``:

@@ -4,8 +4,9 @@
     -> what the project's suite covers (``SuiteSource``: ``host.baseline``)
     -> verify (``run.check.Verifier.first``: coverage run and reruns in other orders, hash
        seeds and clocks; drop what fails or varies)
-    -> what decides which are kept (``run.keep.keeping_of``: read once) -> with mutation on,
-       the mutants the tests kill that the suite leaves alive (``host.suite_kills``)
+    -> what decides which are kept (``host.suite_kills.Keeping``: the order and what each
+       test covers, ``Verification.covers``, read once) -> with mutation on, the mutants the
+       tests kill that the suite leaves alive (``host.suite_kills``)
     -> keep only what adds to the suite (``run.keep.keep_adds``)
     -> what is kept verified once more when that left some out (``Verifier.again``)
     -> each unit's kept tests and coverage.py's measurement of them (``run.result``: ``ModuleRun``)
@@ -33,10 +34,10 @@ from miogen.host import clock
 from miogen.host.baseline import Baseline, project_baseline, refresh_in_background
 from miogen.host.interpreter import OWN, Interpreter
 from miogen.host.measure import Ahead
-from miogen.host.suite_kills import SuiteKills, kills_over_suite
+from miogen.host.suite_kills import Keeping, SuiteKills, kills_over_suite
 from miogen.run import check
 from miogen.run.check import VERIFY_RUNS
-from miogen.run.keep import SuiteCovered, keep_adds, keeping_of
+from miogen.run.keep import SuiteCovered, keep_adds
 from miogen.run.result import Kept, ModuleRun, Verification, module_run
 
 __all__ = [
@@ -131,7 +132,15 @@ def verify_outcomes(
             # suite's runs against mutants (which go first to the verdicts that decide) and
             # for keeping; with mutation on, a test that kills a mutant the suite leaves
             # alive adds too.
-            keeping = keeping_of(verification, location.module_name, model, covered)
+            covers = verification.covers if verification is not None else None
+            keeping = (
+                Keeping(
+                    [test.name for test in verification.tests], covers,
+                    frozenset(i for ids in covered.values() for i in ids),
+                )
+                if verification is not None and verification.tests and covers is not None
+                else None
+            )  # fmt: skip
             names = {test.name for test in verification.tests} if verification else set()
             kills, killed = (
                 kills_over_suite(
