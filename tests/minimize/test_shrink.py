@@ -326,6 +326,38 @@ def test_a_made_up_string_becomes_the_modules_own_example(write_module):
     assert shrunk.test[0].value == "100202"
 
 
+SCHEMES = """
+import re
+SCHEME = re.compile(r"([^/:]+):(.*)")
+
+
+def scheme(url: str) -> str:
+    match = SCHEME.fullmatch(url)
+    if match and len(match.group(1)) == 3:
+        return "three"
+    return "other"
+"""
+
+
+def test_a_string_written_for_the_modules_pattern_is_not_its_own_text(write_module):
+    # The strings written for a regular expression (analysis.regexes) are drawn from its
+    # classes at random: the search's inputs, not text a reader knows from the module. As a
+    # "text of the module" at half the cost, "=V]:" was plainer than any cut of it and stayed.
+    problem = problem_for(write_module("schemes", SCHEMES), "scheme")
+    model = problem.factory.model
+    assert "=V]:" in model.constants.strings  # the search still draws it
+    texts = module_texts(model)
+    assert "=V]:" not in texts
+    assert "three" in texts  # the module's literals still are
+    cache = cache_for(problem)
+    test = (Statement("value", value="=V]:"), Statement("call", "scheme", (("url", 0),)))
+    _, covered = cache(test)
+    shrinker = Shrinker(cache, time.monotonic() + 30, words=module_words(model), texts=texts)
+    value = shrinker.shrink(ReducedTest(test, covered)).test[0].value
+    assert isinstance(value, str) and len(value) == 4 and value.endswith(":")
+    assert all(c in shrink.PLAIN_CHARACTERS for c in value[:3]), value
+
+
 JOINER = """
 def joined(text: str) -> str:
     if "\\u200c" in text:
