@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime
 import decimal
 import random
+import re
 import time
 from fractions import Fraction
 
@@ -324,6 +325,64 @@ def test_a_made_up_string_becomes_the_modules_own_example(write_module):
     shrinker = Shrinker(cache, time.monotonic() + 5, texts=texts)
     shrunk = shrinker.shrink(ReducedTest(test, covered))
     assert shrunk.test[0].value == "100202"
+
+
+SCHEMES = """
+import re
+SCHEME = re.compile(r"([^/:]+):(.*)")
+
+
+def scheme(url: str) -> str:
+    match = SCHEME.fullmatch(url)
+    if match and len(match.group(1)) == 3:
+        return "three"
+    return "other"
+"""
+
+
+def test_a_string_written_for_the_modules_pattern_is_not_its_own_text(write_module):
+    # The strings written for a regular expression (analysis.regexes) are drawn from its
+    # classes at random: the search's inputs, not text a reader knows from the module. As a
+    # "text of the module" at half the cost, "=V]:" was plainer than any cut of it and stayed.
+    problem = problem_for(write_module("schemes", SCHEMES), "scheme")
+    model = problem.factory.model
+    assert "=V]:" in model.constants.strings  # the search still draws it
+    texts = module_texts(model)
+    assert "=V]:" not in texts
+    assert "three" in texts  # the module's literals still are
+    cache = cache_for(problem)
+    test = (Statement("value", value="=V]:"), Statement("call", "scheme", (("url", 0),)))
+    _, covered = cache(test)
+    shrinker = Shrinker(cache, time.monotonic() + 30, words=module_words(model), texts=texts)
+    value = shrinker.shrink(ReducedTest(test, covered)).test[0].value
+    assert isinstance(value, str) and len(value) == 4 and value.endswith(":")
+    assert all(c in shrink.PLAIN_CHARACTERS for c in value[:3]), value
+
+
+GROUPS = """
+import re
+
+
+def grouped(pattern: re.Pattern[str]) -> str:
+    if pattern.groups:
+        return "groups"
+    return "none"
+"""
+
+
+def test_a_compiled_pattern_shrinks_as_its_pattern_string_with_its_flags(write_module):
+    # A pattern from the catalogue (``re.compile("(ab)*")``) was a value of fixed cost that
+    # no pass changed: ``re.compile("[a-z]+")`` stayed where any pattern would do.
+    problem = problem_for(write_module("groups", GROUPS), "grouped")
+    cache = cache_for(problem)
+    pattern = re.compile("(AB)*", re.IGNORECASE)
+    test = (Statement("value", value=pattern), Statement("call", "grouped", (("pattern", 0),)))
+    _, covered = cache(test)
+    shrunk = Shrinker(cache, time.monotonic() + 30).shrink(ReducedTest(test, covered))
+    value = shrunk.test[0].value
+    assert isinstance(value, re.Pattern)
+    assert value.groups == 1 and len(value.pattern) < len(pattern.pattern), value
+    assert value.flags == pattern.flags
 
 
 JOINER = """

@@ -119,6 +119,37 @@ def test_a_value_of_another_type_is_marked_for_type_checkers():
     assert "stack.limit(count=True)\n" in rendered  # a bool is an int to type checkers
 
 
+RULES = """
+from typing import Union
+
+
+class Rule:
+    pass
+
+
+AnyRule = Union["Style", Rule]
+
+
+class Style(str):
+    def __new__(cls, *rules: AnyRule, value: str = "") -> "Style":
+        for rule in rules:
+            if not isinstance(rule, (Style, Rule)):
+                raise ValueError("rules must be rules")
+        return str.__new__(cls, value)
+"""
+
+
+def test_an_element_of_annotated_varargs_of_another_type_is_marked():
+    """``Style(None)`` for ``*rules: AnyRule`` (a module alias of a union): the code raises on
+    it on purpose, and mypy holds each element to the annotation (sty.primitive's arg-type)."""
+    model = analyze_source(RULES, "styles.py", "styles")
+    f = TestFactory(model, model.unit("Style"))
+    test = (value(None), Statement("construct", "Style", (("*rules", 0),)))
+    assert mistyped(test, f.signature) == {1: "arg-type"}
+    rendered = render_test(as_written(test, f.signature), [], "t", {"Style"}, {1}).source
+    assert "Style(None)  # type: ignore[arg-type]" in rendered
+
+
 def test_a_parameter_annotated_any_takes_every_value():
     """``is_word(0)`` for ``text: Any`` type-checks: marking it would be an unused ignore,
     though the type inferred for ``text`` (from the docstring) is str."""

@@ -558,15 +558,18 @@ def _after_positional(params: list[Parameter]) -> int:
 
 
 def _varargs(argument: ast.arg, node: FunctionNode, facts: ModuleFacts, owner: str) -> Parameter:
-    """``*items``: the type of one element."""
+    """``*items``: the type of one element; ``annotated`` when its annotation says it (a type
+    checker holds each element to it: ``Style(None)`` for ``*rules: StylingRule``, passed to
+    reach the code's own ``raise ValueError``, is written with its ``# type: ignore``)."""
     spec = facts.reader.read(argument.annotation) if argument.annotation is not None else ANY
+    annotated = spec != ANY
     if spec == ANY:
         spec = inference.infer_parameter(node, Parameter(argument.arg, ANY), facts, owner)
         if spec.kind == "list" and spec.args:  # *args used as a sequence: its elements
             spec = spec.args[0]
         elif spec.kind in ("list", "tuple") or spec.kind == "union":
             spec = ANY
-    return Parameter(f"*{argument.arg}", spec, has_default=True)
+    return Parameter(f"*{argument.arg}", spec, has_default=True, annotated=annotated)
 
 
 # -- facts -------------------------------------------------------------------------------------

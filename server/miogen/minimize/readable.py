@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterator
 
 from miogen.analysis.model import ModuleModel, Parameter, Signature
 from miogen.analysis.numeric_uses import NumericUses
+from miogen.analysis.regexes import examples_of
 from miogen.analysis.source import parsed
 from miogen.testcase.model import Statement, TestCase
 
@@ -178,7 +179,7 @@ MAX_WORD_LENGTH = 12
 def module_words(model: ModuleModel) -> tuple[str, ...]:
     """Short plain words a string may shrink to: the module's string constants and the names
     of its units, methods and parameters, lowercase letters only (``"food"``, ``"capacity"``)."""
-    names = [*model.constants.strings]
+    names = list(_own_strings(model))
     for cls in model.classes.values():
         names.append(cls.name.lower())
         for signature in (cls.constructor, *cls.methods):
@@ -198,8 +199,20 @@ def module_texts(model: ModuleModel) -> tuple[str, ...]:
     its doctest examples' (``"1506715214"`` for ``is_isbn_10``, ``'{"name": "Peter"}'`` for
     ``is_json``), printable ones of at most ``MAX_TEXT_LENGTH`` characters. A reader knows them
     from the module; a value the search made up reads as fuzz however plain its characters."""
-    texts = (s for s in model.constants.strings if s.isprintable())
+    texts = (s for s in _own_strings(model) if s.isprintable())
     return tuple(sorted({s for s in texts if 0 < len(s) <= MAX_TEXT_LENGTH}))
+
+
+def _own_strings(model: ModuleModel) -> Iterator[str]:
+    """The constant pool's strings that the module's source holds: its literals and doctest
+    examples, not the strings written for its regular expressions (``with_pattern_examples``).
+    Those are the search's inputs, drawn at random from the pattern's classes (``"6y<:F)"``
+    for ``([^/:]+):(.*)``): counted as the module's own text, at half the cost of a made-up
+    one, they kept shrinking from trying anything plainer than themselves. The project's own
+    values found elsewhere (its tests' literals) stay."""
+    pool = model.constants
+    written = {text for pattern, flags in pool.patterns for text in examples_of(pattern, flags)}
+    return (text for text in pool.strings if text not in written or text in model.source)
 
 
 MAX_UNIT_NUMBERS = 8

@@ -4,8 +4,9 @@ Simplicity order: fewer call statements first, then fewer statements, then simpl
 closer to 0 and of smaller magnitude, fewer decimals; floats toward 0.0, 1.0 and 0.5; shorter
 strings, plain lowercase ones before ones with capitals, punctuation or other characters, and a
 short word of the module's own, its constants and names, before fuzz, and a text of the module (a
-literal or a doctest example's) as half a string of its length; dates on the first of a month, of
-January, of a year the module names, at midnight; shorter collections). Every step
+literal or a doctest example's) as half a string of its length; a compiled pattern as its
+pattern's string; dates on the first of a month, of January, of a year the module names, at
+midnight; shorter collections). Every step
 is kept only if the test still covers the targets it is in the suite for, and still runs as far as
 it did (a test that started raising earlier would test something else). Executions go through the
 CoverageCache, so no candidate runs twice; the whole phase stops at a deadline.
@@ -17,6 +18,7 @@ import datetime
 import decimal
 import fractions
 import math
+import re
 import time
 from collections.abc import Callable, Hashable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -77,6 +79,8 @@ def value_cost(value: object) -> float:
         return simple + (0 if value.denominator == 1 else 1)
     if isinstance(value, datetime.date):
         return date_cost(value)
+    if isinstance(value, re.Pattern) and isinstance(value.pattern, str):
+        return 1.0 + value_cost(value.pattern)  # its pattern's, as a string's
     return 8.0
 
 
@@ -372,9 +376,18 @@ class Shrinker:
                     yield _replace(test, index, Statement("value", value=simpler))
 
     def _strings(self, test: TestCase) -> Iterator[TestCase]:
+        """Each string's simpler ones (``_simpler_strings``); a compiled pattern's as its
+        pattern's (``re.compile("[a-z]+")`` as ``re.compile("a")``), its flags kept."""
         for index, statement in enumerate(test):
             value = statement.value
-            if statement.kind != "value" or not isinstance(value, str | bytes) or not value:
+            if statement.kind != "value":
+                continue
+            if isinstance(value, re.Pattern) and isinstance(value.pattern, str) and value.pattern:
+                for simpler in self._simpler_strings(value.pattern):
+                    if (compiled := _compiled(simpler, value.flags)) is not None:
+                        yield _replace(test, index, Statement("value", value=compiled))
+                continue
+            if not isinstance(value, str | bytes) or not value:
                 continue
             for simpler in self._simpler_strings(value):
                 if simpler not in LINTED:
@@ -416,6 +429,16 @@ class Shrinker:
                     statement.kind, statement.name, args, statement.value, statement.receiver
                 )
                 yield drop_unused_values(_replace(test, index, shorter))
+
+
+def _compiled(pattern: str | bytes, flags: int) -> re.Pattern[str] | None:
+    """``pattern`` compiled with ``flags`` when it is a valid str pattern, else None."""
+    if not isinstance(pattern, str):
+        return None
+    try:
+        return re.compile(pattern, flags)
+    except (re.error, RecursionError, OverflowError, ValueError):
+        return None
 
 
 def _droppable(
@@ -480,6 +503,10 @@ def _plain_value(value: object, level: int, words: tuple[str, ...]) -> object:
         if level == 1:
             return words[0] if words else "a"
         return _plain(value)
+    if isinstance(value, re.Pattern) and isinstance(value.pattern, str):
+        plain = _plain_value(value.pattern, level, words)
+        compiled = _compiled(plain, value.flags) if isinstance(plain, str) else None
+        return _NONE if compiled is None else compiled
     if isinstance(value, decimal.Decimal) and not value.is_finite():
         return _NONE
     if isinstance(value, decimal.Decimal | fractions.Fraction):  # 0, 1 or -1, an integer
