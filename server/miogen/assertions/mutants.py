@@ -1,4 +1,13 @@
-"""Mutants of the unit under test: relational, arithmetic, constant and condition changes."""
+"""Mutants of the unit under test: relational, arithmetic, constant and condition changes.
+
+Besides the subsuming sets below, a few of the operators a mutation tool such as cosmic-ray
+applies and these lack, each one a fault a test tells apart only with a value that is not the
+plainest: ``n - 1`` as ``n ^ 1`` (equal for an odd ``n``: a test at ``n = 2``), ``a / b`` as
+``a // b`` (equal for a whole quotient: a test at ``x = 0.5``), ``is not`` as ``is`` and a
+``True`` default as ``False``. Without them, a test's kills are all of mutants plain values
+also kill, the suite reduction keeps no test for these, and shrinking makes the values plain
+(issue 24: the mutation score under cosmic-ray fell as the values became 0 and 1).
+"""
 
 from __future__ import annotations
 import __future__
@@ -28,10 +37,18 @@ ARITHMETIC = {
     ast.Add: (ast.Sub, ast.Mult),
     ast.Sub: (ast.Add, ast.Mult, ast.FloorDiv),
     ast.Mult: (ast.Div, ast.Add),
-    ast.Div: (ast.Mult, ast.Sub),
+    ast.Div: (ast.Mult, ast.Sub, ast.FloorDiv),  # // : a quotient that is not whole
     ast.FloorDiv: (ast.Mult, ast.Div),
     ast.Mod: (ast.FloorDiv, ast.Mult),
 }
+
+# With an int literal operand, + and - also to ^ (cosmic-ray's bitwise AOR): ``n - 1`` and
+# ``n ^ 1`` differ only for an even ``n``, ``n + 1`` and ``n ^ 1`` only for an odd one, so a
+# test that kills it does not sit on the parity where the plainest value (1, 0) falls.
+PARITY = {ast.Add: ast.BitXor, ast.Sub: ast.BitXor}
+# Comparisons whose replacement is their negation: always infected once reached (labelled
+# COND, as a negated condition is, and not probed by weak mutation).
+NEGATED = {ast.Is: ast.IsNot, ast.IsNot: ast.Is, ast.In: ast.NotIn, ast.NotIn: ast.In}
 
 # Bitwise operators to the other two (BOR; smart selection keeps a subset, criteria/selection.py).
 BITWISE = {
@@ -45,7 +62,8 @@ BITWISE = {
 class Mutant:
     index: int
     line: int
-    operator: str  # ROR | AOR | BOR | CRP (constant) | COND (negated condition) | LCR (and/or)
+    # ROR | AOR | BOR | CRP (constant) | COND (negated condition or is/in test) | LCR (and/or)
+    operator: str
     description: str
 
 
@@ -104,6 +122,11 @@ class _Mutator(ast.NodeVisitor):
                 description = f"{type(op).__name__} -> {replacement.__name__}"
                 apply = _swap_item(node.ops, position, replacement)
                 self._point(node, "ROR", description, apply, position)
+            negated = NEGATED.get(type(op))
+            if negated is not None:
+                description = f"{type(op).__name__} -> {negated.__name__}"
+                apply = _swap_item(node.ops, position, negated)
+                self._point(node, "COND", description, apply, position)
 
     def visit_BinOp(self, node: ast.BinOp) -> None:
         self.generic_visit(node)
@@ -115,6 +138,10 @@ class _Mutator(ast.NodeVisitor):
         for bitwise in BITWISE.get(type(node.op), ()):
             description = f"{type(node.op).__name__} -> {bitwise.__name__}"
             self._point(node, "BOR", description, _swap_attribute(node, "op", bitwise))
+        parity = PARITY.get(type(node.op))
+        if parity is not None and (_int_literal(node.left) or _int_literal(node.right)):
+            description = f"{type(node.op).__name__} -> {parity.__name__}"
+            self._point(node, "AOR", description, _swap_attribute(node, "op", parity))
 
     def visit_BoolOp(self, node: ast.BoolOp) -> None:
         self.generic_visit(node)
@@ -125,7 +152,14 @@ class _Mutator(ast.NodeVisitor):
 
     def visit_Constant(self, node: ast.Constant) -> None:
         value = node.value
-        if self._inside(node) and isinstance(value, int | float) and not isinstance(value, bool):
+        if self._inside(node) and isinstance(value, bool):  # a flag's default, a literal flag
+
+            def negate() -> Undo:
+                node.value = not value
+                return lambda: setattr(node, "value", value)
+
+            self._point(node, "CRP", f"{value!r} -> {not value!r}", negate)
+        elif self._inside(node) and isinstance(value, int | float):
 
             def apply() -> Undo:
                 node.value = value + 1
@@ -147,6 +181,11 @@ class _Mutator(ast.NodeVisitor):
     visit_If = _negate_test
     visit_While = _negate_test
     visit_IfExp = _negate_test
+
+
+def _int_literal(node: ast.expr) -> bool:
+    """An int written in the code (``1``, not ``True`` or ``1.0``)."""
+    return isinstance(node, ast.Constant) and type(node.value) is int
 
 
 def _swap_item(items: list[Any], position: int, replacement: type) -> Callable[[], Undo]:
