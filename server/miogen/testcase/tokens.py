@@ -5,9 +5,8 @@ runs of letters, the punctuation between them, and the separators it splits on. 
 want tokens of a kind in an order ("10:36" then ":28" then " PM"; "Jan" between two numbers), and
 one-character edits of a seed rarely get there: from "10:36" to "10:36:28 pm" is six edits, each
 of which the fitness does not reward. These steps change whole tokens of a string (replace one
-by another of its kind, insert one, move in a run of a few consecutive tokens of another string,
-delete, duplicate or swap them, or join the head of the string to the tail of another), taking
-tokens from the module's constant pool: its literals
+by another of its kind, insert one, delete, duplicate or swap them, or join the head of the
+string to the tail of another), taking tokens from the module's constant pool: its literals
 (a parser's word lists), the values of the project's tests (examples.project_pool) and the
 module's integer constants as digits.
 
@@ -29,7 +28,6 @@ from miogen.common.syntax import parse
 MAX_TOKEN = 24  # longest pool token (a longer run is a blob, not a word of the format)
 MAX_TOKENS = 2000  # tokens kept per kind (the pool of a big suite's strings)
 MAX_TEXT = 512  # no token step makes a string longer
-MAX_RUN = 6  # longest run of a phrase's tokens a step moves into another string
 SPLITTING = {"split", "rsplit", "partition", "rpartition"}
 KINDS = ("alpha", "digit", "space", "other")
 
@@ -104,16 +102,14 @@ def mutate_tokens(text: str, rng: random.Random, pool: TokenPool) -> str:
         changed = _replace(parts, rng, pool)
     elif roll < 0.6:
         changed = _insert(parts, rng, pool)
-    elif roll < 0.72:
-        changed = _transplant(parts, rng, pool)
-    elif parts and roll < 0.8:
+    elif parts and roll < 0.72:
         del parts[rng.randrange(len(parts))]
         changed = parts
-    elif parts and roll < 0.88:
+    elif parts and roll < 0.84:
         start = rng.randrange(len(parts))
         end = min(len(parts), start + rng.randint(1, 3))
         changed = _glued(rng, parts, parts[:end], parts[start:end], parts[end:])
-    elif len(parts) > 1 and roll < 0.93:
+    elif len(parts) > 1 and roll < 0.92:
         i, j = rng.sample(range(len(parts)), 2)
         parts[i], parts[j] = parts[j], parts[i]
         changed = parts
@@ -144,22 +140,6 @@ def _insert(parts: list[str], rng: random.Random, pool: TokenPool) -> list[str]:
     at = rng.randint(0, len(parts))
     added = [" ", token] if at and rng.random() < 0.3 else [token]
     return _glued(rng, parts, parts[:at], added, parts[at:])
-
-
-def _transplant(parts: list[str], rng: random.Random, pool: TokenPool) -> list[str]:
-    """A run of 2 to MAX_RUN consecutive tokens of one of the pool's phrases put between two
-    tokens of ``parts``, or in place of as many of them: the tokens a branch wants together
-    ("UTC" "+" "3" after a time, "-" "Jan" "-" between two numbers) arrive together, where one
-    token at a time would have to keep a string that does not parse yet."""
-    if not pool.phrases:
-        return parts
-    other = tokenize(rng.choice(pool.phrases), pool.separators)
-    size = rng.randint(2, min(MAX_RUN, len(other)))
-    start = rng.randrange(len(other) - size + 1)
-    run = other[start : start + size]
-    at = rng.randint(0, len(parts))
-    end = min(len(parts), at + size) if rng.random() < 0.5 else at
-    return _glued(rng, parts + run, parts[:at], run, parts[end:])
 
 
 def _join(parts: list[str], rng: random.Random, pool: TokenPool) -> list[str]:
