@@ -64,6 +64,26 @@ class Finding:
 
 
 @dataclass(frozen=True)
+class Rendered:
+    """The gate's last text of the tests, for the file at ``path``: the module text's parts as
+    made (``emit.module``: ``source``) and as made in the project's style (``emit.writer.
+    prepare``: ``prepared``, annotated where the gate annotates, before its rewrites). The
+    write takes ``prepared`` when its own parts equal ``source``: nothing changed in between,
+    and the file written is the text the gate checked (with its rewrites)."""
+
+    path: Path
+    source: tuple[tuple[str, ...], tuple[GeneratedTest, ...]]
+    prepared: tuple[tuple[str, ...], tuple[GeneratedTest, ...]]
+
+    def reusable(self, path: Path, imports: Sequence[str], tests: Sequence[GeneratedTest]) -> bool:
+        """Whether this is the text of ``imports`` and ``tests`` at ``path``."""
+        return resolved(path) == resolved(self.path) and self.source == (
+            tuple(imports),
+            tuple(tests),
+        )
+
+
+@dataclass(frozen=True)
 class Gated:
     """What the gate decided for a module's tests (by their names as generated)."""
 
@@ -75,6 +95,8 @@ class Gated:
     # the project's mypy wants the tests annotated (``no-untyped-def``): each test is, as it is
     # written (``annotate``), before it is formatted
     annotations: bool = False
+    # the text the gate checked last (``Rendered``): the write reuses it when nothing changed
+    rendered: Rendered | None = field(default=None, compare=False, repr=False)
 
     def notes(self) -> list[str]:
         """The summary's notes: how many tests were left out, how many kept with a fix."""
