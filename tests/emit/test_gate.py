@@ -10,6 +10,8 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
+from miogen.emit import gate as gate_module
 from miogen.emit.gate import Finding, Gated, annotate, candidate_findings, gated, rewritten
 from miogen.emit.placement import GeneratedTest
 from miogen.emit.style import project_style
@@ -248,3 +250,16 @@ def test_the_projects_per_file_settings_apply_to_the_output_by_its_name(tmp_path
         assert sorted(os.listdir(root / "tests")) == sorted(
             ["__init__.py", *(["test_codes_miogen.py"] if exists else [])]
         )
+
+
+def test_a_checker_that_hangs_is_stopped_and_the_tests_go_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    output = _codes_project(tmp_path, "\n[tool.mypy]\nstrict = true\n", False)
+    hang = tmp_path / "mypy-hangs"
+    hang.write_text(f"#!{sys.executable}\nimport time\ntime.sleep(600)\n")
+    hang.chmod(hang.stat().st_mode | stat.S_IEXEC)
+    monkeypatch.setattr(gate_module, "GATE_TIMEOUT", 1.0)
+    style = project_style(output)
+    # stopped after GATE_TIMEOUT (not the 600 s it would take): it found nothing
+    assert candidate_findings(CANDIDATE, output, tmp_path, style, Tools(None, mypy=str(hang))) == []
