@@ -1,16 +1,21 @@
 """The project's checkers as a gate on generated tests (issue 24 part 3): which tests are left
 out, which keep a deliberate wrong call with a narrow ``type: ignore``, and the scratch file the
-checkers read (in the project, removed after)."""
+checkers read (outside the project: nothing appears beside the output)."""
 
 from __future__ import annotations
 
+import os
+import stat
+import sys
 import textwrap
 from pathlib import Path
 
+import pytest
+from miogen.emit import gate as gate_module
 from miogen.emit.gate import Finding, Gated, annotate, candidate_findings, gated, rewritten
 from miogen.emit.placement import GeneratedTest
 from miogen.emit.style import project_style
-from miogen.emit.tools import project_tools
+from miogen.emit.tools import Tools, project_tools
 
 CANDIDATE = textwrap.dedent(
     """\
@@ -134,7 +139,7 @@ def test_rewritten_puts_the_ignore_on_the_line_as_formatted() -> None:
     assert done.source.splitlines()[-1] == "        scale([])  # type: ignore[arg-type]"
 
 
-def test_the_projects_mypy_checks_a_scratch_file_beside_the_output_and_it_is_removed(
+def test_the_projects_mypy_checks_the_text_as_the_output_and_leaves_nothing_behind(
     tmp_path: Path,
 ) -> None:
     (tmp_path / "pyproject.toml").write_text(
@@ -171,3 +176,90 @@ def test_no_scratch_file_outside_the_project(tmp_path: Path) -> None:
     style = project_style(output)
     assert candidate_findings(CANDIDATE, output, project, style, project_tools(style)) is None
     assert sorted(p.name for p in elsewhere.iterdir()) == ["pyproject.toml"]
+
+
+def _recording(tmp_path: Path, name: str, real: list[str], folder: Path) -> str:
+    """An executable that writes what ``folder`` holds while it runs, then runs ``real``."""
+    shim = tmp_path / f"{name}-shim"
+    record = tmp_path / f"{name}-saw.txt"
+    shim.write_text(
+        f"#!{sys.executable}\n"
+        "import os, subprocess, sys\n"
+        f"open({str(record)!r}, 'w').write('\\n'.join(sorted(os.listdir({str(folder)!r}))))\n"
+        f"sys.exit(subprocess.run({real!r} + sys.argv[1:]).returncode)\n"
+    )
+    shim.chmod(shim.stat().st_mode | stat.S_IEXEC)
+    return str(shim)
+
+
+def _codes_project(root: Path, configuration: str, package: bool) -> Path:
+    (root / "pyproject.toml").write_text(f'[project]\nname = "codes"\n{configuration}')
+    (root / "codes.py").write_text(CODES)
+    (root / "tests").mkdir()
+    if package:
+        (root / "tests" / "__init__.py").write_text("")
+    return root / "tests" / "test_codes_miogen.py"
+
+
+def test_no_file_appears_beside_the_output_while_the_checkers_run(tmp_path: Path) -> None:
+    project = tmp_path / "project"
+    project.mkdir()
+    output = _codes_project(project, "\n[tool.mypy]\nstrict = true\n\n[tool.ruff]\n", False)
+    style = project_style(output)
+    tools = project_tools(style)
+    assert tools.mypy is not None and tools.ruff is not None
+    mypy = _recording(tmp_path, "mypy", [tools.mypy], output.parent)
+    ruff = _recording(tmp_path, "ruff", [tools.ruff], output.parent)
+    found = candidate_findings(CANDIDATE, output, project, style, Tools(ruff, mypy=mypy))
+    assert found is not None
+    assert sorted((f.line, f.code) for f in found if f.checker == "mypy") == [
+        (10, "arg-type"),
+        (14, "comparison-overlap"),
+    ]  # fmt: skip
+    # while each checker ran, the tests' folder held nothing new (a pytest run then collects
+    # nothing of the gate's)
+    assert (tmp_path / "mypy-saw.txt").read_text() == ""
+    assert (tmp_path / "ruff-saw.txt").read_text() == ""
+    # an output that exists is checked as itself, with the text the gate checks
+    output.write_text("# the file as it is\n")
+    found = candidate_findings(CANDIDATE, output, project, style, Tools(ruff, mypy=mypy))
+    assert found is not None and (10, "arg-type") in [(f.line, f.code) for f in found]
+    assert (tmp_path / "mypy-saw.txt").read_text() == "test_codes_miogen.py"
+    assert output.read_text() == "# the file as it is\n"
+
+
+def test_the_projects_per_file_settings_apply_to_the_output_by_its_name(tmp_path: Path) -> None:
+    configuration = (
+        "\n[tool.mypy]\nstrict = true\n\n"
+        '[[tool.mypy.overrides]]\nmodule = "tests.test_codes_miogen"\n'
+        'disable_error_code = ["comparison-overlap"]\n\n'
+        '[tool.ruff.lint]\nselect = ["S101"]\n\n'
+        '[tool.ruff.lint.per-file-ignores]\n"tests/test_codes_miogen.py" = ["S101"]\n'
+    )
+    for exists in (False, True):
+        root = tmp_path / f"exists-{exists}"
+        root.mkdir()
+        output = _codes_project(root, configuration, package=True)
+        if exists:
+            output.write_text("")
+        style = project_style(output)
+        found = candidate_findings(CANDIDATE, output, root, style, project_tools(style))
+        assert found is not None
+        # the module's own mypy settings (its name, its package) and ruff's rules for its path
+        assert [(f.checker, f.line, f.code) for f in found] == [("mypy", 10, "arg-type")], exists
+        assert sorted(os.listdir(root / "tests")) == sorted(
+            ["__init__.py", *(["test_codes_miogen.py"] if exists else [])]
+        )
+
+
+def test_a_checker_that_hangs_is_stopped_and_the_tests_go_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    output = _codes_project(tmp_path, "\n[tool.mypy]\nstrict = true\n", False)
+    hang = tmp_path / "mypy-hangs"
+    hang.write_text(f"#!{sys.executable}\nimport time\ntime.sleep(600)\n")
+    hang.chmod(hang.stat().st_mode | stat.S_IEXEC)
+    monkeypatch.setattr(gate_module, "GATE_TIMEOUT", 1.0)
+    style = project_style(output)
+    # stopped after GATE_TIMEOUT (not the 600 s it would take): it found nothing
+    assert candidate_findings(CANDIDATE, output, tmp_path, style, Tools(None, mypy=str(hang))) == []

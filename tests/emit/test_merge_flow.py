@@ -21,7 +21,7 @@ PARTS = [
     ("placement", "place_tests"),
     ("layout", "merged_text"),
 ]
-# The project's style, in order, on the way to the file (``writer._prepared``); the style
+# The project's style, in order, on the way to the file (``writer.prepare``); the style
 # itself is read by the writer's caller, once (``run.write``).
 PREPARED = ["spelled", "conventional", "format_tests"]
 
@@ -103,11 +103,13 @@ def test_the_merge_never_comes_back_into_its_own_module():
 
 def test_the_project_style_is_applied_once_in_order_before_the_merge():
     tree = tree_of("writer")
-    assert [n for n in calls(function(tree, "_prepared")) if n in PREPARED] == PREPARED
+    assert [n for n in calls(function(tree, "prepare")) if n in PREPARED] == PREPARED
     for flow in ("write_merged", "merge_text"):
         called = calls(function(tree, flow))
-        assert called.count("_prepared") == 1 and called.count("merged") == 1, flow
-        assert called.index("_prepared") < called.index("merged"), flow
+        assert called.count("prepare") == 1 and called.count("merged") == 1, flow
+        assert called.index("prepare") < called.index("merged"), flow
+        # the gate's text, when it is of these tests, instead (``writer._reused``)
+        assert called.count("_reused") == 1 and called.index("_reused") < called.index("prepare")
         assert set(called).isdisjoint({*PREPARED, "merge_tests"}), flow  # not a second time
         assert back_into_own_module(tree, flow) == [], flow
     # the style and the tools are the caller's, read once and handed down (``run.write``),

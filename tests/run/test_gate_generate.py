@@ -7,9 +7,14 @@ from __future__ import annotations
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
+import pytest
 from miogen.common.project import locate
+from miogen.emit import writer
+from miogen.emit.gate import Finding
 from miogen.host.config import Options
+from miogen.run import gate
 from miogen.run.gate import project_gate
 from miogen.run.generate import generate_module
 from miogen.run.write import Output
@@ -72,3 +77,44 @@ def test_without_a_configuration_there_is_no_gate(tmp_path: Path) -> None:
     location = locate(path)
     assert project_gate(tmp_path / "tests" / "test_codes_miogen.py", tmp_path, "codes") is None
     assert location.module_name == "codes"
+
+
+ANSWER = """\
+def answer(flag: bool) -> int:
+    if flag:
+        return "yes"  # type: ignore[return-value]
+    return 0
+"""
+
+
+def test_the_written_file_is_the_text_the_gate_checked_made_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "pyproject.toml").write_text(
+        '[project]\nname = "codes"\n\n[tool.mypy]\nstrict = true\n'
+    )
+    (tmp_path / "codes.py").write_text(ANSWER)
+    checked: list[str] = []
+    formatted: list[int] = []
+
+    def candidate_findings(text: str, *args: Any) -> list[Finding] | None:
+        checked.append(text)
+        return real_findings(text, *args)
+
+    def format_tests(tests: Any, *args: Any) -> Any:
+        formatted.append(len(tests))
+        return real_format(tests, *args)
+
+    real_findings, real_format = gate.candidate_findings, writer.format_tests
+    monkeypatch.setattr(gate, "candidate_findings", candidate_findings)
+    monkeypatch.setattr(writer, "format_tests", format_tests)
+    output = Output(tmp_path / "tests" / "test_codes_miogen.py", tmp_path)
+    result = generate_module(
+        tmp_path / "codes.py", None, output, Options(0, evaluations=300, seed=0)
+    )
+    assert result.output is not None and result.gated is not None
+    assert result.gated.left_out and not result.gated.rewrites  # one left out, no line fixed
+    # the file written is the text the gate checked last, and it was formatted only for the
+    # gate (each text checked made once; the write made none)
+    assert result.output.read_text() == checked[-1]
+    assert len(formatted) == len(checked)

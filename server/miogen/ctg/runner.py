@@ -1,7 +1,8 @@
 """One continuous-test-generation run over a project: one named phase per line (``run_ctg``).
 
 discover -> measure before -> allocate -> run jobs (seeded, dependency order) -> verify with
-coverage.py -> merge into the test files -> record the history. Every coverage figure it reports
+coverage.py (those the project's mypy and ruff refuse left out first: ``run.gate``) -> merge into
+the test files -> record the history. Every coverage figure it reports
 is coverage.py's measurement of test files (invariant 2), never the search's claim: "before" is
 the module's existing test file, "after" adds what coverage.py measures for the tests that were
 generated, verified and merged in this run (the union of the two measurements, which is what the
@@ -56,12 +57,14 @@ from miogen.ctg.discovery import Module, discover, project_root
 from miogen.ctg.jobs import Job, Pool, dispatch, local_pool
 from miogen.ctg.remote import verification_of
 from miogen.ctg.seeding import dependencies, pool_objects, pool_seeds, still_valid_seeds
+from miogen.emit.gate import Gated
 from miogen.emit.merge import UnmergeableFile
 from miogen.host.baseline import project_baseline
 from miogen.host.config import DEFAULTS, Options
 from miogen.host.interpreter import OWN, Interpreter
 from miogen.host.measure import Measurement, measure
 from miogen.run.check import VERIFY_RUNS
+from miogen.run.gate import project_gate
 from miogen.run.job import job_spec
 from miogen.run.result import UnitRun, Verification
 from miogen.run.shares import private_note, unreached_private
@@ -128,6 +131,8 @@ class UnitState:
     verified: UnitRun | None = None  # the run's verified tests (``run.verify``)
     added: int = 0  # tests merged into the file (not already there)
     remote: VerifiedTests | None = None  # its job's tests, verified where the job ran
+    # the project's checkers' gate on its module's tests (``run.gate``): its fixes, at the write
+    gated: Gated | None = None
 
     @property
     def tests(self) -> list[TestRecord]:
@@ -241,7 +246,7 @@ def run_ctg(
         _measure_before(report, modules, states, store, threads, suite)
         plan = _allocate(states, config)
         _run_jobs(report, states, plan, config, pool, log)
-        report.warnings += _verify(states, threads, config)
+        report.warnings += _verify(states, threads, config, report.root)
         _merge(report, modules, states)
         _record(store, modules, states)
         report.units = states
@@ -506,22 +511,27 @@ def _pool_seeds(
     return pool_seeds(model, state.unit, pool, rng, config.input_seeding)
 
 
-def _verify(states: list[UnitState], threads: ThreadPoolExecutor, config: CtgConfig) -> list[str]:
+def _verify(
+    states: list[UnitState], threads: ThreadPoolExecutor, config: CtgConfig, root: Path
+) -> list[str]:
     """coverage.py runs each module's new tests in a fresh pytest; failing tests are dropped.
-    Returns why a module's test file could not be imported (its tests are all dropped)."""
+    Returns why a module's test file could not be imported (its tests are all dropped), and
+    what the project's checkers' gate left out (``run.gate``)."""
     by_module: dict[str, list[UnitState]] = {}
     for state in states:
         if state.outcome is not None and state.outcome.result is not None:
             by_module.setdefault(state.module.relative, []).append(state)
-    futures = [threads.submit(_verify_module, group, config) for group in by_module.values()]
-    return [warning for future in futures if (warning := future.result())]
+    futures = [threads.submit(_verify_module, g, config, root) for g in by_module.values()]
+    return [warning for future in futures for warning in future.result()]
 
 
-def _verify_module(group: list[UnitState], config: CtgConfig) -> str:
+def _verify_module(group: list[UnitState], config: CtgConfig, root: Path) -> list[str]:
     """The module's new tests verified (``run.verify``): kept when they add to what the test
-    file and the project's suite cover already. Returns why its test file could not be
-    imported ("": it could)."""
+    file and the project's suite cover already, those the project's mypy and ruff refuse in
+    its test file left out first (``run.gate``: its file must resolve inside ``root``).
+    Returns why its test file could not be imported, and the gate's notes."""
     module = group[0].module
+    gate = project_gate(module.test_path, root, module.location.module_name)
     outcomes = [s.outcome or UnitOutcome(s.unit.name, "failed") for s in group]
     there = group[0].remote
     verified_there: Callable[[list[TestRecord]], Verification] | None = None
@@ -532,12 +542,15 @@ def _verify_module(group: list[UnitState], config: CtgConfig) -> str:
         config.test_timeout, config.verify_runs, interpreter=config.interpreter,
         suite={s.unit.name: s.before for s in group}, verified=verified_there,
         folder=project_folder(module.location, module.test_path), again_ahead=False,
-        warning_filters=pytest_warning_filters(module.location.project_root),
+        warning_filters=pytest_warning_filters(module.location.project_root), gate=gate,
     )  # fmt: skip
     for state, verified in zip(group, result.units, strict=True):
-        state.verified = verified
+        state.verified, state.gated = verified, result.gated
     error = result.verification.dropped.unimportable if result.verification else ""
-    return f"{module.test_path}: no tests written: {error}" if error else ""
+    notes = result.gated.notes() if result.gated is not None else []
+    return [f"{module.test_path}: no tests written: {error}"] * bool(error) + [
+        f"{module.test_path}: {note}" for note in notes
+    ]
 
 
 def _merge(report: CtgReport, modules: list[Module], states: list[UnitState]) -> None:
@@ -551,6 +564,7 @@ def _merge(report: CtgReport, modules: list[Module], states: list[UnitState]) ->
             path, merged = write_tests(
                 module.test_path, tests, module.location.module_name,
                 module.analysed.has_module_state, report.root, tests_root=module.tests_root,
+                gated=group[0].gated,
             )  # fmt: skip
         except (UnmergeableFile, OSError, OutsideRoot) as error:
             report.warnings.append(f"{module.test_path}: tests not written: {error}")

@@ -83,10 +83,15 @@ def check_notes(path: Path, style: Style, tools: Tools) -> list[str]:
     return notes
 
 
-def run_checker(command: list[str], cwd: Path | None) -> str | None:
+def run_checker(
+    command: list[str], cwd: Path | None, text: str | None = None, timeout: float = CHECK_TIMEOUT
+) -> str | None:
+    """The checker's output (None: it did not run, or ran past ``timeout`` seconds and was
+    stopped); ``text``: its input (``ruff --stdin-filename``)."""
     try:
         done = subprocess.run(
-            command, capture_output=True, text=True, cwd=cwd, timeout=CHECK_TIMEOUT, check=False,
+            command, capture_output=True, text=True, cwd=cwd, timeout=timeout, check=False,
+            input=text,
         )  # fmt: skip
     except (OSError, subprocess.TimeoutExpired) as error:
         logger.warning("miogen: %s did not run: %s", command[0], error)

@@ -1,10 +1,14 @@
 """The project's checkers as a gate on generated tests, before the file the user sees is written.
 
 Where the project configures mypy or ruff (``emit.style``) and the checker is there (``emit.tools``,
-the project's environment first), the tests are written as they would be (a new file's text, in
-the project's style) to a scratch file in the folder their file goes in, so that the project's
-configuration, its per-file settings and its imports apply; the checkers run on it, with no fix
-applied, and the scratch file is removed. Then, for each finding on a test's lines:
+the project's environment first), the tests are made as they would be written (a new file's text,
+in the project's style) and the checkers read that text as the file their tests go in, with no
+fix applied: ruff from its input (``--stdin-filename``), mypy from a scratch file outside the
+project (``--shadow-file`` of that file, or the same module's name): the project's
+configuration, its per-file settings and its imports apply, and nothing appears beside the
+output that a pytest run meanwhile could collect. Each checker's run is stopped after
+``GATE_TIMEOUT`` seconds (it then finds nothing: the tests go on). Then, for each finding on a
+test's lines:
 
 - a test that calls the project's code in ``pytest.raises`` to see it raise for a wrong call
   keeps that call, with a narrow ``# type: ignore[<code>]`` (the code mypy printed) on the line
@@ -24,9 +28,7 @@ Findings outside the tests (the imports, the header) are not the tests' and stay
 from __future__ import annotations
 
 import ast
-import contextlib
 import json
-import os
 import re
 import tempfile
 from collections.abc import Mapping, Sequence
@@ -46,6 +48,7 @@ WRONG_CALL = frozenset({
     "arg-type", "call-arg", "call-overload", "type-var", "operator", "index", "list-item",
     "dict-item",
 })  # fmt: skip
+GATE_TIMEOUT = 120.0  # seconds for one checker's run on the candidate (mypy's first builds a cache)
 _MYPY_LINE = re.compile(
     r"^(?P<file>.+?):(?P<line>\d+):(?:\d+:)? error: .*?(?:\s+\[(?P<code>[\w-]+)\])?$"
 )
@@ -61,6 +64,26 @@ class Finding:
 
 
 @dataclass(frozen=True)
+class Rendered:
+    """The gate's last text of the tests, for the file at ``path``: the module text's parts as
+    made (``emit.module``: ``source``) and as made in the project's style (``emit.writer.
+    prepare``: ``prepared``, annotated where the gate annotates, before its rewrites). The
+    write takes ``prepared`` when its own parts equal ``source``: nothing changed in between,
+    and the file written is the text the gate checked (with its rewrites)."""
+
+    path: Path
+    source: tuple[tuple[str, ...], tuple[GeneratedTest, ...]]
+    prepared: tuple[tuple[str, ...], tuple[GeneratedTest, ...]]
+
+    def reusable(self, path: Path, imports: Sequence[str], tests: Sequence[GeneratedTest]) -> bool:
+        """Whether this is the text of ``imports`` and ``tests`` at ``path``."""
+        return resolved(path) == resolved(self.path) and self.source == (
+            tuple(imports),
+            tuple(tests),
+        )
+
+
+@dataclass(frozen=True)
 class Gated:
     """What the gate decided for a module's tests (by their names as generated)."""
 
@@ -72,6 +95,8 @@ class Gated:
     # the project's mypy wants the tests annotated (``no-untyped-def``): each test is, as it is
     # written (``annotate``), before it is formatted
     annotations: bool = False
+    # the text the gate checked last (``Rendered``): the write reuses it when nothing changed
+    rendered: Rendered | None = field(default=None, compare=False, repr=False)
 
     def notes(self) -> list[str]:
         """The summary's notes: how many tests were left out, how many kept with a fix."""
@@ -108,50 +133,73 @@ def candidate_findings(
     text: str, path: Path, root: Path, style: Style, tools: Tools
 ) -> list[Finding] | None:
     """What the project's mypy and ruff (``tools``, its configuration: ``style``) find in
-    ``text``, written as a scratch file beside ``path`` (the file the tests go in; its nearest
-    folder that exists), which must resolve inside ``root`` (the project: else None, nothing
-    written). None also where neither checker applies; the scratch file is always removed."""
+    ``text``, the file at ``path`` (the file the tests go in) as it would be written; ``path``
+    must resolve inside ``root`` (the project: else None, nothing run). None also where
+    neither checker applies. Nothing is written in the project: ruff reads the text from its
+    input as the file at ``path`` (``--stdin-filename``: its per-file rules apply); mypy reads
+    it from a scratch file in a temporary folder, as the file at ``path`` where that exists
+    (``--shadow-file``), else as a module of the same name (its packages mirrored there: the
+    project's per-module settings apply). A pytest the user runs meanwhile collects nothing
+    of it."""
     mypy = tools.mypy if style.mypy else None
     ruff = tools.ruff if style.lints else None
     if style.root is None or (mypy is None and ruff is None):
         return None
-    folder = Path(path).parent
+    path = Path(path)
+    folder = path.parent
     while not folder.is_dir() and folder != folder.parent:
         folder = folder.parent
     if not (is_inside(root, folder) or resolved(folder) == resolved(root)):
         return None
-    # the file's own name first: the project's per-file settings (``test_*.py``) apply to it
-    handle, name = tempfile.mkstemp(prefix=f"{Path(path).stem}_", suffix=".py", dir=folder)
-    scratch = Path(name)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            stream.write(text)
-        found = []
-        if mypy is not None:
-            found += _mypy(mypy, scratch, style.root)
-        if ruff is not None:
-            found += _ruff(ruff, scratch, style.root)
-        return found
-    finally:
-        with contextlib.suppress(OSError):
-            scratch.unlink()
-
-
-def _mypy(mypy: str, scratch: Path, cwd: Path) -> list[Finding]:
-    command = [mypy, "--no-error-summary", "--no-color-output", "--no-pretty",
-               "--show-error-codes", "--hide-error-context", str(scratch)]  # fmt: skip
     found = []
-    for line in (run_checker(command, cwd) or "").splitlines():
+    if mypy is not None:
+        found += _mypy(mypy, text, path, style.root)
+    if ruff is not None:
+        found += _ruff(ruff, text, path, style.root)
+    return found
+
+
+def _mypy(mypy: str, text: str, path: Path, cwd: Path) -> list[Finding]:
+    """mypy's findings in ``text`` as the file at ``path``, run at ``cwd`` (the project's
+    configuration is found there, as a plain ``mypy`` run there finds it)."""
+    with tempfile.TemporaryDirectory(prefix="miogen-gate-") as scratch_folder:
+        base = Path(scratch_folder)
+        if path.is_file():  # the file itself, its text replaced (mypy needs it to exist)
+            scratch = base / "shadow.py"
+            scratch.write_text(text, encoding="utf-8")
+            names = {resolved(path)}
+            target = ["--shadow-file", str(path), str(scratch), str(path)]
+        else:  # the same module: the file's packages (``__init__.py`` folders) mirrored here
+            packages: list[str] = []
+            folder = path.parent
+            while (folder / "__init__.py").is_file() and folder != folder.parent:
+                packages.insert(0, folder.name)
+                folder = folder.parent
+            place = base.joinpath(*packages)
+            place.mkdir(parents=True, exist_ok=True)
+            for depth in range(1, len(packages) + 1):
+                base.joinpath(*packages[:depth], "__init__.py").touch()
+            scratch = place / path.name
+            scratch.write_text(text, encoding="utf-8")
+            names = {resolved(scratch), resolved(cwd / Path(*packages, path.name))}
+            target = [str(scratch)]
+        command = [mypy, "--no-error-summary", "--no-color-output", "--no-pretty",
+                   "--show-error-codes", "--hide-error-context", *target]  # fmt: skip
+        output = run_checker(command, cwd, timeout=GATE_TIMEOUT)
+    found = []
+    for line in (output or "").splitlines():
         match = _MYPY_LINE.match(line)
-        if match and resolved(cwd / match["file"]) == resolved(scratch):
+        if match and resolved(cwd / match["file"]) in names:
             found.append(Finding("mypy", int(match["line"]), match["code"] or "error"))
     return found
 
 
-def _ruff(ruff: str, scratch: Path, cwd: Path) -> list[Finding]:
+def _ruff(ruff: str, text: str, path: Path, cwd: Path) -> list[Finding]:
+    """ruff's findings in ``text`` read from its input as the file at ``path`` (its per-file
+    rules and exclusions apply), no fix applied."""
     command = [ruff, "check", "--no-fix", "--force-exclude", "--output-format", "json",
-               "--exit-zero", str(scratch)]  # fmt: skip
-    output = run_checker(command, cwd)
+               "--exit-zero", "--stdin-filename", str(path), "-"]  # fmt: skip
+    output = run_checker(command, cwd, text, GATE_TIMEOUT)
     try:
         items = json.loads(output) if output else []
     except json.JSONDecodeError:

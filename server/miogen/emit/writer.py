@@ -27,7 +27,7 @@ from miogen.common.confine import Confined
 from miogen.emit import files
 from miogen.emit.conventions import conventional
 from miogen.emit.formatting import format_tests
-from miogen.emit.gate import annotate, rewritten
+from miogen.emit.gate import Rendered, annotate, rewritten
 from miogen.emit.merge import MergeResult, merged
 from miogen.emit.placement import GeneratedTest
 from miogen.emit.source import UnmergeableFile
@@ -47,20 +47,39 @@ def merge_text(
     header: str = "",
     project: tuple[Style, Tools] | None = None,
     path: Path | None = None,
+    gate: tuple[Mapping[str, Sequence[tuple[str, str]]], bool] = ({}, False),
+    rendered: Rendered | None = None,
 ) -> MergeResult:
     """The merge of ``tests`` into ``existing`` (the editor's text of the file at ``path``),
     made in the ``project``'s style with its tools (``emit.style``, ``emit.tools``: read by
-    the caller) as ``write_merged`` writes it; None: as generated."""
+    the caller) as ``write_merged`` writes it; None: as generated. ``gate``, ``rendered``: the
+    checkers' gate's fixes and its last text, as for ``write_merged``."""
     style, tools = project if project is not None else (None, None)
     if style is not None and tools is not None:
-        imports, tests = _prepared(imports, tests, path, style, tools)
+        imports, tests = _reused(imports, tests, path, rendered, gate[0]) or prepare(
+            imports, tests, path, style, tools, gate
+        )
     # a file that has the fixture keeps its own (the merge would add a second, renamed)
     fixture = existing is not None and f"def {FIXTURE_NAME}" in existing
     here = [t for t in tests if t.name != FIXTURE_NAME] if fixture else tests
     return merged(existing, imports, here, header, style or Style())
 
 
-def _prepared(
+def _reused(
+    imports: Sequence[str],
+    tests: Sequence[GeneratedTest],
+    path: Path | None,
+    rendered: Rendered | None,
+    rewrites: Mapping[str, Sequence[tuple[str, str]]],
+) -> tuple[list[str], list[GeneratedTest]] | None:
+    """The gate's last text of ``imports`` and ``tests`` (``rendered``), with its rewrites,
+    when it is theirs at ``path``; None: they are made again."""
+    if rendered is None or path is None or not rendered.reusable(path, imports, tests):
+        return None
+    return list(rendered.prepared[0]), rewritten(rendered.prepared[1], rewrites)
+
+
+def prepare(
     imports: Sequence[str],
     tests: Sequence[GeneratedTest],
     path: Path | None,
@@ -93,6 +112,7 @@ def write_merged(
     tests_root: Path | None = None,
     rewrites: Mapping[str, Sequence[tuple[str, str]]] | None = None,
     annotations: bool = False,
+    rendered: Rendered | None = None,
 ) -> tuple[Path, MergeResult]:
     """Merge into ``path`` and write it atomically; an unmergeable file is left untouched, and so
         is a file that is not miogen's (``files.is_own``) unless ``own_only`` is False (a file the
@@ -112,13 +132,17 @@ def write_merged(
         who checks the written file with them). ``rewrites``: the fixes of the project's
         checkers' gate (``emit.gate``: lines of the tests as formatted, and as written);
         ``annotations``: the gate's too, each test annotated first (``emit.gate.annotate``).
-        Returns the path written and the merge result for that file.
+        ``rendered``: the gate's last text (``emit.gate.Rendered``), taken as it is when it is
+        of these tests at ``path`` (not made, nor formatted, a second time). Returns the path written and the merge result for that file.
     """
     if isinstance(path, Confined):
         root, setting = path.root, path.setting
         path = path.path
     path = Path(path)
-    imports, tests = _prepared(imports, tests, path, style, tools, (rewrites or {}, annotations))
+    gate = (rewrites or {}, annotations)
+    imports, tests = _reused(imports, tests, path, rendered, gate[0]) or prepare(
+        imports, tests, path, style, tools, gate
+    )
 
     def merge(existing: str | None) -> MergeResult:
         # a file that has the fixture keeps its own, as in ``merge_text``

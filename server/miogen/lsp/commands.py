@@ -266,6 +266,7 @@ class Commands:
                 open_files,
                 self.client.codec,
                 self.client.document_changes(),
+                final.gated,
             )
             folder = place.folder
             if folder is not None and not is_inside(folder, insertion.path):

@@ -15,6 +15,7 @@ from miogen.common.confine import inside
 from miogen.common.project import ModuleLocation, default_test_path, package_files
 from miogen.common.records import TestRecord
 from miogen.emit import files
+from miogen.emit.gate import Gated
 from miogen.emit.merge import MergeResult, UnmergeableFile, fallback_path
 from miogen.emit.style import project_style
 from miogen.lsp import convert
@@ -67,6 +68,7 @@ def plan(
     open_files: OpenFiles,
     codec: PositionCodec,
     document_changes: bool,
+    gated: Gated | None = None,
 ) -> Insertion:
     """Merge ``tests`` into the test file as the editor (or else the disk) has it.
 
@@ -74,19 +76,20 @@ def plan(
     the tests go to a fallback (``test_x_miogen_2.py``). ``module_state``: the module the tests were made for keeps state at
     module level (the tests then come with the fresh-state fixture). Reads files, so call it
     off the event loop. The test file (or its fallback) must resolve inside the project root
-    (``confine.inside``): else OutsideRoot, and no edit.
+    (``confine.inside``): else OutsideRoot, and no edit. ``gated``: the project's checkers'
+    gate on the tests (``run.gate``, in their job): its fixes are made, its text reused.
     """
     path = own_test_path(location, settings, open_files)
     inside(location.project_root, path, SETTING)
     style = project_style(path)
     text, version, exists = _current(path, open_files)
     try:
-        merge = merge_into(text, tests, location.module_name, module_state, style, path)
+        merge = merge_into(text, tests, location.module_name, module_state, style, path, gated)
     except UnmergeableFile:
         path = fallback_path(path)
         inside(location.project_root, path, SETTING)
         text, version, exists = _current(path, open_files)
-        merge = merge_into(text, tests, location.module_name, module_state, style, path)
+        merge = merge_into(text, tests, location.module_name, module_state, style, path, gated)
     uri = from_fs_path(str(path)) or path.as_uri()
     edits = convert.text_edits(merge.edits, text or "", codec)
     edit = convert.workspace_edit(

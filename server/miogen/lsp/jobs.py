@@ -41,6 +41,7 @@ from miogen.lsp.insert import test_path
 from miogen.lsp.protocol import JobState
 from miogen.lsp.settings import Settings
 from miogen.lsp.snapshot import Snapshot, UnitShape
+from miogen.run.gate import project_gate
 from miogen.run.job import ModuleJob, VerificationAhead, run_and_verify
 from miogen.run.result import Dropped, ModuleRun
 from miogen.run.shares import suite_shares
@@ -376,14 +377,21 @@ def _run_in_project(
 ) -> ModuleRun:
     """``run_and_verify`` for the unit's test file (``insert.test_path``), as ``miogen
     generate`` runs it: the tests are verified where they will be inserted, by the project's
-    own pytest at its root (``run.check.verify``), and the search aims at what the project's
-    suite misses (``_aimed``). On the job's thread: finding the file reads the project's
+    own pytest at its root (``run.check.verify``), those its mypy and ruff refuse there left
+    out first (``run.gate``), and the search aims at what the project's suite misses
+    (``_aimed``). On the job's thread: finding the file reads the project's
     pytest configuration, the suite's cached measurement the project's files."""
-    test_file = test_path(request.location, job.settings)
+    location = request.location
+    test_file = test_path(location, job.settings)
     request = _aimed(request, suite.current())
     job.suite_covered = next((u.suite_covered for u in request.units if u.name == job.unit), ())
+    # the project's mypy and ruff on the tests before they are verified, as ``miogen generate``
+    # runs them (``run.gate``): here, on the job's thread, never on the event loop
+    gate = project_gate(test_file, location.project_root, location.module_name)
     try:
-        return run_and_verify(request, on_event, job._stop, spares, suite, ahead, test_file)
+        return run_and_verify(
+            request, on_event, job._stop, spares, suite, ahead, test_file, gate=gate
+        )
     finally:
         suite.refresh()
 

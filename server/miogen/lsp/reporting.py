@@ -203,8 +203,9 @@ class Reporter:
         uncovered = result.uncovered if result is not None else ()
         state = job.snapshot.model.has_module_state
         criteria = result.criteria if result is not None else {}
+        gated = job.result.gated if job.result is not None else None
         record.final = final_view(
-            job.shape, covered, executed, job.tests, uncovered, state, criteria
+            job.shape, covered, executed, job.tests, uncovered, state, criteria, gated
         )
         record.reference, record.failure = job.shape.fingerprint, None
         record.outdated, record.inserted = None, False
@@ -225,6 +226,8 @@ class Reporter:
         self.client.log(f"miogen: {job.unit}: {self.summary(job)}; {timing}")
         if job.gain is not None:
             self.client.log(f"miogen: {job.gain.describe()}")
+        for note in gated.notes() if gated is not None else []:
+            self.client.log(f"miogen: {job.unit}: {note}")  # the project's checkers' gate
         dropped = job.dropped.counts() if job.dropped is not None else {}
         if any(dropped.values()):
             causes = ", ".join(

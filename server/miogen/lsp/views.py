@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from miogen.analysis.model import Target
 from miogen.common.records import CriterionCoverage, TestRecord, Uncovered
+from miogen.emit.gate import Gated
 from miogen.lsp.snapshot import Snapshot, UnitShape
 
 
@@ -30,6 +31,8 @@ class UnitView:
     module_state: bool = False  # the module keeps state: its tests need the fresh-state fixture
     # The other criteria on the emitted tests (final views): criterion -> covered of total.
     criteria: dict[str, CriterionCoverage] = field(default_factory=dict)
+    # The project's checkers' gate on the tests (``run.gate``): its fixes, at the insertion.
+    gated: Gated | None = None
 
     @property
     def fingerprint(self) -> str:
@@ -77,6 +80,7 @@ def final_view(
     uncovered: Sequence[Uncovered],
     module_state: bool = False,
     criteria: Mapping[str, CriterionCoverage] | None = None,
+    gated: Gated | None = None,
 ) -> UnitView:
     """The verified result: coverage.py's measured targets and lines, and the tests that stay."""
     ids = {t.id for t in shape.targets}
@@ -90,7 +94,7 @@ def final_view(
     lines = frozenset(executed) & set(shape.statements)
     return UnitView(
         shape, covered, lines, closest, covering, tuple(tests), final=True,
-        module_state=module_state, criteria=dict(criteria or {}),
+        module_state=module_state, criteria=dict(criteria or {}), gated=gated,
     )  # fmt: skip
 
 

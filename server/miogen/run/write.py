@@ -18,6 +18,7 @@ from miogen.common.project import ModuleLocation, pytest_sys_path, time_freezer
 from miogen.common.records import TestRecord
 from miogen.emit import files
 from miogen.emit.checks import check_notes
+from miogen.emit.gate import Gated
 from miogen.emit.merge import MergeResult
 from miogen.emit.module import module_text
 from miogen.emit.style import Style, project_style
@@ -82,6 +83,7 @@ def write_module(
         confined or output.path, imports, generated, style, tools, HEADER, root=output.root,
         setting=output.setting, own_only=output.own_only, tests_root=output.tests_root,
         rewrites=gated.rewrites if gated else None, annotations=bool(gated and gated.annotations),
+        rendered=gated.rendered if gated else None,
     )  # fmt: skip
     verified_there = result.verification is not None and result.verification.in_project
     if not verified_there and (problem := import_problem(location, result.output, interpreter)):
@@ -102,13 +104,17 @@ def merge_into(
     module_state: bool,
     style: Style | None = None,
     path: Path | None = None,
+    gated: Gated | None = None,
 ) -> MergeResult:
     """The merge of ``tests`` into a test file's text (the editor's, for the language server),
     made in the project's ``style`` as its file at ``path`` is written (``emit.writer``); None:
-    as generated."""
+    as generated. ``gated``: the checkers' gate's decisions on them (``run.gate``): its fixes
+    made, its last text taken when it is theirs."""
     imports, generated = module_text(tests, module_name, module_state)
     project = (style, project_tools(style)) if style is not None else None
-    return merge_text(existing, imports, generated, HEADER, project, path)
+    fixes = (gated.rewrites, gated.annotations) if gated is not None else ({}, False)
+    rendered = gated.rendered if gated is not None else None
+    return merge_text(existing, imports, generated, HEADER, project, path, fixes, rendered)
 
 
 def write_tests(
@@ -120,18 +126,23 @@ def write_tests(
     setting: str = "tests-directory in [tool.miogen]",
     own_only: bool = True,
     tests_root: Path | None = None,
+    gated: Gated | None = None,
 ) -> tuple[Path, MergeResult]:
     """Merge ``tests`` into the file at ``path`` (insert-only, atomic; a fallback file when it
     cannot be merged into, or is not miogen's while ``own_only``); returns the path written and
     the merge. The file written must resolve inside ``root`` (else OutsideRoot, naming
     ``setting``, and nothing is written). ``tests_root``: the project's test folder; where it is
     a package, the folders made under it get an ``__init__.py`` of miogen's
-    (``project.package_files``). The tests are made in the project's style (``emit.style``)."""
+    (``project.package_files``). The tests are made in the project's style (``emit.style``).
+    ``gated``: the checkers' gate's decisions on them (``run.gate``): its fixes made, its last
+    text taken when it is theirs."""
     imports, generated = module_text(tests, module_name, module_state)
     style = project_style(path)
     return write_merged(
         Path(path), imports, generated, style, project_tools(style), HEADER, root=root,
         setting=setting, own_only=own_only, tests_root=tests_root,
+        rewrites=gated.rewrites if gated else None, annotations=bool(gated and gated.annotations),
+        rendered=gated.rendered if gated else None,
     )  # fmt: skip
 
 
