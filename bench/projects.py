@@ -669,7 +669,8 @@ def mutants(
     ``MUTANT_TIMEOUT`` s or ``TIMEOUT_FACTOR`` times the original's, whichever is longer; a
     mutant stopped so runs once more (``RERUN_TIMEOUT``, as many times longer) and, timed out
     again, is counted apart, neither killed nor alive. Each survivor is applied again and the
-    generated file run against it alone (a timed-out run is no kill either). ``check``: so
+    generated file run against it alone, with the same one more run when it times out (timed
+    out twice, it is no kill either). ``check``: so
     many of the mutants judged by their lines' tests (half of them survivors) run the whole
     suite too, and both verdicts are kept (``checked``)."""
     from bench.mutation import VENV, ensure_cosmic_ray, init_session, session_mutants
@@ -727,9 +728,15 @@ def mutants(
         checked.append([*mutant, "survived" if mutant in alive else "killed", whole])
     generated_kill, generated_timeout, kinds = 0, 0, []
     for mutant in alive if generated.exists() else []:
+        # the same one more run as the suite's, so a slow machine is not counted as no kill
         verdict = run_mutant(
             tool, root, module, mutant, [str(generated)], python, environment, MUTANT_TIMEOUT
         )
+        if verdict == "timeout":
+            verdict = run_mutant(
+                tool, root, module, mutant, [str(generated)], python, environment,
+                RERUN_TIMEOUT,
+            )  # fmt: skip
         generated_kill += verdict == "killed"
         generated_timeout += verdict == "timeout"
         kinds.append([*mutant, verdict])

@@ -209,7 +209,7 @@ SIGN = (
 )
 
 
-# About twenty pytest processes (one under coverage) and two 15 s timeouts: 115 s at load 14,
+# About twenty pytest processes (one under coverage) and 15 s + 30 s timeouts: 115 s at load 14,
 # over 300 s beside the whole tests/host and tests/bench and four bench runs.
 @pytest.mark.timeout(1200)
 def test_the_baseline_is_the_whole_suite_by_the_tests_of_the_mutated_lines(tmp_path, monkeypatch):
@@ -260,7 +260,18 @@ def test_the_baseline_is_the_whole_suite_by_the_tests_of_the_mutated_lines(tmp_p
     monkeypatch.setattr(bench.mutation, "init_session", session)
     monkeypatch.setattr(bench.mutation, "session_mutants", lambda path: listed)
     monkeypatch.setattr(projects, "MUTANT_TIMEOUT", 15.0)  # Hang sleeps 600 s
-    monkeypatch.setattr(projects, "RERUN_TIMEOUT", 15.0)
+    monkeypatch.setattr(projects, "RERUN_TIMEOUT", 30.0)
+    # the generated file's first run against Quiet is stopped, as on a loaded machine: it runs
+    # once more, as the suite's runs do, and kills it then
+    real_run, stopped = projects.run_mutant, []
+
+    def run_mutant(tool, root, module, mutant, tests, *rest):
+        if tests == [str(generated)] and not stopped:
+            stopped.append(mutant)
+            return "timeout"
+        return real_run(tool, root, module, mutant, tests, *rest)
+
+    monkeypatch.setattr(projects, "run_mutant", run_mutant)
     found = projects.mutants(
         root, "toy.py", "tests/test_toy.py", generated, tmp_path / "s", str(python), sample=6,
         check=2,
@@ -268,6 +279,7 @@ def test_the_baseline_is_the_whole_suite_by_the_tests_of_the_mutated_lines(tmp_p
     assert (found["mutants"], found["of_mutants"], found["incompetent"]) == (4, 9, 2)
     assert (found["human_alive"], found["uncovered"], found["generated_kill"]) == (1, 1, 1)
     assert found["alive"] == [["Quiet", 0, 6, "killed"]]
+    assert (stopped, found["generated_timeout"]) == ([("Quiet", 0, 6)], 0)
     assert (found["human_timeout"], found["timeouts_rerun"]) == (1, 1)
     assert found["suite_runs"] == {"lines": 3, "whole": 1}  # Hang, Syntax, Break; Import
     assert found["suite_failing"] == ["tests/test_other.py::test_broken"]
