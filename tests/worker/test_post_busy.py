@@ -57,7 +57,7 @@ def test_a_busy_machine_loads_every_mutant_a_quiet_one_loads(write_module, monke
     run.search(Budget(evaluations=20))
     assert run.archive.solution() and not run.mutants.available  # none loaded by the search
     chosen = len(run.mutants.chosen)
-    assert 4 <= chosen <= 12
+    assert 4 <= chosen <= 16  # 14 since + and - with an int literal have a parity mutant
     judges: list[MutantSet] = []
     render = run._render
 
